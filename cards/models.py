@@ -1,0 +1,201 @@
+"""The card catalogue: sets, oracle cards with their ordered faces, printings, and the
+official checklist and substitute cards that may stand in for double-faced cards (R9-R11).
+"""
+
+from django.db import models
+from django.db.models import Q
+
+
+class Layout(models.TextChoices):
+    NORMAL = "normal", "Normal"
+    TRANSFORM = "transform", "Transforming double-faced"
+    MODAL_DFC = "modal_dfc", "Modal double-faced"
+    MELD = "meld", "Meld"
+    FLIP = "flip", "Flip"
+    SPLIT = "split", "Split"
+    ADVENTURE = "adventure", "Adventure"
+    SAGA = "saga", "Saga"
+    CLASS = "class", "Class"
+    LEVELER = "leveler", "Leveler"
+    OTHER = "other", "Other"
+
+
+# Physically two-sided cards: what R9-R17 call DFCs. Meld cards are printed with half of the
+# melded permanent on the back, so they need sleeves or a checklist card too (the Eldritch
+# Moon checklist lists them).
+DFC_LAYOUTS = frozenset({Layout.TRANSFORM, Layout.MODAL_DFC, Layout.MELD})
+
+
+class Rarity(models.TextChoices):
+    COMMON = "common", "Common"
+    UNCOMMON = "uncommon", "Uncommon"
+    RARE = "rare", "Rare"
+    MYTHIC = "mythic", "Mythic rare"
+    SPECIAL = "special", "Special"
+    BONUS = "bonus", "Bonus"
+
+
+class CardSet(models.Model):
+    """An expansion. ``booster`` keeps MTGJSON's collation (sheets with weights) verbatim."""
+
+    code = models.CharField(max_length=10, unique=True)
+    name = models.CharField(max_length=200)
+    release_date = models.DateField(null=True, blank=True)
+    set_type = models.CharField(max_length=40, blank=True)
+    parent_code = models.CharField(max_length=10, blank=True)
+    booster = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Card(models.Model):
+    """One oracle card: every printing of "Gatstaf Shepherd // Gatstaf Howler" is this row."""
+
+    name = models.CharField(max_length=300, unique=True)
+    # Lower-cased, accents and punctuation folded: what look-ups compare against.
+    search_name = models.CharField(max_length=300, db_index=True)
+    layout = models.CharField(max_length=20, choices=Layout.choices, default=Layout.NORMAL)
+    # WUBRG letters in that order, across every face (R39).
+    color_identity = models.CharField(max_length=5, blank=True)
+    oracle_id = models.UUIDField(null=True, blank=True, unique=True)
+    # Digest of everything imported for this card: lets a re-import tell "unchanged" cheaply.
+    data_hash = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_dfc(self) -> bool:
+        return self.layout in DFC_LAYOUTS
+
+
+class CardFace(models.Model):
+    """A face (DFC side, flip half, split half, adventure) in printed order; 0 is the front."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="faces")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=200)
+    search_name = models.CharField(max_length=200, db_index=True)
+    mana_cost = models.CharField(max_length=60, blank=True)
+    mana_value = models.FloatField(default=0)
+    type_line = models.CharField(max_length=200, blank=True)
+    supertypes = models.JSONField(default=list, blank=True)
+    card_types = models.JSONField(default=list, blank=True)
+    subtypes = models.JSONField(default=list, blank=True)
+    oracle_text = models.TextField(blank=True)
+    colors = models.CharField(max_length=5, blank=True)
+    # Empty when the face has none; a back face's color indicator is how it gets its color (R1).
+    color_indicator = models.CharField(max_length=5, blank=True)
+    power = models.CharField(max_length=10, blank=True)
+    toughness = models.CharField(max_length=10, blank=True)
+    loyalty = models.CharField(max_length=10, blank=True)
+    defense = models.CharField(max_length=10, blank=True)
+    # Costs of the face-down mechanics, parsed from the rules text (R18-R23, R26).
+    disguise_cost = models.CharField(max_length=60, blank=True)
+    morph_cost = models.CharField(max_length=60, blank=True)
+    megamorph_cost = models.CharField(max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["card_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "position"], name="cardface_unique_position"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Printing(models.Model):
+    """A card as printed in one set (one Scryfall id)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    card_set = models.ForeignKey(CardSet, on_delete=models.CASCADE, related_name="printings")
+    collector_number = models.CharField(max_length=20, blank=True)
+    rarity = models.CharField(max_length=10, choices=Rarity.choices, default=Rarity.COMMON)
+    scryfall_id = models.UUIDField(null=True, blank=True, unique=True)
+    # {"front": url, "back": url} style links, one per face that has its own image.
+    image_uris = models.JSONField(default=dict, blank=True)
+    # False for promos and extras that never appear in the set's draft boosters.
+    in_boosters = models.BooleanField(default=True)
+    data_hash = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["card_set__code", "collector_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card_set", "collector_number"],
+                condition=~Q(collector_number=""),
+                name="printing_unique_set_number",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card.name} ({self.card_set.code} {self.collector_number})"
+
+
+class ChecklistKind(models.TextChoices):
+    CHECKLIST = "checklist", "Checklist card"
+    SUBSTITUTE = "substitute", "Substitute card"
+
+
+class ChecklistCard(models.Model):
+    """An official checklist or substitute card (R11). Only these may stand in for a DFC.
+
+    A checklist card lists DFCs by name and the player marks exactly one (R10); a substitute
+    card stands for one DFC of its parent set.
+    """
+
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=12, choices=ChecklistKind.choices)
+    set_code = models.CharField(max_length=10)  # the token set, e.g. TISD or SZNR
+    parent_set_code = models.CharField(max_length=10, blank=True)  # e.g. ISD or ZNR
+    collector_number = models.CharField(max_length=20)
+    scryfall_id = models.UUIDField(null=True, blank=True, unique=True)
+    oracle_text = models.TextField(blank=True)
+    search_name = models.CharField(max_length=200, db_index=True)
+
+    class Meta:
+        ordering = ["set_code", "collector_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["set_code", "collector_number"], name="checklist_unique_set_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.set_code} {self.collector_number})"
+
+
+class ChecklistEntry(models.Model):
+    """One DFC printed on a checklist card (or one DFC a substitute card may stand for).
+
+    ``printed_name`` is kept as printed; ``card`` links to the catalogue once that DFC has been
+    imported (entries are relinked after every import, in whatever order files arrive).
+    """
+
+    checklist = models.ForeignKey(ChecklistCard, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveSmallIntegerField()
+    printed_name = models.CharField(max_length=200)
+    card = models.ForeignKey(
+        Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="checklist_entries"
+    )
+
+    class Meta:
+        ordering = ["checklist_id", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["checklist", "printed_name"], name="checklistentry_unique_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.checklist}: {self.printed_name}"

@@ -1,0 +1,16 @@
+"""Card catalogue routes: the JSON API and the HTML pages."""
+
+from django.urls import path
+
+from cards import api, views
+
+api_urlpatterns = [
+    path("cards/", api.CardListView.as_view(), name="api-card-list"),
+    path("cards/<int:pk>/", api.CardDetailView.as_view(), name="api-card-detail"),
+    path("checklists/", api.ChecklistListView.as_view(), name="api-checklist-list"),
+]
+
+page_urlpatterns = [
+    path("", views.card_search, name="search"),
+    path("<int:pk>/", views.card_detail, name="detail"),
+]

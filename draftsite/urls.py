@@ -1,0 +1,33 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from cards import rules_urls
+from cards import urls as card_urls
+from draftsite import views
+from draftsite.api import ObtainTokenView
+
+api_patterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    *card_urls.api_urlpatterns,
+    *rules_urls.api_urlpatterns,
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+    path("cards/", include((card_urls.page_urlpatterns, "cards"))),
+    path("rules/", include((rules_urls.page_urlpatterns, "rules"))),
+]
+
+handler400 = "draftsite.views.bad_request"
+handler403 = "draftsite.views.permission_denied"
+handler404 = "draftsite.views.page_not_found"
+handler500 = "draftsite.views.server_error"

@@ -1,0 +1,51 @@
+"""Site-wide pages: home, health check and friendly error pages."""
+
+from django.core.cache import cache
+from django.db import connection
+from django.http import JsonResponse
+from django.shortcuts import render
+
+
+def home(request):
+    return render(request, "home.html", {"title": "Home"})
+
+
+def healthz(request):
+    """Load-balancer probe: the database and the cache (Redis when configured) answer."""
+    checks = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        checks["database"] = "ok"
+    except Exception as exc:  # any driver error means "not healthy", never a 500 page
+        checks["database"] = f"error: {exc.__class__.__name__}"
+    try:
+        cache.set("healthz", "1", 5)
+        checks["cache"] = "ok" if cache.get("healthz") == "1" else "error: no round trip"
+    except Exception as exc:
+        checks["cache"] = f"error: {exc.__class__.__name__}"
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse({"status": "ok" if healthy else "unavailable", "checks": checks},
+                        status=200 if healthy else 503)
+
+
+def _error_page(request, status, title, message):
+    return render(request, "error.html", {"title": title, "message": message, "status": status},
+                  status=status)
+
+
+def bad_request(request, exception=None):
+    return _error_page(request, 400, "Bad request", "The request could not be understood.")
+
+
+def permission_denied(request, exception=None):
+    return _error_page(request, 403, "Not allowed", "You do not have access to this page.")
+
+
+def page_not_found(request, exception=None):
+    return _error_page(request, 404, "Not found", "There is nothing at this address.")
+
+
+def server_error(request):
+    return _error_page(request, 500, "Something went wrong",
+                       "The error has been logged. Please try again in a moment.")
