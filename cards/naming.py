@@ -1,0 +1,22 @@
+"""How card names are compared: case-, accent- and punctuation-insensitive.
+
+"Lim-Dûl's Vault", "lim-dul's vault" and "LIM DUL’S VAULT" all fold to the same key, so a
+judge typing on a phone finds the card. Both the importer (which stores the folded key) and
+the look-ups use this one function.
+"""
+
+import re
+import unicodedata
+
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"'})
+_NON_WORD = re.compile(r"[^0-9a-z/]+")
+_SPACES = re.compile(r"\s+")
+
+
+def normalize_name(name: str) -> str:
+    """Fold a card name (or a query) to its comparison key."""
+    text = unicodedata.normalize("NFKD", name.translate(_APOSTROPHES))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = text.replace("æ", "ae").replace("œ", "oe").replace("'", "")
+    text = _NON_WORD.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
