@@ -1,3 +1,62 @@
+"""Card catalogue pages: search with suggestions, and a card page showing every face."""
+
+from django.core.paginator import Paginator
+from django.http import Http404
 from django.shortcuts import render
 
-# Create your views here.
+from cards import selectors
+from cards.models import Layout
+
+PAGE_SIZE = 30
+
+
+def card_search(request):
+    query = request.GET.get("q", "")[: selectors.MAX_QUERY_LENGTH]
+    layout = request.GET.get("layout", "")
+    if layout not in Layout.values:
+        layout = ""
+    results = selectors.search_cards(query, layout=layout or None)
+    page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
+    suggestions = selectors.suggest_names(query) if query and not page.paginator.count else []
+    return render(request, "cards/search.html", {
+        "title": f"Cards matching “{query}”" if query else "Card catalogue",
+        "query": query,
+        "layout": layout,
+        "layouts": Layout.choices,
+        "page": page,
+        "suggestions": suggestions,
+    })
+
+
+def card_detail(request, pk: int):
+    card = selectors.card_queryset().filter(pk=pk).first()
+    if card is None:
+        raise Http404("No such card")
+    faces = list(card.faces.all())
+    checklists = {entry.checklist for entry in card.checklist_entries.all()}
+    printing = next((p for p in card.printings.all() if p.image_uris), None)
+    return render(request, "cards/detail.html", {
+        "title": card.name,
+        "card": card,
+        "faces": list(zip(faces, _face_labels(card.layout, len(faces)))),
+        "printings": list(card.printings.all()),
+        "checklists": sorted(checklists, key=lambda c: (c.set_code, c.collector_number)),
+        "image_printing": printing,
+    })
+
+
+def _face_labels(layout: str, count: int) -> list[str]:
+    """What to call each face on the page: front/back, upright/flipped half, and so on."""
+    if layout == Layout.FLIP:
+        names = ["Upright half", "Flipped half (upside down on the card)"]
+    elif layout == Layout.MELD:
+        names = ["Front", "Melds into"]
+    elif layout in (Layout.TRANSFORM, Layout.MODAL_DFC):
+        names = ["Front face", "Back face"]
+    elif layout == Layout.ADVENTURE:
+        names = ["Creature", "Adventure"]
+    elif layout == Layout.SPLIT:
+        names = ["Left half", "Right half"]
+    else:
+        names = ["Card"]
+    return [names[i] if i < len(names) else f"Face {i + 1}" for i in range(count)]
