@@ -1,0 +1,25 @@
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from cards.models import Card
+from drafts.demo import create_demo_accounts
+
+
+class Command(BaseCommand):
+    help = "Load the demo: bundled real card data and an account for every role. Idempotent."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--skip-cards", action="store_true",
+                            help="Do not import the bundled card data.")
+
+    def handle(self, *args, skip_cards=False, **options):
+        if not skip_cards:
+            if Card.objects.exists():
+                self.stdout.write("Card catalogue already loaded; re-checking bundled files.")
+            call_command("import_cards", "--bundled", "--quiet", stdout=self.stdout)
+        accounts = create_demo_accounts()
+        self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
+        for account in accounts:
+            if account.username in ("organiser", "headjudge", "judge", "player1"):
+                self.stdout.write(f"  {account.role:<11} {account.username} / {account.password}")
+        self.stdout.write("  (players player1..player8, password demo-playerN)")
