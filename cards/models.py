@@ -122,6 +122,9 @@ class Printing(models.Model):
     collector_number = models.CharField(max_length=20, blank=True)
     rarity = models.CharField(max_length=10, choices=Rarity.choices, default=Rarity.COMMON)
     scryfall_id = models.UUIDField(null=True, blank=True, unique=True)
+    # MTGJSON's uuid of the front face record: the key MTGJSON booster sheets
+    # (CardSet.booster) use to name the cards they hold.
+    mtgjson_uuid = models.UUIDField(null=True, blank=True, unique=True)
     # {"front": url, "back": url} style links, one per face that has its own image.
     image_uris = models.JSONField(default=dict, blank=True)
     # False for promos and extras that never appear in the set's draft boosters.
