@@ -1,3 +1,265 @@
-from django.db import models
+"""Events, registrations, pods, seats, packs, the cards opened in them, and picks.
 
-# Create your models here.
+Conservation (every opened card is in exactly one pack or one pile) is held by the database:
+a ``DraftCard`` has either ``pack`` or ``seat`` set, never both, never neither; a card can be
+picked once (``Pick.draft_card`` is one-to-one); a seat makes one pick per pick number.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class EnforcementLevel(models.TextChoices):
+    REGULAR = "regular", "Regular"
+    COMPETITIVE = "competitive", "Competitive"
+    PROFESSIONAL = "professional", "Professional"
+
+
+class DraftFormat(models.TextChoices):
+    BOOSTER = "booster", "Set booster draft"
+    CUBE = "cube", "Cube draft"
+
+
+class Event(models.Model):
+    name = models.CharField(max_length=200)
+    date = models.DateField()
+    enforcement_level = models.CharField(max_length=12, choices=EnforcementLevel.choices,
+                                         default=EnforcementLevel.REGULAR)
+    draft_format = models.CharField(max_length=10, choices=DraftFormat.choices,
+                                    default=DraftFormat.BOOSTER)
+    # One set code per round, e.g. ["ISD", "ISD", "ISD"] (booster drafts).
+    set_codes = models.JSONField(default=list, blank=True)
+    # Catalogue card ids of the cube list, dealt without replacement (cube drafts).
+    cube_card_ids = models.JSONField(default=list, blank=True)
+    pack_size = models.PositiveSmallIntegerField(default=15)
+    pick_timer = models.BooleanField(default=True)
+    deck_building_minutes = models.PositiveSmallIntegerField(default=25)
+    decklists_published = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="created_events")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+
+class StaffRole(models.TextChoices):
+    ORGANISER = "organiser", "Organiser"
+    HEAD_JUDGE = "head_judge", "Head judge"
+    JUDGE = "judge", "Judge"
+
+
+class EventStaff(models.Model):
+    """Who runs an event: its organisers and judges (permissions are checked per event)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="event_roles")
+    role = models.CharField(max_length=12, choices=StaffRole.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user", "role"], name="eventstaff_unique"),
+        ]
+
+
+class Registration(models.Model):
+    """A player in an event: an account, or a guest entered by name by the organiser."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="registrations")
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event_id", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], condition=Q(user__isnull=False),
+                                    name="registration_unique_user"),
+            models.UniqueConstraint(fields=["event", "name"], name="registration_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PodState(models.TextChoices):
+    NOT_STARTED = "not_started", "Not started"
+    DRAFTING = "drafting", "Drafting"
+    PAUSED = "paused", "Paused"
+    REVIEWING = "reviewing", "Reviewing between rounds"
+    DECK_BUILDING = "deck_building", "Deck building"
+    DONE = "done", "Done"
+
+
+class Pod(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pods")
+    number = models.PositiveSmallIntegerField()
+    # Packs, random seating and automatic picks all derive from this seed: reproducible.
+    seed = models.BigIntegerField()
+    state = models.CharField(max_length=16, choices=PodState.choices, default=PodState.NOT_STARTED)
+    # While paused: the state to return to and the time that was left on pod-level clocks.
+    paused_from = models.CharField(max_length=16, choices=PodState.choices, blank=True)
+    paused_remaining_ms = models.BigIntegerField(null=True, blank=True)
+    round = models.PositiveSmallIntegerField(default=0)
+    review_deadline = models.DateTimeField(null=True, blank=True)
+    deck_building_deadline = models.DateTimeField(null=True, blank=True)
+    # Monotonic counter: the order in which packs reach a seat's queue.
+    queue_seq = models.BigIntegerField(default=0)
+    # Bumped on every change a viewer could see; live pages compare it.
+    version = models.BigIntegerField(default=0)
+    spectator_token = models.CharField(max_length=40, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="pod_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.name} · pod {self.number}"
+
+
+class Seat(models.Model):
+    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="seats")
+    # An automatic drafter picks the moment a pack reaches it (a player who left).
+    is_automatic = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False)  # done reviewing between rounds
+    last_pick_at = models.DateTimeField(null=True, blank=True)
+    # R17: the pile may start with a basic land or a checklist card with DFCs beneath it.
+    pile_cover = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["pod_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["pod", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["registration"], condition=Q(registration__isnull=False),
+                                    name="seat_unique_registration"),
+        ]
+
+    def __str__(self) -> str:
+        who = self.registration.name if self.registration_id else "automatic drafter"
+        return f"Seat {self.position + 1} ({who})"
+
+
+class Pack(models.Model):
+    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="packs")
+    round = models.PositiveSmallIntegerField()
+    opener = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="opened_packs")
+    # The seat whose queue holds the pack; null once the last card is taken.
+    holder = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="held_packs")
+    queue_seq = models.BigIntegerField(default=0)
+    arrived_at = models.DateTimeField(null=True, blank=True)  # reached its holder's queue
+    initial_size = models.PositiveSmallIntegerField()
+    picks_made = models.PositiveSmallIntegerField(default=0)
+    # Set while the pack is first in its holder's queue and the pod's timer runs.
+    deadline = models.DateTimeField(null=True, blank=True)
+    remaining_ms = models.BigIntegerField(null=True, blank=True)  # frozen by a pause
+    # Cards opened but not drafted (MTR): basic land, or the checklist card in that slot.
+    removed = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["pod_id", "round", "opener__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["pod", "round", "opener"], name="pack_unique_opener"),
+        ]
+        indexes = [models.Index(fields=["holder", "queue_seq"])]
+
+    @property
+    def cards_left(self) -> int:
+        return self.initial_size - self.picks_made
+
+
+class DraftCard(models.Model):
+    """One physical card opened in a pod. It is in a pack or in a seat's pile, never both."""
+
+    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="cards")
+    card = models.ForeignKey("cards.Card", on_delete=models.PROTECT, related_name="+")
+    printing = models.ForeignKey("cards.Printing", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    opened_in = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="opened_cards")
+    pack = models.ForeignKey(Pack, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="cards")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="pile")
+    pile_position = models.PositiveIntegerField(null=True, blank=True)
+    slot = models.PositiveSmallIntegerField(default=0)  # order in the opened pack
+    # Copied from the catalogue so the open-information board is one indexed query.
+    is_dfc = models.BooleanField(default=False)
+    rarity = models.CharField(max_length=10, blank=True)
+    foil = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["pod_id", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(pack__isnull=False, seat__isnull=True, pile_position__isnull=True)
+                           | Q(pack__isnull=True, seat__isnull=False, pile_position__isnull=False)),
+                name="draftcard_in_pack_xor_pile",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["pack", "slot"]),
+            models.Index(fields=["seat", "pile_position"]),
+            models.Index(fields=["pod", "is_dfc"]),
+        ]
+
+
+class PickKind(models.TextChoices):
+    MANUAL = "manual", "Picked by the player"
+    TIMEOUT = "timeout", "Picked automatically when the timer ran out"
+    AUTOMATIC_DRAFTER = "automatic", "Picked by an automatic drafter"
+    LAST_CARD = "last_card", "Last card of the pack, passed automatically"
+
+
+class Pick(models.Model):
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="picks")
+    draft_card = models.OneToOneField(DraftCard, on_delete=models.CASCADE, related_name="pick")
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="picks")
+    round = models.PositiveSmallIntegerField()
+    pick_number = models.PositiveSmallIntegerField()  # 1-based within the round
+    kind = models.CharField(max_length=10, choices=PickKind.choices, default=PickKind.MANUAL)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")
+    made_at = models.DateTimeField()
+    # The cards the pack held when this pick was made (draft logs show them).
+    pack_contents = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["seat_id", "round", "pick_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "round", "pick_number"],
+                                    name="pick_unique_seat_round_number"),
+            models.UniqueConstraint(fields=["pack", "pick_number"], name="pick_unique_pack_number"),
+        ]
+
+    @property
+    def is_automatic(self) -> bool:
+        return self.kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
+
+
+class PodLogEntry(models.Model):
+    """What happened to a pod and who did it: organiser controls, automatic picks, rounds."""
+
+    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["pod_id", "at", "pk"]

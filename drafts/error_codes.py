@@ -1,0 +1,37 @@
+"""Stable error codes of the draft engine's API (clients switch on these)."""
+
+# Events, registration, seating
+UNKNOWN_SET = "unknown_set"
+UNKNOWN_CARD = "unknown_card"
+INVALID_CUBE = "invalid_cube"
+INVALID_SETS = "invalid_sets"
+ALREADY_REGISTERED = "already_registered"
+NOT_REGISTERED = "not_registered"
+TOO_FEW_PLAYERS = "too_few_players"
+POD_TOO_LARGE = "pod_too_large"
+SEATING_LOCKED = "seating_locked"
+INVALID_SEATING = "invalid_seating"
+NOT_ENOUGH_CARDS = "not_enough_cards"
+
+# Pod control
+POD_NOT_STARTED = "pod_not_started"
+POD_ALREADY_STARTED = "pod_already_started"
+POD_PAUSED = "pod_paused"
+POD_NOT_PAUSED = "pod_not_paused"
+POD_NOT_DRAFTING = "pod_not_drafting"
+POD_NOT_REVIEWING = "pod_not_reviewing"
+SEAT_TAKEN = "seat_taken"
+INVALID_TIMER = "invalid_timer"
+
+# Picks and piles
+NO_PACK = "no_pack"
+WRONG_PACK = "wrong_pack"
+CARD_NOT_IN_PACK = "card_not_in_pack"
+ALREADY_PICKED = "already_picked"
+CARD_NOT_IN_PILE = "card_not_in_pile"
+INVALID_POSITION = "invalid_position"
+
+# Access
+NOT_YOUR_SEAT = "not_your_seat"
+NOT_EVENT_STAFF = "not_event_staff"
+NOT_IN_POD = "not_in_pod"

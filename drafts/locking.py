@@ -1,0 +1,22 @@
+"""Row locks for contended draft rows. Always lock the pod first: one order, no deadlocks."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from draftsite.errors import NotFoundError
+from drafts.models import Pod
+
+
+def lock_pod(pod_id: int) -> Pod:
+    """Lock a pod row for the rest of the current transaction (every draft write does this).
+
+    A pod is the unit of contention: its eight seats pass packs to each other, so every
+    write that moves a card, starts a round or changes a clock takes this one lock.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_pod() must run inside transaction.atomic()")
+    pod = Pod.objects.select_for_update().select_related("event").filter(pk=pod_id).first()
+    if pod is None:
+        raise NotFoundError("unknown_pod", f"No pod has id {pod_id}.")
+    return pod

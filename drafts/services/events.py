@@ -1,0 +1,248 @@
+"""Events, registrations and seating."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import secrets
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+
+from cards import selectors as card_selectors
+from cards.models import CardSet
+from draftsite.errors import ConflictError, DomainError, NotFoundError
+from drafts import error_codes
+from drafts.models import (
+    DraftFormat,
+    EnforcementLevel,
+    Event,
+    EventStaff,
+    Pod,
+    PodState,
+    Registration,
+    Seat,
+    StaffRole,
+)
+from drafts.timing import ROUNDS
+
+MAX_POD_SIZE = 8
+MAX_CUBE_SIZE = 1000
+
+
+@transaction.atomic
+def create_event(
+    *,
+    name: str,
+    date: dt.date,
+    created_by=None,
+    enforcement_level: str = EnforcementLevel.REGULAR,
+    draft_format: str = DraftFormat.BOOSTER,
+    set_codes: Sequence[str] = (),
+    cube_list: Sequence[str] = (),
+    pack_size: int = 15,
+    pick_timer: bool = True,
+    deck_building_minutes: int = 25,
+) -> Event:
+    """Create an event; its creator becomes an organiser of it.
+
+    Booster drafts name one set per round (one code means the same set three times). Cube
+    drafts give a list of card names (any face name), dealt without replacement.
+    """
+    cube_ids: list[int] = []
+    codes: list[str] = []
+    if draft_format == DraftFormat.BOOSTER:
+        codes = [code.strip().upper() for code in set_codes if code and code.strip()]
+        if len(codes) == 1:
+            codes = codes * ROUNDS
+        if len(codes) != ROUNDS:
+            raise DomainError(error_codes.INVALID_SETS,
+                              f"A booster draft needs one set, or one set per round ({ROUNDS}).",
+                              field="set_codes")
+        known = set(CardSet.objects.filter(code__in=codes).values_list("code", flat=True))
+        missing = sorted(set(codes) - known)
+        if missing:
+            raise DomainError(error_codes.UNKNOWN_SET,
+                              f"No set with code {', '.join(missing)} is in the catalogue.",
+                              field="set_codes", sets=missing)
+    else:
+        cube_ids = _resolve_cube(cube_list)
+    event = Event.objects.create(
+        name=name, date=date, created_by=created_by, enforcement_level=enforcement_level,
+        draft_format=draft_format, set_codes=codes, cube_card_ids=cube_ids, pack_size=pack_size,
+        pick_timer=pick_timer, deck_building_minutes=deck_building_minutes,
+    )
+    if created_by is not None:
+        EventStaff.objects.create(event=event, user=created_by, role=StaffRole.ORGANISER)
+    return event
+
+
+def _resolve_cube(names: Sequence[str]) -> list[int]:
+    lines = [n.strip() for n in names if n and n.strip() and not n.strip().startswith("#")]
+    if not lines:
+        raise DomainError(error_codes.INVALID_CUBE, "The cube list is empty.", field="cube_list")
+    if len(lines) > MAX_CUBE_SIZE:
+        raise DomainError(error_codes.INVALID_CUBE,
+                          f"A cube list has at most {MAX_CUBE_SIZE} cards.", field="cube_list")
+    ids, unknown = [], []
+    for line in lines:
+        card = card_selectors.find_card(line)
+        if card is None:
+            unknown.append(line)
+        else:
+            ids.append(card.pk)
+    if unknown:
+        raise DomainError(
+            error_codes.UNKNOWN_CARD,
+            f"{len(unknown)} card name(s) in the cube list are not in the catalogue: "
+            + ", ".join(unknown[:10]),
+            field="cube_list",
+            cards=unknown[:50],
+            suggestions={name: card_selectors.suggest_names(name, 3) for name in unknown[:10]},
+        )
+    return ids
+
+
+@transaction.atomic
+def add_event_staff(*, event_id: int, user, role: str) -> EventStaff:
+    staff, _ = EventStaff.objects.get_or_create(event_id=event_id, user=user, role=role)
+    return staff
+
+
+@transaction.atomic
+def register_player(*, event_id: int, user=None, name: str | None = None) -> Registration:
+    """Register an account (name defaults to the username) or a guest by name."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError("unknown_event", f"No event has id {event_id}.")
+    display = (name or (user.get_username() if user else "")).strip()
+    if not display:
+        raise DomainError("invalid_name", "A guest needs a name.", field="name")
+    if user is not None and Registration.objects.filter(event=event, user=user).exists():
+        raise ConflictError(error_codes.ALREADY_REGISTERED, "You are already registered for this event.")
+    try:
+        with transaction.atomic():
+            return Registration.objects.create(event=event, user=user, name=display[:100])
+    except IntegrityError:
+        raise ConflictError(error_codes.ALREADY_REGISTERED,
+                            f"Someone called {display!r} is already registered.") from None
+
+
+def _locked_unstarted_pods(event: Event) -> list[Pod]:
+    pods = list(Pod.objects.select_for_update().filter(event=event).order_by("pk"))
+    if any(p.state != PodState.NOT_STARTED for p in pods):
+        raise ConflictError(error_codes.SEATING_LOCKED,
+                            "A pod of this event has started; seating can no longer change.")
+    return pods
+
+
+def split_into_pods(count: int, max_size: int = MAX_POD_SIZE) -> list[int]:
+    """Pod sizes for ``count`` players: as few pods as possible, sizes differing by one."""
+    pods = -(-count // max_size)
+    base, extra = divmod(count, pods)
+    return [base + 1 if i < extra else base for i in range(pods)]
+
+
+@transaction.atomic
+def seat_players(*, event_id: int, seed: int | None = None,
+                 pods: Sequence[Sequence[int]] | None = None) -> list[Pod]:
+    """Seat every registered player into pods of up to eight.
+
+    Random seating shuffles with a stored seed (reproducible); ``pods`` seats by hand, one
+    list of registration ids per pod in seat order. Re-seating replaces earlier seating as
+    long as no pod has started.
+    """
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError("unknown_event", f"No event has id {event_id}.")
+    old = _locked_unstarted_pods(event)
+    registrations = {r.pk: r for r in Registration.objects.filter(event=event)}
+    if pods is None:
+        if len(registrations) < 2:
+            raise DomainError(error_codes.TOO_FEW_PLAYERS, "At least two players are needed to draft.")
+        seed = seed if seed is not None else secrets.randbits(48)
+        order = sorted(registrations)
+        random.Random(seed).shuffle(order)
+        groups, start = [], 0
+        for size in split_into_pods(len(order)):
+            groups.append(order[start:start + size])
+            start += size
+    else:
+        groups = [list(g) for g in pods]
+        flat = [rid for g in groups for rid in g]
+        if len(flat) != len(set(flat)) or not set(flat) <= set(registrations):
+            raise DomainError(error_codes.INVALID_SEATING,
+                              "Each pod lists registrations of this event, each one once.")
+        if any(len(g) > MAX_POD_SIZE for g in groups):
+            raise DomainError(error_codes.POD_TOO_LARGE, f"A pod seats at most {MAX_POD_SIZE} players.")
+        if any(len(g) < 2 for g in groups):
+            raise DomainError(error_codes.TOO_FEW_PLAYERS, "Every pod needs at least two players.")
+        seed = seed if seed is not None else secrets.randbits(48)
+    Seat.objects.filter(pod__in=old).delete()
+    Pod.objects.filter(pk__in=[p.pk for p in old]).delete()
+    created = []
+    rng = random.Random(seed)
+    for number, group in enumerate(groups, start=1):
+        pod = Pod.objects.create(event=event, number=number, seed=rng.randrange(2**48),
+                                 spectator_token=secrets.token_urlsafe(24))
+        Seat.objects.bulk_create(
+            Seat(pod=pod, position=i, registration_id=rid) for i, rid in enumerate(group)
+        )
+        created.append(pod)
+    return created
+
+
+@transaction.atomic
+def move_player(*, registration_id: int, pod_id: int, position: int | None = None) -> Seat:
+    """Move a seated player to another pod (or seat) before that pod starts.
+
+    Into an occupied seat the two players swap; with no position the player takes the next
+    free seat.
+    """
+    registration = Registration.objects.filter(pk=registration_id).first()
+    target = Pod.objects.select_for_update().filter(pk=pod_id).first()
+    if registration is None or target is None or target.event_id != registration.event_id:
+        raise NotFoundError("unknown_seat", "No such player or pod in this event.")
+    current = Seat.objects.select_related("pod").filter(registration=registration).first()
+    pods = sorted({target.pk, current.pod_id} if current else {target.pk})
+    locked = {p.pk: p for p in Pod.objects.select_for_update().filter(pk__in=pods).order_by("pk")}
+    if any(p.state != PodState.NOT_STARTED for p in locked.values()):
+        raise ConflictError(error_codes.SEATING_LOCKED, "Players can only move before their pods start.")
+    seats = {s.position: s for s in Seat.objects.filter(pod=target)}
+    if position is None:
+        position = next(i for i in range(MAX_POD_SIZE + 1) if i not in seats)
+    if not 0 <= position < MAX_POD_SIZE:
+        raise DomainError(error_codes.INVALID_POSITION, f"Seats are numbered 0 to {MAX_POD_SIZE - 1}.")
+    occupant = seats.get(position)
+    if current is not None and occupant is not None and occupant.pk == current.pk:
+        return current
+    if occupant is not None:
+        if current is None:
+            raise ConflictError(error_codes.SEAT_TAKEN, "That seat is taken.")
+        # Swap: park one registration to keep the unique constraint satisfied mid-way.
+        other = occupant.registration_id
+        occupant.registration_id = None
+        occupant.save(update_fields=["registration"])
+        current.registration_id, old_reg = other, current.registration_id
+        current.save(update_fields=["registration"])
+        occupant.registration_id = old_reg
+        occupant.save(update_fields=["registration"])
+        return occupant
+    if current is not None:
+        current.delete()
+        _compact_positions(current.pod_id)
+        seats = {s.position: s for s in Seat.objects.filter(pod=target)}
+    if len(seats) >= MAX_POD_SIZE:
+        raise DomainError(error_codes.POD_TOO_LARGE, f"A pod seats at most {MAX_POD_SIZE} players.")
+    seat = Seat.objects.create(pod=target, position=max(seats, default=-1) + 1,
+                               registration=registration)
+    _compact_positions(target.pk)
+    return seat
+
+
+def _compact_positions(pod_id: int) -> None:
+    """Renumber seats 0..n-1 after someone leaves an unstarted pod."""
+    for index, seat in enumerate(Seat.objects.filter(pod_id=pod_id).order_by("position")):
+        if seat.position != index:
+            seat.position = index
+            seat.save(update_fields=["position"])

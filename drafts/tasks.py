@@ -1,0 +1,63 @@
+"""Celery tasks of the draft engine: thin, idempotent wrappers around services."""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from celery import shared_task
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+
+def pod_group(pod_id: int) -> str:
+    return f"pod-{pod_id}"
+
+
+@shared_task(name="drafts.enforce_pod_deadlines", ignore_result=True)
+def enforce_pod_deadlines(pod_id: int) -> bool:
+    """Apply whatever is due in a pod. Safe to run any number of times, early or late."""
+    from drafts.services import enforce_deadlines
+
+    return enforce_deadlines(pod_id=pod_id, now=timezone.now())
+
+
+def schedule_deadline_check(pod_id: int) -> None:
+    """Ask a worker to enforce the pod's next deadline on time.
+
+    Without a broker (eager mode) there is no one to wait until then; reads of the pod
+    enforce deadlines instead, which keeps the embedded site correct.
+    """
+    from drafts.models import Pod
+    from drafts.services.picks import next_due_at
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
+    due = next_due_at(pod) if pod else None
+    if due is None:
+        return
+    try:
+        enforce_pod_deadlines.apply_async((pod_id,), eta=max(due, timezone.now()))
+    except Exception:  # broker down: reads still enforce deadlines; never fail the request
+        logger.warning("Could not schedule the deadline check of pod %s", pod_id, exc_info=True)
+
+
+def notify_pod(pod_id: int, version: int) -> None:
+    """Tell every live page of the pod that it changed (they fetch what they may see)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(pod_group(pod_id), {"type": "pod.changed", "version": version})
+    except Exception:  # Redis down: pages fall back to polling; the database has the truth
+        logger.warning("Could not notify pod %s", pod_id, exc_info=True)
+
+
+def pod_changed(pod_id: int, version: int) -> None:
+    """Side effects of a committed change to a pod."""
+    schedule_deadline_check(pod_id)
+    notify_pod(pod_id, version)
