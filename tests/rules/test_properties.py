@@ -1,0 +1,77 @@
+"""Property tests: random action sequences on random seed cards never crash and keep the
+invariants of the rules core."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cards.rules import ACTIONS, GameObject, apply, characteristics, controller_view
+from cards.rules.state import OUTCOMES, ZONES
+from tests.rules.seed_cards import ALL_CARDS
+
+REASON = re.compile(r"^R\d+: \S")
+
+
+def _params(action):
+    spec = ACTIONS[action]
+    fields = {}
+    for name, allowed in spec.params.items():
+        values = st.booleans() if allowed is bool else st.sampled_from(allowed)
+        if name == "to":
+            fields[name] = values
+        else:
+            fields[name] = st.one_of(st.none(), values)
+    return st.fixed_dictionaries(fields).map(lambda p: (action, p))
+
+
+steps = st.sampled_from(sorted(ACTIONS)).flatmap(_params)
+
+
+def check_invariants(obj: GameObject) -> None:
+    chars = characteristics(obj)
+    assert isinstance(chars.mana_value, int)
+    assert controller_view(obj) is not None
+    if obj.face_down:
+        assert chars.name is None and chars.mana_value == 0 and chars.mana_cost is None
+        assert chars.colors == "" and chars.power == "2" and chars.toughness == "2"
+        assert obj.zone in ("stack", "battlefield")
+        assert obj.face_down_by is not None
+    else:
+        assert obj.face_down_by is None
+    if obj.zone not in ("stack", "battlefield"):
+        # library, hand, graveyard, exile, command: an ordinary face-up card, front face.
+        assert not obj.face_down and obj.face_up == "front"
+        assert not obj.flipped and not obj.tapped and not obj.lost_abilities
+        assert chars.name in (obj.card.faces[0].name, obj.card.name)
+    if obj.flipped:
+        assert obj.card.is_flip and obj.zone == "battlefield"
+    if obj.tapped:
+        assert obj.zone == "battlefield"
+
+
+@settings(max_examples=400, deadline=None)
+@given(card=st.sampled_from(ALL_CARDS), zone=st.sampled_from(ZONES),
+       sequence=st.lists(steps, max_size=12))
+def test_random_sequences_keep_the_invariants(card, zone, sequence):
+    obj = GameObject(card=card, zone=zone)
+    check_invariants(obj)
+    for action, params in sequence:
+        result = apply(obj, action, **params)
+        assert result.outcome in OUTCOMES
+        assert isinstance(result.events, tuple)
+        assert all(isinstance(e, str) for e in result.events)
+        if result.outcome == "ok":
+            assert result.reason is None
+        else:
+            assert result.reason is not None and REASON.match(result.reason), result.reason
+            assert "\n" not in result.reason
+            assert result.state == obj  # what did not happen changes nothing
+        if action in ("turn_face_up", "turn_face_down", "transform", "flip"):
+            assert "enters_battlefield" not in result.events  # R22, R5
+            assert result.state.tapped == obj.tapped
+        if (obj.face_down and obj.zone in ("stack", "battlefield")
+                and result.state.zone not in (obj.zone, "battlefield")):
+            assert "revealed" in result.events  # R24
+        obj = result.state
+        check_invariants(obj)
