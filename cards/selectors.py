@@ -47,6 +47,24 @@ def find_card(query: str | int) -> Card | None:
     return card
 
 
+def find_cards(names: list[str]) -> dict[str, Card | None]:
+    """Resolve many names at once (decklists, cube lists): name -> card, or None if unknown.
+
+    Same matching as :func:`find_card` (full name first, then any face), in two queries.
+    """
+    keys = {name: normalize_name(name) for name in names}
+    wanted = set(keys.values()) - {""}
+    by_full = {c.search_name: c for c in Card.objects.filter(search_name__in=wanted)}
+    by_face: dict[str, Card] = {}
+    missing = wanted - set(by_full)
+    if missing:
+        faces = (CardFace.objects.filter(search_name__in=missing).select_related("card")
+                 .order_by("card_id", "position"))
+        for face in faces:
+            by_face.setdefault(face.search_name, face.card)
+    return {name: by_full.get(key) or by_face.get(key) for name, key in keys.items()}
+
+
 def search_cards(query: str = "", *, layout: str | None = None,
                  set_code: str | None = None) -> QuerySet[Card]:
     """Cards whose full name or any face name contains the query, best matches first.

@@ -91,6 +91,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers queue for the lock instead of failing with "database is locked", so a
+    # double-clicked pick on the embedded site is serialised like on PostgreSQL. Tests use a
+    # file (not shared-cache memory, whose table locks ignore the timeout) for the same reason.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

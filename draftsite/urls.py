@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from cards import rules_urls
 from cards import urls as card_urls
 from draftsite import views
+from drafts import urls as draft_urls
 from draftsite.api import ObtainTokenView
 
 api_patterns = [
@@ -14,6 +15,7 @@ api_patterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     *card_urls.api_urlpatterns,
     *rules_urls.api_urlpatterns,
+    *draft_urls.api_urlpatterns,
 ]
 
 urlpatterns = [

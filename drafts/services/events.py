@@ -84,13 +84,9 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
     if len(lines) > MAX_CUBE_SIZE:
         raise DomainError(error_codes.INVALID_CUBE,
                           f"A cube list has at most {MAX_CUBE_SIZE} cards.", field="cube_list")
-    ids, unknown = [], []
-    for line in lines:
-        card = card_selectors.find_card(line)
-        if card is None:
-            unknown.append(line)
-        else:
-            ids.append(card.pk)
+    found = card_selectors.find_cards(lines)
+    unknown = [line for line in lines if found[line] is None]
+    ids = [found[line].pk for line in lines if found[line] is not None]
     if unknown:
         raise DomainError(
             error_codes.UNKNOWN_CARD,

@@ -107,47 +107,58 @@ def _head_pack(seat: Seat) -> Pack | None:
     return Pack.objects.filter(holder=seat).order_by("queue_seq").first()
 
 
-@transaction.atomic
 def make_pick(*, seat_id: int, draft_card_id: int, actor=None, position: int | None = None,
               pack_id: int | None = None, now: dt.datetime | None = None) -> Pick:
     """A player picks a card from the first pack in their queue and passes the pack.
 
     ``pack_id``, when given, is the pack the player was looking at: if that pack has moved
-    on (a double click, a second tab) the pick is refused with 409 instead of landing on
-    the next pack. ``position`` places the card in the pile (R17; default: the end).
+    on (a double click, a second tab, the timer) the pick is refused with 409 instead of
+    landing on the next pack. ``position`` places the card in the pile (R17; default: the
+    end). Whatever fell due before the pick (a timer that ran out) is committed even when
+    the pick itself is refused, so the player sees why.
     """
     now = now or timezone.now()
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
         raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
-    pod = lock_pod(seat.pod_id)
-    _settle(pod, now)  # a timer that ran out first wins, and the player sees why
-    seat.refresh_from_db()
-    try:
-        if pod.state == PodState.PAUSED:
-            raise ConflictError(error_codes.POD_PAUSED, "The draft is paused; picks resume with the pod.")
-        if pod.state != PodState.DRAFTING:
-            raise ConflictError(error_codes.POD_NOT_DRAFTING, "This pod is not drafting right now.")
-        already = Pick.objects.filter(seat=seat, draft_card_id=draft_card_id).first()
-        if already is not None:
-            raise ConflictError(error_codes.ALREADY_PICKED, "You have already picked that card.",
-                                pick_id=already.pk)
-        head = _head_pack(seat)
-        if head is None:
-            raise ConflictError(error_codes.NO_PACK, "No pack is waiting for you; the next one is on its way.")
-        if pack_id is not None and pack_id != head.pk:
-            raise ConflictError(error_codes.WRONG_PACK,
-                                "That pack has already moved on; pick from the pack now in front of you.")
-        card = DraftCard.objects.filter(pk=draft_card_id, pack=head).first()
-        if card is None:
-            # Deliberately vague: never confirm where some other card is (R16).
-            raise DomainError(error_codes.CARD_NOT_IN_PACK, "That card is not in the pack in front of you.")
-        pick = _take(pod, seat, head, card, PickKind.MANUAL, now, actor=actor, position=position)
-        _settle(pod, now)
-    finally:
-        pod.save()
-    _after_commit(pod)
+    with transaction.atomic():
+        pod = lock_pod(seat.pod_id)
+        changed = _settle(pod, now)
+        refusal = _refuse_pick(pod, seat, draft_card_id, pack_id)
+        pick = None
+        if isinstance(refusal, DraftCard):
+            card, refusal = refusal, None
+            pick = _take(pod, seat, card.pack, card, PickKind.MANUAL, now, actor=actor, position=position)
+            _settle(pod, now)
+        if pick is not None or changed:
+            pod.save()
+            _after_commit(pod)
+    if refusal is not None:
+        raise refusal
     return pick
+
+
+def _refuse_pick(pod: Pod, seat: Seat, draft_card_id: int, pack_id: int | None) -> DomainError | DraftCard:
+    """Why this pick cannot be made, or the card to take."""
+    if pod.state == PodState.PAUSED:
+        return ConflictError(error_codes.POD_PAUSED, "The draft is paused; picks resume with the pod.")
+    if pod.state != PodState.DRAFTING:
+        return ConflictError(error_codes.POD_NOT_DRAFTING, "This pod is not drafting right now.")
+    already = Pick.objects.filter(seat=seat, draft_card_id=draft_card_id).first()
+    if already is not None:
+        return ConflictError(error_codes.ALREADY_PICKED, "You have already picked that card.",
+                             pick_id=already.pk)
+    head = _head_pack(seat)
+    if head is None:
+        return ConflictError(error_codes.NO_PACK, "No pack is waiting for you; the next one is on its way.")
+    if pack_id is not None and pack_id != head.pk:
+        return ConflictError(error_codes.WRONG_PACK,
+                             "That pack has already moved on; pick from the pack now in front of you.")
+    card = DraftCard.objects.select_related("pack").filter(pk=draft_card_id, pack=head).first()
+    if card is None:
+        # Deliberately vague: never confirm where some other card is (R16).
+        return DomainError(error_codes.CARD_NOT_IN_PACK, "That card is not in the pack in front of you.")
+    return card
 
 
 def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.datetime,

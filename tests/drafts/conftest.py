@@ -1,0 +1,76 @@
+"""Fixtures for the draft engine: a cube of made-up cards (fast, fully controlled) and
+real-set pods (from the bundled catalogue) where collation matters."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from drafts import roles, services
+from drafts.models import Seat
+from cards.models import Card, CardFace
+from cards.naming import normalize_name
+
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+RARITIES = ["common"] * 10 + ["uncommon"] * 3 + ["rare", "mythic"]
+
+
+def seconds(n: float) -> dt.timedelta:
+    return dt.timedelta(seconds=n)
+
+
+@pytest.fixture
+def organiser(db):
+    user = get_user_model().objects.create_user("org", password="pw")
+    user.groups.add(Group.objects.get(name=roles.ORGANISER))
+    return user
+
+
+@pytest.fixture
+def players(db):
+    User = get_user_model()
+    return [User.objects.create_user(f"p{i}", password="pw") for i in range(8)]
+
+
+@pytest.fixture
+def cube_names(db):
+    """360 cards: every fifth one double-faced (bulk-created: this fixture runs a lot)."""
+    cards, names = [], []
+    for i in range(360):
+        dfc = i % 5 == 0
+        name = f"Front {i:03d} // Back {i:03d}" if dfc else f"Single {i:03d}"
+        cards.append(Card(name=name, search_name=normalize_name(name),
+                          layout="transform" if dfc else "normal", color_identity="WUBRG"[i % 5]))
+        names.append(name.split(" // ")[0])
+    cards = Card.objects.bulk_create(cards)
+    CardFace.objects.bulk_create(
+        CardFace(card=card, position=position, name=face, search_name=normalize_name(face),
+                 type_line="Creature — Test", card_types=["Creature"])
+        for card in cards for position, face in enumerate(card.name.split(" // "))
+    )
+    return names
+
+
+def make_pod(organiser, players, cube_names, *, pick_timer=True, start=True, now=T0, seed=7):
+    """An 8-seat cube pod, seated by hand in player order, optionally started at ``now``."""
+    event = services.create_event(name="Cube night", date=now.date(), created_by=organiser,
+                                  draft_format="cube", cube_list=cube_names, pick_timer=pick_timer)
+    regs = [services.register_player(event_id=event.pk, user=u) for u in players]
+    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
+    if start:
+        services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
+        pod.refresh_from_db()
+    return pod
+
+
+@pytest.fixture
+def pod(organiser, players, cube_names):
+    return make_pod(organiser, players, cube_names)
+
+
+@pytest.fixture
+def seats(pod):
+    return list(Seat.objects.filter(pod=pod).order_by("position"))
