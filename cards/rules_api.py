@@ -1,0 +1,137 @@
+"""``POST /api/rules/simulate``: run rules-core actions on a catalogue card, step by step.
+
+A public reference tool for judges (no authentication). The work is done by
+:mod:`cards.rules_service`; the serializers here describe the contract for the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards import rules_service
+from cards.rules import ACTIONS
+from cards.rules.faces import TURN_UP_VIA
+from cards.rules.state import FACE_DOWN_BY, ZONES
+from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
+
+
+class ActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=list(ACTIONS))
+    face = serializers.ChoiceField(choices=FACE_LABELS, required=False,
+                                   help_text="cast, play_land: which face (R32-R34).")
+    face_down = serializers.ChoiceField(choices=FACE_DOWN_CASTS, required=False,
+                                        help_text="cast: face down for {3} (R18).")
+    via = serializers.ChoiceField(choices=TURN_UP_VIA, required=False,
+                                  help_text="turn_face_up: how (R19, R23, R26-R28).")
+    to = serializers.ChoiceField(choices=ZONES, required=False, help_text="move: the zone.")
+    transformed = serializers.BooleanField(required=False,
+                                           help_text="put_onto_battlefield: back face up (R4).")
+    by = serializers.ChoiceField(choices=FACE_DOWN_BY, required=False,
+                                 help_text="turn_face_down: what turns it face down.")
+
+
+class SimulateRequestSerializer(serializers.Serializer):
+    card = serializers.CharField(help_text="A face name, the full name or a card id.")
+    zone = serializers.ChoiceField(choices=rules_service.START_ZONES, default="hand")
+    actions = ActionSerializer(many=True, help_text=f"At most {rules_service.MAX_ACTIONS}.")
+
+
+class CharacteristicsSerializer(serializers.Serializer):
+    name = serializers.CharField(allow_null=True)
+    mana_cost = serializers.CharField(allow_null=True)
+    mana_value = serializers.IntegerField()
+    colors = serializers.ListField(child=serializers.CharField(), help_text="WUBRG order.")
+    supertypes = serializers.ListField(child=serializers.CharField())
+    card_types = serializers.ListField(child=serializers.CharField())
+    subtypes = serializers.ListField(child=serializers.CharField())
+    power = serializers.CharField(allow_null=True)
+    toughness = serializers.CharField(allow_null=True)
+    loyalty = serializers.CharField(allow_null=True)
+    defense = serializers.CharField(allow_null=True)
+    ward = serializers.CharField(allow_null=True)
+    rules_text = serializers.CharField(allow_blank=True)
+    source = serializers.CharField(help_text="front, back, flipped, combined, copy or face_down.")
+
+
+class StateSerializer(serializers.Serializer):
+    zone = serializers.CharField(help_text=", ".join(ZONES))
+    face_down = serializers.BooleanField()
+    face_down_by = serializers.CharField(allow_null=True, help_text="R25: "
+                                         + ", ".join(FACE_DOWN_BY))
+    face_up = serializers.CharField(help_text="front or back")
+    flipped = serializers.BooleanField()
+    tapped = serializers.BooleanField()
+    lost_abilities = serializers.BooleanField()
+    characteristics = CharacteristicsSerializer(help_text="What every player sees.")
+    controller_sees = CharacteristicsSerializer(
+        allow_null=True, help_text="R20: a face-down object's face-up characteristics, which its "
+                                   "controller may look at; null when face up.")
+
+
+class StepSerializer(serializers.Serializer):
+    action = serializers.CharField(help_text="\"start\" for the first step.")
+    params = serializers.DictField()
+    outcome = serializers.CharField(help_text="ok, no_effect or illegal")
+    reason = serializers.CharField(allow_null=True, help_text="The rule cited, e.g. \"R35: ...\".")
+    events = serializers.ListField(child=serializers.CharField())
+    changes = serializers.ListField(child=serializers.CharField())
+    state = StateSerializer()
+
+
+class SimulatedCardSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    layout = serializers.CharField()
+    is_dfc = serializers.BooleanField()
+    color_identity = serializers.ListField(child=serializers.CharField())
+    names_for_naming = serializers.ListField(child=serializers.CharField())
+    faces = serializers.ListField(child=serializers.DictField())
+
+
+class SimulateResponseSerializer(serializers.Serializer):
+    card = SimulatedCardSerializer()
+    zone = serializers.CharField()
+    steps = StepSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = serializers.ListField(child=serializers.DictField())
+
+
+class SimulateView(APIView):
+    """Run actions on a card and see, step by step, what the rules say.
+
+    Each step has an outcome (``ok``, ``no_effect`` when the rules say nothing happens,
+    ``illegal`` when a player may not do it), the rule cited, the events and the resulting
+    state. A step that did not happen leaves the state unchanged for the next one.
+    Errors: ``unknown_card`` (with ``suggestions``), ``invalid_action``, ``too_many_actions``.
+    """
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []  # public and stateless: no session, so no CSRF
+
+    @extend_schema(
+        operation_id="rules_simulate",
+        request=SimulateRequestSerializer,
+        responses={200: SimulateResponseSerializer, 400: ErrorSerializer},
+        examples=[OpenApiExample(
+            "Disguise",
+            value={"card": "Experiment Twelve", "zone": "hand", "actions": [
+                {"action": "cast", "face_down": "disguise"}, {"action": "resolve"},
+                {"action": "turn_face_up", "via": "disguise"}]},
+            request_only=True,
+        )],
+        tags=["rules"],
+    )
+    def post(self, request):
+        return Response(rules_service.simulate(request.data))
+
+
+@extend_schema_view(post=extend_schema(exclude=True))
+class SimulateSlashView(SimulateView):
+    """The same endpoint with a trailing slash (kept out of the schema)."""

@@ -1,0 +1,152 @@
+"""The judges' rules desk page: pick a card and a zone, add actions, read what the rules say.
+
+The whole sequence lives in the query string (``?card=...&zone=hand&a=cast:face_down=disguise
+&a=resolve``), so a page can be shared, and it is rendered on the server by the same service as
+the API (:mod:`cards.rules_service`); it works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from cards import rules_service
+from cards.rules import ACTIONS
+from cards.rules.faces import TURN_UP_VIA
+from cards.rules.state import FACE_DOWN_BY, ZONES
+from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
+from draftsite.errors import DomainError
+
+ACTION_LABELS = {
+    "cast": "Cast", "play_land": "Play as a land", "resolve": "Resolve",
+    "put_onto_battlefield": "Put onto the battlefield", "transform": "Transform", "flip": "Flip",
+    "turn_face_up": "Turn face up", "turn_face_down": "Turn face down", "manifest": "Manifest",
+    "cloak": "Cloak", "move": "Move to zone", "lose_abilities": "Lose all abilities",
+    "tap": "Tap", "untap": "Untap", "end_game": "End the game",
+}
+# The parameter controls of the "add a step" form: name -> (label, choices or None for a flag).
+PARAM_CONTROLS = [
+    ("face", "Face (cast, play as a land)", FACE_LABELS),
+    ("face_down", "Cast face down with", FACE_DOWN_CASTS),
+    ("via", "Turn face up via", TURN_UP_VIA),
+    ("to", "Move to", tuple(zone for zone in ZONES if zone != "stack")),
+    ("by", "Turned face down by", FACE_DOWN_BY),
+    ("transformed", "Put onto the battlefield transformed", None),
+]
+OUTCOME_LABELS = {"ok": "Happens", "no_effect": "Nothing happens", "illegal": "Not allowed"}
+
+
+def _desk_url(card: str, zone: str, actions: list[str]) -> str:
+    query = [("card", card), ("zone", zone)] + [("a", action) for action in actions]
+    return f"{reverse('rules:desk')}?{urlencode(query)}"
+
+
+def _added_action(params: Any) -> str | None:
+    """The ``a=`` value for the "add a step" form's submitted action and parameter controls."""
+    name = params.get("add", "")
+    spec = ACTIONS.get(name)
+    if spec is None:
+        return None
+    chosen: dict[str, Any] = {}
+    for key in spec.params:
+        if key == "transformed":
+            if params.get("transformed"):
+                chosen[key] = True
+        elif params.get(key):
+            chosen[key] = params.get(key)
+    return rules_service.format_query_action(name, chosen)
+
+
+def _type_line(chars: dict[str, Any]) -> str:
+    left = " ".join(chars["supertypes"] + chars["card_types"])
+    return f"{left} — {' '.join(chars['subtypes'])}" if chars["subtypes"] else left
+
+
+def _pt(chars: dict[str, Any]) -> str:
+    if chars["power"] is None and chars["toughness"] is None:
+        return ""
+    return f"{chars['power']}/{chars['toughness']}"
+
+
+def _rows(state: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(label, what everyone sees, what the controller sees if face down) per characteristic."""
+    public = state["characteristics"]
+    private = state["controller_sees"]
+    fields = [
+        ("Name", lambda c: c["name"] or "(no name)"),
+        ("Mana cost", lambda c: c["mana_cost"] or "(none)"),
+        ("Mana value", lambda c: str(c["mana_value"])),
+        ("Colors", lambda c: "".join(c["colors"]) or "colorless"),
+        ("Type line", _type_line),
+        ("Power/toughness", lambda c: _pt(c) or "—"),
+        ("Ward", lambda c: c["ward"] or "—"),
+    ]
+    return [(label, show(public), show(private) if private else None) for label, show in fields]
+
+
+def _status(state: dict[str, Any]) -> list[str]:
+    status = [f"in the {state['zone']}"]
+    if state["face_down"]:
+        status.append(f"face down ({state['face_down_by']})")
+    elif state["face_up"] == "back":
+        status.append("back face up")
+    if state["flipped"]:
+        status.append("flipped")
+    if state["tapped"]:
+        status.append("tapped")
+    if state["lost_abilities"]:
+        status.append("lost all abilities")
+    return status
+
+
+def desk(request):
+    """The rules desk: ``?card=&zone=&a=action:key=value,...`` (repeat ``a``)."""
+    params = request.GET
+    card_query = params.get("card", "").strip()[: rules_service.MAX_QUERY_LENGTH]
+    zone = params.get("zone") or "hand"
+    actions = params.getlist("a")
+    added = _added_action(params)
+    if added is not None:
+        return HttpResponseRedirect(_desk_url(card_query, zone, actions + [added]))
+
+    context: dict[str, Any] = {
+        "title": "Rules desk", "card_query": card_query, "zone": zone, "actions": actions,
+        "zones": rules_service.START_ZONES, "action_buttons": ACTION_LABELS.items(),
+        "param_controls": PARAM_CONTROLS, "max_actions": rules_service.MAX_ACTIONS,
+        "error": None, "suggestions": [], "steps": [], "card": None,
+    }
+    status = 200
+    if card_query:
+        try:
+            start = rules_service.parse_zone(zone)
+            items = [rules_service.parse_query_action(text) for text in actions]
+            steps = rules_service.parse_actions(items)
+            card = rules_service.find_card(card_query)
+            result_steps = rules_service.run_sequence(card, start, steps)
+        except DomainError as exc:
+            context["error"] = exc.message
+            context["suggestions"] = [
+                {"name": name, "url": _desk_url(name, zone, actions)}
+                for name in exc.extra.get("suggestions", [])
+            ]
+            status = 200 if exc.code == rules_service.UNKNOWN_CARD else 400
+        else:
+            context["card"] = rules_service.card_dict(card)
+            context["steps"] = [
+                {**step, "number": index, "label": ACTION_LABELS.get(step["action"], "Start"),
+                 "outcome_label": OUTCOME_LABELS[step["outcome"]],
+                 "rows": _rows(step["state"]), "status": _status(step["state"]),
+                 "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}"
+                                          for k, v in step["params"].items()),
+                 "upto_url": _desk_url(card_query, zone, actions[:index])}
+                for index, step in enumerate(result_steps)
+            ]
+            context["share_url"] = request.build_absolute_uri(
+                _desk_url(card_query, zone, actions))
+            context["undo_url"] = _desk_url(card_query, zone, actions[:-1]) if actions else None
+            context["final"] = result_steps[-1]["state"]
+    return render(request, "rules/desk.html", context, status=status)
