@@ -17,7 +17,7 @@ from django.urls import reverse
 from cards import rules_service
 from cards.rules import ACTIONS
 from cards.rules.faces import TURN_UP_VIA
-from cards.rules.state import FACE_DOWN_BY, ZONES
+from cards.rules.state import FACE_DOWN_BY, ZONES, where
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
 from draftsite.errors import DomainError
 
@@ -89,7 +89,7 @@ def _rows(state: dict[str, Any]) -> list[tuple[str, str, str | None]]:
 
 
 def _status(state: dict[str, Any]) -> list[str]:
-    status = [f"in the {state['zone']}"]
+    status = [where(state["zone"])]
     if state["face_down"]:
         status.append(f"face down ({state['face_down_by']})")
     elif state["face_up"] == "back":

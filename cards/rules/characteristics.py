@@ -132,7 +132,9 @@ def _compute(card: CardData, slot: str) -> Characteristics:
     if slot == "out" or slot == "bf_front":
         # R2, R36, R43: outside the stack and battlefield only the front face/upright half
         # exists; a split card is both halves (on the battlefield too: a Room).
-        return _combined(card) if layout == SPLIT and back is not None else _from_face(front, "front")
+        if layout == SPLIT and back is not None:
+            return _combined(card)
+        return _from_face(front, "front")
     if slot == "stack_front":
         return _from_face(front, "front")
     if slot == "flipped":

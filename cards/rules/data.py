@@ -26,7 +26,9 @@ ADVENTURE = "adventure"
 #: Physically two-sided cards: what R1-R14 call double-faced cards.
 DFC_LAYOUTS = frozenset({TRANSFORM, MODAL_DFC, MELD})
 
-PERMANENT_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"})
+PERMANENT_TYPES = frozenset(
+    {"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"}
+)
 
 # "Ward {2}" or "Ward—Pay 3 life." at the start of a line of rules text.
 _WARD = re.compile(r"^Ward(?: (\{[^}]*\}(?:\{[^}]*\})*)|\s*[—-]\s*([^(\n]+?))\.?\s*(?:\(|$)", re.M)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cards.rules.characteristics import copiable_values
-from cards.rules.state import BATTLEFIELD, FACE_DOWN_BY, STACK, ActionResult, GameObject
+from cards.rules.state import BATTLEFIELD, FACE_DOWN_BY, STACK, ActionResult, GameObject, where
 from cards.rules.zones import illegal, no_effect, ok
 
 TURN_UP_VIA = ("disguise", "morph", "mana_cost", "effect")
@@ -25,7 +25,7 @@ def transform(obj: GameObject) -> ActionResult:
     """
     card = obj.card
     if obj.zone != BATTLEFIELD:
-        return no_effect(obj, f"R5: only a permanent transforms; this card is in the {obj.zone}")
+        return no_effect(obj, f"R5: only a permanent transforms; this card is {where(obj.zone)}")
     if obj.face_down:
         return no_effect(obj, "R30: a face-down permanent can't transform")
     if card.is_mdfc:
@@ -47,7 +47,7 @@ def flip(obj: GameObject) -> ActionResult:
     if not obj.card.is_flip:
         return no_effect(obj, f"R44: only flip cards can flip; {obj.card.name} isn't one")
     if obj.zone != BATTLEFIELD:
-        return no_effect(obj, f"R43: only a permanent flips; this card is in the {obj.zone}")
+        return no_effect(obj, f"R43: only a permanent flips; this card is {where(obj.zone)}")
     if obj.face_down:
         return no_effect(obj, "R44: only flip cards can flip, and a face-down permanent has no "
                               "flip-card halves")
@@ -74,7 +74,7 @@ def turn_face_up(obj: GameObject, via: str | None = None) -> ActionResult:
         return illegal(obj, "R19: a face-down spell can't be turned face up")
     if obj.zone != BATTLEFIELD:
         return illegal(obj, f"R19: only a face-down permanent can be turned face up; this card "
-                            f"is in the {obj.zone}")
+                            f"is {where(obj.zone)}")
     front = obj.card.faces[0]
     cost: str | None = None
     if via in ("disguise", "morph"):
@@ -112,8 +112,8 @@ def turn_face_down(obj: GameObject, by: str = "effect") -> ActionResult:
     if by not in FACE_DOWN_BY:
         raise ValueError(f"by is one of {', '.join(FACE_DOWN_BY)}")
     if obj.zone != BATTLEFIELD:
-        return no_effect(obj, f"R22: only a permanent can be turned face down; this card is in "
-                              f"the {obj.zone}")
+        return no_effect(obj, f"R22: only a permanent can be turned face down; this card is "
+                              f"{where(obj.zone)}")
     if obj.face_down:
         return no_effect(obj, "R22: it is already face down")
     if obj.card.is_dfc:
@@ -124,8 +124,8 @@ def turn_face_down(obj: GameObject, by: str = "effect") -> ActionResult:
 def lose_abilities(obj: GameObject) -> ActionResult:
     """An effect makes the permanent lose all abilities (R23, R27)."""
     if obj.zone != BATTLEFIELD:
-        return no_effect(obj, f"R23: only a permanent loses its abilities here; this card is in "
-                              f"the {obj.zone}")
+        return no_effect(obj, f"R23: only a permanent loses its abilities here; this card is "
+                              f"{where(obj.zone)}")
     if obj.lost_abilities:
         return no_effect(obj, "R23: it has already lost its abilities")
     return ok(replace(obj, lost_abilities=True), "lost_abilities")
@@ -135,7 +135,7 @@ def tap(obj: GameObject) -> ActionResult:
     """Tap a permanent. Turning it face up or down, transforming or flipping never changes
     this (R22)."""
     if obj.zone != BATTLEFIELD:
-        return illegal(obj, f"R22: only a permanent can be tapped; this card is in the {obj.zone}")
+        return illegal(obj, f"R22: only a permanent can be tapped; this card is {where(obj.zone)}")
     if obj.tapped:
         return no_effect(obj, "R22: it is already tapped")
     return ok(replace(obj, tapped=True), "tapped")
@@ -144,7 +144,8 @@ def tap(obj: GameObject) -> ActionResult:
 def untap(obj: GameObject) -> ActionResult:
     """Untap a permanent (R22)."""
     if obj.zone != BATTLEFIELD:
-        return illegal(obj, f"R22: only a permanent can be untapped; this card is in the {obj.zone}")
+        return illegal(obj, f"R22: only a permanent can be untapped; this card is "
+                            f"{where(obj.zone)}")
     if not obj.tapped:
         return no_effect(obj, "R22: it is already untapped")
     return ok(replace(obj, tapped=False), "untapped")
@@ -171,6 +172,6 @@ def become_copy(obj: GameObject, source: GameObject) -> ActionResult:
     """``obj`` becomes a copy of ``source`` (a Clone-like effect): it takes the copiable values
     of the face ``source`` shows (R8, R47) and keeps its own status and faces (R8)."""
     if obj.zone not in (BATTLEFIELD, STACK):
-        return no_effect(obj, f"R8: only a spell or permanent can become a copy; this card is in "
-                              f"the {obj.zone}")
+        return no_effect(obj, f"R8: only a spell or permanent can become a copy; this card is "
+                              f"{where(obj.zone)}")
     return ok(replace(obj, copy_of=copiable_values(source)), "became_copy")

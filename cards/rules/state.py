@@ -76,6 +76,15 @@ class GameObject:
         return self.card.name
 
 
+_WHERE = {STACK: "on the stack", BATTLEFIELD: "on the battlefield", EXILE: "in exile",
+          COMMAND: "in the command zone"}
+
+
+def where(zone: str) -> str:
+    """``"in the hand"``, ``"on the battlefield"``, ``"in exile"``: a zone in a sentence."""
+    return _WHERE.get(zone, f"in the {zone}")
+
+
 def new_object(card: CardData, zone: str = HAND) -> GameObject:
     """A card in a zone, in the state every card has there: face up, front, untapped (R2, R4)."""
     return GameObject(card=card, zone=zone)

@@ -21,6 +21,7 @@ from cards.rules.state import (
     ZONES,
     ActionResult,
     GameObject,
+    where,
 )
 
 FACE_LABELS = ("front", "back")
@@ -74,12 +75,14 @@ def cast(obj: GameObject, face: str | None = None, face_down: str | None = None)
     if face_down is not None and face_down not in FACE_DOWN_CASTS:
         raise ValueError(f"face_down is one of {', '.join(FACE_DOWN_CASTS)}")
     if obj.zone in IN_PLAY:
-        return illegal(obj, f"R32: only a card can be cast, and this one is already on the {obj.zone}")
+        return illegal(obj, f"R32: only a card can be cast, and this one is already "
+                            f"{where(obj.zone)}")
     card = obj.card
     front = card.faces[0]
     if face_down is not None:
         if label != "front":
-            return illegal(obj, "R18: a card cast face down is cast as a nameless 2/2, not as a face")
+            return illegal(obj, "R18: a card cast face down is cast as a nameless 2/2, not as "
+                                "one of its faces")
         cost = front.disguise_cost if face_down == "disguise" else front.turn_up_morph_cost
         if not cost:
             return illegal(obj, f"R18: {front.name} has no {face_down} ability, so it can't be "
@@ -91,7 +94,8 @@ def cast(obj: GameObject, face: str | None = None, face_down: str | None = None)
     if label not in card.spell_faces:
         chosen = card.face(label)
         if chosen.is_land:
-            return illegal(obj, f"R32: {chosen.name} is a land: it can be played as a land, not cast")
+            return illegal(obj, f"R32: {chosen.name} is a land: it can be played as a land, "
+                                "not cast")
         if card.is_flip:
             return illegal(obj, f"R43: {chosen.name} exists only while the permanent is flipped; "
                                 f"cast {front.name}")
@@ -108,7 +112,8 @@ def play_land(obj: GameObject, face: str | None = None) -> ActionResult:
         face = card.land_faces[0] if card.land_faces else "front"
     label = _check_face(obj, face)
     if obj.zone in IN_PLAY:
-        return illegal(obj, f"R32: only a card can be played as a land, and this one is on the {obj.zone}")
+        return illegal(obj, "R32: only a card can be played as a land, and this one is "
+                            f"{where(obj.zone)}")
     if label == "back" and card.back is None:
         return illegal(obj, f"R1: {card.name} has only one face")
     if label not in card.land_faces:
@@ -132,7 +137,8 @@ def resolve(obj: GameObject) -> ActionResult:
     spells stay face down, R18); an instant or sorcery goes to the graveyard; an Adventure goes
     to exile."""
     if obj.zone != STACK:
-        return illegal(obj, f"R34: only a spell on the stack resolves; this card is in the {obj.zone}")
+        return illegal(obj, "R34: only a spell on the stack resolves; this card is "
+                            f"{where(obj.zone)}")
     if obj.face_down:
         new = GameObject(card=obj.card, zone=BATTLEFIELD, face_down=True,
                          face_down_by=obj.face_down_by, is_token_copy=obj.is_token_copy)
@@ -158,10 +164,10 @@ def put_onto_battlefield(obj: GameObject, transformed: bool = False) -> ActionRe
     if transformed:
         if card.is_mdfc:
             return no_effect(obj, "R35: a modal double-faced card can't be put onto the "
-                                  f"battlefield transformed; it stays in the {obj.zone}")
+                                  f"battlefield transformed; it stays {where(obj.zone)}")
         if not card.is_transforming:
             return no_effect(obj, f"R7: {card.name} is not a transforming double-faced card, so it "
-                                  f"can't enter transformed; it stays in the {obj.zone}")
+                                  f"can't enter transformed; it stays {where(obj.zone)}")
         new, events = leave(obj, BATTLEFIELD, face_up="back")
         return ok(new, *events, "entered_transformed")
     if obj.face_down and obj.zone == STACK:
@@ -173,14 +179,14 @@ def put_onto_battlefield(obj: GameObject, transformed: bool = False) -> ActionRe
         front = card.faces[0]
         kind = " ".join(front.card_types).lower() or "nonpermanent"
         return no_effect(obj, f"R37: {front.name} is {_article(kind)} {kind}, which can't be put "
-                              f"onto the battlefield; the card stays in the {obj.zone}")
+                              f"onto the battlefield; the card stays {where(obj.zone)}")
     new, events = leave(obj, BATTLEFIELD)
     return ok(new, *events)
 
 
 def _manifest(obj: GameObject, by: str) -> ActionResult:
     if obj.zone in IN_PLAY:
-        return illegal(obj, f"R26: only a card can be {by}ed, and this one is on the {obj.zone}")
+        return illegal(obj, f"R26: only a card can be {by}ed, and this one is {where(obj.zone)}")
     # R6, R30: a DFC can be manifested or cloaked too; it is face down, front face "up" inside.
     new, events = leave(obj, BATTLEFIELD, face_down=True, face_down_by=by)
     return ok(new, f"{by}ed", *events)
@@ -206,7 +212,7 @@ def move(obj: GameObject, to: str) -> ActionResult:
     if to not in ZONES:
         raise ValueError(f"to is one of {', '.join(ZONES)}")
     if to == obj.zone:
-        return no_effect(obj, f"R2: it is already in the {to}")
+        return no_effect(obj, f"R2: it is already {where(to)}")
     if to == STACK:
         return illegal(obj, "R33: a card goes on the stack only by being cast (use cast)")
     if to == BATTLEFIELD:
