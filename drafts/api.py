@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -404,17 +404,33 @@ class ReplaceSeatView(APIView):
                          "registration": seat.registration_id})
 
 
+def _log_shows_packs(user, seat: Seat) -> bool:
+    """Pack contents in a log reveal other seats' cards: staff always, players once
+    decklists are published."""
+    return permissions.sees_everything(user, seat.pod.event) or seat.pod.event.decklists_published
+
+
 class DraftLogView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
-                   responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request, pk: int):
-        """A seat's draft log: JSON, or the plain text of MTGO draft logs (``?format=text``)."""
+        """A seat's draft log as JSON: every pick with what the pack held."""
         seat = _seat(pk)
         _require_seat_reader(request.user, seat)
-        if request.query_params.get("format") == "text":
-            response = HttpResponse(selectors.mtgo_log_text(seat), content_type="text/plain; charset=utf-8")
-            response["Content-Disposition"] = f'attachment; filename="draft-seat-{seat.pk}.txt"'
-            return response
-        return Response({"seat": seat.pk, "picks": selectors.draft_log(seat)})
+        return Response({"seat": seat.pk, "picks": selectors.draft_log(
+            seat, include_packs=_log_shows_packs(request.user, seat))})
+
+
+class DraftLogTextView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request, pk: int):
+        """A seat's draft log in the plain-text format of MTGO draft logs (a download)."""
+        seat = _seat(pk)
+        _require_seat_reader(request.user, seat)
+        text = selectors.mtgo_log_text(seat, include_packs=_log_shows_packs(request.user, seat))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="draft-seat-{seat.pk}.txt"'
+        return response

@@ -183,18 +183,25 @@ def pod_overview(pod_id: int, now: dt.datetime | None = None) -> dict | None:
     }
 
 
-def draft_log(seat: Seat) -> list[dict]:
-    """Every pick of a seat with what the pack held, for the seat's draft log."""
+def draft_log(seat: Seat, *, include_packs: bool = True) -> list[dict]:
+    """Every pick of a seat, and (``include_packs``) what each pack held at that pick.
+
+    A player's own log leaves out the packs until decklists are published: the cards they
+    passed now sit in other seats' packs and piles, which are hidden (R16).
+    """
     picks = list(Pick.objects.filter(seat=seat).order_by("round", "pick_number"))
-    ids = {pk for p in picks for pk in p.pack_contents}
+    ids = {p.draft_card_id for p in picks}
+    if include_packs:
+        ids |= {pk for p in picks for pk in p.pack_contents}
     names = dict(DraftCard.objects.filter(pk__in=ids).values_list("pk", "card__name"))
     return [{"round": p.round, "pick": p.pick_number, "kind": p.kind, "made_at": _iso(p.made_at),
              "card": names.get(p.draft_card_id), "draft_card_id": p.draft_card_id,
-             "pack": [names.get(pk) for pk in p.pack_contents], "pack_ids": list(p.pack_contents)}
+             "pack": [names.get(pk) for pk in p.pack_contents] if include_packs else None,
+             "pack_ids": list(p.pack_contents) if include_packs else None}
             for p in picks]
 
 
-def mtgo_log_text(seat: Seat) -> str:
+def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
     """The seat's picks in the plain-text format of MTGO draft logs."""
     pod = seat.pod
     event = pod.event
@@ -207,13 +214,16 @@ def mtgo_log_text(seat: Seat) -> str:
         lines.append(("--> " if s.pk == seat.pk else "    ") + name)
     lines.append("")
     current_round = None
-    for entry in draft_log(seat):
+    for entry in draft_log(seat, include_packs=include_packs):
         if entry["round"] != current_round:
             current_round = entry["round"]
             label = event.set_codes[current_round - 1] if event.set_codes else "CUBE"
             lines += [f"------ {label} ------ ", ""]
         lines.append(f"Pack {entry['round']} pick {entry['pick']}:")
-        for pk, name in zip(entry["pack_ids"], entry["pack"]):
-            lines.append(("--> " if pk == entry["draft_card_id"] else "    ") + (name or "?"))
+        if entry["pack"] is None:
+            lines.append(f"--> {entry['card']}")
+        else:
+            for pk, name in zip(entry["pack_ids"], entry["pack"]):
+                lines.append(("--> " if pk == entry["draft_card_id"] else "    ") + (name or "?"))
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -24,4 +24,5 @@ api_urlpatterns = [
     path("seats/<int:pk>/ready/", api.ReadyView.as_view(), name="api-seat-ready"),
     path("seats/<int:pk>/replace/", api.ReplaceSeatView.as_view(), name="api-seat-replace"),
     path("seats/<int:pk>/log/", api.DraftLogView.as_view(), name="api-seat-log"),
+    path("seats/<int:pk>/log/text/", api.DraftLogTextView.as_view(), name="api-seat-log-text"),
 ]

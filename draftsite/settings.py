@@ -96,7 +96,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # double-clicked pick on the embedded site is serialised like on PostgreSQL. Tests use a
     # file (not shared-cache memory, whose table locks ignore the timeout) for the same reason.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    # One file per test process, so parallel runs never share (or delete) each other's.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
