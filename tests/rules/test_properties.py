@@ -6,7 +6,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.rules import ACTIONS, GameObject, apply, characteristics, controller_view
+from cards.rules import (
+    ACTIONS,
+    GameObject,
+    apply,
+    become_copy,
+    characteristics,
+    controller_view,
+    create_token_copy,
+)
 from cards.rules.state import OUTCOMES, ZONES
 from tests.rules.seed_cards import ALL_CARDS
 
@@ -25,7 +33,25 @@ def _params(action):
     return st.fixed_dictionaries(fields).map(lambda p: (action, p))
 
 
-steps = st.sampled_from(sorted(ACTIONS)).flatmap(_params)
+sources = st.builds(
+    GameObject, card=st.sampled_from(ALL_CARDS), zone=st.sampled_from(("battlefield", "stack")),
+    face_up=st.just("front"), flipped=st.booleans(), face_down=st.just(False),
+)
+# Named actions, plus the two copy helpers (R7, R8, R47) with a random source object.
+steps = st.one_of(
+    st.sampled_from(sorted(ACTIONS)).flatmap(_params),
+    st.tuples(st.just("__token_copy__"), st.fixed_dictionaries({"source": sources})),
+    st.tuples(st.just("__become_copy__"), st.fixed_dictionaries({"source": sources})),
+)
+
+
+def _run(obj, action, params):
+    if action == "__token_copy__":
+        # The new token is the object followed from here on.
+        return create_token_copy(params["source"])
+    if action == "__become_copy__":
+        return become_copy(obj, params["source"])
+    return apply(obj, action, **params)
 
 
 def check_invariants(obj: GameObject) -> None:
@@ -57,7 +83,7 @@ def test_random_sequences_keep_the_invariants(card, zone, sequence):
     obj = GameObject(card=card, zone=zone)
     check_invariants(obj)
     for action, params in sequence:
-        result = apply(obj, action, **params)
+        result = _run(obj, action, params)
         assert result.outcome in OUTCOMES
         assert isinstance(result.events, tuple)
         assert all(isinstance(e, str) for e in result.events)
@@ -67,6 +93,10 @@ def test_random_sequences_keep_the_invariants(card, zone, sequence):
             assert result.reason is not None and REASON.match(result.reason), result.reason
             assert "\n" not in result.reason
             assert result.state == obj  # what did not happen changes nothing
+        if action == "__token_copy__":
+            obj = result.state
+            check_invariants(obj)
+            continue
         if action in ("turn_face_up", "turn_face_down", "transform", "flip"):
             assert "enters_battlefield" not in result.events  # R22, R5
             assert result.state.tapped == obj.tapped
