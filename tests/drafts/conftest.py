@@ -25,7 +25,7 @@ def seconds(n: float) -> dt.timedelta:
 @pytest.fixture
 def organiser(db):
     user = get_user_model().objects.create_user("org", password="pw")
-    user.groups.add(Group.objects.get(name=roles.ORGANISER))
+    user.groups.add(Group.objects.get_or_create(name=roles.ORGANISER)[0])
     return user
 
 

@@ -1,0 +1,120 @@
+"""Races: two requests at once never duplicate or lose a card (threads, real transactions).
+
+On PostgreSQL (CI) the pod row lock serialises them; on the embedded SQLite site writers
+queue for the database lock. Either way exactly one of two racing picks wins.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from draftsite.errors import DomainError
+from drafts import services
+from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
+from drafts.selectors import fresh_pod
+from tests.drafts.conftest import make_pod
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(*calls):
+    """Run the calls at the same moment in threads; return their results or exceptions."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as exc:  # collected and asserted on by the test
+            results[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def head_cards(seat):
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot"))
+
+
+def codes(results):
+    return sorted(r.code if isinstance(r, DomainError) else "ok" for r in results)
+
+
+def assert_conserved(pod):
+    cards = DraftCard.objects.filter(pod=pod)
+    assert cards.filter(pack__isnull=True, seat__isnull=True).count() == 0
+    assert Pick.objects.filter(seat__pod=pod).count() == cards.filter(seat__isnull=False).count()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_double_clicked_pick_is_taken_once(organiser, players, cube_names, attempt):
+    pod = make_pod(organiser, players, cube_names, now=timezone.now())
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack, cards = head_cards(seat)
+    pick = lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)  # noqa: E731
+    results = race(pick, pick)
+    assert codes(results) == ["already_picked", "ok"]
+    assert Pick.objects.filter(seat=seat).count() == 1
+    assert_conserved(pod)
+
+
+def test_two_tabs_picking_different_cards_take_one(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, now=timezone.now())
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack, cards = head_cards(seat)
+    results = race(
+        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk),
+        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[1].pk, pack_id=pack.pk),
+    )
+    # The loser's pack has moved on (or no pack is waiting): refused, never a second pick.
+    assert codes(results)[1] == "ok" and codes(results)[0] in {"wrong_pack", "no_pack"}
+    assert Pick.objects.filter(seat=seat).count() == 1
+    assert_conserved(pod)
+
+
+def test_timer_firing_during_a_manual_pick_gives_one_pick(organiser, players, cube_names):
+    start = timezone.now() - timedelta(seconds=39)
+    pod = make_pod(organiser, players, cube_names, now=start)
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack, cards = head_cards(seat)
+    at_deadline = start + timedelta(seconds=40, milliseconds=1)
+    results = race(
+        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[-1].pk, pack_id=pack.pk, now=at_deadline),
+        lambda: services.enforce_deadlines(pod_id=pod.pk, now=at_deadline),
+    )
+    assert not any(isinstance(r, Exception) and not isinstance(r, DomainError) for r in results)
+    picks = list(Pick.objects.filter(seat=seat, round=1, pick_number=1))
+    assert len(picks) == 1
+    # Deadline passed, so the timer's pick wins whichever thread ran first.
+    assert picks[0].kind == PickKind.TIMEOUT
+    assert_conserved(pod)
+
+
+def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    for _ in range(3):
+        calls = []
+        for seat in seats:
+            pack, cards = head_cards(seat)
+            if pack is not None:
+                calls.append(lambda s=seat, p=pack, c=cards[0]: services.make_pick(
+                    seat_id=s.pk, draft_card_id=c.pk, pack_id=p.pk))
+        results = race(*calls)
+        assert all(not isinstance(r, Exception) for r in results), results
+    assert Pick.objects.filter(seat__pod=pod).count() == 24
+    fresh_pod(pod.pk)
+    assert_conserved(pod)
