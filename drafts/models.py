@@ -23,6 +23,12 @@ class DraftFormat(models.TextChoices):
     CUBE = "cube", "Cube draft"
 
 
+class DeckFormat(models.TextChoices):
+    LIMITED = "limited", "Limited (draft or sealed)"
+    CONSTRUCTED = "constructed", "Constructed"
+    COMMANDER = "commander", "Commander"
+
+
 class Event(models.Model):
     name = models.CharField(max_length=200)
     date = models.DateField()
@@ -37,6 +43,10 @@ class Event(models.Model):
     pack_size = models.PositiveSmallIntegerField(default=15)
     pick_timer = models.BooleanField(default=True)
     deck_building_minutes = models.PositiveSmallIntegerField(default=25)
+    # What decks are registered for: limited (from draft or sealed pools) or a constructed format.
+    deck_format = models.CharField(max_length=12, choices=DeckFormat.choices, default=DeckFormat.LIMITED)
+    # Registered decklists lock at this moment (MTR: a list cannot change once accepted).
+    decklist_deadline = models.DateTimeField(null=True, blank=True)
     decklists_published = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_events")

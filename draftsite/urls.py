@@ -6,7 +6,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from cards import rules_urls
 from cards import urls as card_urls
 from draftsite import views
+from decks import urls as deck_urls
+from drafts import page_urls as draft_page_urls
 from drafts import urls as draft_urls
+from penalties import urls as penalty_urls
 from draftsite.api import ObtainTokenView
 
 api_patterns = [
@@ -16,6 +19,8 @@ api_patterns = [
     *card_urls.api_urlpatterns,
     *rules_urls.api_urlpatterns,
     *draft_urls.api_urlpatterns,
+    *deck_urls.api_urlpatterns,
+    *penalty_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -27,6 +32,9 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),
     path("rules/", include((rules_urls.page_urlpatterns, "rules"))),
+    path("events/", include((draft_page_urls.page_urlpatterns, "drafts"))),
+    path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
+    path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

@@ -1,0 +1,3 @@
+"""HTML pages of the draft engine (events, player draft page, organiser dashboard)."""
+
+page_urlpatterns: list = []
