@@ -38,3 +38,40 @@ def create_demo_accounts() -> list[DemoAccount]:
         group, _ = Group.objects.get_or_create(name=account.role)
         user.groups.add(group)
     return list(DEMO_ACCOUNTS)
+
+
+DEMO_EVENT_NAME = "Friday Night Draft: Innistrad"
+
+
+def create_demo_event(now=None):
+    """An Innistrad booster draft with every demo player seated and round 1 under way.
+
+    The pick timer is off so the pod waits for whoever opens the demo; players 2-8 have
+    already made their first pick, so player 1 has a queue and the board has DFCs on it.
+    Idempotent: an existing demo event is left as it is.
+    """
+    from django.utils import timezone
+
+    from drafts import services
+    from drafts.models import DraftCard, Event, EventStaff, Pack, Seat, StaffRole
+
+    existing = Event.objects.filter(name=DEMO_EVENT_NAME).first()
+    if existing is not None:
+        return existing
+    now = now or timezone.now()
+    User = get_user_model()
+    organiser = User.objects.get(username="organiser")
+    event = services.create_event(name=DEMO_EVENT_NAME, date=now.date(), created_by=organiser,
+                                  set_codes=["ISD"], pick_timer=False, enforcement_level="competitive")
+    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="headjudge"),
+                                     role=StaffRole.HEAD_JUDGE)
+    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
+    registrations = [services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"))
+                     for n in range(1, 9)]
+    (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]])
+    services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
+    for seat in Seat.objects.filter(pod=pod, position__gt=0).order_by("position"):
+        pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+        card = DraftCard.objects.filter(pack=pack).order_by("-is_dfc", "slot").first()
+        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=seat.registration.user, now=now)
+    return event

@@ -2,7 +2,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from cards.models import Card
-from drafts.demo import create_demo_accounts
+from drafts.demo import create_demo_accounts, create_demo_event
 
 
 class Command(BaseCommand):
@@ -18,6 +18,9 @@ class Command(BaseCommand):
                 self.stdout.write("Card catalogue already loaded; re-checking bundled files.")
             call_command("import_cards", "--bundled", "--quiet", stdout=self.stdout)
         accounts = create_demo_accounts()
+        if not skip_cards:
+            event = create_demo_event()
+            self.stdout.write(f"Demo event: {event.name} (/events/{event.pk}/), one pod drafting round 1.")
         self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
         for account in accounts:
             if account.username in ("organiser", "headjudge", "judge", "player1"):
