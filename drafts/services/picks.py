@@ -144,20 +144,19 @@ def _refuse_pick(pod: Pod, seat: Seat, draft_card_id: int, pack_id: int | None) 
         return ConflictError(error_codes.POD_PAUSED, "The draft is paused; picks resume with the pod.")
     if pod.state != PodState.DRAFTING:
         return ConflictError(error_codes.POD_NOT_DRAFTING, "This pod is not drafting right now.")
-    already = Pick.objects.filter(seat=seat, draft_card_id=draft_card_id).first()
-    if already is not None:
-        return ConflictError(error_codes.ALREADY_PICKED, "You have already picked that card.",
-                             pick_id=already.pk)
-    head = _head_pack(seat)
+    card = DraftCard.objects.filter(pk=draft_card_id, pod=pod).first()
+    if card is not None and card.seat_id == seat.pk:
+        return ConflictError(error_codes.ALREADY_PICKED, "You have already picked that card.")
+    head = _head_of(seat.pk, pod._held)
     if head is None:
         return ConflictError(error_codes.NO_PACK, "No pack is waiting for you; the next one is on its way.")
     if pack_id is not None and pack_id != head.pk:
         return ConflictError(error_codes.WRONG_PACK,
                              "That pack has already moved on; pick from the pack now in front of you.")
-    card = DraftCard.objects.select_related("pack").filter(pk=draft_card_id, pack=head).first()
-    if card is None:
+    if card is None or card.pack_id != head.pk:
         # Deliberately vague: never confirm where some other card is (R16).
         return DomainError(error_codes.CARD_NOT_IN_PACK, "That card is not in the pack in front of you.")
+    card.pack = head
     return card
 
 
@@ -197,14 +196,21 @@ def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.d
     return pick
 
 
+def _seat_ids(pod: Pod) -> list[int]:
+    """Seat ids by position, loaded once per transaction (positions never change once started)."""
+    if getattr(pod, "_seat_ids", None) is None:
+        pod._seat_ids = list(Seat.objects.filter(pod=pod).order_by("position").values_list("pk", flat=True))
+    return pod._seat_ids
+
+
 def _pass_on(pod: Pod, seat: Seat, pack: Pack, at: dt.datetime) -> None:
     if pack.cards_left == 0:
         pack.holder = None
         pack.deadline = None
         pack.save(update_fields=["holder", "deadline", "picks_made"])
         return
-    count = Seat.objects.filter(pod=pod).count()
-    neighbour = Seat.objects.get(pod=pod, position=(seat.position + pass_direction(pack.round)) % count)
+    seat_ids = _seat_ids(pod)
+    neighbour = Seat(pk=seat_ids[(seat.position + pass_direction(pack.round)) % len(seat_ids)])
     pod.queue_seq += 1
     pack.holder = neighbour
     pack.queue_seq = pod.queue_seq
@@ -226,20 +232,26 @@ def _automatic_choice(pack: Pack, seat: Seat) -> DraftCard:
     return next(c for c in cards if c.pk == best.key)
 
 
-def _next_due(pod: Pod, now: dt.datetime) -> tuple[dt.datetime, Pack, str] | None:
+def _held_packs(pod: Pod) -> list[Pack]:
+    """Every pack now in a seat's queue, with its holder: the pod's whole live state in one query."""
+    return list(Pack.objects.filter(pod=pod, holder__isnull=False).select_related("holder")
+                .order_by("queue_seq"))
+
+
+def _head_of(seat_id: int, held: list[Pack]) -> Pack | None:
+    return next((p for p in held if p.holder_id == seat_id), None)  # held is in queue order
+
+
+def _next_due(pod: Pod, now: dt.datetime, held: list[Pack]) -> tuple[dt.datetime, Pack, str] | None:
     """The earliest thing the engine must do by ``now`` while drafting, if any."""
     due: list[tuple[dt.datetime, int, Pack, str]] = []
-    held = Pack.objects.filter(pod=pod, holder__isnull=False)
-    expired = held.filter(deadline__lte=now).order_by("deadline", "pk").first()
-    if expired is not None:
-        due.append((expired.deadline, expired.pk, expired, PickKind.TIMEOUT))
-    last = held.filter(picks_made=F("initial_size") - 1).order_by("arrived_at", "pk").first()
-    if last is not None:
-        due.append((last.arrived_at or now, last.pk, last, PickKind.LAST_CARD))
-    waiting = held.filter(holder__is_automatic=True).order_by("queue_seq").select_related("holder").first()
-    if waiting is not None:
-        head = _head_pack(waiting.holder)
-        due.append((head.arrived_at or now, head.pk, head, PickKind.AUTOMATIC_DRAFTER))
+    for pack in held:
+        if pack.deadline is not None and pack.deadline <= now:
+            due.append((pack.deadline, pack.pk, pack, PickKind.TIMEOUT))
+        if pack.cards_left == 1:
+            due.append((pack.arrived_at or now, pack.pk, pack, PickKind.LAST_CARD))
+        if pack.holder.is_automatic and _head_of(pack.holder_id, held) is pack:
+            due.append((pack.arrived_at or now, pack.pk, pack, PickKind.AUTOMATIC_DRAFTER))
     if not due:
         return None
     at, _, pack, kind = min(due, key=lambda item: (item[0], item[1]))
@@ -247,11 +259,16 @@ def _next_due(pod: Pod, now: dt.datetime) -> tuple[dt.datetime, Pack, str] | Non
 
 
 def _settle(pod: Pod, now: dt.datetime) -> bool:
-    """Apply everything due by ``now``, in time order. Returns whether anything changed."""
+    """Apply everything due by ``now``, in time order. Returns whether anything changed.
+
+    Leaves ``pod._held`` (the packs in queues) as of the end, for the caller's checks.
+    """
     changed = False
+    pod._held = []
     for _ in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
         if pod.state == PodState.DRAFTING:
-            due = _next_due(pod, now)
+            held = pod._held = _held_packs(pod)
+            due = _next_due(pod, now, held)
             if due is not None:
                 at, pack, kind = due
                 seat = pack.holder
@@ -259,7 +276,7 @@ def _settle(pod: Pod, now: dt.datetime) -> bool:
                 _take(pod, seat, pack, card, kind, at)
                 changed = True
                 continue
-            if not Pack.objects.filter(pod=pod, round=pod.round, holder__isnull=False).exists():
+            if not any(p.round == pod.round for p in held):
                 _end_round(pod, now)
                 changed = True
                 continue
@@ -316,11 +333,11 @@ def next_due_at(pod: Pod) -> dt.datetime | None:
         return pod.deck_building_deadline
     if pod.state != PodState.DRAFTING:
         return None
-    held = Pack.objects.filter(pod=pod, holder__isnull=False)
-    if held.filter(holder__is_automatic=True).exists() or held.filter(
-            picks_made=F("initial_size") - 1).exists():
-        return pod.started_at or timezone.now()
-    return held.exclude(deadline=None).order_by("deadline").values_list("deadline", flat=True).first()
+    held = _held_packs(pod)
+    if not any(p.round == pod.round for p in held):
+        return pod.started_at or timezone.now()  # a round end is pending
+    soonest = _next_due(pod, dt.datetime.max.replace(tzinfo=dt.timezone.utc), held)
+    return soonest[0] if soonest else None
 
 
 # --- organiser controls ----------------------------------------------------------------
