@@ -1,0 +1,34 @@
+"""Stable error codes of the penalties app (clients match on these, never on messages)."""
+
+UNKNOWN_EVENT = "unknown_event"
+UNKNOWN_PENALTY = "unknown_penalty"
+UNKNOWN_INFRACTION = "unknown_infraction"
+UNKNOWN_REGISTRATION = "unknown_registration"
+UNKNOWN_POD = "unknown_pod"
+UNKNOWN_PICK = "unknown_pick"
+UNKNOWN_USER = "unknown_user"
+NOT_REGISTERED = "not_registered"          # the registration is not in this event
+INVALID_SOURCE = "invalid_source"          # source is not "deck_check:<id>" or "pick:<id>"
+SOURCE_MISMATCH = "source_mismatch"        # the pick belongs to another player or event
+ALREADY_HANDLED = "already_handled"        # that source already has a penalty or was dismissed
+
+NOT_EVENT_JUDGE = "not_event_judge"        # only the event's judges, head judges and organisers
+NOT_HEAD_JUDGE = "not_head_judge"          # only the event's head judge
+NOT_STAFF = "not_staff"                    # only site staff (superuser / is_staff)
+NOT_YOUR_PENALTY = "not_your_penalty"      # players see and appeal only their own penalties
+
+REASON_REQUIRED = "reason_required"
+PENALTY_REQUIRED = "penalty_required"      # upgrade/downgrade without the new penalty
+INVALID_TRANSITION = "invalid_transition"  # e.g. "upgrade" to a lighter penalty
+PENALTY_WITHDRAWN = "penalty_withdrawn"    # a withdrawn penalty takes no further decisions
+CANNOT_REVIEW_OWN_PENALTY = "cannot_review_own_penalty"
+APPEAL_DECIDED = "appeal_decided"          # the head judge's appeal decision is final
+ALREADY_APPEALED = "already_appealed"      # one appeal per penalty
+NO_APPEAL = "no_appeal"                    # deciding an appeal that was never made
+STATEMENT_REQUIRED = "statement_required"
+NOT_DISQUALIFICATION = "not_disqualification"
+
+AUDIT_IMMUTABLE = "audit_immutable"        # audit records are append-only
+DESCRIPTION_REQUIRED = "description_required"
+INVALID_PENALTY = "invalid_penalty"        # not one of the penalty kinds
+INVALID_DECISION = "invalid_decision"      # not uphold/upgrade/downgrade/withdraw

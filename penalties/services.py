@@ -1,0 +1,376 @@
+"""Every write of the penalties app: keyword arguments in, one transaction each, an audit row
+for every change.
+
+IPG rules implemented here (our summaries, see README/docs for the sections):
+- the default penalty comes from the catalogue for the event's enforcement level;
+- at Competitive and Professional REL a repeated Warning for the same infraction is upgraded to
+  a Game Loss: the second for a Tournament Error (IPG 3 introduction), the third for a Game Play
+  Error except Failure to Maintain Game State (IPG 2 introduction), the second Unsporting
+  Conduct — Minor (IPG 4.1). Regular REL is educational (Judging at Regular REL): no automatic
+  upgrades;
+- any other deviation from the default is the head judge's call, so it needs a reason and
+  goes to the review queue, as does every Game Loss or heavier penalty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from drafts.models import EnforcementLevel, Event, Pod, Registration
+from penalties import error_codes, permissions
+from penalties.sources import parse_source, source_pick
+from penalties.models import (
+    Appeal,
+    AppealStatus,
+    AuditAction,
+    Category,
+    DismissedSource,
+    Infraction,
+    Penalty,
+    PenaltyAudit,
+    PenaltyKind,
+    PenaltyStatus,
+    severity,
+)
+
+DECISIONS = ("uphold", "upgrade", "downgrade", "withdraw")
+MAX_TEXT = 5000
+
+_CATEGORY_RULE = {
+    Category.TOURNAMENT_ERROR: "IPG 3 (Tournament Errors)",
+    Category.GAME_PLAY_ERROR: "IPG 2 (Game Play Errors)",
+    Category.UNSPORTING_CONDUCT: "IPG 4.1 (Unsporting Conduct — Minor)",
+}
+_ORDINAL = {2: "second", 3: "third", 4: "fourth"}
+
+
+# --- defaults and repeat upgrades ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expected:
+    default: str            # the catalogue default for the REL
+    expected: str           # after the automatic repeat upgrade
+    upgrade_reason: str     # why it was upgraded ("" if not)
+    earlier: tuple[int, ...]  # ids of the earlier warnings that count
+
+
+def expected_penalty(*, infraction: Infraction, event: Event, registration_id: int) -> Expected:
+    """What the IPG says this player gets for this infraction now (before any judge's call)."""
+    default = infraction.default_for(event.enforcement_level)
+    if (event.enforcement_level == EnforcementLevel.REGULAR or not infraction.upgrade_at
+            or default != PenaltyKind.WARNING):
+        return Expected(default, default, "", ())
+    earlier = tuple(Penalty.objects.filter(
+        event=event, registration_id=registration_id, infraction=infraction,
+        default_penalty=PenaltyKind.WARNING,
+    ).exclude(status=PenaltyStatus.WITHDRAWN).order_by("issued_at", "pk").values_list("pk", flat=True))
+    number = len(earlier) + 1
+    if number < infraction.upgrade_at:
+        return Expected(default, default, "", earlier)
+    rule = _CATEGORY_RULE.get(infraction.category, "The IPG")
+    nth = _ORDINAL.get(infraction.upgrade_at, f"{infraction.upgrade_at}th")
+    reason = (f"Repeat offence: this is Warning number {number} for {infraction.name} for this player "
+              f"in this event (earlier: {', '.join(f'#{pk}' for pk in earlier)}). {rule} upgrades the "
+              f"{nth} and any later Warning for the same infraction to a Game Loss.")
+    return Expected(default, PenaltyKind.GAME_LOSS, reason, earlier)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+def _text(value, *, code: str, field: str, message: str, required: bool = True) -> str:
+    text = (value or "").strip() if isinstance(value, str) or value is None else None
+    if text is None:
+        raise DomainError(code, message, field=field)
+    if required and not text:
+        raise DomainError(code, message, field=field)
+    if len(text) > MAX_TEXT:
+        raise DomainError("too_long", f"At most {MAX_TEXT} characters.", field=field)
+    return text
+
+
+def _kind(value, field: str = "penalty") -> str:
+    if value not in PenaltyKind.values:
+        raise DomainError(error_codes.INVALID_PENALTY,
+                          f"Penalty must be one of: {', '.join(PenaltyKind.values)}.", field=field)
+    return value
+
+
+def _audit(penalty: Penalty, *, actor, action: str, at, reason: str = "", from_penalty: str = "",
+           to_penalty: str = "", from_status: str = "", to_status: str = "") -> PenaltyAudit:
+    return PenaltyAudit.objects.create(
+        penalty=penalty, actor=actor, action=action, at=at, reason=reason,
+        from_penalty=from_penalty, to_penalty=to_penalty, from_status=from_status, to_status=to_status)
+
+
+def _locked_penalty(penalty_id: int) -> Penalty:
+    penalty = (Penalty.objects.select_for_update().select_related("event", "registration", "infraction")
+               .filter(pk=penalty_id).first())
+    if penalty is None:
+        raise NotFoundError(error_codes.UNKNOWN_PENALTY, f"No penalty has id {penalty_id}.")
+    return penalty
+
+
+def _source_handled(event: Event, source: str) -> bool:
+    return (Penalty.objects.filter(event=event, source=source).exclude(status=PenaltyStatus.WITHDRAWN).exists()
+            or DismissedSource.objects.filter(event=event, source=source).exists())
+
+
+# --- issuing ---------------------------------------------------------------------------
+
+@transaction.atomic
+def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, actor,
+                  description: str, fix: str = "", penalty: str | None = None,
+                  deviation_reason: str = "", match_round: int | None = None,
+                  pod_id: int | None = None, draft_round: int | None = None,
+                  pick_number: int | None = None, source: str = "", judge_statement: str = "",
+                  now=None) -> Penalty:
+    """A judge of the event records an infraction and its penalty.
+
+    The penalty defaults to what the IPG says (catalogue default for the REL, upgraded for a
+    repeat). Choosing anything else is a deviation: it needs a reason and the head judge.
+    """
+    now = now or timezone.now()
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+    if not permissions.judges_event(actor, event):
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may issue penalties.")
+    infraction = Infraction.objects.filter(code=infraction_code, active=True).first()
+    if infraction is None:
+        raise DomainError(error_codes.UNKNOWN_INFRACTION,
+                          f"No infraction in the catalogue has code {infraction_code!r}.", field="infraction")
+    # Lock the player's row: two judges recording the same repeat offence queue up here.
+    registration = Registration.objects.select_for_update().filter(pk=registration_id).first()
+    if registration is None or registration.event_id != event.pk:
+        raise DomainError(error_codes.NOT_REGISTERED, "That player is not registered for this event.",
+                          field="registration")
+    description = _text(description, code=error_codes.DESCRIPTION_REQUIRED, field="description",
+                        message="Say what happened.")
+    fix = _text(fix, code="invalid", field="fix", message="The fix is text.", required=False)
+    judge_statement = _text(judge_statement, code="invalid", field="judge_statement",
+                            message="The statement is text.", required=False)
+    if penalty is not None:
+        _kind(penalty)
+    pod = None
+    if pod_id is not None:
+        pod = Pod.objects.filter(pk=pod_id, event=event).first()
+        if pod is None:
+            raise DomainError(error_codes.UNKNOWN_POD, "That pod is not part of this event.", field="pod")
+    parsed = parse_source(source)
+    source = f"{parsed[0]}:{parsed[1]}" if parsed else ""
+    if parsed and parsed[0] == "pick":
+        pick = source_pick(event=event, pick_id=parsed[1])
+        if pick.seat.registration_id != registration.pk:
+            raise DomainError(error_codes.SOURCE_MISMATCH, "That pick was made for another player.",
+                              field="source")
+        if _source_handled(event, source):
+            raise ConflictError(error_codes.ALREADY_HANDLED, "That automatic pick has already been handled.",
+                                field="source")
+        if pod is None:
+            pod = pick.seat.pod
+        elif pod.pk != pick.seat.pod_id:
+            raise DomainError(error_codes.SOURCE_MISMATCH, "That pick was made in another pod.", field="pod")
+        draft_round = draft_round or pick.round
+        pick_number = pick_number or pick.pick_number
+
+    expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk)
+    chosen = penalty or expected.expected
+    deviation_reason = _text(deviation_reason, code=error_codes.REASON_REQUIRED, field="deviation_reason",
+                             message="Give the reason for deviating from the IPG penalty.",
+                             required=chosen != expected.expected)
+    if chosen == expected.expected:
+        deviation_reason = ""
+    needs_review = chosen != expected.expected or severity(chosen) >= severity(PenaltyKind.GAME_LOSS)
+    status = PenaltyStatus.PENDING_REVIEW if needs_review else PenaltyStatus.FINAL
+
+    record = Penalty.objects.create(
+        event=event, registration=registration, infraction=infraction, match_round=match_round,
+        pod=pod, draft_round=draft_round, pick_number=pick_number, description=description, fix=fix,
+        source=source, enforcement_level=event.enforcement_level, default_penalty=expected.default,
+        expected_penalty=expected.expected, issued_penalty=chosen, penalty=chosen,
+        upgrade_reason=expected.upgrade_reason, deviation_reason=deviation_reason, status=status,
+        judge_statement=judge_statement, issued_by=actor, issued_at=now,
+    )
+    if expected.upgrade_reason:
+        _audit(record, actor=None, action=AuditAction.AUTO_UPGRADED, at=now, reason=expected.upgrade_reason,
+               from_penalty=expected.default, to_penalty=expected.expected)
+    why = deviation_reason or (
+        f"Default for {infraction.name} (IPG {infraction.section}) at {event.get_enforcement_level_display()} REL"
+        + (" after the repeat upgrade." if expected.upgrade_reason else "."))
+    _audit(record, actor=actor, action=AuditAction.ISSUED, at=now, reason=why,
+           from_penalty=expected.expected, to_penalty=chosen, to_status=status)
+    return record
+
+
+@transaction.atomic
+def dismiss_source(*, event_id: int, source: str, actor, reason: str, now=None) -> DismissedSource:
+    """A judge looked at an automatic pick and found nothing to penalise."""
+    now = now or timezone.now()
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+    if not permissions.judges_event(actor, event):
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may do that.")
+    parsed = parse_source(source)
+    if parsed is None:
+        raise DomainError(error_codes.INVALID_SOURCE, "Say which pick you dismiss.", field="source")
+    if parsed[0] == "pick":
+        source_pick(event=event, pick_id=parsed[1])
+    source = f"{parsed[0]}:{parsed[1]}"
+    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give a reason.")
+    if _source_handled(event, source):
+        raise ConflictError(error_codes.ALREADY_HANDLED, "That has already been handled.", field="source")
+    return DismissedSource.objects.create(event=event, source=source, reason=reason, dismissed_by=actor,
+                                          dismissed_at=now)
+
+
+# --- review and appeals ----------------------------------------------------------------
+
+def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[str, str]:
+    """(penalty in force, status) after a head judge's decision, or a refusal."""
+    if decision not in DECISIONS:
+        raise DomainError(error_codes.INVALID_DECISION, f"Decision must be one of: {', '.join(DECISIONS)}.",
+                          field="decision")
+    if new_kind is not None:
+        _kind(new_kind)
+    current = penalty.penalty
+    if decision == "uphold":
+        if new_kind not in (None, current):
+            raise DomainError(error_codes.INVALID_TRANSITION,
+                              "Upholding keeps the penalty as it is; to change it, upgrade or downgrade.",
+                              field="penalty")
+        return current, PenaltyStatus.FINAL
+    if decision == "withdraw":
+        if new_kind is not None:
+            raise DomainError(error_codes.INVALID_TRANSITION, "A withdrawal takes no new penalty.",
+                              field="penalty")
+        return current, PenaltyStatus.WITHDRAWN
+    if new_kind is None:
+        raise DomainError(error_codes.PENALTY_REQUIRED, f"Say which penalty to {decision} to.", field="penalty")
+    if decision == "upgrade" and severity(new_kind) <= severity(current):
+        raise DomainError(error_codes.INVALID_TRANSITION,
+                          f"An upgrade must be heavier than {penalty.get_penalty_display()}.", field="penalty")
+    if decision == "downgrade" and severity(new_kind) >= severity(current):
+        raise DomainError(error_codes.INVALID_TRANSITION,
+                          f"A downgrade must be lighter than {penalty.get_penalty_display()}.", field="penalty")
+    return new_kind, PenaltyStatus.FINAL
+
+
+def _require_reviewer(penalty: Penalty, actor) -> None:
+    if not permissions.is_head_judge(actor, penalty.event_id):
+        raise ForbiddenError(error_codes.NOT_HEAD_JUDGE, "Only the event's head judge may decide that.")
+    if penalty.issued_by_id is not None and penalty.issued_by_id == getattr(actor, "pk", None):
+        raise ForbiddenError(error_codes.CANNOT_REVIEW_OWN_PENALTY,
+                             "You issued this penalty: another head judge must review it.")
+
+
+@transaction.atomic
+def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalty: str | None = None,
+                   now=None) -> Penalty:
+    """The head judge upholds, upgrades, downgrades or withdraws a penalty, with a reason."""
+    now = now or timezone.now()
+    record = _locked_penalty(penalty_id)
+    _require_reviewer(record, actor)
+    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give the reason.")
+    if record.status == PenaltyStatus.WITHDRAWN:
+        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn; it takes no further decisions.")
+    appeal = Appeal.objects.select_for_update().filter(penalty=record).first()
+    if appeal is not None and appeal.status == AppealStatus.DECIDED:
+        raise ConflictError(error_codes.APPEAL_DECIDED,
+                            "The head judge has decided the appeal on this penalty; that decision is final.")
+    new_kind, new_status = _transition(record, decision, penalty)
+    _audit(record, actor=actor, action=decision, at=now, reason=reason, from_penalty=record.penalty,
+           to_penalty=new_kind, from_status=record.status, to_status=new_status)
+    record.penalty, record.status = new_kind, new_status
+    record.reviewed_by, record.reviewed_at = actor, now
+    record.save(update_fields=["penalty", "status", "reviewed_by", "reviewed_at"])
+    if appeal is not None and new_status == PenaltyStatus.WITHDRAWN:
+        # Nothing is left to appeal against: the appeal closes with the withdrawal.
+        appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, "withdraw", reason
+        appeal.decided_by, appeal.decided_at = actor, now
+        appeal.save()
+    return record
+
+
+@transaction.atomic
+def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appeal:
+    """The penalised player appeals to the head judge (once per penalty)."""
+    now = now or timezone.now()
+    record = _locked_penalty(penalty_id)
+    if not permissions.owns_penalty(actor, record):
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, "You can only appeal your own penalties.")
+    statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
+                      message="Say why you appeal.")
+    if record.status == PenaltyStatus.WITHDRAWN:
+        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn; there is nothing to appeal.")
+    if Appeal.objects.filter(penalty=record).exists():
+        raise ConflictError(error_codes.ALREADY_APPEALED, "You have already appealed this penalty.")
+    appeal = Appeal.objects.create(penalty=record, statement=statement, submitted_by=actor, submitted_at=now)
+    _audit(record, actor=actor, action=AuditAction.APPEALED, at=now, reason=statement,
+           from_penalty=record.penalty, to_penalty=record.penalty, from_status=record.status,
+           to_status=record.status)
+    return appeal
+
+
+@transaction.atomic
+def decide_appeal(*, penalty_id: int, actor, decision: str, reason: str, penalty: str | None = None,
+                  now=None) -> Appeal:
+    """The head judge decides an appeal; the decision is final."""
+    now = now or timezone.now()
+    record = _locked_penalty(penalty_id)
+    _require_reviewer(record, actor)
+    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give the reason.")
+    appeal = Appeal.objects.select_for_update().filter(penalty=record).first()
+    if appeal is None:
+        raise NotFoundError(error_codes.NO_APPEAL, "This penalty has not been appealed.")
+    if appeal.status == AppealStatus.DECIDED:
+        raise ConflictError(error_codes.APPEAL_DECIDED, "This appeal has been decided; the decision is final.")
+    if record.status == PenaltyStatus.WITHDRAWN:
+        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn.")
+    new_kind, new_status = _transition(record, decision, penalty)
+    _audit(record, actor=actor, action=AuditAction.APPEAL_DECIDED, at=now, reason=f"{decision}: {reason}",
+           from_penalty=record.penalty, to_penalty=new_kind, from_status=record.status, to_status=new_status)
+    record.penalty, record.status = new_kind, new_status
+    record.reviewed_by, record.reviewed_at = actor, now
+    record.save(update_fields=["penalty", "status", "reviewed_by", "reviewed_at"])
+    appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, decision, reason
+    appeal.decided_by, appeal.decided_at = actor, now
+    appeal.save()
+    return appeal
+
+
+STATEMENT_FIELDS = {"player": "player_statement", "judge": "judge_statement", "head_judge": "head_judge_statement"}
+
+
+def statement_role(penalty: Penalty, actor) -> str | None:
+    """Whose statement this actor writes on this penalty, if any."""
+    if permissions.owns_penalty(actor, penalty):
+        return "player"
+    if penalty.issued_by_id is not None and penalty.issued_by_id == getattr(actor, "pk", None):
+        return "judge"
+    if permissions.is_head_judge(actor, penalty.event_id):
+        return "head_judge"
+    return None
+
+
+@transaction.atomic
+def add_statement(*, penalty_id: int, actor, statement: str, now=None) -> Penalty:
+    """The player, the issuing judge or the head judge writes their statement (for reports)."""
+    now = now or timezone.now()
+    record = _locked_penalty(penalty_id)
+    role = statement_role(record, actor)
+    if role is None:
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY,
+                             "Only the player, the issuing judge or the head judge write statements.")
+    statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
+                      message="Write the statement.")
+    field = STATEMENT_FIELDS[role]
+    setattr(record, field, statement)
+    record.save(update_fields=[field])
+    _audit(record, actor=actor, action=AuditAction.STATEMENT, at=now,
+           reason=f"{role.replace('_', ' ').capitalize()} statement: {statement}")
+    return record

@@ -1,0 +1,38 @@
+"""What prompted a penalty: a deck check ("deck_check:<id>", kept as text: the decks app is
+not imported) or an automatic pick of the draft engine ("pick:<id>")."""
+
+from __future__ import annotations
+
+import re
+
+from draftsite.errors import DomainError
+from drafts.models import Event, Pick, PickKind
+from penalties import error_codes
+
+SOURCE_RE = re.compile(r"^(deck_check|pick):([1-9][0-9]{0,17})$")
+
+
+def parse_source(source: str) -> tuple[str, int] | None:
+    """``"pick:12"`` -> ("pick", 12); "" -> None; anything else is refused."""
+    source = (source or "").strip()
+    if not source:
+        return None
+    match = SOURCE_RE.match(source)
+    if match is None:
+        raise DomainError(error_codes.INVALID_SOURCE,
+                          'Source must be "deck_check:<id>" or "pick:<id>".', field="source")
+    return match.group(1), int(match.group(2))
+
+
+def source_pick(*, event: Event, pick_id: int) -> Pick:
+    """An automatic (timer) pick of this event, or a refusal."""
+    pick = (Pick.objects.select_related("seat__pod", "seat__registration")
+            .filter(pk=pick_id, seat__pod__event=event).first())
+    if pick is None:
+        raise DomainError(error_codes.UNKNOWN_PICK, f"No pick {pick_id} was made in this event.",
+                          field="source")
+    if pick.kind != PickKind.TIMEOUT:
+        raise DomainError(error_codes.INVALID_SOURCE,
+                          "Only picks made automatically when the timer ran out can prompt a penalty.",
+                          field="source")
+    return pick
