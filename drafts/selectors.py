@@ -121,7 +121,8 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
     ]}
 
 
-def _queue(seat: Seat) -> list[dict]:
+def queue(seat: Seat) -> list[dict]:
+    """The seat's packs in queue order, every card in full (only its own player sees this)."""
     packs = list(Pack.objects.filter(holder=seat).order_by("queue_seq"))
     cards = list(DraftCard.objects.filter(pack__in=packs).order_by("slot"))
     payload = _payloads(cards)
@@ -149,7 +150,7 @@ def seat_view(seat: Seat, now: dt.datetime | None = None) -> dict:
                  if seat.registration_id else "Automatic drafter", "is_automatic": seat.is_automatic,
                  "pile_cover": seat.pile_cover, "ready": seat.ready},
         "pod": pod_summary(pod),
-        "queue": _queue(seat),
+        "queue": queue(seat),
         "pile": pile(seat),
         "board": open_board(pod),
         "server_time": now.isoformat(),
@@ -176,7 +177,7 @@ def pod_overview(pod_id: int, now: dt.datetime | None = None) -> dict | None:
              "registration_id": s.registration_id, "is_automatic": s.is_automatic,
              "ready": s.ready, "last_pick_at": _iso(s.last_pick_at),
              "picks": picks.get(s.pk, 0), "timeout_picks": automatic.get(s.pk, 0),
-             "queue": _queue(s), "pile": pile(s)}
+             "queue": queue(s), "pile": pile(s)}
             for s in seats
         ],
         "server_time": now.isoformat(),

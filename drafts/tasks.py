@@ -8,6 +8,7 @@ from asgiref.sync import async_to_sync
 from celery import shared_task
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
@@ -17,12 +18,21 @@ def pod_group(pod_id: int) -> str:
     return f"pod-{pod_id}"
 
 
-@shared_task(name="drafts.enforce_pod_deadlines", ignore_result=True)
+def _check_key(pod_id: int) -> str:
+    return f"pod-check:{pod_id}"
+
+
+@shared_task(name="drafts.enforce_pod_deadlines", ignore_result=True, acks_late=True)
 def enforce_pod_deadlines(pod_id: int) -> bool:
-    """Apply whatever is due in a pod. Safe to run any number of times, early or late."""
+    """Apply whatever is due in a pod, then book the next check. Idempotent: safe to run
+    any number of times, early or late (a duplicate finds nothing due)."""
     from drafts.services import enforce_deadlines
 
-    return enforce_deadlines(pod_id=pod_id, now=timezone.now())
+    cache.delete(_check_key(pod_id))
+    changed = enforce_deadlines(pod_id=pod_id, now=timezone.now())
+    if not changed:  # a change books its own next check on commit
+        schedule_deadline_check(pod_id)
+    return changed
 
 
 def schedule_deadline_check(pod_id: int) -> None:
@@ -41,7 +51,15 @@ def schedule_deadline_check(pod_id: int) -> None:
     if due is None:
         return
     try:
-        enforce_pod_deadlines.apply_async((pod_id,), eta=max(due, timezone.now()))
+        # One pending check per pod is enough: every pick moves deadlines, and booking a
+        # task for each would flood the broker. A check booked for an earlier moment
+        # books the next one when it runs; the cache entry expires if that task is lost.
+        booked = cache.get(_check_key(pod_id))
+        if booked is not None and booked <= due.timestamp():
+            return
+        eta = max(due, timezone.now())
+        cache.set(_check_key(pod_id), due.timestamp(), timeout=max(60, int((eta - timezone.now()).total_seconds()) + 60))
+        enforce_pod_deadlines.apply_async((pod_id,), eta=eta)
     except Exception:  # broker down: reads still enforce deadlines; never fail the request
         logger.warning("Could not schedule the deadline check of pod %s", pod_id, exc_info=True)
 

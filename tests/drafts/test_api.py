@@ -61,7 +61,8 @@ def test_player_picks_through_the_api(organiser, players, cube_names):
     response = api.post(f"/api/seats/{seat.pk}/picks/", {"card": cards[3].pk, "pack": pack.pk}, format="json")
     assert response.status_code == 201
     body = response.json()
-    assert body["pick"]["pick_number"] == 1 and [c["id"] for c in body["pile"]] == [cards[3].pk]
+    assert body["pick"]["pick_number"] == 1 and body["pod"]["state"] == "drafting"
+    assert [c["id"] for c in api.get(f"/api/seats/{seat.pk}/").json()["pile"]] == [cards[3].pk]
     double = api.post(f"/api/seats/{seat.pk}/picks/", {"card": cards[3].pk, "pack": pack.pk}, format="json")
     assert double.status_code == 409 and double.json()["errors"][0]["code"] == "already_picked"
     assert Pick.objects.filter(seat=seat).count() == 1
