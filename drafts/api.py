@@ -332,6 +332,18 @@ class SeatView(APIView):
         return Response(selectors.seat_view(seat))
 
 
+class QueueView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        """Just your packs and the pod's clocks: what a client polls between picks."""
+        seat = _seat(pk)
+        _require_seat_reader(request.user, seat)
+        pod = selectors.fresh_pod(seat.pod_id)
+        return Response({"pod": selectors.pod_summary(pod), "queue": selectors.queue(seat)})
+
+
 class PickView(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -18,6 +18,7 @@ api_urlpatterns = [
         for name in api.POD_ACTIONS
     ],
     path("seats/<int:pk>/", api.SeatView.as_view(), name="api-seat"),
+    path("seats/<int:pk>/queue/", api.QueueView.as_view(), name="api-seat-queue"),
     path("seats/<int:pk>/picks/", api.PickView.as_view(), name="api-seat-picks"),
     path("seats/<int:pk>/pile/", api.PileMoveView.as_view(), name="api-seat-pile"),
     path("seats/<int:pk>/pile-cover/", api.PileCoverView.as_view(), name="api-seat-pile-cover"),

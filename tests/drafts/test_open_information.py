@@ -41,6 +41,8 @@ def everything_a_player_can_ask(api: APIClient, seat: Seat, other: Seat) -> list
     stranger = DraftCard.objects.filter(pack__holder=other).first()
     responses = [
         api.get(f"/api/seats/{seat.pk}/"),
+        api.get(f"/api/seats/{seat.pk}/queue/"),
+        api.get(f"/api/seats/{other.pk}/queue/"),
         api.get(f"/api/pods/{pod.pk}/board/"),
         api.get(f"/api/events/{event.pk}/"),
         api.get(f"/api/events/{event.pk}/pods/"),
