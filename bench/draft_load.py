@@ -1,0 +1,392 @@
+#!/usr/bin/env python
+"""Draft load benchmark: the production shape on this machine, driven over HTTP.
+
+Starts uvicorn (several worker processes) and a Celery worker against PostgreSQL and Redis,
+seats 1,000 players into 125 Innistrad pods, and drives them with simulated players:
+
+- saturation: every player picks the moment a pack reaches them (picks/s, errors);
+- event: players think 2-10 s before each pick (pick latency p50/p95/p99, errors), for a
+  fixed window.
+
+Afterwards it checks card conservation in every pod and profiles one pick request in
+process (cProfile and query count). Results go to bench/results/draft_load.json and .txt.
+
+    bench/draft_load                       # both runs, 2 web workers
+    bench/draft_load --mode saturation --web-workers 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+RESULTS = ROOT / "bench" / "results"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--mode", choices=["saturation", "event", "both"], default="both")
+    parser.add_argument("--event-seconds", type=float, default=120.0,
+                        help="How long the event-load window runs.")
+    parser.add_argument("--think", type=float, nargs=2, default=(2.0, 10.0), metavar=("MIN", "MAX"))
+    parser.add_argument("--database-url", default=os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"))
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
+    parser.add_argument("--set", dest="set_code", default="ISD")
+    parser.add_argument("--results", default=str(RESULTS / "draft_load.json"))
+    parser.add_argument("--seed", type=int, default=1)
+    return parser.parse_args()
+
+
+# --- database and Django ---------------------------------------------------------------
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django(args) -> None:
+    os.environ.update(DATABASE_URL=args.database_url, REDIS_URL=args.redis_url,
+                      DJANGO_SETTINGS_MODULE="draftsite.settings", DEBUG="0", SECURE_HTTPS="0")
+    import django
+
+    django.setup()
+
+
+def prepare(args) -> None:
+    """Fresh database: schema, the set's cards, an organiser and the players with tokens."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from cards.services import import_card_file
+
+    call_command("migrate", verbosity=0)
+    data = ROOT / "cards" / "data"
+    for path in [data / "mtgjson" / f"{args.set_code}.json.gz", *sorted((data / "checklists").iterdir())]:
+        import_card_file(path)
+    User = get_user_model()
+    organiser = User.objects.create_user("bench-organiser")
+    organiser.groups.add(Group.objects.get(name="organiser"))
+    Token.objects.create(user=organiser)
+    users = User.objects.bulk_create(User(username=f"bench-{n:04d}") for n in range(args.players))
+    Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
+
+
+def create_event(args, label: str, pick_timer: bool = True) -> dict:
+    """An event with every bench player seated in pods of 8 and every pod started."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from drafts import services
+    from drafts.models import Registration, Seat
+
+    User = get_user_model()
+    organiser = User.objects.get(username="bench-organiser")
+    event = services.create_event(name=f"Bench {label}", date=timezone.now().date(), created_by=organiser,
+                                  set_codes=[args.set_code], pick_timer=pick_timer)
+    players = list(User.objects.filter(username__regex=r"^bench-[0-9]+$").order_by("username")
+                   .select_related("auth_token")[: args.players])
+    Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in players)
+    pods = services.seat_players(event_id=event.pk, seed=args.seed)
+    for pod in pods:
+        services.start_pod(pod_id=pod.pk, actor=organiser)
+    seats = Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token")
+    return {
+        "event": event.pk,
+        "organiser_token": organiser.auth_token.key,
+        "pods": {pod.pk: [] for pod in pods},
+        "seats": [{"id": s.pk, "pod": s.pod_id, "position": s.position,
+                   "token": s.registration.user.auth_token.key} for s in seats],
+    }
+
+
+# --- the production shape ----------------------------------------------------------------
+
+def start_servers(args) -> list[subprocess.Popen]:
+    env = {**os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
+           "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
+           "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING"}
+    web = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
+         "--port", str(args.port), "--workers", str(args.web_workers), "--no-access-log",
+         "--log-level", "warning"], cwd=ROOT, env=env, start_new_session=True)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "draftsite", "worker", "--pool", "solo",
+         "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{args.port}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return [web, worker]
+        except OSError:
+            time.sleep(0.3)
+    stop_servers([web, worker])
+    raise SystemExit("The web server did not become healthy within 60 s.")
+
+
+def stop_servers(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+# --- simulated players -------------------------------------------------------------------
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.statuses: Counter = Counter()
+        self.codes: Counter = Counter()
+        self.picks = 0
+        self.started = time.monotonic()
+
+    def summary(self, elapsed: float) -> dict:
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+
+        errors = sum(n for status, n in self.statuses.items() if status >= 500 or status == 0)
+        return {
+            "picks": self.picks, "seconds": round(elapsed, 1),
+            "picks_per_second": round(self.picks / elapsed, 1) if elapsed else None,
+            "latency_ms": {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
+                           "mean": round(statistics.mean(lat) * 1000, 1) if lat else None},
+            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
+            "refusals": dict(self.codes), "errors": errors,
+        }
+
+
+class PodDriver:
+    """Wakes a pod's players when a pack may have reached them; the organiser ends reviews."""
+
+    def __init__(self, pod_id: int, seats: list[dict], organiser_token: str) -> None:
+        self.pod_id = pod_id
+        self.by_position = {s["position"]: s for s in seats}
+        self.wake = {s["id"]: asyncio.Event() for s in seats}
+        self.organiser_token = organiser_token
+        self.advanced_rounds: set[int] = set()
+
+    def passed(self, position: int, round_number: int) -> None:
+        count = len(self.by_position)
+        neighbour = self.by_position[(position + (1 if round_number % 2 else -1)) % count]
+        self.wake[neighbour["id"]].set()
+
+    def wake_all(self) -> None:
+        for event in self.wake.values():
+            event.set()
+
+    async def advance(self, session, base: str, round_number: int) -> None:
+        if round_number in self.advanced_rounds:
+            return
+        self.advanced_rounds.add(round_number)
+        async with session.post(f"{base}/api/pods/{self.pod_id}/advance/",
+                                headers={"Authorization": f"Token {self.organiser_token}"}) as response:
+            await response.read()
+        self.wake_all()
+
+
+async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats, think, stop_at) -> None:
+    headers = {"Authorization": f"Token {seat['token']}"}
+    rng = random.Random(seat["id"])
+    view = None
+    while time.monotonic() < stop_at:
+        if view is None:
+            async with session.get(f"{base}/api/seats/{seat['id']}/queue/", headers=headers) as response:
+                if response.status != 200:
+                    stats.statuses[response.status] += 1
+                    await asyncio.sleep(1)
+                    continue
+                view = await response.json()
+        state, queue = view["pod"]["state"], view["queue"]
+        if queue:
+            pack = queue[0]
+            if think:
+                await asyncio.sleep(rng.uniform(*think))
+            card = rng.choice(pack["cards"])["id"]
+            started = time.monotonic()
+            try:
+                async with session.post(f"{base}/api/seats/{seat['id']}/picks/", headers=headers,
+                                        json={"card": card, "pack": pack["pack_id"]}) as response:
+                    body = await response.json(content_type=None)
+                    status = response.status
+            except Exception:
+                status, body = 0, None
+            stats.latencies.append(time.monotonic() - started)
+            stats.statuses[status] += 1
+            if status == 201:
+                stats.picks += 1
+                driver.passed(seat["position"], pack["round"])
+                view = {"pod": body["pod"], "queue": body["queue"]}
+                continue
+            if body and body.get("errors"):
+                stats.codes[body["errors"][0]["code"]] += 1
+            view = None
+            continue
+        if state in ("deck_building", "done"):
+            return
+        if state == "reviewing":
+            await driver.advance(session, base, view["pod"]["round"])
+        wake = driver.wake[seat["id"]]
+        try:
+            await asyncio.wait_for(wake.wait(), timeout=2.0)
+        except asyncio.TimeoutError:
+            pass
+        wake.clear()
+        view = None
+
+
+async def drive(args, setup: dict, think, seconds: float) -> dict:
+    import aiohttp
+
+    base = f"http://127.0.0.1:{args.port}"
+    stats = Stats()
+    by_pod: dict[int, list[dict]] = {}
+    for seat in setup["seats"]:
+        by_pod.setdefault(seat["pod"], []).append(seat)
+    drivers = {pod: PodDriver(pod, seats, setup["organiser_token"]) for pod, seats in by_pod.items()}
+    connector = aiohttp.TCPConnector(limit=200)
+    timeout = aiohttp.ClientTimeout(total=60)
+    started = time.monotonic()
+    stop_at = started + seconds
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        await asyncio.gather(*(player(session, base, seat, drivers[seat["pod"]], stats, think, stop_at)
+                               for seat in setup["seats"]))
+    return stats.summary(time.monotonic() - started)
+
+
+# --- checks and profile ----------------------------------------------------------------
+
+def conservation(event_id: int) -> dict:
+    from django.db.models import Count
+
+    from drafts.models import Pick, Pod
+    from drafts.simulation import check_conservation
+
+    problems = {}
+    for pod in Pod.objects.filter(event_id=event_id):
+        found = check_conservation(pod)
+        if found:
+            problems[pod.pk] = found
+    picks = Counter(Pick.objects.filter(seat__pod__event_id=event_id).values_list("kind", flat=True))
+    duplicates = (Pick.objects.filter(seat__pod__event_id=event_id).values("draft_card_id")
+                  .order_by().annotate(n=Count("pk")).filter(n__gt=1).count())
+    return {"pods_checked": Pod.objects.filter(event_id=event_id).count(), "problems": problems,
+            "picks_by_kind": dict(picks), "duplicated_picks": duplicates}
+
+
+def profile_pick(args) -> dict:
+    """One pod, 40 picks through the full Django stack in process, under cProfile."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from drafts.models import DraftCard, Pack, Seat
+
+    setup = create_event(args, "profile", pick_timer=True)
+    seats = [s for s in setup["seats"] if s["pod"] == next(iter(setup["pods"]))]
+    client = Client()
+    profiler = cProfile.Profile()
+    queries: list[int] = []
+    picks = 0
+    for _ in range(5):
+        for seat in seats:
+            pack = Pack.objects.filter(holder_id=seat["id"]).order_by("queue_seq").first()
+            if pack is None:
+                continue
+            card = DraftCard.objects.filter(pack=pack).first()
+            with CaptureQueriesContext(connection) as captured:
+                profiler.enable()
+                response = client.post(f"/api/seats/{seat['id']}/picks/", {"card": card.pk, "pack": pack.pk},
+                                       content_type="application/json",
+                                       HTTP_AUTHORIZATION=f"Token {seat['token']}")
+                profiler.disable()
+            assert response.status_code == 201, response.content
+            queries.append(len(captured))
+            picks += 1
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+    seat_ids = [s["id"] for s in seats]
+    assert Seat.objects.filter(pk__in=seat_ids).count() == len(seat_ids)
+    return {"picks": picks, "queries_per_pick": statistics.median(queries), "profile": out.getvalue()}
+
+
+def main() -> None:
+    args = parse_args()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    print(f"Preparing {args.database_url} ...", flush=True)
+    recreate_database(args.database_url)
+    setup_django(args)
+    prepare(args)
+    results = {"players": args.players, "pods": -(-args.players // 8), "web_workers": args.web_workers,
+               "machine": {"cores": os.cpu_count()}, "runs": {}}
+    modes = ["saturation", "event"] if args.mode == "both" else [args.mode]
+    for mode in modes:
+        setup = create_event(args, mode)
+        print(f"{mode}: {len(setup['seats'])} players in {len(setup['pods'])} pods; starting servers ...", flush=True)
+        servers = start_servers(args)
+        try:
+            if mode == "saturation":
+                summary = asyncio.run(drive(args, setup, None, 3600))
+            else:
+                summary = asyncio.run(drive(args, setup, tuple(args.think), args.event_seconds))
+        finally:
+            stop_servers(servers)
+        summary["conservation"] = conservation(setup["event"])
+        results["runs"][mode] = summary
+        print(json.dumps({mode: {k: v for k, v in summary.items() if k != "conservation"}}, indent=2), flush=True)
+        print(f"conservation: {len(summary['conservation']['problems'])} pod(s) with problems, "
+              f"{summary['conservation']['duplicated_picks']} duplicated picks", flush=True)
+    profile = profile_pick(args)
+    results["profile"] = {"picks": profile["picks"], "queries_per_pick": profile["queries_per_pick"]}
+    Path(args.results).write_text(json.dumps(results, indent=2) + "\n")
+    text = Path(args.results).with_suffix(".txt")
+    lines = [f"draft_load: {args.players} players, {args.web_workers} web worker(s), {os.cpu_count()} cores"]
+    for mode, run in results["runs"].items():
+        lines.append(f"{mode}: {run['picks']} picks in {run['seconds']} s = {run['picks_per_second']} picks/s; "
+                     f"latency p50 {run['latency_ms']['p50']} ms, p95 {run['latency_ms']['p95']} ms, "
+                     f"p99 {run['latency_ms']['p99']} ms; errors {run['errors']}; "
+                     f"conservation problems {len(run['conservation']['problems'])}")
+    lines.append(f"profile: {profile['queries_per_pick']} queries per pick request")
+    lines.append(profile["profile"])
+    text.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines[: len(results["runs"]) + 2]))
+
+
+if __name__ == "__main__":
+    main()
