@@ -16,22 +16,18 @@ from collections.abc import Callable
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from cards.models import Card, CardFace, CardSet, Printing
-from cards.naming import normalize_name
+from cards.models import CardSet
 
 from . import checklists, errors
 from .errors import CardImportError
 from .records import CardRecord, ChecklistRecord, SetInfo, Skip
+from .store import CardRow, PrintingRow, get_store
 from .summary import ImportSummary
 
 DEFAULT_BATCH_SIZE = 1000
 # Names of cards written during this run, to keep the first version when one file holds a
 # card twice with different data (so a re-import stays "unchanged"). Bounded.
 RECENT_LIMIT = 100_000
-_PRINTING_FIELDS = ["card", "card_set", "collector_number", "rarity", "scryfall_id",
-                    "mtgjson_uuid", "image_uris", "in_boosters", "data_hash"]
-_CARD_FIELDS = ["search_name", "layout", "color_identity", "oracle_id", "data_hash",
-                "updated_at"]
 
 
 class CardWriter:
@@ -46,6 +42,7 @@ class CardWriter:
         self.checklists: list[ChecklistRecord] = []
         self.recent: OrderedDict[str, str] = OrderedDict()
         self._unreported = 0
+        self.store = get_store()
 
     # -- intake ------------------------------------------------------------------------------
 
@@ -92,6 +89,7 @@ class CardWriter:
     def _guard(self, work: Callable, where: str):
         try:
             with transaction.atomic():
+                self.store.begin()
                 return work()
         except DatabaseError as exc:
             detail = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
@@ -159,68 +157,52 @@ class CardWriter:
         unique: dict[str, CardRecord] = {}
         for record in batch:
             unique.setdefault(record.name, record)
-        existing = {
-            card.name: card
-            for card in Card.objects.filter(name__in=list(unique)).only(
-                "id", "name", "data_hash", "oracle_id")
-        }
-        oracle_owner = self._oracle_owners(unique)
-        now = timezone.now()
-        new_cards, changed_cards = [], []
-        for name, record in unique.items():
-            oracle = record.oracle_id if oracle_owner.get(record.oracle_id) == name else None
-            card = existing.get(name)
-            first_version = self.recent.get(name)
-            if card is None:
-                card = Card(name=name, search_name=record.search_name[:300], layout=record.layout,
-                            color_identity=record.color_identity, oracle_id=oracle,
-                            data_hash=record.card_hash)
-                new_cards.append(card)
-                existing[name] = card
-            elif card.data_hash == record.card_hash or (
-                first_version is not None and first_version != record.card_hash
-            ):
-                self.summary.cards_unchanged += 1
-            else:
-                card.search_name = record.search_name[:300]
-                card.layout = record.layout
-                card.color_identity = record.color_identity
-                card.oracle_id = oracle
-                card.data_hash = record.card_hash
-                card.updated_at = now
-                changed_cards.append(card)
-            if first_version is None:
-                self._remember(name, record.card_hash)
-        if new_cards:
-            Card.objects.bulk_create(new_cards, batch_size=self.batch_size)
-        if changed_cards:
-            Card.objects.bulk_update(changed_cards, _CARD_FIELDS, batch_size=self.batch_size)
-            CardFace.objects.filter(card_id__in=[c.pk for c in changed_cards]).delete()
-        faces = [
-            CardFace(card_id=card.pk, position=position, **face)
-            for card in (*new_cards, *changed_cards)
-            for position, face in enumerate(unique[card.name].faces)
-        ]
-        if faces:
-            CardFace.objects.bulk_create(faces, batch_size=self.batch_size)
-        self.summary.cards_created += len(new_cards)
-        self.summary.cards_updated += len(changed_cards)
-        changed = {c.name for c in new_cards} | {c.name for c in changed_cards}
-        return {name: card.pk for name, card in existing.items()}, changed
-
-    def _oracle_owners(self, unique: dict[str, CardRecord]) -> dict[str, str]:
-        """oracle id -> the card name allowed to carry it (one card per oracle id)."""
-        wanted: dict[str, str] = {}
+        wanted: dict[str, str] = {}  # oracle id -> the one card name allowed to carry it
         for name, record in unique.items():
             if record.oracle_id:
                 wanted.setdefault(record.oracle_id, name)
-        if not wanted:
-            return {}
-        for oracle, name in Card.objects.filter(oracle_id__in=list(wanted)).values_list(
-            "oracle_id", "name"
-        ):
-            wanted[str(oracle)] = name  # already taken: only that card may keep it
-        return wanted
+        existing, taken = self.store.cards(list(unique), list(wanted))
+        oracle_owner = {**wanted, **taken}  # an oracle id already in use stays where it is
+        now = timezone.now()
+        new_rows, changed_rows = [], []
+        for name, record in unique.items():
+            oracle = record.oracle_id if oracle_owner.get(record.oracle_id) == name else None
+            row = existing.get(name)
+            first_version = self.recent.get(name)
+            if first_version is None:
+                self._remember(name, record.card_hash)
+            if row is None:
+                row = CardRow(id=None, name=name)
+                new_rows.append(row)
+                existing[name] = row
+            elif row.data_hash == record.card_hash or (
+                first_version is not None and first_version != record.card_hash
+            ):
+                self.summary.cards_unchanged += 1
+                continue
+            else:
+                changed_rows.append(row)
+            row.search_name = record.search_name[:300]
+            row.layout = record.layout
+            row.color_identity = record.color_identity
+            row.oracle_id = oracle
+            row.data_hash = record.card_hash
+        if new_rows:
+            self.store.insert_cards(new_rows, now)
+        if changed_rows:
+            self.store.update_cards(changed_rows, now)
+            self.store.delete_faces([r.id for r in changed_rows])
+        faces = [
+            (row.id, position, face)
+            for row in (*new_rows, *changed_rows)
+            for position, face in enumerate(unique[row.name].faces)
+        ]
+        if faces:
+            self.store.insert_faces(faces)
+        self.summary.cards_created += len(new_rows)
+        self.summary.cards_updated += len(changed_rows)
+        changed = {r.name for r in new_rows} | {r.name for r in changed_rows}
+        return {name: row.id for name, row in existing.items()}, changed
 
     def _remember(self, name: str, card_hash: str) -> None:
         self.recent[name] = card_hash
@@ -230,42 +212,43 @@ class CardWriter:
     # -- printings ---------------------------------------------------------------------------
 
     def _write_printings(self, batch: list[CardRecord], card_ids: dict, card_changed: set):
-        index = _PrintingIndex(batch, self.sets, card_ids)
+        index = _PrintingIndex(self.store, batch, self.sets, card_ids)
         new, changed, touched = [], [], set()
         counted_cards = set()
         for record in batch:
-            card_set = self.sets[record.set_code]
+            set_id = self.sets[record.set_code].pk
             card_id = card_ids[record.name]
-            printing = index.match(record, card_set.pk, card_id)
+            row = index.match(record, set_id, card_id)
             card_update = record.name in card_changed and record.name not in counted_cards
             counted_cards.add(record.name)
-            if printing is None:
-                printing = Printing(
-                    card_id=card_id, card_set=card_set, collector_number=record.collector_number,
-                    rarity=record.rarity, scryfall_id=record.scryfall_id,
-                    mtgjson_uuid=record.mtgjson_uuid, image_uris=record.image_uris,
-                    in_boosters=record.in_boosters, data_hash=record.printing_hash,
+            if row is None:
+                row = PrintingRow(
+                    id=None, card_id=card_id, card_set_id=set_id,
+                    collector_number=record.collector_number, rarity=record.rarity,
+                    scryfall_id=record.scryfall_id, mtgjson_uuid=record.mtgjson_uuid,
+                    image_uris=record.image_uris, in_boosters=record.in_boosters,
+                    data_hash=record.printing_hash,
                 )
-                new.append(printing)
-                touched.add(id(printing))
-                index.register(printing, record, card_set.pk, card_id)
+                new.append(row)
+                touched.add(id(row))
+                index.add(row)
                 self.summary.created += 1
                 continue
-            if id(printing) in touched or printing.data_hash == record.printing_hash:
-                touched.add(id(printing))
+            if id(row) in touched or row.data_hash == record.printing_hash:
+                touched.add(id(row))
                 if card_update:
                     self.summary.updated += 1
                 else:
                     self.summary.unchanged += 1
                 continue
-            touched.add(id(printing))
-            index.update(printing, record, card_set, card_id)
-            changed.append(printing)
+            touched.add(id(row))
+            index.update(row, record, set_id, card_id)
+            changed.append(row)
             self.summary.updated += 1
         if new:
-            Printing.objects.bulk_create(new, batch_size=self.batch_size)
+            self.store.insert_printings(new)
         if changed:
-            Printing.objects.bulk_update(changed, _PRINTING_FIELDS, batch_size=self.batch_size)
+            self.store.update_printings(changed)
 
     # -- checklist cards -----------------------------------------------------------------------
 
@@ -279,43 +262,33 @@ class CardWriter:
 class _PrintingIndex:
     """Existing printings of one batch, found by every key a record may match on."""
 
-    def __init__(self, batch: list[CardRecord], sets: dict, card_ids: dict):
-        sids = {r.scryfall_id for r in batch if r.scryfall_id}
-        uuids = {r.mtgjson_uuid for r in batch if r.mtgjson_uuid}
-        numbers = {r.collector_number for r in batch if r.collector_number}
-        set_ids = {sets[r.set_code].pk for r in batch}
-        plain_cards = {card_ids[r.name] for r in batch
-                       if not r.scryfall_id and not r.collector_number}
-        self.by_sid: dict[str, Printing] = {}
-        self.by_uuid: dict[str, Printing] = {}
-        self.by_number: dict[tuple, Printing] = {}
-        self.by_card: dict[tuple, Printing] = {}
-        rows = []
-        if sids:
-            rows += Printing.objects.filter(scryfall_id__in=sids)
-        if uuids:
-            rows += Printing.objects.filter(mtgjson_uuid__in=uuids)
-        if numbers:
-            rows += Printing.objects.filter(card_set_id__in=set_ids, collector_number__in=numbers)
-        if plain_cards:
-            rows += Printing.objects.filter(card_set_id__in=set_ids, card_id__in=plain_cards,
-                                            collector_number="")
-        seen: dict[int, Printing] = {}
+    def __init__(self, store, batch: list[CardRecord], sets: dict, card_ids: dict):
+        self.by_sid: dict[str, PrintingRow] = {}
+        self.by_uuid: dict[str, PrintingRow] = {}
+        self.by_number: dict[tuple, PrintingRow] = {}
+        self.by_card: dict[tuple, PrintingRow] = {}
+        rows = store.printings(
+            sids={r.scryfall_id for r in batch if r.scryfall_id},
+            uuids={r.mtgjson_uuid for r in batch if r.mtgjson_uuid},
+            set_ids={sets[r.set_code].pk for r in batch},
+            numbers={r.collector_number for r in batch if r.collector_number},
+            plain_cards={card_ids[r.name] for r in batch
+                         if not r.scryfall_id and not r.collector_number},
+        )
         for row in rows:
-            row = seen.setdefault(row.pk, row)  # one object per row, whichever key found it
-            self._index(row)
+            self.add(row)
 
-    def _index(self, row: Printing) -> None:
+    def add(self, row: PrintingRow) -> None:
         if row.scryfall_id:
-            self.by_sid[str(row.scryfall_id)] = row
+            self.by_sid[row.scryfall_id] = row
         if row.mtgjson_uuid:
-            self.by_uuid[str(row.mtgjson_uuid)] = row
+            self.by_uuid[row.mtgjson_uuid] = row
         if row.collector_number:
             self.by_number[(row.card_set_id, row.collector_number)] = row
         else:
             self.by_card.setdefault((row.card_set_id, row.card_id), row)
 
-    def match(self, record: CardRecord, set_id: int, card_id: int) -> Printing | None:
+    def match(self, record: CardRecord, set_id: int, card_id: int) -> PrintingRow | None:
         if record.scryfall_id and record.scryfall_id in self.by_sid:
             return self.by_sid[record.scryfall_id]
         if record.mtgjson_uuid and record.mtgjson_uuid in self.by_uuid:
@@ -326,28 +299,24 @@ class _PrintingIndex:
             return self.by_card.get((set_id, card_id))
         return None
 
-    def register(self, printing: Printing, record: CardRecord, set_id: int, card_id: int):
-        printing.card_set_id = set_id
-        printing.card_id = card_id
-        self._index(printing)
-
-    def update(self, printing: Printing, record: CardRecord, card_set: CardSet, card_id: int):
-        """Apply a record to a matched row without stealing a unique key from another row."""
-        printing.card_id = card_id
-        printing.card_set = card_set
+    def update(self, row: PrintingRow, record: CardRecord, set_id: int, card_id: int) -> None:
+        """Apply a record to a matched row without taking a unique key from another row.
+        A value the record lacks (no collector number, no MTGJSON uuid) keeps the stored one."""
+        row.card_id = card_id
+        row.card_set_id = set_id
         number = record.collector_number
-        holder = self.by_number.get((card_set.pk, number)) if number else None
-        if number and (holder is None or holder is printing):
-            printing.collector_number = number
-        if record.scryfall_id and self.by_sid.get(record.scryfall_id, printing) is printing:
-            printing.scryfall_id = record.scryfall_id
-        if record.mtgjson_uuid and self.by_uuid.get(record.mtgjson_uuid, printing) is printing:
-            printing.mtgjson_uuid = record.mtgjson_uuid
-        printing.rarity = record.rarity
-        printing.image_uris = record.image_uris
-        printing.in_boosters = record.in_boosters
-        printing.data_hash = record.printing_hash
-        self._index(printing)
+        holder = self.by_number.get((set_id, number)) if number else None
+        if number and (holder is None or holder is row):
+            row.collector_number = number
+        if record.scryfall_id and self.by_sid.get(record.scryfall_id, row) is row:
+            row.scryfall_id = record.scryfall_id
+        if record.mtgjson_uuid and self.by_uuid.get(record.mtgjson_uuid, row) is row:
+            row.mtgjson_uuid = record.mtgjson_uuid
+        row.rarity = record.rarity
+        row.image_uris = record.image_uris
+        row.in_boosters = record.in_boosters
+        row.data_hash = record.printing_hash
+        self.add(row)
 
 
 def _date(value) -> datetime.date | None:

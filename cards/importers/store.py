@@ -1,0 +1,246 @@
+"""Row-level database access for the writer, in two flavours.
+
+``OrmStore`` works on every database through Django's ``bulk_create`` / ``bulk_update``.
+``PostgresStore`` is the fast path: look-ups send one array parameter (``= ANY(%s)``) instead of
+a thousand placeholders, and new rows go in with ``COPY``; card ids are drawn from the table's
+sequence first so faces and printings can point at new cards straight away. Both exchange the
+plain ``CardRow`` / ``PrintingRow`` objects below, so the writer never builds model instances
+in its hot path.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import Q
+
+from cards.models import Card, CardFace, Printing
+
+FACE_FIELDS = [
+    "name", "search_name", "mana_cost", "mana_value", "type_line", "supertypes", "card_types",
+    "subtypes", "oracle_text", "colors", "color_indicator", "power", "toughness", "loyalty",
+    "defense", "disguise_cost", "morph_cost", "megamorph_cost",
+]
+_JSON_FACE_FIELDS = frozenset({"supertypes", "card_types", "subtypes"})
+PRINTING_FIELDS = ["card_id", "card_set_id", "collector_number", "rarity", "scryfall_id",
+                   "mtgjson_uuid", "image_uris", "in_boosters", "data_hash"]
+_CARD = Card._meta.db_table
+_PRINTING = Printing._meta.db_table
+_CARD_UPDATE_FIELDS = ["search_name", "layout", "color_identity", "oracle_id", "data_hash",
+                       "updated_at"]
+
+
+@dataclass(slots=True)
+class CardRow:
+    id: int | None
+    name: str
+    search_name: str = ""
+    layout: str = ""
+    color_identity: str = ""
+    oracle_id: str | None = None
+    data_hash: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class PrintingRow:
+    id: int | None
+    card_id: int
+    card_set_id: int
+    collector_number: str
+    rarity: str
+    scryfall_id: str | None
+    mtgjson_uuid: str | None
+    image_uris: dict
+    in_boosters: bool
+    data_hash: str
+
+
+def get_store():
+    if connection.vendor == "postgresql":
+        return PostgresStore()
+    return OrmStore()
+
+
+def _uuid(value) -> str | None:
+    return None if value is None else str(value)
+
+
+class OrmStore:
+    """Portable implementation (SQLite in tests and laptops)."""
+
+    def begin(self) -> None:
+        """Called at the start of each batch transaction."""
+
+    def cards(self, names: list[str], oracle_ids: list[str]):
+        """Existing cards with these names, and which card holds each of these oracle ids."""
+        rows = Card.objects.filter(Q(name__in=names) | Q(oracle_id__in=oracle_ids)).values_list(
+            "id", "name", "data_hash", "oracle_id")
+        return _split_cards(rows, set(names))
+
+    def insert_cards(self, rows: list[CardRow], now) -> None:
+        cards = [Card(name=r.name, search_name=r.search_name, layout=r.layout,
+                      color_identity=r.color_identity, oracle_id=r.oracle_id,
+                      data_hash=r.data_hash) for r in rows]
+        Card.objects.bulk_create(cards)
+        for row, card in zip(rows, cards):
+            row.id = card.pk
+
+    def update_cards(self, rows: list[CardRow], now) -> None:
+        cards = [Card(id=r.id, name=r.name, search_name=r.search_name, layout=r.layout,
+                      color_identity=r.color_identity, oracle_id=r.oracle_id,
+                      data_hash=r.data_hash, updated_at=now) for r in rows]
+        Card.objects.bulk_update(cards, _CARD_UPDATE_FIELDS, batch_size=500)
+
+    def delete_faces(self, card_ids: list[int]) -> None:
+        CardFace.objects.filter(card_id__in=card_ids).delete()
+
+    def insert_faces(self, faces: list[tuple[int, int, dict]]) -> None:
+        CardFace.objects.bulk_create(
+            [CardFace(card_id=card_id, position=position, **face)
+             for card_id, position, face in faces],
+            batch_size=500,
+        )
+
+    def printings(self, sids, uuids, set_ids, numbers, plain_cards) -> list[PrintingRow]:
+        found: dict[int, PrintingRow] = {}
+        queries = []
+        if sids:
+            queries.append(Printing.objects.filter(scryfall_id__in=sids))
+        if uuids:
+            queries.append(Printing.objects.filter(mtgjson_uuid__in=uuids))
+        if numbers:
+            queries.append(Printing.objects.filter(card_set_id__in=set_ids,
+                                                   collector_number__in=numbers))
+        if plain_cards:
+            queries.append(Printing.objects.filter(card_set_id__in=set_ids,
+                                                   card_id__in=plain_cards, collector_number=""))
+        for query in queries:
+            for values in query.values_list("id", *PRINTING_FIELDS):
+                if values[0] not in found:
+                    found[values[0]] = _printing_row(values)
+        return list(found.values())
+
+    def insert_printings(self, rows: list[PrintingRow]) -> None:
+        Printing.objects.bulk_create(
+            [Printing(**{f: getattr(r, f) for f in PRINTING_FIELDS}) for r in rows],
+            batch_size=500,
+        )
+
+    def update_printings(self, rows: list[PrintingRow]) -> None:
+        Printing.objects.bulk_update(
+            [Printing(id=r.id, **{f: getattr(r, f) for f in PRINTING_FIELDS}) for r in rows],
+            [f.removesuffix("_id") if f in ("card_id", "card_set_id") else f
+             for f in PRINTING_FIELDS],
+            batch_size=500,
+        )
+
+
+def _split_cards(rows, names: set[str]) -> tuple[dict[str, CardRow], dict[str, str]]:
+    by_name, oracle_holder = {}, {}
+    for pk, name, digest, oracle in rows:
+        if name in names:
+            by_name[name] = CardRow(id=pk, name=name, data_hash=digest, oracle_id=_uuid(oracle))
+        if oracle is not None:
+            oracle_holder[str(oracle)] = name
+    return by_name, oracle_holder
+
+
+def _printing_row(values) -> PrintingRow:
+    pk, card_id, set_id, number, rarity, sid, uuid, images, in_boosters, digest = values
+    if isinstance(images, str):
+        images = json.loads(images)
+    return PrintingRow(id=pk, card_id=card_id, card_set_id=set_id, collector_number=number,
+                       rarity=rarity, scryfall_id=_uuid(sid), mtgjson_uuid=_uuid(uuid),
+                       image_uris=images or {}, in_boosters=in_boosters, data_hash=digest)
+
+
+class PostgresStore(OrmStore):
+    """COPY for inserts and array parameters for look-ups; updates stay on the ORM."""
+
+    def _rows(self, statement: str, params: list) -> list[tuple]:
+        with connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            return cursor.fetchall()
+
+    def begin(self) -> None:
+        # Each batch is re-runnable (imports are idempotent), so it need not wait for the WAL
+        # flush: a server crash may lose the last batches, never corrupt them.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+    def cards(self, names: list[str], oracle_ids: list[str]):
+        rows = self._rows(
+            f"SELECT id, name, data_hash, oracle_id FROM {_CARD} "
+            "WHERE name = ANY(%s) OR oracle_id = ANY(%s::uuid[])",
+            [list(names), list(oracle_ids)])
+        return _split_cards(rows, set(names))
+
+    def printings(self, sids, uuids, set_ids, numbers, plain_cards) -> list[PrintingRow]:
+        columns = ", ".join(["id", *PRINTING_FIELDS])
+        clauses, params = [], []
+        if sids:
+            clauses.append("scryfall_id = ANY(%s::uuid[])")
+            params.append(list(sids))
+        if uuids:
+            clauses.append("mtgjson_uuid = ANY(%s::uuid[])")
+            params.append(list(uuids))
+        if numbers:
+            clauses.append("(card_set_id = ANY(%s) AND collector_number = ANY(%s))")
+            params += [list(set_ids), list(numbers)]
+        if plain_cards:
+            clauses.append("(card_set_id = ANY(%s) AND card_id = ANY(%s) "
+                           "AND collector_number = '')")
+            params += [list(set_ids), list(plain_cards)]
+        if not clauses:
+            return []
+        statement = f"SELECT {columns} FROM {_PRINTING} WHERE " + " OR ".join(clauses)
+        return [_printing_row(values) for values in self._rows(statement, params)]
+
+    def insert_cards(self, rows: list[CardRow], now) -> None:
+        ids = self._rows(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [_CARD, len(rows)])
+        for row, (pk,) in zip(rows, ids):
+            row.id = pk
+        self._copy(Card, ["id", "name", "search_name", "layout", "color_identity", "oracle_id",
+                          "data_hash", "created_at", "updated_at"],
+                   ((r.id, r.name, r.search_name, r.layout, r.color_identity, r.oracle_id,
+                     r.data_hash, now, now) for r in rows))
+
+    def insert_faces(self, faces: list[tuple[int, int, dict]]) -> None:
+        cache: dict[tuple, str] = {}
+
+        def as_json(value: list) -> str:
+            key = tuple(value)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = json.dumps(value)
+            return text
+
+        def row(card_id: int, position: int, face: dict) -> tuple:
+            return (card_id, position, *(
+                as_json(face[f]) if f in _JSON_FACE_FIELDS else face[f] for f in FACE_FIELDS))
+
+        self._copy(CardFace, ["card_id", "position", *FACE_FIELDS],
+                   (row(*face) for face in faces))
+
+    def insert_printings(self, rows: list[PrintingRow]) -> None:
+        self._copy(Printing, PRINTING_FIELDS, (
+            (r.card_id, r.card_set_id, r.collector_number, r.rarity, r.scryfall_id,
+             r.mtgjson_uuid, json.dumps(r.image_uris), r.in_boosters, r.data_hash)
+            for r in rows))
+
+    def _copy(self, model, fields: list[str], rows) -> None:
+        from psycopg import sql
+
+        by_attname = {field.attname: field.column for field in model._meta.concrete_fields}
+        statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+            sql.Identifier(model._meta.db_table),
+            sql.SQL(", ").join(sql.Identifier(by_attname[f]) for f in fields),
+        )
+        with connection.cursor() as cursor:
+            with cursor.cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(row)
