@@ -72,6 +72,9 @@ class Infraction(models.Model):
             "professional": self.default_professional,
         }[level]
 
+    def default_label(self, level: str) -> str:
+        return PenaltyKind(self.default_for(level)).label
+
     @property
     def section_key(self) -> tuple[int, ...]:
         return tuple(int(part) for part in self.section.split(".") if part.isdigit())
@@ -148,6 +151,15 @@ class Penalty(models.Model):
         if self.pick_number:
             parts.append(f"pick {self.pick_number}")
         return ", ".join(parts)
+
+
+class ReviewQueueItem(Penalty):
+    """The head judge's review queue in the admin (penalties awaiting review)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "penalty awaiting review"
+        verbose_name_plural = "review queue"
 
 
 class AppealStatus(models.TextChoices):

@@ -268,21 +268,36 @@ def _require_reviewer(penalty: Penalty, actor) -> None:
                              "You issued this penalty: another head judge must review it.")
 
 
+def check_decision(*, penalty: Penalty, actor, decision: str, reason: str, new_kind: str | None,
+                   appeal: bool = False) -> tuple[str, str]:
+    """Everything ``review_penalty``/``decide_appeal`` would refuse, without writing (the pages'
+    confirm step). Returns the (penalty, status) the decision leads to."""
+    _require_reviewer(penalty, actor)
+    _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give the reason.")
+    existing = Appeal.objects.filter(penalty=penalty).first()
+    if appeal:
+        if existing is None:
+            raise NotFoundError(error_codes.NO_APPEAL, "This penalty has not been appealed.")
+        if existing.status == AppealStatus.DECIDED:
+            raise ConflictError(error_codes.APPEAL_DECIDED, "This appeal has been decided; the decision is final.")
+    if penalty.status == PenaltyStatus.WITHDRAWN:
+        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn; it takes no further decisions.")
+    if not appeal and existing is not None and existing.status == AppealStatus.DECIDED:
+        raise ConflictError(error_codes.APPEAL_DECIDED,
+                            "The head judge has decided the appeal on this penalty; that decision is final.")
+    return _transition(penalty, decision, new_kind)
+
+
 @transaction.atomic
 def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalty: str | None = None,
                    now=None) -> Penalty:
     """The head judge upholds, upgrades, downgrades or withdraws a penalty, with a reason."""
     now = now or timezone.now()
     record = _locked_penalty(penalty_id)
-    _require_reviewer(record, actor)
-    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give the reason.")
-    if record.status == PenaltyStatus.WITHDRAWN:
-        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn; it takes no further decisions.")
     appeal = Appeal.objects.select_for_update().filter(penalty=record).first()
-    if appeal is not None and appeal.status == AppealStatus.DECIDED:
-        raise ConflictError(error_codes.APPEAL_DECIDED,
-                            "The head judge has decided the appeal on this penalty; that decision is final.")
-    new_kind, new_status = _transition(record, decision, penalty)
+    new_kind, new_status = check_decision(penalty=record, actor=actor, decision=decision, reason=reason,
+                                          new_kind=penalty)
+    reason = reason.strip()
     _audit(record, actor=actor, action=decision, at=now, reason=reason, from_penalty=record.penalty,
            to_penalty=new_kind, from_status=record.status, to_status=new_status)
     record.penalty, record.status = new_kind, new_status
@@ -322,16 +337,11 @@ def decide_appeal(*, penalty_id: int, actor, decision: str, reason: str, penalty
     """The head judge decides an appeal; the decision is final."""
     now = now or timezone.now()
     record = _locked_penalty(penalty_id)
-    _require_reviewer(record, actor)
-    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give the reason.")
-    appeal = Appeal.objects.select_for_update().filter(penalty=record).first()
-    if appeal is None:
-        raise NotFoundError(error_codes.NO_APPEAL, "This penalty has not been appealed.")
-    if appeal.status == AppealStatus.DECIDED:
-        raise ConflictError(error_codes.APPEAL_DECIDED, "This appeal has been decided; the decision is final.")
-    if record.status == PenaltyStatus.WITHDRAWN:
-        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn.")
-    new_kind, new_status = _transition(record, decision, penalty)
+    Appeal.objects.select_for_update().filter(penalty=record).first()  # lock before checking
+    new_kind, new_status = check_decision(penalty=record, actor=actor, decision=decision, reason=reason,
+                                          new_kind=penalty, appeal=True)
+    appeal = record.appeal
+    reason = reason.strip()
     _audit(record, actor=actor, action=AuditAction.APPEAL_DECIDED, at=now, reason=f"{decision}: {reason}",
            from_penalty=record.penalty, to_penalty=new_kind, from_status=record.status, to_status=new_status)
     record.penalty, record.status = new_kind, new_status

@@ -1,3 +1,315 @@
-from django.shortcuts import render
+"""Penalty pages: issue form, event list, detail with history, head judge's queue and decisions,
+the player's own penalties and appeals, reports. Every view checks who asks, per object."""
 
-# Create your views here.
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from draftsite.errors import DomainError
+from drafts.models import Event
+from penalties import permissions, selectors, services
+from penalties.forms import DecisionForm, DismissForm, FilterForm, IssueForm, StatementForm
+from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus
+from penalties.reports import csv_response
+
+
+def _event_or_404(event_id) -> Event:
+    event = Event.objects.filter(pk=event_id).first() if str(event_id).isdigit() else None
+    if event is None:
+        raise Http404("No such event")
+    return event
+
+
+def _penalty_or_404(request, pk: int):
+    penalty = selectors.penalty_with_history(pk)
+    if penalty is None:
+        raise Http404("No such penalty")
+    if not permissions.can_view_penalty(request.user, penalty):
+        raise PermissionDenied
+    return penalty
+
+
+def _form_error(form, exc: DomainError) -> None:
+    field = exc.extra.get("field")
+    form.add_error(field if field in form.fields else None, exc.message)
+
+
+# --- player ----------------------------------------------------------------------------
+
+@login_required
+def my_penalties(request):
+    user = request.user
+    penalties = list(selectors.player_penalties(user))
+    return render(request, "penalties/mine.html", {
+        "title": "My penalties",
+        "penalties": penalties,
+        "judged_events": list(selectors.events_judged(user).order_by("-date")[:50]),
+        "queue_count": selectors.review_queue(user).count() + selectors.pending_appeals(user).count(),
+        "is_head_judge": selectors.events_head_judged(user).exists(),
+        "is_staff": permissions.is_site_staff(user),
+    })
+
+
+@login_required
+@require_POST
+def appeal(request, pk: int):
+    penalty = _penalty_or_404(request, pk)
+    form = StatementForm(request.POST)
+    if form.is_valid():
+        try:
+            services.appeal_penalty(penalty_id=penalty.pk, actor=request.user,
+                                    statement=form.cleaned_data["statement"])
+        except DomainError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, "Your appeal has gone to the head judge.")
+            return redirect("penalties:detail", pk=penalty.pk)
+    return _render_detail(request, penalty, appeal_form=form, status=400)
+
+
+@login_required
+@require_POST
+def statement(request, pk: int):
+    penalty = _penalty_or_404(request, pk)
+    form = StatementForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_statement(penalty_id=penalty.pk, actor=request.user,
+                                   statement=form.cleaned_data["statement"])
+        except DomainError as exc:
+            if exc.status_code == 403:
+                raise PermissionDenied from exc
+            _form_error(form, exc)
+        else:
+            messages.success(request, "Statement saved.")
+            return redirect("penalties:detail", pk=penalty.pk)
+    return _render_detail(request, penalty, statement_form=form, status=400)
+
+
+# --- judges ----------------------------------------------------------------------------
+
+@login_required
+def issue(request):
+    event_id = request.GET.get("event") or request.POST.get("event")
+    if not event_id:
+        return render(request, "penalties/choose_event.html", {
+            "title": "Issue a penalty", "events": list(selectors.events_judged(request.user).order_by("-date")[:100]),
+        })
+    event = _event_or_404(event_id)
+    if not permissions.judges_event(request.user, event):
+        raise PermissionDenied
+    status = 200
+    if request.method == "POST":
+        form = IssueForm(request.POST, event=event)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                penalty = services.issue_penalty(
+                    event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
+                    actor=request.user, description=data["description"], fix=data["fix"],
+                    penalty=data["penalty"] or None, deviation_reason=data["deviation_reason"],
+                    match_round=data["match_round"], pod_id=data["pod"], draft_round=data["draft_round"],
+                    pick_number=data["pick_number"], source=data["source"],
+                    judge_statement=data["judge_statement"])
+            except DomainError as exc:
+                _form_error(form, exc)
+            else:
+                if penalty.status == PenaltyStatus.PENDING_REVIEW:
+                    messages.info(request, "Penalty recorded. It goes to the head judge for review before it is final.")
+                else:
+                    messages.success(request, "Penalty recorded; it is final (the head judge may still review it).")
+                return redirect("penalties:detail", pk=penalty.pk)
+        status = 400
+    else:
+        form = IssueForm(initial=selectors.prefill(event=event, params=request.GET), event=event)
+    return render(request, "penalties/issue.html", {
+        "title": f"Issue a penalty · {event.name}", "event": event, "form": form,
+        "infractions": selectors.infractions(),
+    }, status=status)
+
+
+@login_required
+def event_penalties(request, event_id: int):
+    event = _event_or_404(event_id)
+    if not permissions.sees_event_penalties(request.user, event):
+        raise PermissionDenied
+    filters = FilterForm(request.GET or None)
+    values = filters.cleaned_data if filters.is_valid() else {}
+    penalties = selectors.event_penalties(
+        event, status=values.get("status", ""), infraction=values.get("infraction", ""),
+        penalty=values.get("penalty", ""), q=values.get("q", ""))
+    judge = permissions.judges_event(request.user, event)
+    return render(request, "penalties/event.html", {
+        "title": f"Penalties · {event.name}", "event": event, "filters": filters,
+        "penalties": list(penalties[:500]), "filtered": any(values.values()) if values else False,
+        "is_judge": judge,
+        "timeout_picks": selectors.unhandled_timeout_picks(event) if judge else [],
+        "summary": selectors.event_summary(event),
+    })
+
+
+@login_required
+@require_POST
+def dismiss(request, event_id: int):
+    event = _event_or_404(event_id)
+    if not permissions.judges_event(request.user, event):
+        raise PermissionDenied
+    form = DismissForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give a reason to dismiss an automatic pick.")
+        return redirect("penalties:event", event_id=event.pk)
+    try:
+        services.dismiss_source(event_id=event.pk, source=form.cleaned_data["source"], actor=request.user,
+                                reason=form.cleaned_data["reason"])
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Automatic pick dismissed: no infraction.")
+    return redirect("penalties:event", event_id=event.pk)
+
+
+def _render_detail(request, penalty, *, decision_form=None, appeal_decision_form=None, appeal_form=None,
+                   statement_form=None, status=200):
+    user = request.user
+    appeal_obj = getattr(penalty, "appeal", None)
+    can_review = (permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id != user.pk)
+    role = services.statement_role(penalty, user)
+    return render(request, "penalties/detail.html", {
+        "title": f"Penalty #{penalty.pk}",
+        "p": penalty,
+        "appeal": appeal_obj,
+        "history": list(penalty.history.all()),
+        "is_owner": permissions.owns_penalty(user, penalty),
+        "is_event_viewer": permissions.sees_event_penalties(user, penalty.event_id),
+        "can_review": can_review and penalty.status != PenaltyStatus.WITHDRAWN
+        and not (appeal_obj and appeal_obj.status == AppealStatus.DECIDED),
+        "can_decide_appeal": can_review and appeal_obj is not None and appeal_obj.status == AppealStatus.PENDING
+        and penalty.status != PenaltyStatus.WITHDRAWN,
+        "own_penalty_note": permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id == user.pk,
+        "can_appeal": permissions.owns_penalty(user, penalty) and appeal_obj is None
+        and penalty.status != PenaltyStatus.WITHDRAWN,
+        "statement_role": role,
+        "decision_form": decision_form or DecisionForm(),
+        "appeal_decision_form": appeal_decision_form or DecisionForm(),
+        "appeal_form": appeal_form or StatementForm(),
+        "statement_form": statement_form or StatementForm(),
+        "is_dq": penalty.penalty == PenaltyKind.DISQUALIFICATION,
+    }, status=status)
+
+
+@login_required
+def detail(request, pk: int):
+    return _render_detail(request, _penalty_or_404(request, pk))
+
+
+# --- head judge ------------------------------------------------------------------------
+
+@login_required
+def review_queue(request):
+    if not selectors.events_head_judged(request.user).exists():
+        raise PermissionDenied
+    return render(request, "penalties/queue.html", {
+        "title": "Review queue",
+        "penalties": list(selectors.review_queue(request.user)[:500]),
+        "appeals": list(selectors.pending_appeals(request.user)[:500]),
+    })
+
+
+def _decide(request, pk: int, *, appeal: bool):
+    penalty = _penalty_or_404(request, pk)
+    if not permissions.is_head_judge(request.user, penalty.event_id):
+        raise PermissionDenied
+    form = DecisionForm(request.POST)
+    form_key = "appeal_decision_form" if appeal else "decision_form"
+    if not form.is_valid():
+        return _render_detail(request, penalty, status=400, **{form_key: form})
+    data = form.cleaned_data
+    new_kind = data["penalty"] or None
+    if data["decision"] in ("uphold", "withdraw"):
+        new_kind = None
+    try:
+        outcome, outcome_status = services.check_decision(
+            penalty=penalty, actor=request.user, decision=data["decision"], reason=data["reason"],
+            new_kind=new_kind, appeal=appeal)
+        if request.POST.get("confirm") != "yes":
+            return render(request, "penalties/confirm.html", {
+                "title": f"Confirm: {data['decision']} penalty #{penalty.pk}", "p": penalty, "appeal": appeal,
+                "decision": data["decision"], "new_kind": new_kind or "", "reason": data["reason"],
+                "outcome": PenaltyKind(outcome).label, "outcome_status": PenaltyStatus(outcome_status).label,
+                "action": reverse("penalties:appeal-decision" if appeal else "penalties:review", args=[penalty.pk]),
+            })
+        if appeal:
+            services.decide_appeal(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
+                                   reason=data["reason"], penalty=new_kind)
+        else:
+            services.review_penalty(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
+                                    reason=data["reason"], penalty=new_kind)
+    except DomainError as exc:
+        _form_error(form, exc)
+        return _render_detail(request, penalty, status=exc.status_code, **{form_key: form})
+    messages.success(request, "Decision recorded.")
+    return redirect("penalties:detail", pk=penalty.pk)
+
+
+@login_required
+@require_POST
+def review(request, pk: int):
+    return _decide(request, pk, appeal=False)
+
+
+@login_required
+@require_POST
+def appeal_decision(request, pk: int):
+    return _decide(request, pk, appeal=True)
+
+
+# --- reports ---------------------------------------------------------------------------
+
+@login_required
+def event_report(request, event_id: int):
+    event = _event_or_404(event_id)
+    if not permissions.sees_event_penalties(request.user, event):
+        raise PermissionDenied
+    return render(request, "penalties/report.html", {
+        "title": f"Penalty report · {event.name}", "event": event,
+        "penalties": list(selectors.event_penalties(event).order_by("issued_at", "pk")),
+        "summary": selectors.event_summary(event),
+    })
+
+
+@login_required
+def event_report_csv(request, event_id: int):
+    event = _event_or_404(event_id)
+    if not permissions.sees_event_penalties(request.user, event):
+        raise PermissionDenied
+    return csv_response(event)
+
+
+@login_required
+def disqualification_report(request, pk: int):
+    penalty = _penalty_or_404(request, pk)
+    if penalty.penalty != PenaltyKind.DISQUALIFICATION:
+        raise Http404("This penalty is not a disqualification")
+    return render(request, "penalties/disqualification.html", {
+        "title": f"Disqualification report · {penalty.registration.name}", "p": penalty,
+        "history": list(penalty.history.all()), "appeal": getattr(penalty, "appeal", None),
+    })
+
+
+@login_required
+def players(request):
+    if not permissions.is_site_staff(request.user):
+        raise PermissionDenied
+    q = request.GET.get("q", "").strip()[:100]
+    user_id = request.GET.get("user", "")
+    groups = selectors.player_report(q=q, user_id=int(user_id) if user_id.isdigit() else None)
+    return render(request, "penalties/players.html", {
+        "title": "Penalties per player", "q": q, "groups": groups,
+        "kinds": PenaltyKind.choices,
+    })

@@ -1,0 +1,72 @@
+"""HTML forms of the penalties pages (the services do the real checks)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from penalties import selectors, services
+from penalties.models import PenaltyKind, PenaltyStatus
+
+TEXT = {"rows": 4, "maxlength": 5000}
+
+
+class IssueForm(forms.Form):
+    registration = forms.TypedChoiceField(label="Player", coerce=int)
+    infraction = forms.ChoiceField(label="Infraction (IPG)")
+    penalty = forms.ChoiceField(
+        label="Penalty", required=False,
+        help_text="Leave on the IPG default: it follows the catalogue, the event's enforcement level "
+                  "and the automatic upgrade of repeat warnings. Anything else goes to the head judge.")
+    deviation_reason = forms.CharField(label="Reason for deviating from the default", required=False,
+                                       widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}))
+    description = forms.CharField(label="What happened", widget=forms.Textarea(attrs=TEXT), max_length=5000)
+    fix = forms.CharField(label="Fix applied", required=False, max_length=5000,
+                          widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}))
+    match_round = forms.IntegerField(label="Match round", required=False, min_value=1, max_value=99)
+    pod = forms.TypedChoiceField(label="Draft pod", required=False, coerce=int, empty_value=None)
+    draft_round = forms.IntegerField(label="Pack (draft round)", required=False, min_value=1, max_value=9)
+    pick_number = forms.IntegerField(label="Pick", required=False, min_value=1, max_value=99)
+    source = forms.CharField(label="Prompted by", required=False, max_length=60,
+                             help_text='"deck_check:<id>" or "pick:<id>"; filled in from a deck check or a timer pick.')
+    judge_statement = forms.CharField(label="Your statement (for a disqualification report)", required=False,
+                                      max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.fields["registration"].choices = [("", "Choose a player")] + [
+            (r.pk, r.name) for r in event.registrations.order_by("name")]
+        self.fields["infraction"].choices = [("", "Choose an infraction")] + [
+            (i.code, f"{i.section} {i.name} — default {i.default_label(event.enforcement_level)}")
+            for i in selectors.infractions()]
+        self.fields["penalty"].choices = [("", "IPG default")] + list(PenaltyKind.choices)
+        self.fields["pod"].choices = [("", "—")] + [(p.pk, f"Pod {p.number}") for p in event.pods.order_by("number")]
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[(d, d.capitalize()) for d in services.DECISIONS],
+                                 widget=forms.RadioSelect)
+    penalty = forms.ChoiceField(label="New penalty (upgrade or downgrade)", required=False,
+                                choices=[("", "—")] + list(PenaltyKind.choices))
+    reason = forms.CharField(label="Reason", max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
+
+
+class StatementForm(forms.Form):
+    statement = forms.CharField(max_length=5000, widget=forms.Textarea(attrs={"rows": 4, "maxlength": 5000}))
+
+
+class DismissForm(forms.Form):
+    source = forms.CharField(max_length=60, widget=forms.HiddenInput)
+    reason = forms.CharField(label="Why no penalty", max_length=5000)
+
+
+class FilterForm(forms.Form):
+    status = forms.ChoiceField(required=False, choices=[("", "Any status")] + list(PenaltyStatus.choices))
+    penalty = forms.ChoiceField(required=False, choices=[("", "Any penalty")] + list(PenaltyKind.choices))
+    infraction = forms.ChoiceField(required=False)
+    q = forms.CharField(label="Player or text", required=False, max_length=100)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["infraction"].choices = [("", "Any infraction")] + [
+            (i.code, f"{i.section} {i.name}") for i in selectors.infractions(active_only=False)]
