@@ -1,4 +1,38 @@
 """Routes of the decks app: API (included under /api/) and pages (under /decks/)."""
 
-api_urlpatterns: list = []
-page_urlpatterns: list = []
+from django.urls import path
+
+from decks import views
+from decks.api import judges, players
+
+api_urlpatterns = [
+    # The stateless check and the parser, with or without the trailing slash.
+    path("decks/validate", players.ValidateView.as_view(), name="decks-validate"),
+    path("decks/validate/", players.ValidateSlashView.as_view(), name="decks-validate-slash"),
+    path("decks/parse", players.ParseView.as_view(), name="decks-parse"),
+    path("decks/parse/", players.ParseSlashView.as_view(), name="decks-parse-slash"),
+    path("decks/<int:pk>/", players.DeckDetailView.as_view(), name="decks-detail"),
+    path("decks/<int:pk>/revalidate/", players.RevalidateView.as_view(), name="decks-revalidate"),
+    path("decks/<int:pk>/corrections/", judges.CorrectionsView.as_view(), name="decks-corrections"),
+    path("decks/<int:pk>/checks/", judges.DeckChecksView.as_view(), name="decks-checks"),
+    path("events/<int:event_id>/deck/", players.MyDeckView.as_view(), name="decks-my-deck"),
+    path("events/<int:event_id>/pool/", players.MyPoolView.as_view(), name="decks-my-pool"),
+    path("events/<int:event_id>/decks/", judges.EventDecksView.as_view(), name="decks-event-list"),
+    path("events/<int:event_id>/deck-checks/", judges.EventDeckChecksView.as_view(), name="decks-event-checks"),
+    path("events/<int:event_id>/deck-check-selections/", judges.SelectionsView.as_view(),
+         name="decks-selections"),
+    path("events/<int:event_id>/deck-rules/", judges.DeckRulesView.as_view(), name="decks-rules"),
+    path("registrations/<int:pk>/sealed-pool/", judges.SealedPoolView.as_view(), name="decks-sealed-pool"),
+]
+
+page_urlpatterns = [
+    path("", views.index, name="index"),
+    path("events/<int:event_id>/", views.my_deck, name="my-deck"),
+    path("events/<int:event_id>/judge/", views.event_decks, name="event-decks"),
+    path("events/<int:event_id>/deck-checks/", views.deck_checks, name="deck-checks"),
+    path("events/<int:event_id>/sealed/", views.sealed_pools, name="sealed-pools"),
+    path("<int:pk>/", views.deck_detail, name="detail"),
+    path("<int:pk>/print/", views.print_deck, name="print"),
+    path("<int:pk>/correct/", views.correct, name="correct"),
+    path("<int:pk>/check/", views.record_check, name="check"),
+]

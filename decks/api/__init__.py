@@ -1,0 +1,1 @@
+"""The decks REST API (views split by audience: players.py, judges.py)."""

@@ -1,0 +1,248 @@
+"""The thin Django layer of the deck check: names and ids -> plain data -> decks.validation.
+
+Every caller (the stateless API, registration, judges' pages) goes through :func:`check`, so
+they all see the same result. Card names resolve through ``cards.selectors.find_cards`` (any
+face name, case and accents ignored); checklist cards by id, by name, or by
+``Name (SET NUMBER)``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Q
+
+from cards import selectors as card_selectors
+from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
+from cards.naming import normalize_name
+from decks import validation as core
+
+BASIC_LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+MAX_SUGGESTED = 5  # unknown names that get "did you mean" suggestions
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_ANY_NUMBER = re.compile(r"a deck can have any number of cards named", re.IGNORECASE)
+_UP_TO = re.compile(r"a deck can have up to (\w+) cards named", re.IGNORECASE)
+_LABEL = re.compile(r"^(?P<name>.*?)\s*\(\s*(?P<set>[A-Za-z0-9]{2,8})\s+(?P<number>[A-Za-z0-9\-★]+)\s*\)\s*$")
+
+
+def _copy_limit(oracle_text: str) -> int | None:
+    if _ANY_NUMBER.search(oracle_text):
+        return core.ANY_NUMBER
+    match = _UP_TO.search(oracle_text)
+    if match:
+        word = match.group(1).lower()
+        return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    return None
+
+
+def card_infos(cards: Iterable[Card]) -> dict[int, core.CardInfo]:
+    """CardInfo per catalogue card (one query for the front faces)."""
+    cards = {card.pk: card for card in cards}
+    fronts = {
+        card_id: (supertypes, card_types, oracle_text)
+        for card_id, supertypes, card_types, oracle_text in CardFace.objects.filter(
+            card_id__in=cards, position=0).values_list("card_id", "supertypes", "card_types", "oracle_text")
+    }
+    infos = {}
+    for pk, card in cards.items():
+        supertypes, card_types, oracle = fronts.get(pk, ([], [], ""))
+        infos[pk] = core.CardInfo(
+            key=pk, name=card.name, is_dfc=card.is_dfc,
+            is_basic="Basic" in (supertypes or []) and "Land" in (card_types or []),
+            color_identity=card.color_identity or "", copy_limit=_copy_limit(oracle or ""),
+        )
+    return infos
+
+
+def basic_land(name: str) -> core.CardInfo | None:
+    """A basic land by name, for when the catalogue does not have it."""
+    for basic, color in BASIC_LANDS.items():
+        if normalize_name(name) == normalize_name(basic):
+            return core.CardInfo(key=f"basic:{basic}", name=basic, is_basic=True, color_identity=color)
+    return None
+
+
+def resolve_names(names: Iterable[str]) -> dict[str, core.CardInfo | None]:
+    names = list(dict.fromkeys(names))
+    found = card_selectors.find_cards(names) if names else {}
+    infos = card_infos(card for card in found.values() if card is not None)
+    return {name: (infos[found[name].pk] if found.get(name) is not None else basic_land(name))
+            for name in names}
+
+
+def resolve_ids(ids: Iterable[int]) -> dict[int, core.CardInfo]:
+    return card_infos(Card.objects.filter(pk__in=set(ids)))
+
+
+def checklist_label(checklist: ChecklistCard) -> str:
+    return f"{checklist.name} ({checklist.set_code} {checklist.collector_number})"
+
+
+def _as_checklist(checklist: ChecklistCard) -> core.Checklist:
+    return core.Checklist(
+        key=checklist.pk, name=checklist.name, label=checklist_label(checklist), kind=checklist.kind,
+        lists=frozenset(entry.card_id for entry in checklist.entries.all() if entry.card_id is not None),
+    )
+
+
+def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Checklist, ...]]:
+    """Official checklist/substitute cards each given name or id may mean (R11).
+
+    A name several equivalent cards share ("Double-Faced Substitute Card") gives all of them;
+    the check uses the one that lists the marked card.
+    """
+    givens = list(dict.fromkeys(str(g).strip() for g in givens))
+    if not givens:
+        return {}
+    ids, names, labels = set(), set(), set()
+    query = Q(pk__in=[])
+    for given in givens:
+        if given.isdigit():
+            ids.add(int(given))
+            continue
+        match = _LABEL.match(given)
+        if match:
+            labels.add((match.group("set").upper(), match.group("number")))
+            query |= Q(set_code__iexact=match.group("set"), collector_number__iexact=match.group("number"))
+        names.add(normalize_name(given))
+    query |= Q(pk__in=ids) | Q(search_name__in=names)
+    rows = list(ChecklistCard.objects.filter(query).prefetch_related(
+        Prefetch("entries", queryset=ChecklistEntry.objects.only("checklist_id", "card_id")))
+        .order_by("set_code", "collector_number"))
+    result: dict[str, tuple[core.Checklist, ...]] = {}
+    for given in givens:
+        if given.isdigit():
+            chosen = [row for row in rows if row.pk == int(given)]
+        else:
+            match = _LABEL.match(given)
+            chosen = []
+            if match:
+                chosen = [row for row in rows if row.set_code.upper() == match.group("set").upper()
+                          and row.collector_number.lower() == match.group("number").lower()]
+            if not chosen:
+                key = normalize_name(given)
+                chosen = [row for row in rows if row.search_name == key]
+        result[given] = tuple(_as_checklist(row) for row in chosen)
+    return result
+
+
+@dataclass
+class Resolved:
+    """A deck's lines resolved against the catalogue, ready for the core and for storage."""
+
+    deck: core.DeckData
+    checklist_rows: list[dict]  # [{"checklist_id", "checklist", "marked"}] as stored
+
+    def stored(self, lines: Sequence[core.Line]) -> list[dict]:
+        """Lines as stored: merged per card, full names."""
+        rows: dict = {}
+        for line in lines:
+            if line.card is None:
+                key, card_id, name = ("?", line.name.casefold()), None, line.name
+            else:
+                key = line.card.key
+                card_id = line.card.key if isinstance(line.card.key, int) else None
+                name = line.card.name
+            if key in rows:
+                rows[key]["count"] += line.count
+            else:
+                rows[key] = {"card_id": card_id, "name": name, "count": line.count}
+        return list(rows.values())
+
+
+def _entry_name(entry: dict) -> str:
+    return str(entry.get("name") or "").strip()
+
+
+def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = (),
+            commander: Sequence[dict] = (), pool: Sequence[dict] | None = None,
+            opaque_sleeves: bool = False, checklist_policy: str = core.POLICY_DECK,
+            checklist_cards: Sequence[dict] = ()) -> Resolved:
+    """Resolve entries ``{"name", "count"}`` or ``{"card_id", "count"}`` and checklist cards."""
+    sections = [main, sideboard, commander, pool or ()]
+    names: list[str] = []
+    ids: set[int] = set()
+    for section in sections:
+        for entry in section:
+            if entry.get("card_id") is not None:
+                ids.add(int(entry["card_id"]))
+            else:
+                names.append(_entry_name(entry))
+    for card in checklist_cards:
+        names.extend(str(name).strip() for name in card.get("marked") or ())
+    by_name = resolve_names(names)
+    by_id = resolve_ids(ids) if ids else {}
+
+    def lines(section: Sequence[dict]) -> list[core.Line]:
+        out = []
+        for entry in section:
+            card_id = entry.get("card_id")
+            if card_id is not None:
+                info = by_id.get(int(card_id))
+                name = info.name if info is not None else _entry_name(entry) or f"card #{card_id}"
+                if info is None and entry.get("name"):
+                    info = by_name.get(_entry_name(entry)) or basic_land(_entry_name(entry))
+            else:
+                name = _entry_name(entry)
+                info = by_name.get(name)
+            out.append(core.Line(name=name, count=int(entry["count"]), card=info))
+        return out
+
+    checklists = resolve_checklists(card.get("checklist", "") for card in checklist_cards)
+    uses, rows = [], []
+    for card in checklist_cards:
+        given = str(card.get("checklist", "")).strip()
+        marked = [str(name).strip() for name in card.get("marked") or ()]
+        candidates = checklists.get(given, ())
+        marks = tuple(core.Mark(name=name, card=by_name.get(name)) for name in marked)
+        uses.append(core.ChecklistUse(given=given, candidates=candidates, marked=marks))
+        chosen = candidates[0] if candidates else None
+        if chosen is not None and len(marks) == 1 and marks[0].card is not None:
+            chosen = next((c for c in candidates if marks[0].card.key in c.lists), chosen)
+        rows.append({"checklist_id": chosen.key if chosen else None,
+                     "checklist": chosen.label if chosen else given, "marked": marked})
+
+    main_lines, side_lines, cmd_lines = lines(main), lines(sideboard), lines(commander)
+    pool_lines = lines(pool) if pool is not None else None
+    unknown = [line.name for group in (main_lines, side_lines, cmd_lines, pool_lines or [])
+               for line in group if line.card is None]
+    suggestions = {name: card_selectors.suggest_names(name, 3)
+                   for name in list(dict.fromkeys(unknown))[:MAX_SUGGESTED]}
+    deck = core.DeckData(
+        format=format, main=main_lines, sideboard=side_lines, commander=cmd_lines, pool=pool_lines,
+        opaque_sleeves=bool(opaque_sleeves), checklist_policy=checklist_policy,
+        checklist_cards=uses, suggestions=suggestions,
+    )
+    return Resolved(deck=deck, checklist_rows=rows)
+
+
+def check(**data) -> core.Report:
+    """Resolve and check one deck (same keyword arguments as :func:`resolve`)."""
+    return core.validate(resolve(**data).deck)
+
+
+def suggest_checklist_cards(lines: Sequence[core.Line]) -> list[dict]:
+    """One official checklist card per DFC copy, marked with the name printed on it (R10, R11).
+
+    Prefers a checklist card over a substitute card, then the lowest set code and number.
+    """
+    wanted: dict[int, int] = {}
+    for line in lines:
+        if line.card is not None and line.card.is_dfc and isinstance(line.card.key, int):
+            wanted[line.card.key] = wanted.get(line.card.key, 0) + line.count
+    best: dict[int, ChecklistEntry] = {}
+    entries = (ChecklistEntry.objects.filter(card_id__in=wanted).select_related("checklist")
+               .order_by("checklist__kind", "checklist__set_code", "checklist__collector_number"))
+    for entry in entries:
+        best.setdefault(entry.card_id, entry)
+    cards = []
+    for card_id, count in wanted.items():
+        entry = best.get(card_id)
+        if entry is not None:
+            cards.extend({"checklist": checklist_label(entry.checklist), "marked": [entry.printed_name]}
+                         for _ in range(count))
+    return cards

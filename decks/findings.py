@@ -1,0 +1,52 @@
+"""What a judge can find at a deck check, and the infraction each one usually is.
+
+The penalties app receives the infraction as one of three codes (the contract between the two
+apps); the judge may choose another, or none, when recording the finding.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+DECK_PROBLEM = "deck_problem"
+DECKLIST_PROBLEM = "decklist_problem"
+MARKED_CARDS = "marked_cards"
+INFRACTIONS = {
+    DECK_PROBLEM: "Deck Problem",
+    DECKLIST_PROBLEM: "Decklist Problem",
+    MARKED_CARDS: "Marked Cards",
+}
+
+# kind -> (label, usual infraction)
+FINDING_KINDS: dict[str, tuple[str, str]] = {
+    "deck_differs": ("The physical deck differs from the registered list", DECK_PROBLEM),
+    "sideboard_mixed": ("Sideboard and main deck cards are mixed up", DECK_PROBLEM),
+    "checklist_unmarked": ("A checklist card has no name marked (R10)", DECK_PROBLEM),
+    "checklist_multiple_marks": ("A checklist card has more than one name marked (R10)", DECK_PROBLEM),
+    "checklist_unofficial": ("An unofficial card stands in for a double-faced card (R11)", DECK_PROBLEM),
+    "dfc_with_checklist": ("A double-faced card is in the deck although a checklist card "
+                           "represents it (R13)", DECK_PROBLEM),
+    "checklist_mark_visible": ("A checklist card's mark can be seen from the back (R10)", MARKED_CARDS),
+    "sleeves_not_opaque": ("Double-faced cards in sleeves that are not fully opaque (R9)", MARKED_CARDS),
+    "marked_cards": ("Marked or distinguishable cards or sleeves", MARKED_CARDS),
+    "decklist_illegal": ("The registered list is illegal or is not the deck the player meant",
+                         DECKLIST_PROBLEM),
+    "other": ("Something else (see the description)", ""),
+}
+
+# The registered list's own check errors, as the finding a judge would record for them.
+FINDING_FOR_CHECK_ERROR = {
+    "checklist_no_mark": "checklist_unmarked",
+    "checklist_multiple_marks": "checklist_multiple_marks",
+    "checklist_unofficial": "checklist_unofficial",
+}
+
+
+def penalty_url(*, event_id: int, registration_id: int, infraction: str, description: str,
+                source: str) -> str:
+    """The penalties page, prefilled (contract with the penalties app)."""
+    query = urlencode({
+        "event": event_id, "registration": registration_id, "infraction": infraction,
+        "description": description, "source": source,
+    })
+    return f"/penalties/new/?{query}"

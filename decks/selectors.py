@@ -1,0 +1,242 @@
+"""Reads of the decks app: who may see which deck, pools, a deck's view, the judges' list."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+from django.db.models import Count
+from django.utils import timezone
+
+from decks import checking, error_codes, findings
+from decks import validation as core
+from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCorrection, DeckRules, SealedPool
+from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
+from drafts import permissions
+from drafts.models import DraftCard, Event, PodState, Registration, Seat
+
+POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
+
+
+def event_or_404(event_id: int) -> Event:
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+    return event
+
+
+def deck_or_404(deck_id: int) -> Deck:
+    deck = Deck.objects.select_related("event", "registration").filter(pk=deck_id).first()
+    if deck is None:
+        raise NotFoundError(error_codes.UNKNOWN_DECK, f"No deck has id {deck_id}.")
+    return deck
+
+
+def is_staff(user, event: Event | int) -> bool:
+    """Organisers and judges of the event (they see and check every deck)."""
+    return permissions.sees_everything(user, event)
+
+
+def require_staff(user, event: Event | int) -> None:
+    if not is_staff(user, event):
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
+                             "Only the event's judges and organisers may do that.")
+
+
+def owns(user, deck: Deck) -> bool:
+    return (getattr(user, "is_authenticated", False)
+            and deck.registration.user_id is not None and deck.registration.user_id == user.pk)
+
+
+def can_see_deck(user, deck: Deck) -> bool:
+    """The player, the event's staff; everyone once decklists are published (never before)."""
+    return deck.event.decklists_published or owns(user, deck) or is_staff(user, deck.event_id)
+
+
+def visible_deck(user, deck_id: int) -> Deck:
+    deck = deck_or_404(deck_id)
+    if not can_see_deck(user, deck):
+        raise ForbiddenError(error_codes.NOT_YOUR_DECK,
+                             "Decks are private to their player until decklists are published.")
+    return deck
+
+
+def own_registration(user, event: Event) -> Registration | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Registration.objects.filter(event=event, user=user).first()
+
+
+def registration_or_404(event: Event, registration_id: int) -> Registration:
+    registration = Registration.objects.filter(event=event, pk=registration_id).first()
+    if registration is None:
+        raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
+                            f"No registration {registration_id} in this event.")
+    return registration
+
+
+def checklist_policy(event: Event | int) -> str:
+    event_id = event if isinstance(event, int) else event.pk
+    rules = DeckRules.objects.filter(event_id=event_id).first()
+    return rules.checklist_policy if rules else ChecklistPolicy.DECK
+
+
+def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
+    """MTR: a list cannot change once accepted; here, from the decklist deadline on."""
+    now = now or timezone.now()
+    return event.decklist_deadline is not None and now >= event.decklist_deadline
+
+
+def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:
+    """The limited pool: the organiser's sealed pool, or the seat's drafted pile.
+
+    Returns ``(source, [{"card_id", "count"}])`` or None; a draft still running is a conflict.
+    """
+    sealed = SealedPool.objects.filter(registration=registration).first()
+    if sealed is not None:
+        return "sealed", [dict(row) for row in sealed.cards]
+    seat = Seat.objects.select_related("pod").filter(registration=registration).first()
+    if seat is None:
+        return None
+    if seat.pod.state not in POOL_STATES:
+        raise ConflictError(error_codes.POOL_NOT_READY,
+                            "The draft is not over yet: decks are built once it reaches deck building.")
+    counts = Counter(DraftCard.objects.filter(seat__registration=registration)
+                     .values_list("card_id", flat=True))
+    return "draft", [{"card_id": card_id, "count": n} for card_id, n in sorted(counts.items())]
+
+
+def pool_view(pool: list[dict]) -> list[dict]:
+    """Pool rows with names and DFC flags, by name."""
+    infos = checking.resolve_ids(row["card_id"] for row in pool)
+    rows = [{"card_id": row["card_id"], "name": infos[row["card_id"]].name, "count": row["count"],
+             "is_dfc": infos[row["card_id"]].is_dfc}
+            for row in pool if row["card_id"] in infos]
+    return sorted(rows, key=lambda r: r["name"])
+
+
+def deck_data(deck: Deck, pool: list[dict] | None = None) -> checking.Resolved:
+    """The stored deck resolved again (by card id) for checking or display."""
+    return checking.resolve(
+        format=deck.format, main=deck.main, sideboard=deck.sideboard, commander=deck.commander,
+        pool=pool, opaque_sleeves=deck.opaque_sleeves, checklist_policy=checklist_policy(deck.event_id),
+        checklist_cards=[{"checklist": str(row["checklist_id"]) if row.get("checklist_id") else row["checklist"],
+                          "marked": row.get("marked", [])} for row in deck.checklist_cards],
+    )
+
+
+def deck_view(deck: Deck) -> dict[str, Any]:
+    """Everything a deck page, the printable list and the API show about one deck."""
+    resolved = deck_data(deck)
+    data = resolved.deck
+    by_card: dict[Any, list[str]] = {}
+    for row, use in zip(resolved.checklist_rows, data.checklist_cards):
+        if len(use.marked) == 1 and use.marked[0].card is not None:
+            by_card.setdefault(use.marked[0].card.key, []).append(row["checklist"])
+
+    def lines(section: list[core.Line]) -> list[dict]:
+        return [{"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
+                 "name": line.card.name if line.card else line.name, "count": line.count,
+                 "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
+                for line in section]
+
+    dfcs: dict[Any, dict] = {}
+    for section in (data.main, data.sideboard):
+        for line in section:
+            if line.card is not None and line.card.is_dfc:
+                row = dfcs.setdefault(line.card.key, {"name": line.card.name, "count": 0})
+                row["count"] += line.count
+    for key, row in dfcs.items():
+        labels = by_card.get(key, [])
+        row["checklist_cards"] = dict(Counter(labels))
+        row["represented"] = len(labels)
+        row["sleeved"] = max(0, row["count"] - len(labels)) if deck.opaque_sleeves else 0
+    physical = core.physical_deck(data)
+    return {
+        "main": lines(data.main), "sideboard": lines(data.sideboard), "commander": lines(data.commander),
+        "dfcs": sorted(dfcs.values(), key=lambda r: r["name"]),
+        "checklist_cards": resolved.checklist_rows,
+        "physical": {key: [{"name": n, "count": c} for n, c in physical[key]]
+                     for key in ("main", "sideboard", "set_aside")}
+        | {"checklist_cards": [{"checklist": label, "marked": mark}
+                               for label, mark in physical["checklist_cards"]]},
+    }
+
+
+def deck_status(deck: Deck | None, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    deadline = event.decklist_deadline
+    locked = is_locked(event, now)
+    if deck is None:
+        return {"state": "missing", "valid": False, "error_count": 0, "error_codes": [],
+                "late": locked, "locked": locked}
+    codes = sorted({error["code"] for error in deck.check_errors})
+    return {"state": "valid" if deck.valid else "invalid", "valid": deck.valid,
+            "error_count": len(deck.check_errors), "error_codes": codes,
+            "late": bool(deadline and deck.submitted_at > deadline), "locked": locked}
+
+
+def event_decks(event: Event, *, status: str = "", query: str = "", error: str = "",
+                late: bool | None = None, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+    """Every registration of the event with its deck and status (staff view), filtered."""
+    now = now or timezone.now()
+    registrations = Registration.objects.filter(event=event).order_by("name")
+    if query:
+        registrations = registrations.filter(name__icontains=query)
+    decks = {deck.registration_id: deck for deck in Deck.objects.filter(event=event).annotate(
+        n_corrections=Count("corrections", distinct=True), n_checks=Count("checks", distinct=True))}
+    rows = []
+    for registration in registrations:
+        deck = decks.get(registration.pk)
+        state = deck_status(deck, event, now)
+        if status and state["state"] != status:
+            continue
+        if error and error not in state["error_codes"]:
+            continue
+        if late is not None and state["late"] != late:
+            continue
+        rows.append({"registration": registration, "deck": deck, "status": state,
+                     "corrections": deck.n_corrections if deck else 0,
+                     "checks": deck.n_checks if deck else 0})
+    return rows
+
+
+def corrections(deck: Deck) -> list[DeckCorrection]:
+    return list(deck.corrections.select_related("judge").order_by("at", "pk"))
+
+
+def check_penalty_links(check: DeckCheck) -> list[dict[str, str]]:
+    """One prefilled penalties link per finding that is an infraction."""
+    links = []
+    for finding in check.findings:
+        infraction = finding.get("infraction") or ""
+        if infraction not in findings.INFRACTIONS:
+            continue
+        label = findings.FINDING_KINDS.get(finding["kind"], ("", ""))[0]
+        description = f"Deck check: {label}."
+        if finding.get("description"):
+            description += f" {finding['description']}"
+        if finding.get("cards"):
+            description += f" Cards: {', '.join(finding['cards'])}."
+        links.append({
+            "infraction": infraction, "label": findings.INFRACTIONS[infraction], "kind": finding["kind"],
+            "url": findings.penalty_url(event_id=check.event_id, registration_id=check.deck.registration_id,
+                                        infraction=infraction, description=description,
+                                        source=f"deck_check:{check.pk}"),
+        })
+    return links
+
+
+def correction_penalty_link(correction: DeckCorrection) -> str:
+    deck = correction.deck
+    return findings.penalty_url(
+        event_id=deck.event_id, registration_id=deck.registration_id,
+        infraction=findings.DECKLIST_PROBLEM,
+        description=f"Decklist corrected by a judge: {correction.reason}",
+        source=f"deck_correction:{correction.pk}",
+    )
+
+
+def checks(deck: Deck) -> list[DeckCheck]:
+    return list(deck.checks.select_related("judge", "deck").order_by("-at", "-pk"))

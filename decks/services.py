@@ -1,0 +1,341 @@
+"""Writes of the decks app. Each function takes keyword arguments and runs in one transaction.
+
+Registration checks the deck on every save (decks.checking -> decks.validation) and stores the
+result with it; nothing is stored when the request itself is malformed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards import selectors as card_selectors
+from decks import checking, error_codes, findings, parsers, selectors
+from decks import validation as core
+from decks.models import (
+    Deck,
+    DeckCheck,
+    DeckCheckSelection,
+    DeckCorrection,
+    DeckRules,
+    SealedPool,
+    SelectionMethod,
+)
+from draftsite.errors import ConflictError, DomainError, ForbiddenError
+from drafts import permissions
+from drafts.models import DeckFormat, Registration, StaffRole
+
+MAX_POOL_CARDS = 200
+
+
+def parse_or_400(text: str) -> parsers.ParsedList:
+    """Parse a pasted or uploaded list; a bad one is a 400 with the parser's code."""
+    try:
+        return parsers.parse_decklist(text)
+    except parsers.ParseError as exc:
+        raise DomainError(exc.code, exc.message, **exc.extra) from None
+
+
+def decode_or_400(data: bytes) -> str:
+    try:
+        return parsers.decode(data)
+    except parsers.ParseError as exc:
+        raise DomainError(exc.code, exc.message, **exc.extra) from None
+
+
+def checklist_lines_or_400(text: str) -> list[dict]:
+    try:
+        return parsers.parse_checklist_lines(text)
+    except parsers.ParseError as exc:
+        raise DomainError(exc.code, exc.message, field="checklist_lines", **exc.extra) from None
+
+
+def entries_from_parsed(parsed: parsers.ParsedList) -> dict[str, list[dict]]:
+    return {section: [{"name": name, "count": count} for name, count in parsed.section(section)]
+            for section in (parsers.MAIN, parsers.SIDEBOARD, parsers.COMMANDER)}
+
+
+def _limited_sideboard(main: Sequence[dict], pool: list[dict]) -> list[dict]:
+    """Limited: whatever of the pool is not in the main deck is the sideboard."""
+    resolved = checking.resolve(format=core.LIMITED, main=main)
+    used: dict[Any, int] = {}
+    for line in resolved.deck.main:
+        if line.card is not None:
+            used[line.card.key] = used.get(line.card.key, 0) + line.count
+    side = []
+    for row in pool:
+        left = row["count"] - used.get(row["card_id"], 0)
+        if left > 0:
+            side.append({"card_id": row["card_id"], "count": left})
+    return side
+
+
+def _apply_check(deck: Deck, resolved: checking.Resolved, now: dt.datetime) -> core.Report:
+    report = core.validate(resolved.deck)
+    deck.main = resolved.stored(resolved.deck.main)
+    deck.sideboard = resolved.stored(resolved.deck.sideboard)
+    deck.commander = resolved.stored(resolved.deck.commander)
+    deck.opaque_sleeves = resolved.deck.opaque_sleeves
+    deck.checklist_cards = resolved.checklist_rows
+    deck.valid = report.valid
+    deck.check_errors = report.errors
+    deck.check_warnings = report.warnings
+    deck.summary = report.summary
+    deck.checked_at = now
+    return report
+
+
+def _pool_entries(registration: Registration) -> list[dict]:
+    pool = selectors.pool_for(registration)
+    if pool is None:
+        raise ConflictError(error_codes.NO_POOL, "There is no pool to build from yet: a draft "
+                            "seat or a sealed pool entered by the organiser.")
+    return pool[1]
+
+
+@transaction.atomic
+def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequence[dict] | None = None,
+                  commander: Sequence[dict] = (), opaque_sleeves: bool = False,
+                  checklist_cards: Sequence[dict] = (), source_format: str = "api",
+                  registration_id: int | None = None, now: dt.datetime | None = None) -> tuple[Deck, core.Report]:
+    """Register or replace a player's deck, checked on save.
+
+    The player registers their own deck; the event's staff may enter one for any registration
+    (a paper list, a guest). From the decklist deadline on the list is locked: only a judge's
+    correction (:func:`correct_deck`) changes it.
+    """
+    now = now or timezone.now()
+    event = selectors.event_or_404(event_id)
+    own = selectors.own_registration(actor, event)
+    if registration_id is not None and (own is None or own.pk != registration_id):
+        selectors.require_staff(actor, event)
+        registration = selectors.registration_or_404(event, registration_id)
+    elif own is None:
+        raise ForbiddenError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+    else:
+        registration = own
+    if selectors.is_locked(event, now):
+        raise ConflictError(error_codes.DECKLIST_LOCKED,
+                            "Decklists are locked since the decklist deadline; ask a judge for a correction.",
+                            deadline=event.decklist_deadline.isoformat())
+    pool = None
+    if event.deck_format == DeckFormat.LIMITED:
+        pool = _pool_entries(registration)
+        if sideboard is None:
+            sideboard = _limited_sideboard(main, pool)
+    resolved = checking.resolve(
+        format=event.deck_format, main=main, sideboard=sideboard or (), commander=commander, pool=pool,
+        opaque_sleeves=opaque_sleeves, checklist_policy=selectors.checklist_policy(event),
+        checklist_cards=checklist_cards)
+    Registration.objects.select_for_update().filter(pk=registration.pk).first()  # one writer per player
+    deck = Deck.objects.select_for_update().filter(registration=registration).first()
+    if deck is None:
+        deck = Deck(event=event, registration=registration, submitted_at=now, version=0)
+    deck.format = event.deck_format
+    deck.source_format = source_format[:12]
+    deck.updated_at = now
+    deck.updated_by = actor if getattr(actor, "is_authenticated", False) else None
+    deck.version += 1
+    report = _apply_check(deck, resolved, now)
+    deck.save()
+    return deck, report
+
+
+@transaction.atomic
+def revalidate_deck(*, deck_id: int, actor, now: dt.datetime | None = None) -> tuple[Deck, core.Report]:
+    """Check a stored deck again (on demand: the catalogue or the event's policy may have changed)."""
+    now = now or timezone.now()
+    deck = Deck.objects.select_for_update().select_related("event", "registration").get(pk=deck_id)
+    if not (selectors.owns(actor, deck) or selectors.is_staff(actor, deck.event_id)):
+        raise ForbiddenError(error_codes.NOT_YOUR_DECK, "Only the player and the event's judges may do that.")
+    pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
+    report = _apply_check(deck, selectors.deck_data(deck, pool), now)
+    deck.save()
+    return deck, report
+
+
+def _counts(rows: list[dict]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for row in rows:
+        out[row["name"]] = out.get(row["name"], 0) + row["count"]
+    return out
+
+
+def _diff(before: list[dict], after: list[dict]) -> dict[str, list[dict]]:
+    old, new = _counts(before), _counts(after)
+    added = [{"name": n, "count": new[n] - old.get(n, 0)} for n in new if new[n] > old.get(n, 0)]
+    removed = [{"name": n, "count": old[n] - new.get(n, 0)} for n in old if old[n] > new.get(n, 0)]
+    return {"added": added, "removed": removed}
+
+
+def _snapshot(deck: Deck) -> dict[str, Any]:
+    return {"main": deck.main, "sideboard": deck.sideboard, "commander": deck.commander,
+            "opaque_sleeves": deck.opaque_sleeves, "checklist_cards": deck.checklist_cards}
+
+
+@transaction.atomic
+def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | None = None,
+                 sideboard: Sequence[dict] | None = None, commander: Sequence[dict] | None = None,
+                 opaque_sleeves: bool | None = None, checklist_cards: Sequence[dict] | None = None,
+                 now: dt.datetime | None = None) -> DeckCorrection:
+    """A judge corrects a registered list (any time, also after the deadline); logged for good."""
+    now = now or timezone.now()
+    deck = Deck.objects.select_for_update().select_related("event", "registration").filter(pk=deck_id).first()
+    if deck is None:
+        selectors.deck_or_404(deck_id)
+    selectors.require_staff(judge, deck.event_id)
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("reason_required", "Say why the list is corrected.", field="reason")
+    before, valid_before = _snapshot(deck), deck.valid
+    pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
+    resolved = checking.resolve(
+        format=deck.format,
+        main=main if main is not None else deck.main,
+        sideboard=sideboard if sideboard is not None else deck.sideboard,
+        commander=commander if commander is not None else deck.commander,
+        pool=pool,
+        opaque_sleeves=deck.opaque_sleeves if opaque_sleeves is None else opaque_sleeves,
+        checklist_policy=selectors.checklist_policy(deck.event_id),
+        checklist_cards=checklist_cards if checklist_cards is not None else [
+            {"checklist": str(r["checklist_id"]) if r.get("checklist_id") else r["checklist"],
+             "marked": r.get("marked", [])} for r in deck.checklist_cards],
+    )
+    _apply_check(deck, resolved, now)
+    after = _snapshot(deck)
+    changes: dict[str, Any] = {}
+    for section in ("main", "sideboard", "commander"):
+        diff = _diff(before[section], after[section])
+        if diff["added"] or diff["removed"]:
+            changes[section] = diff
+    if before["opaque_sleeves"] != after["opaque_sleeves"]:
+        changes["opaque_sleeves"] = {"from": before["opaque_sleeves"], "to": after["opaque_sleeves"]}
+    if before["checklist_cards"] != after["checklist_cards"]:
+        changes["checklist_cards"] = {"from": before["checklist_cards"], "to": after["checklist_cards"]}
+    if not changes:
+        raise DomainError(error_codes.NO_CHANGE, "The correction changes nothing in the list.")
+    deck.updated_at = now
+    deck.updated_by = judge
+    deck.version += 1
+    deck.save()
+    return DeckCorrection.objects.create(
+        deck=deck, judge=judge, at=now, reason=reason, changes=changes, before=before, after=after,
+        valid_before=valid_before, valid_after=deck.valid)
+
+
+@transaction.atomic
+def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> SealedPool:
+    """The organiser enters a sealed player's pool (names or card ids, with counts)."""
+    registration = Registration.objects.select_related("event").filter(pk=registration_id).first()
+    if registration is None:
+        raise DomainError(error_codes.UNKNOWN_REGISTRATION, f"No registration has id {registration_id}.",
+                          status_code=404)
+    if not permissions.is_organiser(actor, registration.event):
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only an organiser of this event may enter pools.")
+    if not cards:
+        raise DomainError(error_codes.EMPTY_DECKLIST, "The pool is empty.", field="cards")
+    resolved = checking.resolve(format=core.LIMITED, main=cards)
+    unknown = [line.name for line in resolved.deck.main if line.card is None]
+    if unknown:
+        raise DomainError(error_codes.UNKNOWN_CARD, f"Not in the catalogue: {', '.join(unknown[:10])}.",
+                          field="cards", cards=unknown[:50],
+                          suggestions={n: card_selectors.suggest_names(n, 3) for n in unknown[:5]})
+    rows = [row for row in resolved.stored(resolved.deck.main) if row["card_id"] is not None]
+    if sum(row["count"] for row in rows) > MAX_POOL_CARDS:
+        raise DomainError(error_codes.TOO_MANY_ENTRIES, f"A pool has at most {MAX_POOL_CARDS} cards.",
+                          field="cards")
+    pool, _ = SealedPool.objects.update_or_create(
+        registration=registration,
+        defaults={"cards": [{"card_id": r["card_id"], "count": r["count"]} for r in rows],
+                  "entered_by": actor})
+    return pool
+
+
+@transaction.atomic
+def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
+    event = selectors.event_or_404(event_id)
+    roles = permissions.event_roles(actor, event)
+    if not roles & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
+                             "Only an organiser or the head judge may change how decks are checked.")
+    if checklist_policy not in core.POLICIES:
+        raise DomainError("invalid_policy", f"Policy must be one of {', '.join(core.POLICIES)}.",
+                          field="checklist_policy")
+    rules, _ = DeckRules.objects.update_or_create(event=event, defaults={"checklist_policy": checklist_policy})
+    return rules
+
+
+@transaction.atomic
+def select_for_deck_check(*, event_id: int, judge, method: str, percent: int = 10,
+                          seed: int | None = None, registration_ids: Sequence[int] = (),
+                          now: dt.datetime | None = None) -> DeckCheckSelection:
+    """Pick decks to check: a random share (reproducible from the stored seed) or chosen ones."""
+    now = now or timezone.now()
+    event = selectors.event_or_404(event_id)
+    selectors.require_staff(judge, event)
+    with_decks = sorted(Deck.objects.filter(event=event).values_list("registration_id", flat=True))
+    if method == SelectionMethod.RANDOM:
+        if not with_decks:
+            raise ConflictError(error_codes.NOTHING_TO_CHECK, "No deck is registered yet.")
+        if not 1 <= percent <= 100:
+            raise DomainError("invalid_percent", "The share is between 1 and 100 percent.", field="percent")
+        seed = secrets.randbits(48) if seed is None else seed
+        count = max(1, math.ceil(len(with_decks) * percent / 100))
+        chosen = sorted(random.Random(seed).sample(with_decks, count))
+    elif method == SelectionMethod.CHOSEN:
+        chosen = sorted(set(registration_ids))
+        if not chosen:
+            raise DomainError(error_codes.NOTHING_TO_CHECK, "Choose at least one deck.", field="registrations")
+        missing = sorted(set(chosen) - set(with_decks))
+        if missing:
+            raise DomainError(error_codes.NO_DECK, "These registrations have no deck in this event: "
+                              + ", ".join(map(str, missing)), field="registrations", registrations=missing)
+        seed, percent = None, None
+    else:
+        raise DomainError("invalid_method", "Method is random or chosen.", field="method")
+    return DeckCheckSelection.objects.create(event=event, method=method, seed=seed, percent=percent,
+                                             registration_ids=chosen, created_by=judge, created_at=now)
+
+
+@transaction.atomic
+def record_deck_check(*, deck_id: int, judge, found: Sequence[dict] = (), notes: str = "",
+                      selection_id: int | None = None, now: dt.datetime | None = None) -> DeckCheck:
+    """Record a deck check: no findings means the physical deck matched the list."""
+    now = now or timezone.now()
+    deck = selectors.deck_or_404(deck_id)
+    selectors.require_staff(judge, deck.event_id)
+    selection = None
+    if selection_id is not None:
+        selection = DeckCheckSelection.objects.filter(pk=selection_id, event_id=deck.event_id).first()
+        if selection is None:
+            raise DomainError(error_codes.UNKNOWN_SELECTION, f"No deck check selection {selection_id} "
+                              "in this event.", field="selection")
+    rows = []
+    for index, finding in enumerate(found):
+        kind = finding.get("kind", "")
+        if kind not in findings.FINDING_KINDS:
+            raise DomainError(error_codes.INVALID_FINDING, f"Unknown finding {kind!r}.",
+                              field=f"findings[{index}].kind")
+        infraction = finding.get("infraction")
+        if infraction is None:
+            infraction = findings.FINDING_KINDS[kind][1]
+        if infraction and infraction not in findings.INFRACTIONS:
+            raise DomainError(error_codes.INVALID_FINDING, f"Unknown infraction {infraction!r}.",
+                              field=f"findings[{index}].infraction")
+        description = (finding.get("description") or "").strip()
+        if kind == "other" and not description:
+            raise DomainError(error_codes.INVALID_FINDING, "Describe what was found.",
+                              field=f"findings[{index}].description")
+        rows.append({"kind": kind, "description": description,
+                     "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
+                     "infraction": infraction})
+    return DeckCheck.objects.create(event_id=deck.event_id, deck=deck, selection=selection, judge=judge,
+                                    at=now, deck_version=deck.version, matches=not rows, findings=rows,
+                                    notes=(notes or "").strip())

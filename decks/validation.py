@@ -1,0 +1,478 @@
+"""The deck check, as a judge does it, in plain Python (no Django, no database).
+
+Input is already resolved: every line of the list carries the catalogue card it names (or
+``None`` when the name is unknown), every checklist card the official checklist/substitute
+cards its name may mean. :func:`validate` then applies, in this order:
+
+* the list itself: unknown names, deck size (limited 40, constructed 60, commander exactly
+  100 with the commander), sideboard size (constructed 15), copies (constructed 4, commander
+  1, basic lands exempt; counted per card, whichever face names it), the pool (limited), and
+  color identity across every face (commander, R39);
+* how double-faced cards are represented (R9-R12, MTR 3.5): each checklist card is official
+  (R11), has exactly one name marked (R10), and that name is one it lists (R11); checklist
+  cards and represented DFC copies match one for one; all or none (R12) under the chosen
+  policy; and without fully opaque sleeves every DFC copy is represented (R9).
+
+Each checklist card problem is reported once, at its cause: a checklist card that is wrong in
+itself (unofficial, unmarked, marked twice, marking a name it does not list) still stands for
+the DFC its mark names, so the same card does not also produce "not represented" errors.
+
+:func:`physical_deck` says what a judge should find in the deck box (R13): represented DFC
+copies are replaced by their checklist cards and set aside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+LIMITED = "limited"
+CONSTRUCTED = "constructed"
+COMMANDER = "commander"
+FORMATS = (LIMITED, CONSTRUCTED, COMMANDER)
+
+POLICY_DECK = "deck"  # Innistrad: a checklist card for one DFC means checklist cards for all (R12)
+POLICY_PER_NAME = "per_name"  # MTR 3.5 today: all copies of the same DFC alike
+POLICIES = (POLICY_DECK, POLICY_PER_NAME)
+
+CHECKLIST = "checklist"
+SUBSTITUTE = "substitute"
+
+MIN_MAIN = {LIMITED: 40, CONSTRUCTED: 60, COMMANDER: 100}
+MAX_SIDEBOARD = {CONSTRUCTED: 15}
+COPY_LIMIT = {CONSTRUCTED: 4, COMMANDER: 1}
+ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards named ..."
+
+# Error codes (kept equal to decks.error_codes; repeated so this module imports nothing).
+UNKNOWN_CARD = "unknown_card"
+DECK_TOO_SMALL = "deck_too_small"
+DECK_TOO_LARGE = "deck_too_large"
+TOO_MANY_COPIES = "too_many_copies"
+NOT_IN_POOL = "not_in_pool"
+COLOR_IDENTITY = "color_identity"
+SIDEBOARD_TOO_LARGE = "sideboard_too_large"
+CHECKLIST_NO_MARK = "checklist_no_mark"
+CHECKLIST_MULTIPLE_MARKS = "checklist_multiple_marks"
+CHECKLIST_UNOFFICIAL = "checklist_unofficial"
+CHECKLIST_NOT_LISTED = "checklist_not_listed"
+CHECKLIST_PARTIAL = "checklist_partial"
+CHECKLIST_MISMATCH = "checklist_mismatch"
+DFC_NEEDS_SLEEVES_OR_CHECKLIST = "dfc_needs_sleeves_or_checklist"
+NO_COMMANDER = "no_commander"
+SECTION_IGNORED = "section_ignored"
+
+
+@dataclass(frozen=True, slots=True)
+class CardInfo:
+    """What the check needs to know about one catalogue card."""
+
+    key: Any  # hashable identity: the catalogue id, or "basic:Plains" for a basic not in it
+    name: str  # full name, "Gatstaf Shepherd // Gatstaf Howler"
+    is_dfc: bool = False  # transform, modal DFC, meld (not flip, split, adventure)
+    is_basic: bool = False
+    color_identity: str = ""  # WUBRG letters across every face (R39)
+    copy_limit: int | None = None  # None: the format's limit; ANY_NUMBER: no limit
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a list: the name as written, how many, and the card it names."""
+
+    name: str
+    count: int
+    card: CardInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One name marked on a checklist card, and the card it names (None if unknown)."""
+
+    name: str
+    card: CardInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class Checklist:
+    """An official checklist or substitute card (R11) and the cards it lists."""
+
+    key: Any
+    name: str
+    label: str  # "Innistrad Checklist (TISD 13)"
+    kind: str  # CHECKLIST or SUBSTITUTE
+    lists: frozenset  # card keys of the DFCs printed on it / it may stand for
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistUse:
+    """One physical checklist card in the deck.
+
+    ``candidates`` are the official cards the given name may mean (several equivalent cards
+    share a name, e.g. the nine SZNR substitute cards); empty when none is official.
+    """
+
+    given: str
+    candidates: tuple[Checklist, ...]
+    marked: tuple[Mark, ...]
+
+
+@dataclass(slots=True)
+class DeckData:
+    format: str
+    main: Sequence[Line]
+    sideboard: Sequence[Line] = ()
+    commander: Sequence[Line] = ()
+    pool: Sequence[Line] | None = None  # limited: the cards the deck must come from
+    opaque_sleeves: bool = False
+    checklist_policy: str = POLICY_DECK
+    checklist_cards: Sequence[ChecklistUse] = ()
+    suggestions: Mapping[str, Sequence[str]] = field(default_factory=dict)  # unknown name -> names
+
+
+@dataclass(slots=True)
+class Report:
+    errors: list[dict]
+    warnings: list[dict]
+    summary: dict[str, int]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def codes(self) -> list[str]:
+        return [error["code"] for error in self.errors]
+
+    def as_dict(self) -> dict:
+        return {"valid": not self.errors, "errors": self.errors, "warnings": self.warnings,
+                "summary": self.summary}
+
+
+def _problem(code: str, message: str, cards: list[str], **extra: Any) -> dict:
+    error = {"code": code, "message": message, "cards": cards}
+    if extra:
+        error.update(extra)
+    return error
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {plural or word + 's'}"
+
+
+def _copies(count: int) -> str:
+    return _plural(count, "copy", "copies")
+
+
+class _Tally:
+    """Copies per card key, and the names each card was written as."""
+
+    __slots__ = ("counts", "cards", "written")
+
+    def __init__(self) -> None:
+        self.counts: dict[Any, int] = {}
+        self.cards: dict[Any, CardInfo] = {}
+        self.written: dict[Any, list[str]] = {}
+
+    def add(self, card: CardInfo, count: int, name: str) -> None:
+        key = card.key
+        if key in self.counts:
+            self.counts[key] += count
+            names = self.written[key]
+            if name not in names:
+                names.append(name)
+        else:
+            self.counts[key] = count
+            self.cards[key] = card
+            self.written[key] = [name]
+
+
+def _names(card: CardInfo, *tallies: _Tally) -> list[str]:
+    """The card's full name, then the other names the player wrote it as."""
+    names = [card.name]
+    for tally in tallies:
+        for name in tally.written.get(card.key, ()):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _tally(lines: Sequence[Line], unknown: dict[str, None]) -> tuple[_Tally, int]:
+    tally = _Tally()
+    total = 0
+    for line in lines:
+        total += line.count
+        if line.card is None:
+            unknown[line.name] = None
+        else:
+            tally.add(line.card, line.count, line.name)
+    return tally, total
+
+
+def validate(deck: DeckData) -> Report:
+    """Check one deck; every rule that applies reports its own coded error."""
+    fmt = deck.format
+    errors: list[dict] = []
+    warnings: list[dict] = []
+    unknown: dict[str, None] = {}  # ordered set of unknown names
+
+    main, main_total = _tally(deck.main, unknown)
+    side, side_total = _tally(deck.sideboard, unknown)
+    commander, commander_total = _tally(deck.commander, unknown) if fmt == COMMANDER else (_Tally(), 0)
+    if fmt != COMMANDER and deck.commander:
+        warnings.append(_problem(SECTION_IGNORED, "Only Commander decks have a commander; that "
+                                 "section was not checked.", [line.name for line in deck.commander]))
+    pool = None
+    if fmt == LIMITED and deck.pool:
+        pool, _ = _tally(deck.pool, unknown)
+
+    for name in unknown:
+        suggestions = list(deck.suggestions.get(name, ()))
+        hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
+        errors.append(_problem(UNKNOWN_CARD, f"No card is called “{name}”.{hint}", [name],
+                               suggestions=suggestions))
+
+    # --- size -------------------------------------------------------------------------
+    needed = MIN_MAIN.get(fmt, 0)
+    if fmt == COMMANDER:
+        total = main_total + commander_total
+        if total < needed:
+            errors.append(_problem(DECK_TOO_SMALL, f"A Commander deck has exactly {needed} cards "
+                                   f"including the commander; this one has {total}.", [],
+                                   minimum=needed, actual=total))
+        elif total > needed:
+            errors.append(_problem(DECK_TOO_LARGE, f"A Commander deck has exactly {needed} cards "
+                                   f"including the commander; this one has {total}.", [],
+                                   maximum=needed, actual=total))
+        if side_total:
+            warnings.append(_problem(SECTION_IGNORED, "Commander decks have no sideboard; those "
+                                     "cards were not counted.", [line.name for line in deck.sideboard]))
+    elif main_total < needed:
+        errors.append(_problem(DECK_TOO_SMALL, f"A {fmt} main deck has at least {needed} cards; "
+                               f"this one has {main_total}.", [], minimum=needed, actual=main_total))
+    max_side = MAX_SIDEBOARD.get(fmt)
+    if max_side is not None and side_total > max_side:
+        errors.append(_problem(SIDEBOARD_TOO_LARGE, f"A sideboard has at most {max_side} cards; "
+                               f"this one has {side_total}.", [], maximum=max_side, actual=side_total))
+
+    # --- copies (per card, whichever face names it; main, sideboard and commander) ----
+    limit = COPY_LIMIT.get(fmt)
+    if limit is not None:
+        combined: dict[Any, int] = dict(main.counts)
+        for tally in (side,) if fmt != COMMANDER else (commander,):
+            for key, count in tally.counts.items():
+                combined[key] = combined.get(key, 0) + count
+        cards = {**main.cards, **side.cards, **commander.cards}
+        for key, count in combined.items():
+            card = cards[key]
+            if card.is_basic:
+                continue
+            allowed = limit if card.copy_limit is None else card.copy_limit
+            if allowed != ANY_NUMBER and count > allowed:
+                errors.append(_problem(
+                    TOO_MANY_COPIES,
+                    f"{_copies(count)} of {card.name}; "
+                    f"at most {allowed} in a {fmt} deck.",
+                    _names(card, main, side, commander), maximum=allowed, actual=count))
+
+    # --- pool (limited) ---------------------------------------------------------------
+    if pool is not None:
+        used: dict[Any, int] = dict(main.counts)
+        for key, count in side.counts.items():
+            used[key] = used.get(key, 0) + count
+        cards = {**main.cards, **side.cards}
+        for key, count in used.items():
+            card = cards[key]
+            if card.is_basic:
+                continue
+            have = pool.counts.get(key, 0)
+            if count > have:
+                where = f"the pool has {have}" if have else "it is not in the pool"
+                errors.append(_problem(NOT_IN_POOL, f"{count} × {card.name} in the deck, but {where}.",
+                                       _names(card, main, side), pool=have, actual=count))
+
+    # --- color identity (commander, R39) ----------------------------------------------
+    if fmt == COMMANDER:
+        if not commander.counts:
+            warnings.append(_problem(NO_COMMANDER, "No commander given: color identity (R39) "
+                                     "was not checked.", []))
+        else:
+            allowed_colors = set()
+            for card in commander.cards.values():
+                allowed_colors.update(card.color_identity)
+            shown = "".join(c for c in "WUBRG" if c in allowed_colors) or "colorless"
+            for key, card in main.cards.items():
+                outside = [c for c in card.color_identity if c not in allowed_colors]
+                if outside:
+                    errors.append(_problem(
+                        COLOR_IDENTITY,
+                        f"{card.name} has color identity {card.color_identity} (R39: every face "
+                        f"counts); the commander's is {shown}.",
+                        _names(card, main), identity=card.color_identity, commander_identity=shown))
+
+    # --- double-faced cards (R9-R12) ----------------------------------------------------
+    dfc_counts: dict[Any, int] = {}
+    dfc_cards: dict[Any, CardInfo] = {}
+    for tally in (main, side) if fmt != COMMANDER else (main,):
+        for key, count in tally.counts.items():
+            card = tally.cards[key]
+            if card.is_dfc:
+                dfc_counts[key] = dfc_counts.get(key, 0) + count
+                dfc_cards[key] = card
+    _check_dfcs(deck, dfc_counts, dfc_cards, errors, (main, side))
+
+    summary = {
+        "main": main_total,
+        "sideboard": side_total,
+        "commander": commander_total,
+        "dfcs": sum(dfc_counts.values()),
+        "checklist_cards": len(deck.checklist_cards),
+    }
+    return Report(errors=errors, warnings=warnings, summary=summary)
+
+
+def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[dict],
+                tallies: tuple[_Tally, ...]) -> None:
+    sound: dict[Any, int] = {}  # official, marked once, with a name it lists
+    faulty: list[tuple[CardInfo | None, ...]] = []  # what each faulty checklist card's marks name
+    strays: dict[Any, tuple[CardInfo, int]] = {}  # sound checklist cards for cards not in the deck
+
+    for index, use in enumerate(deck.checklist_cards):
+        number = index + 1
+        marks = use.marked
+        marked_names = [mark.name for mark in marks]
+        if not use.candidates:
+            errors.append(_problem(
+                CHECKLIST_UNOFFICIAL,
+                f"Checklist card {number}: “{use.given}” is not an official checklist or "
+                "substitute card (R11).", [use.given] + marked_names, checklist=use.given, index=index))
+            faulty.append(tuple(mark.card for mark in marks[:1]))
+            continue
+        label = use.candidates[0].label
+        if not marks:
+            what = ("does not say which double-faced card it stands for"
+                    if use.candidates[0].kind == SUBSTITUTE else "has no name marked")
+            errors.append(_problem(
+                CHECKLIST_NO_MARK,
+                f"Checklist card {number} ({label}) {what}: exactly one name must be marked (R10).",
+                [use.given], checklist=label, index=index))
+            continue
+        if len(marks) > 1:
+            errors.append(_problem(
+                CHECKLIST_MULTIPLE_MARKS,
+                f"Checklist card {number} ({label}) has {len(marks)} names marked "
+                f"({', '.join(marked_names)}): exactly one is allowed (R10).",
+                [use.given] + marked_names, checklist=label, index=index))
+            faulty.append(tuple(mark.card for mark in marks))
+            continue
+        mark = marks[0]
+        card = mark.card
+        checklist = use.candidates[0]
+        if card is not None:
+            checklist = next((c for c in use.candidates if card.key in c.lists), checklist)
+        if card is None or card.key not in checklist.lists:
+            kind = "substitute card" if checklist.kind == SUBSTITUTE else "checklist card"
+            verb = "can stand for" if checklist.kind == SUBSTITUTE else "lists"
+            errors.append(_problem(
+                CHECKLIST_NOT_LISTED,
+                f"Checklist card {number}: “{mark.name}” is not a card the {checklist.label} "
+                f"{verb}; a {kind} can only mark a double-faced card it {verb} (R11).",
+                [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
+                checklist=checklist.label, index=index))
+            faulty.append((card,))
+            continue
+        sound[card.key] = sound.get(card.key, 0) + 1
+        if card.key not in dfc_counts:
+            held = strays.get(card.key)
+            strays[card.key] = (card, (held[1] if held else 0) + 1)
+
+    # Checklist cards and represented copies, one for one.
+    for card, count in strays.values():
+        errors.append(_problem(
+            CHECKLIST_MISMATCH,
+            f"{_plural(count, 'checklist card')} marked {card.name}, but the deck has no {card.name}.",
+            [card.name], checklist_cards=count, copies=0))
+    for key, count in sound.items():
+        if key in dfc_counts and count > dfc_counts[key]:
+            card = dfc_cards[key]
+            errors.append(_problem(
+                CHECKLIST_MISMATCH,
+                f"{_plural(count, 'checklist card')} marked {card.name}, but the deck has "
+                f"{_copies(dfc_counts[key])}: one checklist card per copy.",
+                _names(card, *tallies), checklist_cards=count, copies=dfc_counts[key]))
+
+    # A faulty checklist card still stands for a copy its marks name (reported once, above),
+    # so the same card does not also count as a DFC left unrepresented.
+    claims = {key: min(sound.get(key, 0), count) for key, count in dfc_counts.items()}
+    for options in faulty:
+        for card in options:
+            if card is not None and card.key in dfc_counts and claims[card.key] < dfc_counts[card.key]:
+                claims[card.key] += 1
+                break
+
+    represented = {key: min(claims.get(key, 0), count) for key, count in dfc_counts.items()}
+    any_represented = any(represented.values())
+    for key, count in dfc_counts.items():
+        have = represented[key]
+        if have == count:
+            continue
+        card = dfc_cards[key]
+        if deck.checklist_policy == POLICY_PER_NAME:
+            if have:
+                errors.append(_problem(
+                    CHECKLIST_PARTIAL,
+                    f"{have} of {count} copies of {card.name} are represented by checklist cards: "
+                    "every copy of the same double-faced card must be, or none (R12, MTR 3.5).",
+                    _names(card, *tallies), represented=have, copies=count))
+        elif any_represented:
+            errors.append(_problem(
+                CHECKLIST_PARTIAL,
+                f"The deck represents double-faced cards with checklist cards, so every one must be "
+                f"(R12); {count - have} of {count} {card.name} "
+                f"{'is' if count - have == 1 else 'are'} not.",
+                _names(card, *tallies), represented=have, copies=count))
+        if not deck.opaque_sleeves:
+            errors.append(_problem(
+                DFC_NEEDS_SLEEVES_OR_CHECKLIST,
+                f"{count - have} of {count} {card.name} not represented by a checklist card, and the "
+                "deck is not in fully opaque sleeves (R9, MTR 3.5).",
+                _names(card, *tallies), represented=have, copies=count))
+
+
+def physical_deck(deck: DeckData) -> dict:
+    """What a judge should find at a deck check (R13).
+
+    A DFC copy represented by a checklist card is set aside; the checklist card takes its
+    place in the deck (library and hand use the checklist card). Other cards stay as listed.
+    Returns ``{"main": [(name, count)], "sideboard": [...], "checklist_cards": [(label, mark)],
+    "set_aside": [(name, count)]}``.
+    """
+    remaining: dict[Any, int] = {}
+    labels: list[tuple[str, str]] = []
+    for use in deck.checklist_cards:
+        if use.candidates and len(use.marked) == 1 and use.marked[0].card is not None:
+            card = use.marked[0].card
+            checklist = next((c for c in use.candidates if card.key in c.lists), use.candidates[0])
+            remaining[card.key] = remaining.get(card.key, 0) + 1
+            labels.append((checklist.label, use.marked[0].name))
+        else:
+            labels.append((use.candidates[0].label if use.candidates else use.given,
+                           " / ".join(m.name for m in use.marked)))
+    set_aside: dict[str, int] = {}
+
+    def section(lines: Sequence[Line]) -> list[tuple[str, int]]:
+        out: dict[str, int] = {}
+        for line in lines:
+            card = line.card
+            count = line.count
+            name = card.name if card is not None else line.name
+            if card is not None and card.is_dfc and remaining.get(card.key):
+                moved = min(count, remaining[card.key])
+                remaining[card.key] -= moved
+                set_aside[name] = set_aside.get(name, 0) + moved
+                count -= moved
+            if count:
+                out[name] = out.get(name, 0) + count
+        return list(out.items())
+
+    return {"main": section(deck.main), "sideboard": section(deck.sideboard),
+            "checklist_cards": labels, "set_aside": list(set_aside.items())}
