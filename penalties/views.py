@@ -66,6 +66,8 @@ def appeal(request, pk: int):
             services.appeal_penalty(penalty_id=penalty.pk, actor=request.user,
                                     statement=form.cleaned_data["statement"])
         except DomainError as exc:
+            if exc.status_code == 403:
+                raise PermissionDenied from exc
             _form_error(form, exc)
         else:
             messages.success(request, "Your appeal has gone to the head judge.")
