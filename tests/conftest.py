@@ -13,3 +13,56 @@ def api_client():
 def _fast_password_hashing(settings):
     """PBKDF2 with production rounds costs ~250 ms a user; tests don't need that."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# --- Seed card catalogue (added with the card importer) ------------------------------------
+
+SEED_CARD_FILES = [
+    "mtgjson/ISD.json.gz",  # Innistrad: transform DFCs, booster sheets, the Innistrad Checklist
+    "mtgjson/ZNR.json.gz",  # Zendikar Rising: modal DFCs (Sejiri Shelter // Sejiri Glacier)
+    "scryfall/chk.json.gz",  # Champions of Kamigawa: flip cards (Akki Lavarunner)
+    "cockatrice/MKC.xml.gz",  # MKM Commander: Experiment Twelve (disguise)
+    "cockatrice/DSK.xml.gz",  # Duskmourn: manifest dread, Rooms
+    "checklists/checklists_and_substitutes.mtgjson.json",  # checklist and substitute cards
+    "mtgjson/SZNR.json",  # Zendikar Rising substitute cards (parentCode ZNR)
+]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Create the test database as pytest-django does, then import the seed catalogue once.
+
+    Every ``@pytest.mark.django_db`` test then sees real cards: the ISD, ZNR, CHK, MKC and
+    DSK sets (Gatstaf Shepherd // Gatstaf Howler, Sejiri Shelter // Sejiri Glacier,
+    Akki Lavarunner // Tok-Tok, Volcano Born, Experiment Twelve, the DSK manifest dread cards),
+    ISD's booster sheets, and every checklist and substitute card with linked entries (the
+    files are in ``SEED_CARD_FILES``, read from ``cards/data``). It takes a few seconds.
+
+    Tests run inside a transaction that is rolled back, so the seed survives them. A
+    ``transaction=True`` test empties every table when it ends; mark it
+    ``django_db(transaction=True, serialized_rollback=True)`` to get the seed back afterwards
+    (the serialized copy is refreshed here, after the import). A test that needs a catalogue
+    without the seed can use the ``empty_catalogue`` fixture.
+    """
+    from django.db import connections
+
+    from cards.services import BUNDLED_DATA_DIR, import_card_file
+
+    with django_db_blocker.unblock():
+        for name in SEED_CARD_FILES:
+            import_card_file(BUNDLED_DATA_DIR / name)
+        for connection in connections.all():
+            if getattr(connection, "_test_serialized_contents", None) is not None:
+                connection._test_serialized_contents = (
+                    connection.creation.serialize_db_to_string()
+                )
+
+
+@pytest.fixture
+def empty_catalogue(db):
+    """Remove the seed catalogue for one test (rolled back afterwards with the test)."""
+    from cards.models import Card, CardSet, ChecklistCard
+
+    ChecklistCard.objects.all().delete()
+    Card.objects.all().delete()
+    CardSet.objects.all().delete()
