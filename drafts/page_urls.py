@@ -1,3 +1,38 @@
-"""HTML pages of the draft engine (events, player draft page, organiser dashboard)."""
+"""HTML pages of the draft engine, mounted at /events/ (namespace "drafts")."""
 
-page_urlpatterns: list = []
+from django.urls import path
+
+from drafts.views import events, player, spectator, staff
+
+page_urlpatterns = [
+    # Events
+    path("", events.event_list, name="event-list"),
+    path("new/", events.event_create, name="event-create"),
+    path("<int:event_id>/", events.event_detail, name="event-detail"),
+    path("<int:event_id>/join/", events.event_join, name="event-join"),
+    path("<int:event_id>/register/", events.event_register, name="event-register"),
+    path("<int:event_id>/seating/", events.event_seating, name="event-seating"),
+    path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
+    path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),
+    path("<int:event_id>/report.csv", staff.event_report, name="event-report"),
+    # Pods (staff; the board also for the pod's players)
+    path("pods/<int:pod_id>/", staff.pod_detail, name="pod-detail"),
+    path("pods/<int:pod_id>/panel/", staff.pod_panel, name="pod-panel"),
+    path("pods/<int:pod_id>/control/<slug:action>/", staff.pod_control, name="pod-control"),
+    path("pods/<int:pod_id>/board/", staff.pod_board, name="pod-board"),
+    path("pods/<int:pod_id>/board/panel/", staff.pod_board_panel, name="pod-board-panel"),
+    path("pods/<int:pod_id>/log.txt", staff.pod_log_text, name="pod-log-text"),
+    path("pods/<int:pod_id>/log.json", staff.pod_log_json, name="pod-log-json"),
+    # The player's draft page
+    path("seats/<int:seat_id>/", player.seat_page, name="seat"),
+    path("seats/<int:seat_id>/panel/", player.seat_panel, name="seat-panel"),
+    path("seats/<int:seat_id>/pick/", player.seat_pick, name="seat-pick"),
+    path("seats/<int:seat_id>/pile/", player.seat_pile, name="seat-pile"),
+    path("seats/<int:seat_id>/pile-cover/", player.seat_pile_cover, name="seat-pile-cover"),
+    path("seats/<int:seat_id>/ready/", player.seat_ready, name="seat-ready"),
+    path("seats/<int:seat_id>/log.txt", player.seat_log_text, name="seat-log-text"),
+    path("seats/<int:seat_id>/log.json", player.seat_log_json, name="seat-log-json"),
+    # Spectators (revocable token)
+    path("watch/<str:token>/", spectator.spectate, name="spectate"),
+    path("watch/<str:token>/panel/", spectator.spectate_panel, name="spectate-panel"),
+]

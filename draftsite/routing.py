@@ -3,7 +3,13 @@
 from django.urls import path
 
 from draftsite.consumers import PingConsumer
+from drafts import consumers as draft_consumers
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
+    # Live draft pages (drafts.consumers documents the protocol).
+    path("ws/seats/<int:seat_id>/", draft_consumers.SeatSocket.as_asgi()),
+    path("ws/pods/<int:pod_id>/", draft_consumers.PodSocket.as_asgi()),
+    path("ws/events/<int:event_id>/", draft_consumers.EventSocket.as_asgi()),
+    path("ws/watch/<str:token>/", draft_consumers.SpectatorSocket.as_asgi()),
 ]

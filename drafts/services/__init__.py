@@ -20,3 +20,9 @@ from drafts.services.picks import (  # noqa: F401
     set_pile_cover,
     start_pod,
 )
+from drafts.services.control import (  # noqa: F401
+    extend_clocks,
+    regenerate_spectator_token,
+    set_deck_building_clock,
+    start_deck_building,
+)

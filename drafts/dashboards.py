@@ -1,0 +1,265 @@
+"""Reads for the organiser's dashboard and the judges' pod view (staff only).
+
+Everything here is for people who may see every card of the event (``sees_everything``);
+player and spectator pages use ``selectors.seat_view`` and ``selectors.open_board`` only.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from collections import defaultdict
+
+from django.db.models import Count
+from django.utils import timezone
+
+from drafts import presence, selectors
+from drafts.models import Event, Pack, Pick, PickKind, Pod, PodLogEntry, PodState, Registration, Seat
+from drafts.timing import pass_direction, pick_seconds
+
+AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
+
+
+def _name(seat: Seat) -> str:
+    return seat.registration.name if seat.registration_id else "Automatic drafter"
+
+
+def _ms_left(deadline: dt.datetime | None, now: dt.datetime) -> int | None:
+    return None if deadline is None else int((deadline - now).total_seconds() * 1000)
+
+
+def pod_clock(pod: Pod, now: dt.datetime, soonest_pick: dt.datetime | None = None,
+              soonest_paused_ms: int | None = None) -> dict:
+    """The pod-level clock to show: review, deck building, or the next pick timer to run out."""
+    state = pod.paused_from if pod.state == PodState.PAUSED else pod.state
+    paused = pod.state == PodState.PAUSED
+    label, deadline, remaining = None, None, None
+    if state == PodState.REVIEWING:
+        label, deadline = "Review", pod.review_deadline
+    elif state == PodState.DECK_BUILDING:
+        label, deadline = "Deck building", pod.deck_building_deadline
+    elif state == PodState.DRAFTING and (soonest_pick is not None or soonest_paused_ms is not None):
+        label, deadline, remaining = "Next pick timer", soonest_pick, soonest_paused_ms
+    if paused:
+        if state in (PodState.REVIEWING, PodState.DECK_BUILDING):
+            remaining = pod.paused_remaining_ms
+        deadline = None
+    elif deadline is not None:
+        remaining = _ms_left(deadline, now)
+    return {"label": label, "deadline": deadline, "remaining_ms": remaining, "paused": paused}
+
+
+def _seat_rows(pod: Pod, now: dt.datetime) -> list[dict]:
+    seats = list(pod.seats.select_related("registration").order_by("position"))
+    packs = list(Pack.objects.filter(pod=pod, holder__isnull=False).order_by("queue_seq"))
+    by_holder = defaultdict(list)
+    for pack in packs:
+        by_holder[pack.holder_id].append(pack)
+    counts = defaultdict(lambda: defaultdict(int))
+    for row in Pick.objects.filter(seat__pod=pod).values("seat_id", "kind").annotate(n=Count("pk")):
+        counts[row["seat_id"]][row["kind"]] = row["n"]
+    online = presence.status([s.pk for s in seats])
+    drafting = pod.state == PodState.DRAFTING
+    rows = []
+    for seat in seats:
+        queue = by_holder.get(seat.pk, [])
+        head = queue[0] if queue else None
+        waiting = over = None
+        if head is not None and drafting:
+            started = max(filter(None, [head.arrived_at, seat.last_pick_at]), default=now)
+            waiting = max(0, int((now - started).total_seconds()))
+            allowed = pick_seconds(head.cards_left)
+            over = max(0, waiting - allowed) if allowed is not None else 0
+        kinds = counts[seat.pk]
+        rows.append({
+            "seat": seat, "id": seat.pk, "position": seat.position, "number": seat.position + 1,
+            "name": _name(seat), "is_automatic": seat.is_automatic, "ready": seat.ready,
+            "registration_id": seat.registration_id,
+            "queue": [{"pack_id": p.pk, "cards_left": p.cards_left, "round": p.round} for p in queue],
+            "queue_length": len(queue),
+            "pick_number": head.picks_made + 1 if head else None,
+            "cards_left": head.cards_left if head else None,
+            "deadline": head.deadline if head else None,
+            "remaining_ms": (_ms_left(head.deadline, now) if head and head.deadline
+                             else (head.remaining_ms if head else None)),
+            "waiting_seconds": waiting, "seconds_over": over,
+            "last_pick_at": seat.last_pick_at,
+            "picks": sum(kinds.values()),
+            "manual_picks": kinds[PickKind.MANUAL],
+            "timeout_picks": kinds[PickKind.TIMEOUT],
+            "automatic_picks": sum(kinds[k] for k in AUTOMATIC_KINDS),
+            "connections": online[seat.pk]["connections"],
+            "last_seen": (dt.datetime.fromtimestamp(online[seat.pk]["last_seen"], tz=dt.timezone.utc)
+                          if online[seat.pk]["last_seen"] else None),
+        })
+    # A seat holds up its pod when packs pile up in its queue, or when the seat it passes
+    # to sits idle waiting for it.
+    direction = pass_direction(pod.round) if pod.round else 1
+    for row in rows:
+        receiver = rows[(row["position"] + direction) % len(rows)] if rows else row
+        row["holding_up"] = bool(drafting and row["queue_length"] and (
+            row["queue_length"] >= 2 or (receiver is not row and receiver["queue_length"] == 0)))
+    return rows
+
+
+def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
+    """One line of the event dashboard: state, round, pick, time left, who holds the pod up."""
+    now = now or timezone.now()
+    rows = _seat_rows(pod, now)
+    heads = [r for r in rows if r["pick_number"] is not None]
+    picks = sorted({r["pick_number"] for r in heads})
+    deadlines = [r["deadline"] for r in heads if r["deadline"] is not None]
+    frozen = [r["remaining_ms"] for r in heads if r["deadline"] is None and r["remaining_ms"] is not None]
+    holding = sorted((r for r in rows if r["holding_up"]),
+                     key=lambda r: (-r["queue_length"], -(r["seconds_over"] or 0), r["position"]))
+    return {
+        "pod": pod,
+        "summary": selectors.pod_summary(pod),
+        "seats": len(rows),
+        "pick": (str(picks[0]) if len(picks) == 1 else f"{picks[0]}–{picks[-1]}") if picks else None,
+        "clock": pod_clock(pod, now, min(deadlines, default=None), min(frozen, default=None)),
+        "holding_up": holding,
+        "offline": [r for r in rows if not r["is_automatic"] and r["connections"] == 0],
+        "rows": rows,
+    }
+
+
+def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
+    now = now or timezone.now()
+    pods = [selectors.fresh_pod(p.pk, now) for p in event.pods.order_by("number")]
+    return [pod_glance(p, now) for p in pods if p is not None]
+
+
+LOG_TEXT = {
+    "start": "Pod started",
+    "pause": "Paused",
+    "resume": "Resumed",
+    "round_start": "Round {round} started",
+    "round_end": "Round {round} finished",
+    "all_ready": "Every player was ready: round {round} started",
+    "advance_round": "Review ended early: round {round} started",
+    "automatic_pick": "Seat {seat_no}: automatic pick ({kind_text}), round {round} pick {pick}",
+    "replace_with_automatic": "Seat {seat_no} replaced by an automatic drafter",
+    "hand_seat": "Seat {seat_no} handed from {previous} to {to}",
+    "deck_building_start": "Deck building started",
+    "deck_building_over": "Deck building over",
+    "extend_clocks": "{clock_text} extended by {seconds} s{seat_text}",
+    "deck_building_clock": "Deck-building time set to {minutes} min{scope_text}",
+    "start_deck_building": "Deck-building clock started: {minutes} min",
+    "spectator_link_regenerated": "New spectator link (the old one is revoked)",
+}
+_KIND_TEXT = {PickKind.TIMEOUT: "timer ran out", PickKind.AUTOMATIC_DRAFTER: "automatic drafter"}
+_CLOCK_TEXT = {"pick": "Pick timers", "review": "Review clock", "deck_building": "Deck-building clock"}
+
+
+def describe(entry: PodLogEntry) -> str:
+    details = dict(entry.details or {})
+    seat = details.get("seat")
+    details.update(
+        seat_no=seat + 1 if isinstance(seat, int) else "?",
+        seat_text=f" for seat {seat + 1}" if isinstance(seat, int) else "",
+        kind_text=_KIND_TEXT.get(details.get("kind"), details.get("kind", "")),
+        clock_text=_CLOCK_TEXT.get(details.get("clock"), "Clocks"),
+        scope_text=" for the event's pods" if details.get("scope") == "event" else "",
+        previous=details.get("previous") or "nobody",
+    )
+    template = LOG_TEXT.get(entry.action)
+    if template is None:
+        return entry.action.replace("_", " ").capitalize()
+    try:
+        return template.format(**details)
+    except (KeyError, IndexError, ValueError):
+        return entry.action.replace("_", " ").capitalize()
+
+
+def log_entries(pod: Pod, limit: int | None = None) -> list[dict]:
+    entries = PodLogEntry.objects.filter(pod=pod).select_related("actor").order_by("-at", "-pk")
+    if limit:
+        entries = entries[:limit]
+    return [{"at": e.at, "action": e.action, "text": describe(e),
+             "actor": e.actor.get_username() if e.actor_id else None, "details": e.details}
+            for e in entries]
+
+
+def pod_detail(pod_id: int, now: dt.datetime | None = None) -> dict | None:
+    """Everything the pod page shows: seats with queues, clocks, presence, picks, the log."""
+    now = now or timezone.now()
+    pod = selectors.fresh_pod(pod_id, now)
+    if pod is None:
+        return None
+    glance = pod_glance(pod, now)
+    seated = Seat.objects.filter(pod__event=pod.event, registration__isnull=False).values("registration_id")
+    glance.update({
+        "log": log_entries(pod, limit=40),
+        "free_registrations": list(Registration.objects.filter(event=pod.event)
+                                   .exclude(pk__in=seated).order_by("name")),
+        "server_time": now,
+    })
+    return glance
+
+
+# --- downloads -------------------------------------------------------------------------
+
+def _iso(value):
+    return value.isoformat() if value else None
+
+
+def pod_log_json(pod: Pod) -> str:
+    seats = list(pod.seats.select_related("registration").order_by("position"))
+    data = {
+        "event": {"id": pod.event_id, "name": pod.event.name, "date": pod.event.date.isoformat()},
+        "pod": selectors.pod_summary(pod),
+        "log": [{"at": _iso(e["at"]), "action": e["action"], "text": e["text"], "actor": e["actor"],
+                 "details": e["details"]} for e in reversed(log_entries(pod))],
+        "seats": [{"id": s.pk, "position": s.position, "name": _name(s), "is_automatic": s.is_automatic,
+                   "picks": selectors.draft_log(s, include_packs=True)} for s in seats],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def pod_log_text(pod: Pod) -> str:
+    lines = [f"{pod.event.name} ({pod.event.date}) · pod {pod.number}", f"State: {pod.get_state_display()}",
+             "", "Pod log:"]
+    for entry in reversed(log_entries(pod)):
+        who = f" [{entry['actor']}]" if entry["actor"] else ""
+        lines.append(f"  {entry['at']:%Y-%m-%d %H:%M:%S} {entry['text']}{who}")
+    lines.append("")
+    for seat in pod.seats.select_related("registration", "pod__event").order_by("position"):
+        lines += [f"=== Seat {seat.position + 1}: {_name(seat)} ===",
+                  selectors.mtgo_log_text(seat, include_packs=True)]
+    return "\n".join(lines)
+
+
+REPORT_COLUMNS = ["event_id", "event", "date", "pod", "pod_state", "round", "seat", "player",
+                  "automatic_drafter", "picks", "manual_picks", "timeout_picks",
+                  "automatic_drafter_picks", "last_card_picks", "last_pick_at"]
+
+
+def event_report_csv(event: Event) -> str:
+    """Pods, seats and automatic picks of an event, one row per seat."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(REPORT_COLUMNS)
+    counts = defaultdict(lambda: defaultdict(int))
+    for row in (Pick.objects.filter(seat__pod__event=event).values("seat_id", "kind")
+                .annotate(n=Count("pk"))):
+        counts[row["seat_id"]][row["kind"]] = row["n"]
+    seats = (Seat.objects.filter(pod__event=event).select_related("registration", "pod")
+             .order_by("pod__number", "position"))
+    for seat in seats:
+        kinds = counts[seat.pk]
+        writer.writerow([
+            event.pk, _safe_cell(event.name), event.date.isoformat(), seat.pod.number, seat.pod.state,
+            seat.pod.round, seat.position + 1, _safe_cell(_name(seat)),
+            "yes" if seat.is_automatic else "no", sum(kinds.values()), kinds[PickKind.MANUAL],
+            kinds[PickKind.TIMEOUT], kinds[PickKind.AUTOMATIC_DRAFTER], kinds[PickKind.LAST_CARD],
+            _iso(seat.last_pick_at) or "",
+        ])
+    return out.getvalue()
+
+
+def _safe_cell(value: str) -> str:
+    """Names typed by people never start a spreadsheet formula."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value

@@ -1,0 +1,70 @@
+"""Forms of the event pages (the draft page itself posts through the API or plain buttons)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from drafts.models import DraftFormat, EnforcementLevel
+
+MAX_SEED = 2**48
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), initial=timezone.localdate)
+    enforcement_level = forms.ChoiceField(choices=EnforcementLevel.choices, initial=EnforcementLevel.REGULAR,
+                                          label="Rules enforcement level")
+    draft_format = forms.ChoiceField(choices=DraftFormat.choices, initial=DraftFormat.BOOSTER,
+                                     widget=forms.RadioSelect, label="Format")
+    set_codes = forms.CharField(
+        max_length=40, required=False, label="Set(s)",
+        help_text="Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA).")
+    cube_list = forms.CharField(
+        required=False, label="Cube list", widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text="Cube drafts: one card name per line (any face name works; lines starting with # are ignored).")
+    pack_size = forms.IntegerField(min_value=2, max_value=20, initial=15, label="Cards per pack",
+                                   help_text="Cube drafts only; set boosters follow their set's collation.")
+    pick_timer = forms.BooleanField(required=False, initial=True, label="Pick timer on",
+                                    help_text="The tournament pick timer; when it runs out a card is picked for the player.")
+    deck_building_minutes = forms.IntegerField(min_value=1, max_value=180, initial=25,
+                                               label="Deck-building minutes")
+
+    def clean(self):
+        data = super().clean()
+        fmt = data.get("draft_format")
+        if fmt == DraftFormat.BOOSTER and not (data.get("set_codes") or "").strip():
+            self.add_error("set_codes", "Give the set code of the boosters.")
+        if fmt == DraftFormat.CUBE and not (data.get("cube_list") or "").strip():
+            self.add_error("cube_list", "Paste the cube list, one card per line.")
+        return data
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "name": data["name"], "date": data["date"], "enforcement_level": data["enforcement_level"],
+            "draft_format": data["draft_format"],
+            "set_codes": [c for c in (data.get("set_codes") or "").replace(";", ",").split(",") if c.strip()]
+            if data["draft_format"] == DraftFormat.BOOSTER else [],
+            "cube_list": (data.get("cube_list") or "").splitlines() if data["draft_format"] == DraftFormat.CUBE else [],
+            "pack_size": data["pack_size"], "pick_timer": data["pick_timer"],
+            "deck_building_minutes": data["deck_building_minutes"],
+        }
+
+
+class RegistrationForm(forms.Form):
+    username = forms.CharField(max_length=150, required=False, label="Account (username)",
+                               widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    name = forms.CharField(max_length=100, required=False, label="Or a guest's name",
+                           widget=forms.TextInput(attrs={"autocomplete": "off"}))
+
+    def clean(self):
+        data = super().clean()
+        if bool((data.get("username") or "").strip()) == bool((data.get("name") or "").strip()):
+            raise forms.ValidationError("Give either an account's username or a guest's name.")
+        return data
+
+
+class SeatingForm(forms.Form):
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label="Seed (optional)",
+                              help_text="The same seed gives the same seating; leave empty for a random one.")

@@ -1,0 +1,194 @@
+"""Organiser controls that picks.py does not have: clocks and the spectator link.
+
+Same patterns as ``picks.py``: lock the pod row first (``lock_pod``), apply whatever fell
+due before the control (``_settle``), bump the version (``_touch``), log who did what
+(``_log`` -> PodLogEntry), and tell live pages after the commit (``_after_commit``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from draftsite.errors import ConflictError, DomainError, NotFoundError
+from drafts import error_codes
+from drafts.locking import lock_pod
+from drafts.models import Event, Pack, Pod, PodState, Seat
+from drafts.services.picks import _after_commit, _log, _settle, _touch
+from drafts.timing import ROUNDS
+
+logger = logging.getLogger(__name__)
+
+MAX_EXTENSION_SECONDS = 15 * 60
+MAX_DECK_BUILDING_MINUTES = 180
+
+# Codes only these controls raise (kept next to them; see error_codes.py for the rest).
+NO_RUNNING_CLOCK = "no_running_clock"
+DRAFT_NOT_OVER = "draft_not_over"
+POD_FINISHED = "pod_finished"
+
+
+def _effective_state(pod: Pod) -> str:
+    """The state the pod is in, or was in before a pause."""
+    return pod.paused_from if pod.state == PodState.PAUSED else pod.state
+
+
+def _finish(pod: Pod) -> Pod:
+    _touch(pod)
+    pod.save()
+    _after_commit(pod)
+    return pod
+
+
+@transaction.atomic
+def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, actor=None,
+                  now: dt.datetime | None = None) -> Pod:
+    """Give more time on whatever clock is running: every current pick timer (or one seat's),
+    the review clock between rounds, or the deck-building clock. A paused pod keeps the extra
+    time frozen until it resumes. A clock that had already run out is not brought back: what
+    fell due is applied first."""
+    now = now or timezone.now()
+    if not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTENSION_SECONDS:
+        raise DomainError(error_codes.INVALID_TIMER,
+                          f"Extend by 1 to {MAX_EXTENSION_SECONDS} seconds.", field="seconds")
+    pod = lock_pod(pod_id)
+    _settle(pod, now)
+    state = _effective_state(pod)
+    paused = pod.state == PodState.PAUSED
+    seat = None
+    if seat_id is not None:
+        seat = Seat.objects.filter(pk=seat_id, pod=pod).first()
+        if seat is None:
+            raise NotFoundError("unknown_seat", "No such seat in this pod.")
+    delta = dt.timedelta(seconds=seconds)
+    if state == PodState.DRAFTING:
+        packs = Pack.objects.filter(pod=pod, holder__isnull=False)
+        if seat is not None:
+            packs = packs.filter(holder=seat)
+        packs = list(packs.exclude(remaining_ms=None) if paused else packs.exclude(deadline=None))
+        if not packs:
+            raise ConflictError(NO_RUNNING_CLOCK, "No pick timer is running"
+                                + (" for that seat." if seat else " in this pod."))
+        for pack in packs:
+            if paused:
+                pack.remaining_ms += seconds * 1000
+            else:
+                pack.deadline += delta
+            pack.save(update_fields=["remaining_ms", "deadline"])
+        clock, count = "pick", len(packs)
+    elif state in (PodState.REVIEWING, PodState.DECK_BUILDING):
+        if seat is not None:
+            raise DomainError(error_codes.INVALID_TIMER,
+                              "Between rounds and in deck building the clock is the whole pod's.",
+                              field="seat")
+        field = "review_deadline" if state == PodState.REVIEWING else "deck_building_deadline"
+        if paused and pod.paused_remaining_ms is not None:
+            pod.paused_remaining_ms += seconds * 1000
+        elif not paused and getattr(pod, field) is not None:
+            setattr(pod, field, getattr(pod, field) + delta)
+        else:
+            raise ConflictError(NO_RUNNING_CLOCK, "No clock is running in this pod.")
+        clock, count = ("review" if state == PodState.REVIEWING else "deck_building"), 1
+    else:
+        raise ConflictError(error_codes.POD_NOT_DRAFTING, "Only a running pod's clocks can be extended.")
+    _log(pod, now, "extend_clocks", actor, seconds=seconds, clock=clock, clocks=count,
+         seat=seat.position if seat else None)
+    return _finish(pod)
+
+
+@transaction.atomic
+def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
+                            now: dt.datetime | None = None) -> Pod:
+    """Change the deck-building time.
+
+    In deck building the clock restarts with ``minutes`` from now (frozen at that if paused).
+    Before deck building the event's deck-building minutes change, so this pod (and the
+    event's other pods) get that much when their last pick is made.
+    """
+    now = now or timezone.now()
+    if not isinstance(minutes, int) or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES:
+        raise DomainError(error_codes.INVALID_TIMER,
+                          f"Deck building lasts 1 to {MAX_DECK_BUILDING_MINUTES} minutes.", field="minutes")
+    pod = lock_pod(pod_id)
+    _settle(pod, now)
+    state = _effective_state(pod)
+    if state == PodState.DONE:
+        raise ConflictError(POD_FINISHED, "Deck building is over in this pod.")
+    if state == PodState.DECK_BUILDING:
+        if pod.state == PodState.PAUSED:
+            pod.paused_remaining_ms = minutes * 60_000
+        else:
+            pod.deck_building_deadline = now + dt.timedelta(minutes=minutes)
+        scope = "pod"
+    else:
+        Event.objects.filter(pk=pod.event_id).update(deck_building_minutes=minutes)
+        pod.event.deck_building_minutes = minutes
+        scope = "event"
+    _log(pod, now, "deck_building_clock", actor, minutes=minutes, scope=scope)
+    return _finish(pod)
+
+
+@transaction.atomic
+def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None,
+                        now: dt.datetime | None = None) -> Pod:
+    """Start the deck-building clock now, with the full time (or ``minutes``).
+
+    The engine starts deck building by itself at the last pick; this ends a review of the
+    last round early (should there be one) or restarts the clock when the organiser wants
+    every player to start together. Mid-draft it is refused: packs are still going round.
+    """
+    now = now or timezone.now()
+    if minutes is not None and (not isinstance(minutes, int)
+                                or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES):
+        raise DomainError(error_codes.INVALID_TIMER,
+                          f"Deck building lasts 1 to {MAX_DECK_BUILDING_MINUTES} minutes.", field="minutes")
+    pod = lock_pod(pod_id)
+    _settle(pod, now)
+    if pod.state == PodState.PAUSED:
+        raise ConflictError(error_codes.POD_PAUSED, "Resume the pod first.")
+    final_review = pod.state == PodState.REVIEWING and pod.round >= ROUNDS
+    if pod.state == PodState.DONE:
+        raise ConflictError(POD_FINISHED, "Deck building is over in this pod.")
+    if pod.state == PodState.NOT_STARTED:
+        raise ConflictError(error_codes.POD_NOT_STARTED, "This pod has not started.")
+    if pod.state != PodState.DECK_BUILDING and not final_review:
+        raise ConflictError(DRAFT_NOT_OVER, "The draft is not over: packs are still going round.")
+    minutes = minutes or pod.event.deck_building_minutes
+    pod.state = PodState.DECK_BUILDING
+    pod.review_deadline = None
+    pod.deck_building_deadline = now + dt.timedelta(minutes=minutes)
+    _log(pod, now, "start_deck_building", actor, minutes=minutes)
+    return _finish(pod)
+
+
+@transaction.atomic
+def regenerate_spectator_token(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
+    """A new spectator link for the pod; the old one stops working at once (open
+    spectator pages are disconnected and their next fetch is refused)."""
+    now = now or timezone.now()
+    pod = lock_pod(pod_id)
+    pod.spectator_token = secrets.token_urlsafe(24)
+    _log(pod, now, "spectator_link_regenerated", actor)
+    _finish(pod)
+    transaction.on_commit(lambda: notify_spectators_revoked(pod.pk))
+    return pod
+
+
+def notify_spectators_revoked(pod_id: int) -> None:
+    """Tell the pod's open spectator sockets that their link is no longer valid."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from drafts.tasks import pod_group
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(pod_group(pod_id), {"type": "pod.spectators_revoked"})
+    except Exception:  # Redis down: the old token is refused on every fetch anyway
+        logger.warning("Could not disconnect the spectators of pod %s", pod_id, exc_info=True)

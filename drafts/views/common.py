@@ -1,0 +1,181 @@
+"""Shared helpers of the draft pages: look-ups with per-object access checks, the confirm
+step of every control, and shaping selector output for templates."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from cards.models import Layout
+from draftsite.errors import DomainError
+from drafts import permissions
+from drafts.models import Event, Pod, PodState, Seat
+
+PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
+
+
+# --- look-ups and access ----------------------------------------------------------------
+
+def get_event(pk: int) -> Event:
+    event = Event.objects.filter(pk=pk).first()
+    if event is None:
+        raise Http404("No such event")
+    return event
+
+
+def get_pod(pk: int) -> Pod:
+    pod = Pod.objects.select_related("event").filter(pk=pk).first()
+    if pod is None:
+        raise Http404("No such pod")
+    return pod
+
+
+def get_seat(pk: int) -> Seat:
+    seat = Seat.objects.select_related("registration", "pod__event").filter(pk=pk).first()
+    if seat is None:
+        raise Http404("No such seat")
+    return seat
+
+
+def require_staff(user, event) -> None:
+    if not permissions.sees_everything(user, event):
+        raise PermissionDenied("Only the event's organisers and judges may see this page.")
+
+
+def require_organiser(user, event) -> None:
+    if not permissions.is_organiser(user, event):
+        raise PermissionDenied("Only an organiser of this event may do that.")
+
+
+def require_seat_reader(user, seat: Seat) -> bool:
+    """The seat's player, or staff of the event (read-only). Returns whether it is the player."""
+    if permissions.owns_seat(user, seat):
+        return True
+    if permissions.sees_everything(user, seat.pod.event):
+        return False
+    raise PermissionDenied("That is not your seat.")
+
+
+def require_seat_owner(user, seat: Seat) -> None:
+    if not permissions.owns_seat(user, seat):
+        raise PermissionDenied("That is not your seat.")
+
+
+def event_role_label(user, event) -> str:
+    roles = permissions.event_roles(user, event)
+    for role, label in (("organiser", "Organiser"), ("head_judge", "Head judge"), ("judge", "Judge")):
+        if role in roles:
+            return label
+    if getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists():
+        return "Player"
+    return ""
+
+
+# --- the confirm step -------------------------------------------------------------------
+
+def confirmed(request) -> bool:
+    return request.POST.get("confirmed") == "yes"
+
+
+def confirm_page(request, *, title: str, question: str, action: str, back: str,
+                 button: str = "Confirm", danger: bool = False, detail: str = ""):
+    """The page a control shows before it acts (the no-script confirmation; scripts ask in a
+    dialog and send ``confirmed=yes`` straight away). Every posted field is carried over."""
+    fields = [(k, v) for k, values in request.POST.lists() if k not in ("csrfmiddlewaretoken", "confirmed")
+              for v in values]
+    return render(request, "drafts/confirm.html", {
+        "title": title, "question": question, "action": action, "back": back, "fields": fields,
+        "button": button, "danger": danger, "detail": detail,
+    })
+
+
+def run(request, service, *, success: str, back: str, **kwargs):
+    """Call a service; a refusal becomes a message on the page we go back to (PRG)."""
+    try:
+        result = service(**kwargs)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect(back), None
+    if success:
+        messages.success(request, success)
+    return redirect(back), result
+
+
+def int_or_none(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+# --- shaping cards for templates ---------------------------------------------------------
+
+BACK_LABELS = {Layout.MELD: "Melds into", Layout.TRANSFORM: "Back face", Layout.MODAL_DFC: "Back face"}
+
+
+def present_card(card: dict) -> dict:
+    """Split a card payload into the sides a person sees: one side, or front and back (R14)."""
+    faces = card.get("faces") or [{"name": card.get("name", "?")}]
+    images = card.get("image_uris") or {}
+    if card.get("is_dfc") and len(faces) > 1:
+        front = {"label": "Front face", "faces": faces[:1], "image": images.get("front", "")}
+        back = {"label": BACK_LABELS.get(card.get("layout"), "Back face"), "faces": faces[1:],
+                "image": images.get("back", "")}
+    else:
+        front = {"label": "", "faces": faces, "image": images.get("front", "")}
+        back = None
+    return {**card, "front": front, "back": back,
+            "colors": "".join(card.get("color_identity") or [])}
+
+
+def present_board(board: dict, *, my_position: int | None = None, pod_round: int = 0) -> dict:
+    """The open board as a table: seats in order clockwise, top row left to right, bottom row
+    right to left, so the ring reads around the table; each DFC split into its two faces."""
+    seats = []
+    for seat in board["seats"]:
+        packs = [{**p, "dfcs": [present_card(c) for c in p["dfcs"]]} for p in seat["packs"]]
+        pile = None if seat["pile_dfcs"] is None else [present_card(c) for c in seat["pile_dfcs"]]
+        seats.append({**seat, "number": seat["position"] + 1, "packs": packs, "pile_dfcs": pile,
+                      "is_me": seat["position"] == my_position,
+                      "pack_sizes": ", ".join(str(p["cards_left"]) for p in seat["packs"])})
+    half = (len(seats) + 1) // 2
+    direction = None
+    if pod_round:
+        direction = "left" if pod_round % 2 == 1 else "right"
+    return {"seats": seats, "top": seats[:half], "bottom": list(reversed(seats[half:])),
+            "piles_open": any(s["pile_dfcs"] is not None for s in seats), "direction": direction,
+            "size": len(seats), "packs_in_play": sum(len(s["packs"]) for s in seats),
+            "cards_in_play": sum(p["cards_left"] for s in seats for p in s["packs"])}
+
+
+def parse_time(value):
+    if isinstance(value, str):
+        return dt.datetime.fromisoformat(value)
+    return value
+
+
+def clock_for(summary: dict, head: dict | None) -> dict:
+    """What the player's clock shows now: pick timer, review clock or deck-building clock."""
+    state = summary["state"]
+    effective = summary["paused_from"] if state == PodState.PAUSED else state
+    paused = state == PodState.PAUSED
+    deadline, remaining, label = None, None, ""
+    if effective == PodState.DRAFTING and head is not None:
+        deadline, remaining = parse_time(head["deadline"]), head["remaining_ms"]
+        label = "Pick timer" if (deadline or remaining is not None) else ""
+    elif effective == PodState.REVIEWING:
+        label = "Review time left"
+        deadline = parse_time(summary["review_deadline"])
+    elif effective == PodState.DECK_BUILDING:
+        label = "Deck-building time left"
+        deadline = parse_time(summary["deck_building_deadline"])
+    if paused:
+        if effective in (PodState.REVIEWING, PodState.DECK_BUILDING):
+            remaining = summary["paused_remaining_ms"]
+        deadline = None
+    return {"label": label, "deadline": deadline, "remaining_ms": remaining if not deadline else None,
+            "paused": paused}

@@ -1,0 +1,154 @@
+"""Event pages for everyone: my events, one event (my seat, its pods), and for organisers
+creating an event, registering players, seating them and starting pods."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from draftsite.errors import DomainError
+from drafts import permissions, services
+from drafts.forms import EventForm, RegistrationForm, SeatingForm
+from drafts.models import Event, PodState, Registration, Seat
+from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
+
+
+def event_list(request):
+    context = {"title": "Events", "can_create": permissions.can_create_event(request.user)}
+    if request.user.is_authenticated:
+        mine = Event.objects.filter(Q(staff__user=request.user) | Q(registrations__user=request.user)).distinct()
+        if request.user.is_superuser:
+            mine = Event.objects.all()
+        seats = {s.pod.event_id: s for s in Seat.objects.filter(registration__user=request.user)
+                 .select_related("pod")}
+        rows = [{"event": e, "role": event_role_label(request.user, e), "seat": seats.get(e.pk),
+                 "staff": permissions.sees_everything(request.user, e)}
+                for e in mine.order_by("-date", "name")]
+        upcoming = (Event.objects.filter(date__gte=timezone.localdate()).exclude(pk__in=[r["event"].pk for r in rows])
+                    .order_by("date", "name")[:20])
+        context.update(rows=rows, upcoming=upcoming)
+    return render(request, "drafts/event_list.html", context)
+
+
+@login_required
+def event_create(request):
+    if not permissions.can_create_event(request.user):
+        raise PermissionDenied("Only organisers may create events.")
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.create_event(created_by=request.user, **form.service_arguments())
+        except DomainError as exc:
+            field = exc.extra.get("field")
+            form.add_error(field if field in form.fields else None, exc.message)
+            suggestions = exc.extra.get("suggestions") or {}
+            for name, options in list(suggestions.items())[:5]:
+                if options:
+                    form.add_error(field if field in form.fields else None,
+                                   f"“{name}”: did you mean {', '.join(options)}?")
+        else:
+            messages.success(request, f"Event “{event.name}” created. Register players, then seat them.")
+            return redirect("drafts:event-detail", event.pk)
+    return render(request, "drafts/event_form.html", {"title": "Create an event", "form": form})
+
+
+@login_required
+def event_detail(request, event_id: int):
+    event = get_event(event_id)
+    staff = permissions.sees_everything(request.user, event)
+    organiser = permissions.is_organiser(request.user, event)
+    registration = event.registrations.filter(user=request.user).first()
+    my_seat = (Seat.objects.filter(registration=registration).select_related("pod").first()
+               if registration else None)
+    member = staff or registration is not None
+    pods = []
+    if member:
+        for pod in event.pods.order_by("number").prefetch_related("seats__registration"):
+            pods.append({"pod": pod, "seats": sorted(pod.seats.all(), key=lambda s: s.position)})
+    seated = set(Seat.objects.filter(pod__event=event, registration__isnull=False)
+                 .values_list("registration_id", flat=True))
+    registrations = list(event.registrations.order_by("name")) if member else []
+    return render(request, "drafts/event_detail.html", {
+        "title": event.name, "event": event, "staff": staff, "organiser": organiser,
+        "registration": registration, "my_seat": my_seat, "member": member, "pods": pods,
+        "registrations": [{"reg": r, "seated": r.pk in seated} for r in registrations],
+        "unseated": sum(1 for r in registrations if r.pk not in seated),
+        "role_label": event_role_label(request.user, event),
+        "any_started": any(p["pod"].state != PodState.NOT_STARTED for p in pods),
+        "registration_form": RegistrationForm(), "seating_form": SeatingForm(),
+        "deck_url": f"/decks/register/{event.pk}/",
+    })
+
+
+@login_required
+@require_POST
+def event_join(request, event_id: int):
+    event = get_event(event_id)
+    try:
+        services.register_player(event_id=event.pk, user=request.user)
+        messages.success(request, f"You are registered for {event.name}.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("drafts:event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def event_register(request, event_id: int):
+    """An organiser registers an account by username, or a guest by name."""
+    event = get_event(event_id)
+    if not permissions.is_organiser(request.user, event):
+        raise PermissionDenied("Only an organiser of this event may register players.")
+    form = RegistrationForm(request.POST)
+    if not form.is_valid():
+        for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
+            messages.error(request, error)
+        return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
+    username = form.cleaned_data["username"].strip()
+    try:
+        if username:
+            user = get_user_model().objects.filter(username=username).first()
+            if user is None:
+                raise DomainError("unknown_user", f"No account is called “{username}”.")
+            registration = services.register_player(event_id=event.pk, user=user)
+        else:
+            registration = services.register_player(event_id=event.pk, name=form.cleaned_data["name"])
+        messages.success(request, f"{registration.name} is registered.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
+
+
+@login_required
+@require_POST
+def event_seating(request, event_id: int):
+    """Random seating from a seed (confirm first: it replaces any earlier seating)."""
+    event = get_event(event_id)
+    if not permissions.is_organiser(request.user, event):
+        raise PermissionDenied("Only an organiser of this event may seat players.")
+    form = SeatingForm(request.POST)
+    back = reverse("drafts:event-detail", args=[event.pk]) + "#pods"
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(back)
+    if not confirmed(request):
+        count = Registration.objects.filter(event=event).count()
+        return confirm_page(request, title="Seat the players",
+                            question=f"Seat all {count} registered players into pods of up to 8?",
+                            detail="Any earlier seating is replaced (seating is locked once a pod starts).",
+                            action=reverse("drafts:event-seating", args=[event.pk]), back=back)
+    try:
+        pods = services.seat_players(event_id=event.pk, seed=form.cleaned_data.get("seed"))
+        messages.success(request, f"Players seated in {len(pods)} pod(s).")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(back)

@@ -1,0 +1,197 @@
+"""The player's draft page: the pack in front of them, their pile, the open board, clocks.
+
+The page and its live panel show ``selectors.seat_view`` and nothing else, so a player
+only ever receives their own cards and the pod's open information (R15-R16). Scripts pick
+through the API (``pack`` sent, so a stale double click is a 409); the forms below are
+the same actions without script, with a confirm step for the pick.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from draftsite.errors import DomainError
+from drafts import selectors, services
+from drafts.models import PodState
+from drafts.views.common import (
+    clock_for,
+    confirm_page,
+    confirmed,
+    get_seat,
+    int_or_none,
+    present_board,
+    present_card,
+    require_seat_owner,
+    require_seat_reader,
+)
+
+PILE_COVER_LABELS = {"": "nothing (DFCs show on top)", "basic_land": "a basic land",
+                     "checklist": "a checklist card"}
+
+
+def deck_registration_url(event_id: int) -> str:
+    return f"/decks/register/{event_id}/"
+
+
+def seat_context(seat, *, is_player: bool, now=None) -> dict:
+    now = now or timezone.now()
+    view = selectors.seat_view(seat, now)
+    summary = view["pod"]
+    queue = view["queue"]
+    head = queue[0] if queue else None
+    pile = [present_card(c) for c in view["pile"]]
+    state = summary["state"]
+    effective = summary["paused_from"] if state == PodState.PAUSED else state
+    board = present_board(view["board"], my_position=seat.position, pod_round=summary["round"])
+    waiting_ready = 0
+    if effective == PodState.REVIEWING:
+        waiting_ready = seat.pod.seats.filter(ready=False, is_automatic=False).count()
+    return {
+        "seat": seat, "seat_info": view["seat"], "pod": seat.pod, "event": seat.pod.event,
+        "summary": summary, "state": state, "effective_state": effective,
+        "paused": state == PodState.PAUSED,
+        "head": head and {**head, "cards": [present_card(c) for c in head["cards"]]},
+        "queue_waiting": max(0, len(queue) - 1), "queue": queue,
+        "pile": pile, "pile_cover_label": PILE_COVER_LABELS.get(view["seat"]["pile_cover"], ""),
+        "pile_covers": PILE_COVER_LABELS.items(),
+        "board": board, "clock": clock_for(summary, head),
+        "is_player": is_player, "can_pick": is_player and state == PodState.DRAFTING and head is not None,
+        "waiting_ready": waiting_ready,
+        "deck_url": deck_registration_url(seat.pod.event_id),
+        "now": now, "server_time": view["server_time"],
+        "versions": json.dumps({str(seat.pod_id): summary["version"]}),
+    }
+
+
+@login_required
+def seat_page(request, seat_id: int):
+    seat = get_seat(seat_id)
+    is_player = require_seat_reader(request.user, seat)
+    context = seat_context(seat, is_player=is_player)
+    context.update(title=f"Draft · pod {seat.pod.number}, seat {seat.position + 1}",
+                   socket=f"/ws/seats/{seat.pk}/",
+                   panel_url=reverse("drafts:seat-panel", args=[seat.pk]))
+    return render(request, "drafts/seat.html", context)
+
+
+@login_required
+def seat_panel(request, seat_id: int):
+    """The live part of the draft page (the script swaps in whatever region changed)."""
+    seat = get_seat(seat_id)
+    is_player = require_seat_reader(request.user, seat)
+    response = render(request, "drafts/_seat_panel.html", seat_context(seat, is_player=is_player))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _back(seat) -> str:
+    return reverse("drafts:seat", args=[seat.pk])
+
+
+@login_required
+@require_POST
+def seat_pick(request, seat_id: int):
+    """Pick without script: the first post asks to confirm, the second picks."""
+    seat = get_seat(seat_id)
+    require_seat_owner(request.user, seat)
+    card_id = int_or_none(request.POST.get("card"))
+    pack_id = int_or_none(request.POST.get("pack"))
+    position = int_or_none(request.POST.get("position"))
+    if card_id is None:
+        messages.error(request, "Choose a card to pick.")
+        return redirect(_back(seat))
+    if not confirmed(request):
+        view = selectors.seat_view(seat)
+        head = view["queue"][0] if view["queue"] else None
+        card = next((c for c in (head["cards"] if head else []) if c["id"] == card_id), None)
+        if card is None or (pack_id and head["pack_id"] != pack_id):
+            messages.error(request, "That pack has already moved on; pick from the pack now in front of you.")
+            return redirect(_back(seat))
+        return confirm_page(request, title="Confirm your pick", question=f"Pick {card['name']}?",
+                            action=reverse("drafts:seat-pick", args=[seat.pk]), back=_back(seat),
+                            button="Pick it", detail="The pack then passes to your neighbour.")
+    try:
+        services.make_pick(seat_id=seat.pk, draft_card_id=card_id, actor=request.user,
+                           position=position, pack_id=pack_id)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(_back(seat))
+
+
+@login_required
+@require_POST
+def seat_pile(request, seat_id: int):
+    """Move a card within the pile (R17): up/down buttons without script."""
+    seat = get_seat(seat_id)
+    require_seat_owner(request.user, seat)
+    card_id = int_or_none(request.POST.get("card"))
+    position = int_or_none(request.POST.get("position"))
+    if card_id is None or position is None:
+        messages.error(request, "Choose a card and where it goes.")
+    else:
+        try:
+            services.move_pile_card(seat_id=seat.pk, draft_card_id=card_id, position=position)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+    return redirect(_back(seat) + "#pile")
+
+
+@login_required
+@require_POST
+def seat_pile_cover(request, seat_id: int):
+    seat = get_seat(seat_id)
+    require_seat_owner(request.user, seat)
+    try:
+        services.set_pile_cover(seat_id=seat.pk, cover=request.POST.get("cover", ""))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(_back(seat) + "#pile")
+
+
+@login_required
+@require_POST
+def seat_ready(request, seat_id: int):
+    seat = get_seat(seat_id)
+    require_seat_owner(request.user, seat)
+    try:
+        services.mark_ready(seat_id=seat.pk)
+        messages.success(request, "You are ready. The next pack opens when everyone is.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(_back(seat))
+
+
+def _log_shows_packs(request, seat) -> bool:
+    from drafts import permissions
+
+    return permissions.sees_everything(request.user, seat.pod.event) or seat.pod.event.decklists_published
+
+
+@login_required
+def seat_log_text(request, seat_id: int):
+    seat = get_seat(seat_id)
+    require_seat_reader(request.user, seat)
+    text = selectors.mtgo_log_text(seat, include_packs=_log_shows_packs(request, seat))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="draft-pod{seat.pod.number}-seat{seat.position + 1}.txt"'
+    return response
+
+
+@login_required
+def seat_log_json(request, seat_id: int):
+    seat = get_seat(seat_id)
+    require_seat_reader(request.user, seat)
+    data = {"event": seat.pod.event_id, "pod": seat.pod_id, "seat": seat.pk, "position": seat.position,
+            "picks": selectors.draft_log(seat, include_packs=_log_shows_packs(request, seat))}
+    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="draft-pod{seat.pod.number}-seat{seat.position + 1}.json"'
+    return response

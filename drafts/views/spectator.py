@@ -1,0 +1,56 @@
+"""The spectator view: a revocable link that shows only open information (R15).
+
+Everything on it comes from ``selectors.open_board`` (DFCs with both faces, seats, pack
+sizes, progress): never a single-faced card, and no piles once the draft is over (until
+decklists are published). Regenerating the pod's token revokes the old link at once.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.shortcuts import render
+from django.urls import reverse
+
+from drafts import selectors
+from drafts.models import Pod
+from drafts.views.common import present_board
+
+
+def _pod_for(token: str) -> Pod | None:
+    if not token:
+        return None
+    return Pod.objects.select_related("event").filter(spectator_token=token).exclude(spectator_token="").first()
+
+
+def _revoked(request):
+    return render(request, "error.html", {
+        "title": "Spectator link not valid", "status": 404,
+        "message": "This spectator link does not work (any more): the organiser may have replaced it. "
+                   "Ask them for the current link."}, status=404)
+
+
+def _context(pod: Pod) -> dict:
+    pod = selectors.fresh_pod(pod.pk)
+    board = present_board(selectors.open_board(pod), pod_round=pod.round)
+    return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "board": board,
+            "versions": json.dumps({str(pod.pk): pod.version}), "spectator": True}
+
+
+def spectate(request, token: str):
+    pod = _pod_for(token)
+    if pod is None:
+        return _revoked(request)
+    context = _context(pod)
+    context.update(title=f"Watching pod {pod.number} · {pod.event.name}", socket=f"/ws/watch/{token}/",
+                   panel_url=reverse("drafts:spectate-panel", args=[token]))
+    return render(request, "drafts/spectate.html", context)
+
+
+def spectate_panel(request, token: str):
+    pod = _pod_for(token)
+    if pod is None:
+        return _revoked(request)
+    response = render(request, "drafts/_board_panel.html", _context(pod))
+    response["Cache-Control"] = "no-store"
+    return response

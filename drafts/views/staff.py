@@ -1,0 +1,251 @@
+"""The organiser's dashboard, the pod page (organisers act, judges read), exports, and the
+open board page for pod members.
+
+Every control is a POST that first answers with a confirm page (``confirmed=yes`` acts; the
+page's script asks in a dialog instead), is refused on the server to anyone but an organiser
+of the event, and is logged by its service as a PodLogEntry.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from drafts import dashboards, permissions, selectors, services
+from drafts.models import PodState, Registration, Seat
+from drafts.views.common import (
+    confirm_page,
+    confirmed,
+    event_role_label,
+    get_event,
+    get_pod,
+    int_or_none,
+    present_board,
+    require_organiser,
+    require_staff,
+    run,
+)
+
+
+def _no_store(response):
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- event dashboard --------------------------------------------------------------------
+
+def _dashboard_context(request, event):
+    now = timezone.now()
+    pods = dashboards.event_glance(event, now)
+    return {"event": event, "pods": pods, "now": now,
+            "is_organiser": permissions.is_organiser(request.user, event),
+            "versions": json.dumps({str(p["pod"].pk): p["pod"].version for p in pods})}
+
+
+@login_required
+def dashboard(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request.user, event)
+    context = _dashboard_context(request, event)
+    context.update(title=f"Dashboard · {event.name}", role_label=event_role_label(request.user, event),
+                   socket=f"/ws/events/{event.pk}/",
+                   panel_url=reverse("drafts:dashboard-panel", args=[event.pk]))
+    return render(request, "drafts/dashboard.html", context)
+
+
+@login_required
+def dashboard_panel(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request.user, event)
+    return _no_store(render(request, "drafts/_dashboard_panel.html", _dashboard_context(request, event)))
+
+
+# --- one pod ----------------------------------------------------------------------------
+
+def _pod_context(request, pod):
+    detail = dashboards.pod_detail(pod.pk)
+    pod = detail["pod"]
+    return {**detail, "event": pod.event, "is_organiser": permissions.is_organiser(request.user, pod.event),
+            "spectator_url": request.build_absolute_uri(reverse("drafts:spectate", args=[pod.spectator_token]))
+            if pod.spectator_token else "",
+            "now": detail["server_time"], "versions": json.dumps({str(pod.pk): pod.version}),
+            "effective_state": pod.paused_from if pod.state == PodState.PAUSED else pod.state}
+
+
+@login_required
+def pod_detail(request, pod_id: int):
+    pod = get_pod(pod_id)
+    require_staff(request.user, pod.event)
+    context = _pod_context(request, pod)
+    context.update(title=f"Pod {pod.number} · {pod.event.name}", role_label=event_role_label(request.user, pod.event),
+                   socket=f"/ws/pods/{pod.pk}/", panel_url=reverse("drafts:pod-panel", args=[pod.pk]))
+    return render(request, "drafts/pod_detail.html", context)
+
+
+@login_required
+def pod_panel(request, pod_id: int):
+    pod = get_pod(pod_id)
+    require_staff(request.user, pod.event)
+    return _no_store(render(request, "drafts/_pod_panel.html", _pod_context(request, pod)))
+
+
+def _seat_of(pod, value) -> Seat | None:
+    seat_id = int_or_none(value)
+    return Seat.objects.filter(pk=seat_id, pod=pod).select_related("registration").first() if seat_id else None
+
+
+def _seat_label(seat) -> str:
+    who = seat.registration.name if seat.registration_id else "automatic drafter"
+    return f"seat {seat.position + 1} ({who})"
+
+
+@login_required
+@require_POST
+def pod_control(request, pod_id: int, action: str):
+    """Every organiser control of a pod: confirm, act, log (the services log), go back."""
+    pod = get_pod(pod_id)
+    require_organiser(request.user, pod.event)
+    back = request.POST.get("next") or reverse("drafts:pod-detail", args=[pod.pk])
+    if not back.startswith("/") or back.startswith("//"):
+        back = reverse("drafts:pod-detail", args=[pod.pk])
+    name = f"pod {pod.number}"
+    common = {"pod_id": pod.pk, "actor": request.user}
+    seat = _seat_of(pod, request.POST.get("seat"))
+    seconds = int_or_none(request.POST.get("seconds"))
+    minutes = int_or_none(request.POST.get("minutes"))
+
+    if action == "start":
+        question, service, kwargs, done = f"Start {name}? Packs open and the first pick timer starts.", \
+            services.start_pod, common, f"Pod {pod.number} started."
+    elif action == "pause":
+        question, service, kwargs, done = f"Pause {name}? Every clock stops where it is.", \
+            services.pause_pod, common, f"Pod {pod.number} paused."
+    elif action == "resume":
+        question, service, kwargs, done = f"Resume {name}? Every clock restarts with the time it had left.", \
+            services.resume_pod, common, f"Pod {pod.number} resumed."
+    elif action == "advance":
+        question, service, kwargs, done = f"End the review in {name} now and open the next packs?", \
+            services.advance_round, common, "Next round started."
+    elif action == "extend":
+        if seconds is None:
+            return _refuse(request, back, "Give the number of seconds to add.")
+        target = f" for {_seat_label(seat)}" if seat else ""
+        question, service, done = f"Give {seconds} more seconds on the running clocks of {name}{target}?", \
+            services.extend_clocks, f"Clocks extended by {seconds} s."
+        kwargs = {**common, "seconds": seconds, "seat_id": seat.pk if seat else None}
+    elif action == "deck-building-clock":
+        if minutes is None:
+            return _refuse(request, back, "Give the deck-building minutes.")
+        question, service, done = f"Set the deck-building time of {name} to {minutes} minutes?", \
+            services.set_deck_building_clock, f"Deck-building time set to {minutes} min."
+        kwargs = {**common, "minutes": minutes}
+    elif action == "start-deck-building":
+        question, service, done = f"Start the deck-building clock of {name} now?", \
+            services.start_deck_building, "Deck-building clock started."
+        kwargs = {**common, "minutes": minutes}
+    elif action == "replace":
+        if seat is None:
+            return _refuse(request, back, "Choose the seat to replace.")
+        question, service, done = (f"Replace {_seat_label(seat)} with an automatic drafter? It picks for the seat "
+                                   "from now on; the pile stays."), services.replace_with_automatic, \
+            f"Seat {seat.position + 1} is now an automatic drafter."
+        kwargs = {"seat_id": seat.pk, "actor": request.user}
+    elif action == "hand-seat":
+        registration = Registration.objects.filter(pk=int_or_none(request.POST.get("registration")),
+                                                   event=pod.event).first()
+        if seat is None or registration is None:
+            return _refuse(request, back, "Choose the seat and the player who takes it.")
+        question, service, done = (f"Hand {_seat_label(seat)}, with its packs and pile, to {registration.name}?"), \
+            services.hand_seat, f"Seat {seat.position + 1} handed to {registration.name}."
+        kwargs = {"seat_id": seat.pk, "registration_id": registration.pk, "actor": request.user}
+    elif action == "spectator-link":
+        question, service, done = (f"Make a new spectator link for {name}? The current link stops working "
+                                   "at once."), services.regenerate_spectator_token, "New spectator link made."
+        kwargs = common
+    else:
+        raise Http404("No such control")
+
+    if not confirmed(request):
+        return confirm_page(request, title="Please confirm", question=question,
+                            action=reverse("drafts:pod-control", args=[pod.pk, action]), back=back,
+                            danger=action in ("replace", "hand-seat", "spectator-link"))
+    return run(request, service, success=done, back=back, **kwargs)[0]
+
+
+def _refuse(request, back: str, text: str):
+    messages.error(request, text)
+    return redirect(back)
+
+
+# --- downloads --------------------------------------------------------------------------
+
+def _download(body: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+def pod_log_text(request, pod_id: int):
+    pod = get_pod(pod_id)
+    require_staff(request.user, pod.event)
+    return _download(dashboards.pod_log_text(pod), "text/plain; charset=utf-8",
+                     f"event{pod.event_id}-pod{pod.number}-log.txt")
+
+
+@login_required
+def pod_log_json(request, pod_id: int):
+    pod = get_pod(pod_id)
+    require_staff(request.user, pod.event)
+    return _download(dashboards.pod_log_json(pod), "application/json; charset=utf-8",
+                     f"event{pod.event_id}-pod{pod.number}-log.json")
+
+
+@login_required
+def event_report(request, event_id: int):
+    event = get_event(event_id)
+    require_staff(request.user, event)
+    return _download(dashboards.event_report_csv(event), "text/csv; charset=utf-8",
+                     f"event{event.pk}-report.csv")
+
+
+# --- the open board for pod members and staff (R15) ---------------------------------------
+
+def _board_context(request, pod):
+    pod = selectors.fresh_pod(pod.pk)
+    me = permissions.seat_in_pod(request.user, pod.pk)
+    return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "my_seat": me,
+            "board": present_board(selectors.open_board(pod), my_position=me.position if me else None,
+                                   pod_round=pod.round),
+            "versions": json.dumps({str(pod.pk): pod.version})}
+
+
+def _require_member_or_staff(user, pod):
+    from django.core.exceptions import PermissionDenied
+
+    if not (permissions.seat_in_pod(user, pod.pk) or permissions.sees_everything(user, pod.event)):
+        raise PermissionDenied("You are not in this pod.")
+
+
+@login_required
+def pod_board(request, pod_id: int):
+    pod = get_pod(pod_id)
+    _require_member_or_staff(request.user, pod)
+    context = _board_context(request, pod)
+    context.update(title=f"Open board · pod {pod.number}", socket=f"/ws/pods/{pod.pk}/",
+                   panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]))
+    return render(request, "drafts/board.html", context)
+
+
+@login_required
+def pod_board_panel(request, pod_id: int):
+    pod = get_pod(pod_id)
+    _require_member_or_staff(request.user, pod)
+    return _no_store(render(request, "drafts/_board_panel.html", _board_context(request, pod)))
