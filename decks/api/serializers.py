@@ -284,8 +284,9 @@ class DeckCheckInput(serializers.Serializer):
     def validate(self, attrs):
         if attrs.get("matches") and attrs["findings"]:
             raise serializers.ValidationError("A deck that matches has no findings.", code="invalid")
-        if attrs.get("matches") is False and not attrs["findings"]:
-            raise serializers.ValidationError("Record what differs (findings).", code="required")
+        if not attrs["findings"] and attrs.get("matches") is not True:
+            raise serializers.ValidationError("Say that the deck matches (matches: true), or record "
+                                              "what was found (findings).", code="required")
         return attrs
 
 

@@ -1,0 +1,94 @@
+"""Fixtures for the decks tests: real catalogue cards, an event with staff and players, and
+small helpers to build requests.
+
+The suite's session fixture (tests/conftest.py) normally loads the seed catalogue; the
+module-scoped ``catalogue`` fixture imports whatever a deck test needs that is still missing
+(with the real ``import_cards`` command on files under cards/data), so these tests also run
+on their own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from cards.models import Card, ChecklistCard
+from drafts import services as draft_services
+from drafts.models import EventStaff, StaffRole
+
+FIXTURES = Path(__file__).parent / "fixtures"
+DATA = Path(settings.BASE_DIR) / "cards" / "data"
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+
+# file -> a card (or checklist set code) that shows it is loaded
+NEEDED = [
+    ("mtgjson/ISD.json.gz", "Delver of Secrets // Insectile Aberration"),
+    ("mtgjson/ZNR.json.gz", "Emeria's Call // Emeria, Shattered Skyclave"),
+    ("mtgjson/CHK.json.gz", "Akki Lavarunner // Tok-Tok, Volcano Born"),
+    ("cockatrice/MKC.xml.gz", "Alandra, Sky Dreamer"),
+    ("cockatrice/DSK.xml.gz", "Bottomless Pool // Locker Room"),
+    ("cockatrice/MKM.xml.gz", "Kellan, Inquisitive Prodigy // Tail the Suspect"),
+]
+CHECKLIST_FILES = [("mtgjson/SZNR.json", "SZNR"), ("checklists/checklists_and_substitutes.mtgjson.json", "TISD")]
+
+
+def read_fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def catalogue(django_db_setup, django_db_blocker):
+    """The real cards these tests use (ISD, ZNR, CHK, MKC, DSK, MKM, checklists, SZNR)."""
+    with django_db_blocker.unblock():
+        missing = [str(DATA / path) for path, name in NEEDED if not Card.objects.filter(name=name).exists()]
+        missing_checklists = [str(DATA / path) for path, code in CHECKLIST_FILES
+                              if not ChecklistCard.objects.filter(set_code=code).exists()]
+        if missing or missing_checklists:
+            # Checklists last (their entries link to cards already imported); re-importing
+            # a file changes nothing.
+            call_command("import_cards", *missing, *[str(DATA / p) for p, _ in CHECKLIST_FILES], "--quiet")
+    yield
+
+
+@pytest.fixture
+def users(db):
+    User = get_user_model()
+    return {name: User.objects.create_user(name, password="pw")
+            for name in ("org", "judge", "alice", "bob", "carol", "outsider")}
+
+
+def make_event(users, *, deck_format="constructed", deadline=None, published=False, name="Friday Night"):
+    event = draft_services.create_event(name=name, date=T0.date(), created_by=users["org"],
+                                        draft_format="cube", cube_list=["Island"])
+    event.deck_format = deck_format
+    event.decklist_deadline = deadline
+    event.decklists_published = published
+    event.save()
+    EventStaff.objects.create(event=event, user=users["judge"], role=StaffRole.JUDGE)
+    regs = {who: draft_services.register_player(event_id=event.pk, user=users[who])
+            for who in ("alice", "bob", "carol")}
+    return event, regs
+
+
+@pytest.fixture
+def constructed(catalogue, users):
+    return make_event(users, deck_format="constructed")
+
+
+@pytest.fixture
+def commander_event(catalogue, users):
+    return make_event(users, deck_format="commander", name="Commander night")
+
+
+def client_for(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client

@@ -1,0 +1,158 @@
+"""Deck pages: register by paste or upload, build from a limited pool, suggested checklist
+cards, the printable registration sheet, corrections, sealed pools and the index."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+
+from decks.models import Deck, DeckCorrection, SealedPool
+from tests.decks.conftest import make_event, read_fixture
+from tests.decks.test_registration import POOL, draft_pile
+
+pytestmark = pytest.mark.django_db
+
+
+def login(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def event(catalogue, users):
+    return make_event(users, deck_format="constructed")
+
+
+def test_register_by_pasting(event, users):
+    ev, regs = event
+    client = login(users["alice"])
+    page = client.get(f"/decks/events/{ev.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'for="id_decklist"' in html and 'for="id_opaque_sleeves"' in html
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"})
+    assert response.status_code == 302
+    deck = Deck.objects.get(registration=regs["alice"])
+    assert not deck.valid  # no sleeves, no checklist cards (R9)
+    html = client.get(f"/decks/events/{ev.pk}/").content.decode()
+    assert "dfc_needs_sleeves_or_checklist" in html and "Delver of Secrets" in html
+
+
+def test_suggest_checklist_cards_then_save(event, users):
+    ev, regs = event
+    client = login(users["alice"])
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "suggest"})
+    assert response.status_code == 200
+    assert not Deck.objects.exists()  # suggesting stores nothing
+    assert "4 Innistrad Checklist (TISD 13): Delver of Secrets" in response.content.decode()
+    response = client.post(f"/decks/events/{ev.pk}/", {
+        "decklist": read_fixture("delver_isd.txt"), "action": "save",
+        "checklist_lines": "4 Innistrad Checklist (TISD 13): Delver of Secrets"})
+    assert response.status_code == 302
+    assert Deck.objects.get(registration=regs["alice"]).valid
+
+
+def test_upload_on_the_page_and_bad_files(event, users):
+    ev, regs = event
+    client = login(users["bob"])
+    ok = client.post(f"/decks/events/{ev.pk}/", {
+        "file": SimpleUploadedFile("wolves.dek", read_fixture("werewolves_isd.dek").encode()),
+        "opaque_sleeves": "on", "action": "save"})
+    assert ok.status_code == 302
+    assert Deck.objects.get(registration=regs["bob"]).source_format == "mtgo_dek"
+    bad = client.post(f"/decks/events/{ev.pk}/", {"file": SimpleUploadedFile("x.txt", b"\x00\xffGIF89a"),
+                                                  "action": "save"})
+    assert bad.status_code == 400 and "unreadable_file" in bad.content.decode()
+    assert Deck.objects.get(registration=regs["bob"]).version == 1
+
+
+def test_locked_page(event, users):
+    ev, regs = event
+    ev.decklist_deadline = timezone.now() - dt.timedelta(hours=1)
+    ev.save()
+    client = login(users["alice"])
+    assert "Locked." in client.get(f"/decks/events/{ev.pk}/").content.decode()
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": "60 Island", "action": "save"})
+    assert response.status_code == 409 and not Deck.objects.exists()
+
+
+def test_not_registered_page(event, users):
+    ev, _ = event
+    response = login(users["outsider"]).get(f"/decks/events/{ev.pk}/")
+    assert response.status_code == 403 and "not registered" in response.content.decode()
+
+
+def test_limited_builder(catalogue, users):
+    ev, regs = make_event(users, deck_format="limited")
+    pod = draft_pile(ev, regs["alice"])
+    client = login(users["alice"])
+    page = client.get(f"/decks/events/{ev.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'name="basic-Island"' in html and "Delver of Secrets" in html
+    from drafts.models import DraftCard
+
+    ids = {dc.card.name.split(" // ")[0]: dc.card_id for dc in DraftCard.objects.filter(pod=pod).select_related("card")}
+    post = {f"main-{ids[name]}": str(n) for name, n in POOL.items()}  # the whole pool, 26 cards
+    post.update({"basic-Island": "8", "basic-Forest": "6", "opaque_sleeves": "on", "action": "save"})
+    assert client.post(f"/decks/events/{ev.pk}/", post).status_code == 302
+    deck = Deck.objects.get(registration=regs["alice"])
+    assert deck.valid and deck.main_count == 40 and deck.sideboard == [] and deck.source_format == "builder"
+    post["basic-Island"] = "seven"
+    response = client.post(f"/decks/events/{ev.pk}/", post)
+    assert response.status_code == 400 and Deck.objects.get(pk=deck.pk).version == 1
+
+
+def test_sealed_pool_page(catalogue, users):
+    ev, regs = make_event(users, deck_format="limited")
+    client = login(users["org"])
+    assert client.get(f"/decks/events/{ev.pk}/sealed/").status_code == 200
+    text = "".join(f"{n} {name}\n" for name, n in POOL.items())
+    response = client.post(f"/decks/events/{ev.pk}/sealed/", {"registration": regs["carol"].pk, "pool": text})
+    assert response.status_code == 302
+    assert SealedPool.objects.get(registration=regs["carol"]).size == sum(POOL.values())
+    assert login(users["judge"]).get(f"/decks/events/{ev.pk}/sealed/").status_code == 403
+
+
+def test_printable_decklist(event, users):
+    ev, regs = event
+    client = login(users["alice"])
+    client.post(f"/decks/events/{ev.pk}/", {
+        "decklist": read_fixture("delver_isd.txt"), "action": "save",
+        "checklist_lines": "4 Innistrad Checklist: Delver of Secrets"})
+    deck = Deck.objects.get(registration=regs["alice"])
+    html = client.get(f"/decks/{deck.pk}/print/").content.decode()
+    for text in ("Deck registration sheet", "alice", ev.name, str(ev.date.year), "Main deck", "Sideboard",
+                 "Total main deck", "4 × Innistrad Checklist (TISD 13), marked “Delver of Secrets // Insectile Aberration”",
+                 "Snapcaster Mage", "Negate", "not opaque"):
+        assert text in html, text
+    css = (settings.BASE_DIR / "static" / "site.css").read_text()
+    assert "@media print" in css and ".decklist-sheet" in css
+
+
+def test_judge_correction_page(event, users):
+    ev, regs = event
+    login(users["alice"]).post(f"/decks/events/{ev.pk}/", {"decklist": "60 Island", "action": "save"})
+    deck = Deck.objects.get(registration=regs["alice"])
+    judge = login(users["judge"])
+    form = judge.get(f"/decks/{deck.pk}/correct/")
+    assert form.status_code == 200 and "60 Island" in form.content.decode()
+    missing_reason = judge.post(f"/decks/{deck.pk}/correct/", {"decklist": "61 Island"})
+    assert missing_reason.status_code == 400 and not DeckCorrection.objects.exists()
+    response = judge.post(f"/decks/{deck.pk}/correct/", {"decklist": "61 Island", "reason": "Miscounted"})
+    assert response.status_code == 302
+    detail = judge.get(f"/decks/{deck.pk}/").content.decode()
+    assert "Miscounted" in detail and "infraction=decklist_problem" in detail
+    assert login(users["alice"]).get(f"/decks/{deck.pk}/correct/").status_code == 403
+
+
+def test_index(event, users):
+    ev, _ = event
+    assert "Log in" in Client().get("/decks/").content.decode()
+    assert ev.name in login(users["alice"]).get("/decks/").content.decode()
+    html = login(users["judge"]).get("/decks/").content.decode()
+    assert f"/decks/events/{ev.pk}/judge/" in html
