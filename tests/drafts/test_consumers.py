@@ -1,0 +1,203 @@
+"""The draft websockets: who may open which socket, and that a socket only ever carries a
+pod id and a version number (never a card: the page fetches what its viewer may see)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
+from django.utils import timezone
+
+from draftsite.asgi import application
+from draftsite.routing import websocket_urlpatterns
+from drafts import presence, services
+from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+from tests.drafts import conftest
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+router = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture
+def pod(organiser, players, cube_names):
+    return conftest.make_pod(organiser, players, cube_names, now=timezone.now())
+
+
+@pytest.fixture
+def seats(pod):
+    return list(Seat.objects.filter(pod=pod).order_by("position"))
+
+
+@pytest.fixture
+def judge(pod):
+    user = get_user_model().objects.create_user("judy", password="pw")
+    EventStaff.objects.create(event=pod.event, user=user, role=StaffRole.JUDGE)
+    return user
+
+
+def socket(path, user=None):
+    communicator = WebsocketCommunicator(router, path)
+    communicator.scope["user"] = user if user is not None else AnonymousUser()
+    return communicator
+
+
+async def opened(path, user=None):
+    communicator = socket(path, user)
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected, path
+    return communicator
+
+
+async def refused(path, user=None) -> bool:
+    communicator = socket(path, user)
+    connected, _ = await communicator.connect(timeout=5)
+    if connected:
+        await communicator.disconnect()
+    return not connected
+
+
+@database_sync_to_async
+def pick_first(seat):
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+    return services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk)
+
+
+@database_sync_to_async
+def version_of(pod):
+    pod.refresh_from_db()
+    return pod.version
+
+
+async def test_player_socket_says_hello_then_only_versions(pod, seats, players):
+    ws = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
+    assert await ws.receive_json_from(timeout=5) == {"type": "hello", "role": "player"}
+    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": pod.pk,
+                                                      "version": await version_of(pod)}
+    await pick_first(seats[3])  # somebody else picks: the pod changed
+    message = await ws.receive_json_from(timeout=5)
+    assert message == {"type": "changed", "pod": pod.pk, "version": await version_of(pod)}
+    assert set(message) == {"type", "pod", "version"}  # no card data, ever
+    assert await ws.receive_nothing(timeout=0.2)
+    await ws.disconnect()
+
+
+async def test_a_player_may_open_only_their_own_seat(pod, seats, players):
+    assert await refused(f"/ws/seats/{seats[1].pk}/", players[0])
+    assert await refused(f"/ws/seats/{seats[0].pk}/")  # anonymous
+    assert await refused("/ws/seats/999999/", players[0])
+    assert await refused(f"/ws/events/{pod.event_id}/", players[0])  # the dashboard is staff only
+
+
+async def test_staff_may_follow_any_seat_pod_and_the_event(pod, seats, judge, organiser):
+    for path in (f"/ws/seats/{seats[5].pk}/", f"/ws/pods/{pod.pk}/", f"/ws/events/{pod.event_id}/"):
+        for user in (judge, organiser):
+            ws = await opened(path, user)
+            assert (await ws.receive_json_from(timeout=5))["role"] == "staff"
+            await ws.disconnect()
+    # Staff watching a seat do not count as the seat's player being there.
+    ws = await opened(f"/ws/seats/{seats[5].pk}/", judge)
+    assert (await database_sync_to_async(presence.status)([seats[5].pk]))[seats[5].pk]["connections"] == 0
+    await ws.disconnect()
+
+
+async def test_pod_socket_for_members_not_outsiders(pod, players):
+    ws = await opened(f"/ws/pods/{pod.pk}/", players[4])
+    assert (await ws.receive_json_from(timeout=5))["role"] == "member"
+    await ws.disconnect()
+    outsider = await database_sync_to_async(get_user_model().objects.create_user)("stranger", password="pw")
+    assert await refused(f"/ws/pods/{pod.pk}/", outsider)
+    assert await refused(f"/ws/pods/{pod.pk}/")
+
+
+async def test_event_socket_hears_every_pod(pod, seats, organiser):
+    ws = await opened(f"/ws/events/{pod.event_id}/", organiser)
+    await ws.receive_json_from(timeout=5)
+    assert (await ws.receive_json_from(timeout=5))["pod"] == pod.pk
+    await database_sync_to_async(services.pause_pod)(pod_id=pod.pk, actor=organiser)
+    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": pod.pk,
+                                                      "version": await version_of(pod)}
+    await ws.disconnect()
+
+
+async def test_spectator_token_and_its_revocation(pod, organiser):
+    token = pod.spectator_token
+    assert await refused("/ws/watch/not-the-token/")
+    ws = await opened(f"/ws/watch/{token}/")
+    assert await ws.receive_json_from(timeout=5) == {"type": "hello", "role": "spectator"}
+    await ws.receive_json_from(timeout=5)
+    await database_sync_to_async(services.regenerate_spectator_token)(pod_id=pod.pk, actor=organiser)
+    # The version bump arrives, then the socket is closed: the link is revoked.
+    assert (await ws.receive_json_from(timeout=5))["type"] == "changed"
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+    assert await refused(f"/ws/watch/{token}/")
+    await database_sync_to_async(pod.refresh_from_db)()
+    fresh = await opened(f"/ws/watch/{pod.spectator_token}/")
+    await fresh.disconnect()
+
+
+async def test_heartbeat_presence_and_bad_messages(pod, seats, players):
+    ws = await opened(f"/ws/seats/{seats[2].pk}/", players[2])
+    await ws.receive_json_from(timeout=5)
+    await ws.receive_json_from(timeout=5)
+    status = await database_sync_to_async(presence.status)([seats[2].pk])
+    assert status[seats[2].pk]["connections"] == 1
+    await ws.send_json_to({"type": "heartbeat"})
+    reply = await ws.receive_json_from(timeout=5)
+    assert reply["type"] == "heartbeat" and reply["server_time"]
+    await ws.send_json_to({"type": "pick", "card": 1})  # sockets never act
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    await ws.send_to(text_data="{not json")
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    await ws.send_to(bytes_data=b"\x00\x01")
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    await ws.send_json_to(["heartbeat"])
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    await ws.disconnect()
+    status = await database_sync_to_async(presence.status)([seats[2].pk])
+    assert status[seats[2].pk]["connections"] == 0 and status[seats[2].pk]["last_seen"]
+
+
+async def test_a_handed_over_seat_closes_the_old_players_socket(pod, seats, players, organiser):
+    ws = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
+    await ws.receive_json_from(timeout=5)
+    await ws.receive_json_from(timeout=5)
+
+    @database_sync_to_async
+    def hand_over():
+        newcomer = services.register_player(event_id=pod.event_id, name="Replacement Rita")
+        services.hand_seat(seat_id=seats[1].pk, registration_id=newcomer.pk, actor=organiser)
+
+    await hand_over()
+    await ws.receive_json_from(timeout=5)  # the change
+    await ws.send_json_to({"type": "heartbeat"})
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+    assert await refused(f"/ws/seats/{seats[1].pk}/", players[1])
+
+
+async def test_through_the_real_asgi_stack_with_a_session_cookie(pod, seats, players):
+    @database_sync_to_async
+    def session_cookie(user):
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    cookie = await session_cookie(players[0])
+    headers = [(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())]
+    ws = WebsocketCommunicator(application, f"/ws/seats/{seats[0].pk}/", headers=headers)
+    connected, _ = await ws.connect(timeout=5)
+    assert connected
+    assert (await ws.receive_json_from(timeout=5))["role"] == "player"
+    await ws.disconnect()
+    other = WebsocketCommunicator(application, f"/ws/seats/{seats[1].pk}/", headers=headers)
+    connected, _ = await other.connect(timeout=5)
+    assert not connected
+    foreign = WebsocketCommunicator(application, f"/ws/seats/{seats[0].pk}/",
+                                    headers=[(b"origin", b"http://evil.example"), headers[1]])
+    connected, _ = await foreign.connect(timeout=5)
+    assert not connected
