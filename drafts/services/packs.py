@@ -92,7 +92,8 @@ class SetPacks:
         cards, removed = [], []
         for slot in self.collation.open(rng):
             info = self.printings[str(slot.ref)]
-            if not slot.draftable or info.is_basic:
+            # The basic land slot is not drafted (MTR); a foil that happens to be a basic is.
+            if not slot.draftable:
                 removed.append(self._removed(slot, info))
                 continue
             cards.append(OpenedCard(info.card_id, info.printing_id, info.is_dfc, info.rarity, slot.foil))

@@ -10,7 +10,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def catalogue():
+def catalogue(empty_catalogue):
+    """A handful of made-up rows with real names, on an empty catalogue (exact rankings)."""
     return {
         "gatstaf": make_card("Gatstaf Shepherd // Gatstaf Howler", layout="transform"),
         "sejiri": make_card("Sejiri Shelter // Sejiri Glacier", layout="modal_dfc"),
@@ -134,3 +135,17 @@ def test_card_page_shows_both_faces_side_by_side(client, catalogue):
 def test_card_page_404_is_friendly(client):
     response = client.get("/cards/987654/")
     assert response.status_code == 404
+
+
+def test_real_seed_cards_by_any_face(api_client):
+    """The bundled catalogue: a DFC back face, an MDFC back face and a flip card's other half."""
+    for query, full in [("gatstaf howler", "Gatstaf Shepherd // Gatstaf Howler"),
+                        ("Sejiri Glacier", "Sejiri Shelter // Sejiri Glacier"),
+                        ("TOK-TOK, VOLCANO BORN", "Akki Lavarunner // Tok-Tok, Volcano Born"),
+                        ("experiment twelve", "Experiment Twelve")]:
+        card = selectors.find_card(query)
+        assert card is not None and card.name == full, query
+    body = api_client.get(f"/api/cards/{selectors.find_card('Gatstaf Howler').pk}/").json()
+    assert body["layout"] == "transform" and body["color_identity"] == ["G"]
+    assert [f["name"] for f in body["faces"]] == ["Gatstaf Shepherd", "Gatstaf Howler"]
+    assert any(c["name"] == "Innistrad Checklist" for c in body["checklists"])

@@ -19,7 +19,8 @@ from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.selectors import fresh_pod
 from tests.drafts.conftest import make_pod
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# serialized_rollback: these tests commit for real, and the seed catalogue must come back.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def race(*calls):

@@ -25,7 +25,8 @@ from draftsite.celery import app as celery_app
 from drafts.models import Pick, PickKind, Seat
 from tests.drafts.conftest import make_pod
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# serialized_rollback: these tests commit for real, and the seed catalogue must come back.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 ROOT = Path(__file__).resolve().parents[2]
 
 
