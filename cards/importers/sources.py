@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import io
-import os
 import zlib
 from contextlib import contextmanager
 from enum import Enum
@@ -27,24 +25,6 @@ class Format(str, Enum):
     MTGJSON_SET = "mtgjson_set"      # {"meta": ..., "data": {set with cards, tokens, booster}}
     MTGJSON_LIST = "mtgjson_list"    # {"meta": ..., "data": [card or token records]}
     COCKATRICE = "cockatrice"        # Cockatrice card database XML
-
-
-class CountingReader(io.RawIOBase):
-    """Wraps a binary stream and counts the bytes read through it (for progress)."""
-
-    def __init__(self, raw):
-        self.raw = raw
-        self.count = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        data = self.raw.read(len(buffer))
-        n = len(data)
-        buffer[:n] = data
-        self.count += n
-        return n
 
 
 @contextmanager
@@ -134,10 +114,3 @@ def invalid_json(path: str, exc: Exception, where: str = "") -> ImportFormatErro
     return ImportFormatError(
         f"invalid or truncated JSON{where}: {detail}", code=errors.INVALID_JSON, path=str(path)
     )
-
-
-def file_size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0

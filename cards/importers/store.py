@@ -11,6 +11,7 @@ in its hot path.
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass
 
 from django.db import connection
@@ -23,7 +24,12 @@ FACE_FIELDS = [
     "subtypes", "oracle_text", "colors", "color_indicator", "power", "toughness", "loyalty",
     "defense", "disguise_cost", "morph_cost", "megamorph_cost",
 ]
-_JSON_FACE_FIELDS = frozenset({"supertypes", "card_types", "subtypes"})
+_FACE_VALUES = operator.itemgetter(*FACE_FIELDS)
+assert FACE_FIELDS[5:8] == ["supertypes", "card_types", "subtypes"]  # the JSON columns
+# Look-up lists travel as one text parameter split on the server: much cheaper than an
+# array parameter (or a thousand placeholders) for a thousand names.
+_SEPARATOR = "\x1f"
+_TEXTS = "string_to_array(%s, E'\\x1f')"
 PRINTING_FIELDS = ["card_id", "card_set_id", "collector_number", "rarity", "scryfall_id",
                    "mtgjson_uuid", "image_uris", "in_boosters", "data_hash"]
 _CARD = Card._meta.db_table
@@ -103,21 +109,21 @@ class OrmStore:
             batch_size=500,
         )
 
-    def printings(self, sids, uuids, set_ids, numbers, plain_cards) -> list[PrintingRow]:
-        found: dict[int, PrintingRow] = {}
+    def printings(self, sids, uuids, number_keys, card_keys) -> list[PrintingRow]:
+        """Printings with one of these Scryfall ids or MTGJSON uuids, or one of these
+        (set id, collector number) or, without a number, (set id, card id) pairs."""
         queries = []
         if sids:
-            queries.append(Printing.objects.filter(scryfall_id__in=sids))
+            queries.append(Q(scryfall_id__in=sids))
         if uuids:
-            queries.append(Printing.objects.filter(mtgjson_uuid__in=uuids))
-        if numbers:
-            queries.append(Printing.objects.filter(card_set_id__in=set_ids,
-                                                   collector_number__in=numbers))
-        if plain_cards:
-            queries.append(Printing.objects.filter(card_set_id__in=set_ids,
-                                                   card_id__in=plain_cards, collector_number=""))
+            queries.append(Q(mtgjson_uuid__in=uuids))
+        for set_id, numbers in _by_set(number_keys).items():
+            queries.append(Q(card_set_id=set_id, collector_number__in=numbers))
+        for set_id, card_ids in _by_set(card_keys).items():
+            queries.append(Q(card_set_id=set_id, card_id__in=card_ids, collector_number=""))
+        found: dict[int, PrintingRow] = {}
         for query in queries:
-            for values in query.values_list("id", *PRINTING_FIELDS):
+            for values in Printing.objects.filter(query).values_list("id", *PRINTING_FIELDS):
                 if values[0] not in found:
                     found[values[0]] = _printing_row(values)
         return list(found.values())
@@ -135,6 +141,17 @@ class OrmStore:
              for f in PRINTING_FIELDS],
             batch_size=500,
         )
+
+
+def _by_set(keys) -> dict:
+    grouped: dict = {}
+    for set_id, value in keys:
+        grouped.setdefault(set_id, []).append(value)
+    return grouped
+
+
+def _pack(values) -> str:
+    return _SEPARATOR.join(str(v) for v in values)
 
 
 def _split_cards(rows, names: set[str]) -> tuple[dict[str, CardRow], dict[str, str]]:
@@ -173,30 +190,43 @@ class PostgresStore(OrmStore):
     def cards(self, names: list[str], oracle_ids: list[str]):
         rows = self._rows(
             f"SELECT id, name, data_hash, oracle_id FROM {_CARD} "
-            "WHERE name = ANY(%s) OR oracle_id = ANY(%s::uuid[])",
-            [list(names), list(oracle_ids)])
+            f"WHERE name = ANY({_TEXTS}) OR oracle_id = ANY({_TEXTS}::uuid[])",
+            [_pack(names), _pack(oracle_ids)])
         return _split_cards(rows, set(names))
 
-    def printings(self, sids, uuids, set_ids, numbers, plain_cards) -> list[PrintingRow]:
-        columns = ", ".join(["id", *PRINTING_FIELDS])
-        clauses, params = [], []
+    def printings(self, sids, uuids, number_keys, card_keys) -> list[PrintingRow]:
+        # One indexed look-up per key kind; (set, number) pairs are joined as pairs, not as
+        # two ANY lists (their cross product would scan whole sets).
+        columns = ", ".join(f"p.{c}" for c in ["id", *PRINTING_FIELDS])
+        parts, params = [], []
         if sids:
-            clauses.append("scryfall_id = ANY(%s::uuid[])")
-            params.append(list(sids))
+            parts.append(f"SELECT {columns} FROM {_PRINTING} p "
+                         f"WHERE p.scryfall_id = ANY({_TEXTS}::uuid[])")
+            params.append(_pack(sids))
         if uuids:
-            clauses.append("mtgjson_uuid = ANY(%s::uuid[])")
-            params.append(list(uuids))
-        if numbers:
-            clauses.append("(card_set_id = ANY(%s) AND collector_number = ANY(%s))")
-            params += [list(set_ids), list(numbers)]
-        if plain_cards:
-            clauses.append("(card_set_id = ANY(%s) AND card_id = ANY(%s) "
-                           "AND collector_number = '')")
-            params += [list(set_ids), list(plain_cards)]
-        if not clauses:
+            parts.append(f"SELECT {columns} FROM {_PRINTING} p "
+                         f"WHERE p.mtgjson_uuid = ANY({_TEXTS}::uuid[])")
+            params.append(_pack(uuids))
+        if number_keys:
+            parts.append(f"SELECT {columns} FROM {_PRINTING} p JOIN unnest("
+                         f"{_TEXTS}::bigint[], {_TEXTS}) AS k(set_id, number) "
+                         "ON p.card_set_id = k.set_id AND p.collector_number = k.number "
+                         # lets the partial unique index (set, number <> '') serve the join
+                         "AND p.collector_number <> ''")
+            params += [_pack(k[0] for k in number_keys), _pack(k[1] for k in number_keys)]
+        if card_keys:
+            parts.append(f"SELECT {columns} FROM {_PRINTING} p JOIN unnest("
+                         f"{_TEXTS}::bigint[], {_TEXTS}::bigint[]) AS k(set_id, card_id) "
+                         "ON p.card_set_id = k.set_id AND p.card_id = k.card_id "
+                         "AND p.collector_number = ''")
+            params += [_pack(k[0] for k in card_keys), _pack(k[1] for k in card_keys)]
+        if not parts:
             return []
-        statement = f"SELECT {columns} FROM {_PRINTING} WHERE " + " OR ".join(clauses)
-        return [_printing_row(values) for values in self._rows(statement, params)]
+        found: dict[int, PrintingRow] = {}
+        for values in self._rows(" UNION ALL ".join(parts), params):
+            if values[0] not in found:
+                found[values[0]] = _printing_row(values)
+        return list(found.values())
 
     def insert_cards(self, rows: list[CardRow], now) -> None:
         ids = self._rows(
@@ -220,8 +250,9 @@ class PostgresStore(OrmStore):
             return text
 
         def row(card_id: int, position: int, face: dict) -> tuple:
-            return (card_id, position, *(
-                as_json(face[f]) if f in _JSON_FACE_FIELDS else face[f] for f in FACE_FIELDS))
+            v = _FACE_VALUES(face)
+            return (card_id, position, *v[:5], as_json(v[5]), as_json(v[6]), as_json(v[7]),
+                    *v[8:])
 
         self._copy(CardFace, ["card_id", "position", *FACE_FIELDS],
                    (row(*face) for face in faces))

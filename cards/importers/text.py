@@ -67,15 +67,27 @@ def face_down_costs(text: str) -> dict[str, str]:
     return costs
 
 
+_COLOR_CACHE: dict = {}
+
+
 def colors_string(value) -> str:
     """A list like ``["G", "U"]`` or a string like ``"GU"`` -> ``"UG"`` (WUBRG order)."""
     if not value:
         return ""
+    key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
+    if key is not None:
+        cached = _COLOR_CACHE.get(key)
+        if cached is not None:
+            return cached
     if isinstance(value, str):
-        return order_colors(value.upper())
-    if isinstance(value, Iterable):
-        return order_colors(str(letter).upper() for letter in value)
-    raise ValueError(f"colors must be a list of letters, not {value!r}")
+        result = order_colors(value.upper())
+    elif isinstance(value, Iterable):
+        result = order_colors(str(letter).upper() for letter in value)
+    else:
+        raise ValueError(f"colors must be a list of letters, not {value!r}")
+    if key is not None and len(_COLOR_CACHE) < 4096:
+        _COLOR_CACHE[key] = result
+    return result
 
 
 def checklist_names(text: str) -> list[str]:

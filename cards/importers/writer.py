@@ -27,7 +27,7 @@ from .summary import ImportSummary
 DEFAULT_BATCH_SIZE = 1000
 # Names of cards written during this run, to keep the first version when one file holds a
 # card twice with different data (so a re-import stays "unchanged"). Bounded.
-RECENT_LIMIT = 100_000
+RECENT_LIMIT = 20_000
 
 
 class CardWriter:
@@ -56,6 +56,8 @@ class CardWriter:
             self.summary.skip(item.reason)
         elif isinstance(item, ChecklistRecord):
             self.checklists.append(item)
+            if len(self.checklists) >= self.batch_size:
+                self._flush_checklists()
         elif isinstance(item, SetInfo):
             self.summary.records -= 1  # set headers are not records
             self._guard(lambda: self._apply_set(item), "set " + item.code)
@@ -68,15 +70,18 @@ class CardWriter:
 
     def finish(self) -> None:
         self.flush()
-        if self.checklists:
-            batch, self.checklists = self.checklists, []
-            self._guard(lambda: self._write_checklists(batch), "checklist cards")
+        self._flush_checklists()
         linked, unlinked = self._guard(checklists.relink, "checklist links")
         self.summary.checklist_entries_linked = linked
         self.summary.checklist_entries_unlinked = unlinked
         if self.progress is not None and self._unreported:
             self.progress(self._unreported)
             self._unreported = 0
+
+    def _flush_checklists(self) -> None:
+        if self.checklists:
+            batch, self.checklists = self.checklists, []
+            self._guard(lambda: self._write_checklists(batch), "checklist cards")
 
     def flush(self) -> None:
         if not self.cards:
@@ -185,7 +190,8 @@ class CardWriter:
             row.search_name = record.search_name[:300]
             row.layout = record.layout
             row.color_identity = record.color_identity
-            row.oracle_id = oracle
+            if oracle or row.id is None:  # a format without oracle ids keeps the stored one
+                row.oracle_id = oracle
             row.data_hash = record.card_hash
         if new_rows:
             self.store.insert_cards(new_rows, now)
@@ -270,10 +276,10 @@ class _PrintingIndex:
         rows = store.printings(
             sids={r.scryfall_id for r in batch if r.scryfall_id},
             uuids={r.mtgjson_uuid for r in batch if r.mtgjson_uuid},
-            set_ids={sets[r.set_code].pk for r in batch},
-            numbers={r.collector_number for r in batch if r.collector_number},
-            plain_cards={card_ids[r.name] for r in batch
-                         if not r.scryfall_id and not r.collector_number},
+            number_keys={(sets[r.set_code].pk, r.collector_number) for r in batch
+                         if r.collector_number},
+            card_keys={(sets[r.set_code].pk, card_ids[r.name]) for r in batch
+                       if not r.scryfall_id and not r.collector_number},
         )
         for row in rows:
             self.add(row)
@@ -313,7 +319,8 @@ class _PrintingIndex:
         if record.mtgjson_uuid and self.by_uuid.get(record.mtgjson_uuid, row) is row:
             row.mtgjson_uuid = record.mtgjson_uuid
         row.rarity = record.rarity
-        row.image_uris = record.image_uris
+        if record.image_uris:  # a record without pictures keeps the stored ones
+            row.image_uris = record.image_uris
         row.in_boosters = record.in_boosters
         row.data_hash = record.printing_hash
         self.add(row)

@@ -100,3 +100,17 @@ def test_changed_card_is_updated_and_its_faces_replaced(empty_catalogue):
     assert (summary.updated, summary.cards_updated, summary.unchanged) == (1, 1, 263)
     assert "Intimidate" in card.faces.get(position=1).oracle_text
     assert card.faces.count() == 2
+
+
+def test_a_format_without_oracle_ids_or_pictures_keeps_the_stored_ones():
+    card = Card.objects.get(name="Experiment Twelve")
+    Card.objects.filter(pk=card.pk).update(oracle_id="11111111-2222-4333-8444-555555555555",
+                                           data_hash="stale")
+    printing = card.printings.first()
+    Printing.objects.filter(pk=printing.pk).update(data_hash="stale")
+    summary = import_card_file(DATA / "cockatrice/MKC.xml.gz")  # Cockatrice: no oracle ids
+    assert summary.cards_updated == 1
+    card.refresh_from_db()
+    printing.refresh_from_db()
+    assert str(card.oracle_id) == "11111111-2222-4333-8444-555555555555"
+    assert printing.image_uris["front"].startswith("https://cards.scryfall.io/")
