@@ -59,7 +59,7 @@ def read_mtgjson_set(path: str) -> Iterator:
     parent = str(meta.get("parentCode") or "").upper()
     # Checklist tokens in a set file (TISD in ISD.json) list that set's cards; a substitute
     # set (SZNR) names its parent in parentCode.
-    context = _Context(path, default_parent=parent or code)
+    context = _Context(path, default_parent=parent or code, set_code=code)
     yield from context.stream("data.cards.item", "cards")
     yield from context.stream("data.tokens.item", "tokens")
 
@@ -95,9 +95,10 @@ def _read_set_meta(path: str) -> dict:
 
 
 class _Context:
-    def __init__(self, path: str, default_parent: str):
+    def __init__(self, path: str, default_parent: str, set_code: str = ""):
         self.path = path
         self.default_parent = default_parent
+        self.set_code = set_code  # a set file's code, for card records that omit setCode
 
     def stream(self, prefix: str, section: str) -> Iterator:
         joiner = _FaceJoiner(self.path, section)
@@ -117,6 +118,8 @@ class _Context:
     def _classify(self, index: int, record, joiner: _FaceJoiner) -> Iterator:
         if not isinstance(record, dict):
             raise Invalid("not a JSON object")
+        if self.set_code and not record.get("setCode"):
+            record["setCode"] = self.set_code
         name = record.get("name")
         if not name or not isinstance(name, str):
             raise Invalid("the record has no name")

@@ -32,6 +32,7 @@ _SEPARATOR = "\x1f"
 _TEXTS = "string_to_array(%s, E'\\x1f')"
 PRINTING_FIELDS = ["card_id", "card_set_id", "collector_number", "rarity", "scryfall_id",
                    "mtgjson_uuid", "image_uris", "in_boosters", "data_hash"]
+IMPORT_LOCK_KEY = 0x63617264  # any constant shared by every importer process ("card")
 _CARD = Card._meta.db_table
 _PRINTING = Printing._meta.db_table
 _CARD_UPDATE_FIELDS = ["search_name", "layout", "color_identity", "oracle_id", "data_hash",
@@ -182,10 +183,13 @@ class PostgresStore(OrmStore):
             return cursor.fetchall()
 
     def begin(self) -> None:
-        # Each batch is re-runnable (imports are idempotent), so it need not wait for the WAL
-        # flush: a server crash may lose the last batches, never corrupt them.
         with connection.cursor() as cursor:
+            # Each batch is re-runnable (imports are idempotent), so it need not wait for the
+            # WAL flush: a server crash may lose the last batches, never corrupt them.
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            # Two imports running at once take turns batch by batch instead of racing to
+            # create the same new card.
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [IMPORT_LOCK_KEY])
 
     def cards(self, names: list[str], oracle_ids: list[str]):
         rows = self._rows(
