@@ -43,10 +43,14 @@ FINDING_FOR_CHECK_ERROR = {
 
 
 def penalty_url(*, event_id: int, registration_id: int, infraction: str, description: str,
-                source: str) -> str:
-    """The penalties page, prefilled (contract with the penalties app)."""
-    query = urlencode({
-        "event": event_id, "registration": registration_id, "infraction": infraction,
-        "description": description, "source": source,
-    })
-    return f"/penalties/new/?{query}"
+                source: str = "") -> str:
+    """The penalties page, prefilled (contract with the penalties app).
+
+    ``source`` is ``deck_check:<id>`` for a deck check; a correction has none (the penalties
+    app only knows deck checks and timer picks as sources), its description says what it was.
+    """
+    params = {"event": event_id, "registration": registration_id, "infraction": infraction,
+              "description": description}
+    if source:
+        params["source"] = source
+    return f"/penalties/new/?{urlencode(params)}"

@@ -233,8 +233,7 @@ def correction_penalty_link(correction: DeckCorrection) -> str:
     return findings.penalty_url(
         event_id=deck.event_id, registration_id=deck.registration_id,
         infraction=findings.DECKLIST_PROBLEM,
-        description=f"Decklist corrected by a judge: {correction.reason}",
-        source=f"deck_correction:{correction.pk}",
+        description=f"Decklist corrected by a judge (correction #{correction.pk}): {correction.reason}",
     )
 
 

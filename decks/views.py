@@ -208,8 +208,11 @@ def deck_detail(request, pk: int):
     staff = selectors.is_staff(request.user, deck.event_id)
     owner = selectors.owns(request.user, deck)
     if request.method == "POST" and request.POST.get("action") == "revalidate" and (staff or owner):
-        services.revalidate_deck(deck_id=deck.pk, actor=request.user)
-        messages.success(request, "Deck checked again.")
+        _, error, _ = _handle(request, lambda: services.revalidate_deck(deck_id=deck.pk, actor=request.user))
+        if error is None:
+            messages.success(request, "Deck checked again.")
+        else:
+            messages.error(request, error.message)
         return redirect("decks:detail", pk=deck.pk)
     checks = selectors.checks(deck) if staff else []
     return render(request, "decks/detail.html", {

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from decks import error_codes, selectors, services
 from decks.api import serializers as s
-from decks.api.common import BodyLimitMixin, deck_payload, parsed_sections, valid
+from decks.api.common import BodyLimitMixin, parsed_sections, valid
 from decks.models import Deck, DeckCheck, DeckCheckSelection, SealedPool
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from drafts import permissions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from decks import findings, parsers
@@ -51,6 +52,7 @@ class EntrySerializer(serializers.Serializer):
         return attrs
 
 
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "integer"}]})
 class ChecklistRefField(serializers.Field):
     """A checklist or substitute card: its name, "Name (SET NUMBER)", or its id."""
 

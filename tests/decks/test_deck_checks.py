@@ -12,7 +12,7 @@ from django.test import Client
 from decks import services
 from decks.models import Deck, DeckCheck, DeckCheckSelection
 from drafts import services as draft_services
-from tests.decks.conftest import client_for, make_event, read_fixture
+from tests.decks.conftest import client_for, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +158,20 @@ def test_deck_check_pages(event_with_decks, users):
     player.force_login(users["alice"])
     assert player.get(f"/decks/events/{event.pk}/deck-checks/").status_code == 403
     assert player.get(f"/decks/{deck.pk}/check/").status_code == 403
+
+
+def test_the_penalty_link_opens_the_prefilled_penalties_form(event_with_decks, users):
+    """The contract with the penalties app: the link lands on its form, prefilled."""
+    event, regs = event_with_decks
+    deck = Deck.objects.get(registration=regs["bob"])
+    check = services.record_deck_check(deck_id=deck.pk, judge=users["judge"], found=[
+        {"kind": "checklist_multiple_marks", "description": "Delver and Gatstaf both ticked"}])
+    from decks.selectors import check_penalty_links
+
+    (link,) = check_penalty_links(check)
+    client = Client()
+    client.force_login(users["judge"])
+    response = client.get(link["url"])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Delver and Gatstaf both ticked" in html and f"deck_check:{check.pk}" in html

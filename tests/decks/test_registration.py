@@ -161,7 +161,7 @@ def test_judge_correction_after_the_deadline_is_logged(constructed, users):
     assert data["changes"]["opaque_sleeves"] == {"from": False, "to": True}
     assert data["penalty_url"].startswith(f"/penalties/new/?event={event.pk}&registration={regs['alice'].pk}"
                                           "&infraction=decklist_problem&description=")
-    assert f"source=deck_correction%3A{data['id']}" in data["penalty_url"]
+    assert f"correction+%23{data['id']}" in data["penalty_url"] and "source=" not in data["penalty_url"]
     deck.refresh_from_db()
     assert deck.version == 2 and deck.opaque_sleeves
     assert [e["code"] for e in deck.check_errors] == ["too_many_copies"]  # 5 Think Twice now

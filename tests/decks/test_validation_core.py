@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -272,4 +273,4 @@ def test_core_imports_no_django():
     code = ("import sys; import decks.validation, decks.parsers; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')]; "
             "assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(__import__("pathlib").Path(v.__file__).parent.parent))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(Path(__file__).resolve().parents[2]))

@@ -1,152 +1,40 @@
-"""The deck check, as a judge does it, in plain Python (no Django, no database).
-
-Input is already resolved: every line of the list carries the catalogue card it names (or
-``None`` when the name is unknown), every checklist card the official checklist/substitute
-cards its name may mean. :func:`validate` then applies, in this order:
-
-* the list itself: unknown names, deck size (limited 40, constructed 60, commander exactly
-  100 with the commander), sideboard size (constructed 15), copies (constructed 4, commander
-  1, basic lands exempt; counted per card, whichever face names it), the pool (limited), and
-  color identity across every face (commander, R39);
-* how double-faced cards are represented (R9-R12, MTR 3.5): each checklist card is official
-  (R11), has exactly one name marked (R10), and that name is one it lists (R11); checklist
-  cards and represented DFC copies match one for one; all or none (R12) under the chosen
-  policy; and without fully opaque sleeves every DFC copy is represented (R9).
-
-Each checklist card problem is reported once, at its cause: a checklist card that is wrong in
-itself (unofficial, unmarked, marked twice, marking a name it does not list) still stands for
-the DFC its mark names, so the same card does not also produce "not represented" errors.
-
-:func:`physical_deck` says what a judge should find in the deck box (R13): represented DFC
-copies are replaced by their checklist cards and set aside.
-"""
+"""validate(): the list itself, then how double-faced cards are represented (R9-R12)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-LIMITED = "limited"
-CONSTRUCTED = "constructed"
-COMMANDER = "commander"
-FORMATS = (LIMITED, CONSTRUCTED, COMMANDER)
-
-POLICY_DECK = "deck"  # Innistrad: a checklist card for one DFC means checklist cards for all (R12)
-POLICY_PER_NAME = "per_name"  # MTR 3.5 today: all copies of the same DFC alike
-POLICIES = (POLICY_DECK, POLICY_PER_NAME)
-
-CHECKLIST = "checklist"
-SUBSTITUTE = "substitute"
-
-MIN_MAIN = {LIMITED: 40, CONSTRUCTED: 60, COMMANDER: 100}
-MAX_SIDEBOARD = {CONSTRUCTED: 15}
-COPY_LIMIT = {CONSTRUCTED: 4, COMMANDER: 1}
-ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards named ..."
-
-# Error codes (kept equal to decks.error_codes; repeated so this module imports nothing).
-UNKNOWN_CARD = "unknown_card"
-DECK_TOO_SMALL = "deck_too_small"
-DECK_TOO_LARGE = "deck_too_large"
-TOO_MANY_COPIES = "too_many_copies"
-NOT_IN_POOL = "not_in_pool"
-COLOR_IDENTITY = "color_identity"
-SIDEBOARD_TOO_LARGE = "sideboard_too_large"
-CHECKLIST_NO_MARK = "checklist_no_mark"
-CHECKLIST_MULTIPLE_MARKS = "checklist_multiple_marks"
-CHECKLIST_UNOFFICIAL = "checklist_unofficial"
-CHECKLIST_NOT_LISTED = "checklist_not_listed"
-CHECKLIST_PARTIAL = "checklist_partial"
-CHECKLIST_MISMATCH = "checklist_mismatch"
-DFC_NEEDS_SLEEVES_OR_CHECKLIST = "dfc_needs_sleeves_or_checklist"
-NO_COMMANDER = "no_commander"
-SECTION_IGNORED = "section_ignored"
-
-
-@dataclass(frozen=True, slots=True)
-class CardInfo:
-    """What the check needs to know about one catalogue card."""
-
-    key: Any  # hashable identity: the catalogue id, or "basic:Plains" for a basic not in it
-    name: str  # full name, "Gatstaf Shepherd // Gatstaf Howler"
-    is_dfc: bool = False  # transform, modal DFC, meld (not flip, split, adventure)
-    is_basic: bool = False
-    color_identity: str = ""  # WUBRG letters across every face (R39)
-    copy_limit: int | None = None  # None: the format's limit; ANY_NUMBER: no limit
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of a list: the name as written, how many, and the card it names."""
-
-    name: str
-    count: int
-    card: CardInfo | None
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """One name marked on a checklist card, and the card it names (None if unknown)."""
-
-    name: str
-    card: CardInfo | None
-
-
-@dataclass(frozen=True, slots=True)
-class Checklist:
-    """An official checklist or substitute card (R11) and the cards it lists."""
-
-    key: Any
-    name: str
-    label: str  # "Innistrad Checklist (TISD 13)"
-    kind: str  # CHECKLIST or SUBSTITUTE
-    lists: frozenset  # card keys of the DFCs printed on it / it may stand for
-
-
-@dataclass(frozen=True, slots=True)
-class ChecklistUse:
-    """One physical checklist card in the deck.
-
-    ``candidates`` are the official cards the given name may mean (several equivalent cards
-    share a name, e.g. the nine SZNR substitute cards); empty when none is official.
-    """
-
-    given: str
-    candidates: tuple[Checklist, ...]
-    marked: tuple[Mark, ...]
-
-
-@dataclass(slots=True)
-class DeckData:
-    format: str
-    main: Sequence[Line]
-    sideboard: Sequence[Line] = ()
-    commander: Sequence[Line] = ()
-    pool: Sequence[Line] | None = None  # limited: the cards the deck must come from
-    opaque_sleeves: bool = False
-    checklist_policy: str = POLICY_DECK
-    checklist_cards: Sequence[ChecklistUse] = ()
-    suggestions: Mapping[str, Sequence[str]] = field(default_factory=dict)  # unknown name -> names
-
-
-@dataclass(slots=True)
-class Report:
-    errors: list[dict]
-    warnings: list[dict]
-    summary: dict[str, int]
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-    @property
-    def codes(self) -> list[str]:
-        return [error["code"] for error in self.errors]
-
-    def as_dict(self) -> dict:
-        return {"valid": not self.errors, "errors": self.errors, "warnings": self.warnings,
-                "summary": self.summary}
-
+from decks.validation.data import (
+    ANY_NUMBER,
+    CHECKLIST_MISMATCH,
+    CHECKLIST_MULTIPLE_MARKS,
+    CHECKLIST_NO_MARK,
+    CHECKLIST_NOT_LISTED,
+    CHECKLIST_PARTIAL,
+    CHECKLIST_UNOFFICIAL,
+    COLOR_IDENTITY,
+    COMMANDER,
+    COPY_LIMIT,
+    DECK_TOO_LARGE,
+    DECK_TOO_SMALL,
+    DFC_NEEDS_SLEEVES_OR_CHECKLIST,
+    LIMITED,
+    MAX_SIDEBOARD,
+    MIN_MAIN,
+    NO_COMMANDER,
+    NOT_IN_POOL,
+    POLICY_PER_NAME,
+    SECTION_IGNORED,
+    SIDEBOARD_TOO_LARGE,
+    SUBSTITUTE,
+    TOO_MANY_COPIES,
+    UNKNOWN_CARD,
+    CardInfo,
+    DeckData,
+    Line,
+    Report,
+)
 
 def _problem(code: str, message: str, cards: list[str], **extra: Any) -> dict:
     error = {"code": code, "message": message, "cards": cards}
@@ -436,43 +324,3 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
                 f"{count - have} of {count} {card.name} not represented by a checklist card, and the "
                 "deck is not in fully opaque sleeves (R9, MTR 3.5).",
                 _names(card, *tallies), represented=have, copies=count))
-
-
-def physical_deck(deck: DeckData) -> dict:
-    """What a judge should find at a deck check (R13).
-
-    A DFC copy represented by a checklist card is set aside; the checklist card takes its
-    place in the deck (library and hand use the checklist card). Other cards stay as listed.
-    Returns ``{"main": [(name, count)], "sideboard": [...], "checklist_cards": [(label, mark)],
-    "set_aside": [(name, count)]}``.
-    """
-    remaining: dict[Any, int] = {}
-    labels: list[tuple[str, str]] = []
-    for use in deck.checklist_cards:
-        if use.candidates and len(use.marked) == 1 and use.marked[0].card is not None:
-            card = use.marked[0].card
-            checklist = next((c for c in use.candidates if card.key in c.lists), use.candidates[0])
-            remaining[card.key] = remaining.get(card.key, 0) + 1
-            labels.append((checklist.label, use.marked[0].name))
-        else:
-            labels.append((use.candidates[0].label if use.candidates else use.given,
-                           " / ".join(m.name for m in use.marked)))
-    set_aside: dict[str, int] = {}
-
-    def section(lines: Sequence[Line]) -> list[tuple[str, int]]:
-        out: dict[str, int] = {}
-        for line in lines:
-            card = line.card
-            count = line.count
-            name = card.name if card is not None else line.name
-            if card is not None and card.is_dfc and remaining.get(card.key):
-                moved = min(count, remaining[card.key])
-                remaining[card.key] -= moved
-                set_aside[name] = set_aside.get(name, 0) + moved
-                count -= moved
-            if count:
-                out[name] = out.get(name, 0) + count
-        return list(out.items())
-
-    return {"main": section(deck.main), "sideboard": section(deck.sideboard),
-            "checklist_cards": labels, "set_aside": list(set_aside.items())}

@@ -1,0 +1,166 @@
+"""The deck check's plain data: formats, policies, limits, codes, and the resolved input."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "LIMITED",
+    "CONSTRUCTED",
+    "COMMANDER",
+    "FORMATS",
+    "POLICY_DECK",
+    "POLICY_PER_NAME",
+    "POLICIES",
+    "CHECKLIST",
+    "SUBSTITUTE",
+    "MIN_MAIN",
+    "MAX_SIDEBOARD",
+    "COPY_LIMIT",
+    "ANY_NUMBER",
+    "UNKNOWN_CARD",
+    "DECK_TOO_SMALL",
+    "DECK_TOO_LARGE",
+    "TOO_MANY_COPIES",
+    "NOT_IN_POOL",
+    "COLOR_IDENTITY",
+    "SIDEBOARD_TOO_LARGE",
+    "CHECKLIST_NO_MARK",
+    "CHECKLIST_MULTIPLE_MARKS",
+    "CHECKLIST_UNOFFICIAL",
+    "CHECKLIST_NOT_LISTED",
+    "CHECKLIST_PARTIAL",
+    "CHECKLIST_MISMATCH",
+    "DFC_NEEDS_SLEEVES_OR_CHECKLIST",
+    "NO_COMMANDER",
+    "SECTION_IGNORED",
+    "CardInfo",
+    "Line",
+    "Mark",
+    "Checklist",
+    "ChecklistUse",
+    "DeckData",
+    "Report",
+]
+
+LIMITED = "limited"
+CONSTRUCTED = "constructed"
+COMMANDER = "commander"
+FORMATS = (LIMITED, CONSTRUCTED, COMMANDER)
+
+POLICY_DECK = "deck"  # Innistrad: a checklist card for one DFC means checklist cards for all (R12)
+POLICY_PER_NAME = "per_name"  # MTR 3.5 today: all copies of the same DFC alike
+POLICIES = (POLICY_DECK, POLICY_PER_NAME)
+
+CHECKLIST = "checklist"
+SUBSTITUTE = "substitute"
+
+MIN_MAIN = {LIMITED: 40, CONSTRUCTED: 60, COMMANDER: 100}
+MAX_SIDEBOARD = {CONSTRUCTED: 15}
+COPY_LIMIT = {CONSTRUCTED: 4, COMMANDER: 1}
+ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards named ..."
+
+# Error codes (kept equal to decks.error_codes; repeated so this module imports nothing).
+UNKNOWN_CARD = "unknown_card"
+DECK_TOO_SMALL = "deck_too_small"
+DECK_TOO_LARGE = "deck_too_large"
+TOO_MANY_COPIES = "too_many_copies"
+NOT_IN_POOL = "not_in_pool"
+COLOR_IDENTITY = "color_identity"
+SIDEBOARD_TOO_LARGE = "sideboard_too_large"
+CHECKLIST_NO_MARK = "checklist_no_mark"
+CHECKLIST_MULTIPLE_MARKS = "checklist_multiple_marks"
+CHECKLIST_UNOFFICIAL = "checklist_unofficial"
+CHECKLIST_NOT_LISTED = "checklist_not_listed"
+CHECKLIST_PARTIAL = "checklist_partial"
+CHECKLIST_MISMATCH = "checklist_mismatch"
+DFC_NEEDS_SLEEVES_OR_CHECKLIST = "dfc_needs_sleeves_or_checklist"
+NO_COMMANDER = "no_commander"
+SECTION_IGNORED = "section_ignored"
+
+
+@dataclass(frozen=True, slots=True)
+class CardInfo:
+    """What the check needs to know about one catalogue card."""
+
+    key: Any  # hashable identity: the catalogue id, or "basic:Plains" for a basic not in it
+    name: str  # full name, "Gatstaf Shepherd // Gatstaf Howler"
+    is_dfc: bool = False  # transform, modal DFC, meld (not flip, split, adventure)
+    is_basic: bool = False
+    color_identity: str = ""  # WUBRG letters across every face (R39)
+    copy_limit: int | None = None  # None: the format's limit; ANY_NUMBER: no limit
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a list: the name as written, how many, and the card it names."""
+
+    name: str
+    count: int
+    card: CardInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One name marked on a checklist card, and the card it names (None if unknown)."""
+
+    name: str
+    card: CardInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class Checklist:
+    """An official checklist or substitute card (R11) and the cards it lists."""
+
+    key: Any
+    name: str
+    label: str  # "Innistrad Checklist (TISD 13)"
+    kind: str  # CHECKLIST or SUBSTITUTE
+    lists: frozenset  # card keys of the DFCs printed on it / it may stand for
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistUse:
+    """One physical checklist card in the deck.
+
+    ``candidates`` are the official cards the given name may mean (several equivalent cards
+    share a name, e.g. the nine SZNR substitute cards); empty when none is official.
+    """
+
+    given: str
+    candidates: tuple[Checklist, ...]
+    marked: tuple[Mark, ...]
+
+
+@dataclass(slots=True)
+class DeckData:
+    format: str
+    main: Sequence[Line]
+    sideboard: Sequence[Line] = ()
+    commander: Sequence[Line] = ()
+    pool: Sequence[Line] | None = None  # limited: the cards the deck must come from
+    opaque_sleeves: bool = False
+    checklist_policy: str = POLICY_DECK
+    checklist_cards: Sequence[ChecklistUse] = ()
+    suggestions: Mapping[str, Sequence[str]] = field(default_factory=dict)  # unknown name -> names
+
+
+@dataclass(slots=True)
+class Report:
+    errors: list[dict]
+    warnings: list[dict]
+    summary: dict[str, int]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def codes(self) -> list[str]:
+        return [error["code"] for error in self.errors]
+
+    def as_dict(self) -> dict:
+        return {"valid": not self.errors, "errors": self.errors, "warnings": self.warnings,
+                "summary": self.summary}
