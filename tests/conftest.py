@@ -66,3 +66,17 @@ def empty_catalogue(db):
     ChecklistCard.objects.all().delete()
     Card.objects.all().delete()
     CardSet.objects.all().delete()
+
+
+def pytest_collection_modifyitems(items):
+    """Every ``transaction=True`` test restores the seed catalogue afterwards.
+
+    A transactional test really commits, and Django empties every table when it ends; left
+    alone, the tests after it would find no cards, and content types recreated with new ids
+    would clash with the serialized copy. Restoring from the copy keeps the suite
+    independent of test order.
+    """
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        if marker and marker.kwargs.get("transaction") and not marker.kwargs.get("serialized_rollback"):
+            item.add_marker(pytest.mark.django_db(**{**marker.kwargs, "serialized_rollback": True}))

@@ -5,6 +5,9 @@ from channels.testing import WebsocketCommunicator
 
 from draftsite.asgi import application
 
+# The auth middleware may look a session up; the database is there for it.
+pytestmark = pytest.mark.django_db
+
 
 @pytest.mark.asyncio
 async def test_ping_round_trip_through_the_channel_layer():
