@@ -24,13 +24,21 @@ _CHECKBOX = "☐"
 _TRAILING_COST = re.compile(r"(?:\s*\{[^}]*\})+\s*$")
 
 
+_TYPE_CACHE: dict[str, tuple] = {}
+
+
 def parse_type_line(type_line: str) -> tuple[list[str], list[str], list[str]]:
     """``"Legendary Creature — Goblin Shaman"`` -> supertypes, card types, subtypes."""
-    head, _, tail = (type_line or "").partition(TYPE_DASH)
-    supertypes, card_types = [], []
-    for word in head.split():
-        (supertypes if word in _SUPERTYPE_SET else card_types).append(word)
-    return supertypes, card_types, tail.split()
+    type_line = type_line or ""
+    parsed = _TYPE_CACHE.get(type_line)
+    if parsed is None:
+        head, _, tail = type_line.partition(TYPE_DASH)
+        words = head.split()
+        parsed = (tuple(w for w in words if w in _SUPERTYPE_SET),
+                  tuple(w for w in words if w not in _SUPERTYPE_SET), tuple(tail.split()))
+        if len(_TYPE_CACHE) < 20_000:  # type lines repeat a lot; the cache stays small
+            _TYPE_CACHE[type_line] = parsed
+    return list(parsed[0]), list(parsed[1]), list(parsed[2])
 
 
 def mana_value(cost: str) -> float:
@@ -60,7 +68,9 @@ def mana_value(cost: str) -> float:
 def face_down_costs(text: str) -> dict[str, str]:
     """Disguise, morph and megamorph costs printed in a rules text (blank when absent)."""
     costs = {"disguise_cost": "", "morph_cost": "", "megamorph_cost": ""}
-    for match in _FACE_DOWN.finditer(text or ""):
+    if not text or ("orph" not in text and "isguise" not in text):
+        return costs
+    for match in _FACE_DOWN.finditer(text):
         key = f"{match['keyword'].lower()}_cost"
         if not costs[key]:
             costs[key] = (match["mana"] or match["other"] or "").strip()
