@@ -174,11 +174,14 @@ def run(cmd: list[str], url: str) -> str:
 
 
 def import_once(path: Path, url: str, batch_size: int) -> dict:
+    load_before = os.getloadavg()[0]
     out = run([sys.executable, "-c", CHILD, str(path), str(batch_size)], url)
     result = json.loads(out.strip().splitlines()[-1])
     result["records_per_second"] = round(result["records"] / result["seconds"], 1)
     result["seconds"] = round(result["seconds"], 2)
     result["file_mb"] = round(path.stat().st_size / 2**20, 1)
+    # Other work on the machine slows both the importer and PostgreSQL: record it.
+    result["load_average_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     return result
 
 
@@ -245,7 +248,8 @@ def _line(r: dict) -> str:
             f"{r['seconds']:>6}s = {r['records_per_second']:>8} records/s, peak RSS "
             f"{r['peak_rss_mb']} MB, CPU importer {r['cpu_seconds']}s + "
             f"PostgreSQL {r['server_cpu_seconds']}s "
-            f"(created {r['created']}, unchanged {r['unchanged']})")
+            f"(created {r['created']}, unchanged {r['unchanged']}; "
+            f"load {r['load_average_1min'][0]}-{r['load_average_1min'][1]})")
 
 
 if __name__ == "__main__":

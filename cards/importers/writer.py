@@ -47,6 +47,9 @@ class CardWriter:
     # -- intake ------------------------------------------------------------------------------
 
     def add(self, item) -> None:
+        if isinstance(item, SetInfo):  # a set header, not a record
+            self._guard(lambda: self._apply_set(item), "set " + item.code)
+            return
         self.summary.records += 1
         if isinstance(item, CardRecord):
             self.cards.append(item)
@@ -58,9 +61,6 @@ class CardWriter:
             self.checklists.append(item)
             if len(self.checklists) >= self.batch_size:
                 self._flush_checklists()
-        elif isinstance(item, SetInfo):
-            self.summary.records -= 1  # set headers are not records
-            self._guard(lambda: self._apply_set(item), "set " + item.code)
         else:  # pragma: no cover - a reader bug
             raise TypeError(f"unexpected item {item!r}")
         self._unreported += 1

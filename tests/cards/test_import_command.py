@@ -58,3 +58,20 @@ def test_bundled_import_loads_everything(empty_catalogue):
     unlinked = ChecklistEntry.objects.filter(checklist__in=checklists, card__isnull=True)
     assert not unlinked.exists(), list(unlinked.values_list("printed_name", flat=True))
     assert ChecklistCard.objects.get(set_code="SMID", collector_number="1").entries.count() > 0
+
+
+def test_progress_callback_sees_every_record(empty_catalogue):
+    from cards.services import import_card_file
+
+    seen = []
+    summary = import_card_file(BUNDLED_DATA_DIR / "mtgjson/ISD.json.gz", progress=seen.append)
+    assert sum(seen) == summary.records == 277  # 264 cards, 12 tokens, 1 checklist
+
+
+def test_progress_bar_on_a_terminal(monkeypatch, capsys, empty_catalogue):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    output = run(str(BUNDLED_DATA_DIR / "scryfall/sok.json.gz"))
+    assert "165 records" in output
+    assert "sok.json.gz" in capsys.readouterr().err  # the tqdm bar's label

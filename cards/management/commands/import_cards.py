@@ -48,7 +48,7 @@ class Command(BaseCommand):
 
             bar = tqdm(desc=path.rsplit("/", 1)[-1], unit=" rec", file=sys.stderr, leave=False)
         try:
-            return import_card_file(path, progress=bar.update if bar else None)
+            return import_card_file(path, progress=bar.update if bar is not None else None)
         except CardImportError as exc:
             raise CommandError(f"import stopped: {exc}") from exc
         finally:
