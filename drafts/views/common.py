@@ -132,6 +132,12 @@ def present_card(card: dict) -> dict:
             "colors": "".join(card.get("color_identity") or [])}
 
 
+def drafting_round(pod_state: str, paused_from: str | None, pod_round: int) -> int:
+    """The round whose passing direction the table shows: only while packs go round."""
+    state = paused_from if pod_state == PodState.PAUSED else pod_state
+    return pod_round if state == PodState.DRAFTING else 0
+
+
 def present_board(board: dict, *, my_position: int | None = None, pod_round: int = 0) -> dict:
     """The open board as a table: seats in order clockwise, top row left to right, bottom row
     right to left, so the ring reads around the table; each DFC split into its two faces."""

@@ -25,6 +25,7 @@ from drafts.views.common import (
     clock_for,
     confirm_page,
     confirmed,
+    drafting_round,
     get_seat,
     int_or_none,
     present_board,
@@ -50,7 +51,8 @@ def seat_context(seat, *, is_player: bool, now=None) -> dict:
     pile = [present_card(c) for c in view["pile"]]
     state = summary["state"]
     effective = summary["paused_from"] if state == PodState.PAUSED else state
-    board = present_board(view["board"], my_position=seat.position, pod_round=summary["round"])
+    board = present_board(view["board"], my_position=seat.position,
+                          pod_round=drafting_round(state, summary["paused_from"], summary["round"]))
     waiting_ready = 0
     if effective == PodState.REVIEWING:
         waiting_ready = seat.pod.seats.filter(ready=False, is_automatic=False).count()

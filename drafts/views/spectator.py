@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from drafts import selectors
 from drafts.models import Pod
-from drafts.views.common import present_board
+from drafts.views.common import drafting_round, present_board
 
 
 def _pod_for(token: str) -> Pod | None:
@@ -32,7 +32,8 @@ def _revoked(request):
 
 def _context(pod: Pod) -> dict:
     pod = selectors.fresh_pod(pod.pk)
-    board = present_board(selectors.open_board(pod), pod_round=pod.round)
+    board = present_board(selectors.open_board(pod),
+                          pod_round=drafting_round(pod.state, pod.paused_from, pod.round))
     return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "board": board,
             "versions": json.dumps({str(pod.pk): pod.version}), "spectator": True}
 

@@ -23,6 +23,7 @@ from drafts.models import PodState, Registration, Seat
 from drafts.views.common import (
     confirm_page,
     confirmed,
+    drafting_round,
     event_role_label,
     get_event,
     get_pod,
@@ -223,7 +224,7 @@ def _board_context(request, pod):
     me = permissions.seat_in_pod(request.user, pod.pk)
     return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "my_seat": me,
             "board": present_board(selectors.open_board(pod), my_position=me.position if me else None,
-                                   pod_round=pod.round),
+                                   pod_round=drafting_round(pod.state, pod.paused_from, pod.round)),
             "versions": json.dumps({str(pod.pk): pod.version})}
 
 

@@ -122,6 +122,9 @@
   function flip(card) {
     if (!card || !card.classList.contains("dfc")) return;
     var on = !card.classList.contains("flipped");
+    // A flip shows the chosen face even under the mouse (hover peeks again after leaving).
+    card.classList.remove("peek");
+    card.setAttribute("data-no-peek", "");
     card.classList.toggle("flipped", on);
     var button = card.querySelector("[data-flip]");
     if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
@@ -263,6 +266,23 @@
     if (dragged) dragged.classList.remove("dragging");
     dragged = null;
     clearMarks();
+  });
+
+  // --- a mouse over a DFC shows its back (touch uses the Flip button: no sticky hover) -----
+
+  document.addEventListener("pointerover", function (event) {
+    if (event.pointerType !== "mouse" || !(event.target instanceof Element)) return;
+    var card = event.target.closest(".card.dfc");
+    if (card && !card.hasAttribute("data-no-peek")) card.classList.add("peek");
+  });
+
+  document.addEventListener("pointerout", function (event) {
+    if (!(event.target instanceof Element)) return;
+    var card = event.target.closest(".card.dfc");
+    if (card && !(event.relatedTarget instanceof Node && card.contains(event.relatedTarget))) {
+      card.classList.remove("peek");
+      card.removeAttribute("data-no-peek");
+    }
   });
 
   // --- images: shown only once they have loaded; the text is there until then ---------------

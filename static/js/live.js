@@ -63,9 +63,14 @@
 
   function currentRoot() { return panel.querySelector(".live-root"); }
 
+  // Forms carry a CSRF token masked afresh on every render: it is no reason to swap a region.
+  function markup(region) {
+    return region.innerHTML.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+  }
+
   function rememberRegions() {
     panel.querySelectorAll("[data-region]").forEach(function (region) {
-      regionHtml[region.getAttribute("data-region")] = region.innerHTML;
+      regionHtml[region.getAttribute("data-region")] = markup(region);
     });
   }
 
@@ -79,8 +84,9 @@
     freshRoot.querySelectorAll("[data-region]").forEach(function (fresh) {
       var name = fresh.getAttribute("data-region");
       var html = fresh.innerHTML;
-      if (regionHtml[name] === html) return;
-      regionHtml[name] = html;
+      var key = markup(fresh);
+      if (regionHtml[name] === key) return;
+      regionHtml[name] = key;
       var old = here.querySelector('[data-region="' + name + '"]');
       if (!old) { here.appendChild(fresh); changed.push(name); return; }
       var active = document.activeElement;

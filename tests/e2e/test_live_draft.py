@@ -1,0 +1,340 @@
+"""The live draft in a real headless Chromium against a real ASGI server (websockets on).
+
+Two players draft in browser windows and six through the API (same server, so every pick
+notifies the pages over the websocket); the organiser and a spectator use their own pages.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.utils import timezone
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from drafts.models import Event, Pod, PodState, Seat
+from tests.e2e.conftest import make_pod
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True}
+
+
+def wait(driver, condition, timeout=6.0, message=""):
+    def check(d):
+        try:
+            return condition(d)
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(check, message)
+
+
+def region(driver, name) -> str:
+    return driver.find_element(By.CSS_SELECTOR, f'[data-region="{name}"]').text
+
+
+def live(driver):
+    wait(driver, lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live",
+         message="the page never went live")
+
+
+def pack_id(driver):
+    forms = driver.find_elements(By.ID, "pack-form")
+    if not forms:
+        return None
+    try:
+        return forms[0].get_attribute("data-pack")
+    except StaleElementReferenceException:
+        return None
+
+
+def ui_pick(driver, *, keyboard=False) -> str:
+    """Pick the first card of the pack on the page the way a person would; returns its name."""
+    for attempt in range(3):
+        try:
+            return _ui_pick(driver, keyboard=keyboard)
+        except StaleElementReferenceException:  # the pack region was swapped under the cursor
+            if attempt == 2:
+                raise
+    return ""
+
+
+def _ui_pick(driver, *, keyboard=False) -> str:
+    before = pack_id(driver)
+    first = driver.find_element(By.CSS_SELECTOR, "#pack-form .card")
+    name = first.get_attribute("data-name")
+    if keyboard:
+        driver.find_element(By.TAG_NAME, "h1").click()  # focus outside any field
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#pack-form .card.selected"))
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+    else:
+        first.find_element(By.CSS_SELECTOR, ".pick-button").click()
+        bar = driver.find_element(By.ID, "pick-bar")
+        assert bar.is_displayed() and name in bar.text
+        bar.find_element(By.CSS_SELECTOR, "[data-confirm-pick]").click()
+    wait(driver, lambda d: pack_id(d) != before, message="the pick never showed")
+    return name
+
+
+def test_organiser_creates_an_event_and_starts_a_pod(browsers, login, server_url, organiser, players, cube_names):
+    from drafts import services
+
+    browser = login(browsers.get(), organiser)
+    browser.get(server_url + "/events/new/")
+    assert browser.title.startswith("Create an event")
+    browser.find_element(By.ID, "id_name").send_keys("Thursday cube")
+    browser.execute_script("document.getElementById('id_date').value = arguments[0];", "2026-12-03")
+    browser.find_element(By.CSS_SELECTOR, "input[name=draft_format][value=cube]").click()
+    browser.execute_script("document.getElementById('id_cube_list').value = arguments[0];", "\n".join(cube_names))
+    browser.find_element(By.CSS_SELECTOR, "form.event-form [type=submit]").click()
+    wait(browser, lambda d: "Thursday cube" in d.find_element(By.TAG_NAME, "h1").text)
+    event = Event.objects.get(name="Thursday cube")
+    assert "created" in browser.find_element(By.CSS_SELECTOR, ".messages").text
+
+    # One player registered through the form, the others by the organiser's service.
+    browser.find_element(By.ID, "id_username").send_keys(players[0].username)
+    browser.find_element(By.CSS_SELECTOR, "form[action$='/register/'] [type=submit]").click()
+    wait(browser, lambda d: "p0 is registered" in d.find_element(By.CSS_SELECTOR, ".messages").text)
+    for player in players[1:]:
+        services.register_player(event_id=event.pk, user=player)
+
+    # Seat them (random, seed 7): the script asks in a dialog first.
+    browser.get(server_url + f"/events/{event.pk}/")
+    browser.find_element(By.ID, "id_seed").send_keys("7")
+    browser.find_element(By.ID, "seat-players").click()
+    dialog = browser.find_element(By.ID, "confirm-dialog")
+    wait(browser, lambda d: dialog.is_displayed())
+    assert "Seat all registered players" in dialog.text
+    browser.find_element(By.ID, "confirm-ok").click()
+    wait(browser, lambda d: "Players seated in 1 pod" in d.find_element(By.CSS_SELECTOR, ".messages").text)
+    pod = Pod.objects.get(event=event)
+    assert pod.state == PodState.NOT_STARTED and pod.seats.count() == 8
+
+    browser.find_element(By.ID, "start-pod-1").click()
+    wait(browser, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed())
+    browser.find_element(By.ID, "confirm-ok").click()
+    wait(browser, lambda d: "Pod 1 started" in d.find_element(By.CSS_SELECTOR, ".messages").text)
+    pod.refresh_from_db()
+    assert pod.state == PodState.DRAFTING
+    assert pod.log.filter(action="start", actor=organiser).exists()
+
+    browser.get(server_url + f"/events/{event.pk}/dashboard/")
+    live(browser)
+    assert "Drafting" in region(browser, "pods") and "1 of 3" in region(browser, "pods")
+
+
+def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server_url, organiser, players,
+                                                cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    first, second = seats[0], seats[1]  # round 1 passes left: seat 1 -> seat 2
+    apis = {s.pk: api_for(players[s.position]) for s in seats[2:]}
+    a = login(browsers.get(), players[0])
+    b = login(browsers.get(), players[1])
+    a.get(server_url + f"/events/seats/{first.pk}/")
+    b.get(server_url + f"/events/seats/{second.pk}/")
+    live(a)
+    live(b)
+    assert "No other pack waiting" in region(b, "status")
+
+    # Both faces of a DFC (R14): hovering shows the back, and so does the flip button.
+    dfc = a.find_element(By.CSS_SELECTOR, "#pack-form .card.dfc")
+    back = dfc.find_element(By.CSS_SELECTOR, ".side-back")
+    assert not back.is_displayed()
+    ActionChains(a).move_to_element(dfc).perform()
+    wait(a, lambda d: back.is_displayed(), message="hovering a DFC shows its back")
+    ActionChains(a).move_to_element(a.find_element(By.TAG_NAME, "h1")).perform()
+    wait(a, lambda d: not back.is_displayed())
+    flip = dfc.find_element(By.CSS_SELECTOR, "[data-flip]")
+    flip.click()
+    wait(a, lambda d: back.is_displayed() and flip.get_attribute("aria-pressed") == "true")
+    flip.click()
+    wait(a, lambda d: not back.is_displayed())
+    ActionChains(a).move_to_element(a.find_element(By.TAG_NAME, "h1")).perform()
+
+    # A pass reaches the next player's page without a reload.
+    b.execute_script("window.__sameDocument = true;")
+    started = time.monotonic()
+    ui_pick(a)
+    wait(b, lambda d: "1 more pack waiting" in region(d, "status"), timeout=5)
+    elapsed = time.monotonic() - started
+    assert b.execute_script("return window.__sameDocument === true;")
+    assert elapsed < 2.0, f"the pass took {elapsed:.2f} s to show"
+
+    # Seat 8 passes to seat 1: the pack appears on seat 1's page. A stale pick (the pack it
+    # had before) is refused with 409 and explained, and nothing is stored.
+    old_pack = pack_id(a)
+    assert old_pack is None
+    assert apis[seats[7].pk].pick_first(seats[7].pk)
+    wait(a, lambda d: pack_id(d) is not None, timeout=5)
+    card = a.find_element(By.CSS_SELECTOR, "#pack-form .card").get_attribute("data-card")
+    stale_pack = Seat.objects.get(pk=first.pk).opened_packs.get(round=1).pk
+    status = a.execute_async_script(
+        "const done = arguments[2]; DraftPage.pick(arguments[0], arguments[1]).then(r => done(r && r.status));",
+        card, stale_pack)
+    assert status == 409
+    wait(a, lambda d: "already moved on" in d.find_element(By.ID, "flash").text)
+    assert "(1 card)" in region(a, "pile")
+
+    # The rest of round 1: the browsers pick by click (seat 1) and keyboard (seat 2).
+    deadline = time.monotonic() + 150
+    while True:
+        assert time.monotonic() < deadline, "round 1 did not finish"
+        progressed = False
+        state = None
+        for seat_id, api in apis.items():
+            view = api.seat(seat_id)
+            state = view["pod"]["state"]
+            progressed |= api.pick_first(seat_id, view)
+        if state != "drafting":
+            break
+        if pack_id(a):
+            ui_pick(a)
+            progressed = True
+        if pack_id(b):
+            ui_pick(b, keyboard=True)
+            progressed = True
+        if not progressed:
+            time.sleep(0.05)
+
+    for page in (a, b):
+        wait(page, lambda d: "Round 1 is over" in region(d, "main"), timeout=5)
+        assert "(15 cards)" in region(page, "pile")
+    assert Pod.objects.get(pk=pod.pk).state == PodState.REVIEWING
+    a.find_element(By.ID, "ready-button").click()
+    wait(a, lambda d: "You are ready. Waiting for 7 other players" in region(d, "main"))
+    # The open board shows every seat's drafted DFCs (R15).
+    board = region(b, "board")
+    assert "DFCS DRAFTED" in board.upper() and "SEAT 8" in board.upper()
+
+
+def test_pause_freezes_every_timer(browsers, login, api_for, server_url, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    player = login(browsers.get(), players[0])
+    boss = login(browsers.get(), organiser)
+    player.get(server_url + f"/events/seats/{seats[0].pk}/")
+    boss.get(server_url + f"/events/pods/{pod.pk}/")
+    live(player)
+    live(boss)
+
+    def clock():
+        return player.find_element(By.CSS_SELECTOR, "[data-region=status] .countdown").text
+
+    ticking = clock()
+    wait(player, lambda d: clock() != ticking, timeout=3, message="the pick timer does not tick")
+
+    boss.find_element(By.ID, "control-pause").click()
+    wait(boss, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed())
+    boss.find_element(By.ID, "confirm-ok").click()
+    wait(player, lambda d: "Paused" in region(d, "status"), timeout=5)
+    frozen = clock()
+    assert player.find_element(By.CSS_SELECTOR, "[data-region=status] .countdown").get_attribute("data-frozen")
+    assert "picks resume with the pod" in region(player, "main")
+    time.sleep(1.6)
+    assert clock() == frozen
+    # Every seat's clock is frozen on the server, and on the organiser's page.
+    for seat in seats:
+        view = api_for(players[seat.position]).seat(seat.pk)
+        assert view["queue"][0]["deadline"] is None and view["queue"][0]["remaining_ms"] > 30_000
+    wait(boss, lambda d: d.find_elements(By.ID, "control-resume"))
+    assert not boss.find_elements(By.CSS_SELECTOR, "[data-region=seats] .countdown[data-deadline]")
+    # A pick while paused is refused and explained.
+    status, body = api_for(players[0]).call("POST", f"/api/seats/{seats[0].pk}/picks/", {"card": 1})
+    assert status == 409 and body["errors"][0]["code"] == "pod_paused"
+
+    boss.find_element(By.ID, "control-resume").click()
+    wait(boss, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed())
+    boss.find_element(By.ID, "confirm-ok").click()
+    wait(player, lambda d: "Drafting" in region(d, "status"), timeout=5)
+    resumed = clock()
+    assert abs(_seconds(resumed) - _seconds(frozen)) <= 2
+    wait(player, lambda d: clock() != resumed, timeout=3, message="the timer did not restart")
+
+
+def _seconds(text: str) -> int:
+    minutes, secs = text.split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+def test_spectator_never_sees_a_single_faced_pick(browsers, login, api_for, server_url, organiser, players,
+                                                   cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    old_token = pod.spectator_token
+    spectator = browsers.get()  # nobody logged in
+    spectator.get(server_url + f"/events/watch/{old_token}/")
+    live(spectator)
+    assert "8 packs going round, 120 cards left" in region(spectator, "status")
+
+    # Three picks for every seat through the API, DFCs first where there is one.
+    picked_single = set()
+    for _ in range(3):
+        for seat in seats:
+            api = api_for(players[seat.position])
+            view = api.seat(seat.pk)
+            pack = view["queue"][0]
+            card = next((c for c in pack["cards"] if c["is_dfc"]), None) if seat.position % 2 else None
+            card = card or next(c for c in pack["cards"] if not c["is_dfc"])
+            if not card["is_dfc"]:
+                picked_single.add(card["name"])
+            status, _ = api.call("POST", f"/api/seats/{seat.pk}/picks/", {"card": card["id"], "pack": pack["pack_id"]})
+            assert status == 201
+    wait(spectator, lambda d: "96 cards left" in region(d, "status"), timeout=5)
+    source = spectator.page_source
+    assert "Single " not in source and not any(name in source for name in picked_single)
+    assert "DFCs drafted" in source and "Front " in source and "Back " in source
+    # Both faces of a drafted DFC are a click away.
+    chip = spectator.find_element(By.CSS_SELECTOR, ".board-seat .dfc-chip summary")
+    chip.click()
+    faces = chip.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".dfc-faces").text
+    front, back = chip.text.split(" // ")
+    assert front in faces and back in faces and "BACK FACE" in faces.upper()
+
+    # The organiser makes a new link: the open page is told at once, the old link is dead.
+    boss = login(browsers.get(), organiser)
+    boss.get(server_url + f"/events/pods/{pod.pk}/")
+    boss.find_element(By.ID, "control-spectator").click()
+    wait(boss, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed())
+    boss.find_element(By.ID, "confirm-ok").click()
+    wait(spectator, lambda d: "no longer works" in d.find_element(By.ID, "flash").text, timeout=6)
+    spectator.get(server_url + f"/events/watch/{old_token}/")
+    assert "Spectator link not valid" in spectator.page_source
+    pod.refresh_from_db()
+    spectator.get(server_url + f"/events/watch/{pod.spectator_token}/")
+    live(spectator)
+
+
+def test_layout_holds_at_375px(browsers, login, api_for, server_url, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    for seat in seats:  # a pile, a queue and DFCs on the board
+        api_for(players[seat.position]).pick_first(seat.pk)
+    api_for(players[7]).pick_first(seats[7].pk)
+    phone = login(browsers.get(), players[0])
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    pages = [f"/events/seats/{seats[0].pk}/", f"/events/pods/{pod.pk}/board/", "/events/", f"/events/{pod.event_id}/",
+             f"/events/watch/{pod.spectator_token}/"]
+    staff = login(browsers.get(), organiser)
+    staff.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    staff_pages = [f"/events/{pod.event_id}/dashboard/", f"/events/pods/{pod.pk}/", "/events/new/"]
+    for driver, urls in ((phone, pages), (staff, staff_pages)):
+        for url in urls:
+            driver.get(server_url + url)
+            if driver.find_elements(By.ID, "live-status"):
+                live(driver)
+            width = driver.execute_script("return document.scrollingElement.scrollWidth")
+            assert width <= 375, (url, width)
+            assert driver.execute_script("return window.innerWidth") == 375
+    # The draft page on a phone: two cards a row, the clock in view, a pick still works by tap.
+    phone.get(server_url + f"/events/seats/{seats[0].pk}/")
+    live(phone)
+    cards = phone.find_elements(By.CSS_SELECTOR, "#pack-form .card")
+    assert cards[0].location["y"] == cards[1].location["y"] != cards[2].location["y"]
+    ui_pick(phone)
+    assert phone.execute_script("return document.scrollingElement.scrollWidth") <= 375
