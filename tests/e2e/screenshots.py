@@ -1,0 +1,181 @@
+"""Take the README's screenshots of the live draft pages (not a test; run it by hand).
+
+    python -m tests.e2e.screenshots [OUTPUT_DIR]      # default docs/screenshots
+
+It builds a throw-away SQLite database with the bundled Innistrad cards, an event with eight
+players a few picks into round 1, serves it with daphne and photographs the pages in
+headless Chromium (desktop 1280 px and phone 375 px). With REDIS_URL set, the pod page
+also shows the other players as connected. Card images need the internet, so the pages
+show their text rendering, as they do at a venue without a network.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = ["Alice", "Bruno", "Chen", "Dana", "Emil", "Fatima", "Gus", "Hiro", "Ines", "Jonas", "Kofi", "Lena",
+           "Mateo", "Nora", "Omar", "Priya", "Quinn", "Rosa", "Sami", "Tess"]
+
+
+def build(db_path: Path) -> dict:
+    os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "draftsite.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from cards.importers import import_file
+    from drafts import presence, roles, services
+    from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+
+    call_command("migrate", verbosity=0)
+    import_file(ROOT / "cards/data/mtgjson/ISD.json.gz")
+    User = get_user_model()
+    organiser = User.objects.create_user("organiser", password="x")
+    organiser.groups.add(Group.objects.get_or_create(name=roles.ORGANISER)[0])
+    judge = User.objects.create_user("judge", password="x")
+    judge.groups.add(Group.objects.get_or_create(name=roles.JUDGE)[0])
+    users = [User.objects.create_user(name.lower(), password="x") for name in PLAYERS]
+    for user in users:
+        user.groups.add(Group.objects.get_or_create(name=roles.PLAYER)[0])
+    event = services.create_event(name="Friday Night Draft: Innistrad", date=timezone.localdate(),
+                                  created_by=organiser, set_codes=["ISD"], enforcement_level="competitive")
+    EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
+    regs = [services.register_player(event_id=event.pk, user=u, name=n) for u, n in zip(users, PLAYERS)]
+    # Three pods: pod 1 a few picks into round 1, pod 2 paused, pod 3 between rounds.
+    groups = [regs[0:8], regs[8:14], regs[14:20]]
+    pods = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in g] for g in groups])
+    for pod in pods:
+        services.start_pod(pod_id=pod.pk, actor=organiser)
+
+    def pick(seat, prefer_dfc):
+        pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+        if pack is None:
+            return False
+        cards = DraftCard.objects.filter(pack=pack).order_by("-is_dfc" if prefer_dfc else "is_dfc", "slot")
+        services.make_pick(seat_id=seat.pk, draft_card_id=cards.first().pk, pack_id=pack.pk,
+                           actor=seat.registration.user)
+        return True
+
+    pod, second, third = pods
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    for turn in range(3):
+        for seat in seats:
+            pick(seat, prefer_dfc=(seat.position + turn) % 3 == 0 and seat.position != 7)
+    for seat in seats[1:]:
+        pick(seat, prefer_dfc=False)  # seat 1 (Alice) now has packs waiting
+    services.extend_clocks(pod_id=pod.pk, seconds=600, actor=organiser)
+    for seat in Seat.objects.filter(pod=second).order_by("position"):
+        pick(seat, prefer_dfc=True)
+    services.pause_pod(pod_id=second.pk, actor=organiser)
+    while any([pick(seat, prefer_dfc=seat.position % 2 == 0)
+               for seat in Seat.objects.filter(pod=third).order_by("position")]):
+        pass
+    if os.environ.get("REDIS_URL"):
+        for seat in seats[1:6] + list(Seat.objects.filter(pod__in=[second, third])):
+            presence.touch(seat.pk, f"screenshot-{seat.pk}")
+    return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users}
+
+
+def serve(db_path: Path, port: int) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "DEBUG": "0", "SECURE_HTTPS": "0",
+           "LOG_LEVEL": "WARNING"}
+    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                "draftsite.asgi:application"], cwd=ROOT, env=env)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("daphne did not start")
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="screenshots-"))
+    data = build(work / "db.sqlite3")  # sets Django up
+    from tests.e2e.conftest import CHROMEDRIVER, CHROMIUM, CHROME_FLAGS, _free_port
+
+    port = _free_port()
+    server = serve(work / "db.sqlite3", port)
+    base = f"http://127.0.0.1:{port}"
+
+    from django.test import Client
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in CHROME_FLAGS + [f"--user-data-dir={work / 'profile'}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+    def as_user(user):
+        client = Client()
+        client.force_login(user)
+        driver.delete_all_cookies()
+        driver.get(base + "/healthz")
+        driver.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value, "path": "/"})
+
+    def shot(path, name, *, width=1280, phone=False, before=None, max_height=5000):
+        metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": phone}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        driver.get(base + path)
+        time.sleep(1.2)  # the socket connects and the status line says "Live"
+        if before:
+            before()
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": min(height, max_height)})
+        time.sleep(0.3)
+        driver.save_screenshot(str(out / f"{name}.png"))
+        print("wrote", out / f"{name}.png")
+
+    pod, seats = data["pod"], data["seats"]
+    try:
+        as_user(data["users"][0])
+
+        def hover_a_dfc():
+            dfc = driver.find_elements(By.CSS_SELECTOR, "#pack-form .card.dfc")
+            cards = driver.find_elements(By.CSS_SELECTOR, "#pack-form .card .pick-button")
+            if cards:
+                cards[1].click()  # selected, waiting for "Confirm pick"
+            if dfc:
+                ActionChains(driver).move_to_element(dfc[0]).perform()
+
+        shot(f"/events/seats/{seats[0].pk}/", "player-draft-desktop", before=hover_a_dfc)
+        shot(f"/events/seats/{seats[0].pk}/", "player-draft-375", width=375, phone=True, max_height=1700)
+
+        def open_a_dfc():
+            chips = driver.find_elements(By.CSS_SELECTOR, ".dfc-chip summary")
+            if chips:
+                chips[0].click()
+
+        shot(f"/events/pods/{pod.pk}/board/", "board", before=open_a_dfc)
+        as_user(data["organiser"])
+        shot(f"/events/{data['event'].pk}/dashboard/", "organiser-dashboard")
+        shot(f"/events/pods/{pod.pk}/", "pod-detail")
+        driver.delete_all_cookies()
+        shot(f"/events/watch/{pod.spectator_token}/", "spectator")
+    finally:
+        driver.quit()
+        server.terminate()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots")
