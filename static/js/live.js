@@ -273,5 +273,7 @@
     flash: flash,
     versions: versions,
     isSocketOpen: function () { return !!(socket && socket.readyState === 1); },
+    // Drop the socket as a network failure would (tests and "reconnect" buttons use this).
+    dropSocket: function () { if (socket) socket.close(); },
   };
 })();

@@ -181,6 +181,19 @@ def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server
     wait(a, lambda d: "already moved on" in d.find_element(By.ID, "flash").text)
     assert "(1 card)" in region(a, "pile")
 
+    # A dropped connection: what happens meanwhile shows once the page is back (reconnect
+    # or polling), without a reload.
+    b.execute_script("Live.dropSocket();")
+    wait(b, lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "down", timeout=3)
+    queued = region(b, "status")
+    assert apis[seats[7].pk].pick_first(seats[7].pk) is False  # seat 8 waits for seat 7 ...
+    assert apis[seats[6].pk].pick_first(seats[6].pk)          # ... who passes to seat 8
+    ui_pick(a)                                                 # seat 1 passes to seat 2 again
+    wait(b, lambda d: region(d, "status") != queued and "2 more packs waiting" in region(d, "status"),
+         timeout=8, message="the dropped page never caught up")
+    live(b)
+    assert b.execute_script("return window.__sameDocument === true;")
+
     # The rest of round 1: the browsers pick by click (seat 1) and keyboard (seat 2).
     deadline = time.monotonic() + 150
     while True:
