@@ -7,7 +7,8 @@ them in batches. Use ``cards.services.import_card_file`` or the ``import_cards``
 
 Module map: ``sources`` (open, gzip, detection), ``scryfall``, ``mtgjson``, ``cockatrice``
 (readers), ``records`` (normalized items, validation, hashes), ``text`` (type lines, costs),
-``writer`` (batched upserts), ``checklists`` (checklist/substitute cards and entry links),
+``writer`` (batched upserts), ``store`` (database access: portable ORM, or COPY and
+array look-ups on PostgreSQL), ``checklists`` (checklist/substitute cards and entry links),
 ``summary`` (``ImportSummary``), ``errors``.
 """
 

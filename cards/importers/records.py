@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from cards.models import Layout, Rarity
 from cards.naming import normalize_name
-from cards.rules.colors import color_identity, symbol_colors
+from cards.rules.colors import color_identity
 
 from .text import face_down_costs, mana_value, parse_type_line
 
@@ -235,10 +235,6 @@ def build_card(
         record.scryfall_id, record.mtgjson_uuid, record.image_uris, record.in_boosters,
     ])
     return record
-
-
-def face_colors_from_cost(cost: str) -> str:
-    return symbol_colors(cost)
 
 
 def scryfall_image(scryfall_id: str | None, side: str = "front") -> str:
