@@ -43,7 +43,7 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--web-workers", type=int, default=2)
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--mode", choices=["saturation", "event", "both"], default="both")
     parser.add_argument("--event-seconds", type=float, default=120.0,
                         help="How long the event-load window runs.")
@@ -128,13 +128,24 @@ def create_event(args, label: str, pick_timer: bool = True) -> dict:
 
 # --- the production shape ----------------------------------------------------------------
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def start_servers(args) -> list[subprocess.Popen]:
+    """Web workers and a Celery worker; sets ``args.base`` to where the web server listens."""
+    port = args.port or free_port()
+    args.base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
            "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
            "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING"}
     web = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
-         "--port", str(args.port), "--workers", str(args.web_workers), "--no-access-log",
+         "--port", str(port), "--workers", str(args.web_workers), "--no-access-log",
          "--log-level", "warning"], cwd=ROOT, env=env, start_new_session=True)
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "draftsite", "worker", "--pool", "solo",
@@ -142,14 +153,16 @@ def start_servers(args) -> list[subprocess.Popen]:
         cwd=ROOT, env=env, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if web.poll() is not None:
+            break  # it died (port taken?): never measure someone else's server
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{args.port}/healthz", timeout=2) as response:
+            with urllib.request.urlopen(f"{args.base}/healthz", timeout=2) as response:
                 if response.status == 200:
                     return [web, worker]
         except OSError:
             time.sleep(0.3)
     stop_servers([web, worker])
-    raise SystemExit("The web server did not become healthy within 60 s.")
+    raise SystemExit("The web server did not start (see its output above).")
 
 
 def stop_servers(processes: list[subprocess.Popen]) -> None:
@@ -274,7 +287,7 @@ async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats
 async def drive(args, setup: dict, think, seconds: float) -> dict:
     import aiohttp
 
-    base = f"http://127.0.0.1:{args.port}"
+    base = args.base
     stats = Stats()
     by_pod: dict[int, list[dict]] = {}
     for seat in setup["seats"]:
