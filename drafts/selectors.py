@@ -9,6 +9,7 @@ cards leaves the server. Organisers and judges of the event see everything.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import defaultdict
 
 from django.db.models import Count, Prefetch, Q
@@ -35,10 +36,26 @@ def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
     return pod
 
 
+# Catalogue cards do not change during an event: their rendered faces are kept per process
+# for a few minutes, so a pick or a page costs no catalogue queries once the pod is warm.
+_CARD_INFO_TTL = 300.0
+_card_info_cache: dict[int, tuple[float, dict]] = {}
+
+
 def _card_info(card_ids: set[int]) -> dict[int, dict]:
-    cards = Card.objects.filter(pk__in=card_ids).prefetch_related(
-        Prefetch("faces", queryset=CardFace.objects.order_by("position")))
+    now = time.monotonic()
     info = {}
+    for pk in card_ids:
+        hit = _card_info_cache.get(pk)
+        if hit is not None and now - hit[0] < _CARD_INFO_TTL:
+            info[pk] = hit[1]
+    missing = card_ids - set(info)
+    if not missing:
+        return info
+    if len(_card_info_cache) > 50_000:
+        _card_info_cache.clear()
+    cards = Card.objects.filter(pk__in=missing).prefetch_related(
+        Prefetch("faces", queryset=CardFace.objects.order_by("position")))
     for card in cards:
         info[card.pk] = {
             "card_id": card.pk,
@@ -54,6 +71,7 @@ def _card_info(card_ids: set[int]) -> dict[int, dict]:
                 for f in card.faces.all()
             ],
         }
+        _card_info_cache[card.pk] = (now, info[card.pk])
     return info
 
 

@@ -80,3 +80,11 @@ def pytest_collection_modifyitems(items):
         marker = item.get_closest_marker("django_db")
         if marker and marker.kwargs.get("transaction") and not marker.kwargs.get("serialized_rollback"):
             item.add_marker(pytest.mark.django_db(**{**marker.kwargs, "serialized_rollback": True}))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_card_payload_cache():
+    """Rolled-back tests may reuse card ids (SQLite); never serve one test's card to another."""
+    from drafts import selectors
+
+    selectors._card_info_cache.clear()
