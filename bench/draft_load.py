@@ -116,14 +116,32 @@ def create_event(args, label: str, pick_timer: bool = True) -> dict:
     pods = services.seat_players(event_id=event.pk, seed=args.seed)
     for pod in pods:
         services.start_pod(pod_id=pod.pk, actor=organiser)
-    seats = Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token")
+    seats = list(Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token"))
+    sessions = _sessions([s.registration.user for s in seats])
     return {
         "event": event.pk,
         "organiser_token": organiser.auth_token.key,
         "pods": {pod.pk: [] for pod in pods},
         "seats": [{"id": s.pk, "pod": s.pod_id, "position": s.position,
-                   "token": s.registration.user.auth_token.key} for s in seats],
+                   "token": s.registration.user.auth_token.key,
+                   "session": sessions[s.registration.user_id]} for s in seats],
     }
+
+
+def _sessions(users) -> dict[int, str]:
+    """A logged-in session per player: browsers' websockets authenticate with the cookie."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    keys = {}
+    for user in users:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        keys[user.pk] = store.session_key
+    return keys
 
 
 # --- the production shape ----------------------------------------------------------------
@@ -205,6 +223,72 @@ class Stats:
         }
 
 
+class Notifications:
+    """Pick-to-socket latency: a pick at version v must reach the next seat's socket."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, list[tuple[int, float]]] = {}
+        self.latencies: list[float] = []
+        self.messages = 0
+        self.duplicates = 0
+        self.connected = 0
+        self.failed = 0
+
+    def expect(self, seat_id: int, version: int, started: float) -> None:
+        self.pending.setdefault(seat_id, []).append((version, started))
+
+    def heard(self, seat_id: int, version: int, at: float) -> None:
+        waiting = self.pending.get(seat_id, [])
+        keep = []
+        for expected, started in waiting:
+            if expected <= version:
+                self.latencies.append(at - started)
+            else:
+                keep.append((expected, started))
+        self.pending[seat_id] = keep
+
+    def summary(self) -> dict:
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+
+        lost = sum(len(v) for v in self.pending.values())
+        return {"sockets_connected": self.connected, "sockets_failed": self.failed,
+                "notifications_measured": len(lat), "messages": self.messages,
+                "duplicated_versions": self.duplicates, "not_heard": lost,
+                "latency_ms": {"p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99)}}
+
+
+async def listen(session, base: str, seat: dict, notes: Notifications, stop_at: float) -> None:
+    """Hold the seat's websocket open like a browser, noting every version it hears."""
+    import aiohttp
+
+    url = base.replace("http", "ws", 1) + f"/ws/seats/{seat['id']}/"
+    try:
+        async with session.ws_connect(url, headers={"Origin": base, "Cookie": f"sessionid={seat['session']}"},
+                                      heartbeat=None) as socket:
+            notes.connected += 1
+            last = -1
+            while time.monotonic() < stop_at:
+                try:
+                    message = await socket.receive(timeout=max(0.1, stop_at - time.monotonic()))
+                except asyncio.TimeoutError:
+                    break
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                data = json.loads(message.data)
+                if data.get("type") == "changed":
+                    notes.messages += 1
+                    version = data.get("version") or 0
+                    if version == last:
+                        notes.duplicates += 1
+                    last = version
+                    notes.heard(seat["id"], version, time.monotonic())
+    except Exception:
+        notes.failed += 1
+
+
 class PodDriver:
     """Wakes a pod's players when a pack may have reached them; the organiser ends reviews."""
 
@@ -215,10 +299,11 @@ class PodDriver:
         self.organiser_token = organiser_token
         self.advanced_rounds: set[int] = set()
 
-    def passed(self, position: int, round_number: int) -> None:
+    def passed(self, position: int, round_number: int) -> int:
         count = len(self.by_position)
         neighbour = self.by_position[(position + (1 if round_number % 2 else -1)) % count]
         self.wake[neighbour["id"]].set()
+        return neighbour["id"]
 
     def wake_all(self) -> None:
         for event in self.wake.values():
@@ -234,7 +319,8 @@ class PodDriver:
         self.wake_all()
 
 
-async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats, think, stop_at) -> None:
+async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats, think, stop_at,
+                 notes: Notifications | None = None) -> None:
     headers = {"Authorization": f"Token {seat['token']}"}
     rng = random.Random(seat["id"])
     view = None
@@ -264,7 +350,9 @@ async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats
             stats.statuses[status] += 1
             if status == 201:
                 stats.picks += 1
-                driver.passed(seat["position"], pack["round"])
+                neighbour = driver.passed(seat["position"], pack["round"])
+                if notes is not None and pack["cards_left"] > 1:
+                    notes.expect(neighbour, body["pod"]["version"], started)
                 view = {"pod": body["pod"], "queue": body["queue"]}
                 continue
             if body and body.get("errors"):
@@ -284,7 +372,7 @@ async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats
         view = None
 
 
-async def drive(args, setup: dict, think, seconds: float) -> dict:
+async def drive(args, setup: dict, think, seconds: float, sockets: bool = False) -> dict:
     import aiohttp
 
     base = args.base
@@ -295,12 +383,32 @@ async def drive(args, setup: dict, think, seconds: float) -> dict:
     drivers = {pod: PodDriver(pod, seats, setup["organiser_token"]) for pod, seats in by_pod.items()}
     connector = aiohttp.TCPConnector(limit=200)
     timeout = aiohttp.ClientTimeout(total=60)
-    started = time.monotonic()
-    stop_at = started + seconds
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        await asyncio.gather(*(player(session, base, seat, drivers[seat["pod"]], stats, think, stop_at)
+    notes = Notifications() if sockets else None
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session, \
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as socket_session:
+        listeners = []
+        if notes is not None:
+            listen_until = time.monotonic() + seconds + 5
+            listeners = [asyncio.ensure_future(listen(socket_session, base, seat, notes, listen_until))
+                         for seat in setup["seats"]]
+            for _ in range(100):  # let the sockets connect before the first pick
+                if notes.connected + notes.failed >= len(listeners):
+                    break
+                await asyncio.sleep(0.1)
+        started = time.monotonic()
+        stop_at = started + seconds
+        await asyncio.gather(*(player(session, base, seat, drivers[seat["pod"]], stats, think, stop_at, notes)
                                for seat in setup["seats"]))
-    return stats.summary(time.monotonic() - started)
+        elapsed = time.monotonic() - started
+        if listeners:
+            await asyncio.sleep(2)  # the last notifications in flight
+            for task in listeners:
+                task.cancel()
+            await asyncio.gather(*listeners, return_exceptions=True)
+    summary = stats.summary(elapsed)
+    if notes is not None:
+        summary["sockets"] = notes.summary()
+    return summary
 
 
 # --- checks and profile ----------------------------------------------------------------
@@ -377,7 +485,7 @@ def main() -> None:
             if mode == "saturation":
                 summary = asyncio.run(drive(args, setup, None, 3600))
             else:
-                summary = asyncio.run(drive(args, setup, tuple(args.think), args.event_seconds))
+                summary = asyncio.run(drive(args, setup, tuple(args.think), args.event_seconds, sockets=True))
         finally:
             stop_servers(servers)
         summary["conservation"] = conservation(setup["event"])
@@ -395,10 +503,17 @@ def main() -> None:
                      f"latency p50 {run['latency_ms']['p50']} ms, p95 {run['latency_ms']['p95']} ms, "
                      f"p99 {run['latency_ms']['p99']} ms; errors {run['errors']}; "
                      f"conservation problems {len(run['conservation']['problems'])}")
+        if "sockets" in run:
+            sock = run["sockets"]
+            lines.append(f"  sockets: {sock['sockets_connected']} connected ({sock['sockets_failed']} failed); "
+                         f"pick -> next seat's socket p50 {sock['latency_ms']['p50']} ms, "
+                         f"p95 {sock['latency_ms']['p95']} ms, p99 {sock['latency_ms']['p99']} ms; "
+                         f"{sock['notifications_measured']} measured, {sock['not_heard']} not heard, "
+                         f"{sock['duplicated_versions']} duplicated")
     lines.append(f"profile: {profile['queries_per_pick']} queries per pick request")
     lines.append(profile["profile"])
     text.write_text("\n".join(lines) + "\n")
-    print("\n".join(lines[: len(results["runs"]) + 2]))
+    print("\n".join(lines[:-1]))  # everything but the profile table (it is in the .txt)
 
 
 if __name__ == "__main__":
