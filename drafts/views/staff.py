@@ -9,6 +9,8 @@ of the event, and is logged by its service as a PodLogEntry.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -107,82 +109,96 @@ def _seat_label(seat) -> str:
     return f"seat {seat.position + 1} ({who})"
 
 
+@dataclass
+class Control:
+    """What one control asks, which service it calls with what, and what it says when done."""
+
+    question: str
+    service: Callable
+    kwargs: dict
+    done: str
+    danger: bool = False
+
+
+class Refused(Exception):
+    """The control's input is incomplete: say so on the page it came from."""
+
+
+def _control(action: str, request, pod) -> Control:
+    name = f"pod {pod.number}"
+    post = request.POST
+    common = {"pod_id": pod.pk, "actor": request.user}
+    seat = _seat_of(pod, post.get("seat"))
+    seconds = int_or_none(post.get("seconds"))
+    minutes = int_or_none(post.get("minutes"))
+    if action == "start":
+        return Control(f"Start {name}? Packs open and the first pick timer starts.", services.start_pod,
+                       common, f"Pod {pod.number} started.")
+    if action == "pause":
+        return Control(f"Pause {name}? Every clock stops where it is.", services.pause_pod, common,
+                       f"Pod {pod.number} paused.")
+    if action == "resume":
+        return Control(f"Resume {name}? Every clock restarts with the time it had left.", services.resume_pod,
+                       common, f"Pod {pod.number} resumed.")
+    if action == "advance":
+        return Control(f"End the review in {name} now and open the next packs?", services.advance_round,
+                       common, "Next round started.")
+    if action == "extend":
+        if seconds is None:
+            raise Refused("Give the number of seconds to add.")
+        target = f" for {_seat_label(seat)}" if seat else ""
+        return Control(f"Give {seconds} more seconds on the running clocks of {name}{target}?",
+                       services.extend_clocks, {**common, "seconds": seconds, "seat_id": seat.pk if seat else None},
+                       f"Clocks extended by {seconds} s.")
+    if action == "deck-building-clock":
+        if minutes is None:
+            raise Refused("Give the deck-building minutes.")
+        return Control(f"Set the deck-building time of {name} to {minutes} minutes?",
+                       services.set_deck_building_clock, {**common, "minutes": minutes},
+                       f"Deck-building time set to {minutes} min.")
+    if action == "start-deck-building":
+        return Control(f"Start the deck-building clock of {name} now?", services.start_deck_building,
+                       {**common, "minutes": minutes}, "Deck-building clock started.")
+    if action == "replace":
+        if seat is None:
+            raise Refused("Choose the seat to replace.")
+        return Control(f"Replace {_seat_label(seat)} with an automatic drafter? It picks for the seat from now "
+                       "on; the pile stays.", services.replace_with_automatic,
+                       {"seat_id": seat.pk, "actor": request.user},
+                       f"Seat {seat.position + 1} is now an automatic drafter.", danger=True)
+    if action == "hand-seat":
+        registration = Registration.objects.filter(pk=int_or_none(post.get("registration")), event=pod.event).first()
+        if seat is None or registration is None:
+            raise Refused("Choose the seat and the player who takes it.")
+        return Control(f"Hand {_seat_label(seat)}, with its packs and pile, to {registration.name}?",
+                       services.hand_seat,
+                       {"seat_id": seat.pk, "registration_id": registration.pk, "actor": request.user},
+                       f"Seat {seat.position + 1} handed to {registration.name}.", danger=True)
+    if action == "spectator-link":
+        return Control(f"Make a new spectator link for {name}? The current link stops working at once.",
+                       services.regenerate_spectator_token, common, "New spectator link made.", danger=True)
+    raise Http404("No such control")
+
+
 @login_required
 @require_POST
 def pod_control(request, pod_id: int, action: str):
     """Every organiser control of a pod: confirm, act, log (the services log), go back."""
     pod = get_pod(pod_id)
     require_organiser(request.user, pod.event)
-    back = request.POST.get("next") or reverse("drafts:pod-detail", args=[pod.pk])
+    back = request.POST.get("next") or ""
     if not back.startswith("/") or back.startswith("//"):
         back = reverse("drafts:pod-detail", args=[pod.pk])
-    name = f"pod {pod.number}"
-    common = {"pod_id": pod.pk, "actor": request.user}
-    seat = _seat_of(pod, request.POST.get("seat"))
-    seconds = int_or_none(request.POST.get("seconds"))
-    minutes = int_or_none(request.POST.get("minutes"))
-
-    if action == "start":
-        question, service, kwargs, done = f"Start {name}? Packs open and the first pick timer starts.", \
-            services.start_pod, common, f"Pod {pod.number} started."
-    elif action == "pause":
-        question, service, kwargs, done = f"Pause {name}? Every clock stops where it is.", \
-            services.pause_pod, common, f"Pod {pod.number} paused."
-    elif action == "resume":
-        question, service, kwargs, done = f"Resume {name}? Every clock restarts with the time it had left.", \
-            services.resume_pod, common, f"Pod {pod.number} resumed."
-    elif action == "advance":
-        question, service, kwargs, done = f"End the review in {name} now and open the next packs?", \
-            services.advance_round, common, "Next round started."
-    elif action == "extend":
-        if seconds is None:
-            return _refuse(request, back, "Give the number of seconds to add.")
-        target = f" for {_seat_label(seat)}" if seat else ""
-        question, service, done = f"Give {seconds} more seconds on the running clocks of {name}{target}?", \
-            services.extend_clocks, f"Clocks extended by {seconds} s."
-        kwargs = {**common, "seconds": seconds, "seat_id": seat.pk if seat else None}
-    elif action == "deck-building-clock":
-        if minutes is None:
-            return _refuse(request, back, "Give the deck-building minutes.")
-        question, service, done = f"Set the deck-building time of {name} to {minutes} minutes?", \
-            services.set_deck_building_clock, f"Deck-building time set to {minutes} min."
-        kwargs = {**common, "minutes": minutes}
-    elif action == "start-deck-building":
-        question, service, done = f"Start the deck-building clock of {name} now?", \
-            services.start_deck_building, "Deck-building clock started."
-        kwargs = {**common, "minutes": minutes}
-    elif action == "replace":
-        if seat is None:
-            return _refuse(request, back, "Choose the seat to replace.")
-        question, service, done = (f"Replace {_seat_label(seat)} with an automatic drafter? It picks for the seat "
-                                   "from now on; the pile stays."), services.replace_with_automatic, \
-            f"Seat {seat.position + 1} is now an automatic drafter."
-        kwargs = {"seat_id": seat.pk, "actor": request.user}
-    elif action == "hand-seat":
-        registration = Registration.objects.filter(pk=int_or_none(request.POST.get("registration")),
-                                                   event=pod.event).first()
-        if seat is None or registration is None:
-            return _refuse(request, back, "Choose the seat and the player who takes it.")
-        question, service, done = (f"Hand {_seat_label(seat)}, with its packs and pile, to {registration.name}?"), \
-            services.hand_seat, f"Seat {seat.position + 1} handed to {registration.name}."
-        kwargs = {"seat_id": seat.pk, "registration_id": registration.pk, "actor": request.user}
-    elif action == "spectator-link":
-        question, service, done = (f"Make a new spectator link for {name}? The current link stops working "
-                                   "at once."), services.regenerate_spectator_token, "New spectator link made."
-        kwargs = common
-    else:
-        raise Http404("No such control")
-
+    try:
+        control = _control(action, request, pod)
+    except Refused as refusal:
+        messages.error(request, str(refusal))
+        return redirect(back)
     if not confirmed(request):
-        return confirm_page(request, title="Please confirm", question=question,
+        return confirm_page(request, title="Please confirm", question=control.question,
                             action=reverse("drafts:pod-control", args=[pod.pk, action]), back=back,
-                            danger=action in ("replace", "hand-seat", "spectator-link"))
-    return run(request, service, success=done, back=back, **kwargs)[0]
-
-
-def _refuse(request, back: str, text: str):
-    messages.error(request, text)
-    return redirect(back)
+                            danger=control.danger)
+    return run(request, control.service, success=control.done, back=back, **control.kwargs)[0]
 
 
 # --- downloads --------------------------------------------------------------------------

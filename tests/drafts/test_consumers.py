@@ -4,11 +4,14 @@ pod id and a version number (never a card: the page fetches what its viewer may 
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -23,6 +26,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 router = URLRouter(websocket_urlpatterns)
 
 
+@pytest_asyncio.fixture(autouse=True)
+async def _close_connections_of_the_orm_thread():
+    """The consumers' ORM calls run in one worker thread whose connection would otherwise
+    outlive the test (and keep the test database busy at teardown)."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
 @pytest.fixture
 def pod(organiser, players, cube_names):
     return conftest.make_pod(organiser, players, cube_names, now=timezone.now())
@@ -30,7 +41,10 @@ def pod(organiser, players, cube_names):
 
 @pytest.fixture
 def seats(pod):
-    return list(Seat.objects.filter(pod=pod).order_by("position"))
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    # Presence lives in the cache (Redis in CI): no entry left from an earlier run counts.
+    cache.delete_many([f"presence:{kind}:{s.pk}" for s in seats for kind in ("seat", "seen")])
+    return seats
 
 
 @pytest.fixture
