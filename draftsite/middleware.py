@@ -1,0 +1,247 @@
+"""Site-wide hardening: clean answers when the database is away or a body is too big, and
+login throttling on the HTML login page and the API token endpoint.
+
+``ResilienceMiddleware``
+    * A ``django.db.OperationalError``/``InterfaceError`` escaping a view (PostgreSQL restarting,
+      the pool timing out) becomes 503 with ``Retry-After``: the API's JSON error shape with code
+      ``service_unavailable``, a friendly page for browsers. Services run in one
+      ``transaction.atomic``, so nothing is half-written; the broken connection is discarded at
+      the end of the request and the next request gets a fresh one (no restart needed).
+    * A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (JSON, forms) is refused before it is read:
+      413 ``request_too_large`` (JSON for the API). Multipart uploads are left to the views,
+      which check file sizes themselves (decks: ``file_too_large``).
+
+``LoginThrottleMiddleware``
+    Counts failed logins per (username, client address) in the cache; after
+    ``LOGIN_FAILURE_LIMIT`` failures the pair is locked for ``LOGIN_LOCKOUT_SECONDS``: the login
+    page answers 429 with a form error, the token endpoint 429 ``login_locked``. A successful
+    login clears the count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError, connections
+from django.dispatch import receiver
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+
+logger = logging.getLogger(__name__)
+
+SERVICE_UNAVAILABLE = "service_unavailable"
+REQUEST_TOO_LARGE = "request_too_large"
+LOGIN_LOCKED = "login_locked"
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _json_error(code: str, message: str, status: int, **headers) -> JsonResponse:
+    response = JsonResponse({"detail": message, "errors": [{"code": code, "message": message}]},
+                            status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def _retry_after() -> str:
+    return str(getattr(settings, "SERVICE_RETRY_AFTER_SECONDS", 5))
+
+
+class ResilienceMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        too_big = self._oversized(request)
+        if too_big is not None:
+            return too_big
+        return self.get_response(request)
+
+    @staticmethod
+    def _oversized(request):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is None:
+            return None
+        content_type = request.META.get("CONTENT_TYPE", "")
+        if content_type.startswith("multipart/form-data"):
+            # File parts do not count towards Django's limit (views check files); the other
+            # fields do. Pages parse the form here, so an oversized field is a 413 rather
+            # than an error inside the CSRF check. API views parse their own bodies.
+            if request.method == "POST" and not _is_api(request):
+                try:
+                    request.POST  # noqa: B018 - parsed once, cached on the request
+                except RequestDataTooBig:
+                    return _too_large(request, None, limit)
+            return None
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length <= limit:
+            return None
+        return _too_large(request, length, limit)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, RequestDataTooBig):
+            return _too_large(request, None, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        if isinstance(exception, (OperationalError, InterfaceError)):
+            logger.warning("Database unavailable during %s %s: %s", request.method, request.path,
+                           exception)
+            # Drop a broken connection now (Django also does at request end), so the next
+            # request on this thread starts with a fresh one; with the pool, a dead
+            # connection is discarded on return instead of being handed out again.
+            for connection in connections.all(initialized_only=True):
+                if connection.in_atomic_block:
+                    continue  # an outer transaction (a test's) still owns it
+                try:
+                    connection.close_if_unusable_or_obsolete()
+                except Exception:  # closing a dead connection may fail too
+                    pass
+            message = "The service is briefly unavailable. Please try again in a few seconds."
+            if _is_api(request):
+                return _json_error(SERVICE_UNAVAILABLE, message, 503, Retry_After=_retry_after())
+            # Rendered without the request: context processors (the signed-in user, roles)
+            # would query the database that just failed.
+            html = render_to_string("error.html", {
+                "title": "Briefly unavailable", "status": 503,
+                "message": "The site cannot reach its database right now. Nothing was lost: "
+                           "please try again in a few seconds.",
+            })
+            response = HttpResponse(html, status=503)
+            response["Retry-After"] = _retry_after()
+            return response
+        return None
+
+
+def _too_large(request, length, limit):
+    size = f"{length // 1024} KB" if length is not None else "too large"
+    message = f"The request body is {size}; the limit is {limit // 1024} KB."
+    if _is_api(request):
+        return _json_error(REQUEST_TOO_LARGE, message, 413)
+    return render(request, "error.html", {"title": "Request too large", "status": 413,
+                                          "message": message}, status=413)
+
+
+# --- Login throttling -------------------------------------------------------------------
+
+def _failure_limit() -> int:
+    return int(getattr(settings, "LOGIN_FAILURE_LIMIT", 5))
+
+
+def _lockout_seconds() -> int:
+    return int(getattr(settings, "LOGIN_LOCKOUT_SECONDS", 300))
+
+
+def client_address(request) -> str:
+    if getattr(settings, "BEHIND_PROXY", False):
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        if forwarded:
+            return forwarded.split(",")[0].strip()
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _key(username: str, address: str) -> str:
+    digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode()).hexdigest()
+    return f"login-failures:{digest}"
+
+
+def failures(username: str, address: str) -> int:
+    return cache.get(_key(username, address), 0)
+
+
+def is_locked(username: str, address: str) -> bool:
+    return bool(username) and failures(username, address) >= _failure_limit()
+
+
+@receiver(user_login_failed, dispatch_uid="draftsite-login-failed")
+def _count_failure(sender, credentials, request=None, **kwargs):
+    if request is None:
+        return
+    username = credentials.get("username") or ""
+    if not username:
+        return
+    key = _key(username, client_address(request))
+    try:
+        cache.add(key, 0, _lockout_seconds())
+        cache.incr(key)
+        cache.touch(key, _lockout_seconds())  # the lock lasts from the latest failure
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, _lockout_seconds())
+
+
+@receiver(user_logged_in, dispatch_uid="draftsite-login-succeeded")
+def _clear_failures(sender, request, user, **kwargs):
+    if request is not None:
+        cache.delete(_key(user.get_username(), client_address(request)))
+
+
+class LoginThrottleMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    @staticmethod
+    def _paths() -> tuple[str | None, str | None]:
+        try:
+            login = reverse("login")
+        except NoReverseMatch:
+            login = None
+        try:
+            token = reverse("api-token")
+        except NoReverseMatch:
+            token = None
+        return login, token
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST":
+            return None
+        login_path, token_path = self._paths()
+        if request.path not in (login_path, token_path):
+            return None
+        if request.path == token_path:
+            username = _token_username(request)
+        else:
+            username = request.POST.get("username", "")
+        if not is_locked(username, client_address(request)):
+            return None
+        minutes = max(1, _lockout_seconds() // 60)
+        message = (f"Too many failed sign-in attempts for this account from your address. "
+                   f"Try again in {minutes} minute{'s' if minutes != 1 else ''}.")
+        if request.path == token_path:
+            return _json_error(LOGIN_LOCKED, message, 429, Retry_After=str(_lockout_seconds()))
+        from django.contrib.auth.forms import AuthenticationForm
+
+        form = AuthenticationForm(request, data=None, initial={"username": username})
+        form.cleaned_data = {}
+        form.add_error(None, message)  # shows as a non-field error on the page
+        response = render(request, "registration/login.html",
+                          {"form": form, "title": "Sign in", "next": request.POST.get("next", "")},
+                          status=429)
+        response["Retry-After"] = str(_lockout_seconds())
+        return response
+
+
+def _token_username(request) -> str:
+    content_type = request.META.get("CONTENT_TYPE", "")
+    if content_type.startswith("application/json"):
+        import json
+
+        try:
+            data = json.loads(request.body or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            return ""
+        value = data.get("username", "") if isinstance(data, dict) else ""
+        return value if isinstance(value, str) else ""
+    return request.POST.get("username", "")
