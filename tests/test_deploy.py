@@ -1,0 +1,86 @@
+"""Production settings pass ``check --deploy``; /healthz tells a load balancer the truth."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.db import OperationalError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _env(**overrides) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SECURE_HTTPS",
+                          "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "DJANGO_SETTINGS_MODULE"}}
+    env["DJANGO_SETTINGS_MODULE"] = "draftsite.settings"
+    env.update(overrides)
+    return env
+
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(64),
+    "ALLOWED_HOSTS": "draft.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://draft.example.org",
+    "SECURE_SSL_REDIRECT": "1",
+    "BEHIND_PROXY": "1",
+}
+
+
+def _manage(*args, env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=_env(**PRODUCTION))
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "System check identified no issues" in output
+    assert "WARNINGS" not in output
+
+
+def test_check_deploy_catches_a_missing_secret_key():
+    """The check is meaningful: the laptop fallback key is reported (security.W009)."""
+    env = _env(**{**PRODUCTION, "SECRET_KEY": ""})
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode != 0
+    assert "security.W009" in result.stdout + result.stderr
+
+
+def test_healthz_is_503_when_the_database_port_is_closed():
+    """A real process whose DATABASE_URL points at a closed port answers 503, not 500."""
+    script = (
+        "import django, json; django.setup();"
+        "from django.test import Client;"
+        "r = Client().get('/healthz');"
+        "print(json.dumps({'status': r.status_code, 'body': r.json()}))"
+    )
+    env = _env(DATABASE_URL="postgres://postgres@127.0.0.1:1/draftsite_nowhere", DB_POOL="0",
+               PGCONNECT_TIMEOUT="2")
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answer["status"] == 503
+    assert answer["body"]["status"] == "unavailable"
+    assert answer["body"]["checks"]["database"].startswith("error")
+    assert answer["body"]["checks"]["cache"] == "ok"
+
+
+@pytest.mark.django_db
+def test_healthz_is_503_when_queries_fail(client):
+    with mock.patch("django.db.backends.utils.CursorWrapper.execute",
+                    side_effect=OperationalError("server closed the connection")):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["database"] == "error: OperationalError"
+    assert client.get("/healthz").status_code == 200
