@@ -486,3 +486,14 @@ def test_paused_pod_freezes_the_player_clock(pod, organiser, players, seats):
     text = client_for(players[0]).get(f"/events/seats/{seats[0].pk}/").content.decode()
     assert "Paused" in text and 'data-frozen="1"' in text and "data-deadline" not in text
     assert "picks resume with the pod" in text
+
+
+def test_clock_and_state_formatting():
+    from drafts.templatetags.draft_tags import clock, seconds_text, state_badge
+
+    assert clock(61_000) == "1:01" and clock(60_001) == "1:01" and clock(-5) == "0:00"
+    assert clock(3_600_500) == "1:00:01" and clock(None) == "—"
+    assert seconds_text(42) == "42 s" and seconds_text(125) == "2 min 05 s"
+    # A state is never told by color alone: an icon and words.
+    badge = state_badge("paused", "reviewing")
+    assert "Paused (between rounds)" in badge and 'aria-hidden="true"' in badge
