@@ -221,6 +221,28 @@ def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server
     assert Pod.objects.get(pk=pod.pk).state == PodState.REVIEWING
     a.find_element(By.ID, "ready-button").click()
     wait(a, lambda d: "You are ready. Waiting for 7 other players" in region(d, "main"))
+    # R17: reorder the pile with the buttons (keyboard) and by drag and drop.
+    def pile_ids():
+        return [c["id"] for c in api_for(players[0]).seat(first.pk)["pile"]]
+
+    before = pile_ids()
+    a.find_element(By.ID, f"down-{before[0]}").click()
+    wait(a, lambda d: pile_ids() == [before[1], before[0]] + before[2:])
+    wait(a, lambda d: d.find_element(By.CSS_SELECTOR, ".pile-item").get_attribute("data-card") == str(before[1]))
+    a.execute_script("""
+        const items = document.querySelectorAll('.pile-item');
+        const source = items[items.length - 1], target = items[0];
+        const data = new DataTransfer();
+        const box = target.getBoundingClientRect();
+        source.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: data}));
+        for (const type of ['dragover', 'drop']) {
+          target.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, dataTransfer: data,
+                                                    clientX: box.left + 5, clientY: box.top + 2}));
+        }
+        source.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: data}));
+    """)
+    wait(a, lambda d: pile_ids()[0] == before[-1], message="the dragged card did not go to the top")
+
     # The open board shows every seat's drafted DFCs (R15).
     board = region(b, "board")
     assert "DFCS DRAFTED" in board.upper() and "SEAT 8" in board.upper()
