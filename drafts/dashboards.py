@@ -97,10 +97,11 @@ def _seat_rows(pod: Pod, now: dt.datetime) -> list[dict]:
     # A seat holds up its pod when packs pile up in its queue, or when the seat it passes
     # to sits idle waiting for it.
     direction = pass_direction(pod.round) if pod.round else 1
+    by_position = {row["position"]: row for row in rows}
     for row in rows:
-        receiver = rows[(row["position"] + direction) % len(rows)] if rows else row
-        row["holding_up"] = bool(drafting and row["queue_length"] and (
-            row["queue_length"] >= 2 or (receiver is not row and receiver["queue_length"] == 0)))
+        receiver = by_position.get((row["position"] + direction) % max(len(rows), 1))
+        idle_neighbour = receiver is not None and receiver is not row and receiver["queue_length"] == 0
+        row["holding_up"] = bool(drafting and row["queue_length"] and (row["queue_length"] >= 2 or idle_neighbour))
     return rows
 
 
