@@ -1,0 +1,568 @@
+"""Authorization matrix: every URL of the project, every role, the expected class of answer.
+
+The project's rules, per object and checked on the server:
+- a player sees only their own seat, deck (until decklists are published) and penalties, and
+  the open board of their own pod;
+- the judges (judge, head judge) of an event read everything of that event;
+- the organisers of an event steer it (start, pause, seat, register, replace);
+- site staff read penalties across events (nothing of the draft engine);
+- nobody reads or acts on another event's objects.
+
+The table ``ENDPOINTS`` names, for every route of the URL resolver (walked, so a new route
+without a row fails ``test_every_route_is_in_the_table``), the kind of object its path
+parameter names and the rule (a predicate over the caller's relation to that object). Every
+route is requested by every role against the caller's own object, a pod-mate's (or another
+pod's) object and another event's object, and the answer must be of the expected class:
+ALLOWED (2xx/3xx, or a 400/409 of a write that got past the gate) or REFUSED (401/403/404, or
+a redirect to the login page). Writes run in a rolled-back savepoint, so the world is the
+same for every request. The websocket routes get the same treatment with Channels'
+WebsocketCommunicator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Callable
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, Group
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from decks import services as deck_services
+from draftsite.routing import websocket_urlpatterns
+from drafts import roles, services
+from drafts.models import DraftCard, EventStaff, Pack, Pod, Registration, Seat, StaffRole
+from penalties import services as penalty_services
+from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+ROLES = ["anonymous", "player", "other_pod_player", "other_event_player", "judge", "other_judge",
+         "head_judge", "organiser", "other_organiser", "staff"]
+
+
+# --- the world: an event in mid-draft with two pods, and another event ----------------------
+
+@dataclasses.dataclass
+class World:
+    users: dict                 # role -> user (None for anonymous)
+    event: object
+    other_event: object
+    pod: object                 # the player's pod
+    other_pod: object           # another pod of the same event
+    foreign_pod: object         # a pod of the other event
+    seats: dict                 # "own" | "mate" | "other_pod" | "foreign" -> Seat
+    decks: dict                 # "own" | "mate" | "foreign" -> Deck
+    penalties: dict             # "own" | "mate" | "foreign" -> Penalty
+    registrations: dict         # "own" | "mate" | "foreign" -> Registration
+    mates: list                 # every user seated in the player's pod (player first)
+
+
+def _user(name, *, groups=(), **extra):
+    user = get_user_model().objects.create_user(name, password="pw", **extra)
+    for group in groups:
+        user.groups.add(Group.objects.get_or_create(name=group)[0])
+    return user
+
+
+def _picks(pod, rounds_of_picks: int) -> None:
+    """Everybody picks the top card of their first pack, ``rounds_of_picks`` times."""
+    for _ in range(rounds_of_picks):
+        for seat in Seat.objects.filter(pod=pod).order_by("position"):
+            pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+            if pack is not None:
+                card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
+                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0)
+
+
+def build_world(cube: list[str], *, deck_format: str = "constructed") -> World:
+    """Event "Cube night" (two 4-seat pods, drafting, a few picks made, decks and penalties) and
+    event "Elsewhere" (one 2-seat pod, drafting, its own staff, a deck and a penalty)."""
+    organiser = _user("org", groups=[roles.ORGANISER])
+    other_organiser = _user("org_b", groups=[roles.ORGANISER])
+    head_judge, judge, other_judge = _user("hj"), _user("judge"), _user("judge_b")
+    staff = _user("staffer", is_staff=True)
+    players = [_user(f"p{i}") for i in range(8)]
+    foreign_players = [_user(f"b{i}") for i in range(2)]
+
+    event = services.create_event(name="Cube night", date=T0.date(), created_by=organiser,
+                                  draft_format="cube", cube_list=cube, pick_timer=False)
+    EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
+    EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
+    regs = [services.register_player(event_id=event.pk, user=u) for u in players]
+    pod, other_pod = services.seat_players(event_id=event.pk, seed=3,
+                                           pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]])
+    other_event = services.create_event(name="Elsewhere", date=T0.date(), created_by=other_organiser,
+                                        draft_format="cube", cube_list=cube, pick_timer=False)
+    EventStaff.objects.create(event=other_event, user=other_judge, role=StaffRole.JUDGE)
+    foreign_regs = [services.register_player(event_id=other_event.pk, user=u) for u in foreign_players]
+    (foreign_pod,) = services.seat_players(event_id=other_event.pk, seed=5,
+                                           pods=[[r.pk for r in foreign_regs]])
+    for p in (pod, other_pod, foreign_pod):
+        services.start_pod(pod_id=p.pk, actor=organiser, now=T0)
+        _picks(p, 2)
+    for e in (event, other_event):
+        e.deck_format = deck_format
+        e.save(update_fields=["deck_format"])
+
+    decks = {}
+    for key, reg in (("own", regs[0]), ("mate", regs[1]), ("foreign", foreign_regs[0])):
+        deck, _ = deck_services.register_deck(event_id=reg.event_id, actor=reg.user,
+                                              main=[{"name": "Island", "count": 40}], now=T0)
+        decks[key] = deck
+    penalties = {}
+    for key, reg, actor, code in (("own", regs[0], judge, "slow_play"),
+                                  ("mate", regs[1], judge, "unsporting_conduct_cheating"),
+                                  ("foreign", foreign_regs[0], other_judge, "slow_play")):
+        penalties[key] = penalty_services.issue_penalty(
+            event_id=reg.event_id, registration_id=reg.pk, infraction_code=code, actor=actor,
+            description=f"Secret note about {reg.name}", now=T0)
+    # The player appealed their penalty (the head judge's decision then has something to decide).
+    penalty_services.appeal_penalty(penalty_id=penalties["own"].pk, actor=players[0],
+                                    statement="I was not slow.", now=T0)
+    seat = lambda reg: Seat.objects.get(registration=reg)  # noqa: E731
+    return World(
+        users={"anonymous": None, "player": players[0], "other_pod_player": players[4],
+               "other_event_player": foreign_players[0], "judge": judge, "other_judge": other_judge,
+               "head_judge": head_judge, "organiser": organiser, "other_organiser": other_organiser,
+               "staff": staff},
+        event=event, other_event=other_event, pod=pod, other_pod=other_pod, foreign_pod=foreign_pod,
+        seats={"own": seat(regs[0]), "mate": seat(regs[1]), "other_pod": seat(regs[4]),
+               "foreign": seat(foreign_regs[0])},
+        decks=decks, penalties=penalties,
+        registrations={"own": regs[0], "mate": regs[1], "foreign": foreign_regs[0]},
+        mates=players[:4],
+    )
+
+
+# --- targets: what a path parameter names, and the facts about it ----------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    label: str
+    kwargs: dict
+    event_id: int | None = None       # the event the object belongs to
+    pod_id: int | None = None         # the pod (seat and pod targets)
+    owner_id: int | None = None       # the user whose object it is (seat, deck, penalty, ...)
+    valid: bool = True                # an existing object (spectator tokens: the current one)
+    issuer_id: int | None = None      # penalties: the judge who issued it
+    disqualification: bool = False    # penalties: a disqualification (it has a report page)
+
+
+def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
+    w = world
+    if kind is None:
+        return [Target("none", {})]
+    param = params[0]
+
+    def of(obj_key, mapping, extra=None):
+        return {k: mapping[k] for k in obj_key}
+
+    if kind == "event":
+        return [Target("own event", {param: w.event.pk}, w.event.pk),
+                Target("other event", {param: w.other_event.pk}, w.other_event.pk)]
+    if kind == "pod":
+        return [Target(label, {param: p.pk}, p.event_id, p.pk)
+                for label, p in (("own pod", w.pod), ("other pod", w.other_pod), ("foreign pod", w.foreign_pod))]
+    if kind == "seat":
+        return [Target(f"{label} seat", {param: s.pk}, s.pod.event_id, s.pod_id, s.registration.user_id)
+                for label, s in w.seats.items()]
+    if kind == "deck":
+        return [Target(f"{label} deck", {param: d.pk}, d.event_id, None, d.registration.user_id)
+                for label, d in w.decks.items()]
+    if kind == "penalty":
+        return [Target(f"{label} penalty", {param: p.pk}, p.event_id, None, p.registration.user_id,
+                       issuer_id=p.issued_by_id, disqualification=p.penalty == "disqualification")
+                for label, p in w.penalties.items()]
+    if kind == "registration":
+        return [Target(f"{label} registration", {param: r.pk}, r.event_id, None, r.user_id)
+                for label, r in w.registrations.items()]
+    if kind == "user":
+        return [Target(f"{label} user", {param: r.user_id}, None, None, r.user_id)
+                for label, r in w.registrations.items()]
+    if kind == "card":
+        card = DraftCard.objects.filter(seat=w.seats["own"]).first().card
+        return [Target("card", {param: card.pk})]
+    if kind == "token":
+        return [Target("own pod token", {param: w.pod.spectator_token}, w.event.pk, w.pod.pk),
+                Target("foreign pod token", {param: w.foreign_pod.spectator_token}, w.other_event.pk,
+                       w.foreign_pod.pk),
+                Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False)]
+    if kind == "pod+action":
+        return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
+                for label, p in (("own pod", w.pod), ("foreign pod", w.foreign_pod))
+                for action in ("pause", "resume")]
+    raise AssertionError(kind)
+
+
+@dataclasses.dataclass(frozen=True)
+class Facts:
+    authenticated: bool
+    owner: bool            # the object is the caller's (their seat, deck, penalty, registration)
+    in_pod: bool           # the caller is seated in the object's pod
+    in_event: bool         # the caller is registered in the object's event
+    event_staff: bool      # organiser, head judge or judge of the object's event
+    organiser: bool        # organiser of the object's event
+    head_judge: bool       # head judge of the object's event
+    issuer: bool           # the judge who issued the penalty
+    head_judge_anywhere: bool  # head judge of some event (the review queue)
+    site_staff: bool       # user.is_staff
+    site_organiser: bool   # in the site-wide organiser group
+    published: bool        # the object's event published its decklists
+    valid: bool            # the object exists (a current spectator token)
+    disqualification: bool  # the penalty is a disqualification
+
+
+def facts(world: World, role: str, target: Target) -> Facts:
+    user = world.users[role]
+    if user is None:
+        return Facts(False, False, False, False, False, False, False, False, False, False, False, False,
+                     target.valid, target.disqualification)
+    staff_roles = set(EventStaff.objects.filter(event_id=target.event_id, user=user)
+                      .values_list("role", flat=True)) if target.event_id else set()
+    return Facts(
+        authenticated=True,
+        owner=target.owner_id == user.pk,
+        in_pod=bool(target.pod_id) and Seat.objects.filter(pod_id=target.pod_id, registration__user=user).exists(),
+        in_event=bool(target.event_id) and Registration.objects.filter(event_id=target.event_id,
+                                                                        user=user).exists(),
+        event_staff=bool(staff_roles),
+        organiser=StaffRole.ORGANISER in staff_roles,
+        head_judge=StaffRole.HEAD_JUDGE in staff_roles,
+        issuer=target.issuer_id == user.pk,
+        head_judge_anywhere=EventStaff.objects.filter(user=user, role=StaffRole.HEAD_JUDGE).exists(),
+        site_staff=user.is_staff,
+        site_organiser=roles.has_role(user, roles.ORGANISER),
+        published=bool(target.event_id) and world.event.__class__.objects.get(pk=target.event_id).decklists_published,
+        valid=target.valid,
+        disqualification=target.disqualification,
+    )
+
+
+# --- the rules (readable names for predicates over the facts) --------------------------------
+
+Rule = Callable[[Facts], bool]
+PUBLIC: Rule = lambda f: True  # noqa: E731
+SIGNED_IN: Rule = lambda f: f.authenticated  # noqa: E731
+EVENT_MEMBER: Rule = lambda f: f.event_staff or f.in_event  # registered players and staff  # noqa: E731
+EVENT_STAFF: Rule = lambda f: f.event_staff  # organisers and judges of that event  # noqa: E731
+EVENT_ORGANISER: Rule = lambda f: f.organiser  # noqa: E731
+SITE_ORGANISER: Rule = lambda f: f.site_organiser  # noqa: E731
+SEAT_READER: Rule = lambda f: f.owner or f.event_staff  # the seat's player, the event's staff  # noqa: E731
+SEAT_OWNER: Rule = lambda f: f.owner  # noqa: E731
+POD_MEMBER: Rule = lambda f: f.in_pod or f.event_staff  # the open board  # noqa: E731
+DECK_READER: Rule = lambda f: f.owner or f.event_staff or f.published  # noqa: E731
+DECK_OWNER_OR_STAFF: Rule = lambda f: f.owner or f.event_staff  # noqa: E731
+PENALTY_READER: Rule = lambda f: f.owner or f.event_staff or f.site_staff  # noqa: E731
+EVENT_PENALTY_READER: Rule = lambda f: f.event_staff or f.site_staff  # noqa: E731
+SITE_STAFF: Rule = lambda f: f.site_staff  # noqa: E731
+HEAD_JUDGE: Rule = lambda f: f.head_judge  # reviews, appeal decisions, DQ reports  # noqa: E731
+ANY_HEAD_JUDGE: Rule = lambda f: f.head_judge_anywhere  # noqa: E731
+PENALISED_PLAYER: Rule = lambda f: f.owner  # appeals  # noqa: E731
+STATEMENT_WRITER: Rule = lambda f: f.owner or f.issuer or f.head_judge  # noqa: E731
+REGISTERED: Rule = lambda f: f.in_event  # "my deck", "my pool"  # noqa: E731
+TOKEN_HOLDER: Rule = lambda f: f.valid  # noqa: E731
+NOBODY: Rule = lambda f: False  # noqa: E731
+
+# Write bodies: plausible enough that an allowed caller reaches the service.
+PICK = {"card": 1}
+PENALTY = {"registration": 1, "infraction": "slow_play", "description": "x"}
+DECISION = {"decision": "uphold", "reason": "Because."}
+DECK = {"main": [{"name": "Island", "count": 40}]}
+
+# route name -> [(method, object kind, rule, body)]
+ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
+    # site
+    "home": [("GET", None, PUBLIC, None)],
+    "healthz": [("GET", None, PUBLIC, None)],
+    "login": [("GET", None, PUBLIC, None)],
+    "logout": [("POST", None, PUBLIC, None)],
+    "api-schema": [("GET", None, PUBLIC, None)],
+    "api-docs": [("GET", None, PUBLIC, None)],
+    "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
+    # cards and rules desk: public catalogue
+    "api-card-list": [("GET", None, PUBLIC, None)],
+    "api-card-detail": [("GET", "card", PUBLIC, None)],
+    "api-checklist-list": [("GET", None, PUBLIC, None)],
+    "rules-simulate": [("POST", None, PUBLIC, {})],
+    "rules-simulate-slash": [("POST", None, PUBLIC, {})],
+    "cards:search": [("GET", None, PUBLIC, None)],
+    "cards:detail": [("GET", "card", PUBLIC, None)],
+    "rules:desk": [("GET", None, PUBLIC, None)],
+    # draft API
+    "api-event-list": [("GET", None, SIGNED_IN, None), ("POST", None, SITE_ORGANISER, {})],
+    "api-event-detail": [("GET", "event", EVENT_MEMBER, None), ("PATCH", "event", EVENT_ORGANISER, {})],
+    "api-registrations": [("GET", "event", EVENT_MEMBER, None),
+                          ("POST", "event", EVENT_ORGANISER, {"name": "Gwen Guest"})],
+    "api-seating": [("POST", "event", EVENT_ORGANISER, {})],
+    "api-event-pods": [("GET", "event", EVENT_MEMBER, None)],
+    "api-pod-detail": [("GET", "pod", EVENT_STAFF, None)],
+    "api-pod-board": [("GET", "pod", POD_MEMBER, None)],
+    "api-pod-move-player": [("POST", "pod", EVENT_ORGANISER, {})],
+    "api-pod-start": [("POST", "pod", EVENT_ORGANISER, {})],
+    "api-pod-pause": [("POST", "pod", EVENT_ORGANISER, {})],
+    "api-pod-resume": [("POST", "pod", EVENT_ORGANISER, {})],
+    "api-pod-advance": [("POST", "pod", EVENT_ORGANISER, {})],
+    "api-seat": [("GET", "seat", SEAT_READER, None)],
+    "api-seat-queue": [("GET", "seat", SEAT_READER, None)],
+    "api-seat-picks": [("POST", "seat", SEAT_OWNER, PICK)],
+    "api-seat-pile": [("POST", "seat", SEAT_OWNER, {"card": 1, "position": 0})],
+    "api-seat-pile-cover": [("POST", "seat", SEAT_OWNER, {"covered": True})],
+    "api-seat-ready": [("POST", "seat", SEAT_OWNER, {})],
+    "api-seat-replace": [("POST", "seat", EVENT_ORGANISER, {"automatic": True})],
+    "api-seat-log": [("GET", "seat", SEAT_READER, None)],
+    "api-seat-log-text": [("GET", "seat", SEAT_READER, None)],
+    # decks API
+    "decks-validate": [("POST", None, PUBLIC, {})],
+    "decks-validate-slash": [("POST", None, PUBLIC, {})],
+    "decks-parse": [("POST", None, PUBLIC, {})],
+    "decks-parse-slash": [("POST", None, PUBLIC, {})],
+    "decks-detail": [("GET", "deck", DECK_READER, None)],
+    "decks-revalidate": [("POST", "deck", DECK_OWNER_OR_STAFF, None)],
+    "decks-corrections": [("GET", "deck", DECK_OWNER_OR_STAFF, None),
+                          ("POST", "deck", EVENT_STAFF, {"reason": "Typo", "main": DECK["main"]})],
+    "decks-checks": [("GET", "deck", EVENT_STAFF, None), ("POST", "deck", EVENT_STAFF, {})],
+    "decks-my-deck": [("GET", "event", REGISTERED, None), ("PUT", "event", REGISTERED, DECK)],
+    "decks-my-pool": [("GET", "event", REGISTERED, None)],
+    "decks-event-list": [("GET", "event", EVENT_STAFF, None)],
+    "decks-event-checks": [("GET", "event", EVENT_STAFF, None)],
+    "decks-selections": [("GET", "event", EVENT_STAFF, None),
+                         ("POST", "event", EVENT_STAFF, {"method": "random", "percent": 50, "seed": 1})],
+    # The checklist policy (R12) is a published rule of the event, not hidden information.
+    "decks-rules": [("GET", "event", SIGNED_IN, None),
+                    ("PUT", "event", lambda f: f.organiser or f.head_judge, {"checklist_policy": "deck"})],
+    "decks-sealed-pool": [("GET", "registration", DECK_OWNER_OR_STAFF, None),
+                          ("PUT", "registration", EVENT_ORGANISER, {})],
+    # penalties API
+    "penalties-infractions": [("GET", None, PUBLIC, None)],
+    "penalties-event": [("GET", "event", EVENT_PENALTY_READER, None), ("POST", "event", EVENT_STAFF, PENALTY)],
+    "penalties-event-csv": [("GET", "event", EVENT_PENALTY_READER, None)],
+    "penalties-timeout-picks": [("GET", "event", EVENT_STAFF, None),
+                                ("POST", "event", EVENT_STAFF, {"source": "pick:1", "reason": "x"})],
+    "penalties-queue": [("GET", None, SIGNED_IN, None)],
+    "penalties-detail": [("GET", "penalty", PENALTY_READER, None)],
+    "penalties-review": [("POST", "penalty", HEAD_JUDGE, DECISION)],
+    "penalties-appeal": [("POST", "penalty", PENALISED_PLAYER, {"statement": "x"})],
+    "penalties-appeal-decision": [("POST", "penalty", HEAD_JUDGE, DECISION)],
+    "penalties-statement": [("POST", "penalty", STATEMENT_WRITER, {"statement": "x"})],
+    "penalties-mine": [("GET", None, SIGNED_IN, None)],
+    "penalties-player": [("GET", "user", SITE_STAFF, None)],
+    # draft pages
+    "drafts:event-list": [("GET", None, PUBLIC, None)],
+    "drafts:event-create": [("GET", None, SITE_ORGANISER, None)],
+    "drafts:event-detail": [("GET", "event", SIGNED_IN, None)],
+    "drafts:event-join": [("POST", "event", SIGNED_IN, {})],
+    "drafts:event-register": [("POST", "event", EVENT_ORGANISER, {})],
+    "drafts:event-seating": [("POST", "event", EVENT_ORGANISER, {})],
+    "drafts:dashboard": [("GET", "event", EVENT_STAFF, None)],
+    "drafts:dashboard-panel": [("GET", "event", EVENT_STAFF, None)],
+    "drafts:event-report": [("GET", "event", EVENT_STAFF, None)],
+    "drafts:pod-detail": [("GET", "pod", EVENT_STAFF, None)],
+    "drafts:pod-panel": [("GET", "pod", EVENT_STAFF, None)],
+    "drafts:pod-control": [("POST", "pod+action", EVENT_ORGANISER, {})],
+    "drafts:pod-board": [("GET", "pod", POD_MEMBER, None)],
+    "drafts:pod-board-panel": [("GET", "pod", POD_MEMBER, None)],
+    "drafts:pod-log-text": [("GET", "pod", EVENT_STAFF, None)],
+    "drafts:pod-log-json": [("GET", "pod", EVENT_STAFF, None)],
+    "drafts:seat": [("GET", "seat", SEAT_READER, None)],
+    "drafts:seat-panel": [("GET", "seat", SEAT_READER, None)],
+    "drafts:seat-pick": [("POST", "seat", SEAT_OWNER, {})],
+    "drafts:seat-pile": [("POST", "seat", SEAT_OWNER, {})],
+    "drafts:seat-pile-cover": [("POST", "seat", SEAT_OWNER, {})],
+    "drafts:seat-ready": [("POST", "seat", SEAT_OWNER, {})],
+    "drafts:seat-log-text": [("GET", "seat", SEAT_READER, None)],
+    "drafts:seat-log-json": [("GET", "seat", SEAT_READER, None)],
+    "drafts:spectate": [("GET", "token", TOKEN_HOLDER, None)],
+    "drafts:spectate-panel": [("GET", "token", TOKEN_HOLDER, None)],
+    # deck pages
+    "decks:index": [("GET", None, PUBLIC, None)],
+    "decks:my-deck": [("GET", "event", REGISTERED, None)],
+    "decks:event-decks": [("GET", "event", EVENT_STAFF, None)],
+    "decks:deck-checks": [("GET", "event", EVENT_STAFF, None)],
+    "decks:sealed-pools": [("GET", "event", EVENT_ORGANISER, None)],
+    "decks:detail": [("GET", "deck", DECK_READER, None)],
+    "decks:print": [("GET", "deck", DECK_READER, None)],
+    "decks:correct": [("GET", "deck", EVENT_STAFF, None)],
+    "decks:check": [("GET", "deck", EVENT_STAFF, None)],
+    # penalty pages
+    "penalties:mine": [("GET", None, SIGNED_IN, None)],
+    "penalties:new": [("GET", None, SIGNED_IN, None)],
+    "penalties:queue": [("GET", None, ANY_HEAD_JUDGE, None)],
+    "penalties:players": [("GET", None, SITE_STAFF, None)],
+    "penalties:event": [("GET", "event", EVENT_PENALTY_READER, None)],
+    "penalties:event-report": [("GET", "event", EVENT_PENALTY_READER, None)],
+    "penalties:event-report-csv": [("GET", "event", EVENT_PENALTY_READER, None)],
+    "penalties:dismiss": [("POST", "event", EVENT_STAFF, {})],
+    "penalties:detail": [("GET", "penalty", PENALTY_READER, None)],
+    "penalties:review": [("POST", "penalty", HEAD_JUDGE, {})],
+    "penalties:appeal": [("POST", "penalty", PENALISED_PLAYER, {"statement": "x"})],
+    "penalties:appeal-decision": [("POST", "penalty", HEAD_JUDGE, {})],
+    "penalties:statement": [("POST", "penalty", STATEMENT_WRITER, {"statement": "x"})],
+    # The report exists for disqualifications only (a 404 for other penalties).
+    "penalties:disqualification": [("GET", "penalty", lambda f: f.disqualification and PENALTY_READER(f), None)],
+}
+
+
+# --- the resolver walk ------------------------------------------------------------------------
+
+def project_routes() -> list[tuple[str, str, list[str]]]:
+    """(route name with namespace, route pattern, path parameter names) of every URL of the
+    project except the Django admin (its own permission system, tested by Django)."""
+    found = []
+
+    def walk(patterns, prefix="", namespace=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                if str(p.pattern).startswith("admin/"):
+                    continue
+                ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
+                walk(p.url_patterns, prefix + str(p.pattern), ns)
+            elif isinstance(p, URLPattern):
+                found.append((f"{namespace}{p.name}", prefix + str(p.pattern),
+                              list(p.pattern.converters)))
+
+    walk(get_resolver().url_patterns)
+    return found
+
+
+def test_every_route_is_in_the_table():
+    names = [name for name, _, _ in project_routes()]
+    assert sorted(set(names) - set(ENDPOINTS)) == []  # a new route needs its row (and its rule)
+    assert sorted(set(ENDPOINTS) - set(names)) == []
+
+
+# --- classify an answer -----------------------------------------------------------------------
+
+# A 404 that answers "there is none yet", given only past the permission check.
+NOT_REFUSALS = {"no_deck", "no_pool", "no_appeal"}
+
+
+def answer_class(response, method: str) -> str:
+    status = response.status_code
+    if status >= 500:
+        return f"SERVER ERROR {status}"
+    if status in (401, 403):
+        return "REFUSED"
+    if status == 404:
+        if response.get("Content-Type", "").startswith("application/json"):
+            codes = {e.get("code") for e in response.json().get("errors", [])}
+            if codes & NOT_REFUSALS:
+                return "ALLOWED"
+        return "REFUSED"
+    if status in (301, 302, 303) and "/accounts/login/" in response.get("Location", ""):
+        return "REFUSED"
+    if status == 405:
+        return "WRONG METHOD"
+    if 200 <= status < 400:
+        return "ALLOWED"
+    if status == 409 or (status in (400, 429) and method != "GET"):
+        return "ALLOWED"  # past the permission check, refused on the body or the state
+    return f"UNEXPECTED {status}"
+
+
+def _client(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def request(client: Client, method: str, url: str, body: dict | None):
+    cache.clear()  # no throttle or presence state carried between requests
+    with transaction.atomic():
+        if method == "GET":
+            response = client.get(url)
+        elif method == "POST" and not url.startswith("/api/"):
+            response = client.post(url, data=body or {})  # an HTML form
+        else:
+            response = client.generic(method, url, data=__import__("json").dumps(body or {}),
+                                      content_type="application/json")
+        transaction.set_rollback(True)
+    return response
+
+
+def test_authorization_matrix_http(cube_names):  # noqa: F811
+    world = build_world(cube_names)
+    clients = {role: _client(world.users[role]) for role in ROLES}
+    mismatches, checked = [], 0
+    for name, route, params in project_routes():
+        for method, kind, rule, body in ENDPOINTS[name]:
+            for target in targets(world, kind, params):
+                url = "/" + route
+                for key, value in target.kwargs.items():
+                    url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
+                for role in ROLES:
+                    expected = "ALLOWED" if rule(facts(world, role, target)) else "REFUSED"
+                    # Logging out ends the session: that one gets a throwaway client.
+                    client = _client(world.users[role]) if name == "logout" else clients[role]
+                    got = answer_class(request(client, method, url, body), method)
+                    checked += 1
+                    if got != expected:
+                        mismatches.append(f"{method} {url} [{name}, {target.label}] as {role}: "
+                                          f"expected {expected}, got {got}")
+    assert checked > 1000
+    assert mismatches == [], "\n" + "\n".join(mismatches)
+
+
+def _converter(route: str, key: str) -> str:
+    start = route.index(f"{key}>")
+    opening = route.rindex("<", 0, start)
+    return route[opening + 1:start]
+
+
+# --- websockets ------------------------------------------------------------------------------
+
+router = URLRouter(websocket_urlpatterns)
+
+
+def socket_opens(path: str, user) -> bool:
+    async def attempt():
+        communicator = WebsocketCommunicator(router, path)
+        communicator.scope["user"] = user if user is not None else AnonymousUser()
+        connected, _ = await communicator.connect()
+        if connected:
+            await communicator.disconnect()
+        return connected
+
+    return async_to_sync(attempt)()
+
+
+WEBSOCKETS = {
+    # route -> (object kind, rule)
+    "ws/seats/<int:seat_id>/": ("seat", SEAT_READER),
+    "ws/pods/<int:pod_id>/": ("pod", POD_MEMBER),
+    "ws/events/<int:event_id>/": ("event", EVENT_STAFF),
+    "ws/watch/<str:token>/": ("token", TOKEN_HOLDER),
+    "ws/ping/": (None, PUBLIC),
+}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_authorization_matrix_websockets(cube_names):  # noqa: F811
+    """A player cannot open another seat's socket; another event's organiser cannot open a pod
+    socket; the event socket is staff only; spectator sockets need the current token."""
+    world = build_world(cube_names)
+    routes = {str(p.pattern) for p in websocket_urlpatterns}
+    assert routes == set(WEBSOCKETS)
+    mismatches = []
+    for route, (kind, rule) in WEBSOCKETS.items():
+        params = [route[route.index(":") + 1:route.index(">")]] if "<" in route else []
+        for target in targets(world, kind, params):
+            path = route
+            for key, value in target.kwargs.items():
+                path = path.replace(f"<{_converter(route, key)}{key}>", str(value))
+            for role in ROLES:
+                expected = rule(facts(world, role, target))
+                if socket_opens(path, world.users[role]) != expected:
+                    mismatches.append(f"{path} [{target.label}] as {role}: expected "
+                                      f"{'open' if expected else 'refused'}")
+    assert mismatches == [], "\n" + "\n".join(mismatches)
