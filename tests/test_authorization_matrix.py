@@ -84,7 +84,7 @@ def _picks(pod, rounds_of_picks: int) -> None:
                 services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0)
 
 
-def build_world(cube: list[str], *, deck_format: str = "constructed") -> World:
+def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks: bool = True) -> World:
     """Event "Cube night" (two 4-seat pods, drafting, a few picks made, decks and penalties) and
     event "Elsewhere" (one 2-seat pod, drafting, its own staff, a deck and a penalty)."""
     organiser = _user("org", groups=[roles.ORGANISER])
@@ -115,7 +115,7 @@ def build_world(cube: list[str], *, deck_format: str = "constructed") -> World:
         e.save(update_fields=["deck_format"])
 
     decks = {}
-    for key, reg in (("own", regs[0]), ("mate", regs[1]), ("foreign", foreign_regs[0])):
+    for key, reg in (("own", regs[0]), ("mate", regs[1]), ("foreign", foreign_regs[0])) if with_decks else ():
         deck, _ = deck_services.register_deck(event_id=reg.event_id, actor=reg.user,
                                               main=[{"name": "Island", "count": 40}], now=T0)
         decks[key] = deck
