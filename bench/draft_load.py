@@ -352,7 +352,7 @@ async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats
                 stats.picks += 1
                 neighbour = driver.passed(seat["position"], pack["round"])
                 if notes is not None and pack["cards_left"] > 1:
-                    notes.expect(neighbour, body["pod"]["version"], started)
+                    notes.expect(neighbour, body["pick"]["pod_version"], started)
                 view = {"pod": body["pod"], "queue": body["queue"]}
                 continue
             if body and body.get("errors"):

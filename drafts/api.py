@@ -358,7 +358,8 @@ class PickView(APIView):
         # Lean on purpose: the picker needs their next pack; the board and pile are a GET away.
         pod = Pod.objects.select_related("event").get(pk=seat.pod_id)
         body = {"pick": {"id": pick.pk, "card": pick.draft_card_id, "round": pick.round,
-                         "pick_number": pick.pick_number, "kind": pick.kind},
+                         "pick_number": pick.pick_number, "kind": pick.kind,
+                         "pod_version": pick.pod_version},
                 "pod": selectors.pod_summary(pod), "queue": selectors.queue(seat)}
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -133,6 +133,8 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, position: int | N
         if pick is not None or changed:
             pod.save()
             _after_commit(pod)
+        if pick is not None:
+            pick.pod_version = pod.version  # the version live pages hear for this pick
     if refusal is not None:
         raise refusal
     return pick

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from drafts import services
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Seat
+from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Seat
 from django.utils import timezone
 
 from tests.drafts import conftest
@@ -62,6 +62,7 @@ def test_player_picks_through_the_api(organiser, players, cube_names):
     assert response.status_code == 201
     body = response.json()
     assert body["pick"]["pick_number"] == 1 and body["pod"]["state"] == "drafting"
+    assert body["pick"]["pod_version"] == Pod.objects.get(pk=pod.pk).version
     assert [c["id"] for c in api.get(f"/api/seats/{seat.pk}/").json()["pile"]] == [cards[3].pk]
     double = api.post(f"/api/seats/{seat.pk}/picks/", {"card": cards[3].pk, "pack": pack.pk}, format="json")
     assert double.status_code == 409 and double.json()["errors"][0]["code"] == "already_picked"
