@@ -138,6 +138,7 @@ class _Exporter:
         self.usernames: dict[int, str] = {}
         self.card_names: dict[int, str] = {}
         self.checklists: dict[int, dict] = {}
+        self.printings: dict[int, dict] = {}
 
     def user(self, user_id: int | None) -> str | None:
         if user_id is None:
@@ -180,9 +181,7 @@ class _Exporter:
         if kind == CARD:
             return self.card(value)
         if kind == PRINTING:
-            printing = Printing.objects.select_related("card_set").get(pk=value)
-            return {"scryfall_id": str(printing.scryfall_id) if printing.scryfall_id else None,
-                    "set": printing.card_set.code, "number": printing.collector_number}
+            return self.printings[value]
         if kind == INFRACTION:
             return Infraction.objects.values_list("code", flat=True).get(pk=value)
         return self.keys[kind][value]
@@ -216,7 +215,21 @@ class _Exporter:
 
 
 def export_event(event_id: int) -> dict[str, Any]:
-    """The whole event as a JSON-ready dict (see the module docstring for the format)."""
+    """The whole event as a JSON-ready dict (see the module docstring for the format).
+
+    On PostgreSQL the rows are read in one REPEATABLE READ transaction, so an export taken
+    while a draft runs is a consistent snapshot (picks, packs and piles agree).
+    """
+    connection = transaction.get_connection()
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
+            # Our own transaction (not nested in a caller's), nothing read yet.
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return _export(event_id)
+
+
+def _export(event_id: int) -> dict[str, Any]:
     try:
         event = Event.objects.get(pk=event_id)
     except Event.DoesNotExist:
@@ -234,14 +247,18 @@ def export_event(event_id: int) -> dict[str, Any]:
         "exported_at": timezone.now().isoformat(),
         "event": event_row,
     }
-    with transaction.atomic():  # one consistent snapshot (REPEATABLE READ not needed: one event)
-        for section in SECTIONS:
-            rows = list(section.model.objects.filter(**{section.event_path: event}).order_by("pk"))
-            ex.keys[section.name] = {obj.pk: index for index, obj in enumerate(rows, start=1)}
-            if section.model is DraftCard:
-                ex.card_names.update(Card.objects.filter(pk__in={r.card_id for r in rows})
-                                     .values_list("pk", "name"))
-            document[section.name] = [ex.row(section, obj) for obj in rows]
+    for section in SECTIONS:
+        rows = list(section.model.objects.filter(**{section.event_path: event}).order_by("pk"))
+        ex.keys[section.name] = {obj.pk: index for index, obj in enumerate(rows, start=1)}
+        if section.model is DraftCard:
+            ex.card_names.update(Card.objects.filter(pk__in={r.card_id for r in rows})
+                                 .values_list("pk", "name"))
+            ex.printings.update(
+                (p.pk, {"scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
+                        "set": p.card_set.code, "number": p.collector_number})
+                for p in Printing.objects.filter(pk__in={r.printing_id for r in rows if r.printing_id})
+                .select_related("card_set"))
+        document[section.name] = [ex.row(section, obj) for obj in rows]
     users = get_user_model().objects.filter(pk__in=list(ex.usernames)).order_by("username")
     document["users"] = [{"username": u.get_username(), "email": u.email, "first_name": u.first_name,
                           "last_name": u.last_name} for u in users]
