@@ -228,6 +228,7 @@ class Notifications:
 
     def __init__(self) -> None:
         self.pending: dict[int, list[tuple[int, float]]] = {}
+        self.heard_log: dict[int, list[tuple[int, float]]] = {}
         self.latencies: list[float] = []
         self.messages = 0
         self.duplicates = 0
@@ -235,9 +236,18 @@ class Notifications:
         self.failed = 0
 
     def expect(self, seat_id: int, version: int, started: float) -> None:
+        # The socket often hears the change before the HTTP answer to the pick is read
+        # (the notification is sent on commit, the answer after it): look back first.
+        for heard_version, at in self.heard_log.get(seat_id, ()):
+            if heard_version >= version:
+                self.latencies.append(at - started)
+                return
         self.pending.setdefault(seat_id, []).append((version, started))
 
     def heard(self, seat_id: int, version: int, at: float) -> None:
+        log = self.heard_log.setdefault(seat_id, [])
+        log.append((version, at))
+        del log[:-50]
         waiting = self.pending.get(seat_id, [])
         keep = []
         for expected, started in waiting:
@@ -337,6 +347,8 @@ async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats
             pack = queue[0]
             if think:
                 await asyncio.sleep(rng.uniform(*think))
+                if time.monotonic() >= stop_at:
+                    return  # the window closed while this player was thinking
             card = rng.choice(pack["cards"])["id"]
             started = time.monotonic()
             try:
@@ -388,7 +400,7 @@ async def drive(args, setup: dict, think, seconds: float, sockets: bool = False)
             aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as socket_session:
         listeners = []
         if notes is not None:
-            listen_until = time.monotonic() + seconds + 5
+            listen_until = time.monotonic() + seconds + 15
             listeners = [asyncio.ensure_future(listen(socket_session, base, seat, notes, listen_until))
                          for seat in setup["seats"]]
             for _ in range(100):  # let the sockets connect before the first pick
@@ -472,6 +484,9 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     print(f"Preparing {args.database_url} ...", flush=True)
     recreate_database(args.database_url)
+    import redis
+
+    redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
     results = {"players": args.players, "pods": -(-args.players // 8), "web_workers": args.web_workers,

@@ -28,7 +28,11 @@ def enforce_pod_deadlines(pod_id: int) -> bool:
     any number of times, early or late (a duplicate finds nothing due)."""
     from drafts.services import enforce_deadlines
 
+    from drafts.models import Pod
+
     cache.delete(_check_key(pod_id))
+    if not Pod.objects.filter(pk=pod_id).exists():
+        return False  # the pod was deleted (re-seated, or a restored backup): nothing to do
     changed = enforce_deadlines(pod_id=pod_id, now=timezone.now())
     if not changed:  # a change books its own next check on commit
         schedule_deadline_check(pod_id)
