@@ -546,7 +546,7 @@ WEBSOCKETS = {
 }
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # restores the seed catalogue
 def test_authorization_matrix_websockets(cube_names):  # noqa: F811
     """A player cannot open another seat's socket; another event's organiser cannot open a pod
     socket; the event socket is staff only; spectator sockets need the current token."""
