@@ -26,9 +26,8 @@ def _check_key(pod_id: int) -> str:
 def enforce_pod_deadlines(pod_id: int) -> bool:
     """Apply whatever is due in a pod, then book the next check. Idempotent: safe to run
     any number of times, early or late (a duplicate finds nothing due)."""
-    from drafts.services import enforce_deadlines
-
     from drafts.models import Pod
+    from drafts.services import enforce_deadlines
 
     cache.delete(_check_key(pod_id))
     if not Pod.objects.filter(pk=pod_id).exists():
@@ -37,6 +36,28 @@ def enforce_pod_deadlines(pod_id: int) -> bool:
     if not changed:  # a change books its own next check on commit
         schedule_deadline_check(pod_id)
     return changed
+
+
+@shared_task(name="drafts.sweep_due_pods", ignore_result=True)
+def sweep_due_pods() -> int:
+    """Enforce every pod with a deadline already past (Celery beat, every few seconds).
+
+    The per-pod checks booked at each deadline are the fast path; this sweep is the safety
+    net that makes a restarted worker catch up even when a booked check died with the old
+    worker. Returns how many pods changed.
+    """
+    from django.db.models import Q
+
+    from drafts.models import Pack, Pod, PodState
+    from drafts.services import enforce_deadlines
+
+    now = timezone.now()
+    due = set(Pack.objects.filter(holder__isnull=False, deadline__lte=now,
+                                  pod__state=PodState.DRAFTING).values_list("pod_id", flat=True))
+    due |= set(Pod.objects.filter(Q(state=PodState.REVIEWING, review_deadline__lte=now)
+                                  | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=now))
+               .values_list("pk", flat=True))
+    return sum(bool(enforce_deadlines(pod_id=pod_id, now=now)) for pod_id in sorted(due))
 
 
 def schedule_deadline_check(pod_id: int) -> None:

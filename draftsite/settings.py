@@ -182,6 +182,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+# Celery beat: the safety net behind the per-pod deadline checks (see drafts.tasks).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-due-pods": {"task": "drafts.sweep_due_pods",
+                       "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "5"))},
+}
 
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
