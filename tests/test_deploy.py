@@ -84,3 +84,56 @@ def test_healthz_is_503_when_queries_fail(client):
     assert response.status_code == 503
     assert response.json()["checks"]["database"] == "error: OperationalError"
     assert client.get("/healthz").status_code == 200
+
+
+# --- deploy/ files ------------------------------------------------------------------------
+
+def test_every_setting_read_from_the_environment_is_in_env_example():
+    import re
+
+    settings_text = (ROOT / "draftsite" / "settings.py").read_text()
+    names = set(re.findall(r'(?:os\.environ\.get|env_bool|env_list)\(\s*"([A-Z_]+)"', settings_text))
+    documented = set(re.findall(r"^#?\s*([A-Z_]+)=", (ROOT / "deploy" / "env.example").read_text(), re.M))
+    assert names, "no settings found"
+    assert sorted(names - documented) == []
+
+
+def test_compose_runs_uvicorn_workers_celery_postgres_and_redis():
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    services = compose["services"]
+    assert {"web", "worker", "beat", "postgres", "redis", "migrate"} <= set(services)
+    assert "celery -A draftsite beat" in services["beat"]["command"]
+    assert "uvicorn draftsite.asgi:application" in services["web"]["command"]
+    assert "--workers" in services["web"]["command"]
+    assert "celery -A draftsite worker" in services["worker"]["command"]
+    assert "healthz" in " ".join(services["web"]["healthcheck"]["test"])
+
+
+def test_systemd_units_run_web_worker_and_beat_from_the_environment_file():
+    web = (ROOT / "deploy" / "systemd" / "draftsite-web.service").read_text()
+    worker = (ROOT / "deploy" / "systemd" / "draftsite-worker.service").read_text()
+    beat = (ROOT / "deploy" / "systemd" / "draftsite-beat.service").read_text()
+    assert "celery -A draftsite beat" in beat
+    for unit in (web, worker, beat):
+        assert "EnvironmentFile=/etc/draftsite/env" in unit and "[Install]" in unit
+    assert "uvicorn draftsite.asgi:application" in web and "--workers" in web
+    assert "celery -A draftsite worker" in worker
+
+
+def test_local_cluster_script_is_valid_bash_and_explains_its_usage():
+    script = ROOT / "deploy" / "local_cluster"
+    assert os.access(script, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
+    result = subprocess.run([str(script), "bogus"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "start|stop|restart|status" in result.stderr
+
+
+def test_local_cluster_status_of_a_stopped_cluster(tmp_path):
+    env = _env(RUN_DIR=str(tmp_path), WEB_PORT="1")
+    result = subprocess.run([str(ROOT / "deploy" / "local_cluster"), "status"], capture_output=True,
+                            text=True, timeout=60, env=env)
+    assert result.returncode == 3
+    assert "web     stopped" in result.stdout and "worker  stopped" in result.stdout
+    assert "beat    stopped" in result.stdout
