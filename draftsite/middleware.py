@@ -33,6 +33,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils.deprecation import MiddlewareMixin
 
 logger = logging.getLogger(__name__)
 
@@ -57,18 +58,10 @@ def _retry_after() -> str:
     return str(getattr(settings, "SERVICE_RETRY_AFTER_SECONDS", 5))
 
 
-class ResilienceMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
+class ResilienceMiddleware(MiddlewareMixin):
+    """Sync and async capable (MiddlewareMixin), so the ASGI chain stays async."""
 
-    def __call__(self, request):
-        too_big = self._oversized(request)
-        if too_big is not None:
-            return too_big
-        return self.get_response(request)
-
-    @staticmethod
-    def _oversized(request):
+    def process_request(self, request):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is None:
             return None
@@ -185,13 +178,7 @@ def _clear_failures(sender, request, user, **kwargs):
         cache.delete(_key(user.get_username(), client_address(request)))
 
 
-class LoginThrottleMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
+class LoginThrottleMiddleware(MiddlewareMixin):
     @staticmethod
     def _paths() -> tuple[str | None, str | None]:
         try:
