@@ -182,6 +182,7 @@ def event_decks(event: Event, *, status: str = "", query: str = "", error: str =
     """Every registration of the event with its deck and status (staff view), filtered."""
     now = now or timezone.now()
     registrations = Registration.objects.filter(event=event).order_by("name")
+    query = query.replace("\x00", "")  # no name holds a NUL byte (PostgreSQL refuses it in a query: 500)
     if query:
         registrations = registrations.filter(name__icontains=query)
     decks = {deck.registration_id: deck for deck in Deck.objects.filter(event=event).annotate(
