@@ -66,6 +66,21 @@ def test_lock_is_per_username_and_address(client, user, settings):
     assert other.session["_auth_user_id"] == str(user.pk)
 
 
+def test_behind_a_proxy_the_lock_uses_the_forwarded_address(client, user, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    settings.BEHIND_PROXY = True
+    for _ in range(2):
+        client.post("/accounts/login/", {"username": "alice", "password": "wrong"},
+                    REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.5")
+    locked = client.post("/accounts/login/", {"username": "alice", "password": "right-password"},
+                         REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.5, 10.9.9.9")
+    assert locked.status_code == 429
+    # Another client behind the same proxy is not locked out.
+    other = Client().post("/accounts/login/", {"username": "alice", "password": "right-password"},
+                          REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert other.status_code == 302
+
+
 def test_successful_login_clears_the_failure_count(client, user, settings):
     settings.LOGIN_FAILURE_LIMIT = 3
     _login(client, "alice", "wrong")
