@@ -173,7 +173,8 @@ class SpectatorSocket(_PodSocket):
 
     def authorise(self):
         token = self.scope["url_route"]["kwargs"]["token"]
-        pod = Pod.objects.filter(spectator_token=token).exclude(spectator_token="").first() if token else None
+        valid = token and "\x00" not in token  # PostgreSQL refuses NUL in a query
+        pod = Pod.objects.filter(spectator_token=token).exclude(spectator_token="").first() if valid else None
         if pod is None:
             return None
         self.token = token

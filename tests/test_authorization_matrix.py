@@ -196,7 +196,9 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
         return [Target("own pod token", {param: w.pod.spectator_token}, w.event.pk, w.pod.pk),
                 Target("foreign pod token", {param: w.foreign_pod.spectator_token}, w.other_event.pk,
                        w.foreign_pod.pk),
-                Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False)]
+                Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
+                # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
+                Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
     if kind == "pod+action":
         return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
                 for label, p in (("own pod", w.pod), ("foreign pod", w.foreign_pod))

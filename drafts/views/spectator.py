@@ -18,7 +18,7 @@ from drafts.views.common import drafting_round, present_board
 
 
 def _pod_for(token: str) -> Pod | None:
-    if not token:
+    if not token or "\x00" in token:  # tokens are URL-safe; PostgreSQL refuses NUL in a query (500)
         return None
     return Pod.objects.select_related("event").filter(spectator_token=token).exclude(spectator_token="").first()
 
