@@ -161,7 +161,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py's default 5 s read timeout equals the layer's 5 s blocking pop, so idle
+            # consumers would die of read timeouts: give reads room beyond the pop.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
+                                  "socket_connect_timeout": 5}]},
         }
     }
     CACHES = {

@@ -1,0 +1,112 @@
+"""Real processes for the worker and fault tests: Redis, Celery workers, ASGI web servers.
+
+They share the test database with the test process (committed data: transactional tests),
+as the production shape shares PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import redis
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def reachable(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    """A private redis-server (the tests may stop it without touching anyone else's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("These tests need redis-server (Debian package redis-server).")
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    for _ in range(100):
+        if reachable(f"redis://127.0.0.1:{port}/0"):
+            return process
+        time.sleep(0.05)
+    process.kill()
+    pytest.fail("redis-server did not start")
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user, host, port = db.get("USER") or "postgres", db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+
+
+def service_env(redis_url: str) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url,
+            "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost", "DEADLINE_SWEEP_SECONDS": "1"}
+
+
+def start_worker(redis_url: str, *, beat: bool = False) -> subprocess.Popen:
+    command = [sys.executable, "-m", "celery", "-A", "draftsite", "worker", "--pool", "solo",
+               "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"]
+    if beat:
+        command += ["--beat", "--schedule", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"beat-{os.getpid()}")]
+    return subprocess.Popen(command, cwd=ROOT, env=service_env(redis_url), start_new_session=True)
+
+
+def start_web(redis_url: str, port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=service_env(redis_url), start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail("the web server exited")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return process
+        except OSError:
+            time.sleep(0.2)
+    stop(process)
+    pytest.fail("the web server did not start")
+
+
+def stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
+    try:
+        os.killpg(process.pid, sig)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def wait_for(condition, seconds: float = 30.0, every: float = 0.25) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(every)
+    return condition()

@@ -1,0 +1,223 @@
+"""Event-day faults against real processes: a Celery worker killed mid-draft, a web process
+killed under its clients, Redis restarting. After each: conservation and no pick twice.
+
+Each test runs its own redis-server (so it can stop it) and its own servers on the test
+database; all are bounded in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import signal
+import time
+
+import aiohttp
+import pytest
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.db.models import Count
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from draftsite.celery import app as celery_app
+from drafts import services
+from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, Seat
+from drafts.simulation import check_conservation
+from tests import cluster
+from tests.drafts.conftest import make_pod
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture
+def private_redis():
+    port = cluster.free_port()
+    process = cluster.start_redis(port)
+    holder = {"process": process, "port": port, "url": f"redis://127.0.0.1:{port}/0"}
+    yield holder
+    holder["process"].kill()
+    holder["process"].wait(timeout=10)
+
+
+@pytest.fixture
+def layer_on(private_redis, settings):
+    """This process's live messages go through the private Redis, like a web process's."""
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": private_redis["url"], "socket_timeout": 30}]}}}
+    channel_layers.backends.clear()
+    yield private_redis
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def tasks_to(private_redis, settings):
+    """This process sends Celery tasks to the private Redis instead of running them inline."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    old = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
+    celery_app.conf.update(task_always_eager=False, broker_url=private_redis["url"], result_backend=None)
+    yield private_redis["url"]
+    celery_app.conf.update(**old)
+
+
+def assert_whole(pod: Pod) -> None:
+    assert check_conservation(pod) == []
+    twice = (Pick.objects.filter(seat__pod=pod).values("draft_card").annotate(n=Count("pk"))
+             .filter(n__gt=1).count())
+    assert twice == 0
+
+
+def test_killed_worker_catches_up_after_restart_and_the_draft_finishes(
+        tasks_to, organiser, players, cube_names):
+    worker = cluster.start_worker(tasks_to, beat=True)
+    try:
+        # Started 36 s ago: the 40 s pick timers run out in about 4 s.
+        pod = make_pod(organiser, players, cube_names, now=timezone.now() - dt.timedelta(seconds=36))
+        time.sleep(1.5)
+        cluster.stop(worker, signal.SIGKILL)  # mid-draft, before the deadline
+        time.sleep(4)
+        # Nobody enforced the deadline: no worker, and no one read the pod.
+        assert Pick.objects.filter(seat__pod=pod).count() == 0
+        worker = cluster.start_worker(tasks_to, beat=True)
+        assert cluster.wait_for(lambda: Pick.objects.filter(seat__pod=pod).count() >= 8, seconds=40), \
+            "the restarted worker did not catch up"
+        picks = Pick.objects.filter(seat__pod=pod)
+        assert picks.count() == 8 and set(picks.values_list("kind", flat=True)) == {PickKind.TIMEOUT}
+        assert_whole(pod)
+        # The rest of the draft, as reads enforce it, while the worker still runs: no pick twice.
+        services.enforce_deadlines(pod_id=pod.pk, now=timezone.now() + dt.timedelta(hours=3))
+        pod.refresh_from_db()
+        assert pod.state == "done"
+        assert Pick.objects.filter(seat__pod=pod).count() == 360
+        assert_whole(pod)
+        assert PodLogEntry.objects.filter(pod=pod, action="automatic_pick").count() == \
+            Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT).count()
+    finally:
+        cluster.stop(worker)
+
+
+def _session_cookie(user) -> str:
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return f"sessionid={store.session_key}"
+
+
+async def _first_changed(base: str, seat_id: int, cookie: str, timeout: float = 10) -> dict:
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/seats/{seat_id}/",
+                                      headers={"Origin": base, "Cookie": cookie}) as socket:
+            while True:
+                message = await socket.receive(timeout=timeout)
+                data = json.loads(message.data)
+                if data["type"] == "changed":
+                    return data
+
+
+async def _hear_next_change(base: str, seat_id: int, cookie: str, trigger) -> dict:
+    """Open the seat's socket, run ``trigger`` (in a thread), return the change it hears."""
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/seats/{seat_id}/",
+                                      headers={"Origin": base, "Cookie": cookie}) as socket:
+            seen = None
+            while seen is None:  # hello, then the current version
+                data = json.loads((await socket.receive(timeout=10)).data)
+                if data["type"] == "changed":
+                    seen = data["version"]
+            await asyncio.get_running_loop().run_in_executor(None, trigger)
+            while True:
+                data = json.loads((await socket.receive(timeout=10)).data)
+                if data["type"] == "changed" and data["version"] > seen:
+                    return data
+
+
+def _pick_for(seat: Seat) -> None:
+    from django.db import connection
+
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    services.make_pick(seat_id=seat.pk, draft_card_id=DraftCard.objects.filter(pack=pack).first().pk)
+    connection.close()
+
+
+def _pick_anyone(pod: Pod) -> None:
+    """Some seat with a pack picks (any change of the pod is heard by all its sockets)."""
+    from django.db import connection
+
+    seat = Seat.objects.filter(pod=pod, held_packs__isnull=False).order_by("position").first()
+    connection.close()
+    _pick_for(seat)
+
+
+def test_a_killed_web_process_loses_nothing_its_clients_reconnect_elsewhere(
+        layer_on, private_redis, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seat = Seat.objects.select_related("registration__user").get(pod=pod, position=1)
+    cookie = _session_cookie(seat.registration.user)
+    token = Token.objects.create(user=seat.registration.user).key
+    ports = [cluster.free_port(), cluster.free_port()]
+    webs = [cluster.start_web(private_redis["url"], port) for port in ports]
+    base_a, base_b = (f"http://127.0.0.1:{port}" for port in ports)
+    try:
+        left = Seat.objects.get(pod=pod, position=0)
+        heard = asyncio.run(_hear_next_change(base_a, seat.pk, cookie, lambda: _pick_for(left)))
+        assert heard["version"] == Pod.objects.get(pk=pod.pk).version
+        cluster.stop(webs[0], signal.SIGKILL)
+        # The client reconnects to the other process and sees the exact current state.
+        again = asyncio.run(_first_changed(base_b, seat.pk, cookie))
+        assert again["version"] == Pod.objects.get(pk=pod.pk).version
+
+        async def queue():
+            async with aiohttp.ClientSession() as session:
+                async with session.get(f"{base_b}/api/seats/{seat.pk}/queue/",
+                                       headers={"Authorization": f"Token {token}"}) as response:
+                    return response.status, await response.json()
+
+        status, body = asyncio.run(queue())
+        assert status == 200
+        expected = [p.pk for p in Pack.objects.filter(holder=seat).order_by("queue_seq")]
+        assert [p["pack_id"] for p in body["queue"]] == expected == [p for p in expected]
+        assert len(expected) == 2  # its own pack and the one passed to it
+        assert_whole(pod)
+    finally:
+        for web in webs:
+            cluster.stop(web)
+
+
+def test_redis_restart_live_updates_resume_and_nothing_is_lost(
+        layer_on, private_redis, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.select_related("registration__user").filter(pod=pod).order_by("position"))
+    cookie = _session_cookie(seats[1].registration.user)
+    port = cluster.free_port()
+    web = cluster.start_web(private_redis["url"], port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        heard = asyncio.run(_hear_next_change(base, seats[1].pk, cookie, lambda: _pick_for(seats[0])))
+        assert heard["version"] >= 1
+        # Redis goes away: picks go on (the database is the source of truth).
+        private_redis["process"].kill()
+        private_redis["process"].wait(timeout=10)
+        for seat in seats[2:5]:
+            _pick_for(seat)
+        assert Pick.objects.filter(seat__pod=pod).count() == 4  # nothing refused, nothing lost
+        # Redis comes back (empty): sockets (re)opened now hear changes again by themselves.
+        private_redis["process"] = cluster.start_redis(private_redis["port"])
+
+        def resumed() -> bool:
+            try:
+                data = asyncio.run(_hear_next_change(base, seats[6].pk, _session_cookie(
+                    seats[6].registration.user), lambda: _pick_anyone(pod)))
+                return data["version"] == Pod.objects.get(pk=pod.pk).version
+            except Exception:
+                return False
+
+        assert cluster.wait_for(resumed, seconds=30, every=1.0), "live updates did not resume"
+        assert_whole(pod)
+    finally:
+        cluster.stop(web)
