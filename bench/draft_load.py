@@ -45,6 +45,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--mode", choices=["saturation", "event", "both"], default="both")
+    parser.add_argument("--saturation-seconds", type=float, default=3600.0,
+                        help="Cap on the saturation run (default: until every pod has drafted).")
     parser.add_argument("--event-seconds", type=float, default=120.0,
                         help="How long the event-load window runs.")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 10.0), metavar=("MIN", "MAX"))
@@ -498,7 +500,7 @@ def main() -> None:
         servers = start_servers(args)
         try:
             if mode == "saturation":
-                summary = asyncio.run(drive(args, setup, None, 3600))
+                summary = asyncio.run(drive(args, setup, None, args.saturation_seconds))
             else:
                 summary = asyncio.run(drive(args, setup, tuple(args.think), args.event_seconds, sockets=True))
         finally:
