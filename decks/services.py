@@ -336,6 +336,9 @@ def record_deck_check(*, deck_id: int, judge, found: Sequence[dict] = (), notes:
         rows.append({"kind": kind, "description": description,
                      "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
                      "infraction": infraction})
+    if "\x00" in (notes or "") or any("\x00" in r["description"] or any("\x00" in c for c in r["cards"])
+                                      for r in rows):  # the page posts raw text; PostgreSQL refuses NUL (500)
+        raise DomainError("null_characters_not_allowed", "Null characters are not allowed.", field="notes")
     return DeckCheck.objects.create(event_id=deck.event_id, deck=deck, selection=selection, judge=judge,
                                     at=now, deck_version=deck.version, matches=not rows, findings=rows,
                                     notes=(notes or "").strip())

@@ -144,4 +144,47 @@ def test_odd_query_strings_on_every_get_route_never_break_a_page(cube_names, in_
                 if response.status_code >= 500:
                     broken.append(f"GET {url} with {odd!r}: {response.status_code}")
     assert requests > 400
-    assert broken == []
+    assert broken == [], "\n".join(broken)
+
+
+FORM_FIELDS = ["action", "appeal", "card", "confirm", "confirmed", "cover", "event", "matches", "method", "next",
+               "notes", "pack", "percent", "pool", "position", "registration", "registrations", "seed", "selection",
+               "username", "checklist_lines", "cube_list", "date", "decision", "deck_building_minutes",
+               "decklist", "description", "deviation_reason", "draft_format", "draft_round", "enforcement_level",
+               "fix", "infraction", "judge_statement", "match_round", "name", "opaque_sleeves", "pack_size",
+               "penalty", "pick_number", "pick_timer", "pod", "q", "reason", "set_codes", "source", "statement",
+               "status", "password"]
+
+
+@pytest.mark.parametrize("odd", ["a\x00b", "-1", "99999999999999999999", "é" * 3000])
+def test_odd_form_posts_on_every_page_never_break_it(cube_names, in_process_requests, odd):  # noqa: F811
+    """Every HTML form route (and every page answering POST) gets every field any view reads set
+    to an odd value, by each role that passes its gate: a form error or a refusal, never a 500."""
+    from django.test import Client
+
+    from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes, targets
+
+    world = build_world(cube_names)
+    broken, requests = [], 0
+    clients = {}
+    for role in ("player", "judge", "head_judge", "organiser"):
+        clients[role] = Client(raise_request_exception=False)
+        clients[role].force_login(world.users[role])
+    for name, route, params in project_routes():
+        if route.startswith("api/") or name in ("logout", "api-schema", "api-docs"):
+            continue
+        kinds = {kind for _m, kind, _r, _b in ENDPOINTS[name]}
+        for kind in kinds:
+            for target in targets(world, kind, params)[:2]:
+                url = "/" + route
+                for key, value in target.kwargs.items():
+                    url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
+                for role, client in clients.items():
+                    with transaction.atomic():
+                        response = client.post(url, {field: odd for field in FORM_FIELDS})
+                        transaction.set_rollback(True)
+                    requests += 1
+                    if response.status_code >= 500:
+                        broken.append(f"POST {url} as {role}: {response.status_code}")
+    assert requests > 300
+    assert broken == [], "\n".join(broken)
