@@ -21,7 +21,9 @@ from drafts import presence, services
 from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
 from tests.drafts import conftest
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+# serialized_rollback: these tests commit for real; data the migrations seed (roles, the IPG
+# catalogue) must be there again for the tests after them.
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
 router = URLRouter(websocket_urlpatterns)
 

@@ -19,7 +19,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from drafts.models import Event, Pod, PodState, Seat
 from tests.e2e.conftest import make_pod
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# serialized_rollback: the server commits for real; data the migrations seed must come back after.
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 PHONE = {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True}
 
