@@ -338,12 +338,16 @@ async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats
     view = None
     while time.monotonic() < stop_at:
         if view is None:
-            async with session.get(f"{base}/api/seats/{seat['id']}/queue/", headers=headers) as response:
-                if response.status != 200:
-                    stats.statuses[response.status] += 1
-                    await asyncio.sleep(1)
-                    continue
-                view = await response.json()
+            try:
+                async with session.get(f"{base}/api/seats/{seat['id']}/queue/", headers=headers) as response:
+                    status = response.status
+                    view = await response.json() if status == 200 else None
+            except Exception:  # a timeout under overload is an error, not the end of the run
+                status, view = 0, None
+            if view is None:
+                stats.statuses[status] += 1
+                await asyncio.sleep(1)
+                continue
         state, queue = view["pod"]["state"], view["queue"]
         if queue:
             pack = queue[0]
