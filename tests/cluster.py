@@ -110,3 +110,39 @@ def wait_for(condition, seconds: float = 30.0, every: float = 0.25) -> bool:
             return True
         time.sleep(every)
     return condition()
+
+
+class broker:
+    """Send this process's Celery tasks to ``url`` for a while (instead of running them inline).
+
+    Celery caches its broker connection pool; it is dropped on the way in and out, so the
+    next test never talks to a Redis that an earlier test stopped.
+    """
+
+    KEYS = ("task_always_eager", "broker_url", "result_backend")
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    @staticmethod
+    def _reset_pools() -> None:
+        from draftsite.celery import app
+
+        if app._pool is not None:
+            app._pool.force_close_all()
+            app._pool = None
+        app.amqp._producer_pool = None
+
+    def __enter__(self):
+        from draftsite.celery import app
+
+        self.old = {key: app.conf[key] for key in self.KEYS}
+        self._reset_pools()
+        app.conf.update(task_always_eager=False, broker_url=self.url, result_backend=None)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from draftsite.celery import app
+
+        self._reset_pools()
+        app.conf.update(**self.old)

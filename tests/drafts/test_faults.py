@@ -21,7 +21,6 @@ from django.db.models import Count
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from draftsite.celery import app as celery_app
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, Seat
 from drafts.simulation import check_conservation
@@ -58,10 +57,8 @@ def layer_on(private_redis, settings):
 def tasks_to(private_redis, settings):
     """This process sends Celery tasks to the private Redis instead of running them inline."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    old = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
-    celery_app.conf.update(task_always_eager=False, broker_url=private_redis["url"], result_backend=None)
-    yield private_redis["url"]
-    celery_app.conf.update(**old)
+    with cluster.broker(private_redis["url"]):
+        yield private_redis["url"]
 
 
 def assert_whole(pod: Pod) -> None:

@@ -14,7 +14,6 @@ import pytest
 import redis
 from django.utils import timezone
 
-from draftsite.celery import app as celery_app
 from drafts.models import Pick, PickKind, Seat
 from tests import cluster
 from tests.drafts.conftest import make_pod
@@ -40,13 +39,11 @@ def redis_url():
 def worker(redis_url, settings):
     """A real worker process, and this process sending tasks to it instead of running them."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    old = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
-    celery_app.conf.update(task_always_eager=False, broker_url=redis_url, result_backend=None)
     redis.Redis.from_url(redis_url).flushdb()
-    process = cluster.start_worker(redis_url)
-    yield process
-    cluster.stop(process)
-    celery_app.conf.update(**old)
+    with cluster.broker(redis_url):
+        process = cluster.start_worker(redis_url)
+        yield process
+        cluster.stop(process)
 
 
 def test_a_worker_enforces_pick_deadlines_without_any_reads(worker, organiser, players, cube_names):
