@@ -88,3 +88,13 @@ def _fresh_card_payload_cache():
     from drafts import selectors
 
     selectors._card_info_cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _in_memory_channel_layer(settings):
+    """Tests get the in-memory channel layer unless they ask for Redis (the fault tests do).
+
+    pytest-asyncio gives each test its own event loop, and a Redis layer's connections,
+    bound to the loop that made them, can keep a closing loop waiting for ever.
+    """
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

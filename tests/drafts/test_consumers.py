@@ -28,14 +28,6 @@ pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
 router = URLRouter(websocket_urlpatterns)
 
 
-@pytest.fixture(autouse=True)
-def _in_memory_channel_layer(settings):
-    """These tests are about the consumers, not Redis: each test gets its own event loop from
-    pytest-asyncio, and a Redis layer's connections (bound to the loop that made them) can
-    keep a closing loop waiting. drafts.tasks.notify_pod reaches the same in-memory layer."""
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
 @pytest_asyncio.fixture(autouse=True)
 async def _close_connections_of_the_orm_thread():
     """The consumers' ORM calls run in one worker thread whose connection would otherwise
