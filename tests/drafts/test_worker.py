@@ -6,7 +6,6 @@ test) and a Redis broker, as in production.
 
 from __future__ import annotations
 
-import os
 import time
 from datetime import timedelta
 
@@ -24,11 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 @pytest.fixture(scope="module")
 def redis_url():
-    """The Redis to use: $REDIS_URL, the local default, or a private server started here."""
-    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
-    if cluster.reachable(url):
-        yield url
-        return
+    """A private redis-server for the broker the worker and this process share."""
+    # Always a private server: the shared one also holds this process's cache and broker.
     port = cluster.free_port()
     process = cluster.start_redis(port)
     yield f"redis://127.0.0.1:{port}/0"
@@ -41,7 +37,7 @@ def worker(redis_url, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     redis.Redis.from_url(redis_url).flushdb()
     with cluster.broker(redis_url):
-        process = cluster.start_worker(redis_url)
+        process = cluster.start_worker(redis_url, beat=True)
         yield process
         cluster.stop(process)
 
