@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
