@@ -56,42 +56,34 @@ def my_penalties(request):
     })
 
 
-@login_required
-@require_POST
-def appeal(request, pk: int):
+def _statement_post(request, pk: int, action, success: str, form_name: str):
+    """A player's or staff statement form: validate, call the service, or re-show with errors."""
     penalty = _penalty_or_404(request, pk)
     form = StatementForm(request.POST)
     if form.is_valid():
         try:
-            services.appeal_penalty(penalty_id=penalty.pk, actor=request.user,
-                                    statement=form.cleaned_data["statement"])
+            action(penalty_id=penalty.pk, actor=request.user, statement=form.cleaned_data["statement"])
         except DomainError as exc:
             if exc.status_code == 403:
                 raise PermissionDenied from exc
             _form_error(form, exc)
         else:
-            messages.success(request, "Your appeal has gone to the head judge.")
+            messages.success(request, success)
             return redirect("penalties:detail", pk=penalty.pk)
-    return _render_detail(request, penalty, appeal_form=form, status=400)
+    return _render_detail(request, penalty, status=400, **{form_name: form})
+
+
+@login_required
+@require_POST
+def appeal(request, pk: int):
+    return _statement_post(request, pk, services.appeal_penalty,
+                           "Your appeal has gone to the head judge.", "appeal_form")
 
 
 @login_required
 @require_POST
 def statement(request, pk: int):
-    penalty = _penalty_or_404(request, pk)
-    form = StatementForm(request.POST)
-    if form.is_valid():
-        try:
-            services.add_statement(penalty_id=penalty.pk, actor=request.user,
-                                   statement=form.cleaned_data["statement"])
-        except DomainError as exc:
-            if exc.status_code == 403:
-                raise PermissionDenied from exc
-            _form_error(form, exc)
-        else:
-            messages.success(request, "Statement saved.")
-            return redirect("penalties:detail", pk=penalty.pk)
-    return _render_detail(request, penalty, statement_form=form, status=400)
+    return _statement_post(request, pk, services.add_statement, "Statement saved.", "statement_form")
 
 
 # --- judges ----------------------------------------------------------------------------
