@@ -354,14 +354,11 @@ class PickView(APIView):
         _require_seat_owner(request.user, seat)
         data = _valid(PickInput, request)
         pick = services.make_pick(seat_id=seat.pk, draft_card_id=data["card"], actor=request.user,
-                                  position=data.get("position"), pack_id=data.get("pack"))
-        # Lean on purpose: the picker needs their next pack; the board and pile are a GET away.
-        pod = Pod.objects.select_related("event").get(pk=seat.pod_id)
-        body = {"pick": {"id": pick.pk, "card": pick.draft_card_id, "round": pick.round,
-                         "pick_number": pick.pick_number, "kind": pick.kind,
-                         "pod_version": pick.pod_version},
-                "pod": selectors.pod_summary(pod), "queue": selectors.queue(seat)}
-        return Response(body, status=status.HTTP_201_CREATED)
+                                  owner=request.user, position=data.get("position"),
+                                  pack_id=data.get("pack"), received_at=getattr(request, "received_at", None))
+        # Lean on purpose: the picker's next pack comes with the answer (as over the socket);
+        # the board and pile are a GET away.
+        return Response(pick.answer(), status=status.HTTP_201_CREATED)
 
 
 class PileMoveView(APIView):

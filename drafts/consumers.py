@@ -1,18 +1,25 @@
-"""Live draft pages: websockets that say "something changed", never what.
+"""Live draft pages: websockets that tell a page when its pod changed, and carry the player's picks.
 
 Protocol (JSON text frames):
 
 server -> client
   {"type": "hello", "role": "player"|"staff"|"member"|"spectator"}   once, after the handshake
-  {"type": "changed", "pod": <id>, "version": <n>}   on connect (current version) and after every
-                                                     committed change of the pod
+  {"type": "changed", "pod": <id>, "version": <n>}   on connect (current version) and once per
+                                                     committed version of the pod after that
+  {"type": "queue", "seat": <id>, "version": <n>, "queue": [...]}   seat sockets: a pack reached
+                                                     the front of the seat's queue (its cards)
+  {"type": "picked", "ref": ..., "pick": {...}, "pod": {...}, "queue": [...]}   answer to a pick,
+                                                     sent once it is committed (the HTTP 201 body)
+  {"type": "pick_refused", "ref": ..., "status": 400|403|404|409, "detail": "...", "errors": [...]}
   {"type": "heartbeat", "server_time": "<iso>"}       answer to a heartbeat
   {"type": "error", "code": "unknown_message"}
 client -> server
   {"type": "heartbeat"}   every ~20 s (keeps the seat's connection status fresh)
+  {"type": "pick", "card": <draft card id>, "pack": <pack id>?, "position": <n>?, "ref": ...?}
+                          seat sockets of the seat's player only (drafts.services.make_pick)
 
-On "changed" the page fetches what its viewer may see (the panel endpoints): no card data
-ever travels on a socket. Who may connect is checked before the handshake is accepted
+Card data travels only to the seat's own sockets (its queue, its picks); a pod's other pages
+hear versions and fetch what their viewer may see. Who may connect is checked before the handshake is accepted
 (a refused socket never opens): a player only their own seat, staff (organisers, judges)
 any seat or pod of their event, pod members the pod's open board, anyone holding the pod's
 current spectator token its open board. A handed-over seat, or a regenerated spectator
@@ -21,16 +28,39 @@ token, closes the socket with code 4403 at the next heartbeat or at once respect
 
 from __future__ import annotations
 
+import json
+
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from drafts import permissions, presence
+from draftsite.errors import DomainError
+from drafts import error_codes, live, permissions, presence, services
 from drafts.models import Event, Pod, Seat
 from drafts.tasks import pod_group
 
 CLOSE_FORBIDDEN = 4403
+MAX_PILE_POSITION = 1000
+
+
+def _pick_in_thread(**kwargs) -> dict:
+    """make_pick and its answer, on a pool thread whose connection goes back to the pool."""
+    close_old_connections()
+    try:
+        return services.make_pick(**kwargs).answer()
+    finally:
+        close_old_connections()
+
+
+def _whole_number(value, *, low: int, required: bool):
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 2**31 - 1:
+        raise ValueError
+    return value
 
 
 class _PodSocket(AsyncJsonWebsocketConsumer):
@@ -42,6 +72,11 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.pod_ids: list[int] = []
         self.presence_seat: int | None = None
+        self.hub: live.Hub | None = None
+        self.sent: dict[str, int] = {}  # topic -> last version this socket sent
+
+    def topics(self) -> list[str]:
+        return [live.pod_topic(pod_id) for pod_id in self.pod_ids]
 
     # Subclasses: return (pod ids, seat id to count as present or None), or None to refuse.
     def authorise(self):  # pragma: no cover - abstract
@@ -60,8 +95,13 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             await self.close()
             return
         self.pod_ids, self.presence_seat = decision
-        for pod_id in self.pod_ids:
+        for pod_id in self.pod_ids:  # control messages (a revoked spectator link)
             await self.channel_layer.group_add(pod_group(pod_id), self.channel_name)
+        # Follow the topics before reading the versions: a change committed in between is
+        # then heard, and the version check drops whichever copy comes second.
+        self.hub = await live.hub()
+        for topic in self.topics():
+            self.hub.join(topic, self)
         await self.accept()
         if self.presence_seat is not None:
             await sync_to_async(presence.touch)(self.presence_seat, self.channel_name)
@@ -69,16 +109,30 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         versions = await database_sync_to_async(
             lambda: dict(Pod.objects.filter(pk__in=self.pod_ids).values_list("pk", "version")))()
         for pod_id in self.pod_ids:
-            await self.send_json({"type": "changed", "pod": pod_id, "version": versions.get(pod_id, 0)})
+            version = versions.get(pod_id, 0)
+            await self.deliver(live.pod_topic(pod_id), version,
+                               json.dumps({"type": "changed", "pod": pod_id, "version": version}))
+
+    async def deliver(self, topic: str, version: int, text: str) -> None:
+        """drafts.live: send a published message unless this socket already sent that version."""
+        if version <= self.sent.get(topic, -1):
+            return
+        self.sent[topic] = version
+        await self.send(text_data=text)
 
     async def disconnect(self, code):
+        if self.hub is not None:
+            for topic in self.topics():
+                self.hub.leave(topic, self)
         for pod_id in self.pod_ids:
             await self.channel_layer.group_discard(pod_group(pod_id), self.channel_name)
         if self.presence_seat is not None:
             await sync_to_async(presence.leave)(self.presence_seat, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "heartbeat":
+        if isinstance(content, dict) and content.get("type") == "pick" and hasattr(self, "pick"):
+            await self.pick(content)
+        elif isinstance(content, dict) and content.get("type") == "heartbeat":
             if not await database_sync_to_async(self.still_allowed)():
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
@@ -89,6 +143,7 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "code": "unknown_message"})
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        self.received_at = timezone.now()  # a pick counts from here (the timer rule)
         if text_data is None:
             await self.send_json({"type": "error", "code": "unknown_message"})
             return
@@ -102,21 +157,54 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
 
     # --- group messages ----------------------------------------------------------------
 
-    async def pod_changed(self, event):
-        """drafts.tasks.notify_pod: forward the pod and its version, nothing else.
-
-        The group message names no pod; a socket that follows one pod names it, the event
-        dashboard's socket (many pods) sends ``"pod": null`` and its page refreshes them all.
-        """
-        pod_id = event.get("pod") or (self.pod_ids[0] if len(self.pod_ids) == 1 else None)
-        await self.send_json({"type": "changed", "pod": pod_id, "version": event.get("version")})
-
     async def pod_spectators_revoked(self, event):
         """Only spectator sockets care (their token was replaced)."""
 
 
 class SeatSocket(_PodSocket):
     """ws/seats/<seat_id>/: the seat's player, or staff of the event (read-only viewers)."""
+
+    def topics(self) -> list[str]:
+        return [*super().topics(), live.seat_topic(self.seat_id)]
+
+    @property
+    def seat_id(self) -> int:
+        return int(self.scope["url_route"]["kwargs"]["seat_id"])
+
+    async def pick(self, content: dict) -> None:
+        """The player picks over the socket: the same service and guarantees as over HTTP;
+        the answer is sent once the pick is committed."""
+        received_at = getattr(self, "received_at", None) or timezone.now()
+        ref = content.get("ref")
+        if not (ref is None or isinstance(ref, (str, int)) and not isinstance(ref, bool)) or (
+                isinstance(ref, str) and len(ref) > 100):
+            ref = None
+        if self.role != "player":
+            await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("Only the seat's player may pick."))
+            return
+        try:
+            card = _whole_number(content.get("card"), low=1, required=True)
+            pack = _whole_number(content.get("pack"), low=1, required=False)
+            position = _whole_number(content.get("position"), low=0, required=False)
+            if position is not None and position > MAX_PILE_POSITION:
+                raise ValueError
+        except ValueError:
+            await self.refuse(ref, 400, error_codes.INVALID_PICK,
+                              _("A pick names a card (a whole number), and optionally the pack and "
+                                "a pile position from 0 to %(max)s.") % {"max": MAX_PILE_POSITION})
+            return
+        try:
+            answer = await sync_to_async(_pick_in_thread, thread_sensitive=False)(
+                seat_id=self.seat_id, draft_card_id=card, pack_id=pack, position=position,
+                actor=self.user, owner=self.user, received_at=received_at)
+        except DomainError as error:
+            await self.refuse(ref, error.status_code, error.code, error.message, error.as_error())
+            return
+        await self.send_json({"type": "picked", "ref": ref, **answer})
+
+    async def refuse(self, ref, status: int, code: str, message: str, error: dict | None = None) -> None:
+        await self.send_json({"type": "pick_refused", "ref": ref, "status": status, "detail": str(message),
+                              "errors": [error or {"code": code, "message": str(message)}]})
 
     def authorise(self):
         seat = Seat.objects.select_related("registration", "pod").filter(

@@ -30,8 +30,10 @@ CARD_NOT_IN_PACK = "card_not_in_pack"
 ALREADY_PICKED = "already_picked"
 CARD_NOT_IN_PILE = "card_not_in_pile"
 INVALID_POSITION = "invalid_position"
+INVALID_PICK = "invalid_pick"
 
 # Access
 NOT_YOUR_SEAT = "not_your_seat"
+UNKNOWN_SEAT = "unknown_seat"
 NOT_EVENT_STAFF = "not_event_staff"
 NOT_IN_POD = "not_in_pod"

@@ -16,7 +16,9 @@ def lock_pod(pod_id: int) -> Pod:
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("lock_pod() must run inside transaction.atomic()")
-    pod = Pod.objects.select_for_update().select_related("event").filter(pk=pod_id).first()
+    # ``of``: the pod row only. A bare FOR UPDATE would also lock the joined event row and
+    # make every pod of an event wait for every other.
+    pod = Pod.objects.select_for_update(of=("self",)).select_related("event").filter(pk=pod_id).first()
     if pod is None:
         raise NotFoundError("unknown_pod", f"No pod has id {pod_id}.")
     return pod

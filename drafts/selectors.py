@@ -9,100 +9,63 @@ cards leaves the server. Organisers and judges of the event see everything.
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections import defaultdict
 
-from django.db.models import Count, Prefetch, Q
+from django.conf import settings
+from django.db.models import Count, Q
 from django.utils import timezone
 
-from cards.models import Card, CardFace
+from drafts import cardinfo
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodState, Seat
 from drafts.services.picks import enforce_deadlines, next_due_at
+from drafts.queue import iso, queue_payload, queue_rows
 from drafts.timing import pass_direction
 
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 
 
 def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
-    """The pod with every deadline already past enforced first (reads never see stale clocks)."""
+    """The pod with every deadline already past enforced first (reads never see stale clocks).
+
+    At the real time (no ``now``) clocks get the enforcers' grace period, so a read never
+    takes a pick away from a player whose pick the server received in time.
+    """
+    grace = now is None
     now = now or timezone.now()
     pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
     if pod is None:
         return None
     due = next_due_at(pod)
-    if due is not None and due <= now:
-        enforce_deadlines(pod_id=pod_id, now=now)
+    cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS) if grace else now
+    if due is not None and due <= cutoff:
+        enforce_deadlines(pod_id=pod_id, now=now, grace=grace)
         pod = Pod.objects.select_related("event").get(pk=pod_id)
     return pod
 
 
-# Catalogue cards do not change during an event: their rendered faces are kept per process
-# for a few minutes, so a pick or a page costs no catalogue queries once the pod is warm.
-_CARD_INFO_TTL = 300.0
-_card_info_cache: dict[int, tuple[float, dict]] = {}
-
-
-def _card_info(card_ids: set[int]) -> dict[int, dict]:
-    now = time.monotonic()
-    info = {}
-    for pk in card_ids:
-        hit = _card_info_cache.get(pk)
-        if hit is not None and now - hit[0] < _CARD_INFO_TTL:
-            info[pk] = hit[1]
-    missing = card_ids - set(info)
-    if not missing:
-        return info
-    if len(_card_info_cache) > 50_000:
-        _card_info_cache.clear()
-    cards = Card.objects.filter(pk__in=missing).prefetch_related(
-        Prefetch("faces", queryset=CardFace.objects.order_by("position")))
-    for card in cards:
-        info[card.pk] = {
-            "card_id": card.pk,
-            "name": card.name,
-            "layout": card.layout,
-            "is_dfc": card.is_dfc,
-            "color_identity": list(card.color_identity),
-            "faces": [
-                {"name": f.name, "mana_cost": f.mana_cost, "type_line": f.type_line,
-                 "oracle_text": f.oracle_text, "power": f.power or None,
-                 "toughness": f.toughness or None, "loyalty": f.loyalty or None,
-                 "colors": list(f.colors)}
-                for f in card.faces.all()
-            ],
-        }
-        _card_info_cache[card.pk] = (now, info[card.pk])
-    return info
-
-
 def _payloads(draft_cards: list[DraftCard]) -> dict[int, dict]:
-    info = _card_info({dc.card_id for dc in draft_cards})
-    images = {}
-    printing_ids = {dc.printing_id for dc in draft_cards if dc.printing_id}
-    if printing_ids:
-        from cards.models import Printing
+    return cardinfo.payloads(cardinfo.rows_of(draft_cards))
 
-        images = dict(Printing.objects.filter(pk__in=printing_ids).values_list("pk", "image_uris"))
+
+_iso = iso
+
+
+def pod_summary(pod: Pod | dict) -> dict:
+    """The pod's state and clocks; from a Pod or from the fields the pick engine returns."""
+    if isinstance(pod, Pod):
+        pod = {"id": pod.pk, "event_id": pod.event_id, "number": pod.number, "state": pod.state,
+               "paused_from": pod.paused_from, "round": pod.round, "review_deadline": pod.review_deadline,
+               "deck_building_deadline": pod.deck_building_deadline,
+               "paused_remaining_ms": pod.paused_remaining_ms, "pick_timer": pod.event.pick_timer,
+               "version": pod.version}
     return {
-        dc.pk: {"id": dc.pk, **info[dc.card_id], "rarity": dc.rarity, "foil": dc.foil,
-                "image_uris": images.get(dc.printing_id) or {}}
-        for dc in draft_cards
-    }
-
-
-def _iso(value: dt.datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def pod_summary(pod: Pod) -> dict:
-    return {
-        "id": pod.pk, "event_id": pod.event_id, "number": pod.number, "state": pod.state,
-        "paused_from": pod.paused_from or None, "round": pod.round,
-        "direction": ("left" if pass_direction(pod.round) > 0 else "right") if pod.round else None,
-        "review_deadline": _iso(pod.review_deadline),
-        "deck_building_deadline": _iso(pod.deck_building_deadline),
-        "paused_remaining_ms": pod.paused_remaining_ms,
-        "pick_timer": pod.event.pick_timer, "version": pod.version,
+        "id": pod["id"], "event_id": pod["event_id"], "number": pod["number"], "state": pod["state"],
+        "paused_from": pod["paused_from"] or None, "round": pod["round"],
+        "direction": ("left" if pass_direction(pod["round"]) > 0 else "right") if pod["round"] else None,
+        "review_deadline": iso(pod["review_deadline"]),
+        "deck_building_deadline": iso(pod["deck_building_deadline"]),
+        "paused_remaining_ms": pod["paused_remaining_ms"],
+        "pick_timer": pod["pick_timer"], "version": pod["version"],
     }
 
 
@@ -139,17 +102,10 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
     ]}
 
 
-def queue(seat: Seat) -> list[dict]:
-    """The seat's packs in queue order, every card in full (only its own player sees this)."""
-    packs = list(Pack.objects.filter(holder=seat).order_by("queue_seq"))
-    cards = list(DraftCard.objects.filter(pack__in=packs).order_by("slot"))
-    payload = _payloads(cards)
-    by_pack = defaultdict(list)
-    for dc in cards:
-        by_pack[dc.pack_id].append(payload[dc.pk])
-    return [{"pack_id": p.pk, "round": p.round, "pick_number": p.picks_made + 1,
-             "cards_left": p.cards_left, "deadline": _iso(p.deadline),
-             "remaining_ms": p.remaining_ms, "cards": by_pack[p.pk]} for p in packs]
+def queue(seat: Seat, *, full: bool = False) -> list[dict]:
+    """The seat's packs in queue order: the pack in front in full, of those waiting behind it
+    only their DFCs (R15); ``full`` (staff) shows every card."""
+    return queue_payload(queue_rows(seat.pk), full=full)
 
 
 def pile(seat: Seat) -> list[dict]:
@@ -160,8 +116,8 @@ def pile(seat: Seat) -> list[dict]:
 
 def seat_view(seat: Seat, now: dt.datetime | None = None) -> dict:
     """Everything the player in ``seat`` may see right now."""
-    now = now or timezone.now()
     pod = fresh_pod(seat.pod_id, now)
+    now = now or timezone.now()
     seat.refresh_from_db()
     return {
         "seat": {"id": seat.pk, "position": seat.position, "name": seat.registration.name
@@ -177,8 +133,8 @@ def seat_view(seat: Seat, now: dt.datetime | None = None) -> dict:
 
 def pod_overview(pod_id: int, now: dt.datetime | None = None) -> dict | None:
     """The organiser's and judges' view: every seat, every card, who is holding things up."""
-    now = now or timezone.now()
     pod = fresh_pod(pod_id, now)
+    now = now or timezone.now()
     if pod is None:
         return None
     seats = list(pod.seats.select_related("registration").order_by("position"))
@@ -195,7 +151,7 @@ def pod_overview(pod_id: int, now: dt.datetime | None = None) -> dict | None:
              "registration_id": s.registration_id, "is_automatic": s.is_automatic,
              "ready": s.ready, "last_pick_at": _iso(s.last_pick_at),
              "picks": picks.get(s.pk, 0), "timeout_picks": automatic.get(s.pk, 0),
-             "queue": queue(s), "pile": pile(s)}
+             "queue": queue(s, full=True), "pile": pile(s)}
             for s in seats
         ],
         "server_time": now.isoformat(),

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
-from asgiref.sync import async_to_sync
 from celery import shared_task
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
@@ -32,7 +31,7 @@ def enforce_pod_deadlines(pod_id: int) -> bool:
     cache.delete(_check_key(pod_id))
     if not Pod.objects.filter(pk=pod_id).exists():
         return False  # the pod was deleted (re-seated, or a restored backup): nothing to do
-    changed = enforce_deadlines(pod_id=pod_id, now=timezone.now())
+    changed = enforce_deadlines(pod_id=pod_id, now=timezone.now(), grace=True)
     if not changed:  # a change books its own next check on commit
         schedule_deadline_check(pod_id)
     return changed
@@ -52,12 +51,13 @@ def sweep_due_pods() -> int:
     from drafts.services import enforce_deadlines
 
     now = timezone.now()
-    due = set(Pack.objects.filter(holder__isnull=False, deadline__lte=now,
+    cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS)
+    due = set(Pack.objects.filter(holder__isnull=False, deadline__lte=cutoff,
                                   pod__state=PodState.DRAFTING).values_list("pod_id", flat=True))
-    due |= set(Pod.objects.filter(Q(state=PodState.REVIEWING, review_deadline__lte=now)
-                                  | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=now))
+    due |= set(Pod.objects.filter(Q(state=PodState.REVIEWING, review_deadline__lte=cutoff)
+                                  | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=cutoff))
                .values_list("pk", flat=True))
-    return sum(bool(enforce_deadlines(pod_id=pod_id, now=now)) for pod_id in sorted(due))
+    return sum(bool(enforce_deadlines(pod_id=pod_id, now=now, grace=True)) for pod_id in sorted(due))
 
 
 def schedule_deadline_check(pod_id: int) -> None:
@@ -89,18 +89,25 @@ def schedule_deadline_check(pod_id: int) -> None:
         logger.warning("Could not schedule the deadline check of pod %s", pod_id, exc_info=True)
 
 
-def notify_pod(pod_id: int, version: int) -> None:
-    """Tell every live page of the pod that it changed (they fetch what they may see)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(pod_group(pod_id), {"type": "pod.changed", "version": version})
-    except Exception:  # Redis down: pages fall back to polling; the database has the truth
-        logger.warning("Could not notify pod %s", pod_id, exc_info=True)
+def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
+    """Tell every live page of the pod its new version, and send each seat that a pack reached
+    the front of the queue its queue (``arrivals``: seat id -> queue rows, or None to read them)."""
+    from drafts import live
+    from drafts.queue import queue_payload, queue_rows
+
+    live.publish(live.pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})
+    for seat_id, rows in (arrivals or {}).items():
+        try:
+            rows = queue_rows(seat_id) if rows is None else rows
+            live.publish(live.seat_topic(seat_id), {"type": "queue", "seat": seat_id, "version": version,
+                                                    "queue": queue_payload(rows)})
+        except Exception:  # the page still hears ``changed`` and fetches its queue
+            logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
 
 
-def pod_changed(pod_id: int, version: int) -> None:
+def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None,
+                schedule: bool = True) -> None:
     """Side effects of a committed change to a pod."""
-    schedule_deadline_check(pod_id)
-    notify_pod(pod_id, version)
+    if schedule:
+        schedule_deadline_check(pod_id)
+    notify_pod(pod_id, version, arrivals)

@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: when the server received the request (the pick timer's rule, drafts.services).
+    "draftsite.middleware.ReceivedAtMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Database outages -> 503, oversized bodies -> 413 (draftsite/middleware.py).
@@ -181,14 +183,27 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Live updates: one Redis publish per change, one subscription per web process (drafts.live);
+# empty: straight to this process's sockets.
+LIVE_UPDATES_URL = REDIS_URL
+
+# --- Draft engine -------------------------------------------------------------------------
+# PostgreSQL runs each pick as one call of a database function (drafts.services.fastpath);
+# false forces the Python reference engine everywhere (it always runs on SQLite).
+DRAFT_FAST_PATH = env_bool("DRAFT_FAST_PATH", True)
+# A pick received before its deadline counts (the server's receive time decides). Clocks are
+# enforced this long after a deadline, so a pick already on its way is served first.
+PICK_TIMER_GRACE_SECONDS = float(os.environ.get("PICK_TIMER_GRACE_SECONDS", "2"))
+
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
-# Celery beat: the safety net behind the per-pod deadline checks (see drafts.tasks).
+# Celery beat: the sweep that enforces every pick clock (picks book no check of their own),
+# and the safety net behind the checks booked by pod controls (see drafts.tasks).
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-pods": {"task": "drafts.sweep_due_pods",
-                       "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "5"))},
+                       "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "1"))},
 }
 
 # --- API --------------------------------------------------------------------------------

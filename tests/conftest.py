@@ -85,9 +85,9 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def _fresh_card_payload_cache():
     """Rolled-back tests may reuse card ids (SQLite); never serve one test's card to another."""
-    from drafts import selectors
+    from drafts import cardinfo
 
-    selectors._card_info_cache.clear()
+    cardinfo.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -98,3 +98,4 @@ def _in_memory_channel_layer(settings):
     bound to the loop that made them, can keep a closing loop waiting for ever.
     """
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.LIVE_UPDATES_URL = ""  # live updates straight to this process's sockets

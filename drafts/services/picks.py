@@ -13,17 +13,23 @@ does a Celery task at each deadline; it is idempotent, so calling it again does 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
+from functools import cached_property
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards.models import Card
-from draftsite.errors import ConflictError, DomainError, NotFoundError
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts import error_codes
 from drafts.autopick import Candidate, choose
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, PodState, Seat
+from drafts.queue import queue_payload, queue_rows
+from drafts.services import fastpath
 from drafts.services.packs import open_packs
 from drafts.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
 
@@ -38,12 +44,24 @@ def _touch(pod: Pod) -> None:
     pod.version += 1
 
 
+def _arrived(pod: Pod, seat_id: int) -> None:
+    """A pack reached the front of the seat's queue: its page is sent the pack (no request)."""
+    if not hasattr(pod, "_arrivals"):
+        pod._arrivals = {}
+    pod._arrivals[seat_id] = None  # None: read the queue when telling the page
+
+
 def _after_commit(pod: Pod) -> None:
     """Tell live pages, and schedule the next deadline check, once the write is committed."""
+    _after_commit_version(pod.pk, pod.version, getattr(pod, "_arrivals", None) or {})
+    pod._arrivals = {}
+
+
+def _after_commit_version(pod_id: int, version: int, arrivals: dict[int, list | None],
+                          schedule: bool = True) -> None:
     from drafts import tasks  # local: tasks import services
 
-    pod_id, version = pod.pk, pod.version
-    transaction.on_commit(lambda: tasks.pod_changed(pod_id, version))
+    transaction.on_commit(lambda: tasks.pod_changed(pod_id, version, arrivals, schedule))
 
 
 # --- start -----------------------------------------------------------------------------
@@ -85,6 +103,7 @@ def _begin_round(pod: Pod, round_number: int, at: dt.datetime) -> None:
     Seat.objects.filter(pod=pod).update(ready=False)
     for pack in Pack.objects.filter(pod=pod, round=round_number).select_related("opener"):
         pack.holder_id = pack.opener_id
+        _arrived(pod, pack.opener_id)
         pod.queue_seq += 1
         pack.queue_seq = pod.queue_seq
         pack.arrived_at = at
@@ -107,65 +126,188 @@ def _head_pack(seat: Seat) -> Pack | None:
     return Pack.objects.filter(holder=seat).order_by("queue_seq").first()
 
 
-def make_pick(*, seat_id: int, draft_card_id: int, actor=None, position: int | None = None,
-              pack_id: int | None = None, now: dt.datetime | None = None) -> Pick:
+@dataclass
+class PickResult:
+    """A committed manual pick and what the picker's next screen needs: no model instances."""
+
+    id: int
+    draft_card_id: int
+    seat_id: int
+    round: int
+    pick_number: int
+    kind: str
+    pod_version: int  # the version live pages hear for this pick (or a later one)
+    pod: dict  # the pod's summary fields (``drafts.selectors.pod_summary``)
+    queue: list[dict] = field(default_factory=list)  # the picker's queue rows (``drafts.queue``)
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+    @cached_property
+    def seat(self) -> Seat:
+        return Seat.objects.select_related("registration").get(pk=self.seat_id)
+
+    def answer(self) -> dict:
+        """The body of a pick's answer, over HTTP and the socket alike."""
+        from drafts import selectors
+
+        return {"pick": {"id": self.id, "card": self.draft_card_id, "round": self.round,
+                         "pick_number": self.pick_number, "kind": self.kind,
+                         "pod_version": self.pod_version},
+                "pod": selectors.pod_summary(self.pod), "queue": queue_payload(self.queue)}
+
+
+def _refusal(code: str) -> DomainError:
+    """The error for a refused pick (one wording whichever engine path refused it)."""
+    if code == error_codes.POD_PAUSED:
+        return ConflictError(code, _("The draft is paused; picks resume with the pod."))
+    if code == error_codes.POD_NOT_DRAFTING:
+        return ConflictError(code, _("This pod is not drafting right now."))
+    if code == error_codes.ALREADY_PICKED:
+        return ConflictError(code, _("You have already picked that card."))
+    if code == error_codes.NO_PACK:
+        return ConflictError(code, _("No pack is waiting for you; the next one is on its way."))
+    if code == error_codes.WRONG_PACK:
+        return ConflictError(code, _("That pack has already moved on; pick from the pack now in front of you."))
+    if code == error_codes.NOT_YOUR_SEAT:
+        return ForbiddenError(code, _("That is not your seat."))
+    if code == error_codes.UNKNOWN_SEAT:
+        return NotFoundError(code, _("No such seat."))
+    if code == error_codes.INVALID_POSITION:
+        return DomainError(code, _("A pile position is 0 or more."), field="position")
+    # Deliberately vague: never confirm where some other card is (R16).
+    return DomainError(error_codes.CARD_NOT_IN_PACK, _("That card is not in the pack in front of you."))
+
+
+def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, position: int | None = None,
+              pack_id: int | None = None, now: dt.datetime | None = None,
+              received_at: dt.datetime | None = None) -> PickResult:
     """A player picks a card from the first pack in their queue and passes the pack.
 
     ``pack_id``, when given, is the pack the player was looking at: if that pack has moved
     on (a double click, a second tab, the timer) the pick is refused with 409 instead of
     landing on the next pack. ``position`` places the card in the pile (R17; default: the
-    end). Whatever fell due before the pick (a timer that ran out) is committed even when
-    the pick itself is refused, so the player sees why.
+    end). ``owner``, when given, is the user who must hold the seat at the moment of the
+    pick (a socket authenticated before the seat was handed over picks no more).
+
+    Timers are fair under load: ``received_at`` is when the server received the pick, and a
+    pick received before its pack's deadline is never replaced by a timeout pick, however
+    long it then waits for the database. Whatever fell due before that moment (a timer that
+    ran out) is committed even when the pick itself is refused, so the player sees why.
+
+    On PostgreSQL the whole pick is one call of ``drafts_pick`` (``fastpath``); elsewhere, or
+    when that function defers, the reference engine below does it. Both give the same state.
     """
     now = now or timezone.now()
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
+    received_at = min(received_at or now, now)
+    if position is not None and position < 0:
+        raise _refusal(error_codes.INVALID_POSITION)
+    actor_id, owner_id = getattr(actor, "pk", actor), getattr(owner, "pk", owner)
     with transaction.atomic():
-        pod = lock_pod(seat.pod_id)
-        changed = _settle(pod, now)
-        refusal = _refuse_pick(pod, seat, draft_card_id, pack_id)
-        pick = None
-        if isinstance(refusal, DraftCard):
-            card, refusal = refusal, None
-            pick = _take(pod, seat, card.pack, card, PickKind.MANUAL, now, actor=actor, position=position)
-            _settle(pod, now)
-        if pick is not None or changed:
-            pod.save()
-            _after_commit(pod)
-        if pick is not None:
-            pick.pod_version = pod.version  # the version live pages hear for this pick
+        if fastpath.enabled():
+            answer = fastpath.call(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
+                                   position=position, actor_id=actor_id, owner_id=owner_id,
+                                   received_at=received_at, now=now)
+            if answer["status"] == "refused":
+                raise _refusal(answer["code"])
+            if answer["status"] == "ok":
+                return _fast_result(answer, seat_id, now)
+        result, refusal = _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position,
+                                          pack_id, received_at, now)
     if refusal is not None:
         raise refusal
-    return pick
+    return result
 
 
-def _refuse_pick(pod: Pod, seat: Seat, draft_card_id: int, pack_id: int | None) -> DomainError | DraftCard:
-    """Why this pick cannot be made, or the card to take."""
+def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
+    pick, pod_fields = answer["pick"], answer["pod"]
+    result = PickResult(id=pick["id"], draft_card_id=pick["card"], seat_id=seat_id, round=pick["round"],
+                        pick_number=pick["pick_number"], kind=pick["kind"],
+                        pod_version=pod_fields["version"], pod=pod_fields, queue=answer["queue"])
+    arrivals = {answer["neighbour"]: answer["neighbour_queue"]} if answer.get("neighbour_queue") else {}
+    if answer["settle"]:
+        # Something else fell due meanwhile (a timer, an automatic drafter): the reference
+        # engine settles it in the same transaction.
+        pod = lock_pod(pod_fields["id"])
+        pod._arrivals = dict(arrivals)
+        _settle(pod, now)
+        pod.save()
+        arrivals = pod._arrivals
+        result.pod, result.queue = _pod_fields(pod), queue_rows(seat_id)
+        result.pod_version = pod.version
+    # No deadline check is booked per pick: the worker's sweep (every DEADLINE_SWEEP_SECONDS)
+    # enforces every clock, so a pick costs no broker round trip.
+    _after_commit_version(result.pod["id"], result.pod["version"], arrivals, schedule=answer["settle"])
+    return result
+
+
+def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now):
+    seat = Seat.objects.select_related("registration").filter(pk=seat_id).first()
+    if seat is None:
+        return None, _refusal(error_codes.UNKNOWN_SEAT)
+    pod = lock_pod(seat.pod_id)
+    seat.refresh_from_db(fields=["registration"])
+    if owner_id is not None and (seat.registration is None or seat.registration.user_id != owner_id):
+        return None, _refusal(error_codes.NOT_YOUR_SEAT)
+    pod._arrivals = {}
+    changed = _settle(pod, received_at)
+    refusal = _refuse_pick(pod, seat, draft_card_id, pack_id)
+    result = None
+    if refusal is None:
+        card = DraftCard.objects.get(pk=draft_card_id)
+        pick = _take(pod, seat, card.pack, card, PickKind.MANUAL, now, actor_id=actor_id,
+                     position=position, made_at=received_at)
+        _settle(pod, now)
+        result = PickResult(id=pick.pk, draft_card_id=card.pk, seat_id=seat.pk, round=pick.round,
+                            pick_number=pick.pick_number, kind=pick.kind, pod_version=pod.version,
+                            pod={}, queue=[])
+    if result is not None or changed:
+        pod.save()
+        _after_commit(pod)
+    if result is not None:
+        result.pod, result.queue = _pod_fields(pod), queue_rows(seat.pk)
+    return result, refusal
+
+
+def _pod_fields(pod: Pod) -> dict:
+    """The pod's summary fields as the fast path returns them."""
+    return {"id": pod.pk, "event_id": pod.event_id, "number": pod.number, "state": pod.state,
+            "paused_from": pod.paused_from, "round": pod.round, "review_deadline": pod.review_deadline,
+            "deck_building_deadline": pod.deck_building_deadline,
+            "paused_remaining_ms": pod.paused_remaining_ms, "pick_timer": pod.event.pick_timer,
+            "version": pod.version}
+
+
+def _refuse_pick(pod: Pod, seat: Seat, draft_card_id: int, pack_id: int | None) -> DomainError | None:
+    """Why this pick cannot be made, if it cannot (the checks ``drafts_pick`` makes too)."""
     if pod.state == PodState.PAUSED:
-        return ConflictError(error_codes.POD_PAUSED, "The draft is paused; picks resume with the pod.")
+        return _refusal(error_codes.POD_PAUSED)
     if pod.state != PodState.DRAFTING:
-        return ConflictError(error_codes.POD_NOT_DRAFTING, "This pod is not drafting right now.")
+        return _refusal(error_codes.POD_NOT_DRAFTING)
     card = DraftCard.objects.filter(pk=draft_card_id, pod=pod).first()
     if card is not None and card.seat_id == seat.pk:
-        return ConflictError(error_codes.ALREADY_PICKED, "You have already picked that card.")
+        return _refusal(error_codes.ALREADY_PICKED)
     head = _head_of(seat.pk, pod._held)
     if head is None:
-        return ConflictError(error_codes.NO_PACK, "No pack is waiting for you; the next one is on its way.")
+        return _refusal(error_codes.NO_PACK)
     if pack_id is not None and pack_id != head.pk:
-        return ConflictError(error_codes.WRONG_PACK,
-                             "That pack has already moved on; pick from the pack now in front of you.")
+        return _refusal(error_codes.WRONG_PACK)
     if card is None or card.pack_id != head.pk:
-        # Deliberately vague: never confirm where some other card is (R16).
-        return DomainError(error_codes.CARD_NOT_IN_PACK, "That card is not in the pack in front of you.")
-    card.pack = head
-    return card
+        return _refusal(error_codes.CARD_NOT_IN_PACK)
+    return None
 
 
 def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.datetime,
-          actor=None, position: int | None = None) -> Pick:
-    """Move ``card`` from ``pack`` into ``seat``'s pile and pass the pack on."""
-    contents = list(DraftCard.objects.filter(pack=pack).order_by("slot").values_list("pk", flat=True))
+          actor_id: int | None = None, position: int | None = None,
+          made_at: dt.datetime | None = None) -> Pick:
+    """Move ``card`` from ``pack`` into ``seat``'s pile and pass the pack on (``drafts_take``).
+
+    ``made_at`` is when the pick was made (a manual pick: when the server received it);
+    ``at`` is when the pack moves on, which starts the next clocks.
+    """
+    made_at = made_at or at
+    contents = list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").values_list("pk", flat=True))
     pile_size = DraftCard.objects.filter(seat=seat).count()
     if position is None or position >= pile_size:
         position = pile_size
@@ -180,9 +322,9 @@ def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.d
     card.pile_position = position
     card.save(update_fields=["pack", "seat", "pile_position"])
     pick = Pick.objects.create(seat=seat, draft_card=card, pack=pack, round=pack.round,
-                               pick_number=pick_number, kind=kind, made_by=actor, made_at=at,
+                               pick_number=pick_number, kind=kind, made_by_id=actor_id, made_at=made_at,
                                pack_contents=contents)
-    seat.last_pick_at = at
+    seat.last_pick_at = made_at
     seat.save(update_fields=["last_pick_at"])
     if kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER):
         _log(pod, at, "automatic_pick", seat=seat.position, kind=kind, round=pack.round,
@@ -220,6 +362,8 @@ def _pass_on(pod: Pod, seat: Seat, pack: Pack, at: dt.datetime) -> None:
     first_in_queue = not Pack.objects.filter(holder=neighbour).exclude(pk=pack.pk).exists()
     pack.deadline = _deadline(pod, pack.cards_left, at) if first_in_queue else None
     pack.save(update_fields=["holder", "queue_seq", "arrived_at", "deadline", "picks_made"])
+    if first_in_queue and pack.cards_left > 1:
+        _arrived(pod, neighbour.pk)
 
 
 # --- the heartbeat ---------------------------------------------------------------------
@@ -244,11 +388,14 @@ def _head_of(seat_id: int, held: list[Pack]) -> Pack | None:
     return next((p for p in held if p.holder_id == seat_id), None)  # held is in queue order
 
 
-def _next_due(pod: Pod, now: dt.datetime, held: list[Pack]) -> tuple[dt.datetime, Pack, str] | None:
-    """The earliest thing the engine must do by ``now`` while drafting, if any."""
+def _next_due(pod: Pod, now: dt.datetime, held: list[Pack],
+              cutoff: dt.datetime | None = None) -> tuple[dt.datetime, Pack, str] | None:
+    """The earliest thing the engine must do by ``now`` while drafting, if any (clocks that
+    ran out by ``cutoff``, default ``now``)."""
+    cutoff = cutoff or now
     due: list[tuple[dt.datetime, int, Pack, str]] = []
     for pack in held:
-        if pack.deadline is not None and pack.deadline <= now:
+        if pack.deadline is not None and pack.deadline <= cutoff:
             due.append((pack.deadline, pack.pk, pack, PickKind.TIMEOUT))
         if pack.cards_left == 1:
             due.append((pack.arrived_at or now, pack.pk, pack, PickKind.LAST_CARD))
@@ -260,17 +407,20 @@ def _next_due(pod: Pod, now: dt.datetime, held: list[Pack]) -> tuple[dt.datetime
     return min(at, now), pack, kind
 
 
-def _settle(pod: Pod, now: dt.datetime) -> bool:
+def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None) -> bool:
     """Apply everything due by ``now``, in time order. Returns whether anything changed.
 
-    Leaves ``pod._held`` (the packs in queues) as of the end, for the caller's checks.
+    Clocks count as run out when their deadline is at or before ``cutoff`` (default ``now``;
+    the enforcers pass ``now`` less the grace period). Leaves ``pod._held`` (the packs in
+    queues) as of the end, for the caller's checks.
     """
+    cutoff = cutoff or now
     changed = False
     pod._held = []
     for _ in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
         if pod.state == PodState.DRAFTING:
             held = pod._held = _held_packs(pod)
-            due = _next_due(pod, now, held)
+            due = _next_due(pod, now, held, cutoff)
             if due is not None:
                 at, pack, kind = due
                 seat = pack.holder
@@ -282,12 +432,12 @@ def _settle(pod: Pod, now: dt.datetime) -> bool:
                 _end_round(pod, now)
                 changed = True
                 continue
-        elif pod.state == PodState.REVIEWING and pod.review_deadline and pod.review_deadline <= now:
+        elif pod.state == PodState.REVIEWING and pod.review_deadline and pod.review_deadline <= cutoff:
             _begin_round(pod, pod.round + 1, pod.review_deadline)
             changed = True
             continue
         elif (pod.state == PodState.DECK_BUILDING and pod.deck_building_deadline
-              and pod.deck_building_deadline <= now):
+              and pod.deck_building_deadline <= cutoff):
             pod.state = PodState.DONE
             pod.finished_at = pod.deck_building_deadline
             _log(pod, pod.deck_building_deadline, "deck_building_over")
@@ -314,13 +464,18 @@ def _end_round(pod: Pod, now: dt.datetime) -> None:
 
 
 @transaction.atomic
-def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None) -> bool:
-    """Apply whatever is due (idempotent): called by the Celery task and before reads."""
+def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: bool = False) -> bool:
+    """Apply whatever is due (idempotent): called by the Celery tasks and before reads.
+
+    ``grace``: count a clock as run out only ``PICK_TIMER_GRACE_SECONDS`` after its deadline,
+    so that a pick the server received in time, still waiting for the pod, is served first.
+    """
     now = now or timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS) if grace else now
     pod = lock_pod(pod_id)
     if pod.state not in ACTIVE_STATES:
         return False
-    changed = _settle(pod, now)
+    changed = _settle(pod, now, cutoff)
     if changed:
         pod.save()
         _after_commit(pod)
@@ -424,7 +579,7 @@ def mark_ready(*, seat_id: int, now: dt.datetime | None = None) -> Seat:
     now = now or timezone.now()
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
     pod = lock_pod(seat.pod_id)
     _settle(pod, now)
     if pod.state != PodState.REVIEWING:
@@ -447,7 +602,7 @@ def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None 
     now = now or timezone.now()
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
     pod = lock_pod(seat.pod_id)
     seat.is_automatic = True
     seat.save(update_fields=["is_automatic"])
@@ -467,7 +622,7 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
     now = now or timezone.now()
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
     pod = lock_pod(seat.pod_id)
     registration = Registration.objects.filter(pk=registration_id, event_id=pod.event_id).first()
     if registration is None:
@@ -492,7 +647,7 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int) -> DraftC
     """R17: a player may reorder their pile at any time."""
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
     pod = lock_pod(seat.pod_id)
     card = DraftCard.objects.filter(pk=draft_card_id, seat=seat).first()
     if card is None:
@@ -526,7 +681,7 @@ def set_pile_cover(*, seat_id: int, cover: str) -> Seat:
                           field="cover")
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
     lock_pod(seat.pod_id)
     seat.pile_cover = cover
     seat.save(update_fields=["pile_cover"])

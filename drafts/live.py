@@ -1,0 +1,160 @@
+"""Live updates: one publish per change, one subscription per web process.
+
+A committed change of a pod is published once, as the exact text its sockets send, on the
+pod's topic (``pod:<id>``); a pack reaching the front of a seat's queue is published on the
+seat's topic (``seat:<id>``). Every web process holds one Redis subscription for all topics and
+hands each message to the sockets of that process that follow the topic: the cost of a change
+is one publish plus one frame per listening page, whatever the number of processes.
+
+Each socket remembers the last version it sent per topic and drops anything not newer, so a
+page hears every committed version of its pod at most once, and a late or repeated message
+never moves it backwards.
+
+Without ``LIVE_UPDATES_URL`` (the embedded single-process site, and tests) messages go straight
+to the sockets of this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections import defaultdict
+from typing import Protocol
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "draftsite:live:"
+
+
+def pod_topic(pod_id: int) -> str:
+    return f"pod:{pod_id}"
+
+
+def seat_topic(seat_id: int) -> str:
+    return f"seat:{seat_id}"
+
+
+class Listener(Protocol):
+    async def deliver(self, topic: str, version: int, text: str) -> None: ...
+
+
+class Hub:
+    """The sockets of one event loop, by topic, and (with Redis) the loop's one subscription."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.listeners: dict[str, set[Listener]] = defaultdict(set)
+        self.task: asyncio.Task | None = None
+        self.ready = asyncio.Event()
+
+    def join(self, topic: str, listener: Listener) -> None:
+        self.listeners[topic].add(listener)
+
+    def leave(self, topic: str, listener: Listener) -> None:
+        members = self.listeners.get(topic)
+        if members is not None:
+            members.discard(listener)
+            if not members:
+                del self.listeners[topic]
+
+    async def dispatch(self, topic: str, text: str) -> None:
+        members = self.listeners.get(topic)
+        if not members:
+            return
+        version = json.loads(text).get("version") or 0
+        for listener in list(members):
+            try:
+                await listener.deliver(topic, version, text)
+            except Exception:  # one closed socket never stops the others
+                logger.debug("Could not deliver to a socket", exc_info=True)
+
+    async def subscribe(self, url: str) -> None:
+        """Read every live message of the site for this loop's sockets, reconnecting on loss."""
+        import redis.asyncio as aioredis
+
+        while True:
+            client = aioredis.Redis.from_url(url)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.psubscribe(PREFIX + "*")
+                    self.ready.set()
+                    async for message in pubsub.listen():
+                        if message.get("type") != "pmessage":
+                            continue
+                        topic = message["channel"].decode()[len(PREFIX):]
+                        await self.dispatch(topic, message["data"].decode())
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis restarted: pages resynchronise by version on reconnect
+                logger.warning("Live updates lost their Redis subscription; retrying", exc_info=True)
+                await asyncio.sleep(1)
+            finally:
+                await client.aclose()
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+_hubs_lock = threading.Lock()
+
+
+def _url() -> str:
+    return getattr(settings, "LIVE_UPDATES_URL", "") or ""
+
+
+async def hub() -> Hub:
+    """This event loop's hub, subscribed (with Redis) before it is returned."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        for old in [old for old in _hubs if old.is_closed()]:
+            del _hubs[old]
+        current = _hubs.get(loop)
+        if current is None:
+            current = _hubs[loop] = Hub(loop)
+            url = _url()
+            if url:
+                current.task = loop.create_task(current.subscribe(url))
+            else:
+                current.ready.set()
+    await asyncio.wait_for(current.ready.wait(), timeout=10)
+    return current
+
+
+_client = None
+_client_url = None
+
+
+def publish(topic: str, message: dict) -> None:
+    """Send ``message`` (JSON with a ``version``) to every socket following ``topic``.
+
+    Never raises: a lost live update is repaired by the page's next version check, and a
+    committed change must not fail for it.
+    """
+    global _client, _client_url
+    text = json.dumps(message, separators=(",", ":"))
+    url = _url()
+    try:
+        if url:
+            if _client is None or _client_url != url:
+                import redis
+
+                _client, _client_url = redis.Redis.from_url(url, socket_timeout=5), url
+            _client.publish(PREFIX + topic, text)
+            return
+        with _hubs_lock:
+            hubs = [h for h in _hubs.values() if not h.loop.is_closed()]
+        for local in hubs:
+            if topic in local.listeners:
+                asyncio.run_coroutine_threadsafe(local.dispatch(topic, text), local.loop) \
+                    if _other_loop(local.loop) else local.loop.create_task(local.dispatch(topic, text))
+    except Exception:
+        logger.warning("Could not publish a live update on %s", topic, exc_info=True)
+
+
+def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is not loop
+    except RuntimeError:
+        return True

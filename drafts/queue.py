@@ -1,0 +1,61 @@
+"""A seat's queue of packs as its viewer may see it.
+
+At a table the next pack waits face down until the one in front is passed, so a player sees
+the pack in front of them in full and, of the packs waiting behind it, only how many cards they
+hold and their double-faced cards (open information, R15). Staff see every card.
+
+Both engine paths describe a queue with the same *queue rows* (the shape the fast path's
+``drafts_seat_queue`` returns), so one function renders them for the pick answer, the socket
+pushes and the pages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from drafts import cardinfo
+
+
+def queue_rows(seat_id: int) -> list[dict]:
+    """The seat's packs in queue order with their card rows (the ORM twin of the SQL)."""
+    from drafts.models import DraftCard, Pack
+
+    packs = list(Pack.objects.filter(holder_id=seat_id).order_by("queue_seq")
+                 .values("pk", "round", "picks_made", "initial_size", "deadline", "remaining_ms"))
+    cards: dict[int, list] = {p["pk"]: [] for p in packs}
+    for row in (DraftCard.objects.filter(pack__in=list(cards)).order_by("slot", "pk")
+                .values_list("pack_id", "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc")):
+        cards[row[0]].append(row[1:])
+    return [{"pack_id": p["pk"], "round": p["round"], "picks_made": p["picks_made"],
+             "initial_size": p["initial_size"], "deadline": p["deadline"],
+             "remaining_ms": p["remaining_ms"], "cards": cards[p["pk"]]} for p in packs]
+
+
+def iso(value) -> str | None:
+    """ISO 8601 in UTC, whether the value is a datetime or the database's JSON text."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value)
+    return value.astimezone(dt.timezone.utc).isoformat()
+
+
+def queue_payload(rows: list[dict], *, full: bool = False) -> list[dict]:
+    """What the viewer sees of the queue: every card when ``full`` (staff), else the pack in
+    front in full and only the DFCs of the packs waiting behind it (R15)."""
+    shown = [card for index, pack in enumerate(rows) for card in pack["cards"]
+             if full or index == 0 or card[5]]
+    payload = cardinfo.payloads(shown)
+    out = []
+    for index, pack in enumerate(rows):
+        visible = full or index == 0
+        cards = [payload[card[0]] for card in pack["cards"] if visible or card[5]]
+        entry = {"pack_id": pack["pack_id"], "round": pack["round"],
+                 "pick_number": pack["picks_made"] + 1,
+                 "cards_left": pack["initial_size"] - pack["picks_made"],
+                 "deadline": iso(pack["deadline"]), "remaining_ms": pack["remaining_ms"],
+                 "cards": cards}
+        if not visible:
+            entry["waiting"] = True  # face down: only its DFCs are shown
+        out.append(entry)
+    return out
