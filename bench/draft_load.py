@@ -1,18 +1,37 @@
 #!/usr/bin/env python
-"""Draft load benchmark: the production shape on this machine, driven over HTTP.
+"""Draft load benchmark: the production shape on this machine, players on their seat sockets.
 
-Starts uvicorn (several worker processes) and a Celery worker against PostgreSQL and Redis,
-seats 1,000 players into 125 Innistrad pods, and drives them with simulated players:
+Starts uvicorn (``--web-workers`` processes, uvloop and httptools when installed), a Celery
+worker and Celery beat against PostgreSQL and Redis, seats the players into pods of 8 and
+drives them with simulated players, each holding one websocket on its seat like the draft
+page: it picks over that socket (``--transport socket``, the protocol of drafts/consumers.py)
+or over HTTP (``--transport http``, as API clients do) and hears its pushes on it. A player
+learns its next pack from the pick's answer or from the ``queue`` push, never by polling; an
+organiser client ends each review (POST /api/pods/<id>/advance/).
 
-- saturation: every player picks the moment a pack reaches them (picks/s, errors);
-- event: players think 2-10 s before each pick (pick latency p50/p95/p99, errors), for a
-  fixed window.
+Modes:
+- saturation: every player picks the moment a pack reaches them, until every pod has drafted
+  (or ``--saturation-seconds``);
+- event: players think 2-10 s (``--think``) before each pick, for ``--event-seconds``;
+- scaling: saturation with 1, 2 and 4 web processes in turn (``--scaling-seconds`` each);
+- both: saturation then event.
 
-Afterwards it checks card conservation in every pod and profiles one pick request in
-process (cProfile and query count). Results go to bench/results/draft_load.json and .txt.
+Measured per run: picks/s; acknowledgement latency (pick sent -> answer); pick -> next seat
+told (the neighbour's socket hears the ``queue`` push or a ``changed`` of the pick's version or
+later); notifications (every seat socket of a pod must hear every committed version once:
+``not_heard``, ``heard_twice``, ``skipped``); errors; timeout picks the server made although the
+player picked in time; conservation and duplicated picks; CPU milliseconds per pick of the web
+processes, Celery worker and beat, PostgreSQL, Redis and the load generator (/proc); resident
+memory of web and worker processes; database transactions per pick (pg_stat_database) and calls
+of the pick function; and an in-process profile of the service path (queries per pick, cProfile).
 
-    bench/draft_load                       # both runs, 2 web workers
-    bench/draft_load --mode saturation --web-workers 4
+Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_http].json and .txt and
+prints a markdown row for the README's "Draft load" table.
+
+    bench/draft_load --mode saturation                    # 1,000 players, 2 web processes
+    bench/draft_load --mode event --players 1000 --web-workers 2
+    bench/draft_load --mode scaling --players 200 --scaling-seconds 30
+    bench/draft_load --mode event --players 16 --event-seconds 20 --transport http
 """
 
 from __future__ import annotations
@@ -20,6 +39,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import datetime as dt
+import importlib.util
+import inspect
 import io
 import json
 import os
@@ -29,34 +51,73 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 RESULTS = ROOT / "bench" / "results"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+# Refusals a player meets in a fair draft (its timer ran out, the pod moved on); any other is
+# an error.
+BENIGN_REFUSALS = {"wrong_pack", "already_picked", "no_pack", "pod_not_drafting", "pod_paused"}
+FINISHED = ("deck_building", "done")
+
+try:  # the load generator parses every frame: the fastest JSON available
+    import orjson
+
+    def loads(text):
+        return orjson.loads(text)
+
+    def dumps(value) -> str:
+        return orjson.dumps(value).decode()
+except ImportError:  # pragma: no cover - depends on the environment
+    loads = json.loads
+
+    def dumps(value) -> str:
+        return json.dumps(value, separators=(",", ":"))
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
-    parser.add_argument("--mode", choices=["saturation", "event", "both"], default="both")
+    parser.add_argument("--mode", choices=["saturation", "event", "scaling", "both"], default="both")
+    parser.add_argument("--transport", choices=["socket", "http"], default="socket",
+                        help="how players pick (both hear pushes on their seat socket)")
     parser.add_argument("--saturation-seconds", type=float, default=3600.0,
-                        help="Cap on the saturation run (default: until every pod has drafted).")
-    parser.add_argument("--event-seconds", type=float, default=120.0,
-                        help="How long the event-load window runs.")
+                        help="Cap on a saturation run (default: until every pod has drafted).")
+    parser.add_argument("--event-seconds", type=float, default=120.0, help="Event-load window.")
+    parser.add_argument("--scaling-seconds", type=float, default=60.0, help="Cap on each scaling run.")
+    parser.add_argument("--scaling-workers", default="1,2,4", help="web processes of the scaling runs")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 10.0), metavar=("MIN", "MAX"))
+    parser.add_argument("--deadline-margin", type=float, default=1.0,
+                        help="Event players pick at least this long before their pack's deadline, so "
+                             "every timeout pick is one the server caused (negative: think freely).")
+    parser.add_argument("--answer-timeout", type=float, default=30.0,
+                        help="A pick without an answer after this long is an error.")
+    parser.add_argument("--stall-seconds", type=float, default=None,
+                        help="A waiting player whose socket brought nothing for this long reads its "
+                             "queue over HTTP (counted as a fallback; default 5 s, event 2*think max + 5)")
     parser.add_argument("--database-url", default=os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
     parser.add_argument("--set", dest="set_code", default="ISD")
-    parser.add_argument("--results", default=str(RESULTS / "draft_load.json"))
+    parser.add_argument("--results-dir", default=str(RESULTS))
+    parser.add_argument("--results", default=None, help="Also write every run of this invocation to this JSON file.")
+    parser.add_argument("--no-profile", action="store_true", help="Skip the in-process profile.")
+    parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
     parser.add_argument("--seed", type=int, default=1)
-    return parser.parse_args()
+    args = parser.parse_args(argv)
+    name = args.database_url.rsplit("/", 1)[1]
+    if not name.startswith("draftsite_bench"):
+        parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
+    return args
 
 
 # --- database and Django ---------------------------------------------------------------
@@ -65,15 +126,25 @@ def recreate_database(url: str) -> None:
     import psycopg
 
     name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
+    with psycopg.connect(admin_url(url), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+        # Calls and time of PL/pgSQL functions (the pick function), this database only.
+        conn.execute(f'ALTER DATABASE "{name}" SET track_functions = \'pl\'')
+
+
+def admin_url(url: str) -> str:
+    return url.rsplit("/", 1)[0] + "/postgres"
+
+
+def server_env(args) -> dict:
+    return {"DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
+            "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "LOG_LEVEL": "WARNING"}
 
 
 def setup_django(args) -> None:
-    os.environ.update(DATABASE_URL=args.database_url, REDIS_URL=args.redis_url,
-                      DJANGO_SETTINGS_MODULE="draftsite.settings", DEBUG="0", SECURE_HTTPS="0")
+    os.environ.update(server_env(args))
     import django
 
     django.setup()
@@ -96,12 +167,12 @@ def prepare(args) -> None:
     organiser = User.objects.create_user("bench-organiser")
     organiser.groups.add(Group.objects.get(name="organiser"))
     Token.objects.create(user=organiser)
-    users = User.objects.bulk_create(User(username=f"bench-{n:04d}") for n in range(args.players))
+    users = User.objects.bulk_create(User(username=f"bench-{n:04d}") for n in range(max(args.players, 8)))
     Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
 
 
-def create_event(args, label: str, pick_timer: bool = True) -> dict:
-    """An event with every bench player seated in pods of 8 and every pod started."""
+def create_event(args, label: str, players: int | None = None, pick_timer: bool = True) -> dict:
+    """An event with ``players`` bench players seated in pods of 8 and every pod started."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -112,9 +183,9 @@ def create_event(args, label: str, pick_timer: bool = True) -> dict:
     organiser = User.objects.get(username="bench-organiser")
     event = services.create_event(name=f"Bench {label}", date=timezone.now().date(), created_by=organiser,
                                   set_codes=[args.set_code], pick_timer=pick_timer)
-    players = list(User.objects.filter(username__regex=r"^bench-[0-9]+$").order_by("username")
-                   .select_related("auth_token")[: args.players])
-    Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in players)
+    chosen = list(User.objects.filter(username__regex=r"^bench-[0-9]+$").order_by("username")
+                  .select_related("auth_token")[: players or args.players])
+    Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in chosen)
     pods = services.seat_players(event_id=event.pk, seed=args.seed)
     for pod in pods:
         services.start_pod(pod_id=pod.pk, actor=organiser)
@@ -123,8 +194,8 @@ def create_event(args, label: str, pick_timer: bool = True) -> dict:
     return {
         "event": event.pk,
         "organiser_token": organiser.auth_token.key,
-        "pods": {pod.pk: [] for pod in pods},
-        "seats": [{"id": s.pk, "pod": s.pod_id, "position": s.position,
+        "pods": sorted(pod.pk for pod in pods),
+        "seats": [{"id": s.pk, "pod": s.pod_id, "position": s.position, "user": s.registration.user_id,
                    "token": s.registration.user.auth_token.key,
                    "session": sessions[s.registration.user_id]} for s in seats],
     }
@@ -156,282 +227,664 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_servers(args) -> list[subprocess.Popen]:
-    """Web workers and a Celery worker; sets ``args.base`` to where the web server listens."""
-    port = args.port or free_port()
-    args.base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
-           "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
-           "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING"}
-    web = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(args.web_workers), "--no-access-log",
-         "--log-level", "warning"], cwd=ROOT, env=env, start_new_session=True)
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "draftsite", "worker", "--pool", "solo",
-         "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if web.poll() is not None:
-            break  # it died (port taken?): never measure someone else's server
-        try:
-            with urllib.request.urlopen(f"{args.base}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return [web, worker]
-        except OSError:
+def uvicorn_options() -> list[str]:
+    options = []
+    if importlib.util.find_spec("uvloop"):
+        options += ["--loop", "uvloop"]
+    if importlib.util.find_spec("httptools"):
+        options += ["--http", "httptools"]
+    return options
+
+
+class Servers:
+    """uvicorn (N processes), a Celery worker and Celery beat; ``base`` is where web listens."""
+
+    def __init__(self, args, web_workers: int) -> None:
+        port = args.port or free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.tmp = tempfile.TemporaryDirectory(prefix="draft_load_")
+        env = {**os.environ, **server_env(args)}
+        python = sys.executable
+        self.web_command = [python, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
+                            "--port", str(port), "--workers", str(web_workers), "--no-access-log",
+                            "--log-level", "warning", *uvicorn_options()]
+        self.web = subprocess.Popen(self.web_command, cwd=ROOT, env=env, start_new_session=True)
+        self.worker = subprocess.Popen(
+            [python, "-m", "celery", "--quiet", "-A", "draftsite", "worker", "--pool", args.worker_pool,
+             "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, start_new_session=True)
+        self.beat = subprocess.Popen(
+            [python, "-m", "celery", "--quiet", "-A", "draftsite", "beat", "--loglevel", "WARNING",
+             "--schedule", os.path.join(self.tmp.name, "beat-schedule"),
+             "--pidfile", os.path.join(self.tmp.name, "beat.pid")],
+            cwd=ROOT, env=env, start_new_session=True)
+        self.processes = [self.web, self.worker, self.beat]
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if any(p.poll() is not None for p in self.processes):
+                break  # one died (port taken?): never measure someone else's server
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as response:
+                    # uvicorn runs one worker in its own process, several under a supervisor
+                    if response.status == 200 and len(descendants(self.web.pid)) >= web_workers + (web_workers > 1):
+                        return
+            except OSError:
+                pass
             time.sleep(0.3)
-    stop_servers([web, worker])
-    raise SystemExit("The web server did not start (see its output above).")
+        self.stop()
+        raise SystemExit("The servers did not start (see their output above).")
+
+    def stop(self) -> None:
+        for process in self.processes:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        self.tmp.cleanup()
 
 
-def stop_servers(processes: list[subprocess.Popen]) -> None:
-    for process in processes:
+# --- /proc: CPU and memory ---------------------------------------------------------------
+
+def proc_table() -> dict[int, dict]:
+    """Every process: parent, name, CPU ticks of its own and of its reaped children."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
         try:
-            os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-    for process in processes:
+            with open(f"/proc/{entry}/stat") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        comm = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        table[int(entry)] = {"ppid": int(fields[1]), "comm": comm,
+                             "ticks": int(fields[11]) + int(fields[12]),
+                             "child_ticks": int(fields[13]) + int(fields[14])}
+    return table
+
+
+def descendants(root: int, table: dict | None = None) -> list[int]:
+    table = table if table is not None else proc_table()
+    children = defaultdict(list)
+    for pid, info in table.items():
+        children[info["ppid"]].append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        if pid in table:
+            found.append(pid)
+            todo.extend(children[pid])
+    return found
+
+
+def tree_ticks(root: int, table: dict) -> int:
+    """CPU of a process tree: the live processes plus what the root reaped from dead children."""
+    pids = descendants(root, table)
+    return sum(table[p]["ticks"] for p in pids) + (table[root]["child_ticks"] if root in table else 0)
+
+
+def memory_kb(pids: list[int]) -> dict:
+    """Resident set (VmRSS, counts shared pages once per process) and proportional set (Pss)."""
+    rss = pss = 0
+    for pid in pids:
         try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            with open(f"/proc/{pid}/status") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        rss += int(line.split()[1])
+            with open(f"/proc/{pid}/smaps_rollup") as handle:
+                for line in handle:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+        except OSError:
+            continue
+    return {"rss_mb": round(rss / 1024, 1), "pss_mb": round(pss / 1024, 1)}
 
 
-# --- simulated players -------------------------------------------------------------------
+class Meter:
+    """CPU of every part of the system and the database's counters, between two samples."""
 
-class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.statuses: Counter = Counter()
-        self.codes: Counter = Counter()
-        self.picks = 0
-        self.started = time.monotonic()
+    def __init__(self, args, servers: Servers) -> None:
+        import psycopg
+        import redis
 
-    def summary(self, elapsed: float) -> dict:
-        lat = sorted(self.latencies)
+        self.args = args
+        self.servers = servers
+        self.dbname = args.database_url.rsplit("/", 1)[1]
+        self.admin = psycopg.connect(admin_url(args.database_url), autocommit=True)
+        self.bench_db = psycopg.connect(args.database_url, autocommit=True)
+        self.own_pids = {self.admin.info.backend_pid, self.bench_db.info.backend_pid}
+        self.redis_pid = int(redis.Redis.from_url(args.redis_url).info("server")["process_id"])
 
-        def pct(p: float) -> float | None:
-            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+    def close(self) -> None:
+        self.admin.close()
+        self.bench_db.close()
 
-        errors = sum(n for status, n in self.statuses.items() if status >= 500 or status == 0)
+    def _postgres_pids(self) -> tuple[set[int], set[int]]:
+        """Backends of the bench database, and the server's own background processes."""
+        rows = self.admin.execute("SELECT pid, datname, backend_type FROM pg_stat_activity").fetchall()
+        bench = {pid for pid, datname, _ in rows if datname == self.dbname and pid not in self.own_pids}
+        background = {pid for pid, datname, kind in rows if datname is None and kind != "client backend"}
+        return bench, background
+
+    def sample(self) -> dict:
+        table = proc_table()
+        bench_pids, background_pids = self._postgres_pids()
+        postmaster = {table[p]["ppid"] for p in background_pids if p in table}
+        stats = self.admin.execute(
+            "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
+            "tup_fetched FROM pg_stat_database WHERE datname = %s", [self.dbname]).fetchone()
+        functions = self.bench_db.execute(
+            "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions").fetchall()
         return {
-            "picks": self.picks, "seconds": round(elapsed, 1),
-            "picks_per_second": round(self.picks / elapsed, 1) if elapsed else None,
-            "latency_ms": {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
-                           "mean": round(statistics.mean(lat) * 1000, 1) if lat else None},
-            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
-            "refusals": dict(self.codes), "errors": errors,
+            "at": time.monotonic(),
+            "web": tree_ticks(self.servers.web.pid, table),
+            "worker": tree_ticks(self.servers.worker.pid, table),
+            "beat": tree_ticks(self.servers.beat.pid, table),
+            "postgres_backends": {p: table[p]["ticks"] for p in bench_pids if p in table},
+            "postgres_background": sum(table[p]["ticks"] for p in background_pids | postmaster if p in table),
+            "postgres_all": sum(i["ticks"] for i in table.values() if i["comm"] == "postgres"),
+            "redis": table.get(self.redis_pid, {}).get("ticks", 0),
+            "generator": table[os.getpid()]["ticks"],
+            "db": dict(zip(["xact_commit", "xact_rollback", "tup_inserted", "tup_updated", "tup_deleted",
+                            "tup_returned", "tup_fetched"], stats)),
+            "functions": {name: {"calls": calls, "total_ms": total, "self_ms": own}
+                          for name, calls, total, own in functions},
         }
 
+    @staticmethod
+    def difference(before: dict, after: dict, picks: int) -> dict:
+        def ms(ticks: int) -> float:
+            return ticks * 1000 / CLOCK_TICKS
 
-class Notifications:
-    """Pick-to-socket latency: a pick at version v must reach the next seat's socket."""
+        backends = sum(t - before["postgres_backends"].get(p, 0) for p, t in after["postgres_backends"].items())
+        cpu = {
+            "web": ms(after["web"] - before["web"]),
+            "worker": ms(after["worker"] - before["worker"]),
+            "beat": ms(after["beat"] - before["beat"]),
+            "postgres": ms(backends + after["postgres_background"] - before["postgres_background"]),
+            "redis": ms(after["redis"] - before["redis"]),
+            "generator": ms(after["generator"] - before["generator"]),
+            "postgres_all_processes": ms(after["postgres_all"] - before["postgres_all"]),
+        }
+        cpu["server_total"] = sum(cpu[k] for k in ("web", "worker", "beat", "postgres", "redis"))
+        db = {k: after["db"][k] - before["db"][k] for k in after["db"]}
+        functions = {}
+        for name, stats in after["functions"].items():
+            old = before["functions"].get(name, {"calls": 0, "total_ms": 0.0, "self_ms": 0.0})
+            calls = stats["calls"] - old["calls"]
+            if calls:
+                functions[name] = {"calls": calls,
+                                   "mean_ms": round((stats["total_ms"] - old["total_ms"]) / calls, 3),
+                                   "calls_per_pick": round(calls / picks, 2) if picks else None}
+        per = (lambda value: round(value / picks, 3) if picks else None)
+        return {
+            "seconds": round(after["at"] - before["at"], 2),
+            "cpu_seconds": {k: round(v / 1000, 2) for k, v in cpu.items()},
+            "cpu_ms_per_pick": {k: per(v) for k, v in cpu.items()},
+            "db": {**db, "xact_per_pick": per(db["xact_commit"] + db["xact_rollback"]),
+                   "rows_written_per_pick": per(db["tup_inserted"] + db["tup_updated"] + db["tup_deleted"])},
+            "functions": functions,
+        }
+
+    def memory(self) -> dict:
+        table = proc_table()
+        web = memory_kb(descendants(self.servers.web.pid, table))
+        worker = memory_kb(descendants(self.servers.worker.pid, table) + descendants(self.servers.beat.pid, table))
+        return {"web": web, "worker_and_beat": worker,
+                "total_rss_mb": round(web["rss_mb"] + worker["rss_mb"], 1),
+                "total_pss_mb": round(web["pss_mb"] + worker["pss_mb"], 1)}
+
+
+# --- what the players measure -----------------------------------------------------------
+
+def percentiles(values: list[float]) -> dict:
+    ordered = sorted(values)
+
+    def pct(p: float) -> float | None:
+        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1) if ordered else None
+
+    return {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99), "max": pct(1.0),
+            "mean": round(statistics.mean(ordered) * 1000, 1) if ordered else None, "count": len(ordered)}
+
+
+class Connection:
+    """One opened seat socket: what it heard (``changed`` per pod version, ``queue`` pushes)."""
+
+    def __init__(self, seat: dict) -> None:
+        self.seat = seat["id"]
+        self.pod = seat["pod"]
+        self.connect_version: int | None = None
+        self.changed: Counter = Counter()
+        self.max_version = -1
+        self.log: list[tuple[int, float]] = []  # (version, when) of changed and queue pushes
+        self.queue_pushes: Counter = Counter()
+        self.closed_early = False
+
+    def heard(self, version: int, at: float) -> None:
+        self.log.append((version, at))
+        if len(self.log) > 64:
+            del self.log[:32]
+        self.max_version = max(self.max_version, version)
+
+    def told_at(self, version: int) -> float | None:
+        for heard_version, at in self.log:
+            if heard_version >= version:
+                return at
+        return None
+
+
+class Run:
+    """Every counter of one run."""
 
     def __init__(self) -> None:
-        self.pending: dict[int, list[tuple[int, float]]] = {}
-        self.heard_log: dict[int, list[tuple[int, float]]] = {}
-        self.latencies: list[float] = []
-        self.messages = 0
-        self.duplicates = 0
-        self.connected = 0
-        self.failed = 0
+        self.ack: list[float] = []
+        self.told: list[float] = []
+        self.picks = 0
+        self.picks_by_pod: dict[int, list[int]] = defaultdict(list)  # acknowledged pod versions
+        self.refusals: Counter = Counter()
+        self.errors: Counter = Counter()
+        self.statuses: Counter = Counter()
+        self.connections: list[Connection] = []
+        self.current: dict[int, Connection] = {}
+        self.pending_told: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        self.fallback_fetches = 0
+        self.fallback_found_pack = 0
+        self.sent_in_time_lost = 0  # refused picks sent before the pack's deadline
+        self.stopping = False
 
-    def expect(self, seat_id: int, version: int, started: float) -> None:
-        # The socket often hears the change before the HTTP answer to the pick is read
-        # (the notification is sent on commit, the answer after it): look back first.
-        for heard_version, at in self.heard_log.get(seat_id, ()):
-            if heard_version >= version:
-                self.latencies.append(at - started)
-                return
-        self.pending.setdefault(seat_id, []).append((version, started))
+    def on_heard(self, connection: Connection, version: int, at: float) -> None:
+        connection.heard(version, at)
+        waiting = self.pending_told.get(connection.seat)
+        if waiting:
+            keep = []
+            for expected, started in waiting:
+                if expected <= version:
+                    self.told.append(at - started)
+                else:
+                    keep.append((expected, started))
+            self.pending_told[connection.seat] = keep
 
-    def heard(self, seat_id: int, version: int, at: float) -> None:
-        log = self.heard_log.setdefault(seat_id, [])
-        log.append((version, at))
-        del log[:-50]
-        waiting = self.pending.get(seat_id, [])
-        keep = []
-        for expected, started in waiting:
-            if expected <= version:
-                self.latencies.append(at - started)
-            else:
-                keep.append((expected, started))
-        self.pending[seat_id] = keep
+    def expect_told(self, seat_id: int, version: int, started: float) -> None:
+        # The neighbour often hears the change before the picker reads its answer: look back.
+        connection = self.current.get(seat_id)
+        at = connection.told_at(version) if connection else None
+        if at is not None:
+            self.told.append(at - started)
+        else:
+            self.pending_told[seat_id].append((version, started))
 
-    def summary(self) -> dict:
-        lat = sorted(self.latencies)
+    def notifications(self) -> dict:
+        """Every seat socket of a pod must hear every version its pod committed after it
+        connected: a pick's version with no version >= heard is ``not_heard``; a version heard
+        more than once is ``heard_twice``; a version passed over for a later one is ``skipped``."""
+        not_heard_picks = not_heard = skipped = twice = 0
+        for connection in self.connections:
+            twice += sum(n - 1 for n in connection.changed.values() if n > 1)
+        by_pod = defaultdict(list)
+        for connection in self.connections:
+            by_pod[connection.pod].append(connection)
+        for pod, versions in self.picks_by_pod.items():
+            for version in versions:
+                missed = False
+                for connection in by_pod.get(pod, ()):
+                    if connection.closed_early or connection.connect_version is None \
+                            or version <= connection.connect_version:
+                        continue  # opened after this version (its connect message covered it) or lost
+                    if connection.max_version < version:
+                        not_heard += 1
+                        missed = True
+                    elif version not in connection.changed:
+                        skipped += 1
+                not_heard_picks += missed
+        return {"sockets": len(self.connections), "sockets_closed_early": sum(c.closed_early for c in self.connections),
+                "changed_messages": sum(sum(c.changed.values()) for c in self.connections),
+                "queue_pushes": sum(sum(c.queue_pushes.values()) for c in self.connections),
+                "queue_pushes_twice": sum(n - 1 for c in self.connections for n in c.queue_pushes.values() if n > 1),
+                "not_heard": not_heard_picks, "not_heard_deliveries": not_heard,
+                "heard_twice": twice, "skipped": skipped,
+                "told_never": sum(len(v) for v in self.pending_told.values())}
 
-        def pct(p: float) -> float | None:
-            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
 
-        lost = sum(len(v) for v in self.pending.values())
-        return {"sockets_connected": self.connected, "sockets_failed": self.failed,
-                "notifications_measured": len(lat), "messages": self.messages,
-                "duplicated_versions": self.duplicates, "not_heard": lost,
-                "latency_ms": {"p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99)}}
+class Player:
+    """One simulated player: its seat socket (picks and pushes) and its HTTP identity."""
 
+    def __init__(self, seat: dict, run: Run, ctx: "Context") -> None:
+        self.seat = seat
+        self.run = run
+        self.ctx = ctx
+        self.ws = None
+        self.reader: asyncio.Task | None = None
+        self.connection: Connection | None = None
+        self.waiters: dict[int, asyncio.Future] = {}
+        self.refs = 0
+        self.push: tuple[int, list] | None = None  # (version, queue) of the latest queue push
+        self.pushed = asyncio.Event()
+        self.rng = random.Random(seat["id"])
+        self.headers = {"Authorization": f"Token {seat['token']}"}
 
-async def listen(session, base: str, seat: dict, notes: Notifications, stop_at: float) -> None:
-    """Hold the seat's websocket open like a browser, noting every version it hears."""
-    import aiohttp
+    async def connect(self) -> None:
+        import aiohttp
 
-    url = base.replace("http", "ws", 1) + f"/ws/seats/{seat['id']}/"
-    try:
-        async with session.ws_connect(url, headers={"Origin": base, "Cookie": f"sessionid={seat['session']}"},
-                                      heartbeat=None) as socket:
-            notes.connected += 1
-            last = -1
-            while time.monotonic() < stop_at:
-                try:
-                    message = await socket.receive(timeout=max(0.1, stop_at - time.monotonic()))
-                except asyncio.TimeoutError:
-                    break
+        ctx = self.ctx
+        url = ctx.base.replace("http", "ws", 1) + f"/ws/seats/{self.seat['id']}/"
+        try:
+            self.ws = await ctx.socket_session.ws_connect(
+                url, headers={"Origin": ctx.base, "Cookie": f"sessionid={self.seat['session']}"},
+                heartbeat=None, autoping=True, compress=0)
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
+            self.run.errors["socket_connect_failed"] += 1
+            self.ws = None
+            return
+        self.connection = Connection(self.seat)
+        self.run.connections.append(self.connection)
+        self.run.current[self.seat["id"]] = self.connection
+        self.reader = asyncio.ensure_future(self.read(self.ws, self.connection))
+
+    async def read(self, ws, connection: Connection) -> None:
+        import aiohttp
+
+        try:
+            async for message in ws:
                 if message.type != aiohttp.WSMsgType.TEXT:
                     break
-                data = json.loads(message.data)
-                if data.get("type") == "changed":
-                    notes.messages += 1
+                at = time.monotonic()
+                data = loads(message.data)
+                kind = data.get("type")
+                if kind == "changed":
                     version = data.get("version") or 0
-                    if version == last:
-                        notes.duplicates += 1
-                    last = version
-                    notes.heard(seat["id"], version, time.monotonic())
-    except Exception:
-        notes.failed += 1
+                    if connection.connect_version is None:
+                        connection.connect_version = version
+                    connection.changed[version] += 1
+                    self.run.on_heard(connection, version, at)
+                elif kind == "queue":
+                    version = data.get("version") or 0
+                    connection.queue_pushes[version] += 1
+                    self.run.on_heard(connection, version, at)
+                    if self.push is None or version > self.push[0]:
+                        self.push = (version, data.get("queue") or [])
+                        self.pushed.set()
+                elif kind in ("picked", "pick_refused"):
+                    waiter = self.waiters.pop(data.get("ref"), None)
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result((at, data))
+                elif kind == "error":
+                    self.run.errors["socket_error_message"] += 1
+        except Exception:
+            pass
+        if not self.run.stopping:
+            connection.closed_early = True
+            self.run.errors["socket_disconnected"] += 1
+        for waiter in self.waiters.values():
+            if not waiter.done():
+                waiter.set_result((time.monotonic(), None))
+        self.waiters.clear()
+        self.pushed.set()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+    async def fetch_view(self) -> dict | None:
+        """The page's first read (and the fallback): GET the seat's queue."""
+        try:
+            async with self.ctx.session.get(f"{self.ctx.base}/api/seats/{self.seat['id']}/queue/",
+                                            headers=self.headers) as response:
+                status = response.status
+                body = await response.json(content_type=None) if status == 200 else None
+        except Exception:
+            status, body = 0, None
+        if body is None:
+            self.run.statuses[f"GET {status}"] += 1
+            if status == 0 or status >= 500:
+                self.run.errors["http_read_failed"] += 1
+            return None
+        return {"pod": body["pod"], "queue": body["queue"], "version": body["pod"].get("version") or 0}
+
+    async def send_pick(self, pack: dict, card: int) -> tuple[float, dict | None, int]:
+        """(when the answer came, its body or None, HTTP-like status)."""
+        if self.ctx.transport == "http":
+            try:
+                async with self.ctx.session.post(f"{self.ctx.base}/api/seats/{self.seat['id']}/picks/",
+                                                 headers=self.headers,
+                                                 json={"card": card, "pack": pack["pack_id"]}) as response:
+                    body = await response.json(content_type=None)
+                    return time.monotonic(), body, response.status
+            except asyncio.TimeoutError:
+                self.run.errors["answer_timeout"] += 1
+                return time.monotonic(), None, 0
+            except Exception:
+                return time.monotonic(), None, 0
+        if self.ws is None or self.ws.closed:
+            return time.monotonic(), None, 0
+        self.refs += 1
+        ref = self.refs
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters[ref] = waiter
+        try:
+            await self.ws.send_str(dumps({"type": "pick", "card": card, "pack": pack["pack_id"], "ref": ref}))
+            at, data = await asyncio.wait_for(waiter, self.ctx.answer_timeout)
+        except asyncio.TimeoutError:
+            self.waiters.pop(ref, None)
+            self.run.errors["answer_timeout"] += 1
+            return time.monotonic(), None, 0
+        except Exception:
+            self.waiters.pop(ref, None)
+            return time.monotonic(), None, 0
+        if data is None:
+            return at, None, 0
+        if data["type"] == "picked":
+            return at, data, 201
+        return at, data, int(data.get("status") or 400)
+
+    def think_seconds(self, pack: dict) -> float:
+        low, high = self.ctx.think
+        seconds = self.rng.uniform(low, high)
+        if self.ctx.deadline_margin >= 0 and pack.get("deadline"):
+            left = (dt.datetime.fromisoformat(pack["deadline"]).timestamp() - time.time()) - self.ctx.deadline_margin
+            seconds = max(0.0, min(seconds, left))
+        return seconds
+
+    async def play(self, view: dict | None, driver: "PodDriver") -> None:
+        ctx, run = self.ctx, self.run
+        while not ctx.over():
+            if view is None:
+                view = await self.fetch_view()
+                if view is None:
+                    await asyncio.sleep(1)
+                    continue
+            if self.push is not None and self.push[0] > view["version"] and self.push[1]:
+                view = {"pod": {**view["pod"], "state": "drafting"}, "queue": self.push[1], "version": self.push[0]}
+            state, queue = view["pod"]["state"], view["queue"]
+            front = queue[0] if queue and not queue[0].get("waiting") and queue[0].get("cards") else None
+            if front is not None and state not in FINISHED:
+                if ctx.think:
+                    thinking = self.think_seconds(front)
+                    if thinking >= ctx.left():
+                        await asyncio.sleep(max(0.0, ctx.left()))
+                        return  # the window closes while this player is thinking
+                    await asyncio.sleep(thinking)
+                card = self.rng.choice(front["cards"])["id"]
+                deadline = front.get("deadline")
+                in_time = deadline is None or time.time() < dt.datetime.fromisoformat(deadline).timestamp()
+                started = time.monotonic()
+                answered, body, status = await self.send_pick(front, card)
+                run.ack.append(answered - started)
+                run.statuses[status] += 1
+                if status == 201:
+                    run.picks += 1
+                    version = body["pick"]["pod_version"]
+                    run.picks_by_pod[self.seat["pod"]].append(version)
+                    if front.get("cards_left", 2) > 1:
+                        run.expect_told(driver.neighbour(self.seat["position"], front["round"]), version, started)
+                    view = {"pod": body["pod"], "queue": body["queue"], "version": version}
+                    if body["pod"]["state"] in FINISHED:
+                        driver.finish()
+                        return
+                    continue
+                if status == 0 or status >= 500:
+                    run.errors["pick_failed"] += 1
+                    if ctx.transport == "socket" and (self.ws is None or self.ws.closed) and not ctx.over():
+                        await self.connect()  # like the page: open the socket again
+                code = ((body or {}).get("errors") or [{}])[0].get("code") if body else None
+                if code:
+                    run.refusals[code] += 1
+                    if code not in BENIGN_REFUSALS:
+                        run.errors[f"refused_{code}"] += 1
+                    elif in_time:
+                        run.sent_in_time_lost += 1
+                view = None
+                continue
+            if state in FINISHED or driver.finished:
+                return
+            if state == "reviewing":
+                await driver.advance(ctx, view["pod"]["round"])
+            # Wait for the pack to reach us: the ``queue`` push (or the driver: pod finished).
+            self.pushed.clear()
+            if self.push is not None and self.push[0] > view["version"] and self.push[1]:
+                continue
+            try:
+                await asyncio.wait_for(self.pushed.wait(), timeout=min(ctx.stall_seconds, max(0.05, ctx.left())))
+            except asyncio.TimeoutError:
+                if ctx.over() or driver.finished:
+                    return
+                run.fallback_fetches += 1
+                view = await self.fetch_view()
+                if view is not None and view["queue"] and not view["queue"][0].get("waiting"):
+                    run.fallback_found_pack += 1
+                continue
+            if driver.finished:
+                return
+            if self.ws is not None and self.ws.closed and not ctx.over():
+                await self.connect()
+                view = None
 
 
 class PodDriver:
-    """Wakes a pod's players when a pack may have reached them; the organiser ends reviews."""
+    """The pod's organiser client (ends reviews) and the pass direction."""
 
-    def __init__(self, pod_id: int, seats: list[dict], organiser_token: str) -> None:
+    def __init__(self, pod_id: int, seats: list[dict], players: list[Player]) -> None:
         self.pod_id = pod_id
         self.by_position = {s["position"]: s for s in seats}
-        self.wake = {s["id"]: asyncio.Event() for s in seats}
-        self.organiser_token = organiser_token
-        self.advanced_rounds: set[int] = set()
+        self.players = players
+        self.advanced: set[int] = set()
+        self.finished = False
 
-    def passed(self, position: int, round_number: int) -> int:
+    def neighbour(self, position: int, round_number: int) -> int:
         count = len(self.by_position)
-        neighbour = self.by_position[(position + (1 if round_number % 2 else -1)) % count]
-        self.wake[neighbour["id"]].set()
-        return neighbour["id"]
+        return self.by_position[(position + (1 if round_number % 2 else -1)) % count]["id"]
 
-    def wake_all(self) -> None:
-        for event in self.wake.values():
-            event.set()
+    def finish(self) -> None:
+        self.finished = True
+        for player in self.players:
+            player.pushed.set()
 
-    async def advance(self, session, base: str, round_number: int) -> None:
-        if round_number in self.advanced_rounds:
+    async def advance(self, ctx: "Context", round_number: int) -> None:
+        if round_number in self.advanced:
             return
-        self.advanced_rounds.add(round_number)
-        async with session.post(f"{base}/api/pods/{self.pod_id}/advance/",
-                                headers={"Authorization": f"Token {self.organiser_token}"}) as response:
-            await response.read()
-        self.wake_all()
-
-
-async def player(session, base: str, seat: dict, driver: PodDriver, stats: Stats, think, stop_at,
-                 notes: Notifications | None = None) -> None:
-    headers = {"Authorization": f"Token {seat['token']}"}
-    rng = random.Random(seat["id"])
-    view = None
-    while time.monotonic() < stop_at:
-        if view is None:
-            try:
-                async with session.get(f"{base}/api/seats/{seat['id']}/queue/", headers=headers) as response:
-                    status = response.status
-                    view = await response.json() if status == 200 else None
-            except Exception:  # a timeout under overload is an error, not the end of the run
-                status, view = 0, None
-            if view is None:
-                stats.statuses[status] += 1
-                await asyncio.sleep(1)
-                continue
-        state, queue = view["pod"]["state"], view["queue"]
-        if queue:
-            pack = queue[0]
-            if think:
-                await asyncio.sleep(rng.uniform(*think))
-                if time.monotonic() >= stop_at:
-                    return  # the window closed while this player was thinking
-            card = rng.choice(pack["cards"])["id"]
-            started = time.monotonic()
-            try:
-                async with session.post(f"{base}/api/seats/{seat['id']}/picks/", headers=headers,
-                                        json={"card": card, "pack": pack["pack_id"]}) as response:
-                    body = await response.json(content_type=None)
-                    status = response.status
-            except Exception:
-                status, body = 0, None
-            stats.latencies.append(time.monotonic() - started)
-            stats.statuses[status] += 1
-            if status == 201:
-                stats.picks += 1
-                neighbour = driver.passed(seat["position"], pack["round"])
-                if notes is not None and pack["cards_left"] > 1:
-                    notes.expect(neighbour, body["pick"]["pod_version"], started)
-                view = {"pod": body["pod"], "queue": body["queue"]}
-                continue
-            if body and body.get("errors"):
-                stats.codes[body["errors"][0]["code"]] += 1
-            view = None
-            continue
-        if state in ("deck_building", "done"):
-            return
-        if state == "reviewing":
-            await driver.advance(session, base, view["pod"]["round"])
-        wake = driver.wake[seat["id"]]
+        self.advanced.add(round_number)
         try:
-            await asyncio.wait_for(wake.wait(), timeout=2.0)
-        except asyncio.TimeoutError:
-            pass
-        wake.clear()
-        view = None
+            async with ctx.session.post(f"{ctx.base}/api/pods/{self.pod_id}/advance/",
+                                        headers={"Authorization": f"Token {ctx.organiser_token}"}) as response:
+                await response.read()
+                if response.status >= 500:
+                    ctx.run.errors["advance_failed"] += 1
+        except Exception:
+            ctx.run.errors["advance_failed"] += 1
 
 
-async def drive(args, setup: dict, think, seconds: float, sockets: bool = False) -> dict:
+class Context:
+    def __init__(self, args, base: str, setup: dict, think, seconds: float, run: Run) -> None:
+        self.base = base
+        self.transport = args.transport
+        self.think = think
+        self.deadline_margin = args.deadline_margin if think else -1
+        self.answer_timeout = args.answer_timeout
+        self.stall_seconds = args.stall_seconds or ((2 * think[1] + 5) if think else 5.0)
+        self.organiser_token = setup["organiser_token"]
+        self.seconds = seconds
+        self.stop_at = float("inf")
+        self.run = run
+        self.session = None
+        self.socket_session = None
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.stop_at
+
+    def left(self) -> float:
+        return self.stop_at - time.monotonic()
+
+
+async def drive(args, servers: Servers, meter: Meter, setup: dict, think, seconds: float) -> dict:
     import aiohttp
 
-    base = args.base
-    stats = Stats()
-    by_pod: dict[int, list[dict]] = {}
+    run = Run()
+    ctx = Context(args, servers.base, setup, think, seconds, run)
+    by_pod: dict[int, list[dict]] = defaultdict(list)
     for seat in setup["seats"]:
-        by_pod.setdefault(seat["pod"], []).append(seat)
-    drivers = {pod: PodDriver(pod, seats, setup["organiser_token"]) for pod, seats in by_pod.items()}
-    connector = aiohttp.TCPConnector(limit=200)
-    timeout = aiohttp.ClientTimeout(total=60)
-    notes = Notifications() if sockets else None
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session, \
-            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as socket_session:
-        listeners = []
-        if notes is not None:
-            listen_until = time.monotonic() + seconds + 15
-            listeners = [asyncio.ensure_future(listen(socket_session, base, seat, notes, listen_until))
-                         for seat in setup["seats"]]
-            for _ in range(100):  # let the sockets connect before the first pick
-                if notes.connected + notes.failed >= len(listeners):
-                    break
-                await asyncio.sleep(0.1)
+        by_pod[seat["pod"]].append(seat)
+    players = {seat["id"]: Player(seat, run, ctx) for seat in setup["seats"]}
+    drivers = {pod: PodDriver(pod, seats, [players[s["id"]] for s in seats]) for pod, seats in by_pod.items()}
+    timeout = aiohttp.ClientTimeout(total=args.answer_timeout)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=200), timeout=timeout) as session, \
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
+                                  timeout=aiohttp.ClientTimeout(total=None, sock_connect=30)) as socket_session:
+        ctx.session, ctx.socket_session = session, socket_session
+        # The pages open: every seat socket, then each page's first read of its queue.
+        gate = asyncio.Semaphore(64)
+
+        async def open_page(player: Player):
+            async with gate:
+                await player.connect()
+                return await player.fetch_view()
+
+        views = await asyncio.gather(*(open_page(p) for p in players.values()))
+        for _ in range(100):  # every socket has had its connect message
+            if all(c.connect_version is not None for c in run.connections):
+                break
+            await asyncio.sleep(0.05)
+        before = meter.sample()
         started = time.monotonic()
-        stop_at = started + seconds
-        await asyncio.gather(*(player(session, base, seat, drivers[seat["pod"]], stats, think, stop_at, notes)
-                               for seat in setup["seats"]))
+        ctx.stop_at = started + seconds
+        await asyncio.gather(*(p.play(view, drivers[p.seat["pod"]]) for p, view in zip(players.values(), views)))
         elapsed = time.monotonic() - started
-        if listeners:
-            await asyncio.sleep(2)  # the last notifications in flight
-            for task in listeners:
-                task.cancel()
-            await asyncio.gather(*listeners, return_exceptions=True)
-    summary = stats.summary(elapsed)
-    if notes is not None:
-        summary["sockets"] = notes.summary()
-    return summary
+        window_end = time.time()
+        await asyncio.sleep(2)  # the last pushes in flight
+        after = meter.sample()
+        run.stopping = True
+        await asyncio.gather(*(p.close() for p in players.values()), return_exceptions=True)
+    usage = Meter.difference(before, after, run.picks)
+    return {
+        "window": {"seconds": round(elapsed, 1), "started_wall": time.time() - (time.monotonic() - started),
+                   "ended_wall": window_end, "cap_seconds": seconds},
+        "picks": run.picks,
+        "picks_per_second": round(run.picks / elapsed, 1) if elapsed else None,
+        "pods_finished": sum(d.finished for d in drivers.values()),
+        "ack_ms": percentiles(run.ack),
+        "told_ms": percentiles(run.told),
+        "notifications": run.notifications(),
+        "statuses": {str(k): v for k, v in sorted(run.statuses.items(), key=str)},
+        "refusals": dict(run.refusals),
+        "errors": {"total": sum(run.errors.values()), **dict(run.errors)},
+        "picks_sent_in_time_but_refused": run.sent_in_time_lost,
+        "fallback_queue_reads": run.fallback_fetches,
+        "fallback_reads_that_found_a_pack": run.fallback_found_pack,
+        "usage": usage,
+    }
 
 
 # --- checks and profile ----------------------------------------------------------------
 
-def conservation(event_id: int) -> dict:
+def conservation(event_id: int, window: dict) -> dict:
     from django.db.models import Count
 
     from drafts.models import Pick, Pod
@@ -442,52 +895,200 @@ def conservation(event_id: int) -> dict:
         found = check_conservation(pod)
         if found:
             problems[pod.pk] = found
-    picks = Counter(Pick.objects.filter(seat__pod__event_id=event_id).values_list("kind", flat=True))
-    duplicates = (Pick.objects.filter(seat__pod__event_id=event_id).values("draft_card_id")
-                  .order_by().annotate(n=Count("pk")).filter(n__gt=1).count())
-    return {"pods_checked": Pod.objects.filter(event_id=event_id).count(), "problems": problems,
-            "picks_by_kind": dict(picks), "duplicated_picks": duplicates}
+    picks = Pick.objects.filter(seat__pod__event_id=event_id)
+    ended = dt.datetime.fromtimestamp(window["ended_wall"], tz=dt.timezone.utc)
+    duplicates = picks.values("draft_card_id").order_by().annotate(n=Count("pk")).filter(n__gt=1).count()
+    return {"pods_checked": Pod.objects.filter(event_id=event_id).count(),
+            "problems": {str(k): v for k, v in problems.items()},
+            "picks_by_kind": dict(Counter(picks.values_list("kind", flat=True))),
+            "timeout_picks_in_window": picks.filter(kind="timeout", made_at__lte=ended).count(),
+            "duplicated_picks": duplicates}
+
+
+def _call(function, **kwargs):
+    """Call a service with the arguments it takes (the engine's signature may grow)."""
+    accepted = inspect.signature(function).parameters
+    return function(**{k: v for k, v in kwargs.items() if k in accepted})
 
 
 def profile_pick(args) -> dict:
-    """One pod, 40 picks through the full Django stack in process, under cProfile."""
+    """One pod, in process: 40 picks through the service the socket calls (queries, CPU,
+    cProfile), then 40 through the HTTP view with the full Django stack (queries, CPU)."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from drafts.models import DraftCard, Pack, Seat
+    from drafts import services
+    from drafts.models import DraftCard, Pack
 
-    setup = create_event(args, "profile", pick_timer=True)
-    seats = [s for s in setup["seats"] if s["pod"] == next(iter(setup["pods"]))]
-    client = Client()
+    User = get_user_model()
+
+    def head(seat_id: int):
+        pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
+        card = DraftCard.objects.filter(pack=pack).first() if pack else None
+        return pack, card
+
+    result = {}
     profiler = cProfile.Profile()
-    queries: list[int] = []
-    picks = 0
-    for _ in range(5):
-        for seat in seats:
-            pack = Pack.objects.filter(holder_id=seat["id"]).order_by("queue_seq").first()
-            if pack is None:
-                continue
-            card = DraftCard.objects.filter(pack=pack).first()
-            with CaptureQueriesContext(connection) as captured:
-                profiler.enable()
-                response = client.post(f"/api/seats/{seat['id']}/picks/", {"card": card.pk, "pack": pack.pk},
-                                       content_type="application/json",
-                                       HTTP_AUTHORIZATION=f"Token {seat['token']}")
-                profiler.disable()
-            assert response.status_code == 201, response.content
-            queries.append(len(captured))
-            picks += 1
+    for path in ("service", "http"):
+        setup = create_event(args, f"profile {path}", players=8)
+        seats = setup["seats"]
+        users = {u.pk: u for u in User.objects.filter(pk__in=[s["user"] for s in seats])}
+        client = Client()
+        queries, cpu = [], []
+        for _ in range(5):
+            for seat in seats:
+                pack, card = head(seat["id"])
+                if pack is None:
+                    continue
+                user = users[seat["user"]]
+                with CaptureQueriesContext(connection) as captured:
+                    started = time.process_time()
+                    if path == "service":
+                        profiler.enable()
+                        picked = _call(services.make_pick, seat_id=seat["id"], draft_card_id=card.pk,
+                                       pack_id=pack.pk, actor=user, owner=user)
+                        if hasattr(picked, "answer"):  # the body the socket sends
+                            picked.answer()
+                        profiler.disable()
+                    else:
+                        response = client.post(f"/api/seats/{seat['id']}/picks/", {"card": card.pk, "pack": pack.pk},
+                                               content_type="application/json",
+                                               HTTP_AUTHORIZATION=f"Token {seat['token']}")
+                        assert response.status_code == 201, response.content
+                    cpu.append(time.process_time() - started)
+                queries.append(len(captured))
+                if path == "service" and len(queries) == 1:
+                    result["service_first_pick_sql"] = [q["sql"][:300] for q in captured.captured_queries]
+        result[path] = {"picks": len(queries), "queries_per_pick": statistics.median(queries) if queries else None,
+                        "queries_max": max(queries) if queries else None,
+                        "cpu_ms_per_pick": round(statistics.median(cpu) * 1000, 2) if cpu else None}
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
-    seat_ids = [s["id"] for s in seats]
-    assert Seat.objects.filter(pk__in=seat_ids).count() == len(seat_ids)
-    return {"picks": picks, "queries_per_pick": statistics.median(queries), "profile": out.getvalue()}
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(30)
+    result["service_profile"] = out.getvalue()
+    return result
 
 
-def main() -> None:
-    args = parse_args()
-    RESULTS.mkdir(parents=True, exist_ok=True)
+# --- results ------------------------------------------------------------------------------
+
+def run_name(mode: str, players: int, web: int, transport: str) -> str:
+    return f"draft_load_{mode}_{players}p_{web}web" + ("_http" if transport == "http" else "")
+
+
+TABLE_HEADER = ("| run | transport | web processes | players | picks/s | ack p50 / p99 | next seat told p50 / p99 "
+                "| not heard / twice | errors | timeout picks | CPU ms/pick web / PostgreSQL / all | RSS web+worker |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def fmt_ms(value) -> str:
+    if value is None:
+        return "–"
+    return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.1f} ms"
+
+
+def table_row(result: dict) -> str:
+    window = result["window"]
+    label = {"saturation": "saturation", "scaling": "saturation (scaling)",
+             "event": f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"}[result["mode"]]
+    label += f", {window['seconds']:.0f} s" + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
+    notes = result["notifications"]
+    cpu = result["usage"]["cpu_ms_per_pick"]
+    return (f"| {label} | {result['transport']} | {result['web_workers']} | {result['players']:,} "
+            f"| {result['picks_per_second']} | {fmt_ms(result['ack_ms']['p50'])} / {fmt_ms(result['ack_ms']['p99'])} "
+            f"| {fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
+            f"| {notes['not_heard']} / {notes['heard_twice']} | {result['errors']['total']} "
+            f"| {result['conservation']['timeout_picks_in_window']} "
+            f"| {cpu['web']} / {cpu['postgres']} / {cpu['server_total']} "
+            f"| {result['memory']['total_rss_mb']:.0f} MB |")
+
+
+def text_report(result: dict) -> list[str]:
+    usage, notes, cons = result["usage"], result["notifications"], result["conservation"]
+    cpu = usage["cpu_ms_per_pick"]
+    lines = [
+        f"draft_load {result['mode']}: {result['players']} players ({result['pods']} pods), "
+        f"{result['web_workers']} web process(es), picks over {result['transport']}, {result['machine']['cores']} cores",
+        f"  server: {' '.join(result['server']['web'][2:])}",
+        f"  {result['picks']} picks in {result['window']['seconds']} s = {result['picks_per_second']} picks/s; "
+        f"{result['pods_finished']} of {result['pods']} pods finished",
+        f"  acknowledgement p50 {result['ack_ms']['p50']} ms, p95 {result['ack_ms']['p95']} ms, "
+        f"p99 {result['ack_ms']['p99']} ms (max {result['ack_ms']['max']} ms)",
+        f"  pick -> next seat told p50 {result['told_ms']['p50']} ms, p95 {result['told_ms']['p95']} ms, "
+        f"p99 {result['told_ms']['p99']} ms ({result['told_ms']['count']} measured, {notes['told_never']} never told)",
+        f"  notifications: {notes['sockets']} sockets ({notes['sockets_closed_early']} closed early), "
+        f"{notes['changed_messages']} changed + {notes['queue_pushes']} queue pushes; not heard {notes['not_heard']} "
+        f"picks ({notes['not_heard_deliveries']} socket deliveries), heard twice {notes['heard_twice']}, "
+        f"skipped {notes['skipped']}, queue pushes twice {notes['queue_pushes_twice']}",
+        f"  errors {result['errors']['total']} {json.dumps({k: v for k, v in result['errors'].items() if k != 'total'})}; "
+        f"refusals {json.dumps(result['refusals'])}; picks sent in time but refused "
+        f"{result['picks_sent_in_time_but_refused']}; fallback queue reads {result['fallback_queue_reads']} "
+        f"({result['fallback_reads_that_found_a_pack']} found a pack)",
+        f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
+        f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "
+        f"{cons['duplicated_picks']} duplicated picks",
+        "  CPU ms per pick: " + ", ".join(f"{k} {v}" for k, v in cpu.items())
+        + f" (over {usage['seconds']} s; postgres = this database's backends + server background processes)",
+        f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
+        f"written; functions {json.dumps(usage['functions'])}",
+        f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']}, "
+        f"total RSS {result['memory']['total_rss_mb']} MB (PSS {result['memory']['total_pss_mb']} MB)",
+    ]
+    profile = result.get("profile")
+    if profile:
+        lines.append(f"  in-process profile: service path {profile['service']['queries_per_pick']} queries and "
+                     f"{profile['service']['cpu_ms_per_pick']} ms CPU per pick; HTTP view "
+                     f"{profile['http']['queries_per_pick']} queries and {profile['http']['cpu_ms_per_pick']} ms CPU per pick")
+    return lines
+
+
+def write_result(args, result: dict) -> None:
+    directory = Path(args.results_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    name = run_name(result["mode"], result["players"], result["web_workers"], result["transport"])
+    (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
+    lines = text_report(result) + ["", TABLE_HEADER, table_row(result)]
+    if result.get("profile"):
+        lines += ["", "SQL of one service pick:", *result["profile"].get("service_first_pick_sql", []),
+                  "", result["profile"]["service_profile"]]
+    (directory / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    print(f"  -> {directory / name}.json / .txt", flush=True)
+
+
+def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
+    setup = create_event(args, f"{mode} {web_workers}web")
+    pods = len(setup["pods"])
+    print(f"{mode}: {len(setup['seats'])} players in {pods} pods, {web_workers} web process(es), picks over "
+          f"{args.transport}; starting servers ...", flush=True)
+    servers = Servers(args, web_workers)
+    meter = None
+    try:
+        meter = Meter(args, servers)
+        if importlib.util.find_spec("uvloop"):
+            import uvloop
+
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                summary = runner.run(drive(args, servers, meter, setup, think, seconds))
+        else:
+            summary = asyncio.run(drive(args, servers, meter, setup, think, seconds))
+        summary["memory"] = meter.memory()
+    finally:
+        if meter is not None:
+            meter.close()
+        servers.stop()
+    result = {"mode": mode, "transport": args.transport, "players": len(setup["seats"]), "pods": pods,
+              "web_workers": web_workers, "think": list(think) if think else None,
+              "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
+              "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": True},
+              "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), **summary}
+    result["conservation"] = conservation(setup["event"], summary["window"])
+    for line in text_report(result):
+        print(line, flush=True)
+    return result
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
     print(f"Preparing {args.database_url} ...", flush=True)
     recreate_database(args.database_url)
     import redis
@@ -495,46 +1096,25 @@ def main() -> None:
     redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
-    results = {"players": args.players, "pods": -(-args.players // 8), "web_workers": args.web_workers,
-               "machine": {"cores": os.cpu_count()}, "runs": {}}
-    modes = ["saturation", "event"] if args.mode == "both" else [args.mode]
-    for mode in modes:
-        setup = create_event(args, mode)
-        print(f"{mode}: {len(setup['seats'])} players in {len(setup['pods'])} pods; starting servers ...", flush=True)
-        servers = start_servers(args)
-        try:
-            if mode == "saturation":
-                summary = asyncio.run(drive(args, setup, None, args.saturation_seconds))
-            else:
-                summary = asyncio.run(drive(args, setup, tuple(args.think), args.event_seconds, sockets=True))
-        finally:
-            stop_servers(servers)
-        summary["conservation"] = conservation(setup["event"])
-        results["runs"][mode] = summary
-        print(json.dumps({mode: {k: v for k, v in summary.items() if k != "conservation"}}, indent=2), flush=True)
-        print(f"conservation: {len(summary['conservation']['problems'])} pod(s) with problems, "
-              f"{summary['conservation']['duplicated_picks']} duplicated picks", flush=True)
-    profile = profile_pick(args)
-    results["profile"] = {"picks": profile["picks"], "queries_per_pick": profile["queries_per_pick"]}
-    Path(args.results).write_text(json.dumps(results, indent=2) + "\n")
-    text = Path(args.results).with_suffix(".txt")
-    lines = [f"draft_load: {args.players} players, {args.web_workers} web worker(s), {os.cpu_count()} cores"]
-    for mode, run in results["runs"].items():
-        lines.append(f"{mode}: {run['picks']} picks in {run['seconds']} s = {run['picks_per_second']} picks/s; "
-                     f"latency p50 {run['latency_ms']['p50']} ms, p95 {run['latency_ms']['p95']} ms, "
-                     f"p99 {run['latency_ms']['p99']} ms; errors {run['errors']}; "
-                     f"conservation problems {len(run['conservation']['problems'])}")
-        if "sockets" in run:
-            sock = run["sockets"]
-            lines.append(f"  sockets: {sock['sockets_connected']} connected ({sock['sockets_failed']} failed); "
-                         f"pick -> next seat's socket p50 {sock['latency_ms']['p50']} ms, "
-                         f"p95 {sock['latency_ms']['p95']} ms, p99 {sock['latency_ms']['p99']} ms; "
-                         f"{sock['notifications_measured']} measured, {sock['not_heard']} not heard, "
-                         f"{sock['duplicated_versions']} duplicated")
-    lines.append(f"profile: {profile['queries_per_pick']} queries per pick request")
-    lines.append(profile["profile"])
-    text.write_text("\n".join(lines) + "\n")
-    print("\n".join(lines[:-1]))  # everything but the profile table (it is in the .txt)
+    plan = []
+    if args.mode in ("saturation", "both"):
+        plan.append(("saturation", args.web_workers, args.saturation_seconds, None))
+    if args.mode in ("event", "both"):
+        plan.append(("event", args.web_workers, args.event_seconds, tuple(args.think)))
+    if args.mode == "scaling":
+        plan += [("scaling", int(n), args.scaling_seconds, None) for n in args.scaling_workers.split(",")]
+    results = [one_run(args, *step) for step in plan]
+    profile = None if args.no_profile else profile_pick(args)
+    if profile:
+        print(f"profile: service path {profile['service']}, HTTP view {profile['http']}", flush=True)
+    for result in results:
+        result["profile"] = profile
+        write_result(args, result)
+    if args.results:
+        Path(args.results).write_text(json.dumps(results, indent=2, default=str) + "\n")
+    print("\n" + TABLE_HEADER)
+    for result in results:
+        print(table_row(result))
 
 
 if __name__ == "__main__":
