@@ -989,8 +989,10 @@ def fmt_ms(value) -> str:
 
 def table_row(result: dict) -> str:
     window = result["window"]
-    label = {"saturation": "saturation", "scaling": "saturation (scaling)",
-             "event": f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"}[result["mode"]]
+    if result["mode"] == "event":
+        label = f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"
+    else:
+        label = {"saturation": "saturation", "scaling": "saturation (scaling)"}[result["mode"]]
     label += f", {window['seconds']:.0f} s" + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
     notes = result["notifications"]
     cpu = result["usage"]["cpu_ms_per_pick"]
