@@ -166,7 +166,7 @@ async def test_heartbeat_presence_and_bad_messages(pod, seats, players):
     await ws.send_json_to({"type": "heartbeat"})
     reply = await ws.receive_json_from(timeout=5)
     assert reply["type"] == "heartbeat" and reply["server_time"]
-    await ws.send_json_to({"type": "pick", "card": 1})  # sockets never act
+    await ws.send_json_to({"type": "shout", "card": 1})  # not a message of the protocol
     assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
     await ws.send_to(text_data="{not json")
     assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}

@@ -48,6 +48,7 @@ def layer_on(private_redis, settings):
     settings.CHANNEL_LAYERS = {"default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {"hosts": [{"address": private_redis["url"], "socket_timeout": 30}]}}}
+    settings.LIVE_UPDATES_URL = private_redis["url"]  # drafts.live publishes there too
     channel_layers.backends.clear()
     yield private_redis
     channel_layers.backends.clear()
