@@ -112,6 +112,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--results", default=None, help="Also write every run of this invocation to this JSON file.")
     parser.add_argument("--no-profile", action="store_true", help="Skip the in-process profile.")
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
+    parser.add_argument("--beat", choices=["separate", "embedded"], default="separate",
+                        help="Celery beat as its own process, or inside the worker (celery worker -B)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     name = args.database_url.rsplit("/", 1)[1]
@@ -249,16 +251,17 @@ class Servers:
                             "--port", str(port), "--workers", str(web_workers), "--no-access-log",
                             "--log-level", "warning", *uvicorn_options()]
         self.web = subprocess.Popen(self.web_command, cwd=ROOT, env=env, start_new_session=True)
+        celery = [python, "-m", "celery", "--quiet", "-A", "draftsite"]
+        schedule = ["--schedule", os.path.join(self.tmp.name, "beat-schedule")]
+        embedded = args.beat == "embedded"  # beat inside the worker process (celery worker -B)
         self.worker = subprocess.Popen(
-            [python, "-m", "celery", "--quiet", "-A", "draftsite", "worker", "--pool", args.worker_pool,
+            [*celery, "worker", *(["--beat", *schedule] if embedded else []), "--pool", args.worker_pool,
              "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, start_new_session=True)
-        self.beat = subprocess.Popen(
-            [python, "-m", "celery", "--quiet", "-A", "draftsite", "beat", "--loglevel", "WARNING",
-             "--schedule", os.path.join(self.tmp.name, "beat-schedule"),
-             "--pidfile", os.path.join(self.tmp.name, "beat.pid")],
+        self.beat = self.worker if embedded else subprocess.Popen(
+            [*celery, "beat", "--loglevel", "WARNING", *schedule, "--pidfile", os.path.join(self.tmp.name, "beat.pid")],
             cwd=ROOT, env=env, start_new_session=True)
-        self.processes = [self.web, self.worker, self.beat]
+        self.processes = [self.web, self.worker] + ([self.beat] if self.beat is not self.worker else [])
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if any(p.poll() is not None for p in self.processes):
@@ -387,7 +390,7 @@ class Meter:
             "at": time.monotonic(),
             "web": tree_ticks(self.servers.web.pid, table),
             "worker": tree_ticks(self.servers.worker.pid, table),
-            "beat": tree_ticks(self.servers.beat.pid, table),
+            "beat": tree_ticks(self.servers.beat.pid, table) if self.servers.beat is not self.servers.worker else 0,
             "postgres_backends": {p: table[p]["ticks"] for p in bench_pids if p in table},
             "postgres_background": sum(table[p]["ticks"] for p in background_pids | postmaster if p in table),
             "postgres_all": sum(i["ticks"] for i in table.values() if i["comm"] == "postgres"),
@@ -437,7 +440,8 @@ class Meter:
     def memory(self) -> dict:
         table = proc_table()
         web = memory_kb(descendants(self.servers.web.pid, table))
-        worker = memory_kb(descendants(self.servers.worker.pid, table) + descendants(self.servers.beat.pid, table))
+        worker_pids = set(descendants(self.servers.worker.pid, table)) | set(descendants(self.servers.beat.pid, table))
+        worker = memory_kb(sorted(worker_pids))
         return {"web": web, "worker_and_beat": worker,
                 "total_rss_mb": round(web["rss_mb"] + worker["rss_mb"], 1),
                 "total_pss_mb": round(web["pss_mb"] + worker["pss_mb"], 1)}
@@ -551,6 +555,62 @@ class Run:
                 "not_heard": not_heard_picks, "not_heard_deliveries": not_heard,
                 "heard_twice": twice, "skipped": skipped,
                 "told_never": sum(len(v) for v in self.pending_told.values())}
+
+
+class PublishWatch:
+    """Listens to the live updates the servers publish for this run's pods (diagnostic): a
+    version published after a later one of its pod is dropped by the sockets' version check,
+    which shows up as ``skipped``."""
+
+    def __init__(self, redis_url: str, pods: list[int]) -> None:
+        self.redis_url = redis_url
+        self.pods = set(pods)
+        self.last: dict[int, int] = {}
+        self.published = self.out_of_order = self.twice = 0
+        self.task: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        ready = asyncio.Event()
+        self.task = asyncio.ensure_future(self.listen(ready))
+        await asyncio.wait_for(ready.wait(), 10)
+
+    async def listen(self, ready: asyncio.Event) -> None:
+        import redis.asyncio as aioredis
+
+        try:
+            from drafts.live import PREFIX
+        except ImportError:  # an engine without drafts.live publishes nothing to watch
+            ready.set()
+            return
+        client = aioredis.Redis.from_url(self.redis_url)
+        try:
+            async with client.pubsub() as pubsub:
+                await pubsub.psubscribe(PREFIX + "pod:*")
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") != "pmessage":
+                        continue
+                    pod = int(message["channel"].decode().rsplit(":", 1)[1])
+                    if pod not in self.pods:
+                        continue
+                    version = loads(message["data"]).get("version") or 0
+                    self.published += 1
+                    last = self.last.get(pod, -1)
+                    if version == last:
+                        self.twice += 1
+                    elif version < last:
+                        self.out_of_order += 1
+                    else:
+                        self.last[pod] = version
+        finally:
+            await client.aclose()
+
+    async def stop(self) -> dict:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        return {"published": self.published, "published_out_of_order": self.out_of_order,
+                "published_twice": self.twice}
 
 
 class Player:
@@ -847,6 +907,8 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
                 await player.connect()
                 return await player.fetch_view()
 
+        watch = PublishWatch(args.redis_url, setup["pods"])
+        await watch.start()
         views = await asyncio.gather(*(open_page(p) for p in players.values()))
         for _ in range(100):  # every socket has had its connect message
             if all(c.connect_version is not None for c in run.connections):
@@ -861,6 +923,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         await asyncio.sleep(2)  # the last pushes in flight
         after = meter.sample()
         run.stopping = True
+        published = await watch.stop()
         await asyncio.gather(*(p.close() for p in players.values()), return_exceptions=True)
     usage = Meter.difference(before, after, run.picks)
     return {
@@ -871,7 +934,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "pods_finished": sum(d.finished for d in drivers.values()),
         "ack_ms": percentiles(run.ack),
         "told_ms": percentiles(run.told),
-        "notifications": run.notifications(),
+        "notifications": {**run.notifications(), **published},
         "statuses": {str(k): v for k, v in sorted(run.statuses.items(), key=str)},
         "refusals": dict(run.refusals),
         "errors": {"total": sum(run.errors.values()), **dict(run.errors)},
@@ -1021,7 +1084,9 @@ def text_report(result: dict) -> list[str]:
         f"  notifications: {notes['sockets']} sockets ({notes['sockets_closed_early']} closed early), "
         f"{notes['changed_messages']} changed + {notes['queue_pushes']} queue pushes; not heard {notes['not_heard']} "
         f"picks ({notes['not_heard_deliveries']} socket deliveries), heard twice {notes['heard_twice']}, "
-        f"skipped {notes['skipped']}, queue pushes twice {notes['queue_pushes_twice']}",
+        f"skipped {notes['skipped']}, queue pushes twice {notes['queue_pushes_twice']}; published "
+        f"{notes.get('published')} pod versions, {notes.get('published_out_of_order')} out of order, "
+        f"{notes.get('published_twice')} twice",
         f"  errors {result['errors']['total']} {json.dumps({k: v for k, v in result['errors'].items() if k != 'total'})}; "
         f"refusals {json.dumps(result['refusals'])}; picks sent in time but refused "
         f"{result['picks_sent_in_time_but_refused']}; fallback queue reads {result['fallback_queue_reads']} "
@@ -1081,7 +1146,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
     result = {"mode": mode, "transport": args.transport, "players": len(setup["seats"]), "pods": pods,
               "web_workers": web_workers, "think": list(think) if think else None,
               "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
-              "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": True},
+              "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": args.beat},
               "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), **summary}
     result["conservation"] = conservation(setup["event"], summary["window"])
     for line in text_report(result):
