@@ -66,6 +66,16 @@ PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 # an error.
 BENIGN_REFUSALS = {"wrong_pack", "already_picked", "no_pack", "pod_not_drafting", "pod_paused"}
 FINISHED = ("deck_building", "done")
+CHANGED = '{"type":"changed","pod":'  # the compact frame drafts.live publishes; others are parsed
+
+
+def changed_version(text: str) -> int | None:
+    """The version of a compact ``changed`` frame, or None for any other frame."""
+    if text.startswith(CHANGED):
+        _, found, tail = text.rpartition(',"version":')
+        if found and tail.endswith("}") and tail[:-1].isdigit():
+            return int(tail[:-1])
+    return None
 
 try:  # the load generator parses every frame: the fastest JSON available
     import orjson
@@ -381,11 +391,6 @@ class Meter:
         table = proc_table()
         bench_pids, background_pids = self._postgres_pids()
         postmaster = {table[p]["ppid"] for p in background_pids if p in table}
-        stats = self.admin.execute(
-            "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
-            "tup_fetched FROM pg_stat_database WHERE datname = %s", [self.dbname]).fetchone()
-        functions = self.bench_db.execute(
-            "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions").fetchall()
         return {
             "at": time.monotonic(),
             "web": tree_ticks(self.servers.web.pid, table),
@@ -396,6 +401,18 @@ class Meter:
             "postgres_all": sum(i["ticks"] for i in table.values() if i["comm"] == "postgres"),
             "redis": table.get(self.redis_pid, {}).get("ticks", 0),
             "generator": table[os.getpid()]["ticks"],
+            **self.sample_db(),
+        }
+
+    def sample_db(self) -> dict:
+        """The database's counters. A backend reports them up to ~10 s after it goes idle
+        (PostgreSQL 15), so the closing sample of these is taken that much later."""
+        stats = self.admin.execute(
+            "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
+            "tup_fetched FROM pg_stat_database WHERE datname = %s", [self.dbname]).fetchone()
+        functions = self.bench_db.execute(
+            "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions").fetchall()
+        return {
             "db": dict(zip(["xact_commit", "xact_rollback", "tup_inserted", "tup_updated", "tup_deleted",
                             "tup_returned", "tup_fetched"], stats)),
             "functions": {name: {"calls": calls, "total_ms": total, "self_ms": own}
@@ -656,7 +673,15 @@ class Player:
                 if message.type != aiohttp.WSMsgType.TEXT:
                     break
                 at = time.monotonic()
-                data = loads(message.data)
+                text = message.data
+                version = changed_version(text)
+                if version is not None:  # most frames: read the version without a JSON parse
+                    if connection.connect_version is None:
+                        connection.connect_version = version
+                    connection.changed[version] += 1
+                    self.run.on_heard(connection, version, at)
+                    continue
+                data = loads(text)
                 kind = data.get("type")
                 if kind == "changed":
                     version = data.get("version") or 0
@@ -677,8 +702,8 @@ class Player:
                         waiter.set_result((at, data))
                 elif kind == "error":
                     self.run.errors["socket_error_message"] += 1
-        except Exception:
-            pass
+        except Exception as error:  # a broken connection, or a frame this reader cannot read
+            self.run.errors[f"socket_reader_{type(error).__name__}"] += 1
         if not self.run.stopping:
             connection.closed_early = True
             self.run.errors["socket_disconnected"] += 1
@@ -924,7 +949,10 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         after = meter.sample()
         run.stopping = True
         published = await watch.stop()
+        notifications = {**run.notifications(), **published}
         await asyncio.gather(*(p.close() for p in players.values()), return_exceptions=True)
+    await asyncio.sleep(max(0.0, started + elapsed + 11 - time.monotonic()))
+    after.update(meter.sample_db())
     usage = Meter.difference(before, after, run.picks)
     return {
         "window": {"seconds": round(elapsed, 1), "started_wall": time.time() - (time.monotonic() - started),
@@ -934,7 +962,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "pods_finished": sum(d.finished for d in drivers.values()),
         "ack_ms": percentiles(run.ack),
         "told_ms": percentiles(run.told),
-        "notifications": {**run.notifications(), **published},
+        "notifications": notifications,
         "statuses": {str(k): v for k, v in sorted(run.statuses.items(), key=str)},
         "refusals": dict(run.refusals),
         "errors": {"total": sum(run.errors.values()), **dict(run.errors)},
@@ -1022,8 +1050,8 @@ def profile_pick(args) -> dict:
                         assert response.status_code == 201, response.content
                     cpu.append(time.process_time() - started)
                 queries.append(len(captured))
-                if path == "service" and len(queries) == 1:
-                    result["service_first_pick_sql"] = [q["sql"][:300] for q in captured.captured_queries]
+                if len(queries) == 1:
+                    result[f"{path}_first_pick_sql"] = [q["sql"][:300] for q in captured.captured_queries]
         result[path] = {"picks": len(queries), "queries_per_pick": statistics.median(queries) if queries else None,
                         "queries_max": max(queries) if queries else None,
                         "cpu_ms_per_pick": round(statistics.median(cpu) * 1000, 2) if cpu else None}
@@ -1116,7 +1144,8 @@ def write_result(args, result: dict) -> None:
     (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
     lines = text_report(result) + ["", TABLE_HEADER, table_row(result)]
     if result.get("profile"):
-        lines += ["", "SQL of one service pick:", *result["profile"].get("service_first_pick_sql", []),
+        lines += ["", "SQL of one service pick (the socket's path):", *result["profile"].get("service_first_pick_sql", []),
+                  "", "SQL of one HTTP pick:", *result["profile"].get("http_first_pick_sql", []),
                   "", result["profile"]["service_profile"]]
     (directory / f"{name}.txt").write_text("\n".join(lines) + "\n")
     print(f"  -> {directory / name}.json / .txt", flush=True)

@@ -97,3 +97,10 @@ def test_table_row_names_the_run(bench):
     row = bench.table_row(result)
     assert row.startswith("| event (2-10 s thinking), 120 s | socket | 2 | 1,000 | 250.0 | 3.0 ms / 1.50 s | – / – |")
     assert row.count("|") == bench.TABLE_HEADER.splitlines()[0].count("|")
+
+
+def test_the_compact_changed_frame_is_read_without_parsing_and_anything_else_is_parsed(bench):
+    assert bench.changed_version('{"type":"changed","pod":12,"version":345}') == 345
+    assert bench.changed_version('{"type": "changed", "pod": 12, "version": 345}') is None
+    assert bench.changed_version('{"type":"changed","pod":12,"version":3,"extra":1}') is None
+    assert bench.changed_version('{"type":"queue","seat":1,"version":3}') is None
