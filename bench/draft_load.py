@@ -121,6 +121,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--results-dir", default=str(RESULTS))
     parser.add_argument("--results", default=None, help="Also write every run of this invocation to this JSON file.")
     parser.add_argument("--no-profile", action="store_true", help="Skip the in-process profile.")
+    parser.add_argument("--profile-generator", action="store_true",
+                        help="Print where the load generator's own time goes (cProfile; slows it down).")
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
     parser.add_argument("--beat", choices=["separate", "embedded"], default="separate",
                         help="Celery beat as its own process, or inside the worker (celery worker -B)")
@@ -1164,7 +1166,14 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
             import uvloop
 
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                summary = runner.run(drive(args, servers, meter, setup, think, seconds))
+                if args.profile_generator:
+                    generator = cProfile.Profile()
+                    summary = generator.runcall(runner.run, drive(args, servers, meter, setup, think, seconds))
+                    out = io.StringIO()
+                    pstats.Stats(generator, stream=out).sort_stats("tottime").print_stats(25)
+                    print(out.getvalue(), flush=True)
+                else:
+                    summary = runner.run(drive(args, servers, meter, setup, think, seconds))
         else:
             summary = asyncio.run(drive(args, servers, meter, setup, think, seconds))
         summary["memory"] = meter.memory()

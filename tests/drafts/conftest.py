@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import connection
 
 from drafts import roles, services
 from drafts.models import Seat
@@ -74,3 +75,14 @@ def pod(organiser, players, cube_names):
 @pytest.fixture
 def seats(pod):
     return list(Seat.objects.filter(pod=pod).order_by("position"))
+
+
+# The draft engine has two paths on PostgreSQL (the ``drafts_pick`` function and the Python
+# reference); tests that take this fixture run against each, so the two cannot drift.
+ENGINES = ("fast", "reference") if connection.vendor == "postgresql" else ("reference",)
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request, settings):
+    settings.DRAFT_FAST_PATH = request.param == "fast"
+    return request.param

@@ -10,7 +10,7 @@ from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState
 from drafts.selectors import fresh_pod, seat_view
 from tests.drafts.conftest import T0, make_pod, seconds
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]
 
 
 def head(seat):

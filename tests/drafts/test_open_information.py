@@ -13,7 +13,7 @@ from drafts import services
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts import conftest
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]
 
 
 def hidden_from(seat: Seat) -> tuple[set[int], set[str]]:

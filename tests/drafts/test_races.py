@@ -20,7 +20,7 @@ from drafts.selectors import fresh_pod
 from tests.drafts.conftest import make_pod
 
 # serialized_rollback: these tests commit for real, and the seed catalogue must come back.
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.usefixtures("engine")]
 
 
 def race(*calls):
