@@ -1,8 +1,10 @@
 /* The player's draft page: choose and pick a card, flip double-faced cards, order the pile.
  *
- * Picks go to the API with the pack the player was looking at, so a stale double click is
- * refused (409) and explained instead of landing on the next pack. The same actions work
- * without this script through the page's plain forms (with a confirm step for the pick).
+ * Picks go over the page's websocket (HTTP when it is down) with the pack the player was
+ * looking at, so a stale double click is refused (409) and explained instead of landing on
+ * the next pack; and a card whose pack appeared less than half a second ago is never picked
+ * by a click that was aimed at the pack before it. The same actions work without this script
+ * through the page's plain forms (with a confirm step for the pick).
  */
 (function () {
   "use strict";
@@ -14,6 +16,21 @@
   var selected = null;
   var flipped = {};
   var busy = false;
+  var SETTLE_MS = 500;  // a pack younger than this takes no pick (double clicks, R16 fairness)
+  var packShownAt = {};
+  var pending = {};  // socket picks waiting for their answer, by ref
+  var nextRef = 1;
+
+  function notePack() {
+    var form = packForm();
+    var id = form && form.getAttribute("data-pack");
+    if (id && !(id in packShownAt)) packShownAt[id] = Date.now();
+  }
+
+  function packTooNew(packId) {
+    var shown = packShownAt[String(packId)];
+    return shown !== undefined && Date.now() - shown < SETTLE_MS;
+  }
 
   function live() { return window.Live || { refresh: function () {}, flash: function () {} }; }
 
@@ -89,10 +106,11 @@
       return Promise.resolve(null);
     }
     var body = { card: Number(cardId), pack: Number(packId || form.getAttribute("data-pack")) };
+    if (packTooNew(body.pack)) return Promise.resolve(null);
     var position = document.getElementById("pick-position");
     if (position && position.value !== "") body.position = Number(position.value);
     setBusy(true);
-    return post("picks/", body).then(function (result) {
+    return send(body).then(function (result) {
       setBusy(false);
       if (result.ok) {
         selected = null;
@@ -110,6 +128,33 @@
       return null;
     });
   }
+
+  // A pick over the socket when it is open (its answer comes back on it), else over HTTP.
+  function send(body) {
+    var ref = "p" + (nextRef++);
+    var message = { type: "pick", card: body.card, pack: body.pack, ref: ref };
+    if (body.position !== undefined) message.position = body.position;
+    if (!window.Live || !window.Live.send || !window.Live.send(message)) return post("picks/", body);
+    return new Promise(function (resolve) {
+      var timer = setTimeout(function () {
+        delete pending[ref];
+        resolve(post("picks/", body));  // no answer (socket dropped): HTTP says what happened
+      }, 10000);
+      pending[ref] = function (answer) { clearTimeout(timer); resolve(answer); };
+    });
+  }
+
+  document.addEventListener("live:message", function (event) {
+    var message = event.detail || {};
+    var done = message.ref !== undefined && pending[message.ref];
+    if (!done) return;
+    delete pending[message.ref];
+    if (message.type === "picked") {
+      done({ ok: true, status: 201, data: message });
+    } else {
+      done({ ok: false, status: message.status || 400, data: message });
+    }
+  });
 
   function move(offset) {
     var all = cards();
@@ -307,6 +352,7 @@
   // --- keep selection and flipped cards across live updates ----------------------------------
 
   document.addEventListener("live:updated", function () {
+    notePack();
     Object.keys(flipped).forEach(function (id) {
       var card = cardById(id);
       if (card && flipped[id] && !card.classList.contains("flipped")) {
@@ -321,5 +367,6 @@
   });
 
   markLoadedImages();
+  notePack();
   window.DraftPage = { pick: pick, select: function (id) { select(cardById(id), true); } };
 })();

@@ -172,6 +172,8 @@
   function onMessage(event) {
     var message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
+    // The page's own script hears the answers to what it sent (picks) and its queue.
+    document.dispatchEvent(new CustomEvent("live:message", { detail: message }));
     if (message.type === "changed") {
       var key = message.pod === null || message.pod === undefined ? null : String(message.pod);
       if (key === null || !(key in versions) || message.version > versions[key]) refresh();
@@ -273,6 +275,13 @@
     flash: flash,
     versions: versions,
     isSocketOpen: function () { return !!(socket && socket.readyState === 1); },
+    // Send a message over the open socket; false when there is none (use HTTP instead).
+    send: function (message) {
+      if (!(socket && socket.readyState === 1)) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    },
+
     // Drop the socket as a network failure would (tests and "reconnect" buttons use this).
     dropSocket: function () { if (socket) socket.close(); },
   };

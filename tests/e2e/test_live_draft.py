@@ -65,6 +65,9 @@ def ui_pick(driver, *, keyboard=False) -> str:
 
 
 def _ui_pick(driver, *, keyboard=False) -> str:
+    # A person looks at a pack before picking; the page ignores picks on a pack younger than
+    # half a second (a double click aimed at the pack before it).
+    time.sleep(0.6)
     before = pack_id(driver)
     first = driver.find_element(By.CSS_SELECTOR, "#pack-form .card")
     name = first.get_attribute("data-name")
