@@ -109,6 +109,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--deadline-margin", type=float, default=1.0,
                         help="Event players pick at least this long before their pack's deadline, so "
                              "every timeout pick is one the server caused (negative: think freely).")
+    parser.add_argument("--heartbeat-seconds", type=float, default=20.0,
+                        help="Each page's heartbeat on its socket, as static/js/live.js (0: none)")
     parser.add_argument("--answer-timeout", type=float, default=30.0,
                         help="A pick without an answer after this long is an error.")
     parser.add_argument("--stall-seconds", type=float, default=None,
@@ -185,8 +187,10 @@ def prepare(args) -> None:
     Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
 
 
-def create_event(args, label: str, players: int | None = None, pick_timer: bool = True) -> dict:
-    """An event with ``players`` bench players seated in pods of 8 and every pod started."""
+def create_event(args, label: str, players: int | None = None, pick_timer: bool = True,
+                 start: bool = True) -> dict:
+    """An event with ``players`` bench players seated in pods of 8, and every pod started
+    (or not: the run starts them once every page is open, so no clock runs meanwhile)."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -201,13 +205,14 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
                   .select_related("auth_token")[: players or args.players])
     Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in chosen)
     pods = services.seat_players(event_id=event.pk, seed=args.seed)
-    for pod in pods:
+    for pod in pods if start else ():
         services.start_pod(pod_id=pod.pk, actor=organiser)
     seats = list(Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token"))
     sessions = _sessions([s.registration.user for s in seats])
     return {
         "event": event.pk,
         "organiser_token": organiser.auth_token.key,
+        "organiser": organiser.pk,
         "pods": sorted(pod.pk for pod in pods),
         "seats": [{"id": s.pk, "pod": s.pod_id, "position": s.position, "user": s.registration.user_id,
                    "token": s.registration.user.auth_token.key,
@@ -521,6 +526,7 @@ class Run:
         self.fallback_fetches = 0
         self.fallback_found_pack = 0
         self.sent_in_time_lost = 0  # refused picks sent before the pack's deadline
+        self.heartbeats = 0
         self.stopping = False
 
     def on_heard(self, connection: Connection, version: int, at: float) -> None:
@@ -715,6 +721,19 @@ class Player:
         self.waiters.clear()
         self.pushed.set()
 
+    async def heartbeat(self) -> None:
+        """Like the page: a heartbeat every ``--heartbeat-seconds`` (the server checks the seat
+        is still the player's and marks them present)."""
+        await asyncio.sleep(self.rng.uniform(0, self.ctx.heartbeat))
+        while True:
+            if self.ws is not None and not self.ws.closed:
+                try:
+                    await self.ws.send_str('{"type":"heartbeat"}')
+                    self.run.heartbeats += 1
+                except Exception:
+                    pass
+            await asyncio.sleep(self.ctx.heartbeat)
+
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
@@ -897,6 +916,7 @@ class Context:
         self.deadline_margin = args.deadline_margin if think else -1
         self.answer_timeout = args.answer_timeout
         self.stall_seconds = args.stall_seconds or ((2 * think[1] + 5) if think else 5.0)
+        self.heartbeat = args.heartbeat_seconds
         self.organiser_token = setup["organiser_token"]
         self.seconds = seconds
         self.stop_at = float("inf")
@@ -944,7 +964,13 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         before = meter.sample()
         started = time.monotonic()
         ctx.stop_at = started + seconds
+        # The organiser starts every pod now; each page hears its first pack pushed.
+        starting = asyncio.ensure_future(asyncio.to_thread(start_pods, setup, meter))
+        heartbeats = [asyncio.ensure_future(p.heartbeat()) for p in players.values()] if ctx.heartbeat else []
         await asyncio.gather(*(p.play(view, drivers[p.seat["pod"]]) for p, view in zip(players.values(), views)))
+        start_cpu = await starting
+        for task in heartbeats:
+            task.cancel()
         elapsed = time.monotonic() - started
         window_end = time.time()
         await asyncio.sleep(2)  # the last pushes in flight
@@ -956,6 +982,11 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
     await asyncio.sleep(max(0.0, started + elapsed + 11 - time.monotonic()))
     after.update(meter.sample_db())
     usage = Meter.difference(before, after, run.picks)
+    # The pods were started in this process: that is the organiser's work, not the players'.
+    usage["pod_start_cpu_seconds_in_generator"] = round(start_cpu, 2)
+    generator = usage["cpu_seconds"]["generator"] - start_cpu
+    usage["cpu_seconds"]["generator"] = round(generator, 2)
+    usage["cpu_ms_per_pick"]["generator"] = round(generator * 1000 / run.picks, 3) if run.picks else None
     return {
         "window": {"seconds": round(elapsed, 1), "started_wall": time.time() - (time.monotonic() - started),
                    "ended_wall": window_end, "cap_seconds": seconds},
@@ -970,6 +1001,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "errors": {"total": sum(run.errors.values()), **dict(run.errors)},
         "picks_sent_in_time_but_refused": run.sent_in_time_lost,
         "fallback_queue_reads": run.fallback_fetches,
+        "heartbeats_sent": run.heartbeats,
         "fallback_reads_that_found_a_pack": run.fallback_found_pack,
         "usage": usage,
     }
@@ -1127,7 +1159,7 @@ def text_report(result: dict) -> list[str]:
         "  CPU ms per pick: " + ", ".join(f"{k} {v}" for k, v in cpu.items())
         + f" (over {usage['seconds']} s; postgres = this database's backends + server background processes)",
         f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
-        f"written; functions {json.dumps(usage['functions'])}",
+        f"written (both include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
         f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']}, "
         f"total RSS {result['memory']['total_rss_mb']} MB (PSS {result['memory']['total_pss_mb']} MB)",
     ]
@@ -1153,8 +1185,29 @@ def write_result(args, result: dict) -> None:
     print(f"  -> {directory / name}.json / .txt", flush=True)
 
 
+def start_pods(setup: dict, meter: "Meter") -> float:
+    """Start every pod of the run (the organiser), on a thread of this process; returns the
+    thread's CPU seconds. Its database session is left out of PostgreSQL's share."""
+    from django.contrib.auth import get_user_model
+    from django.db import close_old_connections, connection
+
+    from drafts import services
+
+    begun = time.thread_time()
+    try:
+        organiser = get_user_model().objects.get(pk=setup["organiser"])
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            meter.own_pids.add(cursor.fetchone()[0])
+        for pod_id in setup["pods"]:
+            services.start_pod(pod_id=pod_id, actor=organiser)
+    finally:
+        close_old_connections()
+    return time.thread_time() - begun
+
+
 def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
-    setup = create_event(args, f"{mode} {web_workers}web")
+    setup = create_event(args, f"{mode} {web_workers}web", start=False)
     pods = len(setup["pods"])
     print(f"{mode}: {len(setup['seats'])} players in {pods} pods, {web_workers} web process(es), picks over "
           f"{args.transport}; starting servers ...", flush=True)
