@@ -2,7 +2,9 @@
 live message, during a whole draft and deck building (R15-R16 and the security rule).
 
 A player (seat 0 of pod 1 of "Cube night") follows a full 3-round draft with their seat and
-pod sockets open. At checkpoints we fetch everything they can ask for: every GET route of the
+pod sockets open, and makes their own picks over the seat socket (the other seats pick through
+the service); a pod-mate's seat socket, the spectator link and the organiser's pod and event
+sockets listen too. At checkpoints we fetch everything they can ask for: every GET route of the
 URL resolver (API and HTML; the route table of tests/test_authorization_matrix.py) with their
 own ids, a pod-mate's, another pod's and another event's, plus a few refused writes (their
 error messages). Every body and every websocket message must not contain:
@@ -11,6 +13,11 @@ error messages). Every body and every websocket message must not contain:
 - anything of another player's deck before the event publishes its decklists;
 - another player's penalties (their descriptions are unique strings).
 After publication the same requests do show another player's deck (the check can fail).
+
+Over the sockets, card data goes only to the seat it belongs to: the ``picked`` answer and the
+``queue`` push carry the seat's own packs (the one in front in full, those waiting behind it as
+counts plus their DFCs, R15), checked against what each pack held at that moment (the picks'
+recorded pack contents); every other message, on every other socket, is a version number.
 """
 
 from __future__ import annotations
@@ -21,13 +28,14 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 from django.test import Client
 
 from decks import services as deck_services
 from draftsite.routing import websocket_urlpatterns
 from drafts import services
-from drafts.models import DraftCard, Pack, Pod, PodState, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 from tests.test_authorization_matrix import ENDPOINTS, _converter, build_world, project_routes, targets
 
@@ -35,20 +43,29 @@ pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
 
 router = URLRouter(websocket_urlpatterns)
 SOCKET_KEYS = {"type", "pod", "version", "role", "server_time", "code"}
+CARD_MESSAGES = {"picked", "queue"}  # seat sockets only, and only of that seat's own cards
+
+
+def visible_names(seat) -> set[str]:
+    """What a seat's player sees in full: their pile and the pack in front of them. The packs
+    waiting behind it are face down (only their DFCs show, and those are open to everyone)."""
+    front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    return set(DraftCard.objects.filter(seat=seat).values_list("card__name", flat=True)) | set(
+        DraftCard.objects.filter(pack=front).values_list("card__name", flat=True))
 
 
 def hidden_names(world, *, piles_too: bool) -> set[str]:
     """Names the player may not receive: single-faced cards of every other seat (every pod, every
-    event), in packs or piles; with ``piles_too``, every card of another seat's pile."""
+    event), in packs or piles, and of the packs waiting behind the one in front of the player;
+    with ``piles_too``, every card of another seat's pile."""
     me = world.seats["own"]
-    mine = set(DraftCard.objects.filter(seat=me).values_list("card__name", flat=True)) | set(
-        DraftCard.objects.filter(pack__holder=me).values_list("card__name", flat=True))
-    others = DraftCard.objects.exclude(seat=me).exclude(pack__holder=me)
+    front = Pack.objects.filter(holder=me).order_by("queue_seq").first()
+    others = DraftCard.objects.exclude(seat=me).exclude(pack=front) if front else DraftCard.objects.exclude(seat=me)
     names = set(others.filter(is_dfc=False).exclude(seat=None, pack__holder=None)
                 .values_list("card__name", flat=True))
     if piles_too:
         names |= set(others.exclude(seat=None).values_list("card__name", flat=True))
-    return names - mine
+    return names - visible_names(me)
 
 
 def secret_penalty_texts(world) -> list[str]:
@@ -107,14 +124,14 @@ def assert_nothing_hidden(world, bodies: dict[str, str], messages: list, *, pile
         leaks += [f"{where}: card {n!r}" for n in names if n in body]
         leaks += [f"{where}: penalty {s!r}" for s in secrets if s in body]
     for message in messages:
+        if message["type"] in CARD_MESSAGES:
+            continue  # checked against the seat's own packs when received (assert_own_cards_only)
         assert set(message) <= SOCKET_KEYS, message  # versions only, never card data
         text = json.dumps(message)
         leaks += [f"socket: {n!r}" for n in names if n in text]
     assert leaks == []
     # Control: the same bodies do carry the player's own cards and own penalty (the check can fail).
-    me = world.seats["own"]
-    own_cards = set(DraftCard.objects.filter(seat=me).values_list("card__name", flat=True)) | set(
-        DraftCard.objects.filter(pack__holder=me).values_list("card__name", flat=True))
+    own_cards = visible_names(world.seats["own"])
     assert own_cards and all(any(n in body for body in bodies.values()) for n in own_cards)
     assert world.penalties["own"].description in bodies["GET /api/me/penalties/"]
     # Penalties and decks of other players: refused outright, not just scrubbed.
@@ -132,15 +149,58 @@ async def drain(communicator) -> list:
     return messages
 
 
-def draft_step(pod_id: int) -> str:
-    """Every seat holding a pack picks its top card; a finished round advances."""
+def assert_own_cards_only(message: dict, seat_id: int) -> None:
+    """A card-carrying socket message shows only the seat's own packs, as they were when sent:
+    the pack in front in full, each pack waiting behind it only as a count plus its DFCs."""
+    if message["type"] == "queue":
+        assert message["seat"] == seat_id and set(message) == {"type", "seat", "version", "queue"}, message
+    else:
+        assert set(message) == {"type", "ref", "pick", "pod", "queue"}, message
+        pick = Pick.objects.get(pk=message["pick"]["id"])
+        assert pick.seat_id == seat_id and pick.draft_card_id == message["pick"]["card"]
+        assert not any(isinstance(v, (list, dict)) for v in message["pod"].values()), message["pod"]
+    for index, entry in enumerate(message["queue"]):
+        shown = [card["id"] for card in entry["cards"]]
+        # What the pack held then: the contents recorded by the pick made from it next, or
+        # (nobody has picked from it since) what it holds now.
+        later = Pick.objects.filter(pack_id=entry["pack_id"], pick_number=entry["pick_number"]).first()
+        if later is not None:
+            contents, holder = list(later.pack_contents), later.seat_id
+        else:
+            pack = Pack.objects.get(pk=entry["pack_id"])
+            contents, holder = list(DraftCard.objects.filter(pack=pack).values_list("pk", flat=True)), pack.holder_id
+        assert holder == seat_id, f"a pack of seat {holder} sent to seat {seat_id}"
+        assert entry["cards_left"] == len(contents)
+        if index == 0:
+            assert sorted(shown) == sorted(contents) and not entry.get("waiting"), entry
+        else:
+            dfcs = set(DraftCard.objects.filter(pk__in=contents, is_dfc=True).values_list("pk", flat=True))
+            assert entry.get("waiting") is True and set(shown) == dfcs, entry  # R15: only the DFCs
+
+
+def pick_over_the_socket_first(pod_id: int, seat_id: int) -> dict | None:
+    """The frame the player sends for their top card, if a pack is in front of them."""
+    pod = Pod.objects.get(pk=pod_id)
+    if pod.state != PodState.DRAFTING:
+        return None
+    if pod.round == 1 and Pick.objects.filter(seat__pod=pod).count() in (4, 7):
+        return None  # the player dawdles twice: packs pile up behind the one in front of them
+    pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
+    if pack is None:
+        return None
+    card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
+    return {"type": "pick", "card": card.pk, "pack": pack.pk, "ref": f"{pack.pk}-{pack.picks_made}"}
+
+
+def draft_step(pod_id: int, *, skip_seat: int | None = None, picked: bool = False) -> str:
+    """Every seat holding a pack picks its top card (but ``skip_seat``, who picked over its
+    socket, making ``picked`` true); a finished round advances."""
     pod = Pod.objects.get(pk=pod_id)
     if pod.state != PodState.DRAFTING:
         if pod.state == PodState.REVIEWING:
             services.advance_round(pod_id=pod_id)
         return Pod.objects.get(pk=pod_id).state
-    picked = False
-    for seat in Seat.objects.filter(pod_id=pod_id).order_by("position"):
+    for seat in Seat.objects.filter(pod_id=pod_id).exclude(pk=skip_seat).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         if pack is not None:
             card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
@@ -169,31 +229,71 @@ def publish(world) -> None:
 
 async def test_a_player_receives_no_hidden_information_during_a_whole_draft(cube_names):  # noqa: F811
     world = await database_sync_to_async(build_world)(cube_names, deck_format="limited", with_decks=False)
-    player = world.users["player"]
-    sockets = []
-    for path in (f"ws/seats/{world.seats['own'].pk}/", f"ws/pods/{world.pod.pk}/"):
+    player, own_seat, mate_seat = world.users["player"], world.seats["own"], world.seats["mate"]
+    listeners = {  # name -> (path, user)
+        "own seat": (f"ws/seats/{own_seat.pk}/", player),
+        "own pod": (f"ws/pods/{world.pod.pk}/", player),
+        "mate seat": (f"ws/seats/{mate_seat.pk}/", world.mates[1]),
+        "spectator": (f"ws/watch/{world.pod.spectator_token}/", None),
+        "organiser pod": (f"ws/pods/{world.pod.pk}/", world.users["organiser"]),
+        "dashboard": (f"ws/events/{world.event.pk}/", world.users["organiser"]),
+    }
+    sockets = {}
+    for name, (path, user) in listeners.items():
         communicator = WebsocketCommunicator(router, path)
-        communicator.scope["user"] = player
+        communicator.scope["user"] = user or AnonymousUser()
         connected, _ = await communicator.connect()
-        assert connected
-        sockets.append(communicator)
+        assert connected, name
+        sockets[name] = communicator
     messages: list = []
     checks = 0
     try:
         steps, state = 0, PodState.DRAFTING
         checkpoints = {1, 6, 14, 20, 31, 40}  # rounds 1, 2 and 3, first and late picks
+        seen = {name: [] for name in sockets}
         while state != PodState.DECK_BUILDING:
-            state = await database_sync_to_async(draft_step)(world.pod.pk)
+            frame = await database_sync_to_async(pick_over_the_socket_first)(world.pod.pk, own_seat.pk)
+            if frame is not None:
+                await sockets["own seat"].send_json_to(frame)
+            state = await database_sync_to_async(draft_step)(world.pod.pk, skip_seat=own_seat.pk,
+                                                             picked=frame is not None)
             steps += 1
             assert steps < 100
-            for communicator in sockets:
-                messages += await drain(communicator)
+            for name, communicator in sockets.items():
+                heard = await drain(communicator)
+                if frame is not None and name == "own seat":
+                    while not any(m["type"] in ("picked", "pick_refused") for m in heard):
+                        heard += [await communicator.receive_json_from(timeout=10)] + await drain(communicator)
+                    (answer,) = [m for m in heard if m["type"] in ("picked", "pick_refused")]
+                    assert answer["type"] == "picked" and answer["ref"] == frame["ref"], answer
+                for message in heard:
+                    if message["type"] in CARD_MESSAGES:
+                        assert name in ("own seat", "mate seat"), (name, message)
+                        seat_id = own_seat.pk if name == "own seat" else mate_seat.pk
+                        await database_sync_to_async(assert_own_cards_only)(message, seat_id)
+                seen[name] += heard
+                messages += heard
             if steps in checkpoints:
                 bodies = await database_sync_to_async(fetch_everything)(world)
                 await database_sync_to_async(assert_nothing_hidden)(world, bodies, messages, piles_too=False)
                 checks += 1
-        # The socket said "changed" as the draft went on, and nothing else.
-        assert sum(m["type"] == "changed" for m in messages) > 40
+        # The pages that are not a seat's heard versions only; the seats heard their own cards
+        # (answers to every pick over the socket, and packs pushed to an empty queue).
+        for name, heard in seen.items():
+            kinds = {m["type"] for m in heard}
+            assert sum(m["type"] == "changed" for m in heard) > 40, name
+            if name == "own seat":
+                assert kinds == {"hello", "changed", "picked", "queue"}, kinds
+                manual = await database_sync_to_async(
+                    Pick.objects.filter(seat=own_seat, kind="manual").count)()
+                assert sum(m["type"] == "picked" for m in heard) == manual > 30  # every pick of theirs
+                assert any(len(m["queue"]) > 1 for m in heard if m["type"] in CARD_MESSAGES), \
+                    "no answer showed a pack waiting behind the front one (the R15 check ran on nothing)"
+            elif name == "mate seat":
+                assert kinds == {"hello", "changed", "queue"}, kinds
+            else:
+                assert kinds == {"hello", "changed"}, (name, kinds)
+                assert all(set(m) <= SOCKET_KEYS for m in heard), name
         # Deck building: every pile is private, DFCs too; decks are private until published.
         await database_sync_to_async(register_decks)(world)
         bodies = await database_sync_to_async(fetch_everything)(world)
@@ -210,7 +310,7 @@ async def test_a_player_receives_no_hidden_information_during_a_whole_draft(cube
                                                             decks_published=True)
         checks += 3
     finally:
-        for communicator in sockets:
+        for communicator in sockets.values():
             await communicator.disconnect()
         await database_sync_to_async(connections.close_all)()
     assert checks == 9

@@ -51,7 +51,7 @@ $$;
 
 -- Move one card of a pack into a seat's pile and pass the pack on (the Python ``_take``).
 -- Returns the neighbour seat that received the pack (NULL once it is empty) and whether the
--- pack arrived at the front of that seat's queue.
+-- pack arrived at the front of that seat's queue. Few statements on purpose: each costs.
 CREATE OR REPLACE FUNCTION drafts_take(
     p_pod bigint, p_seat bigint, p_seat_position integer, p_pack bigint, p_card bigint,
     p_kind text, p_actor integer, p_made_at timestamptz, p_at timestamptz, p_position integer,
@@ -59,18 +59,17 @@ CREATE OR REPLACE FUNCTION drafts_take(
     OUT pack_round integer, OUT neighbour bigint, OUT arrived_first boolean, OUT cards_left integer)
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_pack drafts_pack%ROWTYPE;
+  v_initial integer;
   v_contents jsonb;
   v_pile integer;
   v_position integer;
-  v_seats integer;
-  v_index integer;
-  v_following bigint;
 BEGIN
-  SELECT * INTO v_pack FROM drafts_pack WHERE id = p_pack;
-  SELECT coalesce(jsonb_agg(c.id ORDER BY c.slot, c.id), '[]'::jsonb) INTO v_contents
-    FROM drafts_draftcard c WHERE c.pack_id = p_pack;
-  SELECT count(*) INTO v_pile FROM drafts_draftcard WHERE seat_id = p_seat;
+  SELECT k.round, k.picks_made + 1, k.initial_size INTO pack_round, pick_number, v_initial
+    FROM drafts_pack k WHERE k.id = p_pack;
+  SELECT coalesce(jsonb_agg(c.id ORDER BY c.slot, c.id) FILTER (WHERE c.pack_id = p_pack), '[]'::jsonb),
+         count(*) FILTER (WHERE c.seat_id = p_seat)
+    INTO v_contents, v_pile
+    FROM drafts_draftcard c WHERE c.pack_id = p_pack OR c.seat_id = p_seat;
   IF p_position IS NULL OR p_position >= v_pile THEN
     v_position := v_pile;
   ELSE
@@ -78,43 +77,38 @@ BEGIN
      WHERE seat_id = p_seat AND pile_position >= p_position;
     v_position := p_position;
   END IF;
-  pick_number := v_pack.picks_made + 1;
-  pack_round := v_pack.round;
   UPDATE drafts_draftcard SET pack_id = NULL, seat_id = p_seat, pile_position = v_position
    WHERE id = p_card;
   INSERT INTO drafts_pick (seat_id, draft_card_id, pack_id, round, pick_number, kind,
                            made_by_id, made_at, pack_contents)
-  VALUES (p_seat, p_card, p_pack, v_pack.round, pick_number, p_kind, p_actor, p_made_at, v_contents)
+  VALUES (p_seat, p_card, p_pack, pack_round, pick_number, p_kind, p_actor, p_made_at, v_contents)
   RETURNING id INTO pick_id;
   UPDATE drafts_seat SET last_pick_at = p_made_at WHERE id = p_seat;
 
-  cards_left := v_pack.initial_size - pick_number;
+  cards_left := v_initial - pick_number;
   arrived_first := false;
   IF cards_left = 0 THEN
     UPDATE drafts_pack SET holder_id = NULL, deadline = NULL, picks_made = pick_number WHERE id = p_pack;
   ELSE
-    SELECT count(*) INTO v_seats FROM drafts_seat WHERE pod_id = p_pod;
-    -- Left in odd rounds, right in even ones (drafts.timing.pass_direction).
-    v_index := ((p_seat_position + CASE WHEN v_pack.round % 2 = 1 THEN 1 ELSE -1 END) % v_seats
-                + v_seats) % v_seats;
-    SELECT id INTO neighbour FROM drafts_seat WHERE pod_id = p_pod ORDER BY position OFFSET v_index LIMIT 1;
+    -- Left in odd rounds, right in even ones (drafts.timing.pass_direction); seats by position.
+    SELECT t.id INTO neighbour
+      FROM (SELECT s.id, row_number() OVER (ORDER BY s.position) - 1 AS idx, count(*) OVER () AS n
+              FROM drafts_seat s WHERE s.pod_id = p_pod) t
+     WHERE t.idx = ((p_seat_position + CASE WHEN pack_round % 2 = 1 THEN 1 ELSE -1 END) % t.n + t.n) % t.n;
     seq := seq + 1;
     arrived_first := NOT EXISTS (SELECT 1 FROM drafts_pack WHERE holder_id = neighbour AND id <> p_pack);
     UPDATE drafts_pack
-       SET holder_id = neighbour, queue_seq = seq, arrived_at = p_at,
-           picks_made = pick_number,
+       SET holder_id = neighbour, queue_seq = seq, arrived_at = p_at, picks_made = pick_number,
            deadline = CASE WHEN arrived_first AND p_timer
                            THEN p_at + make_interval(secs => drafts_pick_seconds(cards_left)) END
      WHERE id = p_pack;
   END IF;
   -- The seat's next pack (if one is queued) starts its clock now.
   IF p_timer THEN
-    SELECT id INTO v_following FROM drafts_pack WHERE holder_id = p_seat ORDER BY queue_seq LIMIT 1;
-    IF v_following IS NOT NULL THEN
-      UPDATE drafts_pack
-         SET deadline = p_at + make_interval(secs => drafts_pick_seconds(initial_size - picks_made))
-       WHERE id = v_following AND deadline IS NULL;
-    END IF;
+    UPDATE drafts_pack
+       SET deadline = p_at + make_interval(secs => drafts_pick_seconds(initial_size - picks_made))
+     WHERE id = (SELECT id FROM drafts_pack WHERE holder_id = p_seat ORDER BY queue_seq LIMIT 1)
+       AND deadline IS NULL;
   END IF;
 END
 $$;
@@ -128,24 +122,28 @@ DECLARE
   v_seat_position integer;
   v_seat_owner integer;
   v_pod_id bigint;
+  v_event_id bigint;
+  v_number integer;
   v_state text;
   v_round integer;
   v_queue_seq bigint;
   v_version bigint;
   v_timer boolean;
   v_minutes integer;
+  v_review timestamptz;
+  v_building timestamptz;
+  v_due boolean;
+  v_round_open boolean;
+  v_head bigint;
   v_card_pack bigint;
   v_card_seat bigint;
   v_card_found boolean;
-  v_head bigint;
   v_take record;
   v_last_take record;
   v_last_card bigint;
   v_neighbour_position integer;
-  v_settle boolean := false;
+  v_settle boolean;
   v_round_over timestamptz;
-  v_review timestamptz;
-  v_building timestamptz;
 BEGIN
   SELECT s.pod_id, s.position, r.user_id INTO v_pod_id, v_seat_position, v_seat_owner
     FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
@@ -158,19 +156,26 @@ BEGIN
     RETURN jsonb_build_object('status', 'refused', 'code', 'not_your_seat');
   END IF;
   -- The pod row only (not the event's: pods of one event never wait for each other).
-  SELECT p.state, p.round, p.queue_seq, p.version, e.pick_timer, e.deck_building_minutes
-    INTO v_state, v_round, v_queue_seq, v_version, v_timer, v_minutes
+  SELECT p.event_id, p.number, p.state, p.round, p.queue_seq, p.version, p.review_deadline,
+         p.deck_building_deadline, e.pick_timer, e.deck_building_minutes
+    INTO v_event_id, v_number, v_state, v_round, v_queue_seq, v_version, v_review, v_building,
+         v_timer, v_minutes
     FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
    WHERE p.id = v_pod_id FOR UPDATE OF p;
+  IF v_state <> 'drafting' THEN
+    RETURN jsonb_build_object('status', 'fallback');
+  END IF;
 
-  -- Anything the reference engine would settle first: let it do the whole pick.
-  IF v_state <> 'drafting'
-     OR EXISTS (SELECT 1 FROM drafts_pack k WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL
-                  AND (k.deadline <= p_received OR k.initial_size - k.picks_made <= 1))
-     OR EXISTS (SELECT 1 FROM drafts_seat s JOIN drafts_pack k ON k.holder_id = s.id
-                 WHERE s.pod_id = v_pod_id AND s.is_automatic)
-     OR NOT EXISTS (SELECT 1 FROM drafts_pack k WHERE k.pod_id = v_pod_id
-                      AND k.holder_id IS NOT NULL AND k.round = v_round) THEN
+  -- The packs in queues, in one pass: is anything due by the time the pick was received (the
+  -- reference engine settles it first, so it does the whole pick), is the round still open,
+  -- and which pack is in front of this seat.
+  SELECT bool_or(k.deadline <= p_received OR k.initial_size - k.picks_made <= 1 OR s.is_automatic),
+         bool_or(k.round = v_round),
+         (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
+    INTO v_due, v_round_open, v_head
+    FROM drafts_pack k JOIN drafts_seat s ON s.id = k.holder_id
+   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  IF v_due OR NOT coalesce(v_round_open, false) THEN
     RETURN jsonb_build_object('status', 'fallback');
   END IF;
 
@@ -179,7 +184,6 @@ BEGIN
   IF v_card_found AND v_card_seat = p_seat THEN
     RETURN jsonb_build_object('status', 'refused', 'code', 'already_picked');
   END IF;
-  SELECT id INTO v_head FROM drafts_pack WHERE holder_id = p_seat ORDER BY queue_seq LIMIT 1;
   IF v_head IS NULL THEN
     RETURN jsonb_build_object('status', 'refused', 'code', 'no_pack');
   END IF;
@@ -195,26 +199,25 @@ BEGIN
   v_queue_seq := v_take.seq;
   v_version := v_version + 1;
 
-  -- Settle what the pick made due, as the reference does, when it is only the pack's last
-  -- card or the end of the round; anything else (a timer that has run out since the pick was
-  -- received, an automatic drafter) is left to the reference engine after this function.
-  IF EXISTS (SELECT 1 FROM drafts_pack k WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL
-               AND k.deadline <= p_now)
-     OR EXISTS (SELECT 1 FROM drafts_seat s JOIN drafts_pack k ON k.holder_id = s.id
-                 WHERE s.pod_id = v_pod_id AND s.is_automatic) THEN
-    v_settle := true;
-  ELSE
+  -- What the pick made due, in one pass: a timer that has run out since the pick was received
+  -- or an automatic drafter (left to the reference engine after this function), and whether
+  -- the round is still open once the pack's last card (if that is all it holds) is taken.
+  SELECT coalesce(bool_or(k.deadline <= p_now OR s.is_automatic), false),
+         coalesce(bool_or(k.round = v_round AND NOT (k.id = v_head AND v_take.cards_left = 1)), false)
+    INTO v_settle, v_round_open
+    FROM drafts_pack k JOIN drafts_seat s ON s.id = k.holder_id
+   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  IF NOT v_settle THEN
     IF v_take.cards_left = 1 THEN
-      SELECT id INTO v_last_card FROM drafts_draftcard WHERE pack_id = v_head;
-      SELECT position INTO v_neighbour_position FROM drafts_seat WHERE id = v_take.neighbour;
+      SELECT c.id, s.position INTO v_last_card, v_neighbour_position
+        FROM drafts_draftcard c, drafts_seat s WHERE c.pack_id = v_head AND s.id = v_take.neighbour;
       SELECT * INTO v_last_take FROM drafts_take(v_pod_id, v_take.neighbour, v_neighbour_position,
                                                  v_head, v_last_card, 'last_card', NULL, p_now,
                                                  p_now, NULL, v_timer, v_queue_seq);
       v_queue_seq := v_last_take.seq;
       v_version := v_version + 1;
     END IF;
-    IF NOT EXISTS (SELECT 1 FROM drafts_pack k WHERE k.pod_id = v_pod_id
-                     AND k.holder_id IS NOT NULL AND k.round = v_round) THEN
+    IF NOT v_round_open THEN
       SELECT coalesce(max(k.made_at), p_now) INTO v_round_over
         FROM drafts_pick k JOIN drafts_pack a ON a.id = k.pack_id
        WHERE a.pod_id = v_pod_id AND k.round = v_round;
@@ -227,31 +230,23 @@ BEGIN
         VALUES (v_pod_id, v_round_over, NULL, 'deck_building_start', '{}'::jsonb);
       ELSE
         v_state := 'reviewing';
-        IF v_timer THEN
-          v_review := v_round_over + make_interval(secs => drafts_review_seconds(v_round));
-        END IF;
+        v_review := CASE WHEN v_timer THEN v_round_over + make_interval(secs => drafts_review_seconds(v_round)) END;
       END IF;
       v_version := v_version + 1;
-      UPDATE drafts_pod SET state = v_state, review_deadline = v_review,
-                            deck_building_deadline = coalesce(v_building, deck_building_deadline)
-       WHERE id = v_pod_id;
     END IF;
   END IF;
-  UPDATE drafts_pod SET queue_seq = v_queue_seq, version = v_version WHERE id = v_pod_id;
+  UPDATE drafts_pod SET state = v_state, review_deadline = v_review, deck_building_deadline = v_building,
+                        queue_seq = v_queue_seq, version = v_version
+   WHERE id = v_pod_id;
 
   RETURN jsonb_build_object(
     'status', 'ok', 'settle', v_settle,
     'pick', jsonb_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
-                               'pick_number', v_take.pick_number, 'kind', 'manual',
-                               'pod_version', v_version),
-    'pod', (SELECT jsonb_build_object(
-                     'id', p.id, 'event_id', p.event_id, 'number', p.number, 'state', p.state,
-                     'paused_from', p.paused_from, 'round', p.round,
-                     'review_deadline', p.review_deadline,
-                     'deck_building_deadline', p.deck_building_deadline,
-                     'paused_remaining_ms', p.paused_remaining_ms, 'pick_timer', v_timer,
-                     'version', p.version)
-              FROM drafts_pod p WHERE p.id = v_pod_id),
+                               'pick_number', v_take.pick_number, 'kind', 'manual'),
+    'pod', jsonb_build_object('id', v_pod_id, 'event_id', v_event_id, 'number', v_number,
+                              'state', v_state, 'paused_from', '', 'round', v_round,
+                              'review_deadline', v_review, 'deck_building_deadline', v_building,
+                              'paused_remaining_ms', NULL, 'pick_timer', v_timer, 'version', v_version),
     'queue', drafts_seat_queue(p_seat),
     'neighbour', v_take.neighbour,
     'neighbour_queue', CASE WHEN v_take.arrived_first AND v_take.cards_left > 1

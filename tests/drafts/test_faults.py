@@ -219,3 +219,139 @@ def test_redis_restart_live_updates_resume_and_nothing_is_lost(
         assert_whole(pod)
     finally:
         cluster.stop(web)
+
+
+
+class _Drafter:
+    """A player's page over a real websocket: picks the first card of the pack in front of
+    them the moment one is there (the pick answer names the next pack, a ``queue`` push an
+    arriving one), and remembers every pick the server acknowledged."""
+
+    def __init__(self, base: str, seat_id: int, cookie: str, acknowledged: list, on_ack=None) -> None:
+        self.base, self.seat_id, self.cookie = base, seat_id, cookie
+        self.acknowledged, self.on_ack = acknowledged, on_ack
+        self.front: dict | None = None
+        self.seen_version = -1  # the version of the newest queue state this page knows
+        self.sent = self.answered = 0  # refs of the picks sent and answered
+        self.missed_pushes = 0  # packs the page only found by asking
+
+    async def queue_by_request(self, session) -> tuple[str, list]:
+        async with session.get(f"{self.base}/api/seats/{self.seat_id}/queue/",
+                               headers={"Cookie": self.cookie}) as response:
+            assert response.status == 200, await response.text()
+            body = await response.json()
+            return body["pod"]["state"], body["queue"]
+
+    def take(self, queue: list, version: int) -> None:
+        if version >= self.seen_version:  # an older state (a late push) never wins
+            self.seen_version = version
+            self.front = queue[0] if queue else None
+
+    async def run(self) -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"{self.base.replace('http', 'ws')}/ws/seats/{self.seat_id}/",
+                                          headers={"Origin": self.base, "Cookie": self.cookie}) as socket:
+                while json.loads((await socket.receive(timeout=10)).data)["type"] != "changed":
+                    pass
+                state, queue = await self.queue_by_request(session)
+                self.take(queue, 0)
+                polled = None
+                while state == "drafting":
+                    if self.front is not None and self.sent == self.answered:
+                        self.sent += 1
+                        await socket.send_json({"type": "pick", "card": self.front["cards"][0]["id"],
+                                                "pack": self.front["pack_id"], "ref": self.sent})
+                        self.front = None
+                    try:
+                        message = await socket.receive(timeout=1 if polled else 2)
+                    except asyncio.TimeoutError:
+                        if polled:  # asked, and still nothing pushed: the push was lost
+                            self.missed_pushes += 1
+                            self.take(polled, self.seen_version)
+                            polled = None
+                            continue
+                        # Nothing for a while: is the round over, or was a pack not pushed?
+                        state, queue = await self.queue_by_request(session)
+                        if queue and self.front is None and self.sent == self.answered:
+                            polled = queue
+                        continue
+                    if message.type != aiohttp.WSMsgType.TEXT:
+                        return  # the server went away
+                    data = json.loads(message.data)
+                    if data["type"] == "picked":
+                        self.answered = data["ref"]
+                        pick = data["pick"]
+                        self.acknowledged.append((self.seat_id, pick["id"], pick["card"]))
+                        state = data["pod"]["state"]
+                        self.take(data["queue"], pick["pod_version"])
+                        if self.on_ack is not None:
+                            self.on_ack()
+                    elif data["type"] == "queue":
+                        polled = None
+                        self.take(data["queue"], data["version"])
+                    elif data["type"] == "pick_refused":
+                        self.answered = data["ref"]
+                        state, queue = await self.queue_by_request(session)
+                        self.take(queue, self.seen_version)
+
+
+async def _burst(drafters: list[_Drafter], seconds: float) -> None:
+    results = await asyncio.wait_for(asyncio.gather(*(d.run() for d in drafters), return_exceptions=True),
+                                     timeout=seconds)
+    for result in results:  # a server killed under a client: a connection error, nothing else
+        if isinstance(result, Exception) and not isinstance(
+                result, (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)):
+            raise result
+
+
+def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_pick(
+        layer_on, private_redis, organiser, players, cube_names):
+    """Eight players pick over their sockets as fast as packs reach them; the web process is
+    killed (SIGKILL) in the middle of the burst. Every pick it acknowledged is in the database,
+    none is half applied, and the draft goes on to the end of the round on another process."""
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.select_related("registration__user").filter(pod=pod).order_by("position"))
+    cookies = {seat.pk: _session_cookie(seat.registration.user) for seat in seats}
+    ports = [cluster.free_port(), cluster.free_port()]
+    webs = [cluster.start_web(private_redis["url"], port) for port in ports]
+    base_a, base_b = (f"http://127.0.0.1:{port}" for port in ports)
+    try:
+        acknowledged: list = []
+        killed = []
+
+        def kill_when_busy() -> None:
+            if len(acknowledged) >= 24 and not killed:
+                killed.append(len(acknowledged))
+                cluster.stop(webs[0], signal.SIGKILL)
+
+        drafters = [_Drafter(base_a, seat.pk, cookies[seat.pk], acknowledged, on_ack=kill_when_busy)
+                    for seat in seats]
+        asyncio.run(_burst(drafters, seconds=120))
+        assert killed, f"the burst ended before the kill ({len(acknowledged)} picks)"
+        assert webs[0].poll() is not None
+        unanswered = sum(d.sent - d.answered for d in drafters)  # sent, then the server died
+        picks = Pick.objects.filter(seat__pod=pod)
+        for seat_id, pick_id, card_id in acknowledged:
+            assert picks.filter(pk=pick_id, seat_id=seat_id, draft_card_id=card_id, kind=PickKind.MANUAL).exists()
+        assert len({pick_id for _s, pick_id, _c in acknowledged}) == len(acknowledged)
+        # Besides the acknowledged ones, at most the picks that were in flight were committed.
+        manual = picks.filter(kind=PickKind.MANUAL).count()
+        assert len(acknowledged) <= manual <= len(acknowledged) + unanswered
+        assert_whole(pod)
+        # The draft continues on the other process: the same pages reconnect there and finish round 1.
+        before = len(acknowledged)
+        drafters = [_Drafter(base_b, seat.pk, cookies[seat.pk], acknowledged) for seat in seats]
+        asyncio.run(_burst(drafters, seconds=180))
+        pod.refresh_from_db()
+        assert pod.state == "reviewing" and pod.round == 1, pod.state
+        assert picks.filter(round=1).count() == 8 * 15
+        assert picks.filter(round=1, kind=PickKind.MANUAL).count() == 8 * 14
+        assert len(acknowledged) - before == 8 * 14 - manual  # every remaining pick, once
+        for seat_id, pick_id, card_id in acknowledged[before:]:
+            assert picks.filter(pk=pick_id, seat_id=seat_id, draft_card_id=card_id).exists()
+        # On the healthy process every pack reached its page by a pick's answer or a push.
+        assert sum(d.missed_pushes for d in drafters) == 0
+        assert_whole(pod)
+    finally:
+        for web in webs:
+            cluster.stop(web)
