@@ -527,6 +527,8 @@ class Run:
         self.fallback_found_pack = 0
         self.sent_in_time_lost = 0  # refused picks sent before the pack's deadline
         self.heartbeats = 0
+        self.unannounced: dict[int, tuple] = {}  # pack id -> (found, deadline, cards, version)
+        self.late_pushes: list[float] = []
         self.stopping = False
 
     def on_heard(self, connection: Connection, version: int, at: float) -> None:
@@ -701,6 +703,9 @@ class Player:
                     version = data.get("version") or 0
                     connection.queue_pushes[version] += 1
                     self.run.on_heard(connection, version, at)
+                    queue = data.get("queue") or []
+                    if queue and queue[0].get("pack_id") in self.run.unannounced:
+                        self.run.late_pushes.append(at - self.run.unannounced.pop(queue[0]["pack_id"])[0])
                     if self.push is None or version > self.push[0]:
                         self.push = (version, data.get("queue") or [])
                         self.pushed.set()
@@ -866,7 +871,10 @@ class Player:
                 run.fallback_fetches += 1
                 view = await self.fetch_view()
                 if view is not None and view["queue"] and not view["queue"][0].get("waiting"):
-                    run.fallback_found_pack += 1
+                    run.fallback_found_pack += 1  # a pack no push announced: how long it waited
+                    front = view["queue"][0]
+                    run.unannounced[front["pack_id"]] = (time.monotonic(), front.get("deadline"),
+                                                         front.get("cards_left"), view["version"])
                 continue
             if driver.finished:
                 return
@@ -1003,6 +1011,11 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "fallback_queue_reads": run.fallback_fetches,
         "heartbeats_sent": run.heartbeats,
         "fallback_reads_that_found_a_pack": run.fallback_found_pack,
+        "unannounced_packs": {"pushed_later": len(run.late_pushes),
+                              "pushed_later_after_ms": percentiles(run.late_pushes),
+                              "never_pushed": len(run.unannounced),
+                              "examples": [{"pack": k, "deadline": v[1], "cards_left": v[2], "view_version": v[3]}
+                                           for k, v in list(run.unannounced.items())[:5]]},
         "usage": usage,
     }
 
@@ -1152,7 +1165,8 @@ def text_report(result: dict) -> list[str]:
         f"  errors {result['errors']['total']} {json.dumps({k: v for k, v in result['errors'].items() if k != 'total'})}; "
         f"refusals {json.dumps(result['refusals'])}; picks sent in time but refused "
         f"{result['picks_sent_in_time_but_refused']}; fallback queue reads {result['fallback_queue_reads']} "
-        f"({result['fallback_reads_that_found_a_pack']} found a pack)",
+        f"({result['fallback_reads_that_found_a_pack']} found a pack: {result['unannounced_packs']['pushed_later']} "
+        f"pushed later, {result['unannounced_packs']['never_pushed']} never)",
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
         f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "
         f"{cons['duplicated_picks']} duplicated picks",
