@@ -527,6 +527,7 @@ class Run:
         self.fallback_found_pack = 0
         self.sent_in_time_lost = 0  # refused picks sent before the pack's deadline
         self.heartbeats = 0
+        self.advances: list[float] = []  # how long the organiser's POST /advance/ took
         self.unannounced: dict[int, tuple] = {}  # pack id -> (found, deadline, cards, version)
         self.late_pushes: list[float] = []
         self.stopping = False
@@ -906,14 +907,16 @@ class PodDriver:
         if round_number in self.advanced:
             return
         self.advanced.add(round_number)
+        started = time.monotonic()
         try:
             async with ctx.session.post(f"{ctx.base}/api/pods/{self.pod_id}/advance/",
                                         headers={"Authorization": f"Token {ctx.organiser_token}"}) as response:
                 await response.read()
                 if response.status >= 500:
-                    ctx.run.errors["advance_failed"] += 1
-        except Exception:
-            ctx.run.errors["advance_failed"] += 1
+                    ctx.run.errors[f"advance_failed_{response.status}"] += 1
+        except Exception as error:
+            ctx.run.errors[f"advance_failed_{type(error).__name__}"] += 1
+        ctx.run.advances.append(time.monotonic() - started)
 
 
 class Context:
@@ -1010,6 +1013,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "picks_sent_in_time_but_refused": run.sent_in_time_lost,
         "fallback_queue_reads": run.fallback_fetches,
         "heartbeats_sent": run.heartbeats,
+        "organiser_advance_ms": percentiles(run.advances),
         "fallback_reads_that_found_a_pack": run.fallback_found_pack,
         "unannounced_packs": {"pushed_later": len(run.late_pushes),
                               "pushed_later_after_ms": percentiles(run.late_pushes),
