@@ -1170,7 +1170,9 @@ def text_report(result: dict) -> list[str]:
         f"refusals {json.dumps(result['refusals'])}; picks sent in time but refused "
         f"{result['picks_sent_in_time_but_refused']}; fallback queue reads {result['fallback_queue_reads']} "
         f"({result['fallback_reads_that_found_a_pack']} found a pack: {result['unannounced_packs']['pushed_later']} "
-        f"pushed later, {result['unannounced_packs']['never_pushed']} never)",
+        f"pushed later, {result['unannounced_packs']['never_pushed']} never); organiser's advance p50 "
+        f"{result['organiser_advance_ms']['p50']} ms, max {result['organiser_advance_ms']['max']} ms "
+        f"({result['organiser_advance_ms']['count']})",
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
         f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "
         f"{cons['duplicated_picks']} duplicated picks",
