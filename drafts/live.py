@@ -17,12 +17,12 @@ to the sockets of this process.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from collections import defaultdict
 from typing import Protocol
 
+import orjson
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class Hub:
         members = self.listeners.get(topic)
         if not members:
             return
-        version = json.loads(text).get("version") or 0
+        version = orjson.loads(text).get("version") or 0
         for listener in list(members):
             try:
                 await listener.deliver(topic, version, text)
@@ -126,14 +126,15 @@ _client = None
 _client_url = None
 
 
-def publish(topic: str, message: dict) -> None:
-    """Send ``message`` (JSON with a ``version``) to every socket following ``topic``.
+def publish(*messages: tuple[str, dict]) -> None:
+    """Send each ``(topic, message)`` (JSON with a ``version``) to every socket following the
+    topic, in one round trip to Redis.
 
     Never raises: a lost live update is repaired by the page's next version check, and a
     committed change must not fail for it.
     """
     global _client, _client_url
-    text = json.dumps(message, separators=(",", ":"))
+    encoded = [(topic, orjson.dumps(message).decode()) for topic, message in messages]
     url = _url()
     try:
         if url:
@@ -141,16 +142,20 @@ def publish(topic: str, message: dict) -> None:
                 import redis
 
                 _client, _client_url = redis.Redis.from_url(url, socket_timeout=5), url
-            _client.publish(PREFIX + topic, text)
+            pipe = _client.pipeline(transaction=False)
+            for topic, text in encoded:
+                pipe.publish(PREFIX + topic, text)
+            pipe.execute()
             return
         with _hubs_lock:
             hubs = [h for h in _hubs.values() if not h.loop.is_closed()]
-        for local in hubs:
-            if topic in local.listeners:
-                asyncio.run_coroutine_threadsafe(local.dispatch(topic, text), local.loop) \
-                    if _other_loop(local.loop) else local.loop.create_task(local.dispatch(topic, text))
+        for topic, text in encoded:
+            for local in hubs:
+                if topic in local.listeners:
+                    asyncio.run_coroutine_threadsafe(local.dispatch(topic, text), local.loop) \
+                        if _other_loop(local.loop) else local.loop.create_task(local.dispatch(topic, text))
     except Exception:
-        logger.warning("Could not publish a live update on %s", topic, exc_info=True)
+        logger.warning("Could not publish live updates on %s", [t for t, _ in encoded], exc_info=True)
 
 
 def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:

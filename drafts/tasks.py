@@ -95,14 +95,15 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
     from drafts import live
     from drafts.queue import queue_payload, queue_rows
 
-    live.publish(live.pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})
+    messages = [(live.pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})]
     for seat_id, rows in (arrivals or {}).items():
         try:
             rows = queue_rows(seat_id) if rows is None else rows
-            live.publish(live.seat_topic(seat_id), {"type": "queue", "seat": seat_id, "version": version,
-                                                    "queue": queue_payload(rows)})
+            messages.append((live.seat_topic(seat_id), {"type": "queue", "seat": seat_id, "version": version,
+                                                        "queue": queue_payload(rows)}))
         except Exception:  # the page still hears ``changed`` and fetches its queue
             logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
+    live.publish(*messages)
 
 
 def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None,
