@@ -114,7 +114,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--answer-timeout", type=float, default=30.0,
                         help="A pick without an answer after this long is an error.")
     parser.add_argument("--stall-seconds", type=float, default=None,
-                        help="A waiting player whose socket brought nothing for this long reads its "
+                        help="A waiting player whose socket heard nothing for this long reads its "
                              "queue over HTTP (counted as a fallback; default 5 s, event 2*think max + 5)")
     parser.add_argument("--database-url", default=os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"))
@@ -495,8 +495,10 @@ class Connection:
         self.log: list[tuple[int, float]] = []  # (version, when) of changed and queue pushes
         self.queue_pushes: Counter = Counter()
         self.closed_early = False
+        self.last_heard = time.monotonic()
 
     def heard(self, version: int, at: float) -> None:
+        self.last_heard = at
         self.log.append((version, at))
         if len(self.log) > 64:
             del self.log[:32]
@@ -869,6 +871,9 @@ class Player:
             except asyncio.TimeoutError:
                 if ctx.left() < 0.05 or driver.finished:  # timers may fire a hair early
                     return
+                heard = self.connection.last_heard if self.connection is not None else 0.0
+                if time.monotonic() - heard < ctx.stall_seconds and not (self.ws is None or self.ws.closed):
+                    continue  # the pod is moving (its socket hears changes): keep waiting
                 run.fallback_fetches += 1
                 view = await self.fetch_view()
                 if view is not None and view["queue"] and not view["queue"][0].get("waiting"):
