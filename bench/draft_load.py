@@ -530,6 +530,7 @@ class Run:
         self.sent_in_time_lost = 0  # refused picks sent before the pack's deadline
         self.heartbeats = 0
         self.advances: list[float] = []  # how long the organiser's POST /advance/ took
+        self.pushed_packs: set[tuple[int, int]] = set()  # (the seat's pod, a pack pushed to it)
         self.unannounced: dict[int, tuple] = {}  # pack id -> (found, deadline, cards, version)
         self.late_pushes: list[float] = []
         self.stopping = False
@@ -707,6 +708,7 @@ class Player:
                     connection.queue_pushes[version] += 1
                     self.run.on_heard(connection, version, at)
                     queue = data.get("queue") or []
+                    self.run.pushed_packs.update((self.seat["pod"], entry.get("pack_id")) for entry in queue)
                     if queue and queue[0].get("pack_id") in self.run.unannounced:
                         self.run.late_pushes.append(at - self.run.unannounced.pop(queue[0]["pack_id"])[0])
                     if self.push is None or version > self.push[0]:
@@ -1026,6 +1028,9 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
                               "examples": [{"pack": k, "deadline": v[1], "cards_left": v[2], "view_version": v[3]}
                                            for k, v in list(run.unannounced.items())[:5]]},
         "usage": usage,
+        "_pushed_packs": run.pushed_packs,
+        "_max_heard": {pod: max((c.max_version for c in run.connections if c.pod == pod), default=-1)
+                       for pod in setup["pods"]},
     }
 
 
@@ -1050,6 +1055,20 @@ def conservation(event_id: int, window: dict) -> dict:
             "picks_by_kind": dict(Counter(picks.values_list("kind", flat=True))),
             "timeout_picks_in_window": picks.filter(kind="timeout", made_at__lte=ended).count(),
             "duplicated_picks": duplicates}
+
+
+def foreign_messages(pushed_packs: set, max_heard: dict) -> dict:
+    """Messages that were not this run's: a pushed pack of another pod (or site), a version
+    beyond what the pod ever reached. Live updates on a Redis server shared with other sites or
+    databases must stay out of this run's sockets (hidden information)."""
+    from drafts.models import Pack, Pod
+
+    pods_of = dict(Pack.objects.filter(pk__in={pack for _, pack in pushed_packs if isinstance(pack, int)})
+                   .values_list("pk", "pod_id"))
+    foreign_packs = sum(1 for pod, pack in pushed_packs if pods_of.get(pack) != pod)
+    versions = dict(Pod.objects.filter(pk__in=list(max_heard)).values_list("pk", "version"))
+    beyond = sum(1 for pod, heard in max_heard.items() if heard > versions.get(pod, -1))
+    return {"pushed_packs_of_another_pod": foreign_packs, "pods_heard_beyond_their_version": beyond}
 
 
 def _call(function, **kwargs):
@@ -1178,6 +1197,7 @@ def text_report(result: dict) -> list[str]:
         f"pushed later, {result['unannounced_packs']['never_pushed']} never); organiser's advance p50 "
         f"{result['organiser_advance_ms']['p50']} ms, max {result['organiser_advance_ms']['max']} ms "
         f"({result['organiser_advance_ms']['count']})",
+        f"  foreign live messages (another site or test on the same Redis): {json.dumps(result.get('foreign_messages'))}",
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
         f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "
         f"{cons['duplicated_picks']} duplicated picks",
@@ -1265,6 +1285,10 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
               "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": args.beat},
               "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), **summary}
     result["conservation"] = conservation(setup["event"], summary["window"])
+    result["foreign_messages"] = foreign = foreign_messages(result.pop("_pushed_packs"), result.pop("_max_heard"))
+    if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket
+        result["errors"]["foreign_packs_pushed"] = foreign["pushed_packs_of_another_pod"]
+        result["errors"]["total"] += foreign["pushed_packs_of_another_pod"]
     for line in text_report(result):
         print(line, flush=True)
     return result
