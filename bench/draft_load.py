@@ -7,7 +7,11 @@ drives them with simulated players, each holding one websocket on its seat like 
 page: it picks over that socket (``--transport socket``, the protocol of drafts/consumers.py)
 or over HTTP (``--transport http``, as API clients do) and hears its pushes on it. A player
 learns its next pack from the pick's answer or from the ``queue`` push, never by polling; an
-organiser client ends each review (POST /api/pods/<id>/advance/).
+organiser client ends each review (POST /api/pods/<id>/advance/). Pages open (socket, then one
+read of the queue) before the pods start, so no pick clock runs during setup; the organiser then
+starts every pod and each page is pushed its first pack. Pages send a heartbeat every 20 s like
+static/js/live.js. A waiting player whose socket stays silent for ``--stall-seconds`` reads its
+queue over HTTP; such reads are counted (they should be 0).
 
 Modes:
 - saturation: every player picks the moment a pack reaches them, until every pod has drafted
@@ -19,7 +23,9 @@ Modes:
 Measured per run: picks/s; acknowledgement latency (pick sent -> answer); pick -> next seat
 told (the neighbour's socket hears the ``queue`` push or a ``changed`` of the pick's version or
 later); notifications (every seat socket of a pod must hear every committed version once:
-``not_heard``, ``heard_twice``, ``skipped``); errors; timeout picks the server made although the
+``not_heard``, ``heard_twice``, ``skipped``; plus the order in which versions were published and
+any message that belongs to another site on the same Redis server); errors (non-benign refusals,
+disconnects, answer timeouts, failed reads); timeout picks the server made although the
 player picked in time; conservation and duplicated picks; CPU milliseconds per pick of the web
 processes, Celery worker and beat, PostgreSQL, Redis and the load generator (/proc); resident
 memory of web and worker processes; database transactions per pick (pg_stat_database) and calls
