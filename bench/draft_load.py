@@ -115,6 +115,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--deadline-margin", type=float, default=1.0,
                         help="Event players pick at least this long before their pack's deadline, so "
                              "every timeout pick is one the server caused (negative: think freely).")
+    parser.add_argument("--idle-seconds", type=float, default=5.0,
+                        help="Measure the idle cost (pages open, nobody picking) this long before the "
+                             "window, and also report CPU per pick net of it (0: skip)")
     parser.add_argument("--heartbeat-seconds", type=float, default=20.0,
                         help="Each page's heartbeat on its socket, as static/js/live.js (0: none)")
     parser.add_argument("--answer-timeout", type=float, default=30.0,
@@ -985,6 +988,12 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
             if all(c.connect_version is not None for c in run.connections):
                 break
             await asyncio.sleep(0.05)
+        idle = None
+        if args.idle_seconds > 0:  # what the system costs with every page open and nobody picking
+            await asyncio.sleep(3)  # the processes have just started: let them settle first
+            idle_before = meter.sample()
+            await asyncio.sleep(args.idle_seconds)
+            idle = (idle_before, meter.sample())
         before = meter.sample()
         started = time.monotonic()
         ctx.stop_at = started + seconds
@@ -1011,6 +1020,15 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
     generator = usage["cpu_seconds"]["generator"] - start_cpu
     usage["cpu_seconds"]["generator"] = round(generator, 2)
     usage["cpu_ms_per_pick"]["generator"] = round(generator * 1000 / run.picks, 3) if run.picks else None
+    if idle is not None:
+        # Net of idle: the window's CPU minus what the same seconds cost with nobody picking.
+        rate = Meter.difference(idle[0], idle[1], 1)
+        scale = usage["seconds"] / rate["seconds"]
+        usage["idle_cpu_ms_per_second"] = {k: round(v * 1000 / rate["seconds"], 1)
+                                           for k, v in rate["cpu_seconds"].items()}
+        usage["cpu_ms_per_pick_net_of_idle"] = {
+            k: round((usage["cpu_seconds"][k] - rate["cpu_seconds"][k] * scale) * 1000 / run.picks, 3)
+            if run.picks else None for k in usage["cpu_seconds"]}
     return {
         "window": {"seconds": round(elapsed, 1), "started_wall": time.time() - (time.monotonic() - started),
                    "ended_wall": window_end, "cap_seconds": seconds},
@@ -1209,6 +1227,8 @@ def text_report(result: dict) -> list[str]:
         f"{cons['duplicated_picks']} duplicated picks",
         "  CPU ms per pick: " + ", ".join(f"{k} {v}" for k, v in cpu.items())
         + f" (over {usage['seconds']} s; postgres = this database's backends + server background processes)",
+        "  CPU ms per pick net of idle: " + ", ".join(f"{k} {v}" for k, v in usage.get("cpu_ms_per_pick_net_of_idle", {}).items())
+        + f" (idle CPU ms per second: {json.dumps(usage.get('idle_cpu_ms_per_second'))})",
         f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
         f"written (both include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
         f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']}, "
