@@ -39,7 +39,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from decks import services as deck_services
 from draftsite.routing import websocket_urlpatterns
 from drafts import roles, services
-from drafts.models import DraftCard, EventStaff, Pack, Pod, Registration, Seat, StaffRole
+from drafts.models import DraftCard, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
 from penalties import services as penalty_services
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 
@@ -568,3 +568,60 @@ def test_authorization_matrix_websockets(cube_names):  # noqa: F811
                     mismatches.append(f"{path} [{target.label}] as {role}: expected "
                                       f"{'open' if expected else 'refused'}")
     assert mismatches == [], "\n" + "\n".join(mismatches)
+
+
+def socket_pick(path: str, user, card_id: int, pack_id: int) -> dict | None:
+    """Open the seat socket as ``user`` and pick; the answer, or None when the socket is refused."""
+    async def attempt():
+        communicator = WebsocketCommunicator(router, path)
+        communicator.scope["user"] = user if user is not None else AnonymousUser()
+        connected, _ = await communicator.connect()
+        if not connected:
+            return None
+        try:
+            await communicator.send_json_to({"type": "pick", "card": card_id, "pack": pack_id, "ref": "m"})
+            while True:
+                message = await communicator.receive_json_from(timeout=20)
+                if message["type"] in ("picked", "pick_refused"):
+                    return message
+        finally:
+            await communicator.disconnect()
+
+    return async_to_sync(attempt)()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # restores the seed catalogue
+def test_authorization_matrix_socket_picks(cube_names):  # noqa: F811
+    """Over the seat socket only the seat's player picks: every other role that may open the
+    socket (the event's staff, who watch read-only) is refused with 403 not_your_seat and
+    nothing is stored; the others cannot open it at all. Last, the owner's pick goes through."""
+    world = build_world(cube_names)
+    mismatches = []
+    owners_turn = []
+    for label, seat in world.seats.items():
+        pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+        card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+        picks_before = Pick.objects.filter(seat=seat).count()
+        target = targets(world, "seat", ["seat_id"])[list(world.seats).index(label)]
+        for role in ROLES:
+            user = world.users[role]
+            if user is not None and user.pk == seat.registration.user_id:
+                owners_turn.append((seat, user, card, pack))
+                continue
+            answer = socket_pick(f"ws/seats/{seat.pk}/", user, card.pk, pack.pk)
+            opens = SEAT_READER(facts(world, role, target))
+            if answer is None:
+                got = "socket refused"
+            else:
+                got = f"{answer['type']} {answer.get('status')} {[e['code'] for e in answer.get('errors', [])]}"
+            expected = "pick_refused 403 ['not_your_seat']" if opens else "socket refused"
+            if got != expected:
+                mismatches.append(f"{label} seat as {role}: expected {expected}, got {got}")
+        if Pick.objects.filter(seat=seat).count() != picks_before:
+            mismatches.append(f"{label} seat: a refused pick was stored")
+    assert mismatches == [], "\n" + "\n".join(mismatches)
+    assert [seat for seat, *_ in owners_turn] == [world.seats[k] for k in ("own", "other_pod", "foreign")]
+    for seat, user, card, pack in owners_turn:
+        answer = socket_pick(f"ws/seats/{seat.pk}/", user, card.pk, pack.pk)
+        assert answer["type"] == "picked" and answer["pick"]["card"] == card.pk
+        assert Pick.objects.filter(seat=seat, draft_card=card).exists()
