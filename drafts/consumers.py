@@ -46,8 +46,8 @@ MAX_PILE_POSITION = 1000
 
 
 def _pick_in_thread(**kwargs) -> dict:
-    """make_pick and its answer, on a pool thread whose connection goes back to the pool."""
-    close_old_connections()
+    """make_pick and its answer, on an executor thread whose connection goes back to the
+    process's pool afterwards (a broken one is dropped, never reused)."""
     try:
         return services.make_pick(**kwargs).answer()
     finally:

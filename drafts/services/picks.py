@@ -204,15 +204,17 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, posit
     if position is not None and position < 0:
         raise _refusal(error_codes.INVALID_POSITION)
     actor_id, owner_id = getattr(actor, "pk", actor), getattr(owner, "pk", owner)
+    if fastpath.enabled():
+        # One statement, committed on its own (one round trip) unless the caller holds a
+        # transaction; "fallback" changed nothing and the reference below does the pick.
+        answer = fastpath.call(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
+                               position=position, actor_id=actor_id, owner_id=owner_id,
+                               received_at=received_at, now=now)
+        if answer["status"] == "refused":
+            raise _refusal(answer["code"])
+        if answer["status"] == "ok":
+            return _fast_result(answer, seat_id, now)
     with transaction.atomic():
-        if fastpath.enabled():
-            answer = fastpath.call(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
-                                   position=position, actor_id=actor_id, owner_id=owner_id,
-                                   received_at=received_at, now=now)
-            if answer["status"] == "refused":
-                raise _refusal(answer["code"])
-            if answer["status"] == "ok":
-                return _fast_result(answer, seat_id, now)
         result, refusal = _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position,
                                           pack_id, received_at, now)
     if refusal is not None:
@@ -226,19 +228,15 @@ def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
                         pick_number=pick["pick_number"], kind=pick["kind"],
                         pod_version=pod_fields["version"], pod=pod_fields, queue=answer["queue"])
     arrivals = {answer["neighbour"]: answer["neighbour_queue"]} if answer.get("neighbour_queue") else {}
-    if answer["settle"]:
-        # Something else fell due meanwhile (a timer, an automatic drafter): the reference
-        # engine settles it in the same transaction.
-        pod = lock_pod(pod_fields["id"])
-        pod._arrivals = dict(arrivals)
-        _settle(pod, now)
-        pod.save()
-        arrivals = pod._arrivals
-        result.pod, result.queue = _pod_fields(pod), queue_rows(seat_id)
-        result.pod_version = pod.version
     # No deadline check is booked per pick: the worker's sweep (every DEADLINE_SWEEP_SECONDS)
     # enforces every clock, so a pick costs no broker round trip.
-    _after_commit_version(result.pod["id"], result.pod["version"], arrivals, schedule=answer["settle"])
+    _after_commit_version(pod_fields["id"], pod_fields["version"], arrivals, schedule=False)
+    if answer["settle"]:
+        # Something else fell due meanwhile (a timer, an automatic drafter): the reference
+        # engine settles it right after, as any read would, and the answer shows the result.
+        enforce_deadlines(pod_id=pod_fields["id"], now=now)
+        pod = Pod.objects.select_related("event").get(pk=pod_fields["id"])
+        result.pod, result.queue = _pod_fields(pod), queue_rows(seat_id)
     return result
 
 
