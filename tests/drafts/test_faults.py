@@ -295,13 +295,15 @@ class _Drafter:
                         self.take(queue, self.seen_version)
 
 
-async def _burst(drafters: list[_Drafter], seconds: float) -> None:
+async def _burst(drafters: list[_Drafter], seconds: float) -> list:
+    """Run the pages together; what each ended with (None, or the connection error it met)."""
     results = await asyncio.wait_for(asyncio.gather(*(d.run() for d in drafters), return_exceptions=True),
                                      timeout=seconds)
     for result in results:  # a server killed under a client: a connection error, nothing else
         if isinstance(result, Exception) and not isinstance(
                 result, (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)):
             raise result
+    return results
 
 
 def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_pick(
@@ -326,8 +328,8 @@ def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_p
 
         drafters = [_Drafter(base_a, seat.pk, cookies[seat.pk], acknowledged, on_ack=kill_when_busy)
                     for seat in seats]
-        asyncio.run(_burst(drafters, seconds=120))
-        assert killed, f"the burst ended before the kill ({len(acknowledged)} picks)"
+        ended = asyncio.run(_burst(drafters, seconds=120))
+        assert killed, f"the burst ended before the kill ({len(acknowledged)} picks): {ended!r}"
         assert webs[0].poll() is not None
         unanswered = sum(d.sent - d.answered for d in drafters)  # sent, then the server died
         picks = Pick.objects.filter(seat__pod=pod)
@@ -341,7 +343,8 @@ def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_p
         # The draft continues on the other process: the same pages reconnect there and finish round 1.
         before = len(acknowledged)
         drafters = [_Drafter(base_b, seat.pk, cookies[seat.pk], acknowledged) for seat in seats]
-        asyncio.run(_burst(drafters, seconds=180))
+        ended = asyncio.run(_burst(drafters, seconds=180))
+        assert ended == [None] * len(seats), ended
         pod.refresh_from_db()
         assert pod.state == "reviewing" and pod.round == 1, pod.state
         assert picks.filter(round=1).count() == 8 * 15
