@@ -234,6 +234,7 @@ class _Drafter:
         self.seen_version = -1  # the version of the newest queue state this page knows
         self.sent = self.answered = 0  # refs of the picks sent and answered
         self.missed_pushes = 0  # packs the page only found by asking
+        self.ending = "the pod stopped drafting"
 
     async def queue_by_request(self, session) -> tuple[str, list]:
         async with session.get(f"{self.base}/api/seats/{self.seat_id}/queue/",
@@ -276,6 +277,7 @@ class _Drafter:
                             polled = queue
                         continue
                     if message.type != aiohttp.WSMsgType.TEXT:
+                        self.ending = f"socket {message.type.name} {message.data!r}"
                         return  # the server went away
                     data = json.loads(message.data)
                     if data["type"] == "picked":
@@ -329,7 +331,8 @@ def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_p
         drafters = [_Drafter(base_a, seat.pk, cookies[seat.pk], acknowledged, on_ack=kill_when_busy)
                     for seat in seats]
         ended = asyncio.run(_burst(drafters, seconds=120))
-        assert killed, f"the burst ended before the kill ({len(acknowledged)} picks): {ended!r}"
+        assert killed, (f"the burst ended before the kill ({len(acknowledged)} picks): {ended!r}, "
+                        f"{[d.ending for d in drafters]}")
         assert webs[0].poll() is not None
         unanswered = sum(d.sent - d.answered for d in drafters)  # sent, then the server died
         picks = Pick.objects.filter(seat__pod=pod)
