@@ -39,7 +39,6 @@ from django.utils.translation import gettext as _
 from draftsite.errors import DomainError
 from drafts import error_codes, live, permissions, presence, services
 from drafts.models import Event, Pod, Seat
-from drafts.tasks import pod_group
 
 CLOSE_FORBIDDEN = 4403
 MAX_PILE_POSITION = 1000
@@ -72,7 +71,7 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         self.pod_ids: list[int] = []
         self.presence_seat: int | None = None
         self.hub: live.Hub | None = None
-        self.sent: dict[str, int] = {}  # topic -> last version this socket sent
+        self.sent: dict[str, set[int]] = {}  # topic -> the versions this socket sent
 
     def topics(self) -> list[str]:
         return [live.pod_topic(pod_id) for pod_id in self.pod_ids]
@@ -94,8 +93,6 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             await self.close()
             return
         self.pod_ids, self.presence_seat = decision
-        for pod_id in self.pod_ids:  # control messages (a revoked spectator link)
-            await self.channel_layer.group_add(pod_group(pod_id), self.channel_name)
         # Follow the topics before reading the versions: a change committed in between is
         # then heard, and the version check drops whichever copy comes second.
         self.hub = await live.hub()
@@ -113,18 +110,23 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
                                orjson.dumps({"type": "changed", "pod": pod_id, "version": version}).decode())
 
     async def deliver(self, topic: str, version: int, text: str) -> None:
-        """drafts.live: send a published message unless this socket already sent that version."""
-        if version <= self.sent.get(topic, -1):
+        """drafts.live: send a published message unless this socket already sent that version.
+
+        Every version once, even out of order (two processes may publish out of commit order);
+        a seat's queue only forward (a newer queue replaces an older one).
+        """
+        sent = self.sent.setdefault(topic, set())
+        if version in sent or (topic.startswith("seat:") and sent and version < max(sent)):
             return
-        self.sent[topic] = version
+        sent.add(version)
+        if len(sent) > 256:  # bounded: versions this old no longer arrive
+            sent.difference_update(sorted(sent)[:128])
         await self.send(text_data=text)
 
     async def disconnect(self, code):
         if self.hub is not None:
             for topic in self.topics():
                 self.hub.leave(topic, self)
-        for pod_id in self.pod_ids:
-            await self.channel_layer.group_discard(pod_group(pod_id), self.channel_name)
         if self.presence_seat is not None:
             await sync_to_async(presence.leave)(self.presence_seat, self.channel_name)
 
@@ -158,11 +160,6 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             return orjson.loads(text_data)
         except ValueError:  # orjson's errors are ValueErrors
             return None
-
-    # --- group messages ----------------------------------------------------------------
-
-    async def pod_spectators_revoked(self, event):
-        """Only spectator sockets care (their token was replaced)."""
 
 
 class SeatSocket(_PodSocket):
@@ -275,5 +272,11 @@ class SpectatorSocket(_PodSocket):
     def still_allowed(self) -> bool:
         return Pod.objects.filter(pk=self.pod_ids[0], spectator_token=self.token).exists()
 
-    async def pod_spectators_revoked(self, event):
-        await self.close(code=CLOSE_FORBIDDEN)
+    def topics(self) -> list[str]:
+        return [*super().topics(), live.spectators_topic(self.pod_ids[0])]
+
+    async def deliver(self, topic: str, version: int, text: str) -> None:
+        if topic.startswith("spectators:"):  # the link was regenerated: this one is dead
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await super().deliver(topic, version, text)

@@ -2,13 +2,15 @@
 
 A committed change of a pod is published once, as the exact text its sockets send, on the
 pod's topic (``pod:<id>``); a pack reaching the front of a seat's queue is published on the
-seat's topic (``seat:<id>``). Every web process holds one Redis subscription for all topics and
+seat's topic (``seat:<id>``); a regenerated spectator link on ``spectators:<pod id>``. Redis
+channels ignore the database number, so topics carry the site's namespace (its database and
+Redis database): two sites, or a test run, sharing one Redis never hear each other. Every web process holds one Redis subscription for all topics and
 hands each message to the sockets of that process that follow the topic: the cost of a change
 is one publish plus one frame per listening page, whatever the number of processes.
 
-Each socket remembers the last version it sent per topic and drops anything not newer, so a
-page hears every committed version of its pod at most once, and a late or repeated message
-never moves it backwards.
+Two web processes may publish versions of one pod out of commit order; each socket remembers
+which versions it sent, so a page hears every committed version of its pod exactly once, in
+whatever order they arrive (pages compare versions and ignore an older one).
 
 Without ``LIVE_UPDATES_URL`` (the embedded single-process site, and tests) messages go straight
 to the sockets of this process.
@@ -27,7 +29,11 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-PREFIX = "draftsite:live:"
+def prefix() -> str:
+    """``draftsite:<database name>:<redis db>:live:``: the channels of this site only."""
+    url = _url()
+    database = settings.DATABASES["default"]["NAME"]
+    return f"draftsite:{database}:{url.rstrip('/').rsplit('/', 1)[-1] if url else 'local'}:live:"
 
 
 def pod_topic(pod_id: int) -> str:
@@ -36,6 +42,10 @@ def pod_topic(pod_id: int) -> str:
 
 def seat_topic(seat_id: int) -> str:
     return f"seat:{seat_id}"
+
+
+def spectators_topic(pod_id: int) -> str:
+    return f"spectators:{pod_id}"
 
 
 class Listener(Protocol):
@@ -72,7 +82,7 @@ class Hub:
             except Exception:  # one closed socket never stops the others
                 logger.debug("Could not deliver to a socket", exc_info=True)
 
-    async def subscribe(self, url: str) -> None:
+    async def subscribe(self, url: str, namespace: str) -> None:
         """Read every live message of the site for this loop's sockets, reconnecting on loss."""
         import redis.asyncio as aioredis
 
@@ -80,12 +90,12 @@ class Hub:
             client = aioredis.Redis.from_url(url)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.psubscribe(PREFIX + "*")
+                    await pubsub.psubscribe(namespace + "*")
                     self.ready.set()
                     async for message in pubsub.listen():
                         if message.get("type") != "pmessage":
                             continue
-                        topic = message["channel"].decode()[len(PREFIX):]
+                        topic = message["channel"].decode()[len(namespace):]
                         await self.dispatch(topic, message["data"].decode())
             except asyncio.CancelledError:
                 raise
@@ -115,7 +125,7 @@ async def hub() -> Hub:
             current = _hubs[loop] = Hub(loop)
             url = _url()
             if url:
-                current.task = loop.create_task(current.subscribe(url))
+                current.task = loop.create_task(current.subscribe(url, prefix()))
             else:
                 current.ready.set()
     await asyncio.wait_for(current.ready.wait(), timeout=10)
@@ -143,8 +153,9 @@ def publish(*messages: tuple[str, dict]) -> None:
 
                 _client, _client_url = redis.Redis.from_url(url, socket_timeout=5), url
             pipe = _client.pipeline(transaction=False)
+            namespace = prefix()
             for topic, text in encoded:
-                pipe.publish(PREFIX + topic, text)
+                pipe.publish(namespace + topic, text)
             pipe.execute()
             return
         with _hubs_lock:

@@ -18,17 +18,26 @@ from drafts import cardinfo
 
 def queue_rows(seat_id: int) -> list[dict]:
     """The seat's packs in queue order with their card rows (the ORM twin of the SQL)."""
+    return queue_rows_by_seat([seat_id])[seat_id]
+
+
+def queue_rows_by_seat(seat_ids: list[int]) -> dict[int, list[dict]]:
+    """``queue_rows`` of several seats in two queries (a round start reaches every seat)."""
     from drafts.models import DraftCard, Pack
 
-    packs = list(Pack.objects.filter(holder_id=seat_id).order_by("queue_seq")
-                 .values("pk", "round", "picks_made", "initial_size", "deadline", "remaining_ms"))
+    packs = list(Pack.objects.filter(holder_id__in=seat_ids).order_by("queue_seq")
+                 .values("pk", "holder_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms"))
     cards: dict[int, list] = {p["pk"]: [] for p in packs}
     for row in (DraftCard.objects.filter(pack__in=list(cards)).order_by("slot", "pk")
                 .values_list("pack_id", "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc")):
         cards[row[0]].append(row[1:])
-    return [{"pack_id": p["pk"], "round": p["round"], "picks_made": p["picks_made"],
-             "initial_size": p["initial_size"], "deadline": p["deadline"],
-             "remaining_ms": p["remaining_ms"], "cards": cards[p["pk"]]} for p in packs]
+    queues: dict[int, list[dict]] = {seat_id: [] for seat_id in seat_ids}
+    for p in packs:
+        queues[p["holder_id"]].append({
+            "pack_id": p["pk"], "round": p["round"], "picks_made": p["picks_made"],
+            "initial_size": p["initial_size"], "deadline": p["deadline"],
+            "remaining_ms": p["remaining_ms"], "cards": cards[p["pk"]]})
+    return queues
 
 
 def iso(value) -> str | None:

@@ -13,10 +13,6 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 
-def pod_group(pod_id: int) -> str:
-    return f"pod-{pod_id}"
-
-
 def _check_key(pod_id: int) -> str:
     return f"pod-check:{pod_id}"
 
@@ -93,12 +89,15 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
     """Tell every live page of the pod its new version, and send each seat that a pack reached
     the front of the queue its queue (``arrivals``: seat id -> queue rows, or None to read them)."""
     from drafts import live
-    from drafts.queue import queue_payload, queue_rows
+    from drafts.queue import queue_payload, queue_rows_by_seat
 
     messages = [(live.pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})]
-    for seat_id, rows in (arrivals or {}).items():
+    arrivals = arrivals or {}
+    unread = [seat_id for seat_id, rows in arrivals.items() if rows is None]
+    read = queue_rows_by_seat(unread) if unread else {}
+    for seat_id, rows in arrivals.items():
         try:
-            rows = queue_rows(seat_id) if rows is None else rows
+            rows = read[seat_id] if rows is None else rows
             messages.append((live.seat_topic(seat_id), {"type": "queue", "seat": seat_id, "version": version,
                                                         "queue": queue_payload(rows)}))
         except Exception:  # the page still hears ``changed`` and fetches its queue

@@ -116,7 +116,7 @@ $$;
 -- The whole manual pick. Answers {"status": "ok" | "refused" | "fallback", ...}.
 CREATE OR REPLACE FUNCTION drafts_pick(
     p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
-    p_owner integer, p_received timestamptz, p_now timestamptz) RETURNS jsonb
+    p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   v_seat_position integer;
@@ -145,15 +145,9 @@ DECLARE
   v_settle boolean;
   v_round_over timestamptz;
 BEGIN
-  SELECT s.pod_id, s.position, r.user_id INTO v_pod_id, v_seat_position, v_seat_owner
-    FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
-   WHERE s.id = p_seat;
+  SELECT s.pod_id INTO v_pod_id FROM drafts_seat s WHERE s.id = p_seat;
   IF v_pod_id IS NULL THEN
     RETURN jsonb_build_object('status', 'refused', 'code', 'unknown_seat');
-  END IF;
-  -- A socket authenticated before the seat was handed to someone else picks no more.
-  IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', 'not_your_seat');
   END IF;
   -- The pod row only (not the event's: pods of one event never wait for each other).
   SELECT p.event_id, p.number, p.state, p.round, p.queue_seq, p.version, p.review_deadline,
@@ -162,14 +156,26 @@ BEGIN
          v_timer, v_minutes
     FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
    WHERE p.id = v_pod_id FOR UPDATE OF p;
+  -- Who holds the seat, read once the pod is ours (a hand-over may have committed while this
+  -- pick waited): a socket authenticated before the seat was handed over picks no more.
+  SELECT s.position, r.user_id INTO v_seat_position, v_seat_owner
+    FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
+   WHERE s.id = p_seat;
+  IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'not_your_seat');
+  END IF;
   IF v_state <> 'drafting' THEN
     RETURN jsonb_build_object('status', 'fallback');
   END IF;
 
   -- The packs in queues, in one pass: is anything due by the time the pick was received (the
   -- reference engine settles it first, so it does the whole pick), is the round still open,
-  -- and which pack is in front of this seat.
-  SELECT bool_or(k.deadline <= p_received OR k.initial_size - k.picks_made <= 1 OR s.is_automatic),
+  -- and which pack is in front of this seat. The picker's clock ran out if its deadline came
+  -- before the pick was received; another seat's only past the grace period (p_cutoff), as
+  -- that player's own pick may be on its way.
+  SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
+                                    ELSE least(p_received, p_cutoff) END
+                 OR k.initial_size - k.picks_made <= 1 OR s.is_automatic),
          bool_or(k.round = v_round),
          (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
     INTO v_due, v_round_open, v_head
@@ -202,7 +208,7 @@ BEGIN
   -- What the pick made due, in one pass: a timer that has run out since the pick was received
   -- or an automatic drafter (left to the reference engine after this function), and whether
   -- the round is still open once the pack's last card (if that is all it holds) is taken.
-  SELECT coalesce(bool_or(k.deadline <= p_now OR s.is_automatic), false),
+  SELECT coalesce(bool_or(k.deadline <= p_cutoff OR s.is_automatic), false),
          coalesce(bool_or(k.round = v_round AND NOT (k.id = v_head AND v_take.cards_left = 1)), false)
     INTO v_settle, v_round_open
     FROM drafts_pack k JOIN drafts_seat s ON s.id = k.holder_id
@@ -257,7 +263,7 @@ $$;
 
 DROP = """
 DROP FUNCTION IF EXISTS drafts_pick(bigint, bigint, bigint, integer, integer, integer, timestamptz,
-                                    timestamptz);
+                                    timestamptz, timestamptz);
 DROP FUNCTION IF EXISTS drafts_take(bigint, bigint, integer, bigint, bigint, text, integer, timestamptz,
                                     timestamptz, integer, boolean, bigint);
 DROP FUNCTION IF EXISTS drafts_seat_queue(bigint);

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
+import time
 
 from django.db import transaction
 from django.utils import timezone
@@ -179,16 +180,9 @@ def regenerate_spectator_token(*, pod_id: int, actor=None, now: dt.datetime | No
 
 
 def notify_spectators_revoked(pod_id: int) -> None:
-    """Tell the pod's open spectator sockets that their link is no longer valid."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
+    """Tell the pod's open spectator sockets that their link is no longer valid (if Redis is
+    down, the old token is refused on every fetch and heartbeat anyway)."""
+    from drafts import live
 
-    from drafts.tasks import pod_group
-
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(pod_group(pod_id), {"type": "pod.spectators_revoked"})
-    except Exception:  # Redis down: the old token is refused on every fetch anyway
-        logger.warning("Could not disconnect the spectators of pod %s", pod_id, exc_info=True)
+    live.publish((live.spectators_topic(pod_id), {"type": "spectators_revoked",
+                                                 "version": int(time.time() * 1000)}))

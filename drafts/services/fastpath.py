@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-PICK_SQL = "SELECT drafts_pick(%s, %s, %s, %s, %s, %s, %s, %s)"
+PICK_SQL = "SELECT drafts_pick(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
 def enabled() -> bool:
@@ -27,10 +27,10 @@ def enabled() -> bool:
 
 def call(*, seat_id: int, draft_card_id: int, pack_id: int | None, position: int | None,
          actor_id: int | None, owner_id: int | None, received_at: dt.datetime,
-         now: dt.datetime) -> dict[str, Any]:
+         now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
     """Run the function inside the caller's transaction; its JSON answer as a dict."""
     with connection.cursor() as cursor:
         cursor.execute(PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id,
-                                  received_at, now])
+                                  received_at, now, cutoff])
         (answer,) = cursor.fetchone()
     return answer if isinstance(answer, dict) else json.loads(answer)  # psycopg decodes jsonb

@@ -209,7 +209,7 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, posit
         # transaction; "fallback" changed nothing and the reference below does the pick.
         answer = fastpath.call(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
                                position=position, actor_id=actor_id, owner_id=owner_id,
-                               received_at=received_at, now=now)
+                               received_at=received_at, now=now, cutoff=_grace_cutoff(now))
         if answer["status"] == "refused":
             raise _refusal(answer["code"])
         if answer["status"] == "ok":
@@ -234,7 +234,7 @@ def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
     if answer["settle"]:
         # Something else fell due meanwhile (a timer, an automatic drafter): the reference
         # engine settles it right after, as any read would, and the answer shows the result.
-        enforce_deadlines(pod_id=pod_fields["id"], now=now)
+        enforce_deadlines(pod_id=pod_fields["id"], now=now, grace=True)
         pod = Pod.objects.select_related("event").get(pk=pod_fields["id"])
         result.pod, result.queue = _pod_fields(pod), queue_rows(seat_id)
     return result
@@ -249,14 +249,15 @@ def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_i
     if owner_id is not None and (seat.registration is None or seat.registration.user_id != owner_id):
         return None, _refusal(error_codes.NOT_YOUR_SEAT)
     pod._arrivals = {}
-    changed = _settle(pod, received_at)
+    others = _grace_cutoff(now)
+    changed = _settle(pod, received_at, min(received_at, others), own=(seat.pk, received_at))
     refusal = _refuse_pick(pod, seat, draft_card_id, pack_id)
     result = None
     if refusal is None:
         card = DraftCard.objects.get(pk=draft_card_id)
         pick = _take(pod, seat, card.pack, card, PickKind.MANUAL, now, actor_id=actor_id,
                      position=position, made_at=received_at)
-        _settle(pod, now)
+        _settle(pod, now, others)
         result = PickResult(id=pick.pk, draft_card_id=card.pk, seat_id=seat.pk, round=pick.round,
                             pick_number=pick.pick_number, kind=pick.kind, pod_version=pod.version,
                             pod={}, queue=[])
@@ -266,6 +267,12 @@ def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_i
     if result is not None:
         result.pod, result.queue = _pod_fields(pod), queue_rows(seat.pk)
     return result, refusal
+
+
+def _grace_cutoff(now: dt.datetime) -> dt.datetime:
+    """Clocks that ran out by this moment are enforced: the grace period lets a pick the
+    server received in time, still on its way to the pod, arrive first."""
+    return now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS)
 
 
 def _pod_fields(pod: Pod) -> dict:
@@ -386,14 +393,15 @@ def _head_of(seat_id: int, held: list[Pack]) -> Pack | None:
     return next((p for p in held if p.holder_id == seat_id), None)  # held is in queue order
 
 
-def _next_due(pod: Pod, now: dt.datetime, held: list[Pack],
-              cutoff: dt.datetime | None = None) -> tuple[dt.datetime, Pack, str] | None:
+def _next_due(pod: Pod, now: dt.datetime, held: list[Pack], cutoff: dt.datetime | None = None,
+              own: tuple[int, dt.datetime] | None = None) -> tuple[dt.datetime, Pack, str] | None:
     """The earliest thing the engine must do by ``now`` while drafting, if any (clocks that
-    ran out by ``cutoff``, default ``now``)."""
+    ran out by ``cutoff``, default ``now``; for the seat ``own[0]``, by ``own[1]``)."""
     cutoff = cutoff or now
     due: list[tuple[dt.datetime, int, Pack, str]] = []
     for pack in held:
-        if pack.deadline is not None and pack.deadline <= cutoff:
+        limit = own[1] if own is not None and pack.holder_id == own[0] else cutoff
+        if pack.deadline is not None and pack.deadline <= limit:
             due.append((pack.deadline, pack.pk, pack, PickKind.TIMEOUT))
         if pack.cards_left == 1:
             due.append((pack.arrived_at or now, pack.pk, pack, PickKind.LAST_CARD))
@@ -405,12 +413,15 @@ def _next_due(pod: Pod, now: dt.datetime, held: list[Pack],
     return min(at, now), pack, kind
 
 
-def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None) -> bool:
+def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
+            own: tuple[int, dt.datetime] | None = None) -> bool:
     """Apply everything due by ``now``, in time order. Returns whether anything changed.
 
     Clocks count as run out when their deadline is at or before ``cutoff`` (default ``now``;
-    the enforcers pass ``now`` less the grace period). Leaves ``pod._held`` (the packs in
-    queues) as of the end, for the caller's checks.
+    the enforcers and picks pass ``now`` less the grace period, since another player's pick
+    may be on its way), and the picking seat's own clock (``own``: seat id, when the server
+    received the pick) by that moment. Leaves ``pod._held`` (the packs in queues) as of the
+    end, for the caller's checks.
     """
     cutoff = cutoff or now
     changed = False
@@ -418,7 +429,7 @@ def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None) -> bo
     for _ in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
         if pod.state == PodState.DRAFTING:
             held = pod._held = _held_packs(pod)
-            due = _next_due(pod, now, held, cutoff)
+            due = _next_due(pod, now, held, cutoff, own)
             if due is not None:
                 at, pack, kind = due
                 seat = pack.holder
@@ -469,7 +480,7 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: boo
     so that a pick the server received in time, still waiting for the pod, is served first.
     """
     now = now or timezone.now()
-    cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS) if grace else now
+    cutoff = _grace_cutoff(now) if grace else now
     pod = lock_pod(pod_id)
     if pod.state not in ACTIVE_STATES:
         return False

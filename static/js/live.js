@@ -18,8 +18,15 @@
   var panelUrl = root.getAttribute("data-panel");
 
   var POLL_WHEN_DOWN = 5000;
-  var POLL_WHEN_UP = 30000;
+  // With the socket up every change is pushed; the poll is only a safety net, and a thousand
+  // pages polling often would cost the server more than the draft itself.
+  var POLL_WHEN_UP = 300000;
   var HEARTBEAT = 20000;
+  // Other seats' picks change the board many times a second in a busy pod: refresh for them
+  // at most this often. A pack reaching this seat (a "queue" push) refreshes at once.
+  var REFRESH_EVERY = 2000;
+  var lastRefresh = 0;
+  var refreshTimer = null;
 
   var versions = {};
   var serverOffset = 0;
@@ -119,8 +126,15 @@
       "error");
   }
 
+  function refreshSoon() {
+    if (refreshTimer) return;
+    var wait = Math.max(0, REFRESH_EVERY - (Date.now() - lastRefresh));
+    refreshTimer = setTimeout(function () { refreshTimer = null; refresh(); }, wait);
+  }
+
   function refresh() {
     if (gone || !panelUrl) return Promise.resolve();
+    lastRefresh = Date.now();
     if (fetching) { fetchAgain = true; return Promise.resolve(); }
     fetching = true;
     return fetch(panelUrl, { credentials: "same-origin", cache: "no-store", headers: { "X-Live-Panel": "1" } })
@@ -176,7 +190,9 @@
     document.dispatchEvent(new CustomEvent("live:message", { detail: message }));
     if (message.type === "changed") {
       var key = message.pod === null || message.pod === undefined ? null : String(message.pod);
-      if (key === null || !(key in versions) || message.version > versions[key]) refresh();
+      if (key === null || !(key in versions) || message.version > versions[key]) refreshSoon();
+    } else if (message.type === "queue") {
+      refresh();
     } else if (message.type === "heartbeat" && message.server_time) {
       var stamp = Date.parse(message.server_time);
       if (!isNaN(stamp)) serverOffset = stamp - Date.now();

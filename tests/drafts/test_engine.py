@@ -156,7 +156,9 @@ def test_a_manual_pick_after_the_deadline_loses_to_the_timer(pod, seats):
     with pytest.raises(DomainError) as err:
         services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, pack_id=card.pack_id,
                            now=T0 + seconds(40.5))
-    assert err.value.code in {"wrong_pack", "card_not_in_pack"}
+    # no_pack: the other seats' clocks ran out too, but they get the grace period (their own
+    # picks may be on the way), so no pack has reached seat 1 yet.
+    assert err.value.code in {"wrong_pack", "card_not_in_pack", "no_pack"}
     assert Pick.objects.get(seat=seats[0]).kind == PickKind.TIMEOUT
 
 
