@@ -8,6 +8,7 @@ import datetime as dt
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from cards.models import DFC_LAYOUTS, Card, CardFace
 from draftsite.errors import NotFoundError
@@ -104,7 +105,9 @@ def call_view(pod: Pod, *, staff: bool, now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
     pod, called, call = fresh_call(pod, now)
     inputs = call_inputs(called)
-    segments = schedule.timeline(inputs["start"], inputs["pauses"], pod.event.pack_size, now,
+    # Before the first call, the timeline from the start: pages tick into it by themselves.
+    at = inputs["start"] if inputs["start"] and now < inputs["start"] else now
+    segments = schedule.timeline(inputs["start"], inputs["pauses"], pod.event.pack_size, at,
                                  jumps=inputs["jumps"], deck_building_minutes=pod.event.deck_building_minutes)
     pauses = open_pauses(called) if call.paused else []
     return {
@@ -186,6 +189,10 @@ def call_log(pod: Pod, limit: int = 30) -> list[PodLogEntry]:
                 .order_by("-at", "-pk")[:limit])
 
 
+PHASE_LABELS = {schedule.PICK: _("Pick timer"), schedule.REVIEW: _("Review"),
+                schedule.DECK_BUILDING: _("Deck building")}
+
+
 def pod_glance(pod: Pod, now: dt.datetime) -> dict:
     """One dashboard row of a paper pod: state, round, pick, time left, who paused it and why."""
     pod, called, call = fresh_call(pod, now)
@@ -194,7 +201,7 @@ def pod_glance(pod: Pod, now: dt.datetime) -> dict:
             "flight": called.flight.number if called and called.flight_id else None,
             "pick": str(call.pick) if call.pick else None,
             "clock": {"deadline": call.ends_at, "remaining_ms": call.remaining_ms, "paused": call.paused,
-                      "label": call.phase},
+                      "label": PHASE_LABELS.get(call.phase) if call.step else None},
             "pauses": [{"by": p.paused_by.get_username() if p.paused_by_id else "", "reason": p.reason,
                         "since": p.started_at, "flight": p.flight.number if p.flight_id else None}
                        for p in pauses],
