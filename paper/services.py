@@ -182,14 +182,21 @@ def _pause(pod, called, now, actor, *, reason: str, flight: Flight | None = None
 
 
 def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
-    pause = called.pauses.filter(ended_at__isnull=True, flight=flight).first()
-    if pause is None:
+    """A flight's resume ends the flight's pause (a pod paused on its own stays paused);
+    resuming one pod ends every pause of that pod, its flight's too: the judge at that table
+    decides it goes on."""
+    open_pauses = called.pauses.filter(ended_at__isnull=True)
+    if flight is not None:
+        open_pauses = open_pauses.filter(flight=flight)
+    pauses = list(open_pauses.order_by("started_at"))
+    if not pauses:
         raise ConflictError(error_codes.CALL_NOT_PAUSED, _("Pod %(number)s is not paused.") % {"number": pod.number})
-    pause.ended_at = now
-    pause.resumed_by = actor if getattr(actor, "is_authenticated", False) else None
-    pause.save(update_fields=["ended_at", "resumed_by"])
+    for pause in pauses:
+        pause.ended_at = now
+        pause.resumed_by = actor if getattr(actor, "is_authenticated", False) else None
+        pause.save(update_fields=["ended_at", "resumed_by"])
     _log(pod, now, "call_resume", actor, flight=flight.number if flight else None,
-         paused_seconds=int((now - pause.started_at).total_seconds()))
+         paused_seconds=int((now - pauses[0].started_at).total_seconds()))
 
 
 def _jump_target(kind: str, pod: Pod, call: schedule.Call) -> int:
