@@ -19,10 +19,10 @@ organiser lets players follow without an account (a new link or turning it off c
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from drafts import permissions
+from drafts.consumers import _PodSocket
 from drafts.models import Pod
 from paper import selectors
 from paper.tasks import paper_group
@@ -30,7 +30,10 @@ from paper.tasks import paper_group
 CLOSE_FORBIDDEN = 4403
 
 
-class _CallSocket(AsyncJsonWebsocketConsumer):
+class _CallSocket(_PodSocket):
+    """The draft engine's socket (text frames, malformed JSON answered, not fatal) with its own
+    group: the paper pod's, joined for one pod id."""
+
     role = ""
     pod_id: int | None = None
 
@@ -56,18 +59,6 @@ class _CallSocket(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if self.pod_id is not None:
             await self.channel_layer.group_discard(paper_group(self.pod_id), self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if text_data is None:
-            await self.send_json({"type": "error", "code": "unknown_message"})
-            return
-        await super().receive(text_data=text_data, **kwargs)
-
-    async def decode_json(self, text_data):
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
 
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "heartbeat":
