@@ -368,7 +368,8 @@ def post_dfc(*, pod_id: int, actor, card: str | int, count: int = 1, now: dt.dat
         raise DomainError(error_codes.INVALID_COUNT,
                           _("Show 1 to %(max)s copies.") % {"max": MAX_POSTED_COUNT}, field="count")
     query = card if isinstance(card, int) else str(card or "").strip()
-    found = card_selectors.find_card(query) if query and "\x00" not in str(query) else None
+    valid = (0 < query < 2**31) if isinstance(query, int) else (bool(query) and "\x00" not in query)
+    found = card_selectors.find_card(query) if valid else None  # an id past the column's range is none
     if found is None:
         raise DomainError(error_codes.UNKNOWN_CARD, _("No card is called %(name)s.") % {"name": str(query)[:100]},
                           field="card", suggestions=card_selectors.suggest_names(str(query)[:100], 3)

@@ -238,3 +238,11 @@ def test_decks_of_a_paper_draft_are_registered_from_a_pasted_list_without_the_po
     assert not deck.valid and any("checklist" in e["code"] or "sleeve" in e["code"] for e in report.errors)
     deck, report = deck_services.register_deck(event_id=event.pk, actor=me, main=main, opaque_sleeves=True)
     assert deck.valid, report.errors
+
+
+@pytest.mark.parametrize("card", ["99999999999999999999", "0", "a\x00b", "é" * 300, ""])
+def test_odd_cards_are_a_clean_400(paper, card):
+    _, (pod, _) = paper
+    response = post_json(client_for(players(pod)[0]), f"/api/paper/pods/{pod.pk}/dfcs/", {"card": card})
+    assert response.status_code == 400
+    assert not PostedDfc.objects.exists()
