@@ -11,7 +11,8 @@ error messages). Every body and every websocket message must not contain:
 - the name of a single-faced card another seat holds (in a pack or their pile), of this pod,
   the other pod or the other event; after the draft, no card of another seat's pile at all;
 - anything of another player's deck before the event publishes its decklists;
-- another player's penalties (their descriptions are unique strings).
+- another player's penalties (their descriptions are unique strings), and a judge's reason for
+  pausing a paper pod (it may name a player: staff only).
 After publication the same requests do show another player's deck (the check can fail).
 
 Over the sockets, card data goes only to the seat it belongs to: the ``picked`` answer and the
@@ -37,7 +38,14 @@ from draftsite.routing import websocket_urlpatterns
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
-from tests.test_authorization_matrix import ENDPOINTS, _converter, build_world, project_routes, targets
+from tests.test_authorization_matrix import (
+    ENDPOINTS,
+    PAPER_SECRET,
+    _converter,
+    build_world,
+    project_routes,
+    targets,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
@@ -71,7 +79,8 @@ def hidden_names(world, *, piles_too: bool) -> set[str]:
 
 
 def secret_penalty_texts(world) -> list[str]:
-    return [p.description for key, p in world.penalties.items() if key != "own"]
+    """Other players' penalty descriptions, and a judge's reason for pausing a paper pod."""
+    return [p.description for key, p in world.penalties.items() if key != "own"] + [PAPER_SECRET]
 
 
 def player_requests(world) -> list[tuple[str, str, dict | None]]:
@@ -124,7 +133,7 @@ def assert_nothing_hidden(world, bodies: dict[str, str], messages: list, *, pile
     leaks = []
     for where, body in bodies.items():
         leaks += [f"{where}: card {n!r}" for n in names if n in body]
-        leaks += [f"{where}: penalty {s!r}" for s in secrets if s in body]
+        leaks += [f"{where}: secret {s!r}" for s in secrets if s in body]
     for message in messages:
         if message["type"] in CARD_MESSAGES:
             continue  # checked against the seat's own packs when received (assert_own_cards_only)
