@@ -86,6 +86,20 @@ def images(printing_ids: set[int]) -> dict[int, dict]:
     return found
 
 
+def missing(rows: Iterable[CardRow]) -> bool:
+    """Whether building these rows' payloads would read the catalogue (a cache miss)."""
+    now = time.monotonic()
+    for row in rows:
+        hit = _card_cache.get(row[1])
+        if hit is None or now - hit[0] >= _TTL:
+            return True
+        if row[2]:
+            hit = _image_cache.get(row[2])
+            if hit is None or now - hit[0] >= _TTL:
+                return True
+    return False
+
+
 def payloads(rows: Iterable[CardRow]) -> dict[int, dict]:
     """The page payload of each opened card, by draft card id."""
     rows = list(rows)

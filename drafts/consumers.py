@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from draftsite.errors import DomainError
 from drafts import error_codes, live, permissions, presence, services
 from drafts.models import Event, Pod, Seat
+from drafts.services import fastpath
 
 CLOSE_FORBIDDEN = 4403
 MAX_PILE_POSITION = 1000
@@ -195,9 +196,14 @@ class SeatSocket(_PodSocket):
                                 "a pile position from 0 to %(max)s.") % {"max": MAX_PILE_POSITION})
             return
         try:
-            answer = await sync_to_async(_pick_in_thread, thread_sensitive=False)(
-                seat_id=self.seat_id, draft_card_id=card, pack_id=pack, position=position,
-                actor=self.user, owner=self.user, received_at=received_at)
+            if fastpath.async_enabled():
+                answer = await services.amake_pick(
+                    seat_id=self.seat_id, draft_card_id=card, pack_id=pack, position=position,
+                    actor_id=self.user.pk, owner_id=self.user.pk, received_at=received_at)
+            else:
+                answer = await sync_to_async(_pick_in_thread, thread_sensitive=False)(
+                    seat_id=self.seat_id, draft_card_id=card, pack_id=pack, position=position,
+                    actor=self.user, owner=self.user, received_at=received_at)
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error())
             return

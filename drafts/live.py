@@ -169,6 +169,32 @@ def publish(*messages: tuple[str, dict]) -> None:
         logger.warning("Could not publish live updates on %s", [t for t, _ in encoded], exc_info=True)
 
 
+_async_clients: dict[asyncio.AbstractEventLoop, object] = {}
+
+
+async def apublish(*messages: tuple[str, dict]) -> None:
+    """``publish`` from an event loop, without blocking it (never raises either)."""
+    url = _url()
+    if not url:
+        publish(*messages)
+        return
+    loop = asyncio.get_running_loop()
+    try:
+        client = _async_clients.get(loop)
+        if client is None:
+            import redis.asyncio as aioredis
+
+            client = _async_clients[loop] = aioredis.Redis.from_url(url, socket_timeout=5)
+        namespace = prefix()
+        async with client.pipeline(transaction=False) as pipe:
+            for topic, message in messages:
+                pipe.publish(namespace + topic, orjson.dumps(message))
+            await pipe.execute()
+    except Exception:
+        _async_clients.pop(loop, None)
+        logger.warning("Could not publish live updates", exc_info=True)
+
+
 def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:
     try:
         return asyncio.get_running_loop() is not loop

@@ -85,9 +85,10 @@ def schedule_deadline_check(pod_id: int) -> None:
         logger.warning("Could not schedule the deadline check of pod %s", pod_id, exc_info=True)
 
 
-def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
-    """Tell every live page of the pod its new version, and send each seat that a pack reached
-    the front of the queue its queue (``arrivals``: seat id -> queue rows, or None to read them)."""
+def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> list:
+    """The live messages of a committed change: the pod's new version for every page of the
+    pod, and to each seat that a pack reached the front of the queue its queue (``arrivals``:
+    seat id -> queue rows, or None to read them)."""
     from drafts import live
     from drafts.queue import queue_payload, queue_rows_by_seat
 
@@ -102,7 +103,14 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
                                                         "queue": queue_payload(rows)}))
         except Exception:  # the page still hears ``changed`` and fetches its queue
             logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
-    live.publish(*messages)
+    return messages
+
+
+def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
+    """Tell every live page of the pod that it changed (``pod_messages``)."""
+    from drafts import live
+
+    live.publish(*pod_messages(pod_id, version, arrivals))
 
 
 def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None,

@@ -192,6 +192,10 @@ LIVE_UPDATES_URL = REDIS_URL
 # PostgreSQL runs each pick as one call of a database function (drafts.services.fastpath);
 # false forces the Python reference engine everywhere (it always runs on SQLite).
 DRAFT_FAST_PATH = env_bool("DRAFT_FAST_PATH", True)
+# Socket picks await that call on the event loop (a pool of autocommit connections per web
+# process, DRAFT_ASYNC_POOL_SIZE at most) instead of a thread with a Django connection.
+DRAFT_ASYNC_PICKS = env_bool("DRAFT_ASYNC_PICKS", True)
+DRAFT_ASYNC_POOL_SIZE = int(os.environ.get("DRAFT_ASYNC_POOL_SIZE", "6"))
 # A pick received before its deadline counts (the server's receive time decides). Clocks are
 # enforced this long after a deadline, so a pick already on its way is served first.
 PICK_TIMER_GRACE_SECONDS = float(os.environ.get("PICK_TIMER_GRACE_SECONDS", "2"))

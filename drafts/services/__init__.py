@@ -9,6 +9,7 @@ from drafts.services.events import (  # noqa: F401
 )
 from drafts.services.picks import (  # noqa: F401
     advance_round,
+    amake_pick,
     enforce_deadlines,
     hand_seat,
     make_pick,

@@ -10,6 +10,7 @@ drafter); it then runs the whole pick instead, in the same transaction.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 from typing import Any
@@ -17,12 +18,19 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-PICK_SQL = "SELECT drafts_pick(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+# Typed parameters: the async path binds them on the server (a prepared statement).
+PICK_SQL = ("SELECT drafts_pick(%s::bigint, %s::bigint, %s::bigint, %s::integer, %s::integer, "
+            "%s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz)")
 
 
 def enabled() -> bool:
     """PostgreSQL has the function; ``DRAFT_FAST_PATH=false`` (or a test) forces the reference."""
     return connection.vendor == "postgresql" and getattr(settings, "DRAFT_FAST_PATH", True)
+
+
+def async_enabled() -> bool:
+    """Sockets pick on the event loop itself (no thread, no Django connection per pick)."""
+    return enabled() and getattr(settings, "DRAFT_ASYNC_PICKS", True)
 
 
 def call(*, seat_id: int, draft_card_id: int, pack_id: int | None, position: int | None,
@@ -34,3 +42,50 @@ def call(*, seat_id: int, draft_card_id: int, pack_id: int | None, position: int
                                   received_at, now, cutoff])
         (answer,) = cursor.fetchone()
     return answer if isinstance(answer, dict) else json.loads(answer)  # psycopg decodes jsonb
+
+
+# --- the same call from an event loop -----------------------------------------------------
+
+_pools: dict[asyncio.AbstractEventLoop, Any] = {}
+
+
+def _conninfo() -> str:
+    from psycopg.conninfo import make_conninfo
+
+    db = settings.DATABASES["default"]
+    return make_conninfo(dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
+                         host=db.get("HOST") or None, port=db.get("PORT") or None)
+
+
+async def _pool():
+    """This event loop's pool of autocommit connections (a pick is one statement)."""
+    from psycopg_pool import AsyncConnectionPool
+
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = AsyncConnectionPool(_conninfo(), min_size=1, max_size=settings.DRAFT_ASYNC_POOL_SIZE,
+                                   kwargs={"autocommit": True}, open=False,
+                                   name=f"drafts-picks-{id(loop)}")
+        _pools[loop] = pool
+        await pool.open()
+    return pool
+
+
+async def acall(*, seat_id: int, draft_card_id: int, pack_id: int | None, position: int | None,
+                actor_id: int | None, owner_id: int | None, received_at: dt.datetime,
+                now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
+    """``call`` on the event loop: one prepared statement, committed when it returns."""
+    pool = await _pool()
+    async with pool.connection() as conn:
+        cursor = await conn.execute(PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id,
+                                               owner_id, received_at, now, cutoff], prepare=True)
+        (answer,) = await cursor.fetchone()
+    return answer if isinstance(answer, dict) else json.loads(answer)
+
+
+async def aclose() -> None:
+    """Close this loop's pool (tests: each test has its own loop)."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()

@@ -223,21 +223,64 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, posit
 
 
 def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
-    pick, pod_fields = answer["pick"], answer["pod"]
-    result = PickResult(id=pick["id"], draft_card_id=pick["card"], seat_id=seat_id, round=pick["round"],
-                        pick_number=pick["pick_number"], kind=pick["kind"],
-                        pod_version=pod_fields["version"], pod=pod_fields, queue=answer["queue"])
-    arrivals = {answer["neighbour"]: answer["neighbour_queue"]} if answer.get("neighbour_queue") else {}
+    result = _result_of(answer, seat_id)
     # No deadline check is booked per pick: the worker's sweep (every DEADLINE_SWEEP_SECONDS)
     # enforces every clock, so a pick costs no broker round trip.
-    _after_commit_version(pod_fields["id"], pod_fields["version"], arrivals, schedule=False)
+    _after_commit_version(result.pod["id"], result.pod_version, _arrivals_of(answer), schedule=False)
     if answer["settle"]:
-        # Something else fell due meanwhile (a timer, an automatic drafter): the reference
-        # engine settles it right after, as any read would, and the answer shows the result.
-        enforce_deadlines(pod_id=pod_fields["id"], now=now, grace=True)
-        pod = Pod.objects.select_related("event").get(pk=pod_fields["id"])
-        result.pod, result.queue = _pod_fields(pod), queue_rows(seat_id)
+        _settle_after(result, now)
     return result
+
+
+def _result_of(answer: dict, seat_id: int) -> PickResult:
+    pick, pod_fields = answer["pick"], answer["pod"]
+    return PickResult(id=pick["id"], draft_card_id=pick["card"], seat_id=seat_id, round=pick["round"],
+                      pick_number=pick["pick_number"], kind=pick["kind"],
+                      pod_version=pod_fields["version"], pod=pod_fields, queue=answer["queue"])
+
+
+def _arrivals_of(answer: dict) -> dict[int, list]:
+    return {answer["neighbour"]: answer["neighbour_queue"]} if answer.get("neighbour_queue") else {}
+
+
+def _settle_after(result: PickResult, now: dt.datetime) -> None:
+    """Something else fell due meanwhile (a timer, an automatic drafter): the reference engine
+    settles it right after, as any read would, and the answer shows the result."""
+    enforce_deadlines(pod_id=result.pod["id"], now=now, grace=True)
+    pod = Pod.objects.select_related("event").get(pk=result.pod["id"])
+    result.pod, result.queue = _pod_fields(pod), queue_rows(result.seat_id)
+
+
+async def amake_pick(*, seat_id: int, draft_card_id: int, actor_id: int | None, owner_id: int | None,
+                     position: int | None, pack_id: int | None, received_at: dt.datetime) -> dict:
+    """``make_pick`` from an event loop (the seat socket): the same database function, the same
+    refusals and answer, awaited without a thread; anything the function defers goes to the
+    synchronous service. Returns the answer's body."""
+    from asgiref.sync import sync_to_async
+
+    from drafts import cardinfo, live, tasks
+
+    now = timezone.now()
+    received_at = min(received_at, now)
+    if position is not None and position < 0:
+        raise _refusal(error_codes.INVALID_POSITION)
+    answer = await fastpath.acall(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
+                                  position=position, actor_id=actor_id, owner_id=owner_id,
+                                  received_at=received_at, now=now, cutoff=_grace_cutoff(now))
+    if answer["status"] == "refused":
+        raise _refusal(answer["code"])
+    if answer["status"] != "ok":
+        return await sync_to_async(lambda: make_pick(
+            seat_id=seat_id, draft_card_id=draft_card_id, actor=actor_id, owner=owner_id, position=position,
+            pack_id=pack_id, now=now, received_at=received_at).answer(), thread_sensitive=False)()
+    result, arrivals = _result_of(answer, seat_id), _arrivals_of(answer)
+    rows = [card for queue in (result.queue, *arrivals.values()) for pack in queue for card in pack["cards"]]
+    if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
+        await sync_to_async(cardinfo.payloads, thread_sensitive=False)(rows)
+    await live.apublish(*tasks.pod_messages(result.pod["id"], result.pod_version, arrivals))
+    if answer["settle"]:
+        await sync_to_async(_settle_after, thread_sensitive=False)(result, now)
+    return result.answer()
 
 
 def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now):

@@ -1,0 +1,75 @@
+"""Socket picks awaited on the event loop (``amake_pick``, the production path on PostgreSQL):
+the same answer, pushes and refusals as the threaded path, and the same state."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from django.db import connection, connections
+from django.utils import timezone
+
+from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
+from drafts.services import fastpath
+from drafts.simulation import check_conservation
+from tests.drafts import conftest
+from tests.drafts.test_consumers import opened
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.asyncio,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the awaited path calls drafts_pick"),
+]
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _async_picks(settings):
+    settings.DRAFT_ASYNC_PICKS = True
+    yield
+    await fastpath.aclose()  # this test's loop ends with the test
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def pod(organiser, players, cube_names):
+    return conftest.make_pod(organiser, players, cube_names, now=timezone.now())
+
+
+@database_sync_to_async
+def front(seat_id):
+    pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
+    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot").values_list("pk", flat=True))
+
+
+async def test_an_awaited_socket_pick_answers_pushes_and_refuses_like_the_threaded_one(pod, players):
+    seats = await database_sync_to_async(lambda: list(Seat.objects.filter(pod=pod).order_by("position")))()
+    picker = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
+    neighbour = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
+    for ws in (picker, neighbour):
+        await ws.receive_json_from(timeout=5)  # hello
+        await ws.receive_json_from(timeout=5)  # changed (current version)
+    # Seat 2 picks first so that the pack seat 1 passes is the one in front of it when it arrives.
+    _, cards2 = await front(seats[1].pk)
+    await neighbour.send_json_to({"type": "pick", "card": cards2[0], "ref": "n"})
+    while (message := await neighbour.receive_json_from(timeout=5))["type"] != "picked":
+        pass
+    pack, cards = await front(seats[0].pk)
+    await picker.send_json_to({"type": "pick", "card": cards[2], "pack": pack.pk, "ref": 7})
+    while (answer := await picker.receive_json_from(timeout=5))["type"] != "picked":
+        pass
+    assert answer["ref"] == 7 and answer["pick"]["card"] == cards[2] and answer["pick"]["kind"] == PickKind.MANUAL
+    assert answer["queue"] == [] and answer["pod"]["version"] == answer["pick"]["pod_version"]
+    # The neighbour is sent the pack it now has in front of it, its cards in full.
+    while (push := await neighbour.receive_json_from(timeout=5))["type"] != "queue":
+        pass
+    assert push["queue"][0]["pack_id"] == pack.pk
+    assert sorted(c["id"] for c in push["queue"][0]["cards"]) == sorted(set(cards) - {cards[2]})
+    # The same pick again: refused with the threaded path's code, nothing stored.
+    await picker.send_json_to({"type": "pick", "card": cards[2], "pack": pack.pk, "ref": "again"})
+    while (refusal := await picker.receive_json_from(timeout=5))["type"] != "pick_refused":
+        pass
+    assert refusal["ref"] == "again" and refusal["errors"][0]["code"] == "already_picked"
+    assert await database_sync_to_async(lambda: Pick.objects.filter(seat=seats[0]).count())() == 1
+    assert await database_sync_to_async(check_conservation)(pod) == []
+    await picker.disconnect()
+    await neighbour.disconnect()
