@@ -81,6 +81,10 @@ def test_a_player_cannot_pause_403_and_nothing_is_stored(paper, organiser, judge
     # The players' view of the pause: that it is paused, not the judge's reason.
     seen = player.get(f"/api/paper/pods/{pod.pk}/call/").json()
     assert seen["call"]["paused"] and "Card on the floor" not in json.dumps(seen)
+    assert "log" not in seen
+    staff_view = judge_client.get(f"/api/paper/pods/{pod.pk}/call/").json()
+    assert [(e["text"], e["reason"], e["by"]) for e in staff_view["log"]] == [
+        ("Paused", "Card on the floor", "judge"), ("Call started", "", "org")]
     response = post_json(judge_client, f"/api/paper/pods/{pod.pk}/pause/", {"reason": "again"})
     assert response.status_code == 409 and codes(response) == ["call_paused"]
 
