@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cards.models import Card
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
@@ -158,26 +159,26 @@ class PickResult:
                 "pod": selectors.pod_summary(self.pod), "queue": queue_payload(self.queue)}
 
 
+# Why a pick was refused, by code: one wording whichever engine path refused it.
+_REFUSALS = {
+    error_codes.POD_PAUSED: (ConflictError, gettext_lazy("The draft is paused; picks resume with the pod.")),
+    error_codes.POD_NOT_DRAFTING: (ConflictError, gettext_lazy("This pod is not drafting right now.")),
+    error_codes.ALREADY_PICKED: (ConflictError, gettext_lazy("You have already picked that card.")),
+    error_codes.NO_PACK: (ConflictError, gettext_lazy("No pack is waiting for you; the next one is on its way.")),
+    error_codes.WRONG_PACK: (ConflictError, gettext_lazy(
+        "That pack has already moved on; pick from the pack now in front of you.")),
+    error_codes.NOT_YOUR_SEAT: (ForbiddenError, gettext_lazy("That is not your seat.")),
+    error_codes.UNKNOWN_SEAT: (NotFoundError, gettext_lazy("No such seat.")),
+    # Deliberately vague: never confirm where some other card is (R16).
+    error_codes.CARD_NOT_IN_PACK: (DomainError, gettext_lazy("That card is not in the pack in front of you.")),
+}
+
+
 def _refusal(code: str) -> DomainError:
-    """The error for a refused pick (one wording whichever engine path refused it)."""
-    if code == error_codes.POD_PAUSED:
-        return ConflictError(code, _("The draft is paused; picks resume with the pod."))
-    if code == error_codes.POD_NOT_DRAFTING:
-        return ConflictError(code, _("This pod is not drafting right now."))
-    if code == error_codes.ALREADY_PICKED:
-        return ConflictError(code, _("You have already picked that card."))
-    if code == error_codes.NO_PACK:
-        return ConflictError(code, _("No pack is waiting for you; the next one is on its way."))
-    if code == error_codes.WRONG_PACK:
-        return ConflictError(code, _("That pack has already moved on; pick from the pack now in front of you."))
-    if code == error_codes.NOT_YOUR_SEAT:
-        return ForbiddenError(code, _("That is not your seat."))
-    if code == error_codes.UNKNOWN_SEAT:
-        return NotFoundError(code, _("No such seat."))
     if code == error_codes.INVALID_POSITION:
         return DomainError(code, _("A pile position is 0 or more."), field="position")
-    # Deliberately vague: never confirm where some other card is (R16).
-    return DomainError(error_codes.CARD_NOT_IN_PACK, _("That card is not in the pack in front of you."))
+    error_class, message = _REFUSALS.get(code, _REFUSALS[error_codes.CARD_NOT_IN_PACK])
+    return error_class(code if code in _REFUSALS else error_codes.CARD_NOT_IN_PACK, str(message))
 
 
 def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, position: int | None = None,
