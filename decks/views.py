@@ -67,7 +67,8 @@ def index(request):
             registered.append({"event": registration.event, "deck": deck,
                                "status": selectors.deck_status(deck, registration.event)})
         event_ids = EventStaff.objects.filter(user=request.user).values_list("event_id", flat=True)
-        staffed = list(Event.objects.filter(pk__in=event_ids))
+        staffed = [{"event": e, "organiser": permissions.is_organiser(request.user, e)}
+                   for e in Event.objects.filter(pk__in=event_ids)]
     return render(request, "decks/index.html", {"title": "Decks", "registered": registered,
                                                 "staffed": staffed})
 
@@ -248,6 +249,8 @@ def event_decks(request, event_id: int):
         "late": request.GET.get("late", ""), "error_codes": sorted(set(
             code for row in selectors.event_decks(event) for code in row["status"]["error_codes"])),
         "locked": selectors.is_locked(event),
+        # Only organisers enter sealed pools; judges would follow the link to a 403.
+        "organiser": permissions.is_organiser(request.user, event),
     })
 
 
