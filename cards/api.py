@@ -10,12 +10,12 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import generics, serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 
 from cards import error_codes, selectors
 from cards.models import Card, CardFace, ChecklistCard, Layout, Printing
 from draftsite.errors import DomainError, NotFoundError
+from draftsite.pagination import BoundedLimitOffsetPagination
 
 
 def _letters(value: str) -> list[str]:
@@ -120,7 +120,7 @@ class ChecklistCardSerializer(serializers.ModelSerializer):
                   "scryfall_id", "oracle_text", "entries"]
 
 
-class CardSearchPagination(LimitOffsetPagination):
+class CardSearchPagination(BoundedLimitOffsetPagination):
     """Limit/offset pages plus ``suggestions``: close names when nothing matched."""
 
     suggestions: list[str] = []

@@ -202,10 +202,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "draftsite.errors.api_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # JSON that is too deep or carries NULs/lone surrogates is a 400, not a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "draftsite.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "draftsite.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_THROTTLE_RATE", "10/min")},
 }
+# Token requests: per (account, address), and per address for a whole venue behind one NAT
+# (200 players signing in within a minute, some twice). draftsite/api.py.
+LOGIN_THROTTLE_RATE = os.environ.get("LOGIN_THROTTLE_RATE", "10/min")
+LOGIN_ADDRESS_THROTTLE_RATE = os.environ.get("LOGIN_ADDRESS_THROTTLE_RATE", "1000/min")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Draft site API",
     "DESCRIPTION": (

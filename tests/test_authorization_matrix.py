@@ -290,6 +290,8 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "logout": [("POST", None, PUBLIC, None)],
     "api-schema": [("GET", None, PUBLIC, None)],
     "api-docs": [("GET", None, PUBLIC, None)],
+    "api-redoc": [("GET", None, PUBLIC, None)],
+    "favicon": [("GET", None, PUBLIC, None)],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
     # cards and rules desk: public catalogue
     "api-card-list": [("GET", None, PUBLIC, None)],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +19,7 @@ from decks.api.common import (
     valid,
 )
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.parsers import JSONParser
 
 ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, message, field?}]}")
 
