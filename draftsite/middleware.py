@@ -73,6 +73,11 @@ class ResilienceMiddleware(MiddlewareMixin):
                 return _json_error(INVALID_TEXT, message, 400)
             return render(request, "error.html", {"title": "Bad request", "status": 400,
                                                   "message": message}, status=400)
+        return None
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        # Here rather than in process_request: the session and user are known by now, so the
+        # 413 page shows the player still signed in (it used to look signed out).
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is None:
             return None
@@ -132,8 +137,10 @@ def _too_large(request, length, limit):
     message = f"The request body is {size}; the limit is {limit // 1024} KB."
     if _is_api(request):
         return _json_error(REQUEST_TOO_LARGE, message, 413)
-    return render(request, "error.html", {"title": "Request too large", "status": 413,
-                                          "message": message}, status=413)
+    return render(request, "error.html", {
+        "title": "Request too large", "status": 413, "message": message,
+        "advice": "Nothing was saved. Go back: your browser keeps what you typed, so you can "
+                  "shorten it and send it again.", "back": True}, status=413)
 
 
 # --- Login throttling -------------------------------------------------------------------
