@@ -197,3 +197,16 @@ def test_a_body_over_the_site_limit_shows_a_signed_in_413_that_sends_the_player_
     assert users["alice"].username in html and "Log out" in html  # still signed in
     assert "history.back()" in html and "Nothing was saved" in html
     assert not Deck.objects.filter(registration=regs["alice"]).exists()
+
+
+def test_the_last_saved_time_is_not_followed_by_a_second_period(event, users):
+    import re
+
+    ev, regs = event
+    client = login(users["alice"])
+    client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"})
+    Deck.objects.filter(registration=regs["alice"]).update(
+        updated_at=dt.datetime(2026, 11, 29, 14, 46, tzinfo=dt.timezone.utc))
+    html = client.get(f"/decks/events/{ev.pk}/").content.decode()
+    assert "2:46 p.m." in html
+    assert not re.search(r"[ap]\.m\.\.", html)
