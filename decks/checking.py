@@ -158,6 +158,23 @@ def _entry_name(entry: dict) -> str:
     return str(entry.get("name") or "").strip()
 
 
+def _split_marks(marked: list[str], by_name: dict) -> list[str]:
+    """"Delver of Secrets, Garruk Relentless" is two names marked, not one unknown name.
+
+    Card names may contain commas (Tamiyo, Field Researcher), so a mark is split only when it
+    is not itself a card name and every part is one; the check then reports two marks (R10).
+    """
+    out: list[str] = []
+    for name in marked:
+        parts = [part.strip() for part in name.split(",") if part.strip()]
+        if (by_name.get(name) is None and len(parts) > 1
+                and all(by_name.get(part) is not None for part in parts)):
+            out.extend(parts)
+        else:
+            out.append(name)
+    return out
+
+
 def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = (),
             commander: Sequence[dict] = (), pool: Sequence[dict] | None = None,
             opaque_sleeves: bool = False, checklist_policy: str = core.POLICY_DECK,
@@ -173,7 +190,9 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
             else:
                 names.append(_entry_name(entry))
     for card in checklist_cards:
-        names.extend(str(name).strip() for name in card.get("marked") or ())
+        for name in card.get("marked") or ():
+            names.append(str(name).strip())
+            names.extend(part.strip() for part in str(name).split(",") if part.strip())
     by_name = resolve_names(names)
     by_id = resolve_ids(ids) if ids else {}
 
@@ -196,7 +215,7 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
     uses, rows = [], []
     for card in checklist_cards:
         given = str(card.get("checklist", "")).strip()
-        marked = [str(name).strip() for name in card.get("marked") or ()]
+        marked = _split_marks([str(name).strip() for name in card.get("marked") or ()], by_name)
         candidates = checklists.get(given, ())
         marks = tuple(core.Mark(name=name, card=by_name.get(name)) for name in marked)
         uses.append(core.ChecklistUse(given=given, candidates=candidates, marked=marks))

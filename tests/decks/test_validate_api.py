@@ -93,6 +93,10 @@ CASES = [
      {"format": "constructed", "main": DELVER_MAIN,
       "checklist_cards": delver_checklists(3) + [{"checklist": ISD, "marked": ["Delver of Secrets", "Gatstaf Shepherd"]}]},
      ["checklist_multiple_marks"]),
+    ("R10 two names marked with a comma between them read as two marks, not one unknown name",
+     {"format": "constructed", "main": DELVER_MAIN,
+      "checklist_cards": delver_checklists(3) + [{"checklist": ISD, "marked": ["Delver of Secrets, Gatstaf Shepherd"]}]},
+     ["checklist_multiple_marks"]),
     ("R11 checklist_unofficial", {"format": "constructed", "main": DELVER_MAIN,
                                   "checklist_cards": delver_checklists(3) + delver_checklists(1, checklist="Think Twice")},
      ["checklist_unofficial"]),
@@ -126,6 +130,15 @@ CASES = [
 def test_error_codes(api_client, label, body, expected):
     _, codes = check(api_client, body)
     assert codes == expected
+
+
+def test_two_names_marked_with_a_comma_are_named_in_the_message(api_client):
+    data, codes = check(api_client, {"format": "constructed", "main": DELVER_MAIN, "checklist_cards":
+                                     delver_checklists(3) + [{"checklist": ISD,
+                                                              "marked": ["Delver of Secrets, Gatstaf Shepherd"]}]})
+    assert codes == ["checklist_multiple_marks"]
+    message = data["errors"][0]["message"]
+    assert "2 names marked" in message and "Gatstaf Shepherd" in message and "R10" in message
 
 
 def test_unknown_card_suggests_names(api_client):
