@@ -304,21 +304,23 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         if have == count:
             continue
         card = dfc_cards[key]
-        if deck.checklist_policy == POLICY_PER_NAME:
-            if have:
-                errors.append(_problem(
-                    CHECKLIST_PARTIAL,
-                    f"{have} of {count} copies of {card.name} are represented by checklist cards: "
-                    "every copy of the same double-faced card must be, or none (R12, MTR 3.5).",
-                    _names(card, *tallies), represented=have, copies=count))
-        elif any_represented:
+        # One finding per card: an unrepresented copy in a deck that uses checklist cards is
+        # the R12 problem; not being in opaque sleeves is then said in the same finding.
+        sleeves = "" if deck.opaque_sleeves else " The deck is not in fully opaque sleeves either (R9)."
+        if deck.checklist_policy == POLICY_PER_NAME and have:
+            errors.append(_problem(
+                CHECKLIST_PARTIAL,
+                f"{have} of {count} copies of {card.name} are represented by checklist cards: "
+                f"every copy of the same double-faced card must be, or none (R12, MTR 3.5).{sleeves}",
+                _names(card, *tallies), represented=have, copies=count))
+        elif deck.checklist_policy != POLICY_PER_NAME and any_represented:
             errors.append(_problem(
                 CHECKLIST_PARTIAL,
                 f"The deck represents double-faced cards with checklist cards, so every one must be "
                 f"(R12); {count - have} of {count} {card.name} "
-                f"{'is' if count - have == 1 else 'are'} not.",
+                f"{'is' if count - have == 1 else 'are'} not.{sleeves}",
                 _names(card, *tallies), represented=have, copies=count))
-        if not deck.opaque_sleeves:
+        elif not deck.opaque_sleeves:
             errors.append(_problem(
                 DFC_NEEDS_SLEEVES_OR_CHECKLIST,
                 f"{count - have} of {count} {card.name} not represented by a checklist card, and the "

@@ -186,8 +186,10 @@ DFC_CASES = [
      [isd(DELVER), isd(DELVER)], []),
     ("R12 per-name policy: copies of one DFC alike", True, v.POLICY_PER_NAME,
      [isd(DELVER)], ["checklist_partial"]),
+    # One finding per card: the partly represented DFC gets the R12 finding (which also says
+    # the sleeves are not opaque), the other, wholly bare DFC the R9 one.
     ("R12 partial without sleeves also leaves DFCs bare", False, v.POLICY_PER_NAME,
-     [isd(DELVER)], ["checklist_partial", "dfc_needs_sleeves_or_checklist", "dfc_needs_sleeves_or_checklist"]),
+     [isd(DELVER)], ["checklist_partial", "dfc_needs_sleeves_or_checklist"]),
     ("mismatch: more checklist cards than copies", True, v.POLICY_DECK,
      [isd(DELVER), isd(DELVER), isd(DELVER), isd(GATSTAF)], ["checklist_mismatch"]),
     ("mismatch: checklist card for a DFC not in the deck", True, v.POLICY_DECK,
