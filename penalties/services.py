@@ -285,6 +285,10 @@ def check_decision(*, penalty: Penalty, actor, decision: str, reason: str, new_k
     if not appeal and existing is not None and existing.status == AppealStatus.DECIDED:
         raise ConflictError(error_codes.APPEAL_DECIDED,
                             "The head judge has decided the appeal on this penalty; that decision is final.")
+    if not appeal and penalty.reviewed_at is not None:
+        # The head judge's review is the final decision; a player who disagrees appeals.
+        raise ConflictError(error_codes.ALREADY_REVIEWED,
+                            "The head judge has already reviewed this penalty; that decision is final.")
     return _transition(penalty, decision, new_kind)
 
 

@@ -182,6 +182,7 @@ def _render_detail(request, penalty, *, decision_form=None, appeal_decision_form
         "is_owner": permissions.owns_penalty(user, penalty),
         "is_event_viewer": permissions.sees_event_penalties(user, penalty.event_id),
         "can_review": can_review and penalty.status != PenaltyStatus.WITHDRAWN
+        and penalty.reviewed_at is None
         and not (appeal_obj and appeal_obj.status == AppealStatus.DECIDED),
         "can_decide_appeal": can_review and appeal_obj is not None and appeal_obj.status == AppealStatus.PENDING
         and penalty.status != PenaltyStatus.WITHDRAWN,

@@ -195,7 +195,14 @@ def test_html_form_shows_errors_and_stores_nothing(world, client):
         "event": world.event.pk, "registration": world.reg.pk, "infraction": "slow_play",
         "description": "Slow.", "penalty": "match_loss"})
     assert response.status_code == 400
-    assert "Give the reason for deviating" in response.content.decode()
+    html = response.content.decode()
+    assert "Give the reason for deviating" in html
+    # The error is summarised at the top of the form (it used to sit below the fold, alone),
+    # with a link to the field that needs it.
+    summary = html.index('id="form-errors"')
+    assert summary < html.index('id="id_registration"')
+    assert "The penalty was not recorded" in html[summary:summary + 600]
+    assert 'href="#id_deviation_reason"' in html[summary:html.index('id="id_registration"')]
     assert not Penalty.objects.exists()
 
 
