@@ -260,6 +260,22 @@ def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[
     return new_kind, PenaltyStatus.FINAL
 
 
+def require_reviewer(penalty: Penalty, actor) -> None:
+    """The event's head judge, not the one who issued it (views check this before the body)."""
+    _require_reviewer(penalty, actor)
+
+
+def require_appellant(penalty: Penalty, actor) -> None:
+    if not permissions.owns_penalty(actor, penalty):
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, "You can only appeal your own penalties.")
+
+
+def require_statement_writer(penalty: Penalty, actor) -> None:
+    if statement_role(penalty, actor) is None:
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY,
+                             "Only the player, the issuing judge or the head judge write statements.")
+
+
 def _require_reviewer(penalty: Penalty, actor) -> None:
     if not permissions.is_head_judge(actor, penalty.event_id):
         raise ForbiddenError(error_codes.NOT_HEAD_JUDGE, "Only the event's head judge may decide that.")
@@ -320,8 +336,7 @@ def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appea
     """The penalised player appeals to the head judge (once per penalty)."""
     now = now or timezone.now()
     record = _locked_penalty(penalty_id)
-    if not permissions.owns_penalty(actor, record):
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, "You can only appeal your own penalties.")
+    require_appellant(record, actor)
     statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
                       message="Say why you appeal.")
     if record.status == PenaltyStatus.WITHDRAWN:
@@ -376,10 +391,8 @@ def add_statement(*, penalty_id: int, actor, statement: str, now=None) -> Penalt
     """The player, the issuing judge or the head judge writes their statement (for reports)."""
     now = now or timezone.now()
     record = _locked_penalty(penalty_id)
+    require_statement_writer(record, actor)
     role = statement_role(record, actor)
-    if role is None:
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY,
-                             "Only the player, the issuing judge or the head judge write statements.")
     statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
                       message="Write the statement.")
     field = STATEMENT_FIELDS[role]

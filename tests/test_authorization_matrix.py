@@ -570,3 +570,36 @@ def test_authorization_matrix_websockets(cube_names):  # noqa: F811
                     mismatches.append(f"{path} [{target.label}] as {role}: expected "
                                       f"{'open' if expected else 'refused'}")
     assert mismatches == [], "\n" + "\n".join(mismatches)
+
+
+def test_role_is_checked_before_the_body_everywhere(cube_names):  # noqa: F811
+    """A caller without the role gets 401/403 even with a body the endpoint would refuse: an
+    outsider must not learn about the body's validity (deck-check selections, deck rules PUT and
+    timeout-pick dismissal once answered 400)."""
+    world = build_world(cube_names)
+    clients = {role: _client(world.users[role]) for role in ROLES}
+    mismatches, checked = [], 0
+    for name, route, params in project_routes():
+        # Logging out is for anyone; a registration without a name is self-registration (the
+        # body says which action it is, so its rule depends on the body).
+        if name in ("logout", "api-registrations"):
+            continue
+        for method, kind, rule, _body in ENDPOINTS[name]:
+            if method == "GET":
+                continue
+            for target in targets(world, kind, params):
+                url = "/" + route
+                for key, value in target.kwargs.items():
+                    url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
+                for role in ROLES:
+                    if rule(facts(world, role, target)):
+                        continue
+                    response = request(clients[role], method, url, {"method": 7, "checklist_policy": 7,
+                                                                    "source": 7, "reason": 7})
+                    checked += 1
+                    got = answer_class(response, method)
+                    if got != "REFUSED":
+                        mismatches.append(f"{method} {url} [{name}, {target.label}] as {role}: "
+                                          f"{response.status_code}")
+    assert checked > 300
+    assert mismatches == [], "\n" + "\n".join(mismatches)
