@@ -34,6 +34,7 @@ from django.contrib.auth.models import AnonymousUser, Group
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
+from django.utils import timezone
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from decks import services as deck_services
@@ -199,6 +200,28 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
                 # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
                 Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+    if kind in ("event+staff", "event+invitation"):
+        from drafts.models import StaffInvitation
+
+        out = []
+        for label, event in (("own event", w.event), ("other event", w.other_event)):
+            if kind == "event+staff":
+                row = EventStaff.objects.filter(event=event).order_by("pk").first()
+                out.append(Target(f"{label} staff", {param: event.pk, "staff_id": row.pk}, event.pk))
+            else:
+                invitation = StaffInvitation.objects.filter(event=event).first() or StaffInvitation.objects.create(
+                    event=event, role="judge", token=f"matrix-{event.pk}", created_at=timezone.now(),
+                    expires_at=timezone.now() + dt.timedelta(days=1))
+                out.append(Target(f"{label} invitation", {param: event.pk, "invitation_id": invitation.pk},
+                                  event.pk))
+        return out
+    if kind == "invitation":
+        from drafts.models import StaffInvitation
+
+        invitation = StaffInvitation.objects.filter(event=w.event).first() or StaffInvitation.objects.create(
+            event=w.event, role="judge", token="matrix-token", created_at=timezone.now(),
+            expires_at=timezone.now() + dt.timedelta(days=1))
+        return [Target("open invitation", {param: invitation.token}, w.event.pk)]
     if kind == "pod+action":
         return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
                 for label, p in (("own pod", w.pod), ("foreign pod", w.foreign_pod))
@@ -309,6 +332,15 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
                           ("POST", "event", EVENT_ORGANISER, {"name": "Gwen Guest"})],
     "api-seating": [("POST", "event", EVENT_ORGANISER, {})],
     "api-event-pods": [("GET", "event", EVENT_MEMBER, None)],
+    "api-event-staff": [("GET", "event", EVENT_STAFF, None),
+                        ("POST", "event", EVENT_ORGANISER, {"username": "p0", "role": "judge"})],
+    "api-event-staff-detail": [("PATCH", "event+staff", EVENT_ORGANISER, {"role": "head_judge"}),
+                               ("DELETE", "event+staff", EVENT_ORGANISER, None)],
+    "api-staff-invitations": [("GET", "event", EVENT_ORGANISER, None),
+                              ("POST", "event", EVENT_ORGANISER, {"role": "judge"})],
+    "api-staff-invitation-detail": [("DELETE", "event+invitation", EVENT_ORGANISER, None)],
+    # Anyone signed in who holds the link may accept it (it is the key).
+    "api-staff-invitation-accept": [("POST", "invitation", SIGNED_IN, None)],
     "api-pod-detail": [("GET", "pod", EVENT_STAFF, None)],
     "api-pod-board": [("GET", "pod", POD_MEMBER, None)],
     "api-pod-move-player": [("POST", "pod", EVENT_ORGANISER, {})],
@@ -367,6 +399,14 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "drafts:event-join": [("POST", "event", SIGNED_IN, {})],
     "drafts:event-register": [("POST", "event", EVENT_ORGANISER, {})],
     "drafts:event-seating": [("POST", "event", EVENT_ORGANISER, {})],
+    "drafts:event-settings": [("GET", "event", EVENT_ORGANISER, None), ("POST", "event", EVENT_ORGANISER, {})],
+    "drafts:event-staff": [("GET", "event", EVENT_ORGANISER, None)],
+    "drafts:event-staff-add": [("POST", "event", EVENT_ORGANISER, {"username": "p0", "role": "judge"})],
+    "drafts:event-staff-role": [("POST", "event+staff", EVENT_ORGANISER, {"role": "judge"})],
+    "drafts:event-staff-remove": [("POST", "event+staff", EVENT_ORGANISER, {})],
+    "drafts:event-staff-invite": [("POST", "event", EVENT_ORGANISER, {"role": "judge"})],
+    "drafts:event-staff-invitation-revoke": [("POST", "event+invitation", EVENT_ORGANISER, {})],
+    "drafts:staff-invitation": [("GET", "invitation", SIGNED_IN, None), ("POST", "invitation", SIGNED_IN, {})],
     "drafts:dashboard": [("GET", "event", EVENT_STAFF, None)],
     "drafts:dashboard-panel": [("GET", "event", EVENT_STAFF, None)],
     "drafts:event-report": [("GET", "event", EVENT_STAFF, None)],

@@ -106,12 +106,6 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
 
 
 @transaction.atomic
-def add_event_staff(*, event_id: int, user, role: str) -> EventStaff:
-    staff, _ = EventStaff.objects.get_or_create(event_id=event_id, user=user, role=role)
-    return staff
-
-
-@transaction.atomic
 def register_player(*, event_id: int, user=None, name: str | None = None) -> Registration:
     """Register an account (name defaults to the username) or a guest by name."""
     event = Event.objects.filter(pk=event_id).first()
