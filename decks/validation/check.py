@@ -257,13 +257,25 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         checklist = use.candidates[0]
         if card is not None:
             checklist = next((c for c in use.candidates if card.key in c.lists), checklist)
-        if card is None or card.key not in checklist.lists:
-            kind = "substitute card" if checklist.kind == SUBSTITUTE else "checklist card"
-            verb = "can stand for" if checklist.kind == SUBSTITUTE else "lists"
+        if checklist.kind == SUBSTITUTE:
+            # MTR 3.5: a write-in substitute card (Zendikar Rising onward) stands for whichever
+            # double-faced card is written on it, from any set; only the older checklist cards
+            # are limited to the cards printed on them.
+            if card is None or not card.is_dfc:
+                errors.append(_problem(
+                    CHECKLIST_NOT_LISTED,
+                    f"Checklist card {number}: “{mark.name}” is "
+                    f"{'not a card in the catalogue' if card is None else 'not a double-faced card'}; "
+                    f"a substitute card stands for a double-faced card (R11, MTR 3.5).",
+                    [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
+                    checklist=checklist.label, index=index))
+                faulty.append((card,))
+                continue
+        elif card is None or card.key not in checklist.lists:
             errors.append(_problem(
                 CHECKLIST_NOT_LISTED,
                 f"Checklist card {number}: “{mark.name}” is not a card the {checklist.label} "
-                f"{verb}; a {kind} can only mark a double-faced card it {verb} (R11).",
+                f"lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).",
                 [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
                 checklist=checklist.label, index=index))
             faulty.append((card,))

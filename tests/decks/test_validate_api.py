@@ -265,3 +265,16 @@ def test_documented_in_the_openapi_schema(api_client):
                  "/api/events/{event_id}/decks/", "/api/decks/{id}/", "/api/decks/{id}/corrections/",
                  "/api/decks/{id}/checks/", "/api/events/{event_id}/deck-check-selections/"):
         assert path in paths, path
+
+
+def test_mtr_3_5_a_substitute_card_from_a_set_not_in_the_catalogue_stands_for_any_dfc(api_client):
+    """Kaldheim's DFCs are not in the seed catalogue, so its substitute card "lists" nothing;
+    under MTR 3.5 it still stands for the DFC written on it, from any set."""
+    for marked, main in (("Emeria's Call", [{"name": "Emeria's Call", "count": 1}, {"name": "Plains", "count": 59}]),
+                         ("Delver of Secrets", [{"name": "Delver of Secrets", "count": 1}, islands(59)])):
+        data, codes = check(api_client, {"format": "constructed", "main": main, "checklist_cards": [
+            {"checklist": "Double-Faced Substitute Card (SKHM 1)", "marked": [marked]}]})
+        assert codes == [], data["errors"]
+    _, codes = check(api_client, {"format": "constructed", "main": [islands(60)], "checklist_cards": [
+        {"checklist": "Double-Faced Substitute Card (SKHM 1)", "marked": ["Think Twice"]}]})
+    assert codes[0] == "checklist_not_listed"
