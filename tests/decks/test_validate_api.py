@@ -278,3 +278,33 @@ def test_mtr_3_5_a_substitute_card_from_a_set_not_in_the_catalogue_stands_for_an
     _, codes = check(api_client, {"format": "constructed", "main": [islands(60)], "checklist_cards": [
         {"checklist": "Double-Faced Substitute Card (SKHM 1)", "marked": ["Think Twice"]}]})
     assert codes[0] == "checklist_not_listed"
+
+
+def test_a_checklist_card_named_in_the_list_is_a_checklist_card_not_an_unknown_card(api_client):
+    """"1 Innistrad Checklist" in a pasted list used to say "Did you mean Hinterland Hermit?"."""
+    parsed = api_client.post("/api/decks/parse", {"text": "3 Delver of Secrets\n57 Island\n"
+                                                          "3 Innistrad Checklist: Delver of Secrets\n"}, format="json")
+    body = {"format": "constructed", "main": parsed.json()["main"]}
+    data, codes = check(api_client, body)
+    assert codes == [] and data["summary"]["checklist_cards"] == 3 and data["summary"]["main"] == 60
+    data, codes = check(api_client, {"format": "constructed", "main": DELVER_MAIN[:1] + [
+        islands(56), {"name": "Innistrad Checklist", "count": 1}]})
+    assert "unknown_card" not in codes and "checklist_no_mark" in codes
+    assert not any("Hinterland" in e["message"] for e in data["errors"])
+
+
+def test_checklist_cards_are_found_by_name_in_the_card_look_up(api_client, client):
+    data = api_client.get("/api/cards/", {"q": "Innistrad Checklist"}).json()
+    assert data["suggestions"] == []
+    (isd,) = [c for c in data["checklist_cards"] if c["set_code"] == "TISD"]
+    listed = {e["printed_name"] for e in isd["entries"]}
+    assert {"Delver of Secrets", "Gatstaf Shepherd"} <= listed
+    substitutes = api_client.get("/api/cards/", {"q": "double-faced substitute"}).json()["checklist_cards"]
+    assert substitutes and all(c["kind"] == "substitute" for c in substitutes)
+    page = client.get("/cards/", {"q": "Innistrad Checklist"}).content.decode()
+    assert "Innistrad Checklist" in page and "Delver of Secrets" in page and "Did you mean" not in page
+    # The cards it lists are linked: follow one.
+    import re
+
+    link = re.search(r'<a href="(/cards/\d+/)">Delver of Secrets</a>', page).group(1)
+    assert "Delver of Secrets" in client.get(link).content.decode()
