@@ -7,7 +7,9 @@ IPG rules implemented here (our summaries, see README/docs for the sections):
   a Game Loss: the second for a Tournament Error (IPG 3 introduction), the third for a Game Play
   Error except Failure to Maintain Game State (IPG 2 introduction), the second Unsporting
   Conduct — Minor (IPG 4.1). Regular REL is educational (Judging at Regular REL): no automatic
-  upgrades;
+  upgrades. The count runs over the whole tournament: the IPG does not reset it between the
+  days of a multi-day tournament, and an event here is the whole tournament, every day of it
+  (a Warning on day 1 counts on day 2);
 - any other deviation from the default is the head judge's call, so it needs a reason and
   goes to the review queue, as does every Game Loss or heavier penalty.
 """
@@ -74,7 +76,8 @@ def expected_penalty(*, infraction: Infraction, event: Event, registration_id: i
     rule = _CATEGORY_RULE.get(infraction.category, "The IPG")
     nth = _ORDINAL.get(infraction.upgrade_at, f"{infraction.upgrade_at}th")
     reason = (f"Repeat offence: this is Warning number {number} for {infraction.name} for this player "
-              f"in this event (earlier: {', '.join(f'#{pk}' for pk in earlier)}). {rule} upgrades the "
+              f"in this tournament, whichever day it was issued (earlier: "
+              f"{', '.join(f'#{pk}' for pk in earlier)}). {rule} upgrades the "
               f"{nth} and any later Warning for the same infraction to a Game Loss.")
     return Expected(default, PenaltyKind.GAME_LOSS, reason, earlier)
 
