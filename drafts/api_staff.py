@@ -11,9 +11,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from draftsite.errors import ForbiddenError, NotFoundError
+from draftsite.errors import ForbiddenError
 from drafts import error_codes, permissions, services, staff_selectors
-from drafts.models import EnforcementLevel, Event, EventStaff, StaffInvitation, StaffRole
+from drafts.api import _event, _valid
+from drafts.api import _require_organiser as require_organiser
+from drafts.models import EventStaff, StaffInvitation, StaffRole
 from drafts.services.staff import invitation_state
 
 
@@ -54,34 +56,6 @@ class InvitationOutput(serializers.ModelSerializer):
 
     def get_state(self, obj) -> str:
         return invitation_state(obj, timezone.now())
-
-
-class EventSettingsInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False)
-    date = serializers.DateField(required=False)
-    enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, required=False)
-    pick_timer = serializers.BooleanField(required=False)
-    deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, required=False)
-    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
-    decklists_published = serializers.BooleanField(required=False)
-
-
-def _event(pk: int) -> Event:
-    event = Event.objects.filter(pk=pk).first()
-    if event is None:
-        raise NotFoundError("unknown_event", f"No event has id {pk}.")
-    return event
-
-
-def require_organiser(user, event) -> None:
-    if not permissions.is_organiser(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only an organiser of this event may do that.")
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 class EventStaffView(APIView):

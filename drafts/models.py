@@ -102,16 +102,24 @@ class StaffInvitation(models.Model):
         ordering = ["event_id", "-created_at", "-pk"]
 
 
-class EventLogEntry(models.Model):
-    """What changed in an event and who did it: staff added, removed or re-roled, invitations,
-    settings (append-only, like the pods' log)."""
+class LogEntryFields(models.Model):
+    """When, who, what and its details: the shape of the event and pod logs."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
     at = models.DateTimeField()
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.SET_NULL, related_name="+")
     action = models.CharField(max_length=40)
     details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class EventLogEntry(LogEntryFields):
+    """What changed in an event and who did it: staff added, removed or re-roled, invitations,
+    settings (append-only, like the pods' log)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
 
     class Meta:
         ordering = ["event_id", "at", "pk"]
@@ -299,15 +307,10 @@ class Pick(models.Model):
         return self.kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 
 
-class PodLogEntry(models.Model):
+class PodLogEntry(LogEntryFields):
     """What happened to a pod and who did it: organiser controls, automatic picks, rounds."""
 
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="log")
-    at = models.DateTimeField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
-    action = models.CharField(max_length=40)
-    details = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["pod_id", "at", "pk"]

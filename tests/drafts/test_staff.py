@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from draftsite.errors import DomainError
 from drafts import services
-from drafts.models import Event, EventLogEntry, EventStaff, StaffInvitation, StaffRole
+from drafts.models import EventLogEntry, EventStaff, StaffInvitation
 
 pytestmark = pytest.mark.django_db
 
