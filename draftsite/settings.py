@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "drafts",
     "decks",
     "penalties",
+    "paper",
 ]
 
 MIDDLEWARE = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('drafts', '0003_event_deck_format'),
+        ('drafts', '0004_event_draft_format_paper'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
