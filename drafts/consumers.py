@@ -40,6 +40,7 @@ from draftsite.errors import DomainError
 from drafts import error_codes, live, permissions, presence, services
 from drafts.models import Event, Pod, Seat
 from drafts.services import fastpath
+from drafts.tasks import event_group
 
 CLOSE_FORBIDDEN = 4403
 MAX_PILE_POSITION = 1000
@@ -251,14 +252,41 @@ class PodSocket(_PodSocket):
 
 
 class EventSocket(_PodSocket):
-    """ws/events/<event_id>/: the dashboard of every pod of an event (staff only)."""
+    """ws/events/<event_id>/: the dashboard of every pod of an event (staff only).
+
+    It also follows the event itself, so pods seated after it connected (and event settings
+    changes) reach it at once: ``event_changed`` re-reads the pods and follows the new ones.
+    """
 
     def authorise(self):
         event = Event.objects.filter(pk=self.scope["url_route"]["kwargs"]["event_id"]).first()
         if event is None or not permissions.sees_everything(self.user, event.pk):
             return None
         self.role = "staff"
+        self.event_id = event.pk
         return list(event.pods.values_list("pk", flat=True)), None
+
+    async def connect(self):
+        await super().connect()
+        if getattr(self, "event_id", None) is not None:
+            await self.channel_layer.group_add(event_group(self.event_id), self.channel_name)
+
+    async def disconnect(self, code):
+        await super().disconnect(code)
+        if getattr(self, "event_id", None) is not None:
+            await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
+
+    async def event_changed(self, event):
+        """drafts.tasks.notify_event: pods seated or removed, settings changed."""
+        current = await database_sync_to_async(
+            lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True)))()
+        if self.hub is not None:
+            for pod_id in set(current) - set(self.pod_ids):
+                self.hub.join(live.pod_topic(pod_id), self)
+            for pod_id in set(self.pod_ids) - set(current):
+                self.hub.leave(live.pod_topic(pod_id), self)
+        self.pod_ids = current
+        await self.send_json({"type": "changed", "pod": None, "version": None})
 
 
 class SpectatorSocket(_PodSocket):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+from asgiref.sync import async_to_sync
 from celery import shared_task
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
@@ -119,3 +121,18 @@ def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | No
     if schedule:
         schedule_deadline_check(pod_id)
     notify_pod(pod_id, version, arrivals)
+
+
+def event_group(event_id: int) -> str:
+    return f"event-{event_id}"
+
+
+def notify_event(event_id: int) -> None:
+    """Tell the event's dashboards that its pods or settings changed (they re-read them)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(event_group(event_id), {"type": "event.changed"})
+    except Exception:  # Redis down: dashboards fall back to polling
+        logger.warning("Could not notify event %s", event_id, exc_info=True)

@@ -1,4 +1,4 @@
-"""The pick's fast path: one call of the ``drafts_pick`` database function (migration 0004).
+"""The pick's fast path: one call of the ``drafts_pick`` database function (migration drafts 0006).
 
 PostgreSQL does the whole pick in one round trip (lock the pod, check, move the card, record
 the pick, pass the pack, take a last card, end a round) and answers with the picker's new

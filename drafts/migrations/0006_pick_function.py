@@ -285,7 +285,7 @@ def drop_functions(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("drafts", "0004_event_draft_format_paper"),
+        ("drafts", "0005_staff_invitations_event_log"),
     ]
 
     operations = [
