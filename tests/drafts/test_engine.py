@@ -283,7 +283,7 @@ def test_r17_pile_moves_and_the_pile_cover_bump_the_version_and_tell_live_pages(
     from drafts import tasks
 
     heard = []
-    monkeypatch.setattr(tasks, "notify_pod", lambda pod_id, version: heard.append((pod_id, version)))
+    monkeypatch.setattr(tasks, "notify_pod", lambda pod_id, version, arrivals=None: heard.append((pod_id, version)))
     for _ in range(2):
         for seat in seats:
             pick_first(seat, T0)
