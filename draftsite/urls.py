@@ -10,6 +10,7 @@ from decks import urls as deck_urls
 from drafts import page_urls as draft_page_urls
 from drafts import urls as draft_urls
 from penalties import urls as penalty_urls
+from matches import urls as match_urls
 from draftsite.api import ObtainTokenView
 
 api_patterns = [
@@ -21,6 +22,7 @@ api_patterns = [
     *draft_urls.api_urlpatterns,
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
+    *match_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -35,6 +37,7 @@ urlpatterns = [
     path("events/", include((draft_page_urls.page_urlpatterns, "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
+    path("matches/", include((match_urls.page_urlpatterns, "matches"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

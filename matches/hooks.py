@@ -1,0 +1,1 @@
+"""Placeholder: the penalties hook arrives with the models."""
