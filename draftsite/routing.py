@@ -4,6 +4,7 @@ from django.urls import path
 
 from draftsite.consumers import PingConsumer
 from drafts import consumers as draft_consumers
+from matches import consumers as match_consumers
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
@@ -12,4 +13,6 @@ websocket_urlpatterns = [
     path("ws/pods/<int:pod_id>/", draft_consumers.PodSocket.as_asgi()),
     path("ws/events/<int:event_id>/", draft_consumers.EventSocket.as_asgi()),
     path("ws/watch/<str:token>/", draft_consumers.SpectatorSocket.as_asgi()),
+    # Live match pages (matches.consumers documents the protocol).
+    path("ws/matches/events/<int:event_id>/", match_consumers.EventMatchesSocket.as_asgi()),
 ]

@@ -22,6 +22,7 @@ from django.utils import timezone
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import EnforcementLevel, Event, Pod, Registration
 from penalties import error_codes, permissions
+from penalties.signals import penalty_changed
 from penalties.sources import parse_source, source_pick
 from penalties.models import (
     Appeal,
@@ -203,6 +204,7 @@ def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, 
         + (" after the repeat upgrade." if expected.upgrade_reason else "."))
     _audit(record, actor=actor, action=AuditAction.ISSUED, at=now, reason=why,
            from_penalty=expected.expected, to_penalty=chosen, to_status=status)
+    penalty_changed.send(sender=Penalty, penalty=record)
     return record
 
 
@@ -308,6 +310,7 @@ def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalt
         appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, "withdraw", reason
         appeal.decided_by, appeal.decided_at = actor, now
         appeal.save()
+    penalty_changed.send(sender=Penalty, penalty=record)
     return record
 
 
@@ -350,6 +353,7 @@ def decide_appeal(*, penalty_id: int, actor, decision: str, reason: str, penalty
     appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, decision, reason
     appeal.decided_by, appeal.decided_at = actor, now
     appeal.save()
+    penalty_changed.send(sender=Penalty, penalty=record)
     return appeal
 
 
