@@ -14,7 +14,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from draftsite.errors import ForbiddenError, NotFoundError
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from drafts import permissions
 from drafts.models import Event
 from matches import error_codes, exports, selectors, services
@@ -232,7 +232,9 @@ class DropView(APIView):
         elif own is None:
             _require_staff(request.user, event.pk)
         data = _valid(s.DropInput, request)
-        target = data.get("registration") or own.pk
+        target = data.get("registration") or (own.pk if own is not None else None)
+        if target is None:
+            raise DomainError(error_codes.NOT_REGISTERED, "Say which player drops.", field="registration")
         drop = services.drop_player(event_id=event.pk, registration_id=target, actor=request.user,
                                     reason=data.get("reason", ""))
         return Response({"registration": drop.registration_id, "after_round": drop.after_round},

@@ -54,6 +54,12 @@ def _require_organiser(user, event_id: int) -> None:
         raise PermissionDenied(_("Only an organiser of this event may do that."))
 
 
+def _require_match_player(user, match: Match) -> None:
+    users = {match.player_a.user_id, match.player_b.user_id if match.player_b_id else None} - {None}
+    if not (getattr(user, "is_authenticated", False) and user.pk in users):
+        raise PermissionDenied(_("That is not your match."))
+
+
 def _int(value):
     try:
         return int(value)
@@ -345,6 +351,7 @@ def my_match_panel(request, event_id: int):
 @require_POST
 def report(request, match_id: int):
     match = _match(match_id)
+    _require_match_player(request.user, match)
     back = _back(request, reverse("matches:me", args=[match.round.event_id]))
     return _run(request, services.report_result, success=_("Result reported."), back=back, match_id=match.pk,
                 actor=request.user, won=_int(request.POST.get("won")), lost=_int(request.POST.get("lost")),
@@ -355,6 +362,7 @@ def report(request, match_id: int):
 @require_POST
 def confirm(request, match_id: int):
     match = _match(match_id)
+    _require_match_player(request.user, match)
     back = _back(request, reverse("matches:me", args=[match.round.event_id]))
     return _run(request, services.confirm_result, success=_("Result confirmed."), back=back, match_id=match.pk,
                 actor=request.user)
