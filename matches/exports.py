@@ -48,9 +48,11 @@ def results_rows(event: Event, pod_id=None, round_id=None):
 
 
 def standings_rows(event: Event, pod_id=None, round_id=None):
-    yield [_("Rank"), _("Player"), _("Points"), _("Record"), _("OMW%"), _("GW%"), _("OGW%"), _("Dropped after round")]
-    for row in selectors.standings(event, pod_id):
-        yield [row.rank, row.registration.name, row.match_points, row.record, f"{row.omw:.4f}", f"{row.gw:.4f}",
+    yield [_("Pod"), _("Rank"), _("Player"), _("Points"), _("Record"), _("OMW%"), _("GW%"), _("OGW%"),
+           _("Dropped after round")]
+    pods = dict(event.pods.values_list("pk", "number"))
+    for row in selectors.event_standings(event, pod_id):
+        yield [pods.get(row.pod, ""), row.rank, row.registration.name, row.match_points, row.record, f"{row.omw:.4f}", f"{row.gw:.4f}",
                f"{row.ogw:.4f}", row.dropped_after if row.dropped_after is not None else ""]
 
 

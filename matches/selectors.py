@@ -144,9 +144,10 @@ class StandingRow:
     gw: float
     ogw: float
     dropped_after: int | None
+    pod: int | None = None
 
     def as_dict(self) -> dict:
-        return {"rank": self.rank, "registration": self.registration.pk, "player": self.registration.name,
+        return {"pod": self.pod, "rank": self.rank, "registration": self.registration.pk, "player": self.registration.name,
                 "match_points": self.match_points, "record": self.record, "omw": self.omw, "gw": self.gw,
                 "ogw": self.ogw, "dropped_after_round": self.dropped_after}
 
@@ -167,8 +168,18 @@ def standings(event: Event, pod_id: int | None) -> list[StandingRow]:
         drop = dropped.get(row.player)
         out.append(StandingRow(rank=data["rank"], registration=by_id[row.player], match_points=data["match_points"],
                                record=data["record"], omw=data["omw"], gw=data["gw"], ogw=data["ogw"],
-                               dropped_after=drop.after_round if drop else None))
+                               dropped_after=drop.after_round if drop else None, pod=pod_id))
     return out
+
+
+def event_standings(event: Event, pod_id: int | None = None) -> list[StandingRow]:
+    """One pod's standings, or every scope's in turn (each pod's table in per-pod mode)."""
+    if pod_id is not None:
+        return standings(event, pod_id)
+    rows = []
+    for pod in scopes(event, match_settings(event.pk)):
+        rows += standings(event, pod.pk if pod else None)
+    return rows
 
 
 def scopes(event: Event, settings_row: EventMatchSettings | None) -> list:

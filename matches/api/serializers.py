@@ -128,6 +128,7 @@ class RoundOutput(serializers.Serializer):
 
 
 class StandingRowOutput(serializers.Serializer):
+    pod = serializers.IntegerField(allow_null=True, help_text="Per-pod mode: the pod whose table this is.")
     rank = serializers.IntegerField()
     registration = serializers.IntegerField()
     player = serializers.CharField()

@@ -250,7 +250,7 @@ class StandingsView(APIView):
         pod = _pod_param(request)
         if pod is not None and not event.pods.filter(pk=pod).exists():
             raise NotFoundError(error_codes.UNKNOWN_POD, "That pod is not part of this event.")
-        rows = selectors.standings(event, pod)
+        rows = selectors.event_standings(event, pod)
         return Response({"event": event.pk, "pod": pod, "standings": [row.as_dict() for row in rows]})
 
 

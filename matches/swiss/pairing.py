@@ -1,10 +1,12 @@
 """Swiss pairings (MTR 3.1 byes; no rematch when a pairing without one exists).
 
 The active players are ordered by match points, highest first, and randomly inside each
-point group from the stored seed (so the same seed and history give the same pairings). A
-depth-first search then pairs from the top: each player meets the nearest player below them
-they have not played, and it backtracks when the players left cannot be paired without a
-rematch, so players float down a group only when they must. If the count is odd, the bye goes
+point group from the stored seed (so the same seed and history give the same pairings). Each
+point group pairs inside itself (a depth-first search that backtracks around rematches); an
+odd group floats its lowest player who can be spared down to the next group. If that leaves
+anyone unpaired at the bottom, a global depth-first search over the whole order decides (with
+the blossom algorithm as the oracle when it runs long), so there is never a rematch when a
+pairing without one exists. If the count is odd, the bye goes
 to the lowest-ranked player (by standings) who has not had one and whose absence still lets
 everybody else pair without a rematch.
 """
@@ -92,7 +94,60 @@ def _adjacency(forbidden: list[set[int]]) -> list[list[int]]:
     return [[j for j in range(n) if j not in banned] for banned in forbidden]
 
 
-def _pair_without_rematch(order: list, played: dict, budget: int):
+GROUP_BUDGET = 20_000  # search steps per point group before it floats players greedily
+
+
+def _pair_group(members: list, played: dict) -> tuple[list, list] | None:
+    """Pairs inside one point group (players floated from above first), and who floats down.
+
+    An even group pairs completely if it can; an odd one floats its lowest player whose
+    absence lets the rest pair. If the search gives up, pair greedily and float the rest.
+    """
+    def attempt(sub):
+        found = _search(sub, _forbidden(sub, played), GROUP_BUDGET)
+        if found is None or found == "budget":
+            return None
+        return [(sub[i], sub[j]) for i, j in sorted(found)]
+
+    if len(members) % 2 == 0:
+        pairs = attempt(members)
+        if pairs is not None:
+            return pairs, []
+    else:
+        for candidate in reversed(members):
+            pairs = attempt([m for m in members if m != candidate])
+            if pairs is not None:
+                return pairs, [candidate]
+    pairs, left = [], list(members)
+    while left:
+        first = left.pop(0)
+        partner = next((m for m in left if m not in played.get(first, ())), None)
+        if partner is None:
+            continue
+        left.remove(partner)
+        pairs.append((first, partner))
+    paired = {p for pair in pairs for p in pair}
+    return pairs, [m for m in members if m not in paired]
+
+
+def _pair_by_groups(order: list, points: dict, played: dict):
+    """Swiss the usual way: each point group pairs inside itself; odd ones float down.
+    None if players are left at the bottom (the global search then decides)."""
+    tables, floaters = [], []
+    groups: dict = {}
+    for player in order:
+        groups.setdefault(points[player], []).append(player)
+    for value in sorted(groups, reverse=True):
+        pairs, floaters = _pair_group(floaters + groups[value], played)
+        tables += pairs
+    return None if floaters else tables
+
+
+def _pair_without_rematch(order: list, played: dict, budget: int, points: dict | None = None):
+    if points is not None:
+        grouped = _pair_by_groups(order, points, played)
+        if grouped is not None:
+            return grouped
     forbidden = _forbidden(order, played)
     found = _search(order, forbidden, budget)
     if found == "budget":
@@ -130,6 +185,7 @@ def pair_round(players: Iterable[Hashable], history: Sequence[Result], seed, rou
     tiebreak = {player: index for index, player in enumerate(shuffled)}
     standings = {row.player: row for row in compute_standings(set(everyone) | set(active), history)}
     order = sorted(shuffled, key=lambda p: -standings[p].match_points)
+    points = {p: standings[p].match_points for p in order}
     played = opponents_by_player(history)
     byes = {r.a for r in history if r.is_bye}
     notes: list[str] = []
@@ -144,13 +200,13 @@ def pair_round(players: Iterable[Hashable], history: Sequence[Result], seed, rou
             notes.append("Every player has had a bye; the lowest-ranked player gets another.")
         for candidate in candidates:
             remaining = [p for p in order if p != candidate]
-            tables = _pair_without_rematch(remaining, played, budget)
+            tables = _pair_without_rematch(remaining, played, budget, points)
             if tables is not None:
                 return Pairing(tables=tables, bye=candidate, notes=notes)
         bye = candidates[0]
         rest = [p for p in order if p != bye]
     else:
-        tables = _pair_without_rematch(order, played, budget)
+        tables = _pair_without_rematch(order, played, budget, points)
         if tables is not None:
             return Pairing(tables=tables, notes=notes)
     tables, rematches = _pair_fewest_rematches(rest, played)
