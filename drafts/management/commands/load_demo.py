@@ -21,6 +21,13 @@ class Command(BaseCommand):
         if not skip_cards:
             event = create_demo_event()
             self.stdout.write(f"Demo event: {event.name} (/events/{event.pk}/), one pod drafting round 1.")
+            from matches.demo import set_up_demo_matches
+
+            set_up_demo_matches(event)
+            self.stdout.write(f"Matches: the organiser pairs and runs the pod's three Swiss rounds at "
+                              f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
+                              f"standings at /matches/events/{event.pk}/standings/ "
+                              f"(or: manage.py print_standings {event.pk}).")
         self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
         for account in accounts:
             if account.username in ("organiser", "headjudge", "judge", "player1"):
