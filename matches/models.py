@@ -92,8 +92,8 @@ class MatchStatus(models.TextChoices):
 class Match(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField()  # 0 for a bye
-    player_a = models.ForeignKey("drafts.Registration", on_delete=models.PROTECT, related_name="+")
-    player_b = models.ForeignKey("drafts.Registration", null=True, blank=True, on_delete=models.PROTECT,
+    player_a = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="+")
+    player_b = models.ForeignKey("drafts.Registration", null=True, blank=True, on_delete=models.RESTRICT,
                                  related_name="+")  # empty: a bye
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING)
     # The result in force, from player A's side (set when confirmed or entered by staff).
@@ -131,7 +131,7 @@ class MatchPlayer(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.PROTECT, related_name="match_seats")
+    registration = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="match_seats")
 
     class Meta:
         constraints = [
@@ -143,7 +143,7 @@ class ResultReport(models.Model):
     """What one player says the result was (from player A's side of the match)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.PROTECT, related_name="+")
+    registration = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="+")
     a_wins = models.PositiveSmallIntegerField()
     b_wins = models.PositiveSmallIntegerField()
     draws = models.PositiveSmallIntegerField(default=0)
