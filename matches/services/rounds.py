@@ -183,6 +183,16 @@ def _playoff_tables(settings_row, event, pod_id, players, dropped) -> list:
     return playoff_next_round(winners)
 
 
+def _lock_round_for_organiser(round_id: int, actor) -> Round:
+    """Lock the event's settings, then the round (the one lock order), for its organiser."""
+    event_id = Round.objects.filter(pk=round_id).values_list("event_id", flat=True).first()
+    if event_id is None:
+        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No round has id %(id)s.") % {"id": round_id})
+    lock_settings(event_id)
+    require_organiser(actor, event_id)
+    return lock_round(round_id)
+
+
 @transaction.atomic
 def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = None, reason: str = "",
                     now=None) -> Round:
@@ -192,12 +202,8 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
     player cannot be paired.
     """
     now = now or timezone.now()
-    event_id = Round.objects.filter(pk=round_id).values_list("event_id", flat=True).first()
-    if event_id is None:
-        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No round has id %(id)s.") % {"id": round_id})
-    lock_settings(event_id)
-    require_organiser(actor, event_id)
-    round_obj = lock_round(round_id)
+    round_obj = _lock_round_for_organiser(round_id, actor)
+    event_id = round_obj.event_id
     if round_obj.state != RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_ALREADY_STARTED, _("Pairings can only be repaired before the round starts."))
     if not isinstance(tables, list) or not all(
@@ -239,12 +245,8 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
 def start_round(*, round_id: int, actor, now=None) -> Round:
     """Start the clock: the round ends ``minutes`` from now (extensions are per table)."""
     now = now or timezone.now()
-    event_id = Round.objects.filter(pk=round_id).values_list("event_id", flat=True).first()
-    if event_id is None:
-        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No round has id %(id)s.") % {"id": round_id})
-    lock_settings(event_id)
-    require_organiser(actor, event_id)
-    round_obj = lock_round(round_id)
+    round_obj = _lock_round_for_organiser(round_id, actor)
+    event_id = round_obj.event_id
     if round_obj.state != RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_ALREADY_STARTED, _("This round has already started."))
     round_obj.state, round_obj.started_at = RoundState.RUNNING, now
@@ -259,12 +261,8 @@ def start_round(*, round_id: int, actor, now=None) -> Round:
 def finish_round(*, round_id: int, actor, now=None) -> Round:
     """Close a round once every match has a result; players can no longer report."""
     now = now or timezone.now()
-    event_id = Round.objects.filter(pk=round_id).values_list("event_id", flat=True).first()
-    if event_id is None:
-        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No round has id %(id)s.") % {"id": round_id})
-    lock_settings(event_id)
-    require_organiser(actor, event_id)
-    round_obj = lock_round(round_id)
+    round_obj = _lock_round_for_organiser(round_id, actor)
+    event_id = round_obj.event_id
     if round_obj.state == RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_NOT_STARTED, _("This round has not started."))
     if round_obj.state == RoundState.FINISHED:
