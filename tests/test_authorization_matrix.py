@@ -136,6 +136,8 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
                                     statement="I was not slow.", now=T0)
     seat = lambda reg: Seat.objects.get(registration=reg)  # noqa: E731
     rounds, matches = _match_rounds(organiser, other_organiser, pod, foreign_pod, regs[0])
+    # The mate's disqualification now applies to their match (its description stays hidden).
+    match_services.apply_penalty(penalties["mate"], now=T0)
     return World(
         users={"anonymous": None, "player": players[0], "other_pod_player": players[4],
                "other_event_player": foreign_players[0], "judge": judge, "other_judge": other_judge,

@@ -7,6 +7,7 @@ service is called, and the selectors say what this viewer may see.
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -31,38 +32,38 @@ def _valid(serializer_class, request) -> dict:
 def _event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {pk}.")
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No %(kind)s has id %(id)s.") % {"kind": _("event"), "id": pk})
     return event
 
 
 def _round(pk: int) -> Round:
     round_obj = Round.objects.select_related("event").filter(pk=pk).first()
     if round_obj is None:
-        raise NotFoundError(error_codes.UNKNOWN_ROUND, f"No round has id {pk}.")
+        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No %(kind)s has id %(id)s.") % {"kind": _("round"), "id": pk})
     return round_obj
 
 
 def _match(pk: int) -> Match:
     match = Match.objects.select_related("round", "player_a", "player_b").filter(pk=pk).first()
     if match is None:
-        raise NotFoundError(error_codes.UNKNOWN_MATCH, f"No match has id {pk}.")
+        raise NotFoundError(error_codes.UNKNOWN_MATCH, _("No %(kind)s has id %(id)s.") % {"kind": _("match"), "id": pk})
     return match
 
 
 def _require_organiser(user, event_id: int) -> None:
     if not permissions.is_organiser(user, event_id):
-        raise ForbiddenError(error_codes.NOT_ORGANISER, "Only the event's organisers may do that.")
+        raise ForbiddenError(error_codes.NOT_ORGANISER, _("Only the event's organisers may do that."))
 
 
 def _require_staff(user, event_id: int) -> None:
     if not permissions.sees_everything(user, event_id):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only the event's organisers and judges may do that.")
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
 
 
 def _require_match_player(user, match: Match) -> None:
     users = {match.player_a.user_id, match.player_b.user_id if match.player_b_id else None} - {None}
     if not (getattr(user, "is_authenticated", False) and user.pk in users):
-        raise ForbiddenError(error_codes.NOT_YOUR_MATCH, "You can only report the result of your own match.")
+        raise ForbiddenError(error_codes.NOT_YOUR_MATCH, _("You can only report the result of your own match."))
 
 
 def _pod_param(request) -> int | None:
@@ -70,7 +71,7 @@ def _pod_param(request) -> int | None:
     if value in (None, ""):
         return None
     if not str(value).isdigit():
-        raise NotFoundError(error_codes.UNKNOWN_POD, "pod is a pod id.")
+        raise NotFoundError(error_codes.UNKNOWN_POD, _("pod is a pod id."))
     return int(value)
 
 
@@ -89,7 +90,7 @@ class SettingsView(APIView):
     def get(self, request, event_id: int):
         row = selectors.match_settings(_event(event_id).pk)
         if row is None:
-            raise NotFoundError(error_codes.MATCHES_NOT_STARTED, "Matches have not been set up for this event.")
+            raise NotFoundError(error_codes.MATCHES_NOT_STARTED, _("Matches have not been set up for this event."))
         return Response(_settings_payload(row))
 
     @extend_schema(request=s.SettingsInput, responses=s.SettingsOutput)
@@ -234,7 +235,7 @@ class DropView(APIView):
         data = _valid(s.DropInput, request)
         target = data.get("registration") or (own.pk if own is not None else None)
         if target is None:
-            raise DomainError(error_codes.NOT_REGISTERED, "Say which player drops.", field="registration")
+            raise DomainError(error_codes.NOT_REGISTERED, _("Say which player drops."), field="registration")
         drop = services.drop_player(event_id=event.pk, registration_id=target, actor=request.user,
                                     reason=data.get("reason", ""))
         return Response({"registration": drop.registration_id, "after_round": drop.after_round},
@@ -249,7 +250,7 @@ class StandingsView(APIView):
         event = _event(event_id)
         pod = _pod_param(request)
         if pod is not None and not event.pods.filter(pk=pod).exists():
-            raise NotFoundError(error_codes.UNKNOWN_POD, "That pod is not part of this event.")
+            raise NotFoundError(error_codes.UNKNOWN_POD, _("That pod is not part of this event."))
         rows = selectors.event_standings(event, pod)
         return Response({"event": event.pk, "pod": pod, "standings": [row.as_dict() for row in rows]})
 
@@ -262,7 +263,7 @@ class MyMatchView(APIView):
         event = _event(event_id)
         registration = selectors.player_registration(request.user, event.pk)
         if registration is None:
-            raise NotFoundError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+            raise NotFoundError(error_codes.NOT_REGISTERED, _("You are not registered for this event."))
         return Response(selectors.my_match_payload(registration, request.user, timezone.now()))
 
 

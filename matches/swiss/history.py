@@ -70,8 +70,8 @@ def parse_history(data) -> History:
         if a not in known:
             refuse(f"Unknown player {a!r}.")
         if bye:
-            if b is not None or any(match.get(k) not in (None, 0) for k in ("a_wins", "b_wins", "draws")):
-                refuse("A bye has one player and no score.")
+            if b is not None:
+                refuse("A bye has one player.")  # its score is always 2-0 (MTR 3.1): any given is ignored
             names = (a,)
             result = Result(round=number, a=a)
         else:
