@@ -7,7 +7,7 @@ from matches.views import pages
 
 api_urlpatterns = [
     path("standings/compute", standings.StandingsComputeView.as_view(), name="matches-standings-compute"),
-    path("standings/compute/", standings.StandingsComputeView.as_view(), name="matches-standings-compute-slash"),
+    path("standings/compute/", standings.StandingsComputeSlashView.as_view(), name="matches-standings-compute-slash"),
     path("events/<int:event_id>/matches/settings/", api.SettingsView.as_view(), name="matches-settings"),
     path("events/<int:event_id>/rounds/", api.RoundListView.as_view(), name="matches-rounds"),
     path("events/<int:event_id>/standings/", api.StandingsView.as_view(), name="matches-standings"),

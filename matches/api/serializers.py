@@ -6,6 +6,8 @@ from rest_framework import serializers
 
 from matches.models import PairingMode
 
+MAX_ID = 2**31 - 1
+
 
 # --- input -----------------------------------------------------------------------------
 
@@ -19,21 +21,22 @@ class SettingsInput(serializers.Serializer):
 
 
 class PairInput(serializers.Serializer):
-    pod = serializers.IntegerField(min_value=1, required=False, allow_null=True,
+    pod = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True,
                                    help_text="Per-pod mode: the pod to pair.")
 
 
 class RepairInput(serializers.Serializer):
-    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1),
+    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
                                                                min_length=2, max_length=2), max_length=1100)
-    bye = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    bye = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class ReportInput(serializers.Serializer):
-    won = serializers.IntegerField(help_text="Games you won.")
-    lost = serializers.IntegerField(help_text="Games you lost.")
-    drawn = serializers.IntegerField(default=0, help_text="Games drawn.")
+    # Bounds are the service's (impossible_score), so every impossible score gets one code.
+    won = serializers.IntegerField(help_text="Games you won (0-2).")
+    lost = serializers.IntegerField(help_text="Games you lost (0-2).")
+    drawn = serializers.IntegerField(default=0, help_text="Games drawn (0-3).")
 
 
 class ResultInput(serializers.Serializer):
@@ -44,12 +47,12 @@ class ResultInput(serializers.Serializer):
 
 
 class ExtensionInput(serializers.Serializer):
-    minutes = serializers.IntegerField()
+    minutes = serializers.IntegerField(help_text="0-60 (invalid_extension otherwise)")
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class DropInput(serializers.Serializer):
-    registration = serializers.IntegerField(min_value=1, required=False,
+    registration = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False,
                                             help_text="Staff: whom to drop. Players drop themselves.")
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -119,7 +122,7 @@ class RoundOutput(serializers.Serializer):
     kind = serializers.CharField()
     state = serializers.CharField()
     seed = serializers.CharField()
-    minutes = serializers.IntegerField()
+    minutes = serializers.IntegerField(help_text="0-60 (invalid_extension otherwise)")
     started_at = serializers.DateTimeField(allow_null=True)
     ends_at = serializers.DateTimeField(allow_null=True)
     rematches = serializers.IntegerField()

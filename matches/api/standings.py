@@ -5,7 +5,7 @@ Judges and other tools check a result with it. Open to anyone: it reads and stor
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -95,3 +95,8 @@ class StandingsComputeView(APIView):
             return invalid_history_response(exc.message, exc.match, exc.index)
         rows = compute_standings(history.players, history.results)
         return Response({"standings": [row.as_contract() for row in rows]})
+
+
+@extend_schema_view(post=extend_schema(exclude=True))
+class StandingsComputeSlashView(StandingsComputeView):
+    """The same endpoint with a trailing slash (kept out of the schema)."""

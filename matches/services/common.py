@@ -64,6 +64,14 @@ def require_staff(actor, event_id: int) -> None:
         raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
 
 
+def clean_text(value, limit: int) -> str:
+    """Free text from a form or a client: a string, trimmed, capped, without NUL bytes
+    (PostgreSQL refuses them in text and JSON columns)."""
+    if not isinstance(value, str):
+        return ""
+    return value.replace("\x00", "").strip()[:limit]
+
+
 def log(event_id: int, *, actor, action: str, at, round_obj=None, match=None, **details) -> MatchLogEntry:
     actor = actor if getattr(actor, "is_authenticated", False) else None
     return MatchLogEntry.objects.create(event_id=event_id, round=round_obj, match=match, actor=actor,

@@ -18,7 +18,7 @@ from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoun
 from drafts.models import Registration
 from matches import error_codes, selectors
 from matches.models import Drop, Match, MatchPenalty, MatchPlayer, MatchStatus, ResultReport, RoundKind, RoundState
-from matches.services.common import lock_match, lock_settings, log, notify, require_staff
+from matches.services.common import clean_text, lock_match, lock_settings, log, notify, require_staff
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus
 
@@ -132,7 +132,7 @@ def enter_result(*, match_id: int, actor, a_wins: int, b_wins: int, draws: int =
     if match.round.state == RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_NOT_STARTED, _("This round has not started."))
     _check_score(match, a_wins, b_wins, draws)
-    reason = (reason or "").strip()[:MAX_REASON] if isinstance(reason, str) else ""
+    reason = clean_text(reason, MAX_REASON)
     before = ({"a_wins": match.a_wins, "b_wins": match.b_wins, "draws": match.draws, "status": match.status})
     corrected = match.status == MatchStatus.CONFIRMED
     if corrected and match.round.state == RoundState.FINISHED and not reason:
@@ -169,7 +169,7 @@ def drop_player(*, event_id: int, registration_id: int, actor, reason: str = "",
         require_staff(actor, event_id)
     if Drop.objects.filter(registration=registration).exists():
         raise ConflictError(error_codes.ALREADY_DROPPED, _("That player has already dropped."))
-    reason = (reason or "").strip()[:200] if isinstance(reason, str) else ""
+    reason = clean_text(reason, 200)
     drop = _drop(registration, actor=actor, reason=reason, at=now)
     notify(event_id)
     return drop

@@ -23,6 +23,7 @@ from matches.models import (
     RoundState,
 )
 from matches.services.common import (
+    clean_text,
     get_event,
     lock_match,
     lock_round,
@@ -231,6 +232,7 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
                           missing=sorted(missing))
     if (bye is not None) != (len(placed) % 2 == 1):
         raise DomainError(error_codes.INVALID_REPAIR, _("A bye is given only when the count is odd."), field="bye")
+    reason = clean_text(reason, 500)
     before = [[m.table, m.player_a_id, m.player_b_id] for m in current]
     offset = min((m.table for m in current if m.table), default=1) - 1
     round_obj.matches.all().delete()
@@ -292,6 +294,7 @@ def grant_extension(*, match_id: int, actor, minutes: int, reason: str = "", now
         raise ConflictError(error_codes.ROUND_CLOSED, _("This round is closed."))
     if match.is_bye:
         raise DomainError(error_codes.BYE_HAS_NO_RESULT, _("A bye has no clock."))
+    reason = clean_text(reason, 500)
     before = match.extension_minutes
     match.extension_minutes = minutes
     match.save(update_fields=["extension_minutes"])

@@ -60,11 +60,16 @@ def _require_match_player(user, match: Match) -> None:
         raise PermissionDenied(_("That is not your match."))
 
 
+MAX_ID = 2**31 - 1
+
+
 def _int(value):
+    """A form's whole number, or None (also for numbers no id or score can be)."""
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return None
+    return number if -MAX_ID <= number <= MAX_ID else None
 
 
 def _run(request, service, *, success: str, back: str, **kwargs):

@@ -24,15 +24,20 @@ def switch_user(driver, login, user):
 
 
 def click(driver, selector):
-    driver.find_element(By.CSS_SELECTOR, selector).click()
+    """Click, again if a live refresh swapped the element out meanwhile."""
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, selector).click() or True, message=f"no {selector}")
 
 
 def report(driver, won, lost):
-    for name, value in (("won", won), ("lost", lost)):
-        field = driver.find_element(By.CSS_SELECTOR, f'.report-form input[name="{name}"]')
-        field.clear()
-        field.send_keys(str(value))
-    click(driver, "button.report-result")
+    def fill(d):
+        for name, value in (("won", won), ("lost", lost)):
+            field = d.find_element(By.CSS_SELECTOR, f'.report-form input[name="{name}"]')
+            field.clear()
+            field.send_keys(str(value))
+        d.find_element(By.CSS_SELECTOR, "button.report-result").click()
+        return True
+
+    wait(driver, fill, message="could not report")
 
 
 def test_an_eight_player_pod_plays_three_rounds_in_the_browser(server_url, browsers, login):
@@ -67,6 +72,7 @@ def test_an_eight_player_pod_plays_three_rounds_in_the_browser(server_url, brows
             switch_user(confirmer, login, b)
             confirmer.get(me)
             assert "Your opponent reported 1-2-0 for you." in confirmer.page_source
+            live(confirmer)
             click(confirmer, "button.confirm-result")
             wait(confirmer, lambda d: "1-2-0" in d.find_element(By.CSS_SELECTOR, ".my-score").text,
                  message="confirmation not shown")

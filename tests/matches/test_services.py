@@ -281,3 +281,17 @@ def test_extensions_and_the_clock(world):
     with pytest.raises(DomainError) as caught:
         services.grant_extension(match_id=match.pk, actor=world.users[0], minutes=4, now=T0)
     assert codes(caught) == error_codes.NOT_EVENT_STAFF
+
+
+@pytest.mark.django_db
+def test_free_text_loses_nul_bytes_postgresql_would_refuse(world):
+    world.configure()
+    round_obj = world.pair()
+    services.start_round(round_id=round_obj.pk, actor=world.organiser, now=T0)
+    match = round_obj.matches.get(table=1)
+    services.grant_extension(match_id=match.pk, actor=world.judge, minutes=2, reason="a\x00b", now=T0)
+    services.enter_result(match_id=match.pk, actor=world.judge, a_wins=2, b_wins=0, reason="c\x00d", now=T0)
+    drop = services.drop_player(event_id=world.event.pk, registration_id=world.regs[0].pk, actor=world.users[0],
+                                reason="e\x00f", now=T0)
+    assert drop.reason == "ef"
+    assert [e.details["reason"] for e in MatchLogEntry.objects.filter(match=match).order_by("pk")] == ["ab", "cd"]
