@@ -175,6 +175,7 @@ def drop_player(*, event_id: int, registration_id: int, actor, reason: str = "",
     return drop
 
 
+@transaction.atomic
 def apply_penalty(penalty, *, now=None) -> Match | None:
     """Hook for penalties.signals.penalty_changed (runs inside the penalty's transaction).
 
