@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from draftsite.errors import NotFoundError
-from drafts.models import Pod
+from draftsite.errors import ConflictError, NotFoundError
+from drafts import error_codes
+from drafts.models import DraftFormat, Pod
 
 
 def lock_pod(pod_id: int) -> Pod:
@@ -19,4 +20,7 @@ def lock_pod(pod_id: int) -> Pod:
     pod = Pod.objects.select_for_update().select_related("event").filter(pk=pod_id).first()
     if pod is None:
         raise NotFoundError("unknown_pod", f"No pod has id {pod_id}.")
+    if pod.event.draft_format == DraftFormat.PAPER:
+        # Every engine write locks here first: a paper pod has no packs to open or pass.
+        raise ConflictError(error_codes.PAPER_POD, "This pod drafts paper boosters: call it from its caller page.")
     return pod

@@ -21,6 +21,8 @@ class EnforcementLevel(models.TextChoices):
 class DraftFormat(models.TextChoices):
     BOOSTER = "booster", "Set booster draft"
     CUBE = "cube", "Cube draft"
+    # Players draft real boosters at real tables; the site seats and calls the pods (paper app).
+    PAPER = "paper", "Paper booster draft"
 
 
 class DeckFormat(models.TextChoices):

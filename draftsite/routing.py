@@ -5,6 +5,7 @@ from django.urls import path
 from draftsite.consumers import PingConsumer
 from drafts import consumers as draft_consumers
 from matches import consumers as match_consumers
+from paper import consumers as paper_consumers
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
@@ -15,4 +16,7 @@ websocket_urlpatterns = [
     path("ws/watch/<str:token>/", draft_consumers.SpectatorSocket.as_asgi()),
     # Live match pages (matches.consumers documents the protocol).
     path("ws/matches/events/<int:event_id>/", match_consumers.EventMatchesSocket.as_asgi()),
+    # The called paper draft (paper.consumers documents the protocol).
+    path("ws/paper/pods/<int:pod_id>/", paper_consumers.CallSocket.as_asgi()),
+    path("ws/paper/follow/<str:token>/", paper_consumers.FollowSocket.as_asgi()),
 ]

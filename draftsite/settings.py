@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "decks",
     "penalties",
     "matches",
+    "paper",
 ]
 
 MIDDLEWARE = [

@@ -9,6 +9,7 @@ from draftsite import views
 from decks import urls as deck_urls
 from drafts import page_urls as draft_page_urls
 from drafts import urls as draft_urls
+from paper import urls as paper_urls
 from penalties import urls as penalty_urls
 from matches import urls as match_urls
 from draftsite.api import ObtainTokenView
@@ -23,6 +24,7 @@ api_patterns = [
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
     *match_urls.api_urlpatterns,
+    *paper_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -38,6 +40,7 @@ urlpatterns = [
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
     path("matches/", include((match_urls.page_urlpatterns, "matches"))),
+    path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

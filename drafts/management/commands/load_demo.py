@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand
 
 from cards.models import Card
 from drafts.demo import create_demo_accounts, create_demo_event
+from paper.demo import create_demo_paper_event
 
 
 class Command(BaseCommand):
@@ -28,6 +29,9 @@ class Command(BaseCommand):
                               f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
                               f"standings at /matches/events/{event.pk}/standings/ "
                               f"(or: manage.py print_standings {event.pk}).")
+            paper = create_demo_paper_event()
+            self.stdout.write(f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
+                              "paused on pick 1: open a pod's caller page and press Resume.")
         self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
         for account in accounts:
             if account.username in ("organiser", "headjudge", "judge", "player1"):
