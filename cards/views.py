@@ -17,7 +17,9 @@ def card_search(request):
         layout = ""
     results = selectors.search_cards(query, layout=layout or None)
     page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
-    suggestions = selectors.suggest_names(query) if query and not page.paginator.count else []
+    checklists = selectors.search_checklists(query) if query else []
+    suggestions = (selectors.suggest_names(query)
+                   if query and not page.paginator.count and not checklists else [])
     return render(request, "cards/search.html", {
         "title": f"Cards matching “{query}”" if query else "Card catalogue",
         "query": query,
@@ -25,6 +27,7 @@ def card_search(request):
         "layouts": Layout.choices,
         "page": page,
         "suggestions": suggestions,
+        "checklists": checklists,
     })
 
 

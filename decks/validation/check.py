@@ -257,13 +257,25 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         checklist = use.candidates[0]
         if card is not None:
             checklist = next((c for c in use.candidates if card.key in c.lists), checklist)
-        if card is None or card.key not in checklist.lists:
-            kind = "substitute card" if checklist.kind == SUBSTITUTE else "checklist card"
-            verb = "can stand for" if checklist.kind == SUBSTITUTE else "lists"
+        if checklist.kind == SUBSTITUTE:
+            # MTR 3.5: a write-in substitute card (Zendikar Rising onward) stands for whichever
+            # double-faced card is written on it, from any set; only the older checklist cards
+            # are limited to the cards printed on them.
+            if card is None or not card.is_dfc:
+                errors.append(_problem(
+                    CHECKLIST_NOT_LISTED,
+                    f"Checklist card {number}: “{mark.name}” is "
+                    f"{'not a card in the catalogue' if card is None else 'not a double-faced card'}; "
+                    f"a substitute card stands for a double-faced card (R11, MTR 3.5).",
+                    [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
+                    checklist=checklist.label, index=index))
+                faulty.append((card,))
+                continue
+        elif card is None or card.key not in checklist.lists:
             errors.append(_problem(
                 CHECKLIST_NOT_LISTED,
                 f"Checklist card {number}: “{mark.name}” is not a card the {checklist.label} "
-                f"{verb}; a {kind} can only mark a double-faced card it {verb} (R11).",
+                f"lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).",
                 [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
                 checklist=checklist.label, index=index))
             faulty.append((card,))
@@ -304,21 +316,23 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         if have == count:
             continue
         card = dfc_cards[key]
-        if deck.checklist_policy == POLICY_PER_NAME:
-            if have:
-                errors.append(_problem(
-                    CHECKLIST_PARTIAL,
-                    f"{have} of {count} copies of {card.name} are represented by checklist cards: "
-                    "every copy of the same double-faced card must be, or none (R12, MTR 3.5).",
-                    _names(card, *tallies), represented=have, copies=count))
-        elif any_represented:
+        # One finding per card: an unrepresented copy in a deck that uses checklist cards is
+        # the R12 problem; not being in opaque sleeves is then said in the same finding.
+        sleeves = "" if deck.opaque_sleeves else " The deck is not in fully opaque sleeves either (R9)."
+        if deck.checklist_policy == POLICY_PER_NAME and have:
+            errors.append(_problem(
+                CHECKLIST_PARTIAL,
+                f"{have} of {count} copies of {card.name} are represented by checklist cards: "
+                f"every copy of the same double-faced card must be, or none (R12, MTR 3.5).{sleeves}",
+                _names(card, *tallies), represented=have, copies=count))
+        elif deck.checklist_policy != POLICY_PER_NAME and any_represented:
             errors.append(_problem(
                 CHECKLIST_PARTIAL,
                 f"The deck represents double-faced cards with checklist cards, so every one must be "
                 f"(R12); {count - have} of {count} {card.name} "
-                f"{'is' if count - have == 1 else 'are'} not.",
+                f"{'is' if count - have == 1 else 'are'} not.{sleeves}",
                 _names(card, *tallies), represented=have, copies=count))
-        if not deck.opaque_sleeves:
+        elif not deck.opaque_sleeves:
             errors.append(_problem(
                 DFC_NEEDS_SLEEVES_OR_CHECKLIST,
                 f"{count - have} of {count} {card.name} not represented by a checklist card, and the "
