@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -72,10 +74,10 @@ class CardDetailSerializer(serializers.ModelSerializer):
     printings = PrintingSerializer(many=True, read_only=True)
     is_dfc = serializers.BooleanField(read_only=True)
     color_identity = serializers.SerializerMethodField(
-        help_text="R39: colors of mana symbols, color indicators and basic land types on every face."
+        help_text=gettext_lazy('R39: colors of mana symbols, color indicators and basic land types on every face.')
     )
     checklists = serializers.SerializerMethodField(
-        help_text="Official checklist or substitute cards that can stand in for this card (R11)."
+        help_text=gettext_lazy('Official checklist or substitute cards that can stand in for this card (R11).')
     )
 
     class Meta:
@@ -152,7 +154,7 @@ class CardListView(generics.ListAPIView):
         if len(query) > selectors.MAX_QUERY_LENGTH:
             raise DomainError(
                 error_codes.QUERY_TOO_LONG,
-                f"The search text is limited to {selectors.MAX_QUERY_LENGTH} characters.",
+                gettext('The search text is limited to %(MAX_QUERY_LENGTH)s characters.') % {'MAX_QUERY_LENGTH': selectors.MAX_QUERY_LENGTH},
                 field="q",
             )
         return query
@@ -161,7 +163,7 @@ class CardListView(generics.ListAPIView):
         layout = self.request.query_params.get("layout") or None
         if layout and layout not in Layout.values:
             raise DomainError(error_codes.INVALID_FILTER,
-                              f"Unknown layout {layout!r}; expected one of {', '.join(Layout.values)}.",
+                              gettext('Unknown layout %(layout)s; expected one of %(join)s.') % {'layout': repr(layout), 'join': ', '.join(Layout.values)},
                               field="layout")
         return selectors.search_cards(self._query(), layout=layout,
                                       set_code=self.request.query_params.get("set") or None)
@@ -191,7 +193,7 @@ class CardDetailView(generics.RetrieveAPIView):
     def get_object(self):
         card = selectors.card_queryset().filter(pk=self.kwargs["pk"]).first()
         if card is None:
-            raise NotFoundError(error_codes.UNKNOWN_CARD, f"No card has id {self.kwargs['pk']}.")
+            raise NotFoundError(error_codes.UNKNOWN_CARD, gettext('No card has id %(kwargs)s.') % {'kwargs': self.kwargs['pk']})
         return card
 
 

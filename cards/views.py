@@ -1,5 +1,6 @@
 """Card catalogue pages: search with suggestions, and a card page showing every face."""
 
+from django.utils.translation import gettext
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
@@ -31,7 +32,7 @@ def card_search(request):
 def card_detail(request, pk: int):
     card = selectors.card_queryset().filter(pk=pk).first()
     if card is None:
-        raise Http404("No such card")
+        raise Http404(gettext('No such card'))
     faces = list(card.faces.all())
     checklists = {entry.checklist for entry in card.checklist_entries.all()}
     printing = next((p for p in card.printings.all() if p.image_uris), None)

@@ -18,6 +18,7 @@ from cards import selectors as card_selectors
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
 from cards.naming import normalize_name
 from decks import validation as core
+from draftsite.i18n import localize_problems
 
 BASIC_LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_SUGGESTED = 5  # unknown names that get "did you mean" suggestions
@@ -222,7 +223,11 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
 
 def check(**data) -> core.Report:
     """Resolve and check one deck (same keyword arguments as :func:`resolve`)."""
-    return core.validate(resolve(**data).deck)
+    report = core.validate(resolve(**data).deck)
+    # The core's messages, in the language of whoever asked (API caller, player, judge).
+    report.errors = localize_problems(report.errors)
+    report.warnings = localize_problems(report.warnings)
+    return report
 
 
 def suggest_checklist_cards(lines: Sequence[core.Line]) -> list[dict]:

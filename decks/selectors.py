@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import datetime as dt
 from collections import Counter
 from typing import Any
@@ -22,14 +24,14 @@ POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 def event_or_404(event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     return event
 
 
 def deck_or_404(deck_id: int) -> Deck:
     deck = Deck.objects.select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
-        raise NotFoundError(error_codes.UNKNOWN_DECK, f"No deck has id {deck_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_DECK, gettext('No deck has id %(deck_id)s.') % {'deck_id': deck_id})
     return deck
 
 
@@ -41,7 +43,7 @@ def is_staff(user, event: Event | int) -> bool:
 def require_staff(user, event: Event | int) -> None:
     if not is_staff(user, event):
         raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                             "Only the event's judges and organisers may do that.")
+                             gettext("Only the event's judges and organisers may do that."))
 
 
 def owns(user, deck: Deck) -> bool:
@@ -58,7 +60,7 @@ def visible_deck(user, deck_id: int) -> Deck:
     deck = deck_or_404(deck_id)
     if not can_see_deck(user, deck):
         raise ForbiddenError(error_codes.NOT_YOUR_DECK,
-                             "Decks are private to their player until decklists are published.")
+                             gettext('Decks are private to their player until decklists are published.'))
     return deck
 
 
@@ -72,7 +74,7 @@ def registration_or_404(event: Event, registration_id: int) -> Registration:
     registration = Registration.objects.filter(event=event, pk=registration_id).first()
     if registration is None:
         raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
-                            f"No registration {registration_id} in this event.")
+                            gettext('No registration %(registration_id)s in this event.') % {'registration_id': registration_id})
     return registration
 
 
@@ -101,7 +103,7 @@ def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:
         return None
     if seat.pod.state not in POOL_STATES:
         raise ConflictError(error_codes.POOL_NOT_READY,
-                            "The draft is not over yet: decks are built once it reaches deck building.")
+                            gettext('The draft is not over yet: decks are built once it reaches deck building.'))
     counts = Counter(DraftCard.objects.filter(seat__registration=registration)
                      .values_list("card_id", flat=True))
     return "draft", [{"card_id": card_id, "count": n} for card_id, n in sorted(counts.items())]

@@ -20,6 +20,8 @@ login throttling on the HTML login page and the API token endpoint.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import hashlib
 import logging
 
@@ -106,9 +108,8 @@ class ResilienceMiddleware(MiddlewareMixin):
             # Rendered without the request: context processors (the signed-in user, roles)
             # would query the database that just failed.
             html = render_to_string("error.html", {
-                "title": "Briefly unavailable", "status": 503,
-                "message": "The site cannot reach its database right now. Nothing was lost: "
-                           "please try again in a few seconds.",
+                "title": gettext('Briefly unavailable'), "status": 503,
+                "message": gettext('The site cannot reach its database right now. Nothing was lost: please try again in a few seconds.'),
             })
             response = HttpResponse(html, status=503)
             response["Retry-After"] = _retry_after()
@@ -121,7 +122,7 @@ def _too_large(request, length, limit):
     message = f"The request body is {size}; the limit is {limit // 1024} KB."
     if _is_api(request):
         return _json_error(REQUEST_TOO_LARGE, message, 413)
-    return render(request, "error.html", {"title": "Request too large", "status": 413,
+    return render(request, "error.html", {"title": gettext('Request too large'), "status": 413,
                                           "message": message}, status=413)
 
 
@@ -214,7 +215,7 @@ class LoginThrottleMiddleware(MiddlewareMixin):
         form.cleaned_data = {}
         form.add_error(None, message)  # shows as a non-field error on the page
         response = render(request, "registration/login.html",
-                          {"form": form, "title": "Sign in", "next": request.POST.get("next", "")},
+                          {"form": form, "title": gettext('Sign in'), "next": request.POST.get("next", "")},
                           status=429)
         response["Retry-After"] = str(_lockout_seconds())
         return response

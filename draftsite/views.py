@@ -1,5 +1,6 @@
 """Site-wide pages: home, health check and friendly error pages."""
 
+from django.utils.translation import gettext
 from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
@@ -7,7 +8,7 @@ from django.shortcuts import render
 
 
 def home(request):
-    return render(request, "home.html", {"title": "Home"})
+    return render(request, "home.html", {"title": gettext('Home')})
 
 
 def healthz(request):

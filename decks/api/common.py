@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from typing import Any
 
 from django.urls import reverse
@@ -26,8 +28,7 @@ class BodyLimitMixin:
             length = 0
         if length > self.max_body:
             raise DomainError(error_codes.FILE_TOO_LARGE,
-                              f"The request is {length // 1024} KB; decklists are limited to "
-                              f"{parsers.MAX_BYTES // 1024} KB.", limit_bytes=parsers.MAX_BYTES)
+                              gettext('The request is %(length_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'length_1024': length // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
         super().initial(request, *args, **kwargs)
 
 
@@ -40,8 +41,7 @@ def valid(serializer_class, request) -> dict:
 def read_upload(upload) -> str:
     if upload.size is not None and upload.size > parsers.MAX_BYTES:
         raise DomainError(error_codes.FILE_TOO_LARGE,
-                          f"The file is {upload.size // 1024} KB; decklists are limited to "
-                          f"{parsers.MAX_BYTES // 1024} KB.", limit_bytes=parsers.MAX_BYTES)
+                          gettext('The file is %(size_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'size_1024': upload.size // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
     return services.decode_or_400(upload.read(parsers.MAX_BYTES + 1))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -72,7 +74,7 @@ class ParseView(BodyLimitMixin, APIView):
     def post(self, request):
         data = valid(s.ParseInput, request)
         if data.get("file") is None and data.get("text") is None:
-            raise DomainError(error_codes.EMPTY_DECKLIST, "Send the list as text or upload a file.",
+            raise DomainError(error_codes.EMPTY_DECKLIST, gettext('Send the list as text or upload a file.'),
                               field="text")
         text = read_upload(data["file"]) if data.get("file") is not None else data["text"]
         return Response(services.parse_or_400(text).as_dict())
@@ -103,7 +105,7 @@ class MyDeckView(BodyLimitMixin, APIView):
         if raw is None:
             return None
         if not raw.isdigit():
-            raise DomainError("invalid", "registration must be an id.", field="registration")
+            raise DomainError("invalid", gettext('registration must be an id.'), field="registration")
         return int(raw)
 
     @extend_schema(responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_my_deck")
@@ -115,12 +117,12 @@ class MyDeckView(BodyLimitMixin, APIView):
             selectors.require_staff(request.user, event)
             registration = selectors.registration_or_404(event, registration_id)
         elif own is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
         else:
             registration = own
         deck = getattr(registration, "deck", None)
         if deck is None:
-            raise NotFoundError(error_codes.NO_DECK, "No deck is registered yet.")
+            raise NotFoundError(error_codes.NO_DECK, gettext('No deck is registered yet.'))
         return Response(deck_payload(deck))
 
     @extend_schema(request={"application/json": s.DeckInput, "multipart/form-data": s.DeckInput},
@@ -154,10 +156,10 @@ class MyPoolView(APIView):
         event = selectors.event_or_404(event_id)
         registration = selectors.own_registration(request.user, event)
         if registration is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
         pool = selectors.pool_for(registration)
         if pool is None:
-            raise NotFoundError(error_codes.NO_POOL, "You have no pool in this event.")
+            raise NotFoundError(error_codes.NO_POOL, gettext('You have no pool in this event.'))
         return Response({"registration": registration.pk, "source": pool[0],
                          "cards": selectors.pool_view(pool[1])})
 

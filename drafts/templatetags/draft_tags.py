@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 import datetime as dt
 import json
 
@@ -97,12 +98,12 @@ def local_time(value) -> str:
 
 
 STATES = {
-    "not_started": ("○", "Not started"),
-    "drafting": ("▶", "Drafting"),
-    "paused": ("❚❚", "Paused"),
-    "reviewing": ("☰", "Between rounds"),
-    "deck_building": ("✎", "Deck building"),
-    "done": ("✓", "Finished"),
+    "not_started": ("○", gettext_lazy("Not started")),
+    "drafting": ("▶", gettext_lazy("Drafting")),
+    "paused": ("❚❚", gettext_lazy("Paused")),
+    "reviewing": ("☰", gettext_lazy("Between rounds")),
+    "deck_building": ("✎", gettext_lazy("Deck building")),
+    "done": ("✓", gettext_lazy("Finished")),
 }
 
 

@@ -3,6 +3,8 @@ step of every control, and shaping selector output for templates."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import datetime as dt
 
 from django.contrib import messages
@@ -23,32 +25,32 @@ PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 def get_event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk).first()
     if event is None:
-        raise Http404("No such event")
+        raise Http404(gettext('No such event'))
     return event
 
 
 def get_pod(pk: int) -> Pod:
     pod = Pod.objects.select_related("event").filter(pk=pk).first()
     if pod is None:
-        raise Http404("No such pod")
+        raise Http404(gettext('No such pod'))
     return pod
 
 
 def get_seat(pk: int) -> Seat:
     seat = Seat.objects.select_related("registration", "pod__event").filter(pk=pk).first()
     if seat is None:
-        raise Http404("No such seat")
+        raise Http404(gettext('No such seat'))
     return seat
 
 
 def require_staff(user, event) -> None:
     if not permissions.sees_everything(user, event):
-        raise PermissionDenied("Only the event's organisers and judges may see this page.")
+        raise PermissionDenied(gettext("Only the event's organisers and judges may see this page."))
 
 
 def require_organiser(user, event) -> None:
     if not permissions.is_organiser(user, event):
-        raise PermissionDenied("Only an organiser of this event may do that.")
+        raise PermissionDenied(gettext('Only an organiser of this event may do that.'))
 
 
 def require_seat_reader(user, seat: Seat) -> bool:
@@ -57,12 +59,12 @@ def require_seat_reader(user, seat: Seat) -> bool:
         return True
     if permissions.sees_everything(user, seat.pod.event):
         return False
-    raise PermissionDenied("That is not your seat.")
+    raise PermissionDenied(gettext('That is not your seat.'))
 
 
 def require_seat_owner(user, seat: Seat) -> None:
     if not permissions.owns_seat(user, seat):
-        raise PermissionDenied("That is not your seat.")
+        raise PermissionDenied(gettext('That is not your seat.'))
 
 
 def event_role_label(user, event) -> str:
@@ -122,7 +124,7 @@ def present_card(card: dict) -> dict:
     faces = card.get("faces") or [{"name": card.get("name", "?")}]
     images = card.get("image_uris") or {}
     if card.get("is_dfc") and len(faces) > 1:
-        front = {"label": "Front face", "faces": faces[:1], "image": images.get("front", "")}
+        front = {"label": gettext('Front face'), "faces": faces[:1], "image": images.get("front", "")}
         back = {"label": BACK_LABELS.get(card.get("layout"), "Back face"), "faces": faces[1:],
                 "image": images.get("back", "")}
     else:

@@ -8,6 +8,8 @@ of the event, and is logged by its service as a PodLogEntry.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,7 +59,7 @@ def dashboard(request, event_id: int):
     event = get_event(event_id)
     require_staff(request.user, event)
     context = _dashboard_context(request, event)
-    context.update(title=f"Dashboard · {event.name}", role_label=event_role_label(request.user, event),
+    context.update(title=gettext('Dashboard · %(name)s') % {'name': event.name}, role_label=event_role_label(request.user, event),
                    socket=f"/ws/events/{event.pk}/",
                    panel_url=reverse("drafts:dashboard-panel", args=[event.pk]))
     return render(request, "drafts/dashboard.html", context)
@@ -87,7 +89,7 @@ def pod_detail(request, pod_id: int):
     pod = get_pod(pod_id)
     require_staff(request.user, pod.event)
     context = _pod_context(request, pod)
-    context.update(title=f"Pod {pod.number} · {pod.event.name}", role_label=event_role_label(request.user, pod.event),
+    context.update(title=gettext('Pod %(number)s · %(name)s') % {'number': pod.number, 'name': pod.event.name}, role_label=event_role_label(request.user, pod.event),
                    socket=f"/ws/pods/{pod.pk}/", panel_url=reverse("drafts:pod-panel", args=[pod.pk]))
     return render(request, "drafts/pod_detail.html", context)
 
@@ -177,7 +179,7 @@ def _control(action: str, request, pod) -> Control:
     if action == "spectator-link":
         return Control(f"Make a new spectator link for {name}? The current link stops working at once.",
                        services.regenerate_spectator_token, common, "New spectator link made.", danger=True)
-    raise Http404("No such control")
+    raise Http404(gettext('No such control'))
 
 
 @login_required
@@ -195,7 +197,7 @@ def pod_control(request, pod_id: int, action: str):
         messages.error(request, str(refusal))
         return redirect(back)
     if not confirmed(request):
-        return confirm_page(request, title="Please confirm", question=control.question,
+        return confirm_page(request, title=gettext('Please confirm'), question=control.question,
                             action=reverse("drafts:pod-control", args=[pod.pk, action]), back=back,
                             danger=control.danger)
     return run(request, control.service, success=control.done, back=back, **control.kwargs)[0]
@@ -248,7 +250,7 @@ def _require_member_or_staff(user, pod):
     from django.core.exceptions import PermissionDenied
 
     if not (permissions.seat_in_pod(user, pod.pk) or permissions.sees_everything(user, pod.event)):
-        raise PermissionDenied("You are not in this pod.")
+        raise PermissionDenied(gettext('You are not in this pod.'))
 
 
 @login_required
@@ -256,7 +258,7 @@ def pod_board(request, pod_id: int):
     pod = get_pod(pod_id)
     _require_member_or_staff(request.user, pod)
     context = _board_context(request, pod)
-    context.update(title=f"Open board · pod {pod.number}", socket=f"/ws/pods/{pod.pk}/",
+    context.update(title=gettext('Open board · pod %(number)s') % {'number': pod.number}, socket=f"/ws/pods/{pod.pk}/",
                    panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]))
     return render(request, "drafts/board.html", context)
 
