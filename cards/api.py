@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -53,14 +53,40 @@ class PrintingSerializer(serializers.ModelSerializer):
                   "image_uris", "in_boosters"]
 
 
-class CardSummarySerializer(serializers.ModelSerializer):
+PRINTED_NAMES_FIELD = serializers.DictField(
+    child=serializers.ListField(child=serializers.CharField()),
+    help_text=gettext_lazy('The face names as printed in other languages, per language code '
+                           '(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant).'),
+)
+
+
+class PrintedNamesMixin(serializers.Serializer):
+    printed_names = serializers.SerializerMethodField(
+        help_text=gettext_lazy('The face names as printed in other languages, per language code '
+                               '(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant).'))
+    local_name = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The card's name in the request's language when it was printed "
+                               "in it (faces joined by //); null otherwise."))
+
+    @extend_schema_field(PRINTED_NAMES_FIELD)
+    def get_printed_names(self, card: Card) -> dict[str, list[str]]:
+        return selectors.printed_names_of(card)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_local_name(self, card: Card) -> str | None:
+        names = selectors.printed_names_of(card).get(get_language() or "")
+        return " // ".join(names) if names else None
+
+
+class CardSummarySerializer(PrintedNamesMixin, serializers.ModelSerializer):
     faces = serializers.SerializerMethodField()
     is_dfc = serializers.BooleanField(read_only=True)
     color_identity = serializers.SerializerMethodField()
 
     class Meta:
         model = Card
-        fields = ["id", "name", "layout", "is_dfc", "color_identity", "faces"]
+        fields = ["id", "name", "layout", "is_dfc", "color_identity", "faces", "local_name",
+                  "printed_names"]
 
     def get_faces(self, card: Card) -> list[str]:
         return [face.name for face in card.faces.all()]
@@ -69,7 +95,7 @@ class CardSummarySerializer(serializers.ModelSerializer):
         return _letters(card.color_identity)
 
 
-class CardDetailSerializer(serializers.ModelSerializer):
+class CardDetailSerializer(PrintedNamesMixin, serializers.ModelSerializer):
     faces = CardFaceSerializer(many=True, read_only=True)
     printings = PrintingSerializer(many=True, read_only=True)
     is_dfc = serializers.BooleanField(read_only=True)
@@ -83,7 +109,7 @@ class CardDetailSerializer(serializers.ModelSerializer):
     class Meta:
         model = Card
         fields = ["id", "name", "layout", "is_dfc", "color_identity", "oracle_id", "faces",
-                  "printings", "checklists"]
+                  "local_name", "printed_names", "printings", "checklists"]
 
     def get_color_identity(self, card: Card) -> list[str]:
         return _letters(card.color_identity)
@@ -139,7 +165,8 @@ class CardSearchPagination(LimitOffsetPagination):
 
 
 class CardListView(generics.ListAPIView):
-    """Search the catalogue by any face name or the full name.
+    """Search the catalogue by any face name or the full name, English or printed in any
+    language.
 
     Case- and accent-insensitive. When nothing matches, ``suggestions`` lists close names
     ("did you mean").
@@ -170,7 +197,10 @@ class CardListView(generics.ListAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("q", OpenApiTypes.STR, description="Any face name or the full name."),
+            OpenApiParameter("q", OpenApiTypes.STR, description=(
+                "Any face name or the full name, in English or as printed in any language "
+                "(Pastor de Gatstaf, Гастафский Завыватель). Suggestions come in the language "
+                "of the query.")),
             OpenApiParameter("layout", OpenApiTypes.STR, enum=Layout.values),
             OpenApiParameter("set", OpenApiTypes.STR, description="Set code, e.g. ISD."),
         ]

@@ -203,3 +203,29 @@ class ChecklistEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.checklist}: {self.printed_name}"
+
+
+class LocalizedName(models.Model):
+    """A face's name as printed in another language (MTGJSON ``foreignData``, Scryfall's
+    ``printed_name``), so players find cards and write decklists with the names on their cards.
+
+    A face may carry several names in one language when a reprint changed the translation;
+    every printed name is kept. ``search_name`` is the folded key look-ups compare against.
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="localized_names")
+    position = models.PositiveSmallIntegerField()  # the face, as in CardFace.position
+    language = models.CharField(max_length=10)  # "pt-br", "es", "it", "ru", "de", "ja", ...
+    name = models.CharField(max_length=200)
+    search_name = models.CharField(max_length=200, db_index=True)
+
+    class Meta:
+        ordering = ["card_id", "position", "language", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "position", "language", "name"],
+                                    name="localizedname_unique_printed_name"),
+        ]
+        indexes = [models.Index(fields=["language", "search_name"], name="localizedname_lang_search")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.language})"

@@ -1,9 +1,11 @@
 """Card catalogue pages: search with suggestions, and a card page showing every face."""
 
-from django.utils.translation import gettext
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import get_language, gettext, gettext_lazy
+
+from cards import languages
 
 from cards import selectors
 from cards.models import Layout
@@ -19,8 +21,12 @@ def card_search(request):
     results = selectors.search_cards(query, layout=layout or None)
     page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
     suggestions = selectors.suggest_names(query) if query and not page.paginator.count else []
+    # Each result's name as printed in the reader's language, beside the English one.
+    local = selectors.printed_names(page.object_list, get_language() or "")
+    for card in page.object_list:
+        card.local_name = " // ".join(local.get(card.pk, []))
     return render(request, "cards/search.html", {
-        "title": f"Cards matching “{query}”" if query else "Card catalogue",
+        "title": gettext("Cards matching “%(query)s”") % {"query": query} if query else gettext("Card catalogue"),
         "query": query,
         "layout": layout,
         "layouts": Layout.choices,
@@ -43,21 +49,24 @@ def card_detail(request, pk: int):
         "printings": list(card.printings.all()),
         "checklists": sorted(checklists, key=lambda c: (c.set_code, c.collector_number)),
         "image_printing": printing,
+        "printed_names": [(code, languages.name_of(code), names)
+                          for code, names in selectors.printed_names_of(card).items()],
     })
 
 
 def _face_labels(layout: str, count: int) -> list[str]:
     """What to call each face on the page: front/back, upright/flipped half, and so on."""
     if layout == Layout.FLIP:
-        names = ["Upright half", "Flipped half (upside down on the card)"]
+        names = [gettext_lazy("Upright half"), gettext_lazy("Flipped half (upside down on the card)")]
     elif layout == Layout.MELD:
-        names = ["Front", "Melds into"]
+        names = [gettext_lazy("Front"), gettext_lazy("Melds into")]
     elif layout in (Layout.TRANSFORM, Layout.MODAL_DFC):
-        names = ["Front face", "Back face"]
+        names = [gettext_lazy("Front face"), gettext_lazy("Back face")]
     elif layout == Layout.ADVENTURE:
-        names = ["Creature", "Adventure"]
+        names = [gettext_lazy("Creature"), gettext_lazy("Adventure")]
     elif layout == Layout.SPLIT:
-        names = ["Left half", "Right half"]
+        names = [gettext_lazy("Left half"), gettext_lazy("Right half")]
     else:
-        names = ["Card"]
-    return [names[i] if i < len(names) else f"Face {i + 1}" for i in range(count)]
+        names = [gettext_lazy("Card")]
+    return [names[i] if i < len(names) else gettext("Face %(number)s") % {"number": i + 1}
+            for i in range(count)]

@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy
 from django.conf import settings
 from django.db import models
 
+from draftsite.i18n import localize_problems
+
 
 class ChecklistPolicy(models.TextChoices):
     DECK = "deck", gettext_lazy('All or none across the deck (Innistrad rule, R12)')
@@ -76,6 +78,15 @@ class Deck(models.Model):
 
     def __str__(self) -> str:
         return f"Deck of {self.registration.name}"
+
+    @property
+    def localized_errors(self) -> list[dict]:
+        """The stored check errors, their messages in the active language."""
+        return localize_problems(self.check_errors)
+
+    @property
+    def localized_warnings(self) -> list[dict]:
+        return localize_problems(self.check_warnings)
 
     @property
     def main_count(self) -> int:

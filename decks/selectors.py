@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
+from cards import languages
 from decks import checking, error_codes, findings
 from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCorrection, DeckRules, SealedPool
@@ -128,6 +129,13 @@ def deck_data(deck: Deck, pool: list[dict] | None = None) -> checking.Resolved:
     )
 
 
+def printed_languages(deck: Deck) -> list[str]:
+    """The languages (their own names) of the printed names a stored list was written with."""
+    codes = {row["language"] for section in (deck.main, deck.sideboard, deck.commander)
+             for row in section if row.get("printed_name") and row.get("language")}
+    return [languages.name_of(code) for code in sorted(codes)]
+
+
 def deck_view(deck: Deck) -> dict[str, Any]:
     """Everything a deck page, the printable list and the API show about one deck."""
     resolved = deck_data(deck)
@@ -138,10 +146,16 @@ def deck_view(deck: Deck) -> dict[str, Any]:
             by_card.setdefault(use.marked[0].card.key, []).append(row["checklist"])
 
     def lines(section: list[core.Line]) -> list[dict]:
-        return [{"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
-                 "name": line.card.name if line.card else line.name, "count": line.count,
-                 "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
-                for line in section]
+        out = []
+        for line in section:
+            row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
+                   "name": line.card.name if line.card else line.name, "count": line.count,
+                   "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
+            if line.card is not None and line.card.key in resolved.printed:
+                # English name first; the printed one beside it, so any judge can read the list
+                row["printed_name"], row["language"] = resolved.printed[line.card.key]
+            out.append(row)
+        return out
 
     dfcs: dict[Any, dict] = {}
     for section in (data.main, data.sideboard):

@@ -30,6 +30,7 @@ from decks.models import (
     SealedPool,
     SelectionMethod,
 )
+from draftsite.i18n import freeze_problems, localize_problems
 from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from drafts import permissions
 from drafts.models import DeckFormat, Registration, StaffRole
@@ -87,10 +88,13 @@ def _apply_check(deck: Deck, resolved: checking.Resolved, now: dt.datetime) -> c
     deck.opaque_sleeves = resolved.deck.opaque_sleeves
     deck.checklist_cards = resolved.checklist_rows
     deck.valid = report.valid
-    deck.check_errors = report.errors
-    deck.check_warnings = report.warnings
+    # Stored in English with their templates; shown in the reader's language.
+    deck.check_errors = freeze_problems(report.errors)
+    deck.check_warnings = freeze_problems(report.warnings)
     deck.summary = report.summary
     deck.checked_at = now
+    report.errors = localize_problems(report.errors)
+    report.warnings = localize_problems(report.warnings)
     return report
 
 

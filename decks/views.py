@@ -118,7 +118,7 @@ def my_deck(request, event_id: int):
         if pool is not None:
             pool_rows = selectors.pool_view(pool[1])
         elif pool_error is None:
-            pool_error = "There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters."
+            pool_error = gettext("There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters.")
     initial = {}
     main_counts, basic_counts = {}, {}
     if deck is not None:
@@ -186,10 +186,15 @@ def _save_from_form(request, event, registration, form, pool_rows):
         if not suggested:
             messages.info(request, gettext('No double-faced card in this list has an official checklist card.'))
         return "suggested"
-    services.register_deck(event_id=event.pk, actor=request.user, main=sections["main"],
-                           sideboard=sections["sideboard"], commander=sections["commander"],
-                           opaque_sleeves=data["opaque_sleeves"], checklist_cards=checklist_cards,
-                           source_format=source, registration_id=registration.pk)
+    deck, _ = services.register_deck(event_id=event.pk, actor=request.user, main=sections["main"],
+                                  sideboard=sections["sideboard"], commander=sections["commander"],
+                                  opaque_sleeves=data["opaque_sleeves"], checklist_cards=checklist_cards,
+                                  source_format=source, registration_id=registration.pk)
+    read_in = selectors.printed_languages(deck)
+    if read_in:  # say which language the card names were read in
+        messages.info(request, gettext("Card names read in: %(languages)s. The list shows each card's "
+                                       "English name with the name you wrote beside it.")
+                      % {"languages": ", ".join(read_in)})
     return "saved"
 
 

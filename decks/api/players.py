@@ -41,13 +41,15 @@ class ValidateView(BodyLimitMixin, APIView):
                    operation_id="decks_validate")
     def post(self, request):
         data = valid(s.ValidateInput, request)
-        report = checking.check(
+        resolved = checking.resolve(
             format=data["format"], main=data["main"], sideboard=data["sideboard"],
             commander=data["commander"], pool=data.get("pool"), opaque_sleeves=data["opaque_sleeves"],
             checklist_policy=data["checklist_policy"],
             checklist_cards=[{"checklist": c["checklist"], "marked": c["marked"]} for c in data["checklist_cards"]],
         )
-        return Response(report.as_dict())
+        report = checking.check_resolved(resolved)
+        return Response(report.as_dict() | {"languages": resolved.languages_read(),
+                                            "printed_names": resolved.printed_names()})
 
 
 class ValidateSlashView(ValidateView):

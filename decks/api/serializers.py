@@ -121,11 +121,28 @@ class SummaryOutput(serializers.Serializer):
     checklist_cards = serializers.IntegerField()
 
 
+class LanguageReadOutput(serializers.Serializer):
+    language = serializers.CharField(help_text=gettext_lazy('Language code: en, pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant.'))
+    name = serializers.CharField()
+    lines = serializers.IntegerField()
+
+
+class PrintedNameOutput(serializers.Serializer):
+    card_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    printed_name = serializers.CharField()
+    language = serializers.CharField()
+
+
 class ValidateOutput(serializers.Serializer):
     valid = serializers.BooleanField()
     errors = ProblemOutput(many=True)
     warnings = ProblemOutput(many=True)
     summary = SummaryOutput()
+    languages = LanguageReadOutput(many=True, help_text=gettext_lazy(
+        'The languages the card names were read in, most lines first (a name printed alike in two languages counts for both).'))
+    printed_names = PrintedNameOutput(many=True, help_text=gettext_lazy(
+        'Cards named in another language than English: the English name with the printed one.'))
 
 
 class ParseInput(serializers.Serializer):
@@ -178,6 +195,9 @@ class DeckLineOutput(serializers.Serializer):
     name = serializers.CharField()
     count = serializers.IntegerField()
     is_dfc = serializers.BooleanField()
+    printed_name = serializers.CharField(required=False, help_text=gettext_lazy(
+        'The name as the player wrote it, when not in English.'))
+    language = serializers.CharField(required=False)
 
 
 class ChecklistRowOutput(serializers.Serializer):

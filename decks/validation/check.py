@@ -32,6 +32,7 @@ from decks.validation.data import (
     SUBSTITUTE,
     TOO_MANY_COPIES,
     UNKNOWN_CARD,
+    AMBIGUOUS_CARD_NAME,
     CardInfo,
     DeckData,
     Line,
@@ -114,9 +115,18 @@ def validate(deck: DeckData) -> Report:
     if fmt == LIMITED and deck.pool:
         pool, _ = _tally(deck.pool, unknown)
 
+    for use in deck.checklist_cards:  # a marked name may be ambiguous too
+        for mark in use.marked:
+            if mark.card is None and mark.name in deck.ambiguous:
+                unknown[mark.name] = None
     for name in unknown:
+        if name in deck.ambiguous:
+            candidates = list(deck.ambiguous[name])
+            errors.append(_problem(AMBIGUOUS_CARD_NAME, gettext('“%(name)s” is the printed name of several cards: %(candidates)s. Write the English name of the one you mean.') % {'name': name, 'candidates': ', '.join(candidates)}, [name],
+                                   candidates=candidates))
+            continue
         suggestions = list(deck.suggestions.get(name, ()))
-        hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
+        hint = gettext(' Did you mean %(names)s?') % {'names': ', '.join(suggestions)} if suggestions else ""
         errors.append(_problem(UNKNOWN_CARD, gettext('No card is called “%(name)s”.%(hint)s') % {'name': name, 'hint': hint}, [name],
                                suggestions=suggestions))
 

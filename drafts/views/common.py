@@ -3,7 +3,7 @@ step of every control, and shaping selector output for templates."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 import datetime as dt
 
@@ -116,21 +116,28 @@ def int_or_none(value) -> int | None:
 
 # --- shaping cards for templates ---------------------------------------------------------
 
-BACK_LABELS = {Layout.MELD: "Melds into", Layout.TRANSFORM: "Back face", Layout.MODAL_DFC: "Back face"}
+BACK_LABELS = {Layout.MELD: gettext_lazy("Melds into"), Layout.TRANSFORM: gettext_lazy("Back face"),
+               Layout.MODAL_DFC: gettext_lazy("Back face")}
 
 
 def present_card(card: dict) -> dict:
-    """Split a card payload into the sides a person sees: one side, or front and back (R14)."""
+    """Split a card payload into the sides a person sees: one side, or front and back (R14).
+
+    Each face carries ``local_name``, its name as printed in the reader's language when the
+    card was printed in it (the English name stays beside it)."""
     faces = card.get("faces") or [{"name": card.get("name", "?")}]
+    local = (card.get("printed_names") or {}).get(get_language() or "") or []
+    if local:
+        faces = [{**face, "local_name": local[i] if i < len(local) else ""} for i, face in enumerate(faces)]
     images = card.get("image_uris") or {}
     if card.get("is_dfc") and len(faces) > 1:
         front = {"label": gettext('Front face'), "faces": faces[:1], "image": images.get("front", "")}
-        back = {"label": BACK_LABELS.get(card.get("layout"), "Back face"), "faces": faces[1:],
+        back = {"label": BACK_LABELS.get(card.get("layout"), gettext("Back face")), "faces": faces[1:],
                 "image": images.get("back", "")}
     else:
         front = {"label": "", "faces": faces, "image": images.get("front", "")}
         back = None
-    return {**card, "front": front, "back": back,
+    return {**card, "front": front, "back": back, "local_name": " // ".join(local),
             "colors": "".join(card.get("color_identity") or [])}
 
 
