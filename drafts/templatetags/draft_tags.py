@@ -116,3 +116,21 @@ def state_badge(state: str, paused_from: str | None = None):
         extra = f" ({STATES[paused_from][1].lower()})"
     return format_html('<span class="state-badge state-{}"><span aria-hidden="true" class="state-icon">{}</span> {}{}</span>',
                        state, icon, text, extra)
+
+
+# Words the templates show for stored values (issue 16: every word in the reader's language).
+_DIRECTIONS = {"left": gettext_lazy("left"), "right": gettext_lazy("right")}
+
+
+@register.filter
+def direction_text(value) -> str:
+    """"left"/"right" as the reader says it."""
+    return _DIRECTIONS.get(value, value)
+
+
+@register.filter
+def rarity_text(value) -> str:
+    """A rarity code ("common") as the reader says it ("Comum")."""
+    from cards.models import Rarity
+
+    return Rarity(value).label if value in Rarity.values else (value or "—")

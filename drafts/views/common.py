@@ -69,11 +69,12 @@ def require_seat_owner(user, seat: Seat) -> None:
 
 def event_role_label(user, event) -> str:
     roles = permissions.event_roles(user, event)
-    for role, label in (("organiser", "Organiser"), ("head_judge", "Head judge"), ("judge", "Judge")):
+    for role, label in (("organiser", gettext("Organiser")), ("head_judge", gettext("Head judge")),
+                        ("judge", gettext("Judge"))):
         if role in roles:
             return label
     if getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists():
-        return "Player"
+        return gettext("Player")
     return ""
 
 
@@ -181,12 +182,12 @@ def clock_for(summary: dict, head: dict | None) -> dict:
     deadline, remaining, label = None, None, ""
     if effective == PodState.DRAFTING and head is not None:
         deadline, remaining = parse_time(head["deadline"]), head["remaining_ms"]
-        label = "Pick timer" if (deadline or remaining is not None) else ""
+        label = gettext("Pick timer") if (deadline or remaining is not None) else ""
     elif effective == PodState.REVIEWING:
-        label = "Review time left"
+        label = gettext("Review time left")
         deadline = parse_time(summary["review_deadline"])
     elif effective == PodState.DECK_BUILDING:
-        label = "Deck-building time left"
+        label = gettext("Deck-building time left")
         deadline = parse_time(summary["deck_building_deadline"])
     if paused:
         if effective in (PodState.REVIEWING, PodState.DECK_BUILDING):

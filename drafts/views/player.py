@@ -8,7 +8,7 @@ the same actions without script, with a confirm step for the pick.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 import json
 
@@ -36,8 +36,8 @@ from drafts.views.common import (
     require_seat_reader,
 )
 
-PILE_COVER_LABELS = {"": "nothing (DFCs show on top)", "basic_land": "a basic land",
-                     "checklist": "a checklist card"}
+PILE_COVER_LABELS = {"": gettext_lazy("nothing (DFCs show on top)"), "basic_land": gettext_lazy("a basic land"),
+                     "checklist": gettext_lazy("a checklist card")}
 
 
 def deck_registration_url(event_id: int) -> str:
