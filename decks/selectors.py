@@ -231,11 +231,11 @@ def check_penalty_links(check: DeckCheck) -> list[dict[str, str]]:
         if infraction not in findings.INFRACTIONS:
             continue
         label = findings.FINDING_KINDS.get(finding["kind"], ("", ""))[0]
-        description = f"Deck check: {label}."
+        description = gettext("Deck check: %(finding)s.") % {"finding": label}
         if finding.get("description"):
             description += f" {finding['description']}"
         if finding.get("cards"):
-            description += f" Cards: {', '.join(finding['cards'])}."
+            description += " " + gettext("Cards: %(cards)s.") % {"cards": ", ".join(finding["cards"])}
         links.append({
             "infraction": infraction, "label": findings.INFRACTIONS[infraction], "kind": finding["kind"],
             "url": findings.penalty_url(event_id=check.event_id, registration_id=check.deck.registration_id,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from django import forms
 
@@ -35,17 +35,24 @@ class IssueForm(forms.Form):
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.event = event
-        self.fields["registration"].choices = [("", "Choose a player")] + [
+        self.fields["registration"].choices = [("", gettext("Choose a player"))] + [
             (r.pk, r.name) for r in event.registrations.order_by("name")]
-        self.fields["infraction"].choices = [("", "Choose an infraction")] + [
-            (i.code, f"{i.section} {i.name} — default {i.default_label(event.enforcement_level)}")
+        self.fields["infraction"].choices = [("", gettext("Choose an infraction"))] + [
+            (i.code, gettext("%(section)s %(name)s — default %(penalty)s") % {
+                "section": i.section, "name": i.display_name,
+                "penalty": i.default_label(event.enforcement_level)})
             for i in selectors.infractions()]
-        self.fields["penalty"].choices = [("", "IPG default")] + list(PenaltyKind.choices)
-        self.fields["pod"].choices = [("", "—")] + [(p.pk, f"Pod {p.number}") for p in event.pods.order_by("number")]
+        self.fields["penalty"].choices = [("", gettext("IPG default"))] + list(PenaltyKind.choices)
+        self.fields["pod"].choices = [("", "—")] + [(p.pk, gettext("Pod %(number)s") % {"number": p.number})
+                                                    for p in event.pods.order_by("number")]
+
+
+DECISION_LABELS = {"uphold": gettext_lazy("Uphold"), "upgrade": gettext_lazy("Upgrade"),
+                   "downgrade": gettext_lazy("Downgrade"), "withdraw": gettext_lazy("Withdraw")}
 
 
 class DecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[(d, d.capitalize()) for d in services.DECISIONS],
+    decision = forms.ChoiceField(choices=[(d, DECISION_LABELS.get(d, d.capitalize())) for d in services.DECISIONS],
                                  widget=forms.RadioSelect)
     penalty = forms.ChoiceField(label=gettext_lazy('New penalty (upgrade or downgrade)'), required=False,
                                 choices=[("", "—")] + list(PenaltyKind.choices))
@@ -62,12 +69,12 @@ class DismissForm(forms.Form):
 
 
 class FilterForm(forms.Form):
-    status = forms.ChoiceField(required=False, choices=[("", "Any status")] + list(PenaltyStatus.choices))
-    penalty = forms.ChoiceField(required=False, choices=[("", "Any penalty")] + list(PenaltyKind.choices))
+    status = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices))
+    penalty = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices))
     infraction = forms.ChoiceField(required=False)
     q = forms.CharField(label=gettext_lazy('Player or text'), required=False, max_length=100)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["infraction"].choices = [("", "Any infraction")] + [
-            (i.code, f"{i.section} {i.name}") for i in selectors.infractions(active_only=False)]
+        self.fields["infraction"].choices = [("", gettext("Any infraction"))] + [
+            (i.code, f"{i.section} {i.display_name}") for i in selectors.infractions(active_only=False)]

@@ -8,7 +8,7 @@ on PostgreSQL not even raw SQL (a trigger, see migration 0003).
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from django.conf import settings
 from django.db import models
@@ -73,6 +73,11 @@ class Infraction(models.Model):
             "competitive": self.default_competitive,
             "professional": self.default_professional,
         }[level]
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language (penalties/catalogue_texts.py lists the seeded ones)."""
+        return gettext(self.name) if self.name else ""
 
     def default_label(self, level: str) -> str:
         return PenaltyKind(self.default_for(level)).label

@@ -58,7 +58,7 @@ class EntrySerializer(serializers.Serializer):
 class ChecklistRefField(serializers.Field):
     """A checklist or substitute card: its name, "Name (SET NUMBER)", or its id."""
 
-    default_error_messages = {"invalid": "Give the checklist card's name or id."}
+    default_error_messages = {"invalid": gettext_lazy("Give the checklist card's name or id.")}
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, (str, int)):
