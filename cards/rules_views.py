@@ -22,6 +22,7 @@ from cards.rules.faces import TURN_UP_VIA
 from cards.rules.state import FACE_DOWN_BY, ZONES, where
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
 from draftsite.errors import DomainError
+from draftsite.i18n import localize
 
 ACTION_LABELS = {
     "cast": gettext_lazy("Cast"), "play_land": gettext_lazy("Play as a land"), "resolve": gettext_lazy("Resolve"),
@@ -91,15 +92,15 @@ def _rows(state: dict[str, Any]) -> list[tuple[str, str, str | None]]:
 
 
 def _status(state: dict[str, Any]) -> list[str]:
-    status = [where(state["zone"])]
+    status = [localize(where(state["zone"]))]
     if state["face_down"]:
-        status.append(f"face down ({state['face_down_by']})")
+        status.append(gettext("face down (%(by)s)") % {"by": state["face_down_by"]})
     elif state["face_up"] == "back":
         status.append(gettext("back face up"))
     if state["flipped"]:
-        status.append("flipped")
+        status.append(gettext("flipped"))
     if state["tapped"]:
-        status.append("tapped")
+        status.append(gettext("tapped"))
     if state["lost_abilities"]:
         status.append(gettext("lost all abilities"))
     return status

@@ -35,8 +35,8 @@ def transform(obj: GameObject) -> ActionResult:
     if not card.is_transforming:
         if obj.copy_of is not None:
             return no_effect(obj, gettext("R7: a single-faced permanent copying a double-faced card can't transform"))
-        what = "a meld card, not a transforming double-faced card" if card.is_meld else \
-            "not a double-faced card"
+        what = gettext("a meld card, not a transforming double-faced card") if card.is_meld else \
+            gettext("not a double-faced card")
         return no_effect(obj, gettext('R7: %(name)s is %(what)s; nothing happens') % {'name': card.name, 'what': what})
     new = replace(obj, face_up="back" if obj.face_up == "front" else "front")
     return ok(new, "transformed")
