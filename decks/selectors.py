@@ -17,7 +17,7 @@ from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCorrection, DeckRules, SealedPool
 from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
 from drafts import permissions
-from drafts.models import DraftCard, Event, PodState, Registration, Seat
+from drafts.models import DraftCard, DraftFormat, Event, PodState, Registration, Seat
 
 POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 
@@ -89,6 +89,11 @@ def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
     """MTR: a list cannot change once accepted; here, from the decklist deadline on."""
     now = now or timezone.now()
     return event.decklist_deadline is not None and now >= event.decklist_deadline
+
+
+def pool_checked(event) -> bool:
+    """Paper drafts: the players hold the cards, so the site has no pool to check decks against."""
+    return event.draft_format != DraftFormat.PAPER
 
 
 def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:

@@ -98,7 +98,10 @@ def _apply_check(deck: Deck, resolved: checking.Resolved, now: dt.datetime) -> c
     return report
 
 
-def _pool_entries(registration: Registration) -> list[dict]:
+def _pool_entries(registration: Registration) -> list[dict] | None:
+    """The pool a limited deck is checked against; None when the site cannot know it (paper drafts)."""
+    if not selectors.pool_checked(registration.event):
+        return None
     pool = selectors.pool_for(registration)
     if pool is None:
         raise ConflictError(error_codes.NO_POOL, gettext('There is no pool to build from yet: a draft seat or a sealed pool entered by the organiser.'))
@@ -133,7 +136,7 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
     pool = None
     if event.deck_format == DeckFormat.LIMITED:
         pool = _pool_entries(registration)
-        if sideboard is None:
+        if sideboard is None and pool is not None:
             sideboard = _limited_sideboard(main, pool)
     resolved = checking.resolve(
         format=event.deck_format, main=main, sideboard=sideboard or (), commander=commander, pool=pool,

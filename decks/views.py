@@ -108,7 +108,8 @@ def my_deck(request, event_id: int):
                       status=403)
     deck = getattr(registration, "deck", None)
     locked = selectors.is_locked(event)
-    limited = event.deck_format == DeckFormat.LIMITED
+    # Built from the pool the site knows; a paper draft's players paste their list instead.
+    limited = event.deck_format == DeckFormat.LIMITED and selectors.pool_checked(event)
     pool_rows, pool_error = None, None
     if limited:
         try:

@@ -17,7 +17,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from drafts import presence, selectors
-from drafts.models import Event, Pack, Pick, PickKind, Pod, PodLogEntry, PodState, Registration, Seat
+from drafts.models import DraftFormat, Event, Pack, Pick, PickKind, Pod, PodLogEntry, PodState, Registration, Seat
 from drafts.timing import pass_direction, pick_seconds
 
 AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
@@ -130,6 +130,10 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
 
 def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
     now = now or timezone.now()
+    if event.draft_format == DraftFormat.PAPER:  # called pods: the paper app knows their clocks
+        from paper.selectors import event_glance as paper_glance
+
+        return paper_glance(event, now)
     pods = [selectors.fresh_pod(p.pk, now) for p in event.pods.order_by("number")]
     return [pod_glance(p, now) for p in pods if p is not None]
 

@@ -22,6 +22,7 @@ POD_NOT_DRAFTING = "pod_not_drafting"
 POD_NOT_REVIEWING = "pod_not_reviewing"
 SEAT_TAKEN = "seat_taken"
 INVALID_TIMER = "invalid_timer"
+PAPER_POD = "paper_pod"  # a paper draft's pod is called (paper app), never run by this engine
 
 # Picks and piles
 NO_PACK = "no_pack"

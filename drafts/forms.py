@@ -20,13 +20,13 @@ class EventForm(forms.Form):
     draft_format = forms.ChoiceField(choices=DraftFormat.choices, initial=DraftFormat.BOOSTER,
                                      widget=forms.RadioSelect, label=gettext_lazy('Format'))
     set_codes = forms.CharField(
-        max_length=40, required=False, label="Set(s)",
+        max_length=40, required=False, label=gettext_lazy("Set(s)"),
         help_text=gettext_lazy('Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA).'))
     cube_list = forms.CharField(
         required=False, label=gettext_lazy('Cube list'), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=gettext_lazy('Cube drafts: one card name per line (any face name works; lines starting with # are ignored).'))
     pack_size = forms.IntegerField(min_value=2, max_value=20, initial=15, label=gettext_lazy('Cards per pack'),
-                                   help_text=gettext_lazy("Cube drafts only; set boosters follow their set's collation."))
+                                   help_text=gettext_lazy("Cube and paper drafts; set boosters follow their set's collation."))
     pick_timer = forms.BooleanField(required=False, initial=True, label=gettext_lazy('Pick timer on'),
                                     help_text=gettext_lazy('The tournament pick timer; when it runs out a card is picked for the player.'))
     deck_building_minutes = forms.IntegerField(min_value=1, max_value=180, initial=25,
@@ -35,7 +35,7 @@ class EventForm(forms.Form):
     def clean(self):
         data = super().clean()
         fmt = data.get("draft_format")
-        if fmt == DraftFormat.BOOSTER and not (data.get("set_codes") or "").strip():
+        if fmt in (DraftFormat.BOOSTER, DraftFormat.PAPER) and not (data.get("set_codes") or "").strip():
             self.add_error("set_codes", "Give the set code of the boosters.")
         if fmt == DraftFormat.CUBE and not (data.get("cube_list") or "").strip():
             self.add_error("cube_list", "Paste the cube list, one card per line.")
@@ -47,7 +47,7 @@ class EventForm(forms.Form):
             "name": data["name"], "date": data["date"], "enforcement_level": data["enforcement_level"],
             "draft_format": data["draft_format"],
             "set_codes": [c for c in (data.get("set_codes") or "").replace(";", ",").split(",") if c.strip()]
-            if data["draft_format"] == DraftFormat.BOOSTER else [],
+            if data["draft_format"] in (DraftFormat.BOOSTER, DraftFormat.PAPER) else [],
             "cube_list": (data.get("cube_list") or "").splitlines() if data["draft_format"] == DraftFormat.CUBE else [],
             "pack_size": data["pack_size"], "pick_timer": data["pick_timer"],
             "deck_building_minutes": data["deck_building_minutes"],

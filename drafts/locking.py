@@ -6,8 +6,9 @@ from django.utils.translation import gettext
 
 from django.db import transaction
 
-from draftsite.errors import NotFoundError
-from drafts.models import Pod
+from draftsite.errors import ConflictError, NotFoundError
+from drafts import error_codes
+from drafts.models import DraftFormat, Pod
 
 
 def lock_pod(pod_id: int) -> Pod:
@@ -21,4 +22,7 @@ def lock_pod(pod_id: int) -> Pod:
     pod = Pod.objects.select_for_update().select_related("event").filter(pk=pod_id).first()
     if pod is None:
         raise NotFoundError("unknown_pod", gettext('No pod has id %(pod_id)s.') % {'pod_id': pod_id})
+    if pod.event.draft_format == DraftFormat.PAPER:
+        # Every engine write locks here first: a paper pod has no packs to open or pass.
+        raise ConflictError(error_codes.PAPER_POD, gettext("This pod drafts paper boosters: call it from its caller page."))
     return pod

@@ -23,6 +23,8 @@ class EnforcementLevel(models.TextChoices):
 class DraftFormat(models.TextChoices):
     BOOSTER = "booster", gettext_lazy('Set booster draft')
     CUBE = "cube", gettext_lazy('Cube draft')
+    # Players draft real boosters at real tables; the site seats and calls the pods (paper app).
+    PAPER = "paper", gettext_lazy("Paper booster draft")
 
 
 class DeckFormat(models.TextChoices):

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "drafts",
     "decks",
     "penalties",
+    "paper",
 ]
 
 MIDDLEWARE = [

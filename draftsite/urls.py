@@ -10,6 +10,7 @@ from draftsite import views
 from decks import urls as deck_urls
 from drafts import page_urls as draft_page_urls
 from drafts import urls as draft_urls
+from paper import urls as paper_urls
 from penalties import urls as penalty_urls
 from draftsite.api import ObtainTokenView
 
@@ -22,6 +23,7 @@ api_patterns = [
     *draft_urls.api_urlpatterns,
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
+    *paper_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -40,6 +42,7 @@ urlpatterns = [
     path("events/", include((draft_page_urls.page_urlpatterns, "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
+    path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

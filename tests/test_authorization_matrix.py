@@ -65,6 +65,7 @@ class World:
     penalties: dict             # "own" | "mate" | "foreign" -> Penalty
     registrations: dict         # "own" | "mate" | "foreign" -> Registration
     mates: list                 # every user seated in the player's pod (player first)
+    paper: dict = dataclasses.field(default_factory=dict)  # the paper draft objects (build_paper_world)
 
 
 def _user(name, *, groups=(), **extra):
@@ -130,7 +131,8 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     penalty_services.appeal_penalty(penalty_id=penalties["own"].pk, actor=players[0],
                                     statement="I was not slow.", now=T0)
     seat = lambda reg: Seat.objects.get(registration=reg)  # noqa: E731
-    return World(
+    paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
+    return World(paper=paper, 
         users={"anonymous": None, "player": players[0], "other_pod_player": players[4],
                "other_event_player": foreign_players[0], "judge": judge, "other_judge": other_judge,
                "head_judge": head_judge, "organiser": organiser, "other_organiser": other_organiser,
@@ -142,6 +144,43 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
         registrations={"own": regs[0], "mate": regs[1], "foreign": foreign_regs[0]},
         mates=players[:4],
     )
+
+
+def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players) -> dict:
+    """Event "Paper night" (paper booster draft, same staff, the same players in two 4-seat pods,
+    pod 1 called and paused by a judge, followers allowed, a DFC posted by each of two players)
+    and "Paper elsewhere" (the other organiser's, one 2-seat pod, called, no followers)."""
+    from paper import services as paper_services
+    from paper.models import Flight, PostedDfc
+
+    event = services.create_event(name="Paper night", date=T0.date(), created_by=organiser, draft_format="paper",
+                                  set_codes=["ISD"])
+    EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
+    EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
+    regs = [services.register_player(event_id=event.pk, user=u) for u in players]
+    pod, other_pod = services.seat_players(event_id=event.pk, seed=3,
+                                           pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]])
+    foreign = services.create_event(name="Paper elsewhere", date=T0.date(), created_by=other_organiser,
+                                    draft_format="paper", set_codes=["ISD"])
+    EventStaff.objects.create(event=foreign, user=other_judge, role=StaffRole.JUDGE)
+    foreign_regs = [services.register_player(event_id=foreign.pk, user=u) for u in foreign_players]
+    (foreign_pod,) = services.seat_players(event_id=foreign.pk, seed=5, pods=[[r.pk for r in foreign_regs]])
+    flight = paper_services.start_flight(event_id=event.pk, pod_ids=[pod.pk], actor=organiser)
+    foreign_flight = paper_services.start_flight(event_id=foreign.pk, pod_ids=[foreign_pod.pk], actor=other_organiser)
+    paper_services.control_pod(pod_id=pod.pk, action="pause", actor=judge, reason=PAPER_SECRET)
+    paper_services.set_followers_allowed(event_id=event.pk, allowed=True, actor=organiser)
+    posted = {key: paper_services.post_dfc(pod_id=p.pk, actor=who, card="Gatstaf Shepherd")
+              for key, p, who in (("own", pod, players[0]), ("mate", pod, players[1]),
+                                  ("foreign", foreign_pod, foreign_players[0]))}
+    assert Flight.objects.count() == 2 and PostedDfc.objects.count() == 3
+    for p in (pod, other_pod, foreign_pod):
+        p.refresh_from_db()
+    return {"event": event, "other_event": foreign, "pod": pod, "other_pod": other_pod, "foreign_pod": foreign_pod,
+            "flight": flight, "foreign_flight": foreign_flight, "posted": posted}
+
+
+# A judge's pause reason may name a player: staff see it, players and followers never do.
+PAPER_SECRET = "Judge note: seat 3 may be marking cards"
 
 
 # --- targets: what a path parameter names, and the facts about it ----------------------------
@@ -199,6 +238,36 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
                 # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
                 Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+    if kind in ("paper_pod", "paper_pod+action"):
+        pods = (("own paper pod", w.paper["pod"]), ("other paper pod", w.paper["other_pod"]),
+                ("foreign paper pod", w.paper["foreign_pod"]))
+        if kind == "paper_pod":
+            return [Target(label, {param: p.pk}, p.event_id, p.pk) for label, p in pods]
+        return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
+                for label, p in pods[::2] for action in ("pause", "resume")]
+    if kind in ("paper_event", "paper_event+action"):
+        events = (("own paper event", w.paper["event"]), ("other paper event", w.paper["other_event"]))
+        if kind == "paper_event":
+            return [Target(label, {param: e.pk}, e.pk) for label, e in events]
+        return [Target(f"{label} (followers-on)", {"event_id": e.pk, "action": "followers-on"}, e.pk)
+                for label, e in events]
+    if kind in ("flight", "flight+action"):
+        flights = (("own flight", w.paper["flight"]), ("foreign flight", w.paper["foreign_flight"]))
+        if kind == "flight":
+            return [Target(label, {param: f.pk}, f.event_id) for label, f in flights]
+        return [Target(f"{label} ({action})", {"flight_id": f.pk, "action": action}, f.event_id)
+                for label, f in flights for action in ("pause", "resume")]
+    if kind == "paper_token":
+        return [Target("own paper pod link (followers allowed)", {param: w.paper["pod"].spectator_token},
+                       w.paper["event"].pk, w.paper["pod"].pk),
+                Target("foreign paper pod link (followers not allowed)", {param: w.paper["foreign_pod"].spectator_token},
+                       None, None, valid=False),
+                Target("digital pod token", {param: w.pod.spectator_token}, None, None, valid=False),
+                Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+    if kind == "dfc":
+        return [Target(f"{label} posted DFC", {param: posted.pk}, posted.seat.pod.event_id, posted.seat.pod_id,
+                       posted.seat.registration.user_id)
+                for label, posted in w.paper["posted"].items()]
     if kind == "pod+action":
         return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
                 for label, p in (("own pod", w.pod), ("foreign pod", w.foreign_pod))
@@ -413,6 +482,34 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "penalties:statement": [("POST", "penalty", STATEMENT_WRITER, {"statement": "x"})],
     # The report exists for disqualifications only (a 404 for other penalties).
     "penalties:disqualification": [("GET", "penalty", lambda f: f.disqualification and PENALTY_READER(f), None)],
+    # paper drafts: API
+    "paper-api-call": [("GET", "paper_pod", POD_MEMBER, None)],
+    "paper-api-start": [("POST", "paper_pod", EVENT_ORGANISER, {})],
+    **{f"paper-api-pod-{action}": [("POST", "paper_pod", EVENT_STAFF, {"reason": "x"})]
+       for action in ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")},
+    **{f"paper-api-flight-{action}": [("POST", "flight", EVENT_STAFF, {"reason": "x"})]
+       for action in ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")},
+    "paper-api-dfcs": [("GET", "paper_pod", POD_MEMBER, None),
+                       ("POST", "paper_pod", lambda f: f.in_pod, {"card": "Delver of Secrets"})],  # players only
+    "paper-api-dfc": [("DELETE", "dfc", SEAT_OWNER, None)],
+    "paper-api-flights": [("POST", "paper_event", EVENT_ORGANISER, {"pods": []})],
+    "paper-api-followers": [("PUT", "paper_event", EVENT_ORGANISER, {"allowed": True})],
+    "paper-api-seating": [("GET", "paper_event", EVENT_STAFF, None)],
+    "paper-api-follow": [("GET", "paper_token", TOKEN_HOLDER, None)],
+    # paper drafts: pages
+    "paper:room": [("GET", "paper_event", EVENT_STAFF, None)],
+    "paper:room-control": [("POST", "paper_event+action", EVENT_ORGANISER, {})],
+    "paper:slips": [("GET", "paper_event", EVENT_STAFF, None)],
+    "paper:wall": [("GET", "paper_event", EVENT_STAFF, None)],
+    "paper:pod": [("GET", "paper_pod", POD_MEMBER, None)],
+    "paper:caller": [("GET", "paper_pod", EVENT_STAFF, None)],
+    "paper:control": [("POST", "paper_pod+action", EVENT_STAFF, {"reason": "x"})],
+    "paper:table": [("GET", "paper_pod", POD_MEMBER, None)],
+    "paper:post-dfc": [("POST", "paper_pod", lambda f: f.in_pod, {"card": "Delver of Secrets"})],
+    "paper:withdraw-dfc": [("POST", "dfc", SEAT_OWNER, {})],
+    "paper:flight-control": [("POST", "flight+action", EVENT_STAFF, {"reason": "x"})],
+    "paper:follow": [("GET", "paper_token", TOKEN_HOLDER, None)],
+    "paper:follow-table": [("GET", "paper_token", TOKEN_HOLDER, None)],
 }
 
 
@@ -546,6 +643,8 @@ WEBSOCKETS = {
     "ws/pods/<int:pod_id>/": ("pod", POD_MEMBER),
     "ws/events/<int:event_id>/": ("event", EVENT_STAFF),
     "ws/watch/<str:token>/": ("token", TOKEN_HOLDER),
+    "ws/paper/pods/<int:pod_id>/": ("paper_pod", POD_MEMBER),
+    "ws/paper/follow/<str:token>/": ("paper_token", TOKEN_HOLDER),
     "ws/ping/": (None, PUBLIC),
 }
 

@@ -9,7 +9,8 @@ error messages). Every body and every websocket message must not contain:
 - the name of a single-faced card another seat holds (in a pack or their pile), of this pod,
   the other pod or the other event; after the draft, no card of another seat's pile at all;
 - anything of another player's deck before the event publishes its decklists;
-- another player's penalties (their descriptions are unique strings).
+- another player's penalties (their descriptions are unique strings), and a judge's reason for
+  pausing a paper pod (it may name a player: staff only).
 After publication the same requests do show another player's deck (the check can fail).
 """
 
@@ -29,7 +30,14 @@ from draftsite.routing import websocket_urlpatterns
 from drafts import services
 from drafts.models import DraftCard, Pack, Pod, PodState, Seat
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
-from tests.test_authorization_matrix import ENDPOINTS, _converter, build_world, project_routes, targets
+from tests.test_authorization_matrix import (
+    ENDPOINTS,
+    PAPER_SECRET,
+    _converter,
+    build_world,
+    project_routes,
+    targets,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
@@ -52,7 +60,8 @@ def hidden_names(world, *, piles_too: bool) -> set[str]:
 
 
 def secret_penalty_texts(world) -> list[str]:
-    return [p.description for key, p in world.penalties.items() if key != "own"]
+    """Other players' penalty descriptions, and a judge's reason for pausing a paper pod."""
+    return [p.description for key, p in world.penalties.items() if key != "own"] + [PAPER_SECRET]
 
 
 def player_requests(world) -> list[tuple[str, str, dict | None]]:
@@ -105,7 +114,7 @@ def assert_nothing_hidden(world, bodies: dict[str, str], messages: list, *, pile
     leaks = []
     for where, body in bodies.items():
         leaks += [f"{where}: card {n!r}" for n in names if n in body]
-        leaks += [f"{where}: penalty {s!r}" for s in secrets if s in body]
+        leaks += [f"{where}: secret {s!r}" for s in secrets if s in body]
     for message in messages:
         assert set(message) <= SOCKET_KEYS, message  # versions only, never card data
         text = json.dumps(message)

@@ -53,7 +53,7 @@ def create_event(
     """
     cube_ids: list[int] = []
     codes: list[str] = []
-    if draft_format == DraftFormat.BOOSTER:
+    if draft_format in (DraftFormat.BOOSTER, DraftFormat.PAPER):  # paper: the sets are for reference
         codes = [code.strip().upper() for code in set_codes if code and code.strip()]
         if len(codes) == 1:
             codes = codes * ROUNDS

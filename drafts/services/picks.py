@@ -329,6 +329,8 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None) -> bool:
 
 def next_due_at(pod: Pod) -> dt.datetime | None:
     """When the engine next has something to do on its own (for the scheduler and reads)."""
+    if pod.event.draft_format == "paper":  # called by the paper app: nothing for this engine
+        return None
     if pod.state == PodState.REVIEWING:
         return pod.review_deadline
     if pod.state == PodState.DECK_BUILDING:

@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand
 
 from cards.models import Card
 from drafts.demo import create_demo_accounts, create_demo_event
+from paper.demo import create_demo_paper_event
 
 
 class Command(BaseCommand):
@@ -21,6 +22,9 @@ class Command(BaseCommand):
         if not skip_cards:
             event = create_demo_event()
             self.stdout.write(f"Demo event: {event.name} (/events/{event.pk}/), one pod drafting round 1.")
+            paper = create_demo_paper_event()
+            self.stdout.write(f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
+                              "paused on pick 1: open a pod's caller page and press Resume.")
         self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
         for account in accounts:
             if account.username in ("organiser", "headjudge", "judge", "player1"):

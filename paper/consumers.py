@@ -1,0 +1,114 @@
+"""Live paper-draft pages: websockets that say "the call changed", never what.
+
+Protocol (JSON text frames), like the draft engine's sockets:
+
+server -> client
+  {"type": "hello", "role": "staff"|"member"|"follower"}   once, after the handshake
+  {"type": "changed", "pod": <id>, "version": <n>, "server_time": "<iso>"}
+                               on connect and after every committed change of the pod's call
+  {"type": "heartbeat", "server_time": "<iso>"}   answer to a heartbeat (the page resyncs its clock)
+  {"type": "error", "code": "unknown_message"}
+client -> server
+  {"type": "heartbeat"}
+
+Who may connect is checked before the handshake: ws/paper/pods/<id>/ the event's staff and
+the pod's players; ws/paper/follow/<token>/ anyone holding the pod's current link while the
+organiser lets players follow without an account (a new link or turning it off closes it, 4403).
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from drafts import permissions
+from drafts.consumers import _PodSocket
+from drafts.models import Pod
+from paper import selectors
+from paper.tasks import paper_group
+
+CLOSE_FORBIDDEN = 4403
+
+
+class _CallSocket(_PodSocket):
+    """The draft engine's socket (text frames, malformed JSON answered, not fatal) with its own
+    group: the paper pod's, joined for one pod id."""
+
+    role = ""
+    pod_id: int | None = None
+
+    def authorise(self) -> int | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def still_allowed(self) -> bool:
+        return True
+
+    async def connect(self):
+        self.pod_id = await database_sync_to_async(self.authorise)()
+        if self.pod_id is None:
+            await self.close()
+            return
+        await self.channel_layer.group_add(paper_group(self.pod_id), self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "role": self.role})
+        version = await database_sync_to_async(
+            lambda: Pod.objects.filter(pk=self.pod_id).values_list("version", flat=True).first())()
+        await self.send_json({"type": "changed", "pod": self.pod_id, "version": version or 0,
+                              "server_time": timezone.now().isoformat()})
+
+    async def disconnect(self, code):
+        if self.pod_id is not None:
+            await self.channel_layer.group_discard(paper_group(self.pod_id), self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "heartbeat":
+            if not await database_sync_to_async(self.still_allowed)():
+                await self.close(code=CLOSE_FORBIDDEN)
+                return
+            await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
+        else:
+            await self.send_json({"type": "error", "code": "unknown_message"})
+
+    async def paper_changed(self, event):
+        await self.send_json({"type": "changed", "pod": self.pod_id, "version": event.get("version"),
+                              "server_time": timezone.now().isoformat()})
+
+    async def paper_followers_revoked(self, event):
+        """Only follower sockets care (their link was replaced or turned off)."""
+
+
+class CallSocket(_CallSocket):
+    """ws/paper/pods/<pod_id>/: the event's staff (caller pages) and the pod's players."""
+
+    def authorise(self):
+        pod = Pod.objects.select_related("event").filter(pk=self.scope["url_route"]["kwargs"]["pod_id"],
+                                                         event__draft_format="paper").first()
+        user = self.scope.get("user")
+        if pod is None:
+            return None
+        if permissions.sees_everything(user, pod.event):
+            self.role = "staff"
+            return pod.pk
+        if permissions.seat_in_pod(user, pod.pk) is not None:
+            self.role = "member"
+            return pod.pk
+        return None
+
+
+class FollowSocket(_CallSocket):
+    """ws/paper/follow/<token>/: the pod's link, while the organiser allows following."""
+
+    role = "follower"
+
+    def authorise(self):
+        self.token = self.scope["url_route"]["kwargs"]["token"]
+        pod = selectors.followed_pod(self.token)
+        return pod.pk if pod else None
+
+    def still_allowed(self) -> bool:
+        pod = selectors.followed_pod(self.token)
+        return pod is not None and pod.pk == self.pod_id
+
+    async def paper_followers_revoked(self, event):
+        if not await database_sync_to_async(self.still_allowed)():
+            await self.close(code=CLOSE_FORBIDDEN)
