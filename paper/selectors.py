@@ -126,6 +126,7 @@ def call_view(pod: Pod, *, staff: bool, now: dt.datetime | None = None) -> dict:
         "pauses": [{"since": _iso(p.started_at), "flight": p.flight.number if p.flight_id else None,
                     **({"reason": p.reason, "by": p.paused_by.get_username() if p.paused_by_id else None}
                        if staff else {})} for p in pauses],
+        **({"log": [{**e, "at": _iso(e["at"])} for e in call_log(pod, 15)]} if staff else {}),
     }
 
 
@@ -186,9 +187,29 @@ CALL_ACTIONS = ("call_start", "call_pause", "call_resume", "call_repeat_pick", "
                 "call_restart_round", "call_followers", "call_link_regenerated", "call_over")
 
 
-def call_log(pod: Pod, limit: int = 30) -> list[PodLogEntry]:
-    return list(PodLogEntry.objects.filter(pod=pod, action__in=CALL_ACTIONS).select_related("actor")
-                .order_by("-at", "-pk")[:limit])
+LOG_TEXT = {
+    "call_start": _("Call started"), "call_pause": _("Paused"), "call_resume": _("Resumed"),
+    "call_repeat_pick": _("Pick repeated"), "call_skip_to_review": _("Skipped to the review"),
+    "call_restart_round": _("Round restarted"), "call_followers": _("Following without an account changed"),
+    "call_link_regenerated": _("New link for followers"), "call_over": _("Draft over"),
+}
+
+
+def call_log(pod: Pod, limit: int = 30) -> list[dict]:
+    """The pod's controls, newest first, with who and when (staff only: reasons may name players)."""
+    entries = (PodLogEntry.objects.filter(pod=pod, action__in=CALL_ACTIONS).select_related("actor")
+               .order_by("-at", "-pk")[:limit])
+    out = []
+    for entry in entries:
+        details = entry.details or {}
+        text = str(LOG_TEXT.get(entry.action, entry.action))
+        if details.get("round") and details.get("pick"):
+            text += " " + str(_("(round %(round)s, pick %(pick)s)") % {"round": details["round"], "pick": details["pick"]})
+        if details.get("flight"):
+            text += " " + str(_("(flight %(number)s)") % {"number": details["flight"]})
+        out.append({"at": entry.at, "action": entry.action, "text": text, "reason": details.get("reason", ""),
+                    "by": entry.actor.get_username() if entry.actor_id else ""})
+    return out
 
 
 PHASE_LABELS = {schedule.PICK: _("Pick timer"), schedule.REVIEW: _("Review"),

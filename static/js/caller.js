@@ -216,7 +216,26 @@
     state = data;
     version = data.pod.version;
     text("call-version", String(version));
+    var called = data.call.phase !== "not_started" || !!data.call.starts_at;
+    document.querySelectorAll("[data-hide-when-called]").forEach(function (node) { node.hidden = called; });
+    showLog(data.log);
     tick();
+  }
+
+  function showLog(entries) {
+    var list = el("call-log");
+    if (!list || !entries) return;
+    list.innerHTML = "";
+    entries.forEach(function (entry) {
+      var li = document.createElement("li");
+      var when = document.createElement("time");
+      when.dateTime = entry.at;
+      when.textContent = new Date(entry.at).toLocaleTimeString();
+      li.appendChild(when);
+      li.appendChild(document.createTextNode(" " + entry.text + (entry.reason ? ": " + entry.reason : "") +
+                                             (entry.by ? " — " + entry.by : "")));
+      list.appendChild(li);
+    });
   }
 
   function lost() {

@@ -60,6 +60,7 @@ def test_a_called_pack_is_spoken_and_shown(browsers, login, server_url):
         caller.find_element(By.ID, "start-call").click()
 
         hears(caller, "Pick 1. 5 seconds.")
+        assert not caller.find_element(By.ID, "start-call").is_displayed()  # called: no second start
         assert spoken(caller) == ["Round 1: pass left.", "Pick 1. 5 seconds."]
         assert text(caller, "call-pick") == "1"
         assert text(caller, "call-caption") == "Round 1: pass left. Pick 1. 5 seconds."
@@ -82,6 +83,7 @@ def test_a_called_pack_is_spoken_and_shown(browsers, login, server_url):
         hears(caller, "Stop. The draft is paused.")
         wait(caller, lambda d: d.find_element(By.ID, "call-paused").is_displayed())
         assert "Card on the floor" in text(caller, "call-paused")
+        wait(caller, lambda d: "Paused: Card on the floor — org" in text(d, "call-log"), message="log not shown")
         wait(phone, lambda d: d.find_element(By.ID, "call-paused").is_displayed(), message="the phone missed the pause")
         assert "Card on the floor" not in phone.page_source
         frozen = text(caller, "call-countdown")

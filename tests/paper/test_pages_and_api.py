@@ -81,6 +81,10 @@ def test_a_player_cannot_pause_403_and_nothing_is_stored(paper, organiser, judge
     # The players' view of the pause: that it is paused, not the judge's reason.
     seen = player.get(f"/api/paper/pods/{pod.pk}/call/").json()
     assert seen["call"]["paused"] and "Card on the floor" not in json.dumps(seen)
+    assert "log" not in seen
+    staff_view = judge_client.get(f"/api/paper/pods/{pod.pk}/call/").json()
+    assert [(e["text"], e["reason"], e["by"]) for e in staff_view["log"]] == [
+        ("Paused", "Card on the floor", "judge"), ("Call started", "", "org")]
     response = post_json(judge_client, f"/api/paper/pods/{pod.pk}/pause/", {"reason": "again"})
     assert response.status_code == 409 and codes(response) == ["call_paused"]
 
@@ -246,3 +250,27 @@ def test_odd_cards_are_a_clean_400(paper, card):
     response = post_json(client_for(players(pod)[0]), f"/api/paper/pods/{pod.pk}/dfcs/", {"card": card})
     assert response.status_code == 400
     assert not PostedDfc.objects.exists()
+
+
+def test_a_player_finds_their_pods_call_from_the_event_page(paper):
+    event, (pod, _) = paper
+    me = client_for(players(pod)[1])
+    page = me.get(reverse("drafts:event-detail", args=[event.pk])).content.decode()
+    link = reverse("paper:pod", args=[pod.pk])
+    assert f'href="{link}" id="my-pod-call"' in page
+    assert me.get(link).status_code == 200
+
+
+def test_an_organiser_creates_a_paper_draft_from_the_event_form(organiser):
+    from drafts.models import Event
+
+    response = client_for(organiser).post(reverse("drafts:event-create"), {
+        "name": "Paper Friday", "date": "2026-12-04", "enforcement_level": "regular", "draft_format": "paper",
+        "set_codes": "ISD", "pack_size": "14", "deck_building_minutes": "30", "pick_timer": "on"})
+    event = Event.objects.get(name="Paper Friday")
+    assert response.status_code == 302
+    assert (event.draft_format, event.set_codes, event.pack_size) == ("paper", ["ISD"] * 3, 14)
+    response = client_for(organiser).post(reverse("drafts:event-create"), {
+        "name": "No set", "date": "2026-12-04", "enforcement_level": "regular", "draft_format": "paper",
+        "pack_size": "14", "deck_building_minutes": "30"})
+    assert response.status_code == 200 and not Event.objects.filter(name="No set").exists()
