@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install serve migrate bench clean messages
+.PHONY: demo test install browser serve migrate bench clean messages
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,7 +22,11 @@ demo: migrate
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install
+# The browser tests need Chromium and chromedriver: installed with apt-get when possible.
+browser:
+	.ci/install_browser
+
+test: install browser
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -12,12 +12,12 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import generics, serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 
 from cards import error_codes, selectors
 from cards.models import Card, CardFace, ChecklistCard, Layout, Printing
 from draftsite.errors import DomainError, NotFoundError
+from draftsite.pagination import BoundedLimitOffsetPagination
 
 
 def _letters(value: str) -> list[str]:
@@ -148,19 +148,23 @@ class ChecklistCardSerializer(serializers.ModelSerializer):
                   "scryfall_id", "oracle_text", "entries"]
 
 
-class CardSearchPagination(LimitOffsetPagination):
-    """Limit/offset pages plus ``suggestions``: close names when nothing matched."""
+class CardSearchPagination(BoundedLimitOffsetPagination):
+    """Limit/offset pages plus ``suggestions`` (close names when nothing matched) and
+    ``checklist_cards``: checklist and substitute cards of that name, with what they list."""
 
     suggestions: list[str] = []
+    checklist_cards: list[dict] = []
 
     def get_paginated_response(self, data):
         response = super().get_paginated_response(data)
         response.data["suggestions"] = self.suggestions
+        response.data["checklist_cards"] = self.checklist_cards
         return response
 
     def get_paginated_response_schema(self, schema):
         schema = super().get_paginated_response_schema(schema)
         schema["properties"]["suggestions"] = {"type": "array", "items": {"type": "string"}}
+        schema["properties"]["checklist_cards"] = {"type": "array", "items": {"type": "object"}}
         return schema
 
 
@@ -209,7 +213,10 @@ class CardListView(generics.ListAPIView):
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
         query = self._query()
-        if query and not self.paginator.count:
+        checklists = selectors.search_checklists(query) if query else []
+        self.paginator.checklist_cards = ChecklistCardSerializer(checklists, many=True).data
+        self.paginator.suggestions = []
+        if query and not self.paginator.count and not checklists:
             self.paginator.suggestions = selectors.suggest_names(query)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 

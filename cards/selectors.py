@@ -282,3 +282,17 @@ def checklist_queryset() -> QuerySet[ChecklistCard]:
     return ChecklistCard.objects.prefetch_related(
         Prefetch("entries", queryset=ChecklistEntry.objects.select_related("card"))
     )
+
+
+MAX_CHECKLIST_MATCHES = 60
+
+
+def search_checklists(query: str) -> list[ChecklistCard]:
+    """Checklist and substitute cards whose name (or "set number" label) matches the query,
+    each with the cards it lists: they are not catalogue cards, but players and judges look
+    them up by name ("Innistrad Checklist", "Double-Faced Substitute Card")."""
+    key = normalize_name(query or "")
+    if not key:
+        return []
+    return list(checklist_queryset().filter(search_name__contains=key)
+                .order_by("set_code", "collector_number")[:MAX_CHECKLIST_MATCHES])

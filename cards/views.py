@@ -20,7 +20,9 @@ def card_search(request):
         layout = ""
     results = selectors.search_cards(query, layout=layout or None)
     page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
-    suggestions = selectors.suggest_names(query) if query and not page.paginator.count else []
+    checklists = selectors.search_checklists(query) if query else []
+    suggestions = (selectors.suggest_names(query)
+                   if query and not page.paginator.count and not checklists else [])
     # Each result's name as printed in the reader's language, beside the English one.
     local = selectors.printed_names(page.object_list, get_language() or "")
     for card in page.object_list:
@@ -32,6 +34,7 @@ def card_search(request):
         "layouts": Layout.choices,
         "page": page,
         "suggestions": suggestions,
+        "checklists": checklists,
     })
 
 

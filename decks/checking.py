@@ -204,11 +204,59 @@ def _entry_name(entry: dict) -> str:
     return str(entry.get("name") or "").strip()
 
 
+def _checklist_lines_out(main: Sequence[dict], sideboard: Sequence[dict],
+                         checklist_cards: Sequence[dict]) -> tuple[list, list, list]:
+    """A pasted list may name its checklist cards among the cards ("1 Innistrad Checklist",
+    "4 Innistrad Checklist: Delver of Secrets"): those lines are checklist cards (R9-R11), not
+    unknown cards with a "did you mean" for some real card."""
+    named = [e for e in list(main) + list(sideboard) if e.get("card_id") is None and _entry_name(e)]
+    if not named:
+        return list(main), list(sideboard), list(checklist_cards)
+    known = resolve_names([_entry_name(e) for e in named])
+    givens = {_entry_name(e): _entry_name(e).split(":", 1)[0].strip()
+              for e in named if known.get(_entry_name(e)) is None}
+    found = resolve_checklists(set(givens.values())) if givens else {}
+    extra: list[dict] = []
+
+    def keep(section):
+        out = []
+        for entry in section:
+            name = _entry_name(entry) if entry.get("card_id") is None else ""
+            given = givens.get(name)
+            if given and found.get(given):
+                mark = name.split(":", 1)[1].strip() if ":" in name else ""
+                extra.extend({"checklist": given, "marked": [mark] if mark else []}
+                             for _ in range(min(int(entry.get("count") or 1), 100)))
+            else:
+                out.append(entry)
+        return out
+
+    return keep(main), keep(sideboard), list(checklist_cards) + extra
+
+
+def _split_marks(marked: list[str], by_name: dict) -> list[str]:
+    """"Delver of Secrets, Garruk Relentless" is two names marked, not one unknown name.
+
+    Card names may contain commas (Tamiyo, Field Researcher), so a mark is split only when it
+    is not itself a card name and every part is one; the check then reports two marks (R10).
+    """
+    out: list[str] = []
+    for name in marked:
+        parts = [part.strip() for part in name.split(",") if part.strip()]
+        if (by_name.get(name) is None and len(parts) > 1
+                and all(by_name.get(part) is not None for part in parts)):
+            out.extend(parts)
+        else:
+            out.append(name)
+    return out
+
+
 def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = (),
             commander: Sequence[dict] = (), pool: Sequence[dict] | None = None,
             opaque_sleeves: bool = False, checklist_policy: str = core.POLICY_DECK,
             checklist_cards: Sequence[dict] = ()) -> Resolved:
     """Resolve entries ``{"name", "count"}`` or ``{"card_id", "count"}`` and checklist cards."""
+    main, sideboard, checklist_cards = _checklist_lines_out(main, sideboard, checklist_cards)
     sections = [main, sideboard, commander, pool or ()]
     names: list[str] = []
     ids: set[int] = set()
@@ -219,7 +267,9 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
             else:
                 names.append(_entry_name(entry))
     for card in checklist_cards:
-        names.extend(str(name).strip() for name in card.get("marked") or ())
+        for name in card.get("marked") or ():
+            names.append(str(name).strip())
+            names.extend(part.strip() for part in str(name).split(",") if part.strip())
     by_name, matches = match_names(names)
     by_id = resolve_ids(ids) if ids else {}
     printed: dict = {}
@@ -253,7 +303,7 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
     uses, rows = [], []
     for card in checklist_cards:
         given = str(card.get("checklist", "")).strip()
-        marked = [str(name).strip() for name in card.get("marked") or ()]
+        marked = _split_marks([str(name).strip() for name in card.get("marked") or ()], by_name)
         candidates = checklists.get(given, ())
         marks = tuple(core.Mark(name=name, card=by_name.get(name)) for name in marked)
         uses.append(core.ChecklistUse(given=given, candidates=candidates, marked=marks))

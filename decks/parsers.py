@@ -196,8 +196,21 @@ def _clean_name(name: str) -> str:
 
 # --- text and Arena --------------------------------------------------------------------
 
+def _raise_count_problems(problems: list[ParseError]) -> None:
+    """Every bad quantity in the list at once, so the player fixes them in one go."""
+    if not problems:
+        return
+    if len(problems) == 1:
+        raise problems[0]
+    raise ParseError(INVALID_COUNT, f"{len(problems)} lines have a bad number of copies: "
+                     + " ".join(p.message for p in problems),
+                     lines=[p.extra.get("line") for p in problems],
+                     values=[str(p.extra.get("value")) for p in problems])
+
+
 def _parse_lines(text: str, fmt: str) -> ParsedList:
     parsed = ParsedList(format=fmt)
+    count_problems: list[ParseError] = []
     section = MAIN
     explicit = False  # a header or an SB: prefix said where the sideboard is
     blocks: list[list[tuple[str, int]]] = [[]]  # untagged main lines, split at blank lines
@@ -231,9 +244,16 @@ def _parse_lines(text: str, fmt: str) -> ParsedList:
                                  line=number)
             if _BAD_COUNT.match(line):
                 bad = line.split()[0]
-                raise ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad}, line=number, value=bad)
+                count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
+                                                 line=number, value=bad))
+                continue
             raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
-        count = _count(match.group(1), f"Line {number}")
+        try:
+            count = _count(match.group(1), f"Line {number}")
+        except ParseError as exc:
+            exc.extra.setdefault("line", number)
+            count_problems.append(exc)
+            continue
         name = _clean_name(match.group(2))
         if not name:
             raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
@@ -243,6 +263,7 @@ def _parse_lines(text: str, fmt: str) -> ParsedList:
             blocks[-1].append((name, count))
         else:
             _add(parsed, target, name, count)
+    _raise_count_problems(count_problems)
     blocks = [block for block in blocks if block]
     if explicit or len(blocks) < 2:
         for block in blocks:
@@ -290,6 +311,7 @@ def _parse_csv(text: str) -> ParsedList:
     count_at, name_at, section_at = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
     if count_at is None or name_at is None:
         raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
+    count_problems: list[ParseError] = []
     for number, row in enumerate(rows[1:], start=2):
         where = f"Row {number}"
         if len(row) <= max(count_at, name_at):
@@ -297,7 +319,12 @@ def _parse_csv(text: str) -> ParsedList:
         name = _clean_name(row[name_at])
         if not name:
             raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
-        count = _count(row[count_at], where)
+        try:
+            count = _count(row[count_at], where)
+        except ParseError as exc:
+            exc.extra.setdefault("line", number)
+            count_problems.append(exc)
+            continue
         raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
         section = _SECTION_VALUES.get(raw_section)
         if section is None:
@@ -305,6 +332,7 @@ def _parse_csv(text: str) -> ParsedList:
         if section == "ignore":
             continue
         _add(parsed, section, name, count)
+    _raise_count_problems(count_problems)
     return parsed
 
 

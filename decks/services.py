@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from django.utils.translation import gettext
+
 import datetime as dt
 import math
 import random
@@ -267,12 +269,16 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
 
 
 @transaction.atomic
-def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
-    event = selectors.event_or_404(event_id)
-    roles = permissions.event_roles(actor, event)
-    if not roles & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
+def require_deck_rules_editor(actor, event) -> None:
+    """Organisers and the head judge set how decks are checked (checked before the body)."""
+    if not permissions.event_roles(actor, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
         raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
                              gettext('Only an organiser or the head judge may change how decks are checked.'))
+
+
+def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
+    event = selectors.event_or_404(event_id)
+    require_deck_rules_editor(actor, event)
     if checklist_policy not in core.POLICIES:
         raise DomainError("invalid_policy", gettext('Policy must be one of %(join)s.') % {'join': ', '.join(core.POLICIES)},
                           field="checklist_policy")

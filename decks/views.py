@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
 
+from django.utils.translation import gettext, gettext_lazy
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +16,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from decks import checking, findings, parsers, selectors, services
 from decks.models import DeckCheckSelection, SealedPool, SelectionMethod
@@ -24,10 +27,29 @@ from drafts.models import DeckFormat, Event, EventStaff, Registration
 BASICS = list(checking.BASIC_LANDS)
 
 
+_SIZE_ATTRS = {
+    "data-max-bytes": parsers.MAX_BYTES,
+    "data-max-bytes-message": gettext_lazy("The decklist is %(size)s KB; decklists are limited to "
+                                           "%(max)s KB. Nothing was sent: shorten it and save again."),
+}
+
+
 class DeckForm(forms.Form):
-    decklist = forms.CharField(label=gettext_lazy('Decklist'), required=False, widget=forms.Textarea(attrs={"rows": 14}),
-                               help_text=gettext_lazy('“4 Card Name” lines with a Sideboard section, an Arena export, an MTGO .dek or a CSV. Card names in your language, English or any other printed language.'))
-    file = forms.FileField(label=gettext_lazy('…or upload a file'), required=False)
+    decklist = forms.CharField(label=gettext_lazy('Decklist'), required=False,
+                               widget=forms.Textarea(attrs={"rows": 14, **_SIZE_ATTRS}),
+                               help_text=gettext_lazy('“4 Card Name” lines with a Sideboard section, an Arena export, an MTGO .dek or a CSV.'))
+    file = forms.FileField(label=gettext_lazy('…or upload a file'), required=False,
+                           widget=forms.ClearableFileInput(attrs=_SIZE_ATTRS))
+
+    def clean_decklist(self):
+        # Refused before any parsing, with the text kept in the form for the player to shorten.
+        text = self.cleaned_data.get("decklist") or ""
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > parsers.MAX_BYTES:
+            raise forms.ValidationError(
+                gettext("The decklist is %(size)d KB; decklists are limited to %(max)d KB.")
+                % {"size": size // 1024, "max": parsers.MAX_BYTES // 1024}, code="file_too_large")
+        return text
     opaque_sleeves = forms.BooleanField(label=gettext_lazy('My deck is in fully opaque sleeves'), required=False)
     checklist_lines = forms.CharField(
         label=gettext_lazy('Checklist and substitute cards'), required=False, widget=forms.Textarea(attrs={"rows": 5}),
@@ -67,7 +89,8 @@ def index(request):
             registered.append({"event": registration.event, "deck": deck,
                                "status": selectors.deck_status(deck, registration.event)})
         event_ids = EventStaff.objects.filter(user=request.user).values_list("event_id", flat=True)
-        staffed = list(Event.objects.filter(pk__in=event_ids))
+        staffed = [{"event": e, "organiser": permissions.is_organiser(request.user, e)}
+                   for e in Event.objects.filter(pk__in=event_ids)]
     return render(request, "decks/index.html", {"title": gettext('Decks'), "registered": registered,
                                                 "staffed": staffed})
 
@@ -253,6 +276,8 @@ def event_decks(request, event_id: int):
         "late": request.GET.get("late", ""), "error_codes": sorted(set(
             code for row in selectors.event_decks(event) for code in row["status"]["error_codes"])),
         "locked": selectors.is_locked(event),
+        # Only organisers enter sealed pools; judges would follow the link to a 403.
+        "organiser": permissions.is_organiser(request.user, event),
     })
 
 

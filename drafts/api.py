@@ -41,8 +41,11 @@ class EventInput(serializers.Serializer):
 
 class EventUpdate(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
+    date = serializers.DateField(required=False)
+    enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, required=False)
     pick_timer = serializers.BooleanField(required=False)
     deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, required=False)
+    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
     decklists_published = serializers.BooleanField(required=False)
 
 
@@ -50,7 +53,7 @@ class EventOutput(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = ["id", "name", "date", "enforcement_level", "draft_format", "set_codes", "pack_size",
-                  "pick_timer", "deck_building_minutes", "decklists_published"]
+                  "pick_timer", "deck_building_minutes", "decklist_deadline", "decklists_published"]
 
 
 class RegistrationInput(serializers.Serializer):
@@ -197,9 +200,9 @@ class EventDetailView(APIView):
         event = _event(pk)
         _require_organiser(request.user, event)
         data = _valid(EventUpdate, request)
-        for field, value in data.items():
-            setattr(event, field, value)
-        event.save(update_fields=list(data) or None)
+        # Through the service: validated, logged, and told to live pages (publishing
+        # decklists changes what players may see).
+        event = services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
         return Response(EventOutput(event).data)
 
 

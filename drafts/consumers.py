@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from drafts import permissions, presence
 from drafts.models import Event, Pod, Seat
-from drafts.tasks import pod_group
+from drafts.tasks import event_group, pod_group
 
 CLOSE_FORBIDDEN = 4403
 
@@ -156,14 +156,40 @@ class PodSocket(_PodSocket):
 
 
 class EventSocket(_PodSocket):
-    """ws/events/<event_id>/: the dashboard of every pod of an event (staff only)."""
+    """ws/events/<event_id>/: the dashboard of every pod of an event (staff only).
+
+    It also follows the event itself, so pods seated after it connected (and event settings
+    changes) reach it at once: ``event_changed`` re-reads the pods and follows the new ones.
+    """
 
     def authorise(self):
         event = Event.objects.filter(pk=self.scope["url_route"]["kwargs"]["event_id"]).first()
         if event is None or not permissions.sees_everything(self.user, event.pk):
             return None
         self.role = "staff"
+        self.event_id = event.pk
         return list(event.pods.values_list("pk", flat=True)), None
+
+    async def connect(self):
+        await super().connect()
+        if getattr(self, "event_id", None) is not None:
+            await self.channel_layer.group_add(event_group(self.event_id), self.channel_name)
+
+    async def disconnect(self, code):
+        await super().disconnect(code)
+        if getattr(self, "event_id", None) is not None:
+            await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
+
+    async def event_changed(self, event):
+        """drafts.tasks.notify_event: pods seated or removed, settings changed."""
+        current = await database_sync_to_async(
+            lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True)))()
+        for pod_id in set(current) - set(self.pod_ids):
+            await self.channel_layer.group_add(pod_group(pod_id), self.channel_name)
+        for pod_id in set(self.pod_ids) - set(current):
+            await self.channel_layer.group_discard(pod_group(pod_id), self.channel_name)
+        self.pod_ids = current
+        await self.send_json({"type": "changed", "pod": None, "version": None})
 
 
 class SpectatorSocket(_PodSocket):

@@ -6,8 +6,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from drafts.models import DraftFormat, EnforcementLevel
+from drafts.models import DraftFormat, EnforcementLevel, StaffRole
 
 MAX_SEED = 2**48
 
@@ -70,3 +71,27 @@ class RegistrationForm(forms.Form):
 class SeatingForm(forms.Form):
     seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label=gettext_lazy('Seed (optional)'),
                               help_text=gettext_lazy('The same seed gives the same seating; leave empty for a random one.'))
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(max_length=150, label=_("Account (username)"),
+                               widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    role = forms.ChoiceField(choices=StaffRole.choices, initial=StaffRole.JUDGE, label=_("Role"))
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(choices=StaffRole.choices, initial=StaffRole.JUDGE, label=_("Role"))
+
+
+class EventSettingsForm(forms.Form):
+    name = forms.CharField(max_length=200, label=_("Name"))
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Date"))
+    enforcement_level = forms.ChoiceField(choices=EnforcementLevel.choices, label=_("Rules enforcement level"))
+    pick_timer = forms.BooleanField(required=False, label=_("Pick timer on"))
+    deck_building_minutes = forms.IntegerField(min_value=1, max_value=180, label=_("Deck-building minutes"))
+    decklist_deadline = forms.DateTimeField(
+        required=False, label=_("Decklist deadline"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Registered lists lock at this moment (leave empty for no deadline)."))
+    decklists_published = forms.BooleanField(
+        required=False, label=_("Decklists published"),
+        help_text=_("Every player may then read every registered list and every draft log with its packs."))

@@ -83,6 +83,52 @@ class EventStaff(models.Model):
         ]
 
 
+class StaffInvitation(models.Model):
+    """A link an organiser sends to make someone staff of an event in a given role.
+
+    Used once: the first signed-in account to accept it takes the role. It expires, and the
+    organiser may revoke it before then.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff_invitations")
+    role = models.CharField(max_length=12, choices=StaffRole.choices)
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "-created_at", "-pk"]
+
+
+class LogEntryFields(models.Model):
+    """When, who, what and its details: the shape of the event and pod logs."""
+
+    at = models.DateTimeField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class EventLogEntry(LogEntryFields):
+    """What changed in an event and who did it: staff added, removed or re-roled, invitations,
+    settings (append-only, like the pods' log)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+
+    class Meta:
+        ordering = ["event_id", "at", "pk"]
+
+
 class Registration(models.Model):
     """A player in an event: an account, or a guest entered by name by the organiser."""
 
@@ -265,15 +311,10 @@ class Pick(models.Model):
         return self.kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 
 
-class PodLogEntry(models.Model):
+class PodLogEntry(LogEntryFields):
     """What happened to a pod and who did it: organiser controls, automatic picks, rounds."""
 
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="log")
-    at = models.DateTimeField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
-    action = models.CharField(max_length=40)
-    details = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["pod_id", "at", "pk"]

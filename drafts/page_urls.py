@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from drafts.views import events, player, spectator, staff
+from drafts.views import event_staff, events, player, spectator, staff
 
 page_urlpatterns = [
     # Events
@@ -12,6 +12,15 @@ page_urlpatterns = [
     path("<int:event_id>/join/", events.event_join, name="event-join"),
     path("<int:event_id>/register/", events.event_register, name="event-register"),
     path("<int:event_id>/seating/", events.event_seating, name="event-seating"),
+    path("<int:event_id>/settings/", event_staff.settings_page, name="event-settings"),
+    path("<int:event_id>/staff/", event_staff.staff_page, name="event-staff"),
+    path("<int:event_id>/staff/add/", event_staff.staff_add, name="event-staff-add"),
+    path("<int:event_id>/staff/<int:staff_id>/role/", event_staff.staff_role, name="event-staff-role"),
+    path("<int:event_id>/staff/<int:staff_id>/remove/", event_staff.staff_remove, name="event-staff-remove"),
+    path("<int:event_id>/staff/invite/", event_staff.staff_invite, name="event-staff-invite"),
+    path("<int:event_id>/staff/invitations/<int:invitation_id>/revoke/", event_staff.staff_invitation_revoke,
+         name="event-staff-invitation-revoke"),
+    path("staff-invitations/<str:token>/", event_staff.invitation_page, name="staff-invitation"),
     path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
     path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),
     path("<int:event_id>/report.csv", staff.event_report, name="event-report"),

@@ -104,3 +104,18 @@ def pod_changed(pod_id: int, version: int) -> None:
     """Side effects of a committed change to a pod."""
     schedule_deadline_check(pod_id)
     notify_pod(pod_id, version)
+
+
+def event_group(event_id: int) -> str:
+    return f"event-{event_id}"
+
+
+def notify_event(event_id: int) -> None:
+    """Tell the event's dashboards that its pods or settings changed (they re-read them)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(event_group(event_id), {"type": "event.changed"})
+    except Exception:  # Redis down: dashboards fall back to polling
+        logger.warning("Could not notify event %s", event_id, exc_info=True)

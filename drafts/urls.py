@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from drafts import api
+from drafts import api, api_staff
 
 api_urlpatterns = [
     path("events/", api.EventListView.as_view(), name="api-event-list"),
@@ -10,6 +10,15 @@ api_urlpatterns = [
     path("events/<int:pk>/registrations/", api.RegistrationListView.as_view(), name="api-registrations"),
     path("events/<int:pk>/seating/", api.SeatingView.as_view(), name="api-seating"),
     path("events/<int:pk>/pods/", api.EventPodsView.as_view(), name="api-event-pods"),
+    path("events/<int:pk>/staff/", api_staff.EventStaffView.as_view(), name="api-event-staff"),
+    path("events/<int:pk>/staff/<int:staff_id>/", api_staff.EventStaffDetailView.as_view(),
+         name="api-event-staff-detail"),
+    path("events/<int:pk>/staff-invitations/", api_staff.StaffInvitationListView.as_view(),
+         name="api-staff-invitations"),
+    path("events/<int:pk>/staff-invitations/<int:invitation_id>/", api_staff.StaffInvitationDetailView.as_view(),
+         name="api-staff-invitation-detail"),
+    path("staff-invitations/<str:token>/accept/", api_staff.StaffInvitationAcceptView.as_view(),
+         name="api-staff-invitation-accept"),
     path("pods/<int:pk>/", api.PodDetailView.as_view(), name="api-pod-detail"),
     path("pods/<int:pk>/board/", api.PodBoardView.as_view(), name="api-pod-board"),
     path("pods/<int:pk>/move-player/", api.MovePlayerView.as_view(), name="api-pod-move-player"),

@@ -1,11 +1,60 @@
 """Site-wide API endpoints: token issue for API clients."""
 
+from django.conf import settings
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.throttling import SimpleRateThrottle
+
+from draftsite.middleware import client_address
+from draftsite.parsers import JSONParser
+
+
+class _SettingsRateThrottle(SimpleRateThrottle):
+    """Reads its rate from settings on each request (so deployments and tests can change it)."""
+
+    setting = ""
+
+    def get_rate(self):
+        return getattr(settings, self.setting)
+
+
+class TokenAccountThrottle(_SettingsRateThrottle):
+    """Token requests per (account, address): guessing one account's password stays slow."""
+
+    scope = "login_account"
+    setting = "LOGIN_THROTTLE_RATE"
+
+    def get_cache_key(self, request, view):
+        username = request.data.get("username") if hasattr(request.data, "get") else None
+        username = username.strip().lower() if isinstance(username, str) else ""
+        ident = f"{username}|{client_address(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": self._digest(ident)}
+
+    @staticmethod
+    def _digest(text: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class TokenAddressThrottle(_SettingsRateThrottle):
+    """Token requests per address, generous: a whole venue shares one address, and 200
+    players may sign in within the same minute."""
+
+    scope = "login_address"
+    setting = "LOGIN_ADDRESS_THROTTLE_RATE"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
 
 class ObtainTokenView(ObtainAuthToken):
-    """Exchange a username and password for an API token (throttled like the login page)."""
+    """Exchange a username and password for an API token.
 
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "login"
+    Throttled per account and address (``LOGIN_THROTTLE_RATE``, 10/min) and, much more
+    loosely, per address (``LOGIN_ADDRESS_THROTTLE_RATE``, 1000/min); repeated failures lock
+    the account from that address (draftsite.middleware)."""
+
+    throttle_classes = [TokenAccountThrottle, TokenAddressThrottle]
+    # ObtainAuthToken names DRF's parsers; use the site's (deep or broken JSON is a 400).
+    parser_classes = [JSONParser, FormParser, MultiPartParser]

@@ -128,6 +128,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return error_response(errors, response.status_code, summary, headers)
 
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), None)
+    detail_code = getattr(getattr(exc, "detail", None), "code", None)
+    if isinstance(exc, exceptions.ParseError) and detail_code and detail_code != exc.default_code:
+        code = str(detail_code)  # a more precise code (draftsite.parsers: json_too_deep, ...)
     if code is None:
         code = getattr(exc, "default_code", "error")
     message = str(getattr(exc, "detail", exc))

@@ -20,6 +20,8 @@ login throttling on the HTML login page and the API token endpoint.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from django.utils.translation import gettext, ngettext
 
 import hashlib
@@ -42,6 +44,7 @@ logger = logging.getLogger(__name__)
 SERVICE_UNAVAILABLE = "service_unavailable"
 REQUEST_TOO_LARGE = "request_too_large"
 LOGIN_LOCKED = "login_locked"
+INVALID_TEXT = "invalid_text"
 
 
 def _is_api(request) -> bool:
@@ -64,6 +67,21 @@ class ResilienceMiddleware(MiddlewareMixin):
     """Sync and async capable (MiddlewareMixin), so the ASGI chain stays async."""
 
     def process_request(self, request):
+        if "%00" in request.META.get("QUERY_STRING", "") or any(
+                "\x00" in key or any("\x00" in v for v in values)
+                for key, values in request.GET.lists()):
+            # PostgreSQL refuses NUL in any text it is given (a filter, a search): refuse it
+            # here for every page and endpoint rather than let a query fail with a 500.
+            message = "The address contains a NUL character."
+            if _is_api(request):
+                return _json_error(INVALID_TEXT, message, 400)
+            return render(request, "error.html", {"title": gettext('Bad request'), "status": 400,
+                                                  "message": message}, status=400)
+        return None
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        # Here rather than in process_request: the session and user are known by now, so the
+        # 413 page shows the player still signed in (it used to look signed out).
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is None:
             return None
@@ -125,8 +143,10 @@ def _too_large(request, length, limit):
         message = gettext("The request body is too large; the limit is %(limit)s KB.") % {"limit": limit // 1024}
     if _is_api(request):
         return _json_error(REQUEST_TOO_LARGE, message, 413)
-    return render(request, "error.html", {"title": gettext('Request too large'), "status": 413,
-                                          "message": message}, status=413)
+    return render(request, "error.html", {
+        "title": gettext('Request too large'), "status": 413, "message": message,
+        "advice": "Nothing was saved. Go back: your browser keeps what you typed, so you can "
+                  "shorten it and send it again.", "back": True}, status=413)
 
 
 # --- Login throttling -------------------------------------------------------------------
@@ -148,7 +168,8 @@ def client_address(request) -> str:
 
 
 def _key(username: str, address: str) -> str:
-    digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode()).hexdigest()
+    # "surrogatepass": a lone surrogate in a username must not break the count (a 500).
+    digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode("utf-8", "surrogatepass")).hexdigest()
     return f"login-failures:{digest}"
 
 
@@ -230,12 +251,14 @@ class LoginThrottleMiddleware(MiddlewareMixin):
 def _token_username(request) -> str:
     content_type = request.META.get("CONTENT_TYPE", "")
     if content_type.startswith("application/json"):
-        import json
+        from rest_framework.exceptions import ParseError
+
+        from draftsite.parsers import loads
 
         try:
-            data = json.loads(request.body or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            return ""
+            data = loads(request.body or b"{}")
+        except ParseError:
+            return ""  # the view answers the bad body with a 400 of its own
         value = data.get("username", "") if isinstance(data, dict) else ""
         return value if isinstance(value, str) else ""
     return request.POST.get("username", "")

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "cards",
     "drafts",
@@ -217,10 +218,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "draftsite.errors.api_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # JSON that is too deep or carries NULs/lone surrogates is a 400, not a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "draftsite.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "draftsite.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_THROTTLE_RATE", "10/min")},
 }
+# Token requests: per (account, address), and per address for a whole venue behind one NAT
+# (200 players signing in within a minute, some twice). draftsite/api.py.
+LOGIN_THROTTLE_RATE = os.environ.get("LOGIN_THROTTLE_RATE", "10/min")
+LOGIN_ADDRESS_THROTTLE_RATE = os.environ.get("LOGIN_ADDRESS_THROTTLE_RATE", "1000/min")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Draft site API",
     "DESCRIPTION": (
@@ -230,6 +240,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and ReDoc from the sidecar package's static files, not a CDN: /api/docs/
+    # must work at a venue without internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Production hardening (on whenever DEBUG is off; HTTPS can be turned off for a LAN) --

@@ -1,14 +1,21 @@
 """Site-wide pages: home, health check and friendly error pages."""
 
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.utils.translation import gettext
 from django.core.cache import cache
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 
 def home(request):
     return render(request, "home.html", {"title": gettext('Home')})
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says; send them to the site's icon."""
+    return HttpResponsePermanentRedirect(staticfiles_storage.url("favicon.svg"))
 
 
 def healthz(request):
@@ -44,6 +51,11 @@ def permission_denied(request, exception=None):
 
 
 def page_not_found(request, exception=None):
+    if request.path.startswith("/api/"):
+        # API clients parse one error shape everywhere, unknown paths included.
+        message = _("There is nothing at this address.")
+        return JsonResponse({"detail": message, "errors": [{"code": "not_found", "message": message}]},
+                            status=404)
     return _error_page(request, 404, "Not found", "There is nothing at this address.")
 
 

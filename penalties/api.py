@@ -268,6 +268,8 @@ class EventTimeoutPicksView(APIView):
     def post(self, request, event_id: int):
         """Dismiss an automatic pick: no infraction (a reason is required)."""
         event = _event(event_id)
+        if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
+            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may dismiss that.")
         data = _valid(DismissInput, request)
         dismissed = services.dismiss_source(event_id=event.pk, source=data["source"], actor=request.user,
                                             reason=data["reason"])
@@ -290,7 +292,7 @@ class PenaltyReviewView(APIView):
     @extend_schema(request=DecisionInput, responses=PenaltyDetailOutput)
     def post(self, request, pk: int):
         """The head judge upholds, upgrades, downgrades or withdraws the penalty (reason required)."""
-        _visible_penalty(request.user, pk)
+        services.require_reviewer(_visible_penalty(request.user, pk), request.user)  # role before body
         data = _valid(DecisionInput, request)
         services.review_penalty(penalty_id=pk, actor=request.user, decision=data["decision"],
                                 penalty=data["penalty"], reason=data["reason"])
@@ -303,7 +305,7 @@ class PenaltyAppealView(APIView):
     @extend_schema(request=AppealInput, responses={201: PenaltyDetailOutput})
     def post(self, request, pk: int):
         """The penalised player appeals to the head judge (once per penalty)."""
-        _visible_penalty(request.user, pk)
+        services.require_appellant(_visible_penalty(request.user, pk), request.user)  # role before body
         data = _valid(AppealInput, request)
         services.appeal_penalty(penalty_id=pk, actor=request.user, statement=data["statement"])
         return Response(_detail(pk), status=status.HTTP_201_CREATED)
@@ -315,7 +317,7 @@ class AppealDecisionView(APIView):
     @extend_schema(request=DecisionInput, responses=PenaltyDetailOutput)
     def post(self, request, pk: int):
         """The head judge decides the appeal; the decision is final."""
-        _visible_penalty(request.user, pk)
+        services.require_reviewer(_visible_penalty(request.user, pk), request.user)  # role before body
         data = _valid(DecisionInput, request)
         services.decide_appeal(penalty_id=pk, actor=request.user, decision=data["decision"],
                                penalty=data["penalty"], reason=data["reason"])
@@ -328,7 +330,7 @@ class PenaltyStatementView(APIView):
     @extend_schema(request=AppealInput, responses=PenaltyDetailOutput)
     def post(self, request, pk: int):
         """The player, the issuing judge or the head judge writes their statement."""
-        _visible_penalty(request.user, pk)
+        services.require_statement_writer(_visible_penalty(request.user, pk), request.user)  # role before body
         data = _valid(AppealInput, request)
         services.add_statement(penalty_id=pk, actor=request.user, statement=data["statement"])
         return Response(_detail(pk))

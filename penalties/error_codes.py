@@ -32,3 +32,4 @@ AUDIT_IMMUTABLE = "audit_immutable"        # audit records are append-only
 DESCRIPTION_REQUIRED = "description_required"
 INVALID_PENALTY = "invalid_penalty"        # not one of the penalty kinds
 INVALID_DECISION = "invalid_decision"      # not uphold/upgrade/downgrade/withdraw
+ALREADY_REVIEWED = "already_reviewed"

@@ -7,12 +7,16 @@ IPG rules implemented here (our summaries, see README/docs for the sections):
   a Game Loss: the second for a Tournament Error (IPG 3 introduction), the third for a Game Play
   Error except Failure to Maintain Game State (IPG 2 introduction), the second Unsporting
   Conduct — Minor (IPG 4.1). Regular REL is educational (Judging at Regular REL): no automatic
-  upgrades;
+  upgrades. The count runs over the whole tournament: the IPG does not reset it between the
+  days of a multi-day tournament, and an event here is the whole tournament, every day of it
+  (a Warning on day 1 counts on day 2);
 - any other deviation from the default is the head judge's call, so it needs a reason and
   goes to the review queue, as does every Game Loss or heavier penalty.
 """
 
 from __future__ import annotations
+
+from django.utils.translation import gettext
 
 from django.utils.translation import gettext
 
@@ -76,7 +80,8 @@ def expected_penalty(*, infraction: Infraction, event: Event, registration_id: i
     rule = _CATEGORY_RULE.get(infraction.category, "The IPG")
     nth = _ORDINAL.get(infraction.upgrade_at, f"{infraction.upgrade_at}th")
     reason = (f"Repeat offence: this is Warning number {number} for {infraction.name} for this player "
-              f"in this event (earlier: {', '.join(f'#{pk}' for pk in earlier)}). {rule} upgrades the "
+              f"in this tournament, whichever day it was issued (earlier: "
+              f"{', '.join(f'#{pk}' for pk in earlier)}). {rule} upgrades the "
               f"{nth} and any later Warning for the same infraction to a Game Loss.")
     return Expected(default, PenaltyKind.GAME_LOSS, reason, earlier)
 
@@ -262,6 +267,22 @@ def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[
     return new_kind, PenaltyStatus.FINAL
 
 
+def require_reviewer(penalty: Penalty, actor) -> None:
+    """The event's head judge, not the one who issued it (views check this before the body)."""
+    _require_reviewer(penalty, actor)
+
+
+def require_appellant(penalty: Penalty, actor) -> None:
+    if not permissions.owns_penalty(actor, penalty):
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext('You can only appeal your own penalties.'))
+
+
+def require_statement_writer(penalty: Penalty, actor) -> None:
+    if statement_role(penalty, actor) is None:
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY,
+                             gettext('Only the player, the issuing judge or the head judge write statements.'))
+
+
 def _require_reviewer(penalty: Penalty, actor) -> None:
     if not permissions.is_head_judge(actor, penalty.event_id):
         raise ForbiddenError(error_codes.NOT_HEAD_JUDGE, gettext("Only the event's head judge may decide that."))
@@ -287,6 +308,10 @@ def check_decision(*, penalty: Penalty, actor, decision: str, reason: str, new_k
     if not appeal and existing is not None and existing.status == AppealStatus.DECIDED:
         raise ConflictError(error_codes.APPEAL_DECIDED,
                             gettext('The head judge has decided the appeal on this penalty; that decision is final.'))
+    if not appeal and penalty.reviewed_at is not None:
+        # The head judge's review is the final decision; a player who disagrees appeals.
+        raise ConflictError(error_codes.ALREADY_REVIEWED,
+                            gettext('The head judge has already reviewed this penalty; that decision is final.'))
     return _transition(penalty, decision, new_kind)
 
 
@@ -318,8 +343,7 @@ def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appea
     """The penalised player appeals to the head judge (once per penalty)."""
     now = now or timezone.now()
     record = _locked_penalty(penalty_id)
-    if not permissions.owns_penalty(actor, record):
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext('You can only appeal your own penalties.'))
+    require_appellant(record, actor)
     statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
                       message=gettext('Say why you appeal.'))
     if record.status == PenaltyStatus.WITHDRAWN:
@@ -374,10 +398,8 @@ def add_statement(*, penalty_id: int, actor, statement: str, now=None) -> Penalt
     """The player, the issuing judge or the head judge writes their statement (for reports)."""
     now = now or timezone.now()
     record = _locked_penalty(penalty_id)
+    require_statement_writer(record, actor)
     role = statement_role(record, actor)
-    if role is None:
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY,
-                             gettext('Only the player, the issuing judge or the head judge write statements.'))
     statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
                       message=gettext('Write the statement.'))
     field = STATEMENT_FIELDS[role]

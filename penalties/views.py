@@ -58,9 +58,13 @@ def my_penalties(request):
     })
 
 
-def _statement_post(request, pk: int, action, success: str, form_name: str):
+def _statement_post(request, pk: int, action, success: str, form_name: str, gate):
     """A player's or staff statement form: validate, call the service, or re-show with errors."""
     penalty = _penalty_or_404(request, pk)
+    try:
+        gate(penalty, request.user)  # the role before the body: 403, not a form error
+    except DomainError as exc:
+        raise PermissionDenied(exc.message) from exc
     form = StatementForm(request.POST)
     if form.is_valid():
         try:
@@ -79,13 +83,15 @@ def _statement_post(request, pk: int, action, success: str, form_name: str):
 @require_POST
 def appeal(request, pk: int):
     return _statement_post(request, pk, services.appeal_penalty,
-                           "Your appeal has gone to the head judge.", "appeal_form")
+                           "Your appeal has gone to the head judge.", "appeal_form",
+                           services.require_appellant)
 
 
 @login_required
 @require_POST
 def statement(request, pk: int):
-    return _statement_post(request, pk, services.add_statement, "Statement saved.", "statement_form")
+    return _statement_post(request, pk, services.add_statement, "Statement saved.", "statement_form",
+                           services.require_statement_writer)
 
 
 # --- judges ----------------------------------------------------------------------------
@@ -184,6 +190,7 @@ def _render_detail(request, penalty, *, decision_form=None, appeal_decision_form
         "is_owner": permissions.owns_penalty(user, penalty),
         "is_event_viewer": permissions.sees_event_penalties(user, penalty.event_id),
         "can_review": can_review and penalty.status != PenaltyStatus.WITHDRAWN
+        and penalty.reviewed_at is None
         and not (appeal_obj and appeal_obj.status == AppealStatus.DECIDED),
         "can_decide_appeal": can_review and appeal_obj is not None and appeal_obj.status == AppealStatus.PENDING
         and penalty.status != PenaltyStatus.WITHDRAWN,

@@ -34,6 +34,7 @@ from django.contrib.auth.models import AnonymousUser, Group
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
+from django.utils import timezone
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from decks import services as deck_services
@@ -238,6 +239,28 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
                 # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
                 Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+    if kind in ("event+staff", "event+invitation"):
+        from drafts.models import StaffInvitation
+
+        out = []
+        for label, event in (("own event", w.event), ("other event", w.other_event)):
+            if kind == "event+staff":
+                row = EventStaff.objects.filter(event=event).order_by("pk").first()
+                out.append(Target(f"{label} staff", {param: event.pk, "staff_id": row.pk}, event.pk))
+            else:
+                invitation = StaffInvitation.objects.filter(event=event).first() or StaffInvitation.objects.create(
+                    event=event, role="judge", token=f"matrix-{event.pk}", created_at=timezone.now(),
+                    expires_at=timezone.now() + dt.timedelta(days=1))
+                out.append(Target(f"{label} invitation", {param: event.pk, "invitation_id": invitation.pk},
+                                  event.pk))
+        return out
+    if kind == "invitation":
+        from drafts.models import StaffInvitation
+
+        invitation = StaffInvitation.objects.filter(event=w.event).first() or StaffInvitation.objects.create(
+            event=w.event, role="judge", token="matrix-token", created_at=timezone.now(),
+            expires_at=timezone.now() + dt.timedelta(days=1))
+        return [Target("open invitation", {param: invitation.token}, w.event.pk)]
     if kind in ("paper_pod", "paper_pod+action"):
         pods = (("own paper pod", w.paper["pod"]), ("other paper pod", w.paper["other_pod"]),
                 ("foreign paper pod", w.paper["foreign_pod"]))
@@ -359,6 +382,8 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "logout": [("POST", None, PUBLIC, None)],
     "api-schema": [("GET", None, PUBLIC, None)],
     "api-docs": [("GET", None, PUBLIC, None)],
+    "api-redoc": [("GET", None, PUBLIC, None)],
+    "favicon": [("GET", None, PUBLIC, None)],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
     "set_language": [("POST", None, PUBLIC, {"language": "pt-br"})],
     "javascript-catalog": [("GET", None, PUBLIC, None)],
@@ -378,6 +403,15 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
                           ("POST", "event", EVENT_ORGANISER, {"name": "Gwen Guest"})],
     "api-seating": [("POST", "event", EVENT_ORGANISER, {})],
     "api-event-pods": [("GET", "event", EVENT_MEMBER, None)],
+    "api-event-staff": [("GET", "event", EVENT_STAFF, None),
+                        ("POST", "event", EVENT_ORGANISER, {"username": "p0", "role": "judge"})],
+    "api-event-staff-detail": [("PATCH", "event+staff", EVENT_ORGANISER, {"role": "head_judge"}),
+                               ("DELETE", "event+staff", EVENT_ORGANISER, None)],
+    "api-staff-invitations": [("GET", "event", EVENT_ORGANISER, None),
+                              ("POST", "event", EVENT_ORGANISER, {"role": "judge"})],
+    "api-staff-invitation-detail": [("DELETE", "event+invitation", EVENT_ORGANISER, None)],
+    # Anyone signed in who holds the link may accept it (it is the key).
+    "api-staff-invitation-accept": [("POST", "invitation", SIGNED_IN, None)],
     "api-pod-detail": [("GET", "pod", EVENT_STAFF, None)],
     "api-pod-board": [("GET", "pod", POD_MEMBER, None)],
     "api-pod-move-player": [("POST", "pod", EVENT_ORGANISER, {})],
@@ -436,6 +470,14 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "drafts:event-join": [("POST", "event", SIGNED_IN, {})],
     "drafts:event-register": [("POST", "event", EVENT_ORGANISER, {})],
     "drafts:event-seating": [("POST", "event", EVENT_ORGANISER, {})],
+    "drafts:event-settings": [("GET", "event", EVENT_ORGANISER, None), ("POST", "event", EVENT_ORGANISER, {})],
+    "drafts:event-staff": [("GET", "event", EVENT_ORGANISER, None)],
+    "drafts:event-staff-add": [("POST", "event", EVENT_ORGANISER, {"username": "p0", "role": "judge"})],
+    "drafts:event-staff-role": [("POST", "event+staff", EVENT_ORGANISER, {"role": "judge"})],
+    "drafts:event-staff-remove": [("POST", "event+staff", EVENT_ORGANISER, {})],
+    "drafts:event-staff-invite": [("POST", "event", EVENT_ORGANISER, {"role": "judge"})],
+    "drafts:event-staff-invitation-revoke": [("POST", "event+invitation", EVENT_ORGANISER, {})],
+    "drafts:staff-invitation": [("GET", "invitation", SIGNED_IN, None), ("POST", "invitation", SIGNED_IN, {})],
     "drafts:dashboard": [("GET", "event", EVENT_STAFF, None)],
     "drafts:dashboard-panel": [("GET", "event", EVENT_STAFF, None)],
     "drafts:event-report": [("GET", "event", EVENT_STAFF, None)],
@@ -668,4 +710,37 @@ def test_authorization_matrix_websockets(cube_names):  # noqa: F811
                 if socket_opens(path, world.users[role]) != expected:
                     mismatches.append(f"{path} [{target.label}] as {role}: expected "
                                       f"{'open' if expected else 'refused'}")
+    assert mismatches == [], "\n" + "\n".join(mismatches)
+
+
+def test_role_is_checked_before_the_body_everywhere(cube_names):  # noqa: F811
+    """A caller without the role gets 401/403 even with a body the endpoint would refuse: an
+    outsider must not learn about the body's validity (deck-check selections, deck rules PUT and
+    timeout-pick dismissal once answered 400)."""
+    world = build_world(cube_names)
+    clients = {role: _client(world.users[role]) for role in ROLES}
+    mismatches, checked = [], 0
+    for name, route, params in project_routes():
+        # Logging out is for anyone; a registration without a name is self-registration (the
+        # body says which action it is, so its rule depends on the body).
+        if name in ("logout", "api-registrations"):
+            continue
+        for method, kind, rule, _body in ENDPOINTS[name]:
+            if method == "GET":
+                continue
+            for target in targets(world, kind, params):
+                url = "/" + route
+                for key, value in target.kwargs.items():
+                    url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
+                for role in ROLES:
+                    if rule(facts(world, role, target)):
+                        continue
+                    response = request(clients[role], method, url, {"method": 7, "checklist_policy": 7,
+                                                                    "source": 7, "reason": 7})
+                    checked += 1
+                    got = answer_class(response, method)
+                    if got != "REFUSED":
+                        mismatches.append(f"{method} {url} [{name}, {target.label}] as {role}: "
+                                          f"{response.status_code}")
+    assert checked > 300
     assert mismatches == [], "\n" + "\n".join(mismatches)

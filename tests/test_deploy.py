@@ -137,3 +137,37 @@ def test_local_cluster_status_of_a_stopped_cluster(tmp_path):
     assert result.returncode == 3
     assert "web     stopped" in result.stdout and "worker  stopped" in result.stdout
     assert "beat    stopped" in result.stdout
+
+
+# --- `make test` on a fresh machine: the browser tests' Chromium ------------------------
+
+def test_make_test_installs_or_names_the_browser_first():
+    """`make test` runs .ci/install_browser before pytest, so a machine without Chromium gets
+    it installed (root + apt) or a clear message, never five failing browser tests."""
+    makefile = (ROOT / "Makefile").read_text()
+    test_rule = next(line for line in makefile.splitlines() if line.startswith("test:"))
+    assert "browser" in test_rule.split(":", 1)[1]
+    assert ".ci/install_browser" in makefile and ".ci/install_browser" in (ROOT / ".ci/run").read_text()
+
+
+def test_install_browser_is_quiet_when_present_and_explains_when_it_cannot_install(tmp_path):
+    script = str(ROOT / ".ci" / "install_browser")
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    present = subprocess.run(["bash", script], capture_output=True, text=True,
+                             env={"PATH": "/usr/bin:/bin", "CHROMIUM_BINARY": str(fake),
+                                  "CHROMEDRIVER": str(fake)})
+    assert present.returncode == 0 and present.stdout == ""
+    # No apt-get on PATH (not Debian): stop with the exact install instructions.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("id", "cat"):
+        (bin_dir / tool).symlink_to(subprocess.run(["which", tool], capture_output=True,
+                                                   text=True).stdout.strip())
+    missing = subprocess.run(["/bin/bash", script], capture_output=True, text=True,
+                             env={"PATH": str(bin_dir), "CHROMIUM_BINARY": str(tmp_path / "none"),
+                                  "CHROMEDRIVER": str(tmp_path / "none")})
+    assert missing.returncode == 1
+    assert "apt-get install chromium chromium-driver" in missing.stderr
+    assert "CHROMIUM_BINARY" in missing.stderr

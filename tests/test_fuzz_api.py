@@ -132,7 +132,7 @@ def test_odd_query_strings_on_every_get_route_never_break_a_page(cube_names, in_
     broken, requests = [], 0
     for name, route, params in project_routes():
         for method, kind, _rule, _body in ENDPOINTS[name]:
-            if method != "GET" or name in ("api-schema", "api-docs", "logout"):
+            if method != "GET" or name in ("api-schema", "api-docs", "api-redoc", "logout"):
                 continue
             target = targets(world, kind, params)[0]
             url = "/" + route
@@ -188,3 +188,96 @@ def test_odd_form_posts_on_every_page_never_break_it(cube_names, in_process_requ
                         broken.append(f"POST {url} as {role}: {response.status_code}")
     assert requests > 300
     assert broken == [], "\n".join(broken)
+
+
+# --- Classes of bad input an outside run found (each must be a 400 with a stable code) ------
+
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+BAD_BODIES = {
+    # RecursionError inside json.loads used to escape DRF's parser: 500 on every JSON endpoint.
+    "deep nesting": (DEEP_JSON, "json_too_deep"),
+    "deep object": ('{"a":' * 50_000 + "1" + "}" * 50_000, "json_too_deep"),
+    # A lone UTF-16 surrogate decodes but cannot be encoded again (hashing, the database).
+    "lone surrogate": ('{"username": "\\ud800", "password": "x", "text": "\\udfff", "name": "\\ud800"}',
+                       "invalid_text"),
+    "NUL in a string": ('{"username": "a\\u0000b", "password": "x", "text": "1 Island\\u0000", '
+                        '"name": "a\\u0000"}', "invalid_text"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_BODIES))
+def test_bad_json_bodies_on_every_write_endpoint_are_coded_400s(cube_names, in_process_requests, kind):  # noqa: F811
+    """Every API route that takes a body, as every role that passes its gate: 400 with the
+    class's code (or the caller's 401/403 first), never a 500, nothing stored."""
+    from django.test import Client
+
+    from penalties.models import Penalty
+    from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes, targets
+
+    body, code = BAD_BODIES[kind]
+    world = build_world(cube_names)
+    clients = {"anonymous": Client(raise_request_exception=False)}
+    for role in ("player", "judge", "head_judge", "organiser"):
+        clients[role] = Client(raise_request_exception=False)
+        clients[role].force_login(world.users[role])
+    broken, coded, requests = [], 0, 0
+    before = (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count())
+    for name, route, params in project_routes():
+        if not route.startswith("api/"):
+            continue
+        for method, kind_of_target, _rule, _body in ENDPOINTS[name]:
+            if method == "GET":
+                continue
+            target = targets(world, kind_of_target, params)[0]
+            url = "/" + route
+            for key, value in target.kwargs.items():
+                url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
+            for role, client in clients.items():
+                cache.clear()
+                response = getattr(client, method.lower())(url, data=body, content_type="application/json")
+                requests += 1
+                if response.status_code >= 500:
+                    broken.append(f"{method} {url} as {role}: {response.status_code}")
+                elif response.status_code == 400:
+                    errors = response.json()["errors"]
+                    if errors[0]["code"] != code:
+                        broken.append(f"{method} {url} as {role}: 400 {errors[0]['code']}")
+                    coded += 1
+    assert requests > 100 and coded > 30
+    assert broken == [], "\n".join(broken)
+    assert (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count()) == before
+
+
+@pytest.mark.parametrize("url", ["/api/penalties/", "/api/events/{event}/penalties/", "/api/cards/",
+                                 "/penalties/", "/cards/"])
+@pytest.mark.parametrize("param", ["q", "infraction", "status"])
+def test_a_nul_byte_in_a_query_parameter_is_a_400(cube_names, url, param):  # noqa: F811
+    """PostgreSQL refuses NUL in any query text: refused up front, on every engine alike."""
+    from django.test import Client
+
+    world = build_world(cube_names, with_decks=False)
+    client = Client(raise_request_exception=False)
+    client.force_login(world.users["organiser"])
+    response = client.get(url.format(event=world.event.pk), {param: "a\x00b"})
+    assert response.status_code == 400
+    if url.startswith("/api/"):
+        assert response.json()["errors"][0]["code"] == "invalid_text"
+
+
+@pytest.mark.parametrize("query, status", [("limit=" + "9" * 30, 200), ("offset=" + "9" * 30, 400),
+                                           ("limit=" + "9" * 30 + "&offset=" + "9" * 30, 400),
+                                           ("limit=abc", 200), ("limit=-5", 200)])
+def test_huge_pagination_numbers_on_the_card_list(client, db, query, status):
+    response = client.get("/api/cards/?" + query)
+    assert response.status_code == status
+    if status == 200:
+        assert len(response.json()["results"]) <= 500
+    else:
+        assert response.json()["errors"][0]["code"] == "invalid_offset"
+
+
+def test_the_token_endpoint_with_a_lone_surrogate_username(client, db):
+    response = client.post("/api/auth/token/", data='{"username": "\\ud800", "password": "x"}',
+                           content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "invalid_text"

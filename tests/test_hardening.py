@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -105,16 +106,35 @@ def test_token_endpoint_locked_after_failures_answers_429(api_client, user, sett
     assert "Retry-After" in response
 
 
-def test_token_endpoint_rate_limited_with_throttled_code(api_client, db):
-    # ScopedRateThrottle "login" (10/min): different usernames so the lock never applies.
+def test_token_endpoint_rate_limited_per_account_and_address(api_client, user, settings):
+    """10 a minute for one account from one address (the lock is set high to see the throttle)."""
+    settings.LOGIN_FAILURE_LIMIT = 1000
     codes = []
-    for i in range(12):
-        response = api_client.post("/api/auth/token/", {"username": f"nobody{i}", "password": "x"},
+    for _ in range(12):
+        response = api_client.post("/api/auth/token/", {"username": "alice", "password": "x"},
                                    format="json")
         codes.append(response.status_code)
-    assert codes[-1] == 429
-    assert 429 in codes and set(codes) <= {400, 429}
+    assert codes[:10] == [400] * 10 and codes[10:] == [429, 429]
     assert response.json()["errors"][0]["code"] == "throttled"
+    # Another account from the same address is not held back by alice's attempts.
+    other = api_client.post("/api/auth/token/", {"username": "bob", "password": "x"}, format="json")
+    assert other.status_code == 400
+
+
+def test_a_room_of_200_players_behind_one_address_all_get_tokens_within_a_minute(api_client, db):
+    """At a venue the whole room shares one address: 200 sign-ins in a minute all succeed."""
+    User = get_user_model()
+    User.objects.bulk_create([User(username=f"room{i}", password=make_password("pw")) for i in range(200)])
+    statuses = [api_client.post("/api/auth/token/", {"username": f"room{i}", "password": "pw"},
+                                format="json").status_code for i in range(200)]
+    assert statuses == [200] * 200
+
+
+def test_token_endpoint_rate_limited_per_address_beyond_a_venue(api_client, db, settings):
+    settings.LOGIN_ADDRESS_THROTTLE_RATE = "5/min"
+    codes = [api_client.post("/api/auth/token/", {"username": f"nobody{i}", "password": "x"},
+                             format="json").status_code for i in range(7)]
+    assert codes == [400] * 5 + [429, 429]
 
 
 # --- CSRF on every HTML form ------------------------------------------------------------

@@ -30,6 +30,38 @@ def test_openapi_schema_and_docs_are_served(client):
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
 
 
+@pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])
+def test_api_docs_load_everything_from_the_site_itself(client, url):
+    """Without internet (a venue), a CDN script leaves a blank page: every asset is local."""
+    import re
+
+    page = client.get(url).content.decode()
+    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css|png|svg))"', page)
+    assets += re.findall(r'(?:src|href)=\\?"([^"\\]+\.(?:js|css|png|svg))', page)
+    assert assets, page[:500]
+    for asset in assets:
+        assert asset.startswith("/"), f"{url} loads {asset} from outside the site"
+        assert client.get(asset).status_code == 200, asset
+    assert "cdn" not in page.lower()
+
+
+def test_favicon_is_served(client):
+    response = client.get("/favicon.ico", follow=True)
+    assert response.status_code == 200
+    assert b"<svg" in b"".join(response.streaming_content if response.streaming else [response.content])
+    assert 'rel="icon"' in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("url", ["/api/nothing-here/", "/api/cards/not-a-number/", "/api/"])
+def test_unknown_api_paths_answer_the_json_error_shape(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["errors"][0]["code"] == "not_found"
+    # Pages keep their HTML 404.
+    assert client.get("/nothing-here/")["Content-Type"].startswith("text/html")
+
+
 @pytest.mark.parametrize(
     "method, url, body, status, code",
     [

@@ -18,9 +18,9 @@ from .summary import ImportSummary
 __all__ = ["CardImportError", "ImportFormatError", "ImportSummary", "RecordError", "import_file"]
 
 
-def import_file(path, *, progress=None, batch_size=None):
+def import_file(path, *, progress=None, batch_size=None, run=None):
     """See ``cards.importers.runner.import_file`` (imported lazily: it needs the app registry)."""
     from .runner import DEFAULT_BATCH_SIZE
-    from .runner import import_file as run
+    from .runner import import_file as import_one
 
-    return run(path, progress=progress, batch_size=batch_size or DEFAULT_BATCH_SIZE)
+    return import_one(path, progress=progress, batch_size=batch_size or DEFAULT_BATCH_SIZE, run=run)

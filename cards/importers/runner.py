@@ -11,7 +11,7 @@ from .mtgjson import read_mtgjson_list, read_mtgjson_set
 from .scryfall import read_scryfall
 from .sources import Format, detect_format
 from .summary import ImportSummary
-from .writer import DEFAULT_BATCH_SIZE, CardWriter
+from .writer import DEFAULT_BATCH_SIZE, CardWriter, ImportRun
 
 READERS = {
     Format.SCRYFALL: lambda path: read_scryfall(path, "item"),
@@ -27,18 +27,22 @@ def import_file(
     *,
     progress: Callable[[int], object] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    run: ImportRun | None = None,
 ) -> ImportSummary:
     """Import one card file (any supported format, plain or gzip).
 
     ``progress``, if given, is called now and then with the number of records read since
-    the previous call (``tqdm.update`` fits). Raises ``CardImportError`` subclasses; batches
+    the previous call (``tqdm.update`` fits). Files imported with one ``run`` share it: a card
+    or printing an earlier file of the run wrote is not overwritten by a later one (the first
+    file has precedence), so importing the same files again changes nothing. Raises
+    ``CardImportError`` subclasses; batches
     written before the error stay, the batch being written is rolled back.
     """
     path = str(path)
     started = time.perf_counter()
     fmt = detect_format(path)
     summary = ImportSummary(path=path, format=fmt.value)
-    writer = CardWriter(summary, path=path, batch_size=batch_size, progress=progress)
+    writer = CardWriter(summary, path=path, batch_size=batch_size, progress=progress, run=run)
     for item in READERS[fmt](path):
         writer.add(item)
     writer.finish()

@@ -130,10 +130,12 @@ class OrmStore:
         return list(found.values())
 
     def insert_printings(self, rows: list[PrintingRow]) -> None:
-        Printing.objects.bulk_create(
+        created = Printing.objects.bulk_create(
             [Printing(**{f: getattr(r, f) for f in PRINTING_FIELDS}) for r in rows],
             batch_size=500,
         )
+        for row, printing in zip(rows, created):  # ids known on SQLite 3.35+ and PostgreSQL
+            row.id = printing.pk
 
     def update_printings(self, rows: list[PrintingRow]) -> None:
         Printing.objects.bulk_update(
@@ -262,8 +264,14 @@ class PostgresStore(OrmStore):
                    (row(*face) for face in faces))
 
     def insert_printings(self, rows: list[PrintingRow]) -> None:
-        self._copy(Printing, PRINTING_FIELDS, (
-            (r.card_id, r.card_set_id, r.collector_number, r.rarity, r.scryfall_id,
+        # Ids taken up front (as for cards) so later files of the same run know these rows.
+        ids = self._rows(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [_PRINTING, len(rows)])
+        for row, (pk,) in zip(rows, ids):
+            row.id = pk
+        self._copy(Printing, ["id", *PRINTING_FIELDS], (
+            (r.id, r.card_id, r.card_set_id, r.collector_number, r.rarity, r.scryfall_id,
              r.mtgjson_uuid, json.dumps(r.image_uris), r.in_boosters, r.data_hash)
             for r in rows))
 

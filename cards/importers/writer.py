@@ -28,11 +28,25 @@ DEFAULT_BATCH_SIZE = 1000
 # Names of cards written during this run, to keep the first version when one file holds a
 # card twice with different data (so a re-import stays "unchanged"). Bounded.
 RECENT_LIMIT = 20_000
+# Across the files of one run (a whole --bundled import): every card name, bounded generously.
+RUN_LIMIT = 500_000
+
+
+class ImportRun:
+    """What one run of several files has written so far, so that files sharing cards (the same
+    set from Scryfall and from MTGJSON, with different oracle text) do not overwrite each other:
+    the first file of the run to write a card or a printing wins. Without it every run rewrote
+    them back and forth and reported them "updated" (~2,500 on a second ``--bundled``)."""
+
+    def __init__(self) -> None:
+        self.recent: OrderedDict[str, str] = OrderedDict()  # card name -> the hash written
+        self.printings: set[int] = set()  # printing ids written or confirmed in this run
+        self.limit = RUN_LIMIT
 
 
 class CardWriter:
     def __init__(self, summary: ImportSummary, *, path: str, batch_size: int = DEFAULT_BATCH_SIZE,
-                 progress: Callable[[int], object] | None = None):
+                 progress: Callable[[int], object] | None = None, run: ImportRun | None = None):
         self.summary = summary
         self.path = path
         self.batch_size = max(1, batch_size)
@@ -40,7 +54,9 @@ class CardWriter:
         self.sets: dict[str, CardSet] = {}
         self.cards: list[CardRecord] = []
         self.checklists: list[ChecklistRecord] = []
-        self.recent: OrderedDict[str, str] = OrderedDict()
+        self.run = run
+        self.recent: OrderedDict[str, str] = run.recent if run is not None else OrderedDict()
+        self.recent_limit = run.limit if run is not None else RECENT_LIMIT
         self._unreported = 0
         self.store = get_store()
 
@@ -213,7 +229,7 @@ class CardWriter:
 
     def _remember(self, name: str, card_hash: str) -> None:
         self.recent[name] = card_hash
-        if len(self.recent) > RECENT_LIMIT:
+        if len(self.recent) > self.recent_limit:
             self.recent.popitem(last=False)
 
     # -- printings ---------------------------------------------------------------------------
@@ -222,10 +238,13 @@ class CardWriter:
         index = _PrintingIndex(self.store, batch, self.sets, card_ids)
         new, changed, touched = [], [], set()
         counted_cards = set()
+        matched: list[PrintingRow] = []  # every row a record of this batch wrote or confirmed
         for record in batch:
             set_id = self.sets[record.set_code].pk
             card_id = card_ids[record.name]
             row = index.match(record, set_id, card_id)
+            if row is not None:
+                matched.append(row)
             card_update = record.name in card_changed and record.name not in counted_cards
             counted_cards.add(record.name)
             if row is None:
@@ -237,11 +256,13 @@ class CardWriter:
                     data_hash=record.printing_hash,
                 )
                 new.append(row)
+                matched.append(row)
                 touched.add(id(row))
                 index.add(row)
                 self.summary.created += 1
                 continue
-            if id(row) in touched or row.data_hash == record.printing_hash:
+            earlier = self.run is not None and row.id in self.run.printings
+            if id(row) in touched or row.data_hash == record.printing_hash or earlier:
                 touched.add(id(row))
                 if card_update:
                     self.summary.updated += 1
@@ -256,6 +277,8 @@ class CardWriter:
             self.store.insert_printings(new)
         if changed:
             self.store.update_printings(changed)
+        if self.run is not None:
+            self.run.printings.update(row.id for row in matched if row.id is not None)
 
     # -- printed names in other languages ------------------------------------------------------
 

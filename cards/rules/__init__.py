@@ -31,6 +31,8 @@ from cards.rules.faces import (
     untap,
 )
 from cards.rules.manifest import ManifestDreadResult, manifest_dread
+from cards.rules.meld import meld
+from cards.rules.rooms import unlock
 from cards.rules.naming import (
     color_identity,
     named_face,
@@ -57,5 +59,5 @@ __all__ = [
     "end_game", "flip", "lose_abilities", "manifest", "manifest_dread", "move", "named_face",
     "names_for_naming", "new_object", "play_land", "playable_faces", "put_onto_battlefield",
     "resolve", "run", "share_name", "tap", "transform", "turn_face_down", "turn_face_up",
-    "untap",
+    "untap", "meld", "unlock",
 ]

@@ -25,6 +25,7 @@ from cards.rules.faces import (
     turn_face_up,
     untap,
 )
+from cards.rules.rooms import unlock
 from cards.rules.state import FACE_DOWN_BY, ZONES, ActionResult, GameObject
 from cards.rules.zones import (
     FACE_DOWN_CASTS,
@@ -59,8 +60,9 @@ class ActionSpec:
 
 
 ACTIONS: dict[str, ActionSpec] = {
-    "cast": ActionSpec(cast, {"face": FACE_LABELS, "face_down": FACE_DOWN_CASTS},
-                       "Cast it (a face, or face down for {3} with disguise or morph)."),
+    "cast": ActionSpec(cast, {"face": FACE_LABELS, "face_down": FACE_DOWN_CASTS, "disturb": bool},
+                       "Cast it (a face, face down for {3} with disguise or morph, or transformed "
+                       "from the graveyard with disturb)."),
     "play_land": ActionSpec(play_land, {"face": FACE_LABELS}, "Play it as a land."),
     "resolve": ActionSpec(resolve, {}, "The spell resolves."),
     "put_onto_battlefield": ActionSpec(put_onto_battlefield, {"transformed": bool},
@@ -78,6 +80,7 @@ ACTIONS: dict[str, ActionSpec] = {
     "tap": ActionSpec(tap, {}, "Tap it."),
     "untap": ActionSpec(untap, {}, "Untap it."),
     "end_game": ActionSpec(end_game, {}, "The game ends."),
+    "unlock": ActionSpec(unlock, {"door": FACE_LABELS}, "Unlock a door of a Room (special action)."),
 }
 
 REQUIRED_PARAMS = {"move": ("to",)}

@@ -124,9 +124,43 @@ def _combined(card: CardData) -> Characteristics:
     )
 
 
+def _room(card: CardData, doors: tuple[str, ...]) -> Characteristics:
+    """A Room permanent (CR 709.5): only its unlocked doors count -- their names, mana costs
+    (mana value is their total), colors and rules text. The card types and subtypes
+    (Enchantment — Room) are the same on both doors and stay; with every door locked it has no
+    name and mana value 0."""
+    faces = [face for label, face in zip(("front", "back"), card.faces) if label in doors]
+    costs = [f.mana_cost for f in faces if f.mana_cost]
+    texts = [f.oracle_text for f in faces if f.oracle_text]
+    return Characteristics(
+        name=" // ".join(f.name for f in faces) or None,
+        mana_cost=" // ".join(costs) or None,
+        mana_value=_mv(sum(f.mana_value for f in faces)),
+        colors=order_colors("".join(f.color_letters for f in faces)),
+        supertypes=_union(*(f.supertypes for f in card.faces)),
+        card_types=_union(*(f.card_types for f in card.faces)),
+        subtypes=_union(*(f.subtypes for f in card.faces)),
+        power=None, toughness=None, loyalty=None, defense=None,
+        rules_text="\n//\n".join(texts),
+        ward=next((f.ward for f in faces if f.ward), None),
+        source="room",
+    )
+
+
+def _melded(card: CardData, partner: CardData) -> Characteristics:
+    """A melded permanent (CR 712.4, 712.8): the shared back face's characteristics; it has no
+    mana cost (R1) and its mana value is the total of the two front faces' mana values
+    (Bruna 7 + Gisela 4: Brisela, Voice of Nightmares has mana value 11)."""
+    back = card.back if card.back is not None else card.front
+    return _from_face(back, "melded", mana_value=card.front.mana_value + partner.front.mana_value,
+                      mana_cost="")
+
+
 def _compute(card: CardData, slot: str) -> Characteristics:
     """One view of a card. ``slot`` is where it is and which way up (see ``_slot``)."""
     layout = card.layout
+    if slot.startswith("room:"):
+        return _room(card, tuple(slot[5:].split("+")) if slot[5:] else ())
     front = card.faces[0]
     back = card.back
     if slot == "out" or slot == "bf_front":
@@ -168,6 +202,8 @@ def _without_abilities(chars: Characteristics) -> Characteristics:
 def _slot(obj: GameObject) -> str:
     zone = obj.zone
     if zone == BATTLEFIELD:
+        if obj.card.is_room:
+            return "room:" + "+".join(d for d in ("front", "back") if d in obj.unlocked)
         if obj.face_up == "back":
             return "bf_back"
         return "flipped" if obj.flipped else "bf_front"
@@ -196,6 +232,15 @@ def characteristics(obj: GameObject) -> Characteristics:
     zone = obj.zone
     if obj.copy_of is not None and (zone == BATTLEFIELD or zone == STACK):
         return _copy_view(obj.copy_of, obj.lost_abilities)
+    if obj.melded_with is not None and zone == BATTLEFIELD:
+        key = ("melded:" + obj.melded_with.name, obj.lost_abilities)
+        found = obj.card.views.get(key)
+        if found is None:
+            found = _melded(obj.card, obj.melded_with)
+            if key[1]:
+                found = _without_abilities(found)
+            obj.card.views[key] = found
+        return found
     key = (_slot(obj), obj.lost_abilities)
     views = obj.card.views
     found = views.get(key)

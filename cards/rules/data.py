@@ -33,6 +33,10 @@ PERMANENT_TYPES = frozenset(
 # "Ward {2}" or "Ward—Pay 3 life." at the start of a line of rules text.
 _WARD = re.compile(r"^Ward(?: (\{[^}]*\}(?:\{[^}]*\})*)|\s*[—-]\s*([^(\n]+?))\.?\s*(?:\(|$)", re.M)
 _REMINDER = re.compile(r"\s*\([^)]*\)")
+# "Disturb {1}{U}" at the start of a line (Innistrad: Midnight Hunt, Crimson Vow).
+_DISTURB = re.compile(r"^Disturb (\{[^}]*\}(?:\{[^}]*\})*)", re.M)
+# A back face's own rule for a card cast with disturb: it never reaches a graveyard.
+_EXILE_INSTEAD = re.compile(r"would be put into a graveyard from anywhere, exile it instead", re.I)
 
 
 def _none_if_blank(value: str | None) -> str | None:
@@ -96,6 +100,17 @@ class FaceData:
         return (match.group(1) or match.group(2) or "").strip() or None
 
     @cached_property
+    def disturb_cost(self) -> str | None:
+        """The face's disturb cost (``"{1}{U}"``) or ``None`` (CR 702.146)."""
+        match = _DISTURB.search(self.oracle_text or "")
+        return match.group(1) if match else None
+
+    @cached_property
+    def exiled_instead_of_graveyard(self) -> bool:
+        """"If it would be put into a graveyard from anywhere, exile it instead" (disturb backs)."""
+        return bool(_EXILE_INSTEAD.search(self.oracle_text or ""))
+
+    @cached_property
     def turn_up_morph_cost(self) -> str | None:
         """The cost to turn it face up with morph: its morph or megamorph cost (R23, R26)."""
         return self.morph_cost or self.megamorph_cost
@@ -149,6 +164,20 @@ class CardData:
     @property
     def is_split(self) -> bool:
         return self.layout == SPLIT and len(self.faces) > 1
+
+    @property
+    def is_room(self) -> bool:
+        """A Room (Duskmourn): a split card whose halves are doors, locked or unlocked on the
+        battlefield (CR 709.5)."""
+        return self.layout == SPLIT and len(self.faces) > 1 and all(
+            "Room" in face.subtypes for face in self.faces)
+
+    @property
+    def melds_with(self) -> str | None:
+        """For a meld card: the name of the melded permanent on its back (Brisela), else None."""
+        if self.layout == MELD and self.back is not None:
+            return self.back.name
+        return None
 
     @property
     def is_adventure(self) -> bool:

@@ -49,6 +49,10 @@ class GameObject:
       double-faced token that can transform.
     - ``copy_of``: the copiable values this object is copying, if it is copying something
       (R8, R47); see :func:`cards.rules.characteristics.copiable_values`.
+    - ``melded_with``: the other card of a melded permanent (CR 712.4, 701.42): this card and
+      that one are one permanent showing their shared back face.
+    - ``unlocked``: a Room permanent's unlocked doors, ``"front"`` (left) and/or ``"back"``
+      (right) (CR 709.5).
     """
 
     card: CardData
@@ -61,6 +65,8 @@ class GameObject:
     lost_abilities: bool = False
     is_token_copy: bool = False
     copy_of: FaceData | None = field(default=None)
+    melded_with: CardData | None = None
+    unlocked: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.zone not in ZONES:

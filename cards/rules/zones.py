@@ -70,9 +70,14 @@ def _check_face(obj: GameObject, face: str | None) -> str:
     return face
 
 
-def cast(obj: GameObject, face: str | None = None, face_down: str | None = None) -> ActionResult:
+def cast(obj: GameObject, face: str | None = None, face_down: str | None = None,
+         disturb: bool = False) -> ActionResult:
     """Cast the card: put it on the stack with the chosen face up (R32, R34), or face down for
-    {3} with disguise or morph (R18)."""
+    {3} with disguise or morph (R18), or -- ``disturb`` -- transformed from the graveyard for its
+    disturb cost (CR 702.146): the spell has its back face's characteristics, with the front
+    face's mana value (R3, CR 712.8)."""
+    if disturb:
+        return _cast_disturbed(obj)
     label = _check_face(obj, face)
     if face_down is not None and face_down not in FACE_DOWN_CASTS:
         raise ValueError(f"face_down is one of {', '.join(FACE_DOWN_CASTS)}")
@@ -98,6 +103,19 @@ def cast(obj: GameObject, face: str | None = None, face_down: str | None = None)
             return illegal(obj, gettext('R43: %(name)s exists only while the permanent is flipped; cast %(name2)s') % {'name': chosen.name, 'name2': front.name})
         return illegal(obj, gettext('R2: only the front face of %(name)s can be cast; %(name2)s has no mana cost') % {'name': card.name, 'name2': chosen.name})
     return ok(GameObject(card=card, zone=STACK, face_up=label), "cast")
+
+
+def _cast_disturbed(obj: GameObject) -> ActionResult:
+    card = obj.card
+    front = card.faces[0]
+    if not card.is_transforming or not front.disturb_cost:
+        return illegal(obj, f"CR 702.146: {front.name} has no disturb ability, so it can't be cast "
+                            "transformed")
+    if obj.zone != GRAVEYARD:
+        return illegal(obj, f"CR 702.146: disturb casts the card from its owner's graveyard; this "
+                            f"one is {where(obj.zone)}")
+    new = GameObject(card=card, zone=STACK, face_up="back")
+    return ok(new, "cast", "cast_transformed", f"paid:{front.disturb_cost}")
 
 
 def play_land(obj: GameObject, face: str | None = None) -> ActionResult:
@@ -135,6 +153,12 @@ def resolve(obj: GameObject) -> ActionResult:
         new = GameObject(card=obj.card, zone=BATTLEFIELD, face_down=True,
                          face_down_by=obj.face_down_by, is_token_copy=obj.is_token_copy)
         return ok(new, "resolved", "moved_to_battlefield", "enters_battlefield")
+    if obj.card.is_room and obj.copy_of is None:
+        # CR 709.5: the Room enters with the door that was cast unlocked, the other locked.
+        new = GameObject(card=obj.card, zone=BATTLEFIELD, unlocked=(obj.face_up,),
+                         is_token_copy=obj.is_token_copy)
+        return ok(new, "resolved", "moved_to_battlefield", "enters_battlefield",
+                  f"door_unlocked:{obj.card.face(obj.face_up).name}")
     if characteristics(obj).is_permanent:
         new = GameObject(card=obj.card, zone=BATTLEFIELD, face_up=obj.face_up,
                          is_token_copy=obj.is_token_copy, copy_of=obj.copy_of)
@@ -206,8 +230,20 @@ def move(obj: GameObject, to: str) -> ActionResult:
         return illegal(obj, gettext('R33: a card goes on the stack only by being cast (use cast)'))
     if to == BATTLEFIELD:
         return put_onto_battlefield(obj)
+    extra: list[str] = []
+    up = obj.card.back if obj.face_up == "back" and obj.card.back is not None else None
+    if (to == GRAVEYARD and obj.zone in IN_PLAY and not obj.face_down and up is not None
+            and up.exiled_instead_of_graveyard and obj.copy_of is None):
+        # Its own replacement effect (the back face of a disturb card: "If it would be put into
+        # a graveyard from anywhere, exile it instead"), as a spell or as a permanent.
+        to = EXILE
+        extra.append("exiled_instead_of_graveyard")
+    if obj.melded_with is not None and obj.zone == BATTLEFIELD:
+        # CR 712.4 / 701.42: a melded permanent is both cards; both go to the new zone, each as
+        # a new object, front face up.
+        extra.append(f"also_moved_to_{to}:{obj.melded_with.faces[0].name}")
     new, events = leave(obj, to)
-    return ok(new, *events)
+    return ok(new, *events, *extra)
 
 
 def end_game(obj: GameObject) -> ActionResult:

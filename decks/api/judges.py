@@ -168,7 +168,7 @@ class SelectionsView(APIView):
     @extend_schema(request=s.SelectionInput, responses={201: s.SelectionOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
                    operation_id="decks_selections_create")
     def post(self, request, event_id: int):
-        selectors.event_or_404(event_id)
+        selectors.require_staff(request.user, selectors.event_or_404(event_id))  # role before body
         data = valid(s.SelectionInput, request)
         selection = services.select_for_deck_check(
             event_id=event_id, judge=request.user, method=data["method"], percent=data["percent"],
@@ -226,6 +226,7 @@ class DeckRulesView(APIView):
     @extend_schema(request=s.DeckRulesSerializer, responses={200: s.DeckRulesSerializer, 400: ERRORS, 403: ERRORS},
                    operation_id="decks_rules_set")
     def put(self, request, event_id: int):
+        services.require_deck_rules_editor(request.user, selectors.event_or_404(event_id))  # role before body
         data = valid(s.DeckRulesSerializer, request)
         rules = services.set_deck_rules(event_id=event_id, actor=request.user,
                                         checklist_policy=data["checklist_policy"])

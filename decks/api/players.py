@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +21,7 @@ from decks.api.common import (
     valid,
 )
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.parsers import JSONParser
 
 ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, message, field?}]}")
 
@@ -110,18 +111,21 @@ class MyDeckView(BodyLimitMixin, APIView):
             raise DomainError("invalid", gettext('registration must be an id.'), field="registration")
         return int(raw)
 
-    @extend_schema(responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_my_deck")
-    def get(self, request, event_id: int):
+    def _registration(self, request, event_id: int):
+        """The caller's own registration, or (staff) the one named: the role, before any body."""
         event = selectors.event_or_404(event_id)
         registration_id = self._registration_id(request)
         own = selectors.own_registration(request.user, event)
         if registration_id is not None and (own is None or own.pk != registration_id):
             selectors.require_staff(request.user, event)
-            registration = selectors.registration_or_404(event, registration_id)
-        elif own is None:
+            return selectors.registration_or_404(event, registration_id)
+        if own is None:
             raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
-        else:
-            registration = own
+        return own
+
+    @extend_schema(responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_my_deck")
+    def get(self, request, event_id: int):
+        registration = self._registration(request, event_id)
         deck = getattr(registration, "deck", None)
         if deck is None:
             raise NotFoundError(error_codes.NO_DECK, gettext('No deck is registered yet.'))
@@ -131,6 +135,7 @@ class MyDeckView(BodyLimitMixin, APIView):
                    responses={200: s.DeckOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
                    operation_id="decks_my_deck_update")
     def put(self, request, event_id: int):
+        self._registration(request, event_id)  # 403 before 400
         data = valid(s.DeckInput, request)
         parsed = parsed_sections(data)
         if parsed is not None:

@@ -258,12 +258,22 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         checklist = use.candidates[0]
         if card is not None:
             checklist = next((c for c in use.candidates if card.key in c.lists), checklist)
-        if card is None or card.key not in checklist.lists:
-            kind = "substitute card" if checklist.kind == SUBSTITUTE else "checklist card"
-            verb = "can stand for" if checklist.kind == SUBSTITUTE else "lists"
+        if checklist.kind == SUBSTITUTE:
+            # MTR 3.5: a write-in substitute card (Zendikar Rising onward) stands for whichever
+            # double-faced card is written on it, from any set; only the older checklist cards
+            # are limited to the cards printed on them.
+            if card is None or not card.is_dfc:
+                errors.append(_problem(
+                    CHECKLIST_NOT_LISTED,
+                    gettext('Checklist card %(number)s: “%(name)s” is %(not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card)s; a substitute card stands for a double-faced card (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card': 'not a card in the catalogue' if card is None else 'not a double-faced card'},
+                    [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
+                    checklist=checklist.label, index=index))
+                faulty.append((card,))
+                continue
+        elif card is None or card.key not in checklist.lists:
             errors.append(_problem(
                 CHECKLIST_NOT_LISTED,
-                gettext('Checklist card %(number)s: “%(name)s” is not a card the %(label)s %(verb)s; a %(kind)s can only mark a double-faced card it %(verb)s (R11).') % {'number': number, 'name': mark.name, 'label': checklist.label, 'verb': verb, 'kind': kind},
+                gettext('Checklist card %(number)s: “%(name)s” is not a card the %(label)s lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'label': checklist.label},
                 [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
                 checklist=checklist.label, index=index))
             faulty.append((card,))
@@ -303,18 +313,20 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         if have == count:
             continue
         card = dfc_cards[key]
-        if deck.checklist_policy == POLICY_PER_NAME:
-            if have:
-                errors.append(_problem(
-                    CHECKLIST_PARTIAL,
-                    gettext('%(have)s of %(count)s copies of %(name)s are represented by checklist cards: every copy of the same double-faced card must be, or none (R12, MTR 3.5).') % {'have': have, 'count': count, 'name': card.name},
-                    _names(card, *tallies), represented=have, copies=count))
-        elif any_represented:
+        # One finding per card: an unrepresented copy in a deck that uses checklist cards is
+        # the R12 problem; not being in opaque sleeves is then said in the same finding.
+        sleeves = "" if deck.opaque_sleeves else " The deck is not in fully opaque sleeves either (R9)."
+        if deck.checklist_policy == POLICY_PER_NAME and have:
             errors.append(_problem(
                 CHECKLIST_PARTIAL,
-                gettext('The deck represents double-faced cards with checklist cards, so every one must be (R12); %(count_have)s of %(count)s %(name)s %(is_if_count_have_1_else_are)s not.') % {'count_have': count - have, 'count': count, 'name': card.name, 'is_if_count_have_1_else_are': 'is' if count - have == 1 else 'are'},
+                gettext('%(have)s of %(count)s copies of %(name)s are represented by checklist cards: every copy of the same double-faced card must be, or none (R12, MTR 3.5).%(sleeves)s') % {'have': have, 'count': count, 'name': card.name, 'sleeves': sleeves},
                 _names(card, *tallies), represented=have, copies=count))
-        if not deck.opaque_sleeves:
+        elif deck.checklist_policy != POLICY_PER_NAME and any_represented:
+            errors.append(_problem(
+                CHECKLIST_PARTIAL,
+                gettext('The deck represents double-faced cards with checklist cards, so every one must be (R12); %(count_have)s of %(count)s %(name)s %(is_if_count_have_1_else_are)s not.%(sleeves)s') % {'count_have': count - have, 'count': count, 'name': card.name, 'is_if_count_have_1_else_are': 'is' if count - have == 1 else 'are', 'sleeves': sleeves},
+                _names(card, *tallies), represented=have, copies=count))
+        elif not deck.opaque_sleeves:
             errors.append(_problem(
                 DFC_NEEDS_SLEEVES_OR_CHECKLIST,
                 gettext('%(count_have)s of %(count)s %(name)s not represented by a checklist card, and the deck is not in fully opaque sleeves (R9, MTR 3.5).') % {'count_have': count - have, 'count': count, 'name': card.name},

@@ -1,7 +1,6 @@
 """Every write of the draft engine: plain arguments in, one transaction each."""
 
 from drafts.services.events import (  # noqa: F401
-    add_event_staff,
     create_event,
     move_player,
     register_player,
@@ -25,4 +24,14 @@ from drafts.services.control import (  # noqa: F401
     regenerate_spectator_token,
     set_deck_building_clock,
     start_deck_building,
+)
+from drafts.services.staff import (  # noqa: F401
+    accept_staff_invitation,
+    add_event_staff,
+    add_event_staff_by_username,
+    change_staff_role,
+    invite_staff,
+    remove_event_staff,
+    revoke_staff_invitation,
+    update_event,
 )

@@ -29,6 +29,12 @@ from drafts.models import (
 from drafts.timing import ROUNDS
 
 MAX_POD_SIZE = 8
+
+
+def _notify_event_on_commit(event_id: int) -> None:
+    from drafts import tasks  # local: tasks import services
+
+    transaction.on_commit(lambda: tasks.notify_event(event_id))
 MAX_CUBE_SIZE = 1000
 
 
@@ -99,12 +105,6 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
             suggestions={name: card_selectors.suggest_names(name, 3) for name in unknown[:10]},
         )
     return ids
-
-
-@transaction.atomic
-def add_event_staff(*, event_id: int, user, role: str) -> EventStaff:
-    staff, _ = EventStaff.objects.get_or_create(event_id=event_id, user=user, role=role)
-    return staff
 
 
 @transaction.atomic
@@ -187,6 +187,7 @@ def seat_players(*, event_id: int, seed: int | None = None,
             Seat(pod=pod, position=i, registration_id=rid) for i, rid in enumerate(group)
         )
         created.append(pod)
+    _notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
 
 

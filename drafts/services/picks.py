@@ -443,6 +443,12 @@ def mark_ready(*, seat_id: int, now: dt.datetime | None = None) -> Seat:
     return seat
 
 
+def _refuse_if_finished(pod: Pod) -> None:
+    """A finished pod's seats and pools belong to their players: no hand-over, no robot."""
+    if pod.state == PodState.DONE:
+        raise ConflictError(error_codes.POD_FINISHED, "This pod has finished; its seats can no longer change.")
+
+
 @transaction.atomic
 def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
     """A player left: an automatic drafter takes the seat and its pile stays."""
@@ -451,6 +457,7 @@ def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None 
     if seat is None:
         raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
     pod = lock_pod(seat.pod_id)
+    _refuse_if_finished(pod)
     seat.is_automatic = True
     seat.save(update_fields=["is_automatic"])
     _log(pod, now, "replace_with_automatic", actor, seat=seat.position)
@@ -471,6 +478,7 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
     if seat is None:
         raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
     pod = lock_pod(seat.pod_id)
+    _refuse_if_finished(pod)
     registration = Registration.objects.filter(pk=registration_id, event_id=pod.event_id).first()
     if registration is None:
         raise DomainError(error_codes.NOT_REGISTERED, "That player is not registered for this event.")
@@ -513,6 +521,7 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int) -> DraftC
     card.save(update_fields=["pile_position"])
     _touch(pod)
     pod.save(update_fields=["version"])
+    _after_commit(pod)  # the board shows piles' DFCs in order: other seats must refresh
     return card
 
 
@@ -529,7 +538,10 @@ def set_pile_cover(*, seat_id: int, cover: str) -> Seat:
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
         raise NotFoundError("unknown_seat", f"No seat has id {seat_id}.")
-    lock_pod(seat.pod_id)
+    pod = lock_pod(seat.pod_id)
     seat.pile_cover = cover
     seat.save(update_fields=["pile_cover"])
+    _touch(pod)  # the cover shows on the open board
+    pod.save(update_fields=["version"])
+    _after_commit(pod)
     return seat

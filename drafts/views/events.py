@@ -85,7 +85,7 @@ def event_detail(request, event_id: int):
         "role_label": event_role_label(request.user, event),
         "any_started": any(p["pod"].state != PodState.NOT_STARTED for p in pods),
         "registration_form": RegistrationForm(), "seating_form": SeatingForm(),
-        "deck_url": f"/decks/register/{event.pk}/",
+        "deck_url": reverse("decks:my-deck", args=[event.pk]),
     })
 
 

@@ -41,7 +41,7 @@ PILE_COVER_LABELS = {"": gettext_lazy("nothing (DFCs show on top)"), "basic_land
 
 
 def deck_registration_url(event_id: int) -> str:
-    return f"/decks/register/{event_id}/"
+    return reverse("decks:my-deck", args=[event_id])
 
 
 def seat_context(seat, *, is_player: bool, now=None) -> dict:
@@ -53,7 +53,8 @@ def seat_context(seat, *, is_player: bool, now=None) -> dict:
     pile = [present_card(c) for c in view["pile"]]
     state = summary["state"]
     effective = summary["paused_from"] if state == PodState.PAUSED else state
-    board = present_board(view["board"], my_position=seat.position,
+    # Staff reading a seat are not its player: no "you" badge on the board for them.
+    board = present_board(view["board"], my_position=seat.position if is_player else None,
                           pod_round=drafting_round(state, summary["paused_from"], summary["round"]))
     waiting_ready = 0
     if effective == PodState.REVIEWING:
@@ -69,7 +70,8 @@ def seat_context(seat, *, is_player: bool, now=None) -> dict:
         "board": board, "clock": clock_for(summary, head),
         "is_player": is_player, "can_pick": is_player and state == PodState.DRAFTING and head is not None,
         "waiting_ready": waiting_ready,
-        "deck_url": deck_registration_url(seat.pod.event_id),
+        "deck_url": (deck_registration_url(seat.pod.event_id) if is_player
+                     else reverse("decks:event-decks", args=[seat.pod.event_id])),
         "now": now, "server_time": view["server_time"],
         "versions": json.dumps({str(seat.pod_id): summary["version"]}),
     }

@@ -175,3 +175,20 @@ def test_the_penalty_link_opens_the_prefilled_penalties_form(event_with_decks, u
     assert response.status_code == 200
     html = response.content.decode()
     assert "Delver and Gatstaf both ticked" in html and f"deck_check:{check.pk}" in html
+
+
+def test_an_opaque_sleeved_deck_is_not_said_to_hold_checklist_cards(event_with_decks, users):
+    event, regs = event_with_decks
+    deck, _ = services.register_deck(event_id=event.pk, actor=users["alice"], opaque_sleeves=True,
+                                  main=[{"name": "Delver of Secrets", "count": 4}, {"name": "Island", "count": 56}])
+    judge = Client()
+    judge.force_login(users["judge"])
+    for url in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/check/"):
+        html = judge.get(url).content.decode()
+        assert "checklist cards are in the deck" not in html and "Checklist cards in the deck" not in html
+        assert "opaque" in html
+    with_checklists, _ = services.register_deck(
+        event_id=event.pk, actor=users["bob"], main=[{"name": "Delver of Secrets", "count": 1},
+                                                     {"name": "Island", "count": 59}],
+        checklist_cards=[{"checklist": "Innistrad Checklist", "marked": ["Delver of Secrets"]}])
+    assert "their checklist cards are in the deck" in judge.get(f"/decks/{with_checklists.pk}/").content.decode()

@@ -156,3 +156,57 @@ def test_index(event, users):
     assert ev.name in login(users["alice"]).get("/decks/").content.decode()
     html = login(users["judge"]).get("/decks/").content.decode()
     assert f"/decks/events/{ev.pk}/judge/" in html
+
+
+def test_an_oversized_paste_shows_the_form_again_with_the_error_and_the_text(event, users):
+    """Over the decklist limit but under the body limit: refused before parsing, form kept."""
+    from decks import parsers
+
+    ev, regs = event
+    client = login(users["alice"])
+    text = "4 Island\n" * (parsers.MAX_BYTES // 9 + 10)
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": text, "action": "save"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "decklists are limited to 256 KB" in html
+    assert html.index('role="alert"') < html.index('id="id_decklist"')  # the error is on top
+    assert text[:2000] in html and html.count("4 Island") > parsers.MAX_BYTES // 9
+    assert not Deck.objects.filter(registration=regs["alice"]).exists()
+
+
+def test_the_paste_box_is_checked_in_the_browser_before_sending(event, users):
+    """The page's script refuses an oversized list before it is sent (2 MB took 8 s to refuse)."""
+    from decks import parsers
+
+    ev, _ = event
+    html = login(users["alice"]).get(f"/decks/events/{ev.pk}/").content.decode()
+    assert f'data-max-bytes="{parsers.MAX_BYTES}"' in html
+    script = html.split("js/size_limit.js")[0].rsplit('src="', 1)[1] + "js/size_limit.js"
+    response = login(users["alice"]).get(script)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    assert response.status_code == 200 and b"preventDefault" in body and b"data-max-bytes" in body
+
+
+def test_a_body_over_the_site_limit_shows_a_signed_in_413_that_sends_the_player_back(event, users, settings):
+    ev, regs = event
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100_000
+    client = login(users["alice"])
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": "4 Island\n" * 50_000, "action": "save"})
+    assert response.status_code == 413
+    html = response.content.decode()
+    assert users["alice"].username in html and "Log out" in html  # still signed in
+    assert "history.back()" in html and "Nothing was saved" in html
+    assert not Deck.objects.filter(registration=regs["alice"]).exists()
+
+
+def test_the_last_saved_time_is_not_followed_by_a_second_period(event, users):
+    import re
+
+    ev, regs = event
+    client = login(users["alice"])
+    client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"})
+    Deck.objects.filter(registration=regs["alice"]).update(
+        updated_at=dt.datetime(2026, 11, 29, 14, 46, tzinfo=dt.timezone.utc))
+    html = client.get(f"/decks/events/{ev.pk}/").content.decode()
+    assert "2:46 p.m." in html
+    assert not re.search(r"[ap]\.m\.\.", html)

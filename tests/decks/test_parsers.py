@@ -104,6 +104,19 @@ MALFORMED = [
 ]
 
 
+@pytest.mark.parametrize("text, lines", [
+    ("4 Island\n-1 Forest\n3 Plains\n0 Swamp\n1.5 Mountain\n100000 Wastes\n", [2, 4, 5, 6]),
+    ("Count,Name\n4,Island\n-1,Forest\nx,Swamp\n2,Plains\n", [3, 4]),
+])
+def test_every_bad_quantity_is_reported_not_only_the_first(text, lines):
+    with pytest.raises(parsers.ParseError) as raised:
+        parsers.parse_decklist(text)
+    assert raised.value.code == "invalid_count"
+    assert raised.value.extra["lines"] == lines
+    for number in lines:
+        assert f"Line {number}:" in raised.value.message or f"Row {number}:" in raised.value.message
+
+
 @pytest.mark.parametrize("fixture,code", MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_malformed_lists(fixture, code):
     with pytest.raises(parsers.ParseError) as raised:

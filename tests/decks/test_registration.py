@@ -71,7 +71,9 @@ def test_checklist_cards_instead_of_sleeves(constructed, users):
     lines_short = lines.replace("2 Innistrad Checklist: Daybreak Ranger", "1 Innistrad Checklist: Daybreak Ranger")
     data = put(users["bob"], event, {"text": wolves, "checklist_lines": lines_short}).json()
     assert data["valid"] is False
-    assert {e["code"] for e in data["errors"]} == {"checklist_partial", "dfc_needs_sleeves_or_checklist"}
+    # One finding for the one card short (R12, saying R9 too), not one per code.
+    assert [e["code"] for e in data["errors"]] == ["checklist_partial"]
+    assert "Daybreak Ranger" in data["errors"][0]["message"] and "(R9)" in data["errors"][0]["message"]
     assert Deck.objects.get(registration=regs["bob"]).version == 2
 
 

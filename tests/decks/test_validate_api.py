@@ -93,6 +93,10 @@ CASES = [
      {"format": "constructed", "main": DELVER_MAIN,
       "checklist_cards": delver_checklists(3) + [{"checklist": ISD, "marked": ["Delver of Secrets", "Gatstaf Shepherd"]}]},
      ["checklist_multiple_marks"]),
+    ("R10 two names marked with a comma between them read as two marks, not one unknown name",
+     {"format": "constructed", "main": DELVER_MAIN,
+      "checklist_cards": delver_checklists(3) + [{"checklist": ISD, "marked": ["Delver of Secrets, Gatstaf Shepherd"]}]},
+     ["checklist_multiple_marks"]),
     ("R11 checklist_unofficial", {"format": "constructed", "main": DELVER_MAIN,
                                   "checklist_cards": delver_checklists(3) + delver_checklists(1, checklist="Think Twice")},
      ["checklist_unofficial"]),
@@ -126,6 +130,15 @@ CASES = [
 def test_error_codes(api_client, label, body, expected):
     _, codes = check(api_client, body)
     assert codes == expected
+
+
+def test_two_names_marked_with_a_comma_are_named_in_the_message(api_client):
+    data, codes = check(api_client, {"format": "constructed", "main": DELVER_MAIN, "checklist_cards":
+                                     delver_checklists(3) + [{"checklist": ISD,
+                                                              "marked": ["Delver of Secrets, Gatstaf Shepherd"]}]})
+    assert codes == ["checklist_multiple_marks"]
+    message = data["errors"][0]["message"]
+    assert "2 names marked" in message and "Gatstaf Shepherd" in message and "R10" in message
 
 
 def test_unknown_card_suggests_names(api_client):
@@ -252,3 +265,46 @@ def test_documented_in_the_openapi_schema(api_client):
                  "/api/events/{event_id}/decks/", "/api/decks/{id}/", "/api/decks/{id}/corrections/",
                  "/api/decks/{id}/checks/", "/api/events/{event_id}/deck-check-selections/"):
         assert path in paths, path
+
+
+def test_mtr_3_5_a_substitute_card_from_a_set_not_in_the_catalogue_stands_for_any_dfc(api_client):
+    """Kaldheim's DFCs are not in the seed catalogue, so its substitute card "lists" nothing;
+    under MTR 3.5 it still stands for the DFC written on it, from any set."""
+    for marked, main in (("Emeria's Call", [{"name": "Emeria's Call", "count": 1}, {"name": "Plains", "count": 59}]),
+                         ("Delver of Secrets", [{"name": "Delver of Secrets", "count": 1}, islands(59)])):
+        data, codes = check(api_client, {"format": "constructed", "main": main, "checklist_cards": [
+            {"checklist": "Double-Faced Substitute Card (SKHM 1)", "marked": [marked]}]})
+        assert codes == [], data["errors"]
+    _, codes = check(api_client, {"format": "constructed", "main": [islands(60)], "checklist_cards": [
+        {"checklist": "Double-Faced Substitute Card (SKHM 1)", "marked": ["Think Twice"]}]})
+    assert codes[0] == "checklist_not_listed"
+
+
+def test_a_checklist_card_named_in_the_list_is_a_checklist_card_not_an_unknown_card(api_client):
+    """"1 Innistrad Checklist" in a pasted list used to say "Did you mean Hinterland Hermit?"."""
+    parsed = api_client.post("/api/decks/parse", {"text": "3 Delver of Secrets\n57 Island\n"
+                                                          "3 Innistrad Checklist: Delver of Secrets\n"}, format="json")
+    body = {"format": "constructed", "main": parsed.json()["main"]}
+    data, codes = check(api_client, body)
+    assert codes == [] and data["summary"]["checklist_cards"] == 3 and data["summary"]["main"] == 60
+    data, codes = check(api_client, {"format": "constructed", "main": DELVER_MAIN[:1] + [
+        islands(56), {"name": "Innistrad Checklist", "count": 1}]})
+    assert "unknown_card" not in codes and "checklist_no_mark" in codes
+    assert not any("Hinterland" in e["message"] for e in data["errors"])
+
+
+def test_checklist_cards_are_found_by_name_in_the_card_look_up(api_client, client):
+    data = api_client.get("/api/cards/", {"q": "Innistrad Checklist"}).json()
+    assert data["suggestions"] == []
+    (isd,) = [c for c in data["checklist_cards"] if c["set_code"] == "TISD"]
+    listed = {e["printed_name"] for e in isd["entries"]}
+    assert {"Delver of Secrets", "Gatstaf Shepherd"} <= listed
+    substitutes = api_client.get("/api/cards/", {"q": "double-faced substitute"}).json()["checklist_cards"]
+    assert substitutes and all(c["kind"] == "substitute" for c in substitutes)
+    page = client.get("/cards/", {"q": "Innistrad Checklist"}).content.decode()
+    assert "Innistrad Checklist" in page and "Delver of Secrets" in page and "Did you mean" not in page
+    # The cards it lists are linked: follow one.
+    import re
+
+    link = re.search(r'<a href="(/cards/\d+/)">Delver of Secrets</a>', page).group(1)
+    assert "Delver of Secrets" in client.get(link).content.decode()

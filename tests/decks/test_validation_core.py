@@ -186,8 +186,10 @@ DFC_CASES = [
      [isd(DELVER), isd(DELVER)], []),
     ("R12 per-name policy: copies of one DFC alike", True, v.POLICY_PER_NAME,
      [isd(DELVER)], ["checklist_partial"]),
+    # One finding per card: the partly represented DFC gets the R12 finding (which also says
+    # the sleeves are not opaque), the other, wholly bare DFC the R9 one.
     ("R12 partial without sleeves also leaves DFCs bare", False, v.POLICY_PER_NAME,
-     [isd(DELVER)], ["checklist_partial", "dfc_needs_sleeves_or_checklist", "dfc_needs_sleeves_or_checklist"]),
+     [isd(DELVER)], ["checklist_partial", "dfc_needs_sleeves_or_checklist"]),
     ("mismatch: more checklist cards than copies", True, v.POLICY_DECK,
      [isd(DELVER), isd(DELVER), isd(DELVER), isd(GATSTAF)], ["checklist_mismatch"]),
     ("mismatch: checklist card for a DFC not in the deck", True, v.POLICY_DECK,
@@ -227,11 +229,27 @@ def test_r11_substitute_card_by_shared_name_uses_an_equivalent_card():
     assert codes(deck([line(EMERIA, 1), line(PLAINS, 59)], checklists=[use])) == []
 
 
-def test_r11_substitute_card_of_another_set_is_not_listed():
+def test_r11_mtr_3_5_a_substitute_card_stands_for_a_dfc_of_any_set():
+    """MTR 3.5: write-in substitute cards (ZNR onward) stand for whichever DFC is written on
+    them, from any set (a Kaldheim substitute for a Zendikar Rising DFC)."""
     use = ChecklistUse("Double-Faced Substitute Card (SKHM 1)", (SKHM,), (Mark("Emeria's Call", EMERIA),))
-    report = v.validate(deck([line(EMERIA, 1), line(PLAINS, 59)], checklists=[use]))
-    assert report.codes == ["checklist_not_listed"]
-    assert "can stand for" in report.errors[0]["message"]
+    assert codes(deck([line(EMERIA, 1), line(PLAINS, 59)], checklists=[use])) == []
+    # An Innistrad DFC too: no substitute of that set lists it.
+    use = ChecklistUse("Double-Faced Substitute Card (SKHM 1)", (SKHM,), (Mark("Delver of Secrets", DELVER),))
+    assert codes(deck([line(DELVER, 1), fill(59)], checklists=[use])) == []
+
+
+def test_r11_mtr_3_5_a_substitute_card_still_stands_only_for_a_dfc():
+    for mark in (Mark("Think Twice", THINK), Mark("Akki Lavarunner", AKKI), Mark("Not A Card", None)):
+        use = ChecklistUse("Double-Faced Substitute Card (SKHM 1)", (SKHM,), (mark,))
+        report = v.validate(deck([line(EMERIA, 1), line(PLAINS, 59)], sleeves=True, checklists=[use]))
+        assert report.codes[0] == "checklist_not_listed"
+        assert "MTR 3.5" in report.errors[0]["message"]
+
+
+def test_r11_mtr_3_5_an_older_checklist_card_lists_only_its_printed_cards():
+    data = deck([line(EMERIA, 1), line(PLAINS, 59)], sleeves=True, checklists=[isd(EMERIA)])
+    assert codes(data) == ["checklist_not_listed"]
 
 
 def test_r10_substitute_card_must_say_which_dfc():

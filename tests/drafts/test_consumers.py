@@ -217,3 +217,26 @@ async def test_through_the_real_asgi_stack_with_a_session_cookie(pod, seats, pla
                                     headers=[(b"origin", b"http://evil.example"), headers[1]])
     connected, _ = await foreign.connect(timeout=5)
     assert not connected
+
+
+async def test_event_socket_hears_pods_seated_after_it_connected_at_once(organiser, players, cube_names):
+    """The dashboard used to follow only the pods that existed when it connected (new pods
+    appeared after a 30 s poll)."""
+    @database_sync_to_async
+    def new_event():
+        event = services.create_event(name="Later pods", date=timezone.now().date(), created_by=organiser,
+                                      draft_format="cube", cube_list=cube_names, pick_timer=False)
+        for user in players:
+            services.register_player(event_id=event.pk, user=user)
+        return event
+
+    event = await new_event()
+    ws = await opened(f"/ws/events/{event.pk}/", organiser)
+    assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
+    assert await ws.receive_nothing(timeout=0.2)  # no pod yet
+    (pod,) = await database_sync_to_async(services.seat_players)(event_id=event.pk, seed=3)
+    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": None, "version": None}
+    await database_sync_to_async(services.start_pod)(pod_id=pod.pk, actor=organiser)
+    message = await ws.receive_json_from(timeout=5)
+    assert message == {"type": "changed", "pod": pod.pk, "version": await version_of(pod)}
+    await ws.disconnect()

@@ -273,3 +273,42 @@ def test_pod_cannot_start_twice(pod):
     with pytest.raises(DomainError) as err:
         services.start_pod(pod_id=pod.pk, now=T0)
     assert err.value.code == "pod_already_started"
+
+
+def test_r17_pile_moves_and_the_pile_cover_bump_the_version_and_tell_live_pages(
+        pod, seats, django_capture_on_commit_callbacks, monkeypatch):
+    """Other seats' boards show piles' DFCs in order and the cover: they must hear of changes."""
+    from drafts import tasks
+
+    heard = []
+    monkeypatch.setattr(tasks, "notify_pod", lambda pod_id, version: heard.append((pod_id, version)))
+    for _ in range(2):
+        for seat in seats:
+            pick_first(seat, T0)
+    cards = list(DraftCard.objects.filter(seat=seats[0]).order_by("pile_position"))
+    pod.refresh_from_db()
+    before = pod.version
+    with django_capture_on_commit_callbacks(execute=True):
+        services.move_pile_card(seat_id=seats[0].pk, draft_card_id=cards[1].pk, position=0)
+    pod.refresh_from_db()
+    assert pod.version == before + 1 and heard == [(pod.pk, pod.version)]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.set_pile_cover(seat_id=seats[0].pk, cover="basic_land")
+    pod.refresh_from_db()
+    assert pod.version == before + 2 and heard[-1] == (pod.pk, pod.version)
+
+
+def test_a_finished_pod_refuses_seat_hand_over_and_automatic_replacement(pod, seats, django_user_model):
+    from drafts.models import Pod
+
+    newcomer = django_user_model.objects.create_user("late")
+    reg = services.register_player(event_id=pod.event_id, user=newcomer)
+    Pod.objects.filter(pk=pod.pk).update(state=PodState.DONE)
+    for attempt in (lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0),
+                    lambda: services.replace_with_automatic(seat_id=seats[5].pk, now=T0)):
+        with pytest.raises(DomainError) as err:
+            attempt()
+        assert err.value.code == "pod_finished" and err.value.status_code == 409
+    seat = Seat.objects.get(pk=seats[5].pk)
+    assert seat.registration_id == seats[5].registration_id and not seat.is_automatic
+    assert not PodLogEntry.objects.filter(pod=pod, action__in=["hand_seat", "replace_with_automatic"]).exists()

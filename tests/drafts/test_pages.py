@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -296,7 +297,10 @@ def test_review_screen_ready_button_and_deck_building_link(organiser, players, c
     finish_round(pod)
     assert pod.state == PodState.DECK_BUILDING
     text = client.get(f"/events/seats/{seats[0].pk}/").content.decode()
-    assert "build your deck" in text and f"/decks/register/{pod.event_id}/" in text
+    assert "build your deck" in text
+    # Follow the link rather than trusting its text: it must reach the registration page.
+    deck_link = re.search(r'href="([^"]+)"[^>]*>Register my deck<', text).group(1)
+    assert client.get(deck_link).status_code == 200
     assert "Deck-building time left" in text
 
 
@@ -497,3 +501,27 @@ def test_clock_and_state_formatting():
     # A state is never told by color alone: an icon and words.
     badge = state_badge("paused", "reviewing")
     assert "Paused (between rounds)" in badge and 'aria-hidden="true"' in badge
+
+
+def test_a_failed_player_registration_reads_as_an_error_not_a_success(pod, organiser):
+    from pathlib import Path
+
+    client = client_for(organiser)
+    response = client.post(f"/events/{pod.event_id}/register/", {"username": "nobody-here"}, follow=True)
+    html = response.content.decode()
+    item = re.search(r'<li class="message ([^"]*)" role="([^"]*)">([^<]*)</li>', html)
+    assert item and "nobody-here" in item.group(3)
+    assert item.group(1).split() == ["error"] and item.group(2) == "alert"
+    css = (Path(__file__).resolve().parents[2] / "static" / "site.css").read_text()
+    assert re.search(r"\.message\.error\s*\{[^}]*background", css)
+    ok = client.post(f"/events/{pod.event_id}/register/", {"name": "Gwen Guest"}, follow=True).content.decode()
+    assert re.search(r'<li class="message success" role="status">Gwen Guest is registered', ok)
+
+
+def test_staff_reading_a_seat_are_not_addressed_as_its_player(pod, organiser, judge, seats):
+    for user in (organiser, judge):
+        text = client_for(user).get(f"/events/seats/{seats[0].pk}/").content.decode()
+        assert "Your pack" not in text and "Pack in front of" in text
+        assert 'class="tag you"' not in text
+    mine = client_for(seats[0].registration.user).get(f"/events/seats/{seats[0].pk}/").content.decode()
+    assert "Your pack" in mine and 'class="tag you"' in mine

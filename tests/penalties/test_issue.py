@@ -195,7 +195,14 @@ def test_html_form_shows_errors_and_stores_nothing(world, client):
         "event": world.event.pk, "registration": world.reg.pk, "infraction": "slow_play",
         "description": "Slow.", "penalty": "match_loss"})
     assert response.status_code == 400
-    assert "Give the reason for deviating" in response.content.decode()
+    html = response.content.decode()
+    assert "Give the reason for deviating" in html
+    # The error is summarised at the top of the form (it used to sit below the fold, alone),
+    # with a link to the field that needs it.
+    summary = html.index('id="form-errors"')
+    assert summary < html.index('id="id_registration"')
+    assert "The penalty was not recorded" in html[summary:summary + 600]
+    assert 'href="#id_deviation_reason"' in html[summary:html.index('id="id_registration"')]
     assert not Penalty.objects.exists()
 
 
@@ -207,3 +214,17 @@ def test_html_form_issues_and_redirects_to_the_penalty(world, client):
     penalty = Penalty.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/penalties/{penalty.pk}/"
     assert (penalty.penalty, penalty.status, penalty.fix) == ("warning", "final", "Resleeved.")
+
+
+def test_repeat_warnings_count_across_the_days_of_a_multi_day_tournament(world):
+    """IPG: the repeat-upgrade count runs for the whole tournament; it does not reset overnight.
+    A Warning on day 1 makes the same Tournament Error on day 2 a Game Loss."""
+    import datetime as dt
+
+    world.event.enforcement_level = "competitive"
+    world.event.save()
+    day1 = world.issue("slow_play", now=minutes(1))
+    day2 = world.issue("slow_play", now=minutes(1) + dt.timedelta(days=1, hours=2))
+    assert day1.penalty == "warning"
+    assert day2.penalty == "game_loss" and f"#{day1.pk}" in day2.upgrade_reason
+    assert "whichever day" in day2.upgrade_reason

@@ -117,8 +117,13 @@ def test_review_api_round_trip_and_errors(world):
                  format="json")
     assert ok.status_code == 200 and ok.json()["penalty"] == "warning" and ok.json()["status"] == "final"
     assert [h["action"] for h in ok.json()["history"]] == ["issued", "downgrade"]
-    hj.post(url, {"decision": "withdraw", "reason": "Wrong table."}, format="json")
-    gone = hj.post(url, {"decision": "upgrade", "penalty": "match_loss", "reason": "x"}, format="json")
+    # The review is the head judge's final decision: no second one (a player may still appeal).
+    again = hj.post(url, {"decision": "withdraw", "reason": "Wrong table."}, format="json")
+    assert again.status_code == 409 and codes(again) == ["already_reviewed"]
+    other = world.issue("tardiness")
+    other_url = f"/api/penalties/{other.pk}/review/"
+    hj.post(other_url, {"decision": "withdraw", "reason": "Wrong table."}, format="json")
+    gone = hj.post(other_url, {"decision": "upgrade", "penalty": "match_loss", "reason": "x"}, format="json")
     assert gone.status_code == 409 and codes(gone) == ["penalty_withdrawn"]
     own = world.issue("tardiness", actor=world.head_judge)
     mine = hj.post(f"/api/penalties/{own.pk}/review/", {"decision": "uphold", "reason": "x"}, format="json")
@@ -208,6 +213,10 @@ def test_review_page_asks_to_confirm_before_deciding(world, client):
     step2 = client.post(f"/penalties/{penalty.pk}/review/", {"decision": "downgrade", "penalty": "warning",
                                                             "reason": "Told the judge.", "confirm": "yes"})
     assert step2.status_code == 302
+    # After the decision the form is gone: the page says the decision is final.
+    after = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    assert "Head judge's review" not in after and 'name="decision"' not in after
+    assert "this decision is final" in after
     penalty.refresh_from_db()
     assert (penalty.penalty, penalty.status) == ("warning", "final")
 

@@ -18,7 +18,9 @@ from cards.rules import (
 from cards.rules.state import OUTCOMES, ZONES
 from tests.rules.seed_cards import ALL_CARDS
 
-REASON = re.compile(r"^R\d+: \S")
+# A rule of RULES.md ("R35: ..."), or a Comprehensive Rules section where RULES.md has none
+# (meld, disturb, Rooms: "CR 709.5: ...").
+REASON = re.compile(r"^(R\d+|CR \d+(\.\d+)?[a-z]?): \S")
 
 
 def _params(action):

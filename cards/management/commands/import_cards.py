@@ -7,6 +7,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.importers import CardImportError, ImportSummary
+from cards.importers.writer import ImportRun
 from cards.services import bundled_files, import_card_file
 
 
@@ -18,7 +19,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("files", nargs="*", help="card files to import, in this order")
+        parser.add_argument("files", nargs="*",
+                            help="card files to import, in this order (where files share a card, "
+                                 "the first one given wins)")
         parser.add_argument("--bundled", action="store_true",
                             help="import every bundled file (sets first, then checklists)")
         parser.add_argument("--quiet", action="store_true",
@@ -31,8 +34,9 @@ class Command(BaseCommand):
             raise CommandError("give one or more files to import, or --bundled")
         show_bar = not quiet and sys.stderr.isatty()
         total = ImportSummary(path="(all files)", format="mixed")
+        run = ImportRun()  # files sharing cards: the first one given wins (see cards.services)
         for path in paths:
-            summary = self._import(path, show_bar)
+            summary = self._import(path, show_bar, run)
             total.merge(summary)
             if not quiet:
                 self.stdout.write(f"{path} [{summary.format}]")
@@ -41,14 +45,14 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Imported {len(paths)} file(s)"))
             self.stdout.write(_indent(total.format_text()))
 
-    def _import(self, path: str, show_bar: bool) -> ImportSummary:
+    def _import(self, path: str, show_bar: bool, run: ImportRun) -> ImportSummary:
         bar = None
         if show_bar:
             from tqdm import tqdm
 
             bar = tqdm(desc=path.rsplit("/", 1)[-1], unit=" rec", file=sys.stderr, leave=False)
         try:
-            return import_card_file(path, progress=bar.update if bar is not None else None)
+            return import_card_file(path, progress=bar.update if bar is not None else None, run=run)
         except CardImportError as exc:
             raise CommandError(f"import stopped: {exc}") from exc
         finally:

@@ -1,0 +1,166 @@
+"""Organisers' pages for an event's staff (add by username, invitation links, roles, removal)
+and its settings; and the page where an invited judge accepts. Every write goes through
+drafts.services.staff, which checks the role again and logs the change."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from draftsite.errors import DomainError
+from drafts import permissions, services, staff_selectors
+from drafts.forms import EventSettingsForm, InvitationForm, StaffForm
+from drafts.models import StaffRole
+from drafts.services.staff import EDITABLE_FIELDS, invitation_state
+from drafts.views.common import confirm_page, confirmed, get_event, run
+
+
+def _organiser_event(request, event_id: int):
+    event = get_event(event_id)
+    if not permissions.is_organiser(request.user, event):
+        raise PermissionDenied(_("Only an organiser of this event may manage its staff and settings."))
+    return event
+
+
+def _back(event) -> str:
+    return reverse("drafts:event-staff", args=[event.pk])
+
+
+@login_required
+def staff_page(request, event_id: int):
+    event = _organiser_event(request, event_id)
+    return render(request, "drafts/event_staff.html", {
+        "title": _("Staff · %(event)s") % {"event": event.name}, "event": event,
+        "staff": staff_selectors.event_staff(event), "roles": StaffRole.choices,
+        "invitations": staff_selectors.invitations(event), "log": staff_selectors.event_log(event, 30),
+        "staff_form": StaffForm(), "invitation_form": InvitationForm(),
+    })
+
+
+@login_required
+@require_POST
+def staff_add(request, event_id: int):
+    event = _organiser_event(request, event_id)
+    form = StaffForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(_back(event))
+    response, staff = run(request, services.add_event_staff_by_username, success="", back=_back(event),
+                          event_id=event.pk, username=form.cleaned_data["username"],
+                          role=form.cleaned_data["role"], actor=request.user)
+    if staff is not None:
+        messages.success(request, _("%(name)s is now %(role)s of this event.")
+                         % {"name": staff.user.get_username(), "role": staff.get_role_display().lower()})
+    return response
+
+
+@login_required
+@require_POST
+def staff_role(request, event_id: int, staff_id: int):
+    event = _organiser_event(request, event_id)
+    response, _staff = run(request, services.change_staff_role, success=_("Role changed."), back=_back(event),
+                           event_id=event.pk, staff_id=staff_id, role=request.POST.get("role", ""),
+                           actor=request.user)
+    return response
+
+
+@login_required
+@require_POST
+def staff_remove(request, event_id: int, staff_id: int):
+    event = _organiser_event(request, event_id)
+    if not confirmed(request):
+        return confirm_page(request, title=_("Remove from the staff"),
+                            question=_("Remove this staff member from %(event)s?") % {"event": event.name},
+                            action=reverse("drafts:event-staff-remove", args=[event.pk, staff_id]),
+                            back=_back(event), danger=True, button=_("Remove"))
+    response, _result = run(request, services.remove_event_staff, success=_("Removed from the staff."),
+                            back=_back(event), event_id=event.pk, staff_id=staff_id, actor=request.user)
+    return response
+
+
+@login_required
+@require_POST
+def staff_invite(request, event_id: int):
+    event = _organiser_event(request, event_id)
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a role for the invitation."))
+        return redirect(_back(event))
+    response, invitation = run(request, services.invite_staff, success="", back=_back(event),
+                               event_id=event.pk, role=form.cleaned_data["role"], actor=request.user)
+    if invitation is not None:
+        messages.success(request, _("Invitation link created: send it to the person you invite. It works once, "
+                                    "for 7 days."))
+    return response
+
+
+@login_required
+@require_POST
+def staff_invitation_revoke(request, event_id: int, invitation_id: int):
+    event = _organiser_event(request, event_id)
+    response, _result = run(request, services.revoke_staff_invitation, success=_("Invitation withdrawn."),
+                            back=_back(event), event_id=event.pk, invitation_id=invitation_id,
+                            actor=request.user)
+    return response
+
+
+@login_required
+def invitation_page(request, token: str):
+    """An invited judge or organiser opens the link, sees what it is for, and accepts."""
+    invitation = staff_selectors.invitation_by_token(token)
+    if invitation is None:
+        raise Http404(_("This invitation link is not valid."))
+    state = invitation_state(invitation, timezone.now())
+    status = 200
+    if request.method == "POST":
+        try:
+            services.accept_staff_invitation(token=token, user=request.user)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            status = exc.status_code
+        else:
+            messages.success(request, _("You are now %(role)s of %(event)s.")
+                             % {"role": invitation.get_role_display().lower(), "event": invitation.event.name})
+            return redirect("drafts:event-detail", invitation.event_id)
+    return render(request, "drafts/staff_invitation.html", {
+        "title": _("Invitation"), "invitation": invitation, "state": state,
+        "already": invitation.role in permissions.event_roles(request.user, invitation.event),
+    }, status=status)
+
+
+@login_required
+def settings_page(request, event_id: int):
+    event = _organiser_event(request, event_id)
+    status = 200
+    if request.method == "POST":
+        form = EventSettingsForm(request.POST)
+        if form.is_valid():
+            changes = {field: form.cleaned_data[field] for field in EDITABLE_FIELDS}
+            try:
+                services.update_event(event_id=event.pk, actor=request.user, changes=changes)
+            except DomainError as exc:
+                field = exc.extra.get("field")
+                form.add_error(field if field in form.fields else None, exc.message)
+                status = exc.status_code
+            else:
+                messages.success(request, _("Event settings saved."))
+                return redirect("drafts:event-detail", event.pk)
+        else:
+            status = 400
+    else:
+        form = EventSettingsForm(initial={field: getattr(event, field) for field in EDITABLE_FIELDS})
+    return render(request, "drafts/event_settings.html", {
+        "title": _("Settings · %(event)s") % {"event": event.name}, "event": event, "form": form,
+        "log": [entry for entry in staff_selectors.event_log(event, 30) if entry.action == "event_updated"],
+    }, status=status)
+
+
