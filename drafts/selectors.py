@@ -12,10 +12,12 @@ import datetime as dt
 import time
 from collections import defaultdict
 
+from django.conf import settings
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
-from cards.models import Card, CardFace
+from cards.models import Card, CardFace, LocalizedName
+from cards.selectors import printed_names_of
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodState, Seat
 from drafts.services.picks import enforce_deadlines, next_due_at
 from drafts.timing import pass_direction
@@ -55,7 +57,11 @@ def _card_info(card_ids: set[int]) -> dict[int, dict]:
     if len(_card_info_cache) > 50_000:
         _card_info_cache.clear()
     cards = Card.objects.filter(pk__in=missing).prefetch_related(
-        Prefetch("faces", queryset=CardFace.objects.order_by("position")))
+        Prefetch("faces", queryset=CardFace.objects.order_by("position")),
+        # i18n (issue 16): the face names printed in the site's languages, so pages show the
+        # player's printed name beside the English one.
+        Prefetch("localized_names", queryset=LocalizedName.objects.filter(
+            language__in=[code for code, _ in settings.LANGUAGES]).order_by("position", "pk")))
     for card in cards:
         info[card.pk] = {
             "card_id": card.pk,
@@ -70,6 +76,7 @@ def _card_info(card_ids: set[int]) -> dict[int, dict]:
                  "colors": list(f.colors)}
                 for f in card.faces.all()
             ],
+            "printed_names": printed_names_of(card),
         }
         _card_info_cache[card.pk] = (now, info[card.pk])
     return info

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from cards import rules_urls
@@ -34,6 +35,10 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The language switcher posts here; the choice is kept in the language cookie.
+    path("i18n/setlang/", set_language, name="set_language"),
+    # The live pages' script strings in the page's language (static/js/*.js call gettext()).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),

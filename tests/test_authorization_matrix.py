@@ -419,6 +419,8 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "api-redoc": [("GET", None, PUBLIC, None)],
     "favicon": [("GET", None, PUBLIC, None)],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
+    "set_language": [("POST", None, PUBLIC, {"language": "pt-br"})],
+    "javascript-catalog": [("GET", None, PUBLIC, None)],
     # cards and rules desk: public catalogue
     "api-card-list": [("GET", None, PUBLIC, None)],
     "api-card-detail": [("GET", "card", PUBLIC, None)],
