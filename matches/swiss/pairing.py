@@ -195,7 +195,7 @@ def pair_round(players: Iterable[Hashable], history: Sequence[Result], seed, rou
     if len(order) % 2:
         # Lowest-ranked first: fewest match points, then tiebreakers, then the seeded order.
         ranked = sorted(order, key=lambda p: (standings[p].sort_key, -tiebreak[p]))
-        candidates = [p for p in ranked if p not in byes] or ranked[:1]
+        candidates = [p for p in ranked if p not in byes] or ranked
         if not [p for p in ranked if p not in byes]:
             notes.append("Every player has had a bye; the lowest-ranked player gets another.")
         for candidate in candidates:
