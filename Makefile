@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install browser serve migrate bench clean
+.PHONY: demo test install browser serve migrate bench clean messages
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,16 @@ browser:
 test: install browser
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Translators: after strings change, refresh locale/*/LC_MESSAGES/*.po, translate, then compile.
+# Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed, so running
+# the site and the tests never needs it.
+LOCALES := -l pt_BR -l es -l it -l ru
+MSG_IGNORE := --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --ignore=deploy
+messages: install
+	$(BIN)/python manage.py makemessages $(LOCALES) $(MSG_IGNORE) --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES) $(MSG_IGNORE) --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 bench: install
 	bench/import_cards

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, gettext, gettext_lazy
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -51,14 +53,40 @@ class PrintingSerializer(serializers.ModelSerializer):
                   "image_uris", "in_boosters"]
 
 
-class CardSummarySerializer(serializers.ModelSerializer):
+PRINTED_NAMES_FIELD = serializers.DictField(
+    child=serializers.ListField(child=serializers.CharField()),
+    help_text=gettext_lazy('The face names as printed in other languages, per language code '
+                           '(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant).'),
+)
+
+
+class PrintedNamesMixin(serializers.Serializer):
+    printed_names = serializers.SerializerMethodField(
+        help_text=gettext_lazy('The face names as printed in other languages, per language code '
+                               '(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant).'))
+    local_name = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The card's name in the request's language when it was printed "
+                               "in it (faces joined by //); null otherwise."))
+
+    @extend_schema_field(PRINTED_NAMES_FIELD)
+    def get_printed_names(self, card: Card) -> dict[str, list[str]]:
+        return selectors.printed_names_of(card)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_local_name(self, card: Card) -> str | None:
+        names = selectors.printed_names_of(card).get(get_language() or "")
+        return " // ".join(names) if names else None
+
+
+class CardSummarySerializer(PrintedNamesMixin, serializers.ModelSerializer):
     faces = serializers.SerializerMethodField()
     is_dfc = serializers.BooleanField(read_only=True)
     color_identity = serializers.SerializerMethodField()
 
     class Meta:
         model = Card
-        fields = ["id", "name", "layout", "is_dfc", "color_identity", "faces"]
+        fields = ["id", "name", "layout", "is_dfc", "color_identity", "faces", "local_name",
+                  "printed_names"]
 
     def get_faces(self, card: Card) -> list[str]:
         return [face.name for face in card.faces.all()]
@@ -67,21 +95,21 @@ class CardSummarySerializer(serializers.ModelSerializer):
         return _letters(card.color_identity)
 
 
-class CardDetailSerializer(serializers.ModelSerializer):
+class CardDetailSerializer(PrintedNamesMixin, serializers.ModelSerializer):
     faces = CardFaceSerializer(many=True, read_only=True)
     printings = PrintingSerializer(many=True, read_only=True)
     is_dfc = serializers.BooleanField(read_only=True)
     color_identity = serializers.SerializerMethodField(
-        help_text="R39: colors of mana symbols, color indicators and basic land types on every face."
+        help_text=gettext_lazy('R39: colors of mana symbols, color indicators and basic land types on every face.')
     )
     checklists = serializers.SerializerMethodField(
-        help_text="Official checklist or substitute cards that can stand in for this card (R11)."
+        help_text=gettext_lazy('Official checklist or substitute cards that can stand in for this card (R11).')
     )
 
     class Meta:
         model = Card
         fields = ["id", "name", "layout", "is_dfc", "color_identity", "oracle_id", "faces",
-                  "printings", "checklists"]
+                  "local_name", "printed_names", "printings", "checklists"]
 
     def get_color_identity(self, card: Card) -> list[str]:
         return _letters(card.color_identity)
@@ -141,7 +169,8 @@ class CardSearchPagination(BoundedLimitOffsetPagination):
 
 
 class CardListView(generics.ListAPIView):
-    """Search the catalogue by any face name or the full name.
+    """Search the catalogue by any face name or the full name, English or printed in any
+    language.
 
     Case- and accent-insensitive. When nothing matches, ``suggestions`` lists close names
     ("did you mean").
@@ -156,7 +185,7 @@ class CardListView(generics.ListAPIView):
         if len(query) > selectors.MAX_QUERY_LENGTH:
             raise DomainError(
                 error_codes.QUERY_TOO_LONG,
-                f"The search text is limited to {selectors.MAX_QUERY_LENGTH} characters.",
+                gettext('The search text is limited to %(MAX_QUERY_LENGTH)s characters.') % {'MAX_QUERY_LENGTH': selectors.MAX_QUERY_LENGTH},
                 field="q",
             )
         return query
@@ -165,14 +194,17 @@ class CardListView(generics.ListAPIView):
         layout = self.request.query_params.get("layout") or None
         if layout and layout not in Layout.values:
             raise DomainError(error_codes.INVALID_FILTER,
-                              f"Unknown layout {layout!r}; expected one of {', '.join(Layout.values)}.",
+                              gettext('Unknown layout %(layout)s; expected one of %(join)s.') % {'layout': repr(layout), 'join': ', '.join(Layout.values)},
                               field="layout")
         return selectors.search_cards(self._query(), layout=layout,
                                       set_code=self.request.query_params.get("set") or None)
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("q", OpenApiTypes.STR, description="Any face name or the full name."),
+            OpenApiParameter("q", OpenApiTypes.STR, description=(
+                "Any face name or the full name, in English or as printed in any language "
+                "(Pastor de Gatstaf, Гастафский Завыватель). Suggestions come in the language "
+                "of the query.")),
             OpenApiParameter("layout", OpenApiTypes.STR, enum=Layout.values),
             OpenApiParameter("set", OpenApiTypes.STR, description="Set code, e.g. ISD."),
         ]
@@ -198,7 +230,7 @@ class CardDetailView(generics.RetrieveAPIView):
     def get_object(self):
         card = selectors.card_queryset().filter(pk=self.kwargs["pk"]).first()
         if card is None:
-            raise NotFoundError(error_codes.UNKNOWN_CARD, f"No card has id {self.kwargs['pk']}.")
+            raise NotFoundError(error_codes.UNKNOWN_CARD, gettext('No card has id %(kwargs)s.') % {'kwargs': self.kwargs['pk']})
         return card
 
 

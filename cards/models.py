@@ -2,22 +2,23 @@
 official checklist and substitute cards that may stand in for double-faced cards (R9-R11).
 """
 
+from django.utils.translation import gettext_lazy
 from django.db import models
 from django.db.models import Q
 
 
 class Layout(models.TextChoices):
-    NORMAL = "normal", "Normal"
-    TRANSFORM = "transform", "Transforming double-faced"
-    MODAL_DFC = "modal_dfc", "Modal double-faced"
-    MELD = "meld", "Meld"
-    FLIP = "flip", "Flip"
-    SPLIT = "split", "Split"
-    ADVENTURE = "adventure", "Adventure"
-    SAGA = "saga", "Saga"
-    CLASS = "class", "Class"
-    LEVELER = "leveler", "Leveler"
-    OTHER = "other", "Other"
+    NORMAL = "normal", gettext_lazy('Normal')
+    TRANSFORM = "transform", gettext_lazy('Transforming double-faced')
+    MODAL_DFC = "modal_dfc", gettext_lazy('Modal double-faced')
+    MELD = "meld", gettext_lazy('Meld')
+    FLIP = "flip", gettext_lazy('Flip')
+    SPLIT = "split", gettext_lazy('Split')
+    ADVENTURE = "adventure", gettext_lazy('Adventure')
+    SAGA = "saga", gettext_lazy('Saga')
+    CLASS = "class", gettext_lazy('Class')
+    LEVELER = "leveler", gettext_lazy('Leveler')
+    OTHER = "other", gettext_lazy('Other')
 
 
 # Physically two-sided cards: what R9-R17 call DFCs. Meld cards are printed with half of the
@@ -27,12 +28,12 @@ DFC_LAYOUTS = frozenset({Layout.TRANSFORM, Layout.MODAL_DFC, Layout.MELD})
 
 
 class Rarity(models.TextChoices):
-    COMMON = "common", "Common"
-    UNCOMMON = "uncommon", "Uncommon"
-    RARE = "rare", "Rare"
-    MYTHIC = "mythic", "Mythic rare"
-    SPECIAL = "special", "Special"
-    BONUS = "bonus", "Bonus"
+    COMMON = "common", gettext_lazy('Common')
+    UNCOMMON = "uncommon", gettext_lazy('Uncommon')
+    RARE = "rare", gettext_lazy('Rare')
+    MYTHIC = "mythic", gettext_lazy('Mythic rare')
+    SPECIAL = "special", gettext_lazy('Special')
+    BONUS = "bonus", gettext_lazy('Bonus')
 
 
 class CardSet(models.Model):
@@ -146,8 +147,8 @@ class Printing(models.Model):
 
 
 class ChecklistKind(models.TextChoices):
-    CHECKLIST = "checklist", "Checklist card"
-    SUBSTITUTE = "substitute", "Substitute card"
+    CHECKLIST = "checklist", gettext_lazy('Checklist card')
+    SUBSTITUTE = "substitute", gettext_lazy('Substitute card')
 
 
 class ChecklistCard(models.Model):
@@ -202,3 +203,29 @@ class ChecklistEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.checklist}: {self.printed_name}"
+
+
+class LocalizedName(models.Model):
+    """A face's name as printed in another language (MTGJSON ``foreignData``, Scryfall's
+    ``printed_name``), so players find cards and write decklists with the names on their cards.
+
+    A face may carry several names in one language when a reprint changed the translation;
+    every printed name is kept. ``search_name`` is the folded key look-ups compare against.
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="localized_names")
+    position = models.PositiveSmallIntegerField()  # the face, as in CardFace.position
+    language = models.CharField(max_length=10)  # "pt-br", "es", "it", "ru", "de", "ja", ...
+    name = models.CharField(max_length=200)
+    search_name = models.CharField(max_length=200, db_index=True)
+
+    class Meta:
+        ordering = ["card_id", "position", "language", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "position", "language", "name"],
+                                    name="localizedname_unique_printed_name"),
+        ]
+        indexes = [models.Index(fields=["language", "search_name"], name="localizedname_lang_search")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.language})"

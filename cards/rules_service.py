@@ -8,6 +8,10 @@ Errors are :class:`draftsite.errors.DomainError` with the codes in :data:`UNKNOW
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from draftsite.i18n import localize
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,14 +47,14 @@ def find_card(query: Any) -> Card:
     with suggestions."""
     text = str(query).strip() if isinstance(query, (str, int)) else ""
     if not text:
-        raise DomainError(UNKNOWN_CARD, "Name a card: its full name, a face name or its id.",
+        raise DomainError(UNKNOWN_CARD, gettext('Name a card: its full name, a face name or its id.'),
                           field="card", suggestions=[])
     if len(text) > MAX_QUERY_LENGTH:
-        raise DomainError(UNKNOWN_CARD, f"A card name has at most {MAX_QUERY_LENGTH} characters.",
+        raise DomainError(UNKNOWN_CARD, gettext('A card name has at most %(MAX_QUERY_LENGTH)s characters.') % {'MAX_QUERY_LENGTH': MAX_QUERY_LENGTH},
                           field="card", suggestions=[])
     card = selectors.find_card(text)
     if card is None:
-        raise DomainError(UNKNOWN_CARD, f"No card is called “{text}”.", field="card",
+        raise DomainError(UNKNOWN_CARD, gettext('No card is called “%(text)s”.') % {'text': text}, field="card",
                           suggestions=selectors.suggest_names(text))
     return card
 
@@ -63,7 +67,7 @@ def parse_zone(zone: Any) -> str:
     if zone is None or zone == "":
         return "hand"
     if zone not in START_ZONES:
-        raise _invalid(f"Unknown starting zone {zone!r}; one of {', '.join(START_ZONES)}.", "zone")
+        raise _invalid(gettext('Unknown starting zone %(zone)s; one of %(join)s.') % {'zone': repr(zone), 'join': ', '.join(START_ZONES)}, "zone")
     return zone
 
 
@@ -73,19 +77,19 @@ def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise _invalid("actions must be a list of objects.", "actions")
+        raise _invalid(gettext('actions must be a list of objects.'), "actions")
     if len(raw) > MAX_ACTIONS:
         raise DomainError(TOO_MANY_ACTIONS,
-                          f"At most {MAX_ACTIONS} actions per simulation ({len(raw)} given).",
+                          gettext('At most %(MAX_ACTIONS)s actions per simulation (%(count)s given).') % {'MAX_ACTIONS': MAX_ACTIONS, 'count': len(raw)},
                           field="actions", limit=MAX_ACTIONS)
     steps = []
     for index, item in enumerate(raw):
         where = f"actions[{index}]"
         if not isinstance(item, Mapping):
-            raise _invalid(f"{where} must be an object with an \"action\".", where, index=index)
+            raise _invalid(gettext('%(where)s must be an object with an "action".') % {'where': where}, where, index=index)
         name = item.get("action")
         if not isinstance(name, str) or name not in ACTIONS:
-            raise _invalid(f"{where}: unknown action {name!r}; one of {', '.join(ACTIONS)}.",
+            raise _invalid(gettext('%(where)s: unknown action %(name)s; one of %(join)s.') % {'where': where, 'name': repr(name), 'join': ', '.join(ACTIONS)},
                            f"{where}.action", index=index)
         params = {key: value for key, value in item.items() if key != "action"}
         try:
@@ -196,7 +200,7 @@ def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any
         obj = result.state
         new_state = state_dict(obj)
         out.append({"action": name, "params": dict(params), "outcome": result.outcome,
-                    "reason": result.reason, "events": list(result.events),
+                    "reason": localize(result.reason), "events": list(result.events),
                     "changes": changes(state, new_state), "state": new_state})
         state = new_state
     return out
@@ -205,10 +209,10 @@ def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any
 def simulate(payload: Mapping[str, Any]) -> dict[str, Any]:
     """Run a simulate request ``{"card", "zone", "actions"}`` (already JSON-decoded)."""
     if not isinstance(payload, Mapping):
-        raise _invalid("The request body must be a JSON object.", "body")
+        raise _invalid(gettext('The request body must be a JSON object.'), "body")
     unknown = sorted(set(payload) - REQUEST_FIELDS)
     if unknown:
-        raise _invalid(f"Unknown field {unknown[0]!r}; fields: card, zone, actions.", unknown[0])
+        raise _invalid(gettext('Unknown field %(unknown)s; fields: card, zone, actions.') % {'unknown': repr(unknown[0])}, unknown[0])
     zone = parse_zone(payload.get("zone"))
     steps = parse_actions(payload.get("actions"))
     card = find_card(payload.get("card"))
@@ -224,7 +228,7 @@ def parse_query_action(text: str) -> dict[str, Any]:
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep:
-            raise _invalid(f"{text!r}: parameters are written key=value.", "a")
+            raise _invalid(gettext('%(text)s: parameters are written key=value.') % {'text': repr(text)}, "a")
         value = value.strip()
         item[key.strip()] = {"true": True, "false": False}.get(value.lower(), value)
     return item

@@ -7,6 +7,8 @@ the API (:mod:`cards.rules_service`); it works without JavaScript.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,24 +22,25 @@ from cards.rules.faces import TURN_UP_VIA
 from cards.rules.state import FACE_DOWN_BY, ZONES, where
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
 from draftsite.errors import DomainError
+from draftsite.i18n import localize
 
 ACTION_LABELS = {
-    "cast": "Cast", "play_land": "Play as a land", "resolve": "Resolve",
-    "put_onto_battlefield": "Put onto the battlefield", "transform": "Transform", "flip": "Flip",
-    "turn_face_up": "Turn face up", "turn_face_down": "Turn face down", "manifest": "Manifest",
-    "cloak": "Cloak", "move": "Move to zone", "lose_abilities": "Lose all abilities",
-    "tap": "Tap", "untap": "Untap", "end_game": "End the game",
+    "cast": gettext_lazy("Cast"), "play_land": gettext_lazy("Play as a land"), "resolve": gettext_lazy("Resolve"),
+    "put_onto_battlefield": gettext_lazy("Put onto the battlefield"), "transform": gettext_lazy("Transform"), "flip": gettext_lazy("Flip"),
+    "turn_face_up": gettext_lazy("Turn face up"), "turn_face_down": gettext_lazy("Turn face down"), "manifest": gettext_lazy("Manifest"),
+    "cloak": gettext_lazy("Cloak"), "move": gettext_lazy("Move to zone"), "lose_abilities": gettext_lazy("Lose all abilities"),
+    "tap": gettext_lazy("Tap"), "untap": gettext_lazy("Untap"), "end_game": gettext_lazy("End the game"),
 }
 # The parameter controls of the "add a step" form: name -> (label, choices or None for a flag).
 PARAM_CONTROLS = [
-    ("face", "Face (cast, play as a land)", FACE_LABELS),
-    ("face_down", "Cast face down with", FACE_DOWN_CASTS),
-    ("via", "Turn face up via", TURN_UP_VIA),
-    ("to", "Move to", tuple(zone for zone in ZONES if zone != "stack")),
-    ("by", "Turned face down by", FACE_DOWN_BY),
-    ("transformed", "Put onto the battlefield transformed", None),
+    ("face", gettext_lazy("Face (cast, play as a land)"), FACE_LABELS),
+    ("face_down", gettext_lazy("Cast face down with"), FACE_DOWN_CASTS),
+    ("via", gettext_lazy("Turn face up via"), TURN_UP_VIA),
+    ("to", gettext_lazy("Move to"), tuple(zone for zone in ZONES if zone != "stack")),
+    ("by", gettext_lazy("Turned face down by"), FACE_DOWN_BY),
+    ("transformed", gettext_lazy("Put onto the battlefield transformed"), None),
 ]
-OUTCOME_LABELS = {"ok": "Happens", "no_effect": "Nothing happens", "illegal": "Not allowed"}
+OUTCOME_LABELS = {"ok": gettext_lazy("Happens"), "no_effect": gettext_lazy("Nothing happens"), "illegal": gettext_lazy("Not allowed")}
 
 
 def _desk_url(card: str, zone: str, actions: list[str]) -> str:
@@ -77,29 +80,29 @@ def _rows(state: dict[str, Any]) -> list[tuple[str, str, str | None]]:
     public = state["characteristics"]
     private = state["controller_sees"]
     fields = [
-        ("Name", lambda c: c["name"] or "(no name)"),
-        ("Mana cost", lambda c: c["mana_cost"] or "(none)"),
-        ("Mana value", lambda c: str(c["mana_value"])),
-        ("Colors", lambda c: "".join(c["colors"]) or "colorless"),
-        ("Type line", _type_line),
-        ("Power/toughness", lambda c: _pt(c) or "—"),
-        ("Ward", lambda c: c["ward"] or "—"),
+        (gettext("Name"), lambda c: c["name"] or gettext("(no name)")),
+        (gettext("Mana cost"), lambda c: c["mana_cost"] or gettext("(none)")),
+        (gettext("Mana value"), lambda c: str(c["mana_value"])),
+        (gettext("Colors"), lambda c: "".join(c["colors"]) or gettext("colorless")),
+        (gettext("Type line"), _type_line),
+        (gettext("Power/toughness"), lambda c: _pt(c) or "—"),
+        (gettext("Ward"), lambda c: c["ward"] or "—"),
     ]
     return [(label, show(public), show(private) if private else None) for label, show in fields]
 
 
 def _status(state: dict[str, Any]) -> list[str]:
-    status = [where(state["zone"])]
+    status = [localize(where(state["zone"]))]
     if state["face_down"]:
-        status.append(f"face down ({state['face_down_by']})")
+        status.append(gettext("face down (%(by)s)") % {"by": state["face_down_by"]})
     elif state["face_up"] == "back":
-        status.append("back face up")
+        status.append(gettext("back face up"))
     if state["flipped"]:
-        status.append("flipped")
+        status.append(gettext("flipped"))
     if state["tapped"]:
-        status.append("tapped")
+        status.append(gettext("tapped"))
     if state["lost_abilities"]:
-        status.append("lost all abilities")
+        status.append(gettext("lost all abilities"))
     return status
 
 
@@ -114,7 +117,7 @@ def desk(request):
         return HttpResponseRedirect(_desk_url(card_query, zone, actions + [added]))
 
     context: dict[str, Any] = {
-        "title": "Rules desk", "card_query": card_query, "zone": zone, "actions": actions,
+        "title": gettext('Rules desk'), "card_query": card_query, "zone": zone, "actions": actions,
         "zones": rules_service.START_ZONES, "action_buttons": ACTION_LABELS.items(),
         "param_controls": PARAM_CONTROLS, "max_actions": rules_service.MAX_ACTIONS,
         "error": None, "suggestions": [], "steps": [], "card": None,
@@ -137,7 +140,7 @@ def desk(request):
         else:
             context["card"] = rules_service.card_dict(card)
             context["steps"] = [
-                {**step, "number": index, "label": ACTION_LABELS.get(step["action"], "Start"),
+                {**step, "number": index, "label": ACTION_LABELS.get(step["action"], gettext("Start")),
                  "outcome_label": OUTCOME_LABELS[step["outcome"]],
                  "rows": _rows(step["state"]), "status": _status(step["state"]),
                  "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}"

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import difflib
 import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Case, IntegerField, Max, Prefetch, Q, QuerySet, Value, When
 
-from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry, Printing
+from cards import languages
+from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry, LocalizedName, Printing
 from cards.naming import normalize_name
 
 MAX_QUERY_LENGTH = 200
@@ -27,7 +31,18 @@ def card_queryset() -> QuerySet[Card]:
             "checklist_entries",
             queryset=ChecklistEntry.objects.select_related("checklist"),
         ),
+        Prefetch("localized_names", queryset=LocalizedName.objects.order_by("position", "pk")),
     )
+
+
+def printed_names_of(card: Card) -> dict[str, list[str]]:
+    """A prefetched card's face names per printed language: {"pt-br": [front, back], ...}
+    (the first wording of each face when reprints differ)."""
+    faces: dict[str, dict[int, str]] = {}
+    for row in card.localized_names.all():
+        faces.setdefault(row.language, {}).setdefault(row.position, row.name)
+    ordered = sorted(faces, key=_language_order)
+    return {lang: [faces[lang][p] for p in sorted(faces[lang])] for lang in ordered}
 
 
 def find_card(query: str | int) -> Card | None:
@@ -44,16 +59,55 @@ def find_card(query: str | int) -> Card | None:
     card = card_queryset().filter(search_name=key).first()
     if card is None:
         card = card_queryset().filter(faces__search_name=key).order_by("pk").first()
+    if card is None:  # a name printed in another language, when it names one card only
+        match = match_names([str(query)])[str(query)]
+        card = card_queryset().filter(pk=match.card.pk).first() if match.card else None
     return card
 
 
-def find_cards(names: list[str]) -> dict[str, Card | None]:
-    """Resolve many names at once (decklists, cube lists): name -> card, or None if unknown.
+@dataclass(frozen=True)
+class NameMatch:
+    """What a name as written (in a decklist, a search box) resolves to.
 
-    Same matching as :func:`find_card` (full name first, then any face), in two queries.
+    ``language`` is "en" for an English (Oracle) name, the code of the printed language
+    otherwise ("pt-br"); ``languages`` lists every language in which the text is this card's
+    printed name ("Pastor de Gatstaf" is both Spanish and Portuguese). When several cards
+    share the printed name, ``card`` is None and ``candidates`` lists them: the name is
+    ambiguous and nothing is guessed.
     """
-    keys = {name: normalize_name(name) for name in names}
-    wanted = set(keys.values()) - {""}
+
+    card: Card | None
+    language: str = ""
+    languages: tuple[str, ...] = ()
+    candidates: tuple[Card, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+
+UNKNOWN = NameMatch(card=None)
+
+
+def _key_variants(name: str) -> list[str]:
+    """The folded name, then its front half when written "Front // Back"."""
+    key = normalize_name(name)
+    keys = [key] if key else []
+    if " // " in key:
+        keys.append(key.split(" // ")[0].strip())
+    return keys
+
+
+def match_names(names: Iterable[str]) -> dict[str, NameMatch]:
+    """Resolve many names at once, in any printed language: name -> :class:`NameMatch`.
+
+    The English full name wins, then an English face name, then a printed name in any other
+    language (MTGJSON foreignData, Scryfall printed_name), case and accents ignored. Four
+    queries at most, however long the list.
+    """
+    names = list(dict.fromkeys(names))
+    keys = {name: _key_variants(name) for name in names}
+    wanted = {key for variants in keys.values() for key in variants}
     by_full = {c.search_name: c for c in Card.objects.filter(search_name__in=wanted)}
     by_face: dict[str, Card] = {}
     missing = wanted - set(by_full)
@@ -62,12 +116,67 @@ def find_cards(names: list[str]) -> dict[str, Card | None]:
                  .order_by("card_id", "position"))
         for face in faces:
             by_face.setdefault(face.search_name, face.card)
-    return {name: by_full.get(key) or by_face.get(key) for name, key in keys.items()}
+    printed: dict[str, dict[int, tuple[Card, set[str]]]] = {}
+    missing -= set(by_face)
+    if missing:
+        rows = (LocalizedName.objects.filter(search_name__in=missing).select_related("card")
+                .order_by("card__name", "language"))
+        for row in rows:
+            cards = printed.setdefault(row.search_name, {})
+            cards.setdefault(row.card_id, (row.card, set()))[1].add(row.language)
+    result = {}
+    for name, variants in keys.items():
+        result[name] = UNKNOWN
+        for key in variants:
+            english = by_full.get(key) or by_face.get(key)
+            if english is not None:
+                result[name] = NameMatch(card=english, language=languages.ENGLISH,
+                                         languages=(languages.ENGLISH,))
+                break
+            found = printed.get(key)
+            if found and len(found) == 1:
+                card, langs = next(iter(found.values()))
+                ordered = tuple(sorted(langs, key=_language_order))
+                result[name] = NameMatch(card=card, language=ordered[0], languages=ordered)
+                break
+            if found:
+                result[name] = NameMatch(card=None, candidates=tuple(c for c, _ in found.values()),
+                                         languages=tuple(sorted({lang for _, ls in found.values()
+                                                                 for lang in ls}, key=_language_order)))
+                break
+    return result
+
+
+def _language_order(code: str) -> tuple[int, str]:
+    """The site's languages first (in their settings order), then the rest alphabetically."""
+    site = [code.lower() for code, _ in settings.LANGUAGES]
+    return (site.index(code), code) if code in site else (len(site), code)
+
+
+def find_cards(names: list[str]) -> dict[str, Card | None]:
+    """Resolve many names at once (decklists, cube lists): name -> card, or None if unknown
+    or ambiguous. Same matching as :func:`match_names` (English first, then printed names)."""
+    return {name: match.card for name, match in match_names(names).items()}
+
+
+def printed_names(cards: Iterable[Card | int], language: str) -> dict[int, list[str]]:
+    """Each card's face names as printed in ``language`` (face order), for cards that have
+    them: {card id: ["Pastor de Gatstaf", "Uivador de Gatstaf"]}. One query."""
+    ids = {c if isinstance(c, int) else c.pk for c in cards}
+    if not ids or language == languages.ENGLISH:
+        return {}
+    out: dict[int, dict[int, str]] = {}
+    rows = (LocalizedName.objects.filter(card_id__in=ids, language=language)
+            .order_by("card_id", "position", "pk").values_list("card_id", "position", "name"))
+    for card_id, position, name in rows:
+        out.setdefault(card_id, {}).setdefault(position, name)  # the first printing's wording
+    return {card_id: [faces[p] for p in sorted(faces)] for card_id, faces in out.items()}
 
 
 def search_cards(query: str = "", *, layout: str | None = None,
                  set_code: str | None = None) -> QuerySet[Card]:
-    """Cards whose full name or any face name contains the query, best matches first.
+    """Cards whose full name, any face name or any printed name (every language) contains
+    the query, best matches first.
 
     Ranking: exact name, then names starting with the query, then the rest, alphabetically.
     """
@@ -83,14 +192,17 @@ def search_cards(query: str = "", *, layout: str | None = None,
         Card.objects.filter(Q(search_name__contains=key) | Q(faces__search_name__contains=key))
         .values("pk")
     )
-    cards = cards.filter(pk__in=matching_ids)
+    # printed names are stored per face: "Front // Back" as printed is looked up by its front
+    printed_key = key.split(" // ")[0].strip() if " // " in key else key
+    printed_ids = LocalizedName.objects.filter(search_name__contains=printed_key).values("card_id")
+    cards = cards.filter(Q(pk__in=matching_ids) | Q(pk__in=printed_ids))
     exact = set(
         Card.objects.filter(Q(search_name=key) | Q(faces__search_name=key)).values_list("pk", flat=True)
-    )
+    ) | set(LocalizedName.objects.filter(search_name=printed_key).values_list("card_id", flat=True))
     prefix = set(
         Card.objects.filter(Q(search_name__startswith=key) | Q(faces__search_name__startswith=key))
         .values_list("pk", flat=True)
-    )
+    ) | set(LocalizedName.objects.filter(search_name__startswith=printed_key).values_list("card_id", flat=True))
     return cards.distinct().annotate(
         rank=Case(
             When(pk__in=exact, then=Value(0)),
@@ -112,19 +224,31 @@ class _NameIndex:
         self._lock = threading.Lock()
         self._version: tuple | None = None
         self._names: dict[str, str] = {}
+        self._languages: dict[str, set[str]] = {}  # folded name -> languages it is printed in
+
+    def languages(self, folded: str) -> set[str]:
+        return self._languages.get(folded) or {languages.ENGLISH}
 
     def names(self) -> dict[str, str]:
         version = tuple(Card.objects.aggregate(n=Max("pk"), t=Max("updated_at")).values()) + (
-            Card.objects.count(),
+            Card.objects.count(), LocalizedName.objects.aggregate(n=Max("pk"))["n"],
         )
         with self._lock:
             if version != self._version:
                 names: dict[str, str] = {}
+                langs: dict[str, set[str]] = {}
                 for name, in Card.objects.values_list("name"):
                     names.setdefault(normalize_name(name), name)
                 for name, in CardFace.objects.values_list("name"):
                     names.setdefault(normalize_name(name), name)
-                self._names, self._version = names, version
+                # Printed names in the site's languages, so a misspelt Portuguese name gets
+                # Portuguese suggestions (other languages would only add noise and time).
+                site = [code for code, _ in settings.LANGUAGES if code != languages.ENGLISH]
+                for key, name, language in (LocalizedName.objects.filter(language__in=site)
+                                            .values_list("search_name", "name", "language")):
+                    names.setdefault(key, name)
+                    langs.setdefault(key, set()).add(language)
+                self._names, self._languages, self._version = names, langs, version
             return self._names
 
 
@@ -132,7 +256,8 @@ _name_index = _NameIndex()
 
 
 def suggest_names(query: str, limit: int = 5) -> list[str]:
-    """Real card or face names close to a misspelt query ("Gatstaf Sheperd")."""
+    """Real card or face names close to a misspelt query ("Gatstaf Sheperd"), printed names
+    included: a misspelt Portuguese name gets Portuguese names back."""
     key = normalize_name(query or "")
     if not key:
         return []
@@ -145,6 +270,11 @@ def suggest_names(query: str, limit: int = 5) -> list[str]:
                 break
             if key in folded and folded not in close:
                 close.append(folded)
+    if close:
+        # Suggestions in the language of the query (the closest name tells which one it is):
+        # a misspelt English name gets English names, a Portuguese one Portuguese names.
+        language = _name_index.languages(close[0])
+        close = [folded for folded in close if _name_index.languages(folded) & language]
     return [names[folded] for folded in close]
 
 

@@ -3,6 +3,9 @@
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import get_language, gettext, gettext_lazy
+
+from cards import languages
 
 from cards import selectors
 from cards.models import Layout
@@ -20,8 +23,12 @@ def card_search(request):
     checklists = selectors.search_checklists(query) if query else []
     suggestions = (selectors.suggest_names(query)
                    if query and not page.paginator.count and not checklists else [])
+    # Each result's name as printed in the reader's language, beside the English one.
+    local = selectors.printed_names(page.object_list, get_language() or "")
+    for card in page.object_list:
+        card.local_name = " // ".join(local.get(card.pk, []))
     return render(request, "cards/search.html", {
-        "title": f"Cards matching “{query}”" if query else "Card catalogue",
+        "title": gettext("Cards matching “%(query)s”") % {"query": query} if query else gettext("Card catalogue"),
         "query": query,
         "layout": layout,
         "layouts": Layout.choices,
@@ -34,7 +41,7 @@ def card_search(request):
 def card_detail(request, pk: int):
     card = selectors.card_queryset().filter(pk=pk).first()
     if card is None:
-        raise Http404("No such card")
+        raise Http404(gettext('No such card'))
     faces = list(card.faces.all())
     checklists = {entry.checklist for entry in card.checklist_entries.all()}
     printing = next((p for p in card.printings.all() if p.image_uris), None)
@@ -45,21 +52,24 @@ def card_detail(request, pk: int):
         "printings": list(card.printings.all()),
         "checklists": sorted(checklists, key=lambda c: (c.set_code, c.collector_number)),
         "image_printing": printing,
+        "printed_names": [(code, languages.name_of(code), names)
+                          for code, names in selectors.printed_names_of(card).items()],
     })
 
 
 def _face_labels(layout: str, count: int) -> list[str]:
     """What to call each face on the page: front/back, upright/flipped half, and so on."""
     if layout == Layout.FLIP:
-        names = ["Upright half", "Flipped half (upside down on the card)"]
+        names = [gettext_lazy("Upright half"), gettext_lazy("Flipped half (upside down on the card)")]
     elif layout == Layout.MELD:
-        names = ["Front", "Melds into"]
+        names = [gettext_lazy("Front"), gettext_lazy("Melds into")]
     elif layout in (Layout.TRANSFORM, Layout.MODAL_DFC):
-        names = ["Front face", "Back face"]
+        names = [gettext_lazy("Front face"), gettext_lazy("Back face")]
     elif layout == Layout.ADVENTURE:
-        names = ["Creature", "Adventure"]
+        names = [gettext_lazy("Creature"), gettext_lazy("Adventure")]
     elif layout == Layout.SPLIT:
-        names = ["Left half", "Right half"]
+        names = [gettext_lazy("Left half"), gettext_lazy("Right half")]
     else:
-        names = ["Card"]
-    return [names[i] if i < len(names) else f"Face {i + 1}" for i in range(count)]
+        names = [gettext_lazy("Card")]
+    return [names[i] if i < len(names) else gettext("Face %(number)s") % {"number": i + 1}
+            for i in range(count)]

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 
+from cards import languages
 from cards import selectors as card_selectors
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
 from cards.naming import normalize_name
 from decks import validation as core
+from draftsite.i18n import localize_problems
 
 BASIC_LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_SUGGESTED = 5  # unknown names that get "did you mean" suggestions
@@ -66,12 +68,27 @@ def basic_land(name: str) -> core.CardInfo | None:
     return None
 
 
-def resolve_names(names: Iterable[str]) -> dict[str, core.CardInfo | None]:
+def match_names(names: Iterable[str]) -> tuple[dict[str, core.CardInfo | None],
+                                                dict[str, card_selectors.NameMatch]]:
+    """Names as written (English or printed in any language) -> CardInfo, plus each name's
+    match (which language it was read in, or the candidates of an ambiguous printed name)."""
     names = list(dict.fromkeys(names))
-    found = card_selectors.find_cards(names) if names else {}
-    infos = card_infos(card for card in found.values() if card is not None)
-    return {name: (infos[found[name].pk] if found.get(name) is not None else basic_land(name))
-            for name in names}
+    matches = card_selectors.match_names(names) if names else {}
+    infos = card_infos(m.card for m in matches.values() if m.card is not None)
+    by_name = {}
+    for name in names:
+        match = matches.get(name)
+        if match is not None and match.card is not None:
+            by_name[name] = infos[match.card.pk]
+        elif match is not None and match.ambiguous:
+            by_name[name] = None
+        else:
+            by_name[name] = basic_land(name)
+    return by_name, matches
+
+
+def resolve_names(names: Iterable[str]) -> dict[str, core.CardInfo | None]:
+    return match_names(names)[0]
 
 
 def resolve_ids(ids: Iterable[int]) -> dict[int, core.CardInfo]:
@@ -136,6 +153,32 @@ class Resolved:
 
     deck: core.DeckData
     checklist_rows: list[dict]  # [{"checklist_id", "checklist", "marked"}] as stored
+    # card key -> (the name as the player wrote it, its language), for cards not written in English
+    printed: dict = field(default_factory=dict)
+    # name as written -> every language it is a printed name in ("en" for English names)
+    languages_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def languages_read(self) -> list[dict]:
+        """Which languages the list was written in: [{"language", "name", "lines"}], most
+        lines first. A name printed alike in two languages counts for both."""
+        counts: dict[str, int] = {}
+        for section in (self.deck.main, self.deck.sideboard, self.deck.commander):
+            for line in section:
+                if line.card is None:
+                    continue
+                for language in self.languages_of.get(line.name, (languages.ENGLISH,)):
+                    counts[language] = counts.get(language, 0) + 1
+        ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        return [{"language": code, "name": languages.name_of(code), "lines": n} for code, n in ordered]
+
+    def printed_names(self) -> list[dict]:
+        """The cards read from a name printed in another language, with their English name."""
+        names = {line.card.key: line.card.name
+                 for section in (self.deck.main, self.deck.sideboard, self.deck.commander)
+                 for line in section if line.card is not None}
+        return [{"card_id": key if isinstance(key, int) else None, "name": names[key],
+                 "printed_name": printed, "language": language}
+                for key, (printed, language) in self.printed.items() if key in names]
 
     def stored(self, lines: Sequence[core.Line]) -> list[dict]:
         """Lines as stored: merged per card, full names."""
@@ -151,6 +194,9 @@ class Resolved:
                 rows[key]["count"] += line.count
             else:
                 rows[key] = {"card_id": card_id, "name": name, "count": line.count}
+                if line.card is not None and line.card.key in self.printed:
+                    # the English name is the card's; the name as the player wrote it stays beside
+                    rows[key]["printed_name"], rows[key]["language"] = self.printed[line.card.key]
         return list(rows.values())
 
 
@@ -224,8 +270,19 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
         for name in card.get("marked") or ():
             names.append(str(name).strip())
             names.extend(part.strip() for part in str(name).split(",") if part.strip())
-    by_name = resolve_names(names)
+    by_name, matches = match_names(names)
     by_id = resolve_ids(ids) if ids else {}
+    printed: dict = {}
+    for section in sections:  # stored lines keep the printed name they were entered with
+        for entry in section:
+            if entry.get("card_id") is not None and entry.get("printed_name"):
+                printed.setdefault(int(entry["card_id"]),
+                                   (str(entry["printed_name"]), str(entry.get("language") or "")))
+    for name, match in matches.items():
+        if match.card is not None and match.language != languages.ENGLISH:
+            printed.setdefault(match.card.pk, (name, match.language))
+    ambiguous = {name: [card.name for card in match.candidates]
+                 for name, match in matches.items() if match.ambiguous}
 
     def lines(section: Sequence[dict]) -> list[core.Line]:
         out = []
@@ -261,18 +318,27 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
     unknown = [line.name for group in (main_lines, side_lines, cmd_lines, pool_lines or [])
                for line in group if line.card is None]
     suggestions = {name: card_selectors.suggest_names(name, 3)
-                   for name in list(dict.fromkeys(unknown))[:MAX_SUGGESTED]}
+                   for name in [n for n in dict.fromkeys(unknown) if n not in ambiguous][:MAX_SUGGESTED]}
     deck = core.DeckData(
         format=format, main=main_lines, sideboard=side_lines, commander=cmd_lines, pool=pool_lines,
         opaque_sleeves=bool(opaque_sleeves), checklist_policy=checklist_policy,
-        checklist_cards=uses, suggestions=suggestions,
+        checklist_cards=uses, suggestions=suggestions, ambiguous=ambiguous,
     )
-    return Resolved(deck=deck, checklist_rows=rows)
+    return Resolved(deck=deck, checklist_rows=rows, printed=printed,
+                    languages_of={name: m.languages for name, m in matches.items() if m.card is not None})
 
 
 def check(**data) -> core.Report:
     """Resolve and check one deck (same keyword arguments as :func:`resolve`)."""
-    return core.validate(resolve(**data).deck)
+    return check_resolved(resolve(**data))
+
+
+def check_resolved(resolved: Resolved) -> core.Report:
+    report = core.validate(resolved.deck)
+    # The core's messages, in the language of whoever asked (API caller, player, judge).
+    report.errors = localize_problems(report.errors)
+    report.warnings = localize_problems(report.warnings)
+    return report
 
 
 def suggest_checklist_cards(lines: Sequence[core.Line]) -> list[dict]:

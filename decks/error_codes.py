@@ -2,6 +2,7 @@
 
 # --- what the deck check reports (200 with valid=false) -------------------------------
 UNKNOWN_CARD = "unknown_card"
+AMBIGUOUS_CARD_NAME = "ambiguous_card_name"  # a printed name several cards share
 DECK_TOO_SMALL = "deck_too_small"
 DECK_TOO_LARGE = "deck_too_large"
 TOO_MANY_COPIES = "too_many_copies"

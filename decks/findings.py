@@ -8,30 +8,31 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext_lazy
+
 DECK_PROBLEM = "deck_problem"
 DECKLIST_PROBLEM = "decklist_problem"
 MARKED_CARDS = "marked_cards"
 INFRACTIONS = {
-    DECK_PROBLEM: "Deck Problem",
-    DECKLIST_PROBLEM: "Decklist Problem",
-    MARKED_CARDS: "Marked Cards",
+    DECK_PROBLEM: gettext_lazy("Deck Problem"),
+    DECKLIST_PROBLEM: gettext_lazy("Decklist Problem"),
+    MARKED_CARDS: gettext_lazy("Marked Cards"),
 }
 
 # kind -> (label, usual infraction)
 FINDING_KINDS: dict[str, tuple[str, str]] = {
-    "deck_differs": ("The physical deck differs from the registered list", DECK_PROBLEM),
-    "sideboard_mixed": ("Sideboard and main deck cards are mixed up", DECK_PROBLEM),
-    "checklist_unmarked": ("A checklist card has no name marked (R10)", DECK_PROBLEM),
-    "checklist_multiple_marks": ("A checklist card has more than one name marked (R10)", DECK_PROBLEM),
-    "checklist_unofficial": ("An unofficial card stands in for a double-faced card (R11)", DECK_PROBLEM),
-    "dfc_with_checklist": ("A double-faced card is in the deck although a checklist card "
-                           "represents it (R13)", DECK_PROBLEM),
-    "checklist_mark_visible": ("A checklist card's mark can be seen from the back (R10)", MARKED_CARDS),
-    "sleeves_not_opaque": ("Double-faced cards in sleeves that are not fully opaque (R9)", MARKED_CARDS),
-    "marked_cards": ("Marked or distinguishable cards or sleeves", MARKED_CARDS),
-    "decklist_illegal": ("The registered list is illegal or is not the deck the player meant",
+    "deck_differs": (gettext_lazy("The physical deck differs from the registered list"), DECK_PROBLEM),
+    "sideboard_mixed": (gettext_lazy("Sideboard and main deck cards are mixed up"), DECK_PROBLEM),
+    "checklist_unmarked": (gettext_lazy("A checklist card has no name marked (R10)"), DECK_PROBLEM),
+    "checklist_multiple_marks": (gettext_lazy("A checklist card has more than one name marked (R10)"), DECK_PROBLEM),
+    "checklist_unofficial": (gettext_lazy("An unofficial card stands in for a double-faced card (R11)"), DECK_PROBLEM),
+    "dfc_with_checklist": (gettext_lazy("A double-faced card is in the deck although a checklist card represents it (R13)"), DECK_PROBLEM),
+    "checklist_mark_visible": (gettext_lazy("A checklist card's mark can be seen from the back (R10)"), MARKED_CARDS),
+    "sleeves_not_opaque": (gettext_lazy("Double-faced cards in sleeves that are not fully opaque (R9)"), MARKED_CARDS),
+    "marked_cards": (gettext_lazy("Marked or distinguishable cards or sleeves"), MARKED_CARDS),
+    "decklist_illegal": (gettext_lazy("The registered list is illegal or is not the deck the player meant"),
                          DECKLIST_PROBLEM),
-    "other": ("Something else (see the description)", ""),
+    "other": (gettext_lazy("Something else (see the description)"), ""),
 }
 
 # The registered list's own check errors, as the finding a judge would record for them.

@@ -11,13 +11,17 @@ Corrections and deck checks are append-only: rows are created, never changed or 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from django.conf import settings
 from django.db import models
 
+from draftsite.i18n import localize_problems
+
 
 class ChecklistPolicy(models.TextChoices):
-    DECK = "deck", "All or none across the deck (Innistrad rule, R12)"
-    PER_NAME = "per_name", "All copies of the same card alike (MTR 3.5)"
+    DECK = "deck", gettext_lazy('All or none across the deck (Innistrad rule, R12)')
+    PER_NAME = "per_name", gettext_lazy('All copies of the same card alike (MTR 3.5)')
 
 
 class DeckRules(models.Model):
@@ -76,6 +80,15 @@ class Deck(models.Model):
         return f"Deck of {self.registration.name}"
 
     @property
+    def localized_errors(self) -> list[dict]:
+        """The stored check errors, their messages in the active language."""
+        return localize_problems(self.check_errors)
+
+    @property
+    def localized_warnings(self) -> list[dict]:
+        return localize_problems(self.check_warnings)
+
+    @property
     def main_count(self) -> int:
         return sum(row["count"] for row in self.main)
 
@@ -120,8 +133,8 @@ class DeckCorrection(AppendOnly):
 
 
 class SelectionMethod(models.TextChoices):
-    RANDOM = "random", "Random share of the decks (stored seed)"
-    CHOSEN = "chosen", "Chosen by the judge"
+    RANDOM = "random", gettext_lazy('Random share of the decks (stored seed)')
+    CHOSEN = "chosen", gettext_lazy('Chosen by the judge')
 
 
 class DeckCheckSelection(AppendOnly):

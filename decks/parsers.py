@@ -15,6 +15,8 @@ Every problem is a :class:`ParseError` with a stable code; nothing is guessed si
 
 from __future__ import annotations
 
+from cards.rules.text import gettext
+
 import csv
 import io
 import re
@@ -76,8 +78,7 @@ class ParsedList:
 def decode(data: bytes) -> str:
     """Uploaded bytes as text: UTF-8 (with or without BOM) or UTF-16 with a BOM."""
     if len(data) > MAX_BYTES:
-        raise ParseError(FILE_TOO_LARGE, f"The file is {len(data) // 1024} KB; decklists are "
-                         f"limited to {MAX_BYTES // 1024} KB.", limit_bytes=MAX_BYTES)
+        raise ParseError(FILE_TOO_LARGE, gettext('The file is %(count)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'count': len(data) // 1024, 'MAX_BYTES_1024': MAX_BYTES // 1024}, limit_bytes=MAX_BYTES)
     try:
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             text = data.decode("utf-16")
@@ -86,8 +87,7 @@ def decode(data: bytes) -> str:
                 raise UnicodeDecodeError("utf-8", data, 0, 1, "NUL byte")
             text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ParseError(UNREADABLE_FILE, "The file is not a text decklist (it is binary or not "
-                         "UTF-8 text).") from None
+        raise ParseError(UNREADABLE_FILE, gettext('The file is not a text decklist (it is binary or not UTF-8 text).')) from None
     _check_text(text)
     return text
 
@@ -97,8 +97,7 @@ def _check_text(text: str) -> None:
         if ch in "\t\n\r":
             continue
         if unicodedata.category(ch) in ("Cc", "Cs", "Co") or ch == "\ufffd":
-            raise ParseError(UNREADABLE_FILE, "The decklist contains control or undecodable "
-                             "characters; it does not look like a text decklist.")
+            raise ParseError(UNREADABLE_FILE, gettext('The decklist contains control or undecodable characters; it does not look like a text decklist.'))
 
 
 # --- detection -------------------------------------------------------------------------
@@ -145,12 +144,12 @@ def parse_bytes(data: bytes) -> ParsedList:
 def parse_decklist(text: str) -> ParsedList:
     """Parse pasted text or a decoded file; the format is read from the content."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise ParseError(FILE_TOO_LARGE, f"Decklists are limited to {MAX_BYTES // 1024} KB.",
+        raise ParseError(FILE_TOO_LARGE, gettext('Decklists are limited to %(MAX_BYTES_1024)s KB.') % {'MAX_BYTES_1024': MAX_BYTES // 1024},
                          limit_bytes=MAX_BYTES)
     _check_text(text)
     text = text.lstrip("\ufeff")
     if not text.strip():
-        raise ParseError(EMPTY_DECKLIST, "The decklist is empty.")
+        raise ParseError(EMPTY_DECKLIST, gettext('The decklist is empty.'))
     fmt = detect_format(text)
     if fmt == MTGO_DEK:
         parsed = _parse_dek(text)
@@ -160,25 +159,23 @@ def parse_decklist(text: str) -> ParsedList:
         parsed = _parse_lines(text, fmt)
     entries = len(parsed.main) + len(parsed.sideboard) + len(parsed.commander)
     if not entries:
-        raise ParseError(EMPTY_DECKLIST, "The decklist has no cards.")
+        raise ParseError(EMPTY_DECKLIST, gettext('The decklist has no cards.'))
     if entries > MAX_LINES:
-        raise ParseError(TOO_MANY_ENTRIES, f"A decklist has at most {MAX_LINES} lines of cards.")
+        raise ParseError(TOO_MANY_ENTRIES, gettext('A decklist has at most %(MAX_LINES)s lines of cards.') % {'MAX_LINES': MAX_LINES})
     total = sum(c for section in (parsed.main, parsed.sideboard, parsed.commander) for _, c in section)
     if total > MAX_TOTAL:
-        raise ParseError(TOO_MANY_ENTRIES, f"A decklist has at most {MAX_TOTAL} cards; this one "
-                         f"has {total}.")
+        raise ParseError(TOO_MANY_ENTRIES, gettext('A decklist has at most %(MAX_TOTAL)s cards; this one has %(total)s.') % {'MAX_TOTAL': MAX_TOTAL, 'total': total})
     return parsed
 
 
 def _count(raw: str, where: str) -> int:
     value = raw.strip()
     if not re.fullmatch(r"\d+", value):
-        raise ParseError(INVALID_COUNT, f"{where}: “{raw.strip()}” is not a whole number of copies.",
+        raise ParseError(INVALID_COUNT, gettext('%(where)s: “%(strip)s” is not a whole number of copies.') % {'where': where, 'strip': raw.strip()},
                          value=raw.strip())
     count = int(value)
     if count < 1 or count > MAX_COUNT:
-        raise ParseError(INVALID_COUNT, f"{where}: the number of copies must be between 1 and "
-                         f"{MAX_COUNT}, not {count}.", value=count)
+        raise ParseError(INVALID_COUNT, gettext('%(where)s: the number of copies must be between 1 and %(MAX_COUNT)s, not %(count)s.') % {'where': where, 'MAX_COUNT': MAX_COUNT, 'count': count}, value=count)
     return count
 
 
@@ -243,16 +240,14 @@ def _parse_lines(text: str, fmt: str) -> ParsedList:
         match = _COUNT_LINE.match(line)
         if not match:
             if _COUNT_ONLY.match(line):
-                raise ParseError(INVALID_DECKLIST, f"Line {number}: the card name is missing.",
+                raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number},
                                  line=number)
             if _BAD_COUNT.match(line):
                 bad = line.split()[0]
-                count_problems.append(ParseError(INVALID_COUNT, f"Line {number}: “{bad}” is not a "
-                                                 "whole number of copies (1 or more).",
+                count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
                                                  line=number, value=bad))
                 continue
-            raise ParseError(INVALID_DECKLIST, f"Line {number}: “{line[:80]}” is not a card line; "
-                             "expected a count and a name, like “4 Gatstaf Shepherd”.", line=number)
+            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
         try:
             count = _count(match.group(1), f"Line {number}")
         except ParseError as exc:
@@ -261,7 +256,7 @@ def _parse_lines(text: str, fmt: str) -> ParsedList:
             continue
         name = _clean_name(match.group(2))
         if not name:
-            raise ParseError(INVALID_DECKLIST, f"Line {number}: the card name is missing.", line=number)
+            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
         if target == "ignore":
             continue
         if target == MAIN and not explicit:
@@ -306,7 +301,7 @@ def _parse_csv(text: str) -> ParsedList:
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as exc:
-        raise ParseError(INVALID_DECKLIST, f"The CSV could not be read: {exc}.") from None
+        raise ParseError(INVALID_DECKLIST, gettext('The CSV could not be read: %(exc)s.') % {'exc': exc}) from None
     rows = [row for row in rows if any(cell.strip() for cell in row)]
     header = [cell.strip().lower() for cell in rows[0]]
 
@@ -315,15 +310,15 @@ def _parse_csv(text: str) -> ParsedList:
 
     count_at, name_at, section_at = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
     if count_at is None or name_at is None:
-        raise ParseError(INVALID_DECKLIST, "The CSV needs a count (or quantity) column and a name column.")
+        raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
     count_problems: list[ParseError] = []
     for number, row in enumerate(rows[1:], start=2):
         where = f"Row {number}"
         if len(row) <= max(count_at, name_at):
-            raise ParseError(INVALID_DECKLIST, f"{where}: missing the count or the name.", line=number)
+            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: missing the count or the name.') % {'where': where}, line=number)
         name = _clean_name(row[name_at])
         if not name:
-            raise ParseError(INVALID_DECKLIST, f"{where}: the card name is empty.", line=number)
+            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
         try:
             count = _count(row[count_at], where)
         except ParseError as exc:
@@ -333,8 +328,7 @@ def _parse_csv(text: str) -> ParsedList:
         raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
         section = _SECTION_VALUES.get(raw_section)
         if section is None:
-            raise ParseError(INVALID_DECKLIST, f"{where}: unknown section “{row[section_at].strip()}” "
-                             "(expected main, sideboard or commander).", line=number)
+            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).') % {'where': where, 'row': row[section_at].strip()}, line=number)
         if section == "ignore":
             continue
         _add(parsed, section, name, count)
@@ -346,14 +340,13 @@ def _parse_csv(text: str) -> ParsedList:
 
 def _parse_dek(text: str) -> ParsedList:
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.IGNORECASE):
-        raise ParseError(INVALID_DECKLIST, "The XML declares a DTD or entities; a .dek file has none.")
+        raise ParseError(INVALID_DECKLIST, gettext('The XML declares a DTD or entities; a .dek file has none.'))
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise ParseError(INVALID_DECKLIST, f"The file is not well-formed XML ({exc}).") from None
+        raise ParseError(INVALID_DECKLIST, gettext('The file is not well-formed XML (%(exc)s).') % {'exc': exc}) from None
     if root.tag.rsplit("}", 1)[-1] != "Deck":
-        raise ParseError(INVALID_DECKLIST, f"Expected an MTGO .dek file (a <Deck> element), found "
-                         f"<{root.tag.rsplit('}', 1)[-1]}>.")
+        raise ParseError(INVALID_DECKLIST, gettext('Expected an MTGO .dek file (a <Deck> element), found <%(rsplit)s>.') % {'rsplit': root.tag.rsplit('}', 1)[-1]})
     parsed = ParsedList(format=MTGO_DEK)
     entry = 0
     for element in root.iter():
@@ -363,11 +356,11 @@ def _parse_dek(text: str) -> ParsedList:
         where = f"Card entry {entry}"
         name = _clean_name(element.get("Name", ""))
         if not name:
-            raise ParseError(INVALID_DECKLIST, f"{where}: a <Cards> element without a Name.")
+            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: a <Cards> element without a Name.') % {'where': where})
         count = _count(element.get("Quantity", ""), f"{where} ({name})")
         side = element.get("Sideboard", "false").strip().lower()
         if side not in ("true", "false"):
-            raise ParseError(INVALID_DECKLIST, f"{where} ({name}): Sideboard must be true or false.")
+            raise ParseError(INVALID_DECKLIST, gettext('%(where)s (%(name)s): Sideboard must be true or false.') % {'where': where, 'name': name})
         _add(parsed, SIDEBOARD if side == "true" else MAIN, name, count)
     return parsed
 
@@ -390,11 +383,10 @@ def parse_checklist_lines(text: str) -> list[dict]:
             continue
         match = _CHECKLIST_LINE.match(line)
         if not match:
-            raise ParseError("invalid_checklist_line", f"Checklist line {number}: write "
-                             "“Innistrad Checklist: Delver of Secrets”.", line=number)
+            raise ParseError("invalid_checklist_line", gettext('Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.') % {'number': number}, line=number)
         copies = _count(match.group(1) or "1", f"Checklist line {number}")
         if copies > 100:
-            raise ParseError(INVALID_COUNT, f"Checklist line {number}: at most 100 copies.", line=number)
+            raise ParseError(INVALID_COUNT, gettext('Checklist line %(number)s: at most 100 copies.') % {'number': number}, line=number)
         marked = [m.strip() for m in match.group(3).split(";") if m.strip()]
         cards.extend({"checklist": match.group(2).strip(), "marked": list(marked)} for _ in range(copies))
     return cards

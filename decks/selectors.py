@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import datetime as dt
 from collections import Counter
 from typing import Any
@@ -9,6 +11,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
+from cards import languages
 from decks import checking, error_codes, findings
 from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCorrection, DeckRules, SealedPool
@@ -22,14 +25,14 @@ POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 def event_or_404(event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     return event
 
 
 def deck_or_404(deck_id: int) -> Deck:
     deck = Deck.objects.select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
-        raise NotFoundError(error_codes.UNKNOWN_DECK, f"No deck has id {deck_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_DECK, gettext('No deck has id %(deck_id)s.') % {'deck_id': deck_id})
     return deck
 
 
@@ -41,7 +44,7 @@ def is_staff(user, event: Event | int) -> bool:
 def require_staff(user, event: Event | int) -> None:
     if not is_staff(user, event):
         raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                             "Only the event's judges and organisers may do that.")
+                             gettext("Only the event's judges and organisers may do that."))
 
 
 def owns(user, deck: Deck) -> bool:
@@ -58,7 +61,7 @@ def visible_deck(user, deck_id: int) -> Deck:
     deck = deck_or_404(deck_id)
     if not can_see_deck(user, deck):
         raise ForbiddenError(error_codes.NOT_YOUR_DECK,
-                             "Decks are private to their player until decklists are published.")
+                             gettext('Decks are private to their player until decklists are published.'))
     return deck
 
 
@@ -72,7 +75,7 @@ def registration_or_404(event: Event, registration_id: int) -> Registration:
     registration = Registration.objects.filter(event=event, pk=registration_id).first()
     if registration is None:
         raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
-                            f"No registration {registration_id} in this event.")
+                            gettext('No registration %(registration_id)s in this event.') % {'registration_id': registration_id})
     return registration
 
 
@@ -106,7 +109,7 @@ def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:
         return None
     if seat.pod.state not in POOL_STATES:
         raise ConflictError(error_codes.POOL_NOT_READY,
-                            "The draft is not over yet: decks are built once it reaches deck building.")
+                            gettext('The draft is not over yet: decks are built once it reaches deck building.'))
     counts = Counter(DraftCard.objects.filter(seat__registration=registration)
                      .values_list("card_id", flat=True))
     return "draft", [{"card_id": card_id, "count": n} for card_id, n in sorted(counts.items())]
@@ -131,6 +134,13 @@ def deck_data(deck: Deck, pool: list[dict] | None = None) -> checking.Resolved:
     )
 
 
+def printed_languages(deck: Deck) -> list[str]:
+    """The languages (their own names) of the printed names a stored list was written with."""
+    codes = {row["language"] for section in (deck.main, deck.sideboard, deck.commander)
+             for row in section if row.get("printed_name") and row.get("language")}
+    return [languages.name_of(code) for code in sorted(codes)]
+
+
 def deck_view(deck: Deck) -> dict[str, Any]:
     """Everything a deck page, the printable list and the API show about one deck."""
     resolved = deck_data(deck)
@@ -141,10 +151,16 @@ def deck_view(deck: Deck) -> dict[str, Any]:
             by_card.setdefault(use.marked[0].card.key, []).append(row["checklist"])
 
     def lines(section: list[core.Line]) -> list[dict]:
-        return [{"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
-                 "name": line.card.name if line.card else line.name, "count": line.count,
-                 "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
-                for line in section]
+        out = []
+        for line in section:
+            row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
+                   "name": line.card.name if line.card else line.name, "count": line.count,
+                   "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
+            if line.card is not None and line.card.key in resolved.printed:
+                # English name first; the printed one beside it, so any judge can read the list
+                row["printed_name"], row["language"] = resolved.printed[line.card.key]
+            out.append(row)
+        return out
 
     dfcs: dict[Any, dict] = {}
     for section in (data.main, data.sideboard):
@@ -220,11 +236,11 @@ def check_penalty_links(check: DeckCheck) -> list[dict[str, str]]:
         if infraction not in findings.INFRACTIONS:
             continue
         label = findings.FINDING_KINDS.get(finding["kind"], ("", ""))[0]
-        description = f"Deck check: {label}."
+        description = gettext("Deck check: %(finding)s.") % {"finding": label}
         if finding.get("description"):
             description += f" {finding['description']}"
         if finding.get("cards"):
-            description += f" Cards: {', '.join(finding['cards'])}."
+            description += " " + gettext("Cards: %(cards)s.") % {"cards": ", ".join(finding["cards"])}
         links.append({
             "infraction": infraction, "label": findings.INFRACTIONS[infraction], "kind": finding["kind"],
             "url": findings.penalty_url(event_id=check.event_id, registration_id=check.deck.registration_id,

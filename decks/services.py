@@ -6,6 +6,10 @@ result with it; nothing is stored when the request itself is malformed.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from django.utils.translation import gettext
+
 import datetime as dt
 import math
 import random
@@ -28,6 +32,7 @@ from decks.models import (
     SealedPool,
     SelectionMethod,
 )
+from draftsite.i18n import freeze_problems, localize_problems
 from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from drafts import permissions
 from drafts.models import DeckFormat, Registration, StaffRole
@@ -85,10 +90,13 @@ def _apply_check(deck: Deck, resolved: checking.Resolved, now: dt.datetime) -> c
     deck.opaque_sleeves = resolved.deck.opaque_sleeves
     deck.checklist_cards = resolved.checklist_rows
     deck.valid = report.valid
-    deck.check_errors = report.errors
-    deck.check_warnings = report.warnings
+    # Stored in English with their templates; shown in the reader's language.
+    deck.check_errors = freeze_problems(report.errors)
+    deck.check_warnings = freeze_problems(report.warnings)
     deck.summary = report.summary
     deck.checked_at = now
+    report.errors = localize_problems(report.errors)
+    report.warnings = localize_problems(report.warnings)
     return report
 
 
@@ -98,8 +106,7 @@ def _pool_entries(registration: Registration) -> list[dict] | None:
         return None
     pool = selectors.pool_for(registration)
     if pool is None:
-        raise ConflictError(error_codes.NO_POOL, "There is no pool to build from yet: a draft "
-                            "seat or a sealed pool entered by the organiser.")
+        raise ConflictError(error_codes.NO_POOL, gettext('There is no pool to build from yet: a draft seat or a sealed pool entered by the organiser.'))
     return pool[1]
 
 
@@ -121,12 +128,12 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
         selectors.require_staff(actor, event)
         registration = selectors.registration_or_404(event, registration_id)
     elif own is None:
-        raise ForbiddenError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
     else:
         registration = own
     if selectors.is_locked(event, now):
         raise ConflictError(error_codes.DECKLIST_LOCKED,
-                            "Decklists are locked since the decklist deadline; ask a judge for a correction.",
+                            gettext('Decklists are locked since the decklist deadline; ask a judge for a correction.'),
                             deadline=event.decklist_deadline.isoformat())
     pool = None
     if event.deck_format == DeckFormat.LIMITED:
@@ -157,7 +164,7 @@ def revalidate_deck(*, deck_id: int, actor, now: dt.datetime | None = None) -> t
     now = now or timezone.now()
     deck = Deck.objects.select_for_update().select_related("event", "registration").get(pk=deck_id)
     if not (selectors.owns(actor, deck) or selectors.is_staff(actor, deck.event_id)):
-        raise ForbiddenError(error_codes.NOT_YOUR_DECK, "Only the player and the event's judges may do that.")
+        raise ForbiddenError(error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may do that."))
     pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
     report = _apply_check(deck, selectors.deck_data(deck, pool), now)
     deck.save()
@@ -196,7 +203,7 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
     selectors.require_staff(judge, deck.event_id)
     reason = (reason or "").strip()
     if not reason:
-        raise DomainError("reason_required", "Say why the list is corrected.", field="reason")
+        raise DomainError("reason_required", gettext('Say why the list is corrected.'), field="reason")
     before, valid_before = _snapshot(deck), deck.valid
     pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
     resolved = checking.resolve(
@@ -223,7 +230,7 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
     if before["checklist_cards"] != after["checklist_cards"]:
         changes["checklist_cards"] = {"from": before["checklist_cards"], "to": after["checklist_cards"]}
     if not changes:
-        raise DomainError(error_codes.NO_CHANGE, "The correction changes nothing in the list.")
+        raise DomainError(error_codes.NO_CHANGE, gettext('The correction changes nothing in the list.'))
     deck.updated_at = now
     deck.updated_by = judge
     deck.version += 1
@@ -238,21 +245,21 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
     """The organiser enters a sealed player's pool (names or card ids, with counts)."""
     registration = Registration.objects.select_related("event").filter(pk=registration_id).first()
     if registration is None:
-        raise DomainError(error_codes.UNKNOWN_REGISTRATION, f"No registration has id {registration_id}.",
+        raise DomainError(error_codes.UNKNOWN_REGISTRATION, gettext('No registration has id %(registration_id)s.') % {'registration_id': registration_id},
                           status_code=404)
     if not permissions.is_organiser(actor, registration.event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only an organiser of this event may enter pools.")
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may enter pools.'))
     if not cards:
-        raise DomainError(error_codes.EMPTY_DECKLIST, "The pool is empty.", field="cards")
+        raise DomainError(error_codes.EMPTY_DECKLIST, gettext('The pool is empty.'), field="cards")
     resolved = checking.resolve(format=core.LIMITED, main=cards)
     unknown = [line.name for line in resolved.deck.main if line.card is None]
     if unknown:
-        raise DomainError(error_codes.UNKNOWN_CARD, f"Not in the catalogue: {', '.join(unknown[:10])}.",
+        raise DomainError(error_codes.UNKNOWN_CARD, gettext('Not in the catalogue: %(join)s.') % {'join': ', '.join(unknown[:10])},
                           field="cards", cards=unknown[:50],
                           suggestions={n: card_selectors.suggest_names(n, 3) for n in unknown[:5]})
     rows = [row for row in resolved.stored(resolved.deck.main) if row["card_id"] is not None]
     if sum(row["count"] for row in rows) > MAX_POOL_CARDS:
-        raise DomainError(error_codes.TOO_MANY_ENTRIES, f"A pool has at most {MAX_POOL_CARDS} cards.",
+        raise DomainError(error_codes.TOO_MANY_ENTRIES, gettext('A pool has at most %(MAX_POOL_CARDS)s cards.') % {'MAX_POOL_CARDS': MAX_POOL_CARDS},
                           field="cards")
     pool, _ = SealedPool.objects.update_or_create(
         registration=registration,
@@ -266,14 +273,14 @@ def require_deck_rules_editor(actor, event) -> None:
     """Organisers and the head judge set how decks are checked (checked before the body)."""
     if not permissions.event_roles(actor, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
         raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                             "Only an organiser or the head judge may change how decks are checked.")
+                             gettext('Only an organiser or the head judge may change how decks are checked.'))
 
 
 def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
     event = selectors.event_or_404(event_id)
     require_deck_rules_editor(actor, event)
     if checklist_policy not in core.POLICIES:
-        raise DomainError("invalid_policy", f"Policy must be one of {', '.join(core.POLICIES)}.",
+        raise DomainError("invalid_policy", gettext('Policy must be one of %(join)s.') % {'join': ', '.join(core.POLICIES)},
                           field="checklist_policy")
     rules, _ = DeckRules.objects.update_or_create(event=event, defaults={"checklist_policy": checklist_policy})
     return rules
@@ -290,23 +297,23 @@ def select_for_deck_check(*, event_id: int, judge, method: str, percent: int = 1
     with_decks = sorted(Deck.objects.filter(event=event).values_list("registration_id", flat=True))
     if method == SelectionMethod.RANDOM:
         if not with_decks:
-            raise ConflictError(error_codes.NOTHING_TO_CHECK, "No deck is registered yet.")
+            raise ConflictError(error_codes.NOTHING_TO_CHECK, gettext('No deck is registered yet.'))
         if not 1 <= percent <= 100:
-            raise DomainError("invalid_percent", "The share is between 1 and 100 percent.", field="percent")
+            raise DomainError("invalid_percent", gettext('The share is between 1 and 100 percent.'), field="percent")
         seed = secrets.randbits(48) if seed is None else seed
         count = max(1, math.ceil(len(with_decks) * percent / 100))
         chosen = sorted(random.Random(seed).sample(with_decks, count))
     elif method == SelectionMethod.CHOSEN:
         chosen = sorted(set(registration_ids))
         if not chosen:
-            raise DomainError(error_codes.NOTHING_TO_CHECK, "Choose at least one deck.", field="registrations")
+            raise DomainError(error_codes.NOTHING_TO_CHECK, gettext('Choose at least one deck.'), field="registrations")
         missing = sorted(set(chosen) - set(with_decks))
         if missing:
             raise DomainError(error_codes.NO_DECK, "These registrations have no deck in this event: "
                               + ", ".join(map(str, missing)), field="registrations", registrations=missing)
         seed, percent = None, None
     else:
-        raise DomainError("invalid_method", "Method is random or chosen.", field="method")
+        raise DomainError("invalid_method", gettext('Method is random or chosen.'), field="method")
     return DeckCheckSelection.objects.create(event=event, method=method, seed=seed, percent=percent,
                                              registration_ids=chosen, created_by=judge, created_at=now)
 
@@ -322,30 +329,29 @@ def record_deck_check(*, deck_id: int, judge, found: Sequence[dict] = (), notes:
     if selection_id is not None:
         selection = DeckCheckSelection.objects.filter(pk=selection_id, event_id=deck.event_id).first()
         if selection is None:
-            raise DomainError(error_codes.UNKNOWN_SELECTION, f"No deck check selection {selection_id} "
-                              "in this event.", field="selection")
+            raise DomainError(error_codes.UNKNOWN_SELECTION, gettext('No deck check selection %(selection_id)s in this event.') % {'selection_id': selection_id}, field="selection")
     rows = []
     for index, finding in enumerate(found):
         kind = finding.get("kind", "")
         if kind not in findings.FINDING_KINDS:
-            raise DomainError(error_codes.INVALID_FINDING, f"Unknown finding {kind!r}.",
+            raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown finding %(kind)s.') % {'kind': repr(kind)},
                               field=f"findings[{index}].kind")
         infraction = finding.get("infraction")
         if infraction is None:
             infraction = findings.FINDING_KINDS[kind][1]
         if infraction and infraction not in findings.INFRACTIONS:
-            raise DomainError(error_codes.INVALID_FINDING, f"Unknown infraction {infraction!r}.",
+            raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown infraction %(infraction)s.') % {'infraction': repr(infraction)},
                               field=f"findings[{index}].infraction")
         description = (finding.get("description") or "").strip()
         if kind == "other" and not description:
-            raise DomainError(error_codes.INVALID_FINDING, "Describe what was found.",
+            raise DomainError(error_codes.INVALID_FINDING, gettext('Describe what was found.'),
                               field=f"findings[{index}].description")
         rows.append({"kind": kind, "description": description,
                      "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
                      "infraction": infraction})
     if "\x00" in (notes or "") or any("\x00" in r["description"] or any("\x00" in c for c in r["cards"])
                                       for r in rows):  # the page posts raw text; PostgreSQL refuses NUL (500)
-        raise DomainError("null_characters_not_allowed", "Null characters are not allowed.", field="notes")
+        raise DomainError("null_characters_not_allowed", gettext('Null characters are not allowed.'), field="notes")
     return DeckCheck.objects.create(event_id=deck.event_id, deck=deck, selection=selection, judge=judge,
                                     at=now, deck_version=deck.version, matches=not rows, findings=rows,
                                     notes=(notes or "").strip())

@@ -4,6 +4,10 @@ sealed pools). Thin: the same services and selectors as the API do the work."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
+from django.utils.translation import gettext, gettext_lazy
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,11 +35,10 @@ _SIZE_ATTRS = {
 
 
 class DeckForm(forms.Form):
-    decklist = forms.CharField(label="Decklist", required=False,
+    decklist = forms.CharField(label=gettext_lazy('Decklist'), required=False,
                                widget=forms.Textarea(attrs={"rows": 14, **_SIZE_ATTRS}),
-                               help_text="“4 Card Name” lines with a Sideboard section, an Arena export, "
-                                         "an MTGO .dek or a CSV.")
-    file = forms.FileField(label="…or upload a file", required=False,
+                               help_text=gettext_lazy('“4 Card Name” lines with a Sideboard section, an Arena export, an MTGO .dek or a CSV.'))
+    file = forms.FileField(label=gettext_lazy('…or upload a file'), required=False,
                            widget=forms.ClearableFileInput(attrs=_SIZE_ATTRS))
 
     def clean_decklist(self):
@@ -47,15 +50,14 @@ class DeckForm(forms.Form):
                 gettext("The decklist is %(size)d KB; decklists are limited to %(max)d KB.")
                 % {"size": size // 1024, "max": parsers.MAX_BYTES // 1024}, code="file_too_large")
         return text
-    opaque_sleeves = forms.BooleanField(label="My deck is in fully opaque sleeves", required=False)
+    opaque_sleeves = forms.BooleanField(label=gettext_lazy('My deck is in fully opaque sleeves'), required=False)
     checklist_lines = forms.CharField(
-        label="Checklist and substitute cards", required=False, widget=forms.Textarea(attrs={"rows": 5}),
-        help_text="One line per card, with the name marked on it: “2 Innistrad Checklist: Delver of "
-                  "Secrets” or “Double-Faced Substitute Card: Emeria's Call”.")
+        label=gettext_lazy('Checklist and substitute cards'), required=False, widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=gettext_lazy("One line per card, with the name marked on it: “2 Innistrad Checklist: Delver of Secrets” or “Double-Faced Substitute Card: Emeria's Call”."))
 
 
 class CorrectionForm(DeckForm):
-    reason = forms.CharField(label="Why is the list corrected?", widget=forms.Textarea(attrs={"rows": 3}),
+    reason = forms.CharField(label=gettext_lazy('Why is the list corrected?'), widget=forms.Textarea(attrs={"rows": 3}),
                              max_length=2000)
 
 
@@ -69,14 +71,14 @@ def _handle(request, fn):
 
 def _staff_or_403(user, event) -> None:
     if not selectors.is_staff(user, event):
-        raise PermissionDenied("Only the event's judges and organisers may see this page.")
+        raise PermissionDenied(gettext("Only the event's judges and organisers may see this page."))
 
 
 def _event(event_id: int) -> Event:
     try:
         return selectors.event_or_404(event_id)
     except NotFoundError:
-        raise Http404("No such event") from None
+        raise Http404(gettext('No such event')) from None
 
 
 def index(request):
@@ -89,7 +91,7 @@ def index(request):
         event_ids = EventStaff.objects.filter(user=request.user).values_list("event_id", flat=True)
         staffed = [{"event": e, "organiser": permissions.is_organiser(request.user, e)}
                    for e in Event.objects.filter(pk__in=event_ids)]
-    return render(request, "decks/index.html", {"title": "Decks", "registered": registered,
+    return render(request, "decks/index.html", {"title": gettext('Decks'), "registered": registered,
                                                 "staffed": staffed})
 
 
@@ -123,9 +125,9 @@ def my_deck(request, event_id: int):
         _staff_or_403(request.user, event)
         registration = Registration.objects.filter(event=event, pk=int(raw_id)).first()
         if registration is None:
-            raise Http404("No such registration")
+            raise Http404(gettext('No such registration'))
     if registration is None:
-        return render(request, "decks/not_registered.html", {"title": "Not registered", "event": event},
+        return render(request, "decks/not_registered.html", {"title": gettext('Not registered'), "event": event},
                       status=403)
     deck = getattr(registration, "deck", None)
     locked = selectors.is_locked(event)
@@ -140,7 +142,7 @@ def my_deck(request, event_id: int):
         if pool is not None:
             pool_rows = selectors.pool_view(pool[1])
         elif pool_error is None:
-            pool_error = "There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters."
+            pool_error = gettext("There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters.")
     initial = {}
     main_counts, basic_counts = {}, {}
     if deck is not None:
@@ -162,7 +164,7 @@ def my_deck(request, event_id: int):
             if error is None and result == "suggested":
                 status = 200
             elif error is None:
-                messages.success(request, "Deck saved and checked.")
+                messages.success(request, gettext('Deck saved and checked.'))
                 return redirect(f"{request.path}?registration={registration.pk}" if registration != own
                                 else request.path)
         else:
@@ -171,13 +173,12 @@ def my_deck(request, event_id: int):
             main_counts = {row["card_id"]: request.POST.get(f"main-{row['card_id']}", "0") for row in pool_rows}
             basic_counts = {b: request.POST.get(f"basic-{b}", "0") for b in BASICS}
     elif request.method == "POST":
-        error, status = DomainError("decklist_locked", "Decklists are locked since the decklist deadline; "
-                                    "ask a judge for a correction."), 409
+        error, status = DomainError("decklist_locked", gettext('Decklists are locked since the decklist deadline; ask a judge for a correction.')), 409
     if pool_rows is not None:
         for row in pool_rows:
             row["main"] = main_counts.get(row["card_id"], 0)
     return render(request, "decks/my_deck.html", {
-        "title": f"Deck for {event.name}", "event": event, "registration": registration, "deck": deck,
+        "title": gettext('Deck for %(name)s') % {'name': event.name}, "event": event, "registration": registration, "deck": deck,
         "form": form, "error": error, "locked": locked, "limited": limited, "pool_rows": pool_rows,
         "pool_error": pool_error, "basics": [(b, basic_counts.get(b, 0)) for b in BASICS],
         "for_other": registration != own,
@@ -207,12 +208,17 @@ def _save_from_form(request, event, registration, form, pool_rows):
         form.data = form.data.copy()
         form.data["checklist_lines"] = parsers.format_checklist_lines(suggested)
         if not suggested:
-            messages.info(request, "No double-faced card in this list has an official checklist card.")
+            messages.info(request, gettext('No double-faced card in this list has an official checklist card.'))
         return "suggested"
-    services.register_deck(event_id=event.pk, actor=request.user, main=sections["main"],
-                           sideboard=sections["sideboard"], commander=sections["commander"],
-                           opaque_sleeves=data["opaque_sleeves"], checklist_cards=checklist_cards,
-                           source_format=source, registration_id=registration.pk)
+    deck, _ = services.register_deck(event_id=event.pk, actor=request.user, main=sections["main"],
+                                  sideboard=sections["sideboard"], commander=sections["commander"],
+                                  opaque_sleeves=data["opaque_sleeves"], checklist_cards=checklist_cards,
+                                  source_format=source, registration_id=registration.pk)
+    read_in = selectors.printed_languages(deck)
+    if read_in:  # say which language the card names were read in
+        messages.info(request, gettext("Card names read in: %(languages)s. The list shows each card's "
+                                       "English name with the name you wrote beside it.")
+                      % {"languages": ", ".join(read_in)})
     return "saved"
 
 
@@ -220,9 +226,9 @@ def _visible_deck_or_error(request, pk: int):
     try:
         return selectors.visible_deck(request.user, pk)
     except NotFoundError:
-        raise Http404("No such deck") from None
+        raise Http404(gettext('No such deck')) from None
     except ForbiddenError:
-        raise PermissionDenied("Decks are private to their player until decklists are published.") from None
+        raise PermissionDenied(gettext('Decks are private to their player until decklists are published.')) from None
 
 
 def deck_detail(request, pk: int):
@@ -232,13 +238,13 @@ def deck_detail(request, pk: int):
     if request.method == "POST" and request.POST.get("action") == "revalidate" and (staff or owner):
         _, error, _ = _handle(request, lambda: services.revalidate_deck(deck_id=deck.pk, actor=request.user))
         if error is None:
-            messages.success(request, "Deck checked again.")
+            messages.success(request, gettext('Deck checked again.'))
         else:
             messages.error(request, error.message)
         return redirect("decks:detail", pk=deck.pk)
     checks = selectors.checks(deck) if staff else []
     return render(request, "decks/detail.html", {
-        "title": f"Deck of {deck.registration.name}", "deck": deck, "view": selectors.deck_view(deck),
+        "title": gettext('Deck of %(name)s') % {'name': deck.registration.name}, "deck": deck, "view": selectors.deck_view(deck),
         "status": selectors.deck_status(deck, deck.event), "staff": staff, "owner": owner,
         "corrections": [(c, selectors.correction_penalty_link(c)) for c in selectors.corrections(deck)]
         if (staff or owner) else [],
@@ -250,7 +256,7 @@ def print_deck(request, pk: int):
     deck = _visible_deck_or_error(request, pk)
     view = selectors.deck_view(deck)
     return render(request, "decks/print.html", {
-        "title": f"Decklist · {deck.registration.name}", "deck": deck, "view": view,
+        "title": gettext('Decklist · %(name)s') % {'name': deck.registration.name}, "deck": deck, "view": view,
         "printed_at": timezone.now(),
     })
 
@@ -265,7 +271,7 @@ def event_decks(request, event_id: int):
     rows = selectors.event_decks(event, status=state, query=request.GET.get("q", "")[:100],
                                  error=request.GET.get("error", "")[:40], late=late)
     return render(request, "decks/event_decks.html", {
-        "title": f"Decks · {event.name}", "event": event, "rows": rows, "status": state,
+        "title": gettext('Decks · %(name)s') % {'name': event.name}, "event": event, "rows": rows, "status": state,
         "q": request.GET.get("q", "")[:100], "error": request.GET.get("error", "")[:40],
         "late": request.GET.get("late", ""), "error_codes": sorted(set(
             code for row in selectors.event_decks(event) for code in row["status"]["error_codes"])),
@@ -286,13 +292,13 @@ def deck_checks(request, event_id: int):
         percent = request.POST.get("percent", "10").strip()
         seed = request.POST.get("seed", "").strip()
         if not percent.isdigit() or (seed and not seed.isdigit()):
-            error, status = DomainError("invalid", "Percent and seed are whole numbers."), 400
+            error, status = DomainError("invalid", gettext('Percent and seed are whole numbers.')), 400
         else:
             result, error, status = _handle(request, lambda: services.select_for_deck_check(
                 event_id=event.pk, judge=request.user, method=method, percent=int(percent),
                 seed=int(seed) if seed else None, registration_ids=chosen))
             if error is None:
-                messages.success(request, f"{len(result.registration_ids)} deck(s) picked for a deck check.")
+                messages.success(request, gettext('%(count)s deck(s) picked for a deck check.') % {'count': len(result.registration_ids)})
                 return redirect("decks:deck-checks", event_id=event.pk)
     rows = [row for row in selectors.event_decks(event) if row["deck"] is not None]
     by_registration = {row["registration"].pk: row for row in rows}
@@ -301,7 +307,7 @@ def deck_checks(request, event_id: int):
     checks = [(c, selectors.check_penalty_links(c)) for c in
               event.deck_checks.select_related("deck__registration", "judge")[:50]]
     return render(request, "decks/deck_checks.html", {
-        "title": f"Deck checks · {event.name}", "event": event, "rows": rows, "selections": selections,
+        "title": gettext('Deck checks · %(name)s') % {'name': event.name}, "event": event, "rows": rows, "selections": selections,
         "checks": checks, "error": error, "methods": SelectionMethod.choices,
     }, status=status)
 
@@ -327,18 +333,18 @@ def record_check(request, pk: int):
                               "cards": cards[:100],
                               **({"infraction": infraction} if infraction is not None else {})})
         if request.POST.get("matches") and found:
-            error, status = DomainError("invalid", "A deck that matches has no findings."), 400
+            error, status = DomainError("invalid", gettext('A deck that matches has no findings.')), 400
         elif not request.POST.get("matches") and not found:
-            error, status = DomainError("required", "Tick “the deck matches the list”, or record what differs."), 400
+            error, status = DomainError("required", gettext('Tick “the deck matches the list”, or record what differs.')), 400
         else:
             check, error, status = _handle(request, lambda: services.record_deck_check(
                 deck_id=deck.pk, judge=request.user, found=found, notes=request.POST.get("notes", "")[:4000],
                 selection_id=int(selection_raw) if selection_raw.isdigit() else None))
             if error is None:
-                messages.success(request, "Deck check recorded.")
+                messages.success(request, gettext('Deck check recorded.'))
                 return redirect(reverse("decks:detail", args=[deck.pk]) + f"#check-{check.pk}")
     return render(request, "decks/record_check.html", {
-        "title": f"Deck check · {deck.registration.name}", "deck": deck, "view": selectors.deck_view(deck),
+        "title": gettext('Deck check · %(name)s') % {'name': deck.registration.name}, "deck": deck, "view": selectors.deck_view(deck),
         "kinds": kinds, "infractions": findings.INFRACTIONS, "error": error,
         "checked": ({kind for kind, _ in kinds if request.POST.get(f"finding-{kind}")}
                     if request.method == "POST" else suggested),
@@ -367,7 +373,7 @@ def correct(request, pk: int):
                     checklist_cards=services.checklist_lines_or_400(data.get("checklist_lines") or ""))
             correction, error, status = _handle(request, run)
             if error is None:
-                messages.success(request, "Correction recorded.")
+                messages.success(request, gettext('Correction recorded.'))
                 return redirect(reverse("decks:detail", args=[deck.pk]) + f"#correction-{correction.pk}")
         else:
             status = 400
@@ -377,7 +383,7 @@ def correct(request, pk: int):
             "opaque_sleeves": deck.opaque_sleeves,
             "checklist_lines": parsers.format_checklist_lines(deck.checklist_cards)})
     return render(request, "decks/correct.html", {
-        "title": f"Correct the list · {deck.registration.name}", "deck": deck, "form": form, "error": error,
+        "title": gettext('Correct the list · %(name)s') % {'name': deck.registration.name}, "deck": deck, "form": form, "error": error,
     }, status=status)
 
 
@@ -385,7 +391,7 @@ def correct(request, pk: int):
 def sealed_pools(request, event_id: int):
     event = _event(event_id)
     if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied("Only an organiser of this event may enter sealed pools.")
+        raise PermissionDenied(gettext('Only an organiser of this event may enter sealed pools.'))
     error, status = None, 200
     registrations = list(Registration.objects.filter(event=event).order_by("name"))
     pools = {p.registration_id: p for p in SealedPool.objects.filter(registration__event=event)}
@@ -395,15 +401,15 @@ def sealed_pools(request, event_id: int):
 
         def run():
             if not raw.isdigit():
-                raise DomainError("required", "Choose the player.", field="registration")
+                raise DomainError("required", gettext('Choose the player.'), field="registration")
             sections = services.entries_from_parsed(services.parse_or_400(text))
             return services.set_sealed_pool(registration_id=int(raw), actor=request.user,
                                             cards=sections["main"] + sections["sideboard"])
         pool, error, status = _handle(request, run)
         if error is None:
-            messages.success(request, f"Pool saved ({pool.size} cards).")
+            messages.success(request, gettext('Pool saved (%(size)s cards).') % {'size': pool.size})
             return redirect("decks:sealed-pools", event_id=event.pk)
     return render(request, "decks/sealed_pools.html", {
-        "title": f"Sealed pools · {event.name}", "event": event, "error": error,
+        "title": gettext('Sealed pools · %(name)s') % {'name': event.name}, "event": event, "error": error,
         "rows": [(r, pools.get(r.pk)) for r in registrations], "post": request.POST,
     }, status=status)

@@ -6,6 +6,8 @@ serializer, call one service, and return what the selectors say that viewer may 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -31,7 +33,7 @@ class EventInput(serializers.Serializer):
                                       default=list, max_length=3)
     cube_list = serializers.ListField(child=serializers.CharField(max_length=200), required=False,
                                       default=list, max_length=1000,
-                                      help_text="Card names (any face), one per card.")
+                                      help_text=gettext_lazy('Card names (any face), one per card.'))
     pack_size = serializers.IntegerField(min_value=2, max_value=20, default=15)
     pick_timer = serializers.BooleanField(default=True)
     deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, default=25)
@@ -56,9 +58,9 @@ class EventOutput(serializers.ModelSerializer):
 
 class RegistrationInput(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False,
-                                 help_text="A guest's name (organisers only).")
+                                 help_text=gettext_lazy("A guest's name (organisers only)."))
     username = serializers.CharField(max_length=150, required=False,
-                                     help_text="Register this account (organisers only).")
+                                     help_text=gettext_lazy('Register this account (organisers only).'))
 
 
 class RegistrationOutput(serializers.ModelSerializer):
@@ -71,7 +73,7 @@ class SeatingInput(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
     pods = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=8),
-        required=False, max_length=200, help_text="Seat by hand: registration ids per pod, in seat order.")
+        required=False, max_length=200, help_text=gettext_lazy('Seat by hand: registration ids per pod, in seat order.'))
 
 
 class MovePlayerInput(serializers.Serializer):
@@ -80,11 +82,11 @@ class MovePlayerInput(serializers.Serializer):
 
 
 class PickInput(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1, help_text="The id of the card in the pack.")
+    card = serializers.IntegerField(min_value=1, help_text=gettext_lazy('The id of the card in the pack.'))
     position = serializers.IntegerField(min_value=0, max_value=1000, required=False,
-                                        help_text="Where the card goes in your pile (R17); default the end.")
+                                        help_text=gettext_lazy('Where the card goes in your pile (R17); default the end.'))
     pack = serializers.IntegerField(min_value=1, required=False,
-                                    help_text="The pack you picked from; a stale pack gives 409 wrong_pack.")
+                                    help_text=gettext_lazy('The pack you picked from; a stale pack gives 409 wrong_pack.'))
 
 
 class PileMoveInput(serializers.Serializer):
@@ -103,7 +105,7 @@ class ReplaceSeatInput(serializers.Serializer):
     def validate(self, attrs):
         if bool(attrs.get("automatic")) == bool(attrs.get("registration")):
             raise serializers.ValidationError(
-                "Give either automatic=true or the registration of the player taking the seat.",
+                gettext('Give either automatic=true or the registration of the player taking the seat.'),
                 code="invalid_replacement")
         return attrs
 
@@ -119,42 +121,42 @@ def _valid(serializer_class, request) -> dict:
 def _event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk).first()
     if event is None:
-        raise NotFoundError("unknown_event", f"No event has id {pk}.")
+        raise NotFoundError("unknown_event", gettext('No event has id %(pk)s.') % {'pk': pk})
     return event
 
 
 def _pod(pk: int) -> Pod:
     pod = Pod.objects.select_related("event").filter(pk=pk).first()
     if pod is None:
-        raise NotFoundError("unknown_pod", f"No pod has id {pk}.")
+        raise NotFoundError("unknown_pod", gettext('No pod has id %(pk)s.') % {'pk': pk})
     return pod
 
 
 def _seat(pk: int) -> Seat:
     seat = Seat.objects.select_related("registration", "pod__event").filter(pk=pk).first()
     if seat is None:
-        raise NotFoundError("unknown_seat", f"No seat has id {pk}.")
+        raise NotFoundError("unknown_seat", gettext('No seat has id %(pk)s.') % {'pk': pk})
     return seat
 
 
 def _require_organiser(user, event) -> None:
     if not permissions.is_organiser(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only an organiser of this event may do that.")
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may do that.'))
 
 
 def _require_staff(user, event) -> None:
     if not permissions.sees_everything(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only the event's organisers and judges may see that.")
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only the event's organisers and judges may see that."))
 
 
 def _require_seat_owner(user, seat: Seat) -> None:
     if not permissions.owns_seat(user, seat):
-        raise ForbiddenError(error_codes.NOT_YOUR_SEAT, "That is not your seat.")
+        raise ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext('That is not your seat.'))
 
 
 def _require_seat_reader(user, seat: Seat) -> None:
     if not (permissions.owns_seat(user, seat) or permissions.sees_everything(user, seat.pod.event)):
-        raise ForbiddenError(error_codes.NOT_YOUR_SEAT, "That is not your seat.")
+        raise ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext('That is not your seat.'))
 
 
 # --- events ----------------------------------------------------------------------------
@@ -176,7 +178,7 @@ class EventListView(APIView):
     def post(self, request):
         """Create an event (organisers). You become its organiser."""
         if not permissions.can_create_event(request.user):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only organisers may create events.")
+            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only organisers may create events.'))
         data = _valid(EventInput, request)
         event = services.create_event(created_by=request.user, **data)
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
@@ -190,7 +192,7 @@ class EventDetailView(APIView):
         event = _event(pk)
         if not (permissions.event_roles(request.user, event)
                 or event.registrations.filter(user=request.user).exists()):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "You are not part of this event.")
+            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('You are not part of this event.'))
         return Response(EventOutput(event).data)
 
     @extend_schema(request=EventUpdate, responses=EventOutput)
@@ -212,7 +214,7 @@ class RegistrationListView(APIView):
         event = _event(pk)
         if not (permissions.event_roles(request.user, event)
                 or event.registrations.filter(user=request.user).exists()):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "You are not part of this event.")
+            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('You are not part of this event.'))
         return Response(RegistrationOutput(event.registrations.order_by("name"), many=True).data)
 
     @extend_schema(request=RegistrationInput, responses={201: RegistrationOutput})
@@ -228,7 +230,7 @@ class RegistrationListView(APIView):
 
                 user = get_user_model().objects.filter(username=data["username"]).first()
                 if user is None:
-                    raise DomainError("unknown_user", f"No account is called {data['username']!r}.",
+                    raise DomainError("unknown_user", gettext('No account is called %(data)s.') % {'data': repr(data['username'])},
                                       field="username")
             registration = services.register_player(event_id=event.pk, user=user, name=data.get("name"))
         else:
@@ -257,7 +259,7 @@ class EventPodsView(APIView):
         event = _event(pk)
         if not (permissions.event_roles(request.user, event)
                 or event.registrations.filter(user=request.user).exists()):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "You are not part of this event.")
+            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('You are not part of this event.'))
         pods = [selectors.fresh_pod(p.pk) for p in event.pods.order_by("number")]
         return Response({"pods": [selectors.pod_summary(p) for p in pods]})
 
@@ -283,7 +285,7 @@ class PodBoardView(APIView):
         """The pod's open information (R15): DFCs by seat, pack sizes. Pod members and staff."""
         pod = _pod(pk)
         if not (permissions.seat_in_pod(request.user, pod.pk) or permissions.sees_everything(request.user, pod.event)):
-            raise ForbiddenError(error_codes.NOT_IN_POD, "You are not in this pod.")
+            raise ForbiddenError(error_codes.NOT_IN_POD, gettext('You are not in this pod.'))
         pod = selectors.fresh_pod(pod.pk)
         return Response({"pod": selectors.pod_summary(pod), "board": selectors.open_board(pod)})
 

@@ -47,14 +47,21 @@ def _store(cache: dict, key: int, value, now: float) -> None:
 
 def card_info(card_ids: set[int]) -> dict[int, dict]:
     """Every face of each catalogue card, as pages render it."""
-    from cards.models import Card, CardFace
+    from django.conf import settings
+
+    from cards.models import Card, CardFace, LocalizedName
+    from cards.selectors import printed_names_of
 
     now = time.monotonic()
     info, missing = _cached(_card_cache, card_ids, now)
     if not missing:
         return info
     cards = Card.objects.filter(pk__in=missing).prefetch_related(
-        Prefetch("faces", queryset=CardFace.objects.order_by("position")))
+        Prefetch("faces", queryset=CardFace.objects.order_by("position")),
+        # The face names printed in the site's languages, so pages show the player's printed
+        # name beside the English one.
+        Prefetch("localized_names", queryset=LocalizedName.objects.filter(
+            language__in=[code for code, _ in settings.LANGUAGES]).order_by("position", "pk")))
     for card in cards:
         info[card.pk] = {
             "card_id": card.pk,
@@ -69,6 +76,7 @@ def card_info(card_ids: set[int]) -> dict[int, dict]:
                  "colors": list(f.colors)}
                 for f in card.faces.all()
             ],
+            "printed_names": printed_names_of(card),
         }
         _store(_card_cache, card.pk, info[card.pk], now)
     return info

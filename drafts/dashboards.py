@@ -6,6 +6,7 @@ player and spectator pages use ``selectors.seat_view`` and ``selectors.open_boar
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
 import csv
 import datetime as dt
 import io
@@ -23,7 +24,7 @@ AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 
 
 def _name(seat: Seat) -> str:
-    return seat.registration.name if seat.registration_id else "Automatic drafter"
+    return seat.registration.name if seat.registration_id else gettext("Automatic drafter")
 
 
 def _ms_left(deadline: dt.datetime | None, now: dt.datetime) -> int | None:
@@ -37,11 +38,11 @@ def pod_clock(pod: Pod, now: dt.datetime, soonest_pick: dt.datetime | None = Non
     paused = pod.state == PodState.PAUSED
     label, deadline, remaining = None, None, None
     if state == PodState.REVIEWING:
-        label, deadline = "Review", pod.review_deadline
+        label, deadline = gettext("Review"), pod.review_deadline
     elif state == PodState.DECK_BUILDING:
-        label, deadline = "Deck building", pod.deck_building_deadline
+        label, deadline = gettext("Deck building"), pod.deck_building_deadline
     elif state == PodState.DRAFTING and (soonest_pick is not None or soonest_paused_ms is not None):
-        label, deadline, remaining = "Next pick timer", soonest_pick, soonest_paused_ms
+        label, deadline, remaining = gettext("Next pick timer"), soonest_pick, soonest_paused_ms
     if paused:
         if state in (PodState.REVIEWING, PodState.DECK_BUILDING):
             remaining = pod.paused_remaining_ms
@@ -138,25 +139,25 @@ def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
 
 
 LOG_TEXT = {
-    "start": "Pod started",
-    "pause": "Paused",
-    "resume": "Resumed",
-    "round_start": "Round {round} started",
-    "round_end": "Round {round} finished",
-    "all_ready": "Every player was ready: round {round} started",
-    "advance_round": "Review ended early: round {round} started",
-    "automatic_pick": "Seat {seat_no}: automatic pick ({kind_text}), round {round} pick {pick}",
-    "replace_with_automatic": "Seat {seat_no} replaced by an automatic drafter",
-    "hand_seat": "Seat {seat_no} handed from {previous} to {to}",
-    "deck_building_start": "Deck building started",
-    "deck_building_over": "Deck building over",
-    "extend_clocks": "{clock_text} extended by {seconds} s{seat_text}",
-    "deck_building_clock": "Deck-building time set to {minutes} min{scope_text}",
-    "start_deck_building": "Deck-building clock started: {minutes} min",
-    "spectator_link_regenerated": "New spectator link (the old one is revoked)",
+    "start": gettext_lazy("Pod started"),
+    "pause": gettext_lazy("Paused"),
+    "resume": gettext_lazy("Resumed"),
+    "round_start": gettext_lazy("Round {round} started"),
+    "round_end": gettext_lazy("Round {round} finished"),
+    "all_ready": gettext_lazy("Every player was ready: round {round} started"),
+    "advance_round": gettext_lazy("Review ended early: round {round} started"),
+    "automatic_pick": gettext_lazy("Seat {seat_no}: automatic pick ({kind_text}), round {round} pick {pick}"),
+    "replace_with_automatic": gettext_lazy("Seat {seat_no} replaced by an automatic drafter"),
+    "hand_seat": gettext_lazy("Seat {seat_no} handed from {previous} to {to}"),
+    "deck_building_start": gettext_lazy("Deck building started"),
+    "deck_building_over": gettext_lazy("Deck building over"),
+    "extend_clocks": gettext_lazy("{clock_text} extended by {seconds} s{seat_text}"),
+    "deck_building_clock": gettext_lazy("Deck-building time set to {minutes} min{scope_text}"),
+    "start_deck_building": gettext_lazy("Deck-building clock started: {minutes} min"),
+    "spectator_link_regenerated": gettext_lazy("New spectator link (the old one is revoked)"),
 }
-_KIND_TEXT = {PickKind.TIMEOUT: "timer ran out", PickKind.AUTOMATIC_DRAFTER: "automatic drafter"}
-_CLOCK_TEXT = {"pick": "Pick timers", "review": "Review clock", "deck_building": "Deck-building clock"}
+_KIND_TEXT = {PickKind.TIMEOUT: gettext_lazy("timer ran out"), PickKind.AUTOMATIC_DRAFTER: gettext_lazy("automatic drafter")}
+_CLOCK_TEXT = {"pick": gettext_lazy("Pick timers"), "review": gettext_lazy("Review clock"), "deck_building": gettext_lazy("Deck-building clock")}
 
 
 def describe(entry: PodLogEntry) -> str:
@@ -166,9 +167,9 @@ def describe(entry: PodLogEntry) -> str:
         seat_no=seat + 1 if isinstance(seat, int) else "?",
         seat_text=f" for seat {seat + 1}" if isinstance(seat, int) else "",
         kind_text=_KIND_TEXT.get(details.get("kind"), details.get("kind", "")),
-        clock_text=_CLOCK_TEXT.get(details.get("clock"), "Clocks"),
-        scope_text=" for the event's pods" if details.get("scope") == "event" else "",
-        previous=details.get("previous") or "nobody",
+        clock_text=_CLOCK_TEXT.get(details.get("clock"), gettext_lazy("Clocks")),
+        scope_text=gettext_lazy(" for the event's pods") if details.get("scope") == "event" else "",
+        previous=details.get("previous") or gettext("nobody"),
     )
     template = LOG_TEXT.get(entry.action)
     if template is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -15,21 +17,21 @@ class EventForm(forms.Form):
     name = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"autocomplete": "off"}))
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), initial=timezone.localdate)
     enforcement_level = forms.ChoiceField(choices=EnforcementLevel.choices, initial=EnforcementLevel.REGULAR,
-                                          label="Rules enforcement level")
+                                          label=gettext_lazy('Rules enforcement level'))
     draft_format = forms.ChoiceField(choices=DraftFormat.choices, initial=DraftFormat.BOOSTER,
-                                     widget=forms.RadioSelect, label="Format")
+                                     widget=forms.RadioSelect, label=gettext_lazy('Format'))
     set_codes = forms.CharField(
-        max_length=40, required=False, label="Set(s)",
-        help_text="Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA).")
+        max_length=40, required=False, label=gettext_lazy("Set(s)"),
+        help_text=gettext_lazy('Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA).'))
     cube_list = forms.CharField(
-        required=False, label="Cube list", widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
-        help_text="Cube drafts: one card name per line (any face name works; lines starting with # are ignored).")
-    pack_size = forms.IntegerField(min_value=2, max_value=20, initial=15, label="Cards per pack",
-                                   help_text="Cube and paper drafts; set boosters follow their set's collation.")
-    pick_timer = forms.BooleanField(required=False, initial=True, label="Pick timer on",
-                                    help_text="The tournament pick timer; when it runs out a card is picked for the player.")
+        required=False, label=gettext_lazy('Cube list'), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=gettext_lazy('Cube drafts: one card name per line (any face name works; lines starting with # are ignored).'))
+    pack_size = forms.IntegerField(min_value=2, max_value=20, initial=15, label=gettext_lazy('Cards per pack'),
+                                   help_text=gettext_lazy("Cube and paper drafts; set boosters follow their set's collation."))
+    pick_timer = forms.BooleanField(required=False, initial=True, label=gettext_lazy('Pick timer on'),
+                                    help_text=gettext_lazy('The tournament pick timer; when it runs out a card is picked for the player.'))
     deck_building_minutes = forms.IntegerField(min_value=1, max_value=180, initial=25,
-                                               label="Deck-building minutes")
+                                               label=gettext_lazy('Deck-building minutes'))
 
     def clean(self):
         data = super().clean()
@@ -54,21 +56,21 @@ class EventForm(forms.Form):
 
 
 class RegistrationForm(forms.Form):
-    username = forms.CharField(max_length=150, required=False, label="Account (username)",
+    username = forms.CharField(max_length=150, required=False, label=gettext_lazy('Account (username)'),
                                widget=forms.TextInput(attrs={"autocomplete": "off"}))
-    name = forms.CharField(max_length=100, required=False, label="Or a guest's name",
+    name = forms.CharField(max_length=100, required=False, label=gettext_lazy("Or a guest's name"),
                            widget=forms.TextInput(attrs={"autocomplete": "off"}))
 
     def clean(self):
         data = super().clean()
         if bool((data.get("username") or "").strip()) == bool((data.get("name") or "").strip()):
-            raise forms.ValidationError("Give either an account's username or a guest's name.")
+            raise forms.ValidationError(gettext("Give either an account's username or a guest's name."))
         return data
 
 
 class SeatingForm(forms.Form):
-    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label="Seed (optional)",
-                              help_text="The same seed gives the same seating; leave empty for a random one.")
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label=gettext_lazy('Seed (optional)'),
+                              help_text=gettext_lazy('The same seed gives the same seating; leave empty for a random one.'))
 
 
 class StaffForm(forms.Form):

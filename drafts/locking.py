@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from django.db import transaction
 
 from draftsite.errors import ConflictError, NotFoundError
@@ -21,8 +23,8 @@ def lock_pod(pod_id: int) -> Pod:
     # make every pod of an event wait for every other.
     pod = Pod.objects.select_for_update(of=("self",)).select_related("event").filter(pk=pod_id).first()
     if pod is None:
-        raise NotFoundError("unknown_pod", f"No pod has id {pod_id}.")
+        raise NotFoundError("unknown_pod", gettext('No pod has id %(pod_id)s.') % {'pod_id': pod_id})
     if pod.event.draft_format == DraftFormat.PAPER:
         # Every engine write locks here first: a paper pod has no packs to open or pass.
-        raise ConflictError(error_codes.PAPER_POD, "This pod drafts paper boosters: call it from its caller page.")
+        raise ConflictError(error_codes.PAPER_POD, gettext("This pod drafts paper boosters: call it from its caller page."))
     return pod

@@ -7,28 +7,30 @@ picked once (``Pick.draft_card`` is one-to-one); a seat makes one pick per pick 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 
 class EnforcementLevel(models.TextChoices):
-    REGULAR = "regular", "Regular"
-    COMPETITIVE = "competitive", "Competitive"
-    PROFESSIONAL = "professional", "Professional"
+    REGULAR = "regular", gettext_lazy('Regular')
+    COMPETITIVE = "competitive", gettext_lazy('Competitive')
+    PROFESSIONAL = "professional", gettext_lazy('Professional')
 
 
 class DraftFormat(models.TextChoices):
-    BOOSTER = "booster", "Set booster draft"
-    CUBE = "cube", "Cube draft"
+    BOOSTER = "booster", gettext_lazy('Set booster draft')
+    CUBE = "cube", gettext_lazy('Cube draft')
     # Players draft real boosters at real tables; the site seats and calls the pods (paper app).
-    PAPER = "paper", "Paper booster draft"
+    PAPER = "paper", gettext_lazy("Paper booster draft")
 
 
 class DeckFormat(models.TextChoices):
-    LIMITED = "limited", "Limited (draft or sealed)"
-    CONSTRUCTED = "constructed", "Constructed"
-    COMMANDER = "commander", "Commander"
+    LIMITED = "limited", gettext_lazy('Limited (draft or sealed)')
+    CONSTRUCTED = "constructed", gettext_lazy('Constructed')
+    COMMANDER = "commander", gettext_lazy('Commander')
 
 
 class Event(models.Model):
@@ -62,9 +64,9 @@ class Event(models.Model):
 
 
 class StaffRole(models.TextChoices):
-    ORGANISER = "organiser", "Organiser"
-    HEAD_JUDGE = "head_judge", "Head judge"
-    JUDGE = "judge", "Judge"
+    ORGANISER = "organiser", gettext_lazy('Organiser')
+    HEAD_JUDGE = "head_judge", gettext_lazy('Head judge')
+    JUDGE = "judge", gettext_lazy('Judge')
 
 
 class EventStaff(models.Model):
@@ -149,12 +151,12 @@ class Registration(models.Model):
 
 
 class PodState(models.TextChoices):
-    NOT_STARTED = "not_started", "Not started"
-    DRAFTING = "drafting", "Drafting"
-    PAUSED = "paused", "Paused"
-    REVIEWING = "reviewing", "Reviewing between rounds"
-    DECK_BUILDING = "deck_building", "Deck building"
-    DONE = "done", "Done"
+    NOT_STARTED = "not_started", gettext_lazy('Not started')
+    DRAFTING = "drafting", gettext_lazy('Drafting')
+    PAUSED = "paused", gettext_lazy('Paused')
+    REVIEWING = "reviewing", gettext_lazy('Reviewing between rounds')
+    DECK_BUILDING = "deck_building", gettext_lazy('Deck building')
+    DONE = "done", gettext_lazy('Done')
 
 
 class Pod(models.Model):
@@ -277,10 +279,10 @@ class DraftCard(models.Model):
 
 
 class PickKind(models.TextChoices):
-    MANUAL = "manual", "Picked by the player"
-    TIMEOUT = "timeout", "Picked automatically when the timer ran out"
-    AUTOMATIC_DRAFTER = "automatic", "Picked by an automatic drafter"
-    LAST_CARD = "last_card", "Last card of the pack, passed automatically"
+    MANUAL = "manual", gettext_lazy('Picked by the player')
+    TIMEOUT = "timeout", gettext_lazy('Picked automatically when the timer ran out')
+    AUTOMATIC_DRAFTER = "automatic", gettext_lazy('Picked by an automatic drafter')
+    LAST_CARD = "last_card", gettext_lazy('Last card of the pack, passed automatically')
 
 
 class Pick(models.Model):

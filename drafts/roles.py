@@ -7,6 +7,7 @@ site as a whole (an organiser may create events, a head judge reviews penalties,
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext_lazy
 
 ORGANISER = "organiser"
 JUDGE = "judge"
@@ -14,6 +15,9 @@ HEAD_JUDGE = "head judge"
 PLAYER = "player"
 
 ALL_ROLES = (ORGANISER, HEAD_JUDGE, JUDGE, PLAYER)
+# What the navigation bar calls each role, in the reader's language.
+ROLE_LABELS = {ORGANISER: gettext_lazy("Organiser"), HEAD_JUDGE: gettext_lazy("Head judge"),
+               JUDGE: gettext_lazy("Judge"), PLAYER: gettext_lazy("Player")}
 
 
 def user_roles(user: AbstractBaseUser | AnonymousUser) -> list[str]:

@@ -21,6 +21,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from draftsite.i18n import localize
+
 
 class DomainError(Exception):
     """A rule of the domain said no. ``code`` is stable; ``message`` is for people."""
@@ -28,6 +30,8 @@ class DomainError(Exception):
     status_code = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, code: str, message: str, status_code: int | None = None, **extra: Any):
+        # Messages from the plain-Python cores are translated here, into the request's language.
+        message = localize(message)
         super().__init__(message)
         self.code = code
         self.message = message

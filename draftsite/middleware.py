@@ -20,6 +20,10 @@ login throttling on the HTML login page and the API token endpoint.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from django.utils.translation import gettext, ngettext
+
 import hashlib
 import logging
 
@@ -73,7 +77,7 @@ class ResilienceMiddleware(MiddlewareMixin):
             message = "The address contains a NUL character."
             if _is_api(request):
                 return _json_error(INVALID_TEXT, message, 400)
-            return render(request, "error.html", {"title": "Bad request", "status": 400,
+            return render(request, "error.html", {"title": gettext('Bad request'), "status": 400,
                                                   "message": message}, status=400)
         return None
 
@@ -118,15 +122,14 @@ class ResilienceMiddleware(MiddlewareMixin):
                     connection.close_if_unusable_or_obsolete()
                 except Exception:  # closing a dead connection may fail too
                     pass
-            message = "The service is briefly unavailable. Please try again in a few seconds."
+            message = gettext("The service is briefly unavailable. Please try again in a few seconds.")
             if _is_api(request):
                 return _json_error(SERVICE_UNAVAILABLE, message, 503, Retry_After=_retry_after())
             # Rendered without the request: context processors (the signed-in user, roles)
             # would query the database that just failed.
             html = render_to_string("error.html", {
-                "title": "Briefly unavailable", "status": 503,
-                "message": "The site cannot reach its database right now. Nothing was lost: "
-                           "please try again in a few seconds.",
+                "title": gettext('Briefly unavailable'), "status": 503,
+                "message": gettext('The site cannot reach its database right now. Nothing was lost: please try again in a few seconds.'),
             })
             response = HttpResponse(html, status=503)
             response["Retry-After"] = _retry_after()
@@ -135,12 +138,15 @@ class ResilienceMiddleware(MiddlewareMixin):
 
 
 def _too_large(request, length, limit):
-    size = f"{length // 1024} KB" if length is not None else "too large"
-    message = f"The request body is {size}; the limit is {limit // 1024} KB."
+    if length is not None:
+        message = gettext("The request body is %(size)s KB; the limit is %(limit)s KB.") % {
+            "size": length // 1024, "limit": limit // 1024}
+    else:
+        message = gettext("The request body is too large; the limit is %(limit)s KB.") % {"limit": limit // 1024}
     if _is_api(request):
         return _json_error(REQUEST_TOO_LARGE, message, 413)
     return render(request, "error.html", {
-        "title": "Request too large", "status": 413, "message": message,
+        "title": gettext('Request too large'), "status": 413, "message": message,
         "advice": "Nothing was saved. Go back: your browser keeps what you typed, so you can "
                   "shorten it and send it again.", "back": True}, status=413)
 
@@ -225,8 +231,11 @@ class LoginThrottleMiddleware(MiddlewareMixin):
         if not is_locked(username, client_address(request)):
             return None
         minutes = max(1, _lockout_seconds() // 60)
-        message = (f"Too many failed sign-in attempts for this account from your address. "
-                   f"Try again in {minutes} minute{'s' if minutes != 1 else ''}.")
+        message = ngettext(
+            "Too many failed sign-in attempts for this account from your address. "
+            "Try again in %(minutes)s minute.",
+            "Too many failed sign-in attempts for this account from your address. "
+            "Try again in %(minutes)s minutes.", minutes) % {"minutes": minutes}
         if request.path == token_path:
             return _json_error(LOGIN_LOCKED, message, 429, Retry_After=str(_lockout_seconds()))
         from django.contrib.auth.forms import AuthenticationForm
@@ -235,7 +244,7 @@ class LoginThrottleMiddleware(MiddlewareMixin):
         form.cleaned_data = {}
         form.add_error(None, message)  # shows as a non-field error on the page
         response = render(request, "registration/login.html",
-                          {"form": form, "title": "Sign in", "next": request.POST.get("next", "")},
+                          {"form": form, "title": gettext('Sign in'), "next": request.POST.get("next", "")},
                           status=429)
         response["Retry-After"] = str(_lockout_seconds())
         return response

@@ -4,6 +4,7 @@ from django.urls import path
 
 from draftsite.consumers import PingConsumer
 from drafts import consumers as draft_consumers
+from matches import consumers as match_consumers
 from paper import consumers as paper_consumers
 
 websocket_urlpatterns = [
@@ -13,6 +14,8 @@ websocket_urlpatterns = [
     path("ws/pods/<int:pod_id>/", draft_consumers.PodSocket.as_asgi()),
     path("ws/events/<int:event_id>/", draft_consumers.EventSocket.as_asgi()),
     path("ws/watch/<str:token>/", draft_consumers.SpectatorSocket.as_asgi()),
+    # Live match pages (matches.consumers documents the protocol).
+    path("ws/matches/events/<int:event_id>/", match_consumers.EventMatchesSocket.as_asgi()),
     # The called paper draft (paper.consumers documents the protocol).
     path("ws/paper/pods/<int:pod_id>/", paper_consumers.CallSocket.as_asgi()),
     path("ws/paper/follow/<str:token>/", paper_consumers.FollowSocket.as_asgi()),

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "drafts",
     "decks",
     "penalties",
+    "matches",
     "paper",
 ]
 
@@ -62,6 +63,8 @@ MIDDLEWARE = [
     # Database outages -> 503, oversized bodies -> 413 (draftsite/middleware.py).
     "draftsite.middleware.ResilienceMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the user's choice (the switcher's cookie), else Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -80,6 +83,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "drafts.context_processors.roles",
@@ -131,7 +135,19 @@ SERVICE_RETRY_AFTER_SECONDS = 5  # Retry-After on a 503 while the database is aw
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages of the events this site serves; translators edit locale/<lang>/LC_MESSAGES/*.po
+# and the compiled .mo files are committed, so running the site needs no gettext tools.
+LANGUAGES = [
+    ("en", "English"),
+    ("pt-br", "Português (Brasil)"),
+    ("es", "Español"),
+    ("it", "Italiano"),
+    ("ru", "Русский"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switcher's choice lives in a cookie for a year, so it is remembered across logins.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from cards import rules_urls
@@ -11,6 +12,7 @@ from drafts import page_urls as draft_page_urls
 from drafts import urls as draft_urls
 from paper import urls as paper_urls
 from penalties import urls as penalty_urls
+from matches import urls as match_urls
 from draftsite.api import ObtainTokenView
 
 api_patterns = [
@@ -23,6 +25,7 @@ api_patterns = [
     *draft_urls.api_urlpatterns,
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
+    *match_urls.api_urlpatterns,
     *paper_urls.api_urlpatterns,
 ]
 
@@ -32,6 +35,10 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The language switcher posts here; the choice is kept in the language cookie.
+    path("i18n/setlang/", set_language, name="set_language"),
+    # The live pages' script strings in the page's language (static/js/*.js call gettext()).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),
@@ -39,6 +46,7 @@ urlpatterns = [
     path("events/", include((draft_page_urls.page_urlpatterns, "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
+    path("matches/", include((match_urls.page_urlpatterns, "matches"))),
     path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
 ]
 

@@ -1,6 +1,7 @@
 """Site-wide pages: home, health check and friendly error pages."""
 
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.utils.translation import gettext
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponsePermanentRedirect, JsonResponse
@@ -9,7 +10,7 @@ from django.utils.translation import gettext as _
 
 
 def home(request):
-    return render(request, "home.html", {"title": "Home"})
+    return render(request, "home.html", {"title": gettext('Home')})
 
 
 def favicon(request):

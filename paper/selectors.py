@@ -4,6 +4,8 @@ state the way the draft engine's reads enforce its deadlines)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import datetime as dt
 
 from django.db.models import Prefetch
@@ -22,7 +24,7 @@ def paper_pod(pod_id: int) -> Pod:
     """A pod of a paper draft event, or a 404 naming it (a digital pod is not one)."""
     pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
     if pod is None or pod.event.draft_format != DraftFormat.PAPER:
-        raise NotFoundError(error_codes.UNKNOWN_PAPER_POD, f"No paper draft pod has id {pod_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_PAPER_POD, gettext('No paper draft pod has id %(pod_id)s.') % {'pod_id': pod_id})
     return pod
 
 

@@ -3,6 +3,8 @@ head judge's decisions), the review queue, and the audit trail (nobody may chang
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
@@ -102,7 +104,7 @@ class _PenaltyAdminBase(admin.ModelAdmin):
                 return redirect("admin:penalties_penalty_change", penalty.pk)
         context = {
             **self.admin_site.each_context(request),
-            "opts": self.model._meta, "title": f"Review penalty #{penalty.pk}", "p": penalty, "form": form,
+            "opts": self.model._meta, "title": gettext('Review penalty #%(pk)s') % {'pk': penalty.pk}, "p": penalty, "form": form,
             "appeal": appeal, "history": list(penalty.history.select_related("actor")),
         }
         return TemplateResponse(request, "penalties/admin_review.html", context,

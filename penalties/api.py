@@ -6,6 +6,8 @@ service, answer with what that viewer may see.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -40,26 +42,26 @@ class InfractionOutput(serializers.Serializer):
 
 class PenaltyInput(serializers.Serializer):
     registration = serializers.IntegerField(min_value=1)
-    infraction = serializers.CharField(max_length=60, help_text="Infraction code from /api/infractions/.")
-    description = serializers.CharField(max_length=5000, allow_blank=True, help_text="What happened.")
+    infraction = serializers.CharField(max_length=60, help_text=gettext_lazy('Infraction code from /api/infractions/.'))
+    description = serializers.CharField(max_length=5000, allow_blank=True, help_text=gettext_lazy('What happened.'))
     fix = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
     penalty = serializers.ChoiceField(PenaltyKind.choices, required=False, allow_null=True, default=None,
-                                      help_text="Leave out for the IPG default (with any repeat upgrade).")
+                                      help_text=gettext_lazy('Leave out for the IPG default (with any repeat upgrade).'))
     deviation_reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="",
-                                             help_text="Required when the penalty differs from the default.")
+                                             help_text=gettext_lazy('Required when the penalty differs from the default.'))
     match_round = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
     pod = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     draft_round = serializers.IntegerField(min_value=1, max_value=9, required=False, allow_null=True)
     pick_number = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
     source = serializers.CharField(max_length=60, required=False, allow_blank=True, default="",
-                                   help_text='"deck_check:<id>" or "pick:<id>" (a timer pick).')
+                                   help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>" (a timer pick).'))
     judge_statement = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
 
 
 class DecisionInput(serializers.Serializer):
     decision = serializers.ChoiceField(list(services.DECISIONS))
     penalty = serializers.ChoiceField(PenaltyKind.choices, required=False, allow_null=True, default=None,
-                                      help_text="The new penalty (upgrade and downgrade only).")
+                                      help_text=gettext_lazy('The new penalty (upgrade and downgrade only).'))
     reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
 
 
@@ -178,21 +180,21 @@ def _valid(serializer_class, request) -> dict:
 def _event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {pk}.")
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(pk)s.') % {'pk': pk})
     return event
 
 
 def _require_event_viewer(user, event: Event) -> None:
     if not permissions.sees_event_penalties(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges and organisers see its penalties.")
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges and organisers see its penalties."))
 
 
 def _visible_penalty(user, pk: int):
     penalty = selectors.penalty_with_history(pk)
     if penalty is None:
-        raise NotFoundError(error_codes.UNKNOWN_PENALTY, f"No penalty has id {pk}.")
+        raise NotFoundError(error_codes.UNKNOWN_PENALTY, gettext('No penalty has id %(pk)s.') % {'pk': pk})
     if not permissions.can_view_penalty(user, penalty):
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, "That is not your penalty.")
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext('That is not your penalty.'))
     return penalty
 
 
@@ -229,7 +231,7 @@ class EventPenaltiesView(APIView):
         """Issue a penalty (the event's judges). Game Loss or heavier, and deviations, await review."""
         event = _event(event_id)
         if not permissions.judges_event(request.user, event):
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may issue penalties.")
+            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
         data = _valid(PenaltyInput, request)
         penalty = services.issue_penalty(
             event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
@@ -259,7 +261,7 @@ class EventTimeoutPicksView(APIView):
         """Picks the timer made that no judge has handled yet (penalised or dismissed)."""
         event = _event(event_id)
         if not permissions.judges_event(request.user, event):
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges see that.")
+            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges see that."))
         return Response(TimeoutPickOutput(selectors.unhandled_timeout_picks(event), many=True).data)
 
     @extend_schema(request=DismissInput, responses={201: OpenApiTypes.OBJECT})
@@ -363,9 +365,9 @@ class PlayerPenaltiesView(APIView):
     def get(self, request, user_id: int):
         """One player's penalties across events (site staff only)."""
         if not permissions.is_site_staff(request.user):
-            raise ForbiddenError(error_codes.NOT_STAFF, "Only site staff see penalties across events.")
+            raise ForbiddenError(error_codes.NOT_STAFF, gettext('Only site staff see penalties across events.'))
         if not get_user_model().objects.filter(pk=user_id).exists():
-            raise NotFoundError(error_codes.UNKNOWN_USER, f"No account has id {user_id}.")
+            raise NotFoundError(error_codes.UNKNOWN_USER, gettext('No account has id %(user_id)s.') % {'user_id': user_id})
         qs = selectors.penalty_queryset().filter(registration__user_id=user_id).order_by("-issued_at")
         return Response(PenaltyOutput(qs, many=True).data)
 

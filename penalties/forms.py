@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from django import forms
 
 from penalties import selectors, services
@@ -11,44 +13,50 @@ TEXT = {"rows": 4, "maxlength": 5000}
 
 
 class IssueForm(forms.Form):
-    registration = forms.TypedChoiceField(label="Player", coerce=int)
-    infraction = forms.ChoiceField(label="Infraction (IPG)")
+    registration = forms.TypedChoiceField(label=gettext_lazy('Player'), coerce=int)
+    infraction = forms.ChoiceField(label=gettext_lazy('Infraction (IPG)'))
     penalty = forms.ChoiceField(
-        label="Penalty", required=False,
-        help_text="Leave on the IPG default: it follows the catalogue, the event's enforcement level "
-                  "and the automatic upgrade of repeat warnings. Anything else goes to the head judge.")
-    deviation_reason = forms.CharField(label="Reason for deviating from the default", required=False,
+        label=gettext_lazy('Penalty'), required=False,
+        help_text=gettext_lazy("Leave on the IPG default: it follows the catalogue, the event's enforcement level and the automatic upgrade of repeat warnings. Anything else goes to the head judge."))
+    deviation_reason = forms.CharField(label=gettext_lazy('Reason for deviating from the default'), required=False,
                                        widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}))
-    description = forms.CharField(label="What happened", widget=forms.Textarea(attrs=TEXT), max_length=5000)
-    fix = forms.CharField(label="Fix applied", required=False, max_length=5000,
+    description = forms.CharField(label=gettext_lazy('What happened'), widget=forms.Textarea(attrs=TEXT), max_length=5000)
+    fix = forms.CharField(label=gettext_lazy('Fix applied'), required=False, max_length=5000,
                           widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}))
-    match_round = forms.IntegerField(label="Match round", required=False, min_value=1, max_value=99)
-    pod = forms.TypedChoiceField(label="Draft pod", required=False, coerce=int, empty_value=None)
-    draft_round = forms.IntegerField(label="Pack (draft round)", required=False, min_value=1, max_value=9)
-    pick_number = forms.IntegerField(label="Pick", required=False, min_value=1, max_value=99)
-    source = forms.CharField(label="Prompted by", required=False, max_length=60,
-                             help_text='"deck_check:<id>" or "pick:<id>"; filled in from a deck check or a timer pick.')
-    judge_statement = forms.CharField(label="Your statement (for a disqualification report)", required=False,
+    match_round = forms.IntegerField(label=gettext_lazy('Match round'), required=False, min_value=1, max_value=99)
+    pod = forms.TypedChoiceField(label=gettext_lazy('Draft pod'), required=False, coerce=int, empty_value=None)
+    draft_round = forms.IntegerField(label=gettext_lazy('Pack (draft round)'), required=False, min_value=1, max_value=9)
+    pick_number = forms.IntegerField(label=gettext_lazy('Pick'), required=False, min_value=1, max_value=99)
+    source = forms.CharField(label=gettext_lazy('Prompted by'), required=False, max_length=60,
+                             help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>"; filled in from a deck check or a timer pick.'))
+    judge_statement = forms.CharField(label=gettext_lazy('Your statement (for a disqualification report)'), required=False,
                                       max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.event = event
-        self.fields["registration"].choices = [("", "Choose a player")] + [
+        self.fields["registration"].choices = [("", gettext("Choose a player"))] + [
             (r.pk, r.name) for r in event.registrations.order_by("name")]
-        self.fields["infraction"].choices = [("", "Choose an infraction")] + [
-            (i.code, f"{i.section} {i.name} — default {i.default_label(event.enforcement_level)}")
+        self.fields["infraction"].choices = [("", gettext("Choose an infraction"))] + [
+            (i.code, gettext("%(section)s %(name)s — default %(penalty)s") % {
+                "section": i.section, "name": i.display_name,
+                "penalty": i.default_label(event.enforcement_level)})
             for i in selectors.infractions()]
-        self.fields["penalty"].choices = [("", "IPG default")] + list(PenaltyKind.choices)
-        self.fields["pod"].choices = [("", "—")] + [(p.pk, f"Pod {p.number}") for p in event.pods.order_by("number")]
+        self.fields["penalty"].choices = [("", gettext("IPG default"))] + list(PenaltyKind.choices)
+        self.fields["pod"].choices = [("", "—")] + [(p.pk, gettext("Pod %(number)s") % {"number": p.number})
+                                                    for p in event.pods.order_by("number")]
+
+
+DECISION_LABELS = {"uphold": gettext_lazy("Uphold"), "upgrade": gettext_lazy("Upgrade"),
+                   "downgrade": gettext_lazy("Downgrade"), "withdraw": gettext_lazy("Withdraw")}
 
 
 class DecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[(d, d.capitalize()) for d in services.DECISIONS],
+    decision = forms.ChoiceField(choices=[(d, DECISION_LABELS.get(d, d.capitalize())) for d in services.DECISIONS],
                                  widget=forms.RadioSelect)
-    penalty = forms.ChoiceField(label="New penalty (upgrade or downgrade)", required=False,
+    penalty = forms.ChoiceField(label=gettext_lazy('New penalty (upgrade or downgrade)'), required=False,
                                 choices=[("", "—")] + list(PenaltyKind.choices))
-    reason = forms.CharField(label="Reason", max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
+    reason = forms.CharField(label=gettext_lazy('Reason'), max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
 
 
 class StatementForm(forms.Form):
@@ -57,16 +65,16 @@ class StatementForm(forms.Form):
 
 class DismissForm(forms.Form):
     source = forms.CharField(max_length=60, widget=forms.HiddenInput)
-    reason = forms.CharField(label="Why no penalty", max_length=5000)
+    reason = forms.CharField(label=gettext_lazy('Why no penalty'), max_length=5000)
 
 
 class FilterForm(forms.Form):
-    status = forms.ChoiceField(required=False, choices=[("", "Any status")] + list(PenaltyStatus.choices))
-    penalty = forms.ChoiceField(required=False, choices=[("", "Any penalty")] + list(PenaltyKind.choices))
+    status = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices))
+    penalty = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices))
     infraction = forms.ChoiceField(required=False)
-    q = forms.CharField(label="Player or text", required=False, max_length=100)
+    q = forms.CharField(label=gettext_lazy('Player or text'), required=False, max_length=100)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["infraction"].choices = [("", "Any infraction")] + [
-            (i.code, f"{i.section} {i.name}") for i in selectors.infractions(active_only=False)]
+        self.fields["infraction"].choices = [("", gettext("Any infraction"))] + [
+            (i.code, f"{i.section} {i.display_name}") for i in selectors.infractions(active_only=False)]

@@ -8,6 +8,8 @@ on PostgreSQL not even raw SQL (a trigger, see migration 0003).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -17,19 +19,19 @@ from penalties import error_codes
 
 
 class Category(models.TextChoices):
-    GAME_PLAY_ERROR = "game_play_error", "Game Play Error"
-    TOURNAMENT_ERROR = "tournament_error", "Tournament Error"
-    UNSPORTING_CONDUCT = "unsporting_conduct", "Unsporting Conduct"
+    GAME_PLAY_ERROR = "game_play_error", gettext_lazy('Game Play Error')
+    TOURNAMENT_ERROR = "tournament_error", gettext_lazy('Tournament Error')
+    UNSPORTING_CONDUCT = "unsporting_conduct", gettext_lazy('Unsporting Conduct')
 
 
 class PenaltyKind(models.TextChoices):
     """Ordered from lightest to heaviest (see SEVERITY)."""
 
-    NO_PENALTY = "no_penalty", "No penalty (fix only)"
-    WARNING = "warning", "Warning"
-    GAME_LOSS = "game_loss", "Game Loss"
-    MATCH_LOSS = "match_loss", "Match Loss"
-    DISQUALIFICATION = "disqualification", "Disqualification"
+    NO_PENALTY = "no_penalty", gettext_lazy('No penalty (fix only)')
+    WARNING = "warning", gettext_lazy('Warning')
+    GAME_LOSS = "game_loss", gettext_lazy('Game Loss')
+    MATCH_LOSS = "match_loss", gettext_lazy('Match Loss')
+    DISQUALIFICATION = "disqualification", gettext_lazy('Disqualification')
 
 
 SEVERITY = {kind: rank for rank, kind in enumerate(PenaltyKind.values)}
@@ -46,10 +48,10 @@ class Infraction(models.Model):
     """
 
     code = models.SlugField(max_length=60, unique=True)
-    section = models.CharField(max_length=10, help_text='IPG section, e.g. "3.1".')
+    section = models.CharField(max_length=10, help_text=gettext_lazy('IPG section, e.g. "3.1".'))
     category = models.CharField(max_length=20, choices=Category.choices)
     name = models.CharField(max_length=100)
-    summary = models.TextField(blank=True, help_text="Our own one-line summary, for judges.")
+    summary = models.TextField(blank=True, help_text=gettext_lazy('Our own one-line summary, for judges.'))
     default_regular = models.CharField(max_length=20, choices=PenaltyKind.choices)
     default_competitive = models.CharField(max_length=20, choices=PenaltyKind.choices)
     default_professional = models.CharField(max_length=20, choices=PenaltyKind.choices)
@@ -72,6 +74,11 @@ class Infraction(models.Model):
             "professional": self.default_professional,
         }[level]
 
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language (penalties/catalogue_texts.py lists the seeded ones)."""
+        return gettext(self.name) if self.name else ""
+
     def default_label(self, level: str) -> str:
         return PenaltyKind(self.default_for(level)).label
 
@@ -81,9 +88,9 @@ class Infraction(models.Model):
 
 
 class PenaltyStatus(models.TextChoices):
-    PENDING_REVIEW = "pending_review", "Awaiting the head judge"
-    FINAL = "final", "Final"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    PENDING_REVIEW = "pending_review", gettext_lazy('Awaiting the head judge')
+    FINAL = "final", gettext_lazy('Final')
+    WITHDRAWN = "withdrawn", gettext_lazy('Withdrawn')
 
 
 class Penalty(models.Model):
@@ -97,8 +104,8 @@ class Penalty(models.Model):
                             related_name="+")
     draft_round = models.PositiveSmallIntegerField(null=True, blank=True)
     pick_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    description = models.TextField(help_text="What happened.")
-    fix = models.TextField(blank=True, help_text="The fix applied.")
+    description = models.TextField(help_text=gettext_lazy('What happened.'))
+    fix = models.TextField(blank=True, help_text=gettext_lazy('The fix applied.'))
     # "deck_check:<id>" or "pick:<id>": what prompted it (kept as text on purpose).
     source = models.CharField(max_length=60, blank=True, db_index=True)
 
@@ -163,8 +170,8 @@ class ReviewQueueItem(Penalty):
 
 
 class AppealStatus(models.TextChoices):
-    PENDING = "pending", "Awaiting the head judge"
-    DECIDED = "decided", "Decided"
+    PENDING = "pending", gettext_lazy('Awaiting the head judge')
+    DECIDED = "decided", gettext_lazy('Decided')
 
 
 class Appeal(models.Model):
@@ -225,15 +232,15 @@ class AuditQuerySet(models.QuerySet):
 
 
 class AuditAction(models.TextChoices):
-    ISSUED = "issued", "Issued"
-    AUTO_UPGRADED = "auto_upgraded", "Upgraded automatically (repeat)"
-    UPHOLD = "uphold", "Upheld"
-    UPGRADE = "upgrade", "Upgraded"
-    DOWNGRADE = "downgrade", "Downgraded"
-    WITHDRAW = "withdraw", "Withdrawn"
-    APPEALED = "appealed", "Appealed"
-    APPEAL_DECIDED = "appeal_decided", "Appeal decided"
-    STATEMENT = "statement", "Statement added"
+    ISSUED = "issued", gettext_lazy('Issued')
+    AUTO_UPGRADED = "auto_upgraded", gettext_lazy('Upgraded automatically (repeat)')
+    UPHOLD = "uphold", gettext_lazy('Upheld')
+    UPGRADE = "upgrade", gettext_lazy('Upgraded')
+    DOWNGRADE = "downgrade", gettext_lazy('Downgraded')
+    WITHDRAW = "withdraw", gettext_lazy('Withdrawn')
+    APPEALED = "appealed", gettext_lazy('Appealed')
+    APPEAL_DECIDED = "appeal_decided", gettext_lazy('Appeal decided')
+    STATEMENT = "statement", gettext_lazy('Statement added')
 
 
 class PenaltyAudit(models.Model):

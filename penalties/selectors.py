@@ -7,6 +7,7 @@ import io
 from collections import OrderedDict
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from drafts.models import Event, EventStaff, Pick, PickKind, Registration, StaffRole
 from draftsite.errors import DomainError
@@ -145,9 +146,10 @@ def prefill(*, event: Event, params) -> dict:
                 initial["pod"] = pick.seat.pod_id
                 initial["draft_round"] = pick.round
                 initial["pick_number"] = pick.pick_number
-                initial.setdefault("description", (
-                    f"The pick timer ran out in pod {pick.seat.pod.number}, pack {pick.round}, pick "
-                    f"{pick.pick_number}; the card was picked automatically."))
+                initial.setdefault("description", gettext(
+                    "The pick timer ran out in pod %(pod)s, pack %(pack)s, pick %(pick)s; the card was "
+                    "picked automatically.") % {"pod": pick.seat.pod.number, "pack": pick.round,
+                                                "pick": pick.pick_number})
     return initial
 
 

@@ -16,6 +16,10 @@ IPG rules implemented here (our summaries, see README/docs for the sections):
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from django.utils.translation import gettext
+
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -24,6 +28,7 @@ from django.utils import timezone
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import EnforcementLevel, Event, Pod, Registration
 from penalties import error_codes, permissions
+from penalties.signals import penalty_changed
 from penalties.sources import parse_source, source_pick
 from penalties.models import (
     Appeal,
@@ -91,14 +96,14 @@ def _text(value, *, code: str, field: str, message: str, required: bool = True) 
     if required and not text:
         raise DomainError(code, message, field=field)
     if len(text) > MAX_TEXT:
-        raise DomainError("too_long", f"At most {MAX_TEXT} characters.", field=field)
+        raise DomainError("too_long", gettext('At most %(MAX_TEXT)s characters.') % {'MAX_TEXT': MAX_TEXT}, field=field)
     return text
 
 
 def _kind(value, field: str = "penalty") -> str:
     if value not in PenaltyKind.values:
         raise DomainError(error_codes.INVALID_PENALTY,
-                          f"Penalty must be one of: {', '.join(PenaltyKind.values)}.", field=field)
+                          gettext('Penalty must be one of: %(join)s.') % {'join': ', '.join(PenaltyKind.values)}, field=field)
     return value
 
 
@@ -113,7 +118,7 @@ def _locked_penalty(penalty_id: int) -> Penalty:
     penalty = (Penalty.objects.select_for_update().select_related("event", "registration", "infraction")
                .filter(pk=penalty_id).first())
     if penalty is None:
-        raise NotFoundError(error_codes.UNKNOWN_PENALTY, f"No penalty has id {penalty_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_PENALTY, gettext('No penalty has id %(penalty_id)s.') % {'penalty_id': penalty_id})
     return penalty
 
 
@@ -139,51 +144,51 @@ def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, 
     now = now or timezone.now()
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     if not permissions.judges_event(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may issue penalties.")
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
     infraction = Infraction.objects.filter(code=infraction_code, active=True).first()
     if infraction is None:
         raise DomainError(error_codes.UNKNOWN_INFRACTION,
-                          f"No infraction in the catalogue has code {infraction_code!r}.", field="infraction")
+                          gettext('No infraction in the catalogue has code %(infraction_code)s.') % {'infraction_code': repr(infraction_code)}, field="infraction")
     # Lock the player's row: two judges recording the same repeat offence queue up here.
     registration = Registration.objects.select_for_update().filter(pk=registration_id).first()
     if registration is None or registration.event_id != event.pk:
-        raise DomainError(error_codes.NOT_REGISTERED, "That player is not registered for this event.",
+        raise DomainError(error_codes.NOT_REGISTERED, gettext('That player is not registered for this event.'),
                           field="registration")
     description = _text(description, code=error_codes.DESCRIPTION_REQUIRED, field="description",
-                        message="Say what happened.")
-    fix = _text(fix, code="invalid", field="fix", message="The fix is text.", required=False)
+                        message=gettext('Say what happened.'))
+    fix = _text(fix, code="invalid", field="fix", message=gettext('The fix is text.'), required=False)
     judge_statement = _text(judge_statement, code="invalid", field="judge_statement",
-                            message="The statement is text.", required=False)
+                            message=gettext('The statement is text.'), required=False)
     if penalty is not None:
         _kind(penalty)
     pod = None
     if pod_id is not None:
         pod = Pod.objects.filter(pk=pod_id, event=event).first()
         if pod is None:
-            raise DomainError(error_codes.UNKNOWN_POD, "That pod is not part of this event.", field="pod")
+            raise DomainError(error_codes.UNKNOWN_POD, gettext('That pod is not part of this event.'), field="pod")
     parsed = parse_source(source)
     source = f"{parsed[0]}:{parsed[1]}" if parsed else ""
     if parsed and parsed[0] == "pick":
         pick = source_pick(event=event, pick_id=parsed[1])
         if pick.seat.registration_id != registration.pk:
-            raise DomainError(error_codes.SOURCE_MISMATCH, "That pick was made for another player.",
+            raise DomainError(error_codes.SOURCE_MISMATCH, gettext('That pick was made for another player.'),
                               field="source")
         if _source_handled(event, source):
-            raise ConflictError(error_codes.ALREADY_HANDLED, "That automatic pick has already been handled.",
+            raise ConflictError(error_codes.ALREADY_HANDLED, gettext('That automatic pick has already been handled.'),
                                 field="source")
         if pod is None:
             pod = pick.seat.pod
         elif pod.pk != pick.seat.pod_id:
-            raise DomainError(error_codes.SOURCE_MISMATCH, "That pick was made in another pod.", field="pod")
+            raise DomainError(error_codes.SOURCE_MISMATCH, gettext('That pick was made in another pod.'), field="pod")
         draft_round = draft_round or pick.round
         pick_number = pick_number or pick.pick_number
 
     expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk)
     chosen = penalty or expected.expected
     deviation_reason = _text(deviation_reason, code=error_codes.REASON_REQUIRED, field="deviation_reason",
-                             message="Give the reason for deviating from the IPG penalty.",
+                             message=gettext('Give the reason for deviating from the IPG penalty.'),
                              required=chosen != expected.expected)
     if chosen == expected.expected:
         deviation_reason = ""
@@ -206,6 +211,7 @@ def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, 
         + (" after the repeat upgrade." if expected.upgrade_reason else "."))
     _audit(record, actor=actor, action=AuditAction.ISSUED, at=now, reason=why,
            from_penalty=expected.expected, to_penalty=chosen, to_status=status)
+    penalty_changed.send(sender=Penalty, penalty=record)
     return record
 
 
@@ -215,18 +221,18 @@ def dismiss_source(*, event_id: int, source: str, actor, reason: str, now=None) 
     now = now or timezone.now()
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, f"No event has id {event_id}.")
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     if not permissions.judges_event(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may do that.")
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may do that."))
     parsed = parse_source(source)
     if parsed is None:
-        raise DomainError(error_codes.INVALID_SOURCE, "Say which pick you dismiss.", field="source")
+        raise DomainError(error_codes.INVALID_SOURCE, gettext('Say which pick you dismiss.'), field="source")
     if parsed[0] == "pick":
         source_pick(event=event, pick_id=parsed[1])
     source = f"{parsed[0]}:{parsed[1]}"
-    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give a reason.")
+    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message=gettext('Give a reason.'))
     if _source_handled(event, source):
-        raise ConflictError(error_codes.ALREADY_HANDLED, "That has already been handled.", field="source")
+        raise ConflictError(error_codes.ALREADY_HANDLED, gettext('That has already been handled.'), field="source")
     return DismissedSource.objects.create(event=event, source=source, reason=reason, dismissed_by=actor,
                                           dismissed_at=now)
 
@@ -236,7 +242,7 @@ def dismiss_source(*, event_id: int, source: str, actor, reason: str, now=None) 
 def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[str, str]:
     """(penalty in force, status) after a head judge's decision, or a refusal."""
     if decision not in DECISIONS:
-        raise DomainError(error_codes.INVALID_DECISION, f"Decision must be one of: {', '.join(DECISIONS)}.",
+        raise DomainError(error_codes.INVALID_DECISION, gettext('Decision must be one of: %(join)s.') % {'join': ', '.join(DECISIONS)},
                           field="decision")
     if new_kind is not None:
         _kind(new_kind)
@@ -244,22 +250,22 @@ def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[
     if decision == "uphold":
         if new_kind not in (None, current):
             raise DomainError(error_codes.INVALID_TRANSITION,
-                              "Upholding keeps the penalty as it is; to change it, upgrade or downgrade.",
+                              gettext('Upholding keeps the penalty as it is; to change it, upgrade or downgrade.'),
                               field="penalty")
         return current, PenaltyStatus.FINAL
     if decision == "withdraw":
         if new_kind is not None:
-            raise DomainError(error_codes.INVALID_TRANSITION, "A withdrawal takes no new penalty.",
+            raise DomainError(error_codes.INVALID_TRANSITION, gettext('A withdrawal takes no new penalty.'),
                               field="penalty")
         return current, PenaltyStatus.WITHDRAWN
     if new_kind is None:
-        raise DomainError(error_codes.PENALTY_REQUIRED, f"Say which penalty to {decision} to.", field="penalty")
+        raise DomainError(error_codes.PENALTY_REQUIRED, gettext('Say which penalty to %(decision)s to.') % {'decision': decision}, field="penalty")
     if decision == "upgrade" and severity(new_kind) <= severity(current):
         raise DomainError(error_codes.INVALID_TRANSITION,
-                          f"An upgrade must be heavier than {penalty.get_penalty_display()}.", field="penalty")
+                          gettext('An upgrade must be heavier than %(get_penalty_display)s.') % {'get_penalty_display': penalty.get_penalty_display()}, field="penalty")
     if decision == "downgrade" and severity(new_kind) >= severity(current):
         raise DomainError(error_codes.INVALID_TRANSITION,
-                          f"A downgrade must be lighter than {penalty.get_penalty_display()}.", field="penalty")
+                          gettext('A downgrade must be lighter than %(get_penalty_display)s.') % {'get_penalty_display': penalty.get_penalty_display()}, field="penalty")
     return new_kind, PenaltyStatus.FINAL
 
 
@@ -270,21 +276,21 @@ def require_reviewer(penalty: Penalty, actor) -> None:
 
 def require_appellant(penalty: Penalty, actor) -> None:
     if not permissions.owns_penalty(actor, penalty):
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, "You can only appeal your own penalties.")
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext('You can only appeal your own penalties.'))
 
 
 def require_statement_writer(penalty: Penalty, actor) -> None:
     if statement_role(penalty, actor) is None:
         raise ForbiddenError(error_codes.NOT_YOUR_PENALTY,
-                             "Only the player, the issuing judge or the head judge write statements.")
+                             gettext('Only the player, the issuing judge or the head judge write statements.'))
 
 
 def _require_reviewer(penalty: Penalty, actor) -> None:
     if not permissions.is_head_judge(actor, penalty.event_id):
-        raise ForbiddenError(error_codes.NOT_HEAD_JUDGE, "Only the event's head judge may decide that.")
+        raise ForbiddenError(error_codes.NOT_HEAD_JUDGE, gettext("Only the event's head judge may decide that."))
     if penalty.issued_by_id is not None and penalty.issued_by_id == getattr(actor, "pk", None):
         raise ForbiddenError(error_codes.CANNOT_REVIEW_OWN_PENALTY,
-                             "You issued this penalty: another head judge must review it.")
+                             gettext('You issued this penalty: another head judge must review it.'))
 
 
 def check_decision(*, penalty: Penalty, actor, decision: str, reason: str, new_kind: str | None,
@@ -292,22 +298,22 @@ def check_decision(*, penalty: Penalty, actor, decision: str, reason: str, new_k
     """Everything ``review_penalty``/``decide_appeal`` would refuse, without writing (the pages'
     confirm step). Returns the (penalty, status) the decision leads to."""
     _require_reviewer(penalty, actor)
-    _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message="Give the reason.")
+    _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message=gettext('Give the reason.'))
     existing = Appeal.objects.filter(penalty=penalty).first()
     if appeal:
         if existing is None:
-            raise NotFoundError(error_codes.NO_APPEAL, "This penalty has not been appealed.")
+            raise NotFoundError(error_codes.NO_APPEAL, gettext('This penalty has not been appealed.'))
         if existing.status == AppealStatus.DECIDED:
-            raise ConflictError(error_codes.APPEAL_DECIDED, "This appeal has been decided; the decision is final.")
+            raise ConflictError(error_codes.APPEAL_DECIDED, gettext('This appeal has been decided; the decision is final.'))
     if penalty.status == PenaltyStatus.WITHDRAWN:
-        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn; it takes no further decisions.")
+        raise ConflictError(error_codes.PENALTY_WITHDRAWN, gettext('This penalty was withdrawn; it takes no further decisions.'))
     if not appeal and existing is not None and existing.status == AppealStatus.DECIDED:
         raise ConflictError(error_codes.APPEAL_DECIDED,
-                            "The head judge has decided the appeal on this penalty; that decision is final.")
+                            gettext('The head judge has decided the appeal on this penalty; that decision is final.'))
     if not appeal and penalty.reviewed_at is not None:
         # The head judge's review is the final decision; a player who disagrees appeals.
         raise ConflictError(error_codes.ALREADY_REVIEWED,
-                            "The head judge has already reviewed this penalty; that decision is final.")
+                            gettext('The head judge has already reviewed this penalty; that decision is final.'))
     return _transition(penalty, decision, new_kind)
 
 
@@ -331,6 +337,7 @@ def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalt
         appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, "withdraw", reason
         appeal.decided_by, appeal.decided_at = actor, now
         appeal.save()
+    penalty_changed.send(sender=Penalty, penalty=record)
     return record
 
 
@@ -341,11 +348,11 @@ def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appea
     record = _locked_penalty(penalty_id)
     require_appellant(record, actor)
     statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
-                      message="Say why you appeal.")
+                      message=gettext('Say why you appeal.'))
     if record.status == PenaltyStatus.WITHDRAWN:
-        raise ConflictError(error_codes.PENALTY_WITHDRAWN, "This penalty was withdrawn; there is nothing to appeal.")
+        raise ConflictError(error_codes.PENALTY_WITHDRAWN, gettext('This penalty was withdrawn; there is nothing to appeal.'))
     if Appeal.objects.filter(penalty=record).exists():
-        raise ConflictError(error_codes.ALREADY_APPEALED, "You have already appealed this penalty.")
+        raise ConflictError(error_codes.ALREADY_APPEALED, gettext('You have already appealed this penalty.'))
     appeal = Appeal.objects.create(penalty=record, statement=statement, submitted_by=actor, submitted_at=now)
     _audit(record, actor=actor, action=AuditAction.APPEALED, at=now, reason=statement,
            from_penalty=record.penalty, to_penalty=record.penalty, from_status=record.status,
@@ -372,6 +379,7 @@ def decide_appeal(*, penalty_id: int, actor, decision: str, reason: str, penalty
     appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, decision, reason
     appeal.decided_by, appeal.decided_at = actor, now
     appeal.save()
+    penalty_changed.send(sender=Penalty, penalty=record)
     return appeal
 
 
@@ -397,7 +405,7 @@ def add_statement(*, penalty_id: int, actor, statement: str, now=None) -> Penalt
     require_statement_writer(record, actor)
     role = statement_role(record, actor)
     statement = _text(statement, code=error_codes.STATEMENT_REQUIRED, field="statement",
-                      message="Write the statement.")
+                      message=gettext('Write the statement.'))
     field = STATEMENT_FIELDS[role]
     setattr(record, field, statement)
     record.save(update_fields=[field])

@@ -3,6 +3,8 @@ not imported) or an automatic pick of the draft engine ("pick:<id>")."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import re
 
 from draftsite.errors import DomainError
@@ -20,7 +22,7 @@ def parse_source(source: str) -> tuple[str, int] | None:
     match = SOURCE_RE.match(source)
     if match is None:
         raise DomainError(error_codes.INVALID_SOURCE,
-                          'Source must be "deck_check:<id>" or "pick:<id>".', field="source")
+                          gettext('Source must be "deck_check:<id>" or "pick:<id>".'), field="source")
     return match.group(1), int(match.group(2))
 
 
@@ -29,10 +31,10 @@ def source_pick(*, event: Event, pick_id: int) -> Pick:
     pick = (Pick.objects.select_related("seat__pod", "seat__registration")
             .filter(pk=pick_id, seat__pod__event=event).first())
     if pick is None:
-        raise DomainError(error_codes.UNKNOWN_PICK, f"No pick {pick_id} was made in this event.",
+        raise DomainError(error_codes.UNKNOWN_PICK, gettext('No pick %(pick_id)s was made in this event.') % {'pick_id': pick_id},
                           field="source")
     if pick.kind != PickKind.TIMEOUT:
         raise DomainError(error_codes.INVALID_SOURCE,
-                          "Only picks made automatically when the timer ran out can prompt a penalty.",
+                          gettext('Only picks made automatically when the timer ran out can prompt a penalty.'),
                           field="source")
     return pick

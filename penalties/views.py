@@ -3,6 +3,8 @@ the player's own penalties and appeals, reports. Every view checks who asks, per
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -22,14 +24,14 @@ from penalties.reports import csv_response
 def _event_or_404(event_id) -> Event:
     event = Event.objects.filter(pk=event_id).first() if str(event_id).isdigit() else None
     if event is None:
-        raise Http404("No such event")
+        raise Http404(gettext('No such event'))
     return event
 
 
 def _penalty_or_404(request, pk: int):
     penalty = selectors.penalty_with_history(pk)
     if penalty is None:
-        raise Http404("No such penalty")
+        raise Http404(gettext('No such penalty'))
     if not permissions.can_view_penalty(request.user, penalty):
         raise PermissionDenied
     return penalty
@@ -47,7 +49,7 @@ def my_penalties(request):
     user = request.user
     penalties = list(selectors.player_penalties(user))
     return render(request, "penalties/mine.html", {
-        "title": "My penalties",
+        "title": gettext('My penalties'),
         "penalties": penalties,
         "judged_events": list(selectors.events_judged(user).order_by("-date")[:50]),
         "queue_count": selectors.review_queue(user).count() + selectors.pending_appeals(user).count(),
@@ -99,7 +101,7 @@ def issue(request):
     event_id = request.GET.get("event") or request.POST.get("event")
     if not event_id:
         return render(request, "penalties/choose_event.html", {
-            "title": "Issue a penalty", "events": list(selectors.events_judged(request.user).order_by("-date")[:100]),
+            "title": gettext('Issue a penalty'), "events": list(selectors.events_judged(request.user).order_by("-date")[:100]),
         })
     event = _event_or_404(event_id)
     if not permissions.judges_event(request.user, event):
@@ -121,15 +123,15 @@ def issue(request):
                 _form_error(form, exc)
             else:
                 if penalty.status == PenaltyStatus.PENDING_REVIEW:
-                    messages.info(request, "Penalty recorded. It goes to the head judge for review before it is final.")
+                    messages.info(request, gettext('Penalty recorded. It goes to the head judge for review before it is final.'))
                 else:
-                    messages.success(request, "Penalty recorded; it is final (the head judge may still review it).")
+                    messages.success(request, gettext('Penalty recorded; it is final (the head judge may still review it).'))
                 return redirect("penalties:detail", pk=penalty.pk)
         status = 400
     else:
         form = IssueForm(initial=selectors.prefill(event=event, params=request.GET), event=event)
     return render(request, "penalties/issue.html", {
-        "title": f"Issue a penalty · {event.name}", "event": event, "form": form,
+        "title": gettext('Issue a penalty · %(name)s') % {'name': event.name}, "event": event, "form": form,
         "infractions": selectors.infractions(),
     }, status=status)
 
@@ -146,7 +148,7 @@ def event_penalties(request, event_id: int):
         penalty=values.get("penalty", ""), q=values.get("q", ""))
     judge = permissions.judges_event(request.user, event)
     return render(request, "penalties/event.html", {
-        "title": f"Penalties · {event.name}", "event": event, "filters": filters,
+        "title": gettext('Penalties · %(name)s') % {'name': event.name}, "event": event, "filters": filters,
         "penalties": list(penalties[:500]), "filtered": any(values.values()) if values else False,
         "is_judge": judge,
         "timeout_picks": selectors.unhandled_timeout_picks(event) if judge else [],
@@ -162,7 +164,7 @@ def dismiss(request, event_id: int):
         raise PermissionDenied
     form = DismissForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give a reason to dismiss an automatic pick.")
+        messages.error(request, gettext('Give a reason to dismiss an automatic pick.'))
         return redirect("penalties:event", event_id=event.pk)
     try:
         services.dismiss_source(event_id=event.pk, source=form.cleaned_data["source"], actor=request.user,
@@ -170,7 +172,7 @@ def dismiss(request, event_id: int):
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "Automatic pick dismissed: no infraction.")
+        messages.success(request, gettext('Automatic pick dismissed: no infraction.'))
     return redirect("penalties:event", event_id=event.pk)
 
 
@@ -181,7 +183,7 @@ def _render_detail(request, penalty, *, decision_form=None, appeal_decision_form
     can_review = (permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id != user.pk)
     role = services.statement_role(penalty, user)
     return render(request, "penalties/detail.html", {
-        "title": f"Penalty #{penalty.pk}",
+        "title": gettext('Penalty #%(pk)s') % {'pk': penalty.pk},
         "p": penalty,
         "appeal": appeal_obj,
         "history": list(penalty.history.all()),
@@ -216,7 +218,7 @@ def review_queue(request):
     if not selectors.events_head_judged(request.user).exists():
         raise PermissionDenied
     return render(request, "penalties/queue.html", {
-        "title": "Review queue",
+        "title": gettext('Review queue'),
         "penalties": list(selectors.review_queue(request.user)[:500]),
         "appeals": list(selectors.pending_appeals(request.user)[:500]),
     })
@@ -240,7 +242,7 @@ def _decide(request, pk: int, *, appeal: bool):
             new_kind=new_kind, appeal=appeal)
         if request.POST.get("confirm") != "yes":
             return render(request, "penalties/confirm.html", {
-                "title": f"Confirm: {data['decision']} penalty #{penalty.pk}", "p": penalty, "appeal": appeal,
+                "title": gettext('Confirm: %(data)s penalty #%(pk)s') % {'data': data['decision'], 'pk': penalty.pk}, "p": penalty, "appeal": appeal,
                 "decision": data["decision"], "new_kind": new_kind or "", "reason": data["reason"],
                 "outcome": PenaltyKind(outcome).label, "outcome_status": PenaltyStatus(outcome_status).label,
                 "action": reverse("penalties:appeal-decision" if appeal else "penalties:review", args=[penalty.pk]),
@@ -254,7 +256,7 @@ def _decide(request, pk: int, *, appeal: bool):
     except DomainError as exc:
         _form_error(form, exc)
         return _render_detail(request, penalty, status=exc.status_code, **{form_key: form})
-    messages.success(request, "Decision recorded.")
+    messages.success(request, gettext('Decision recorded.'))
     return redirect("penalties:detail", pk=penalty.pk)
 
 
@@ -278,7 +280,7 @@ def event_report(request, event_id: int):
     if not permissions.sees_event_penalties(request.user, event):
         raise PermissionDenied
     return render(request, "penalties/report.html", {
-        "title": f"Penalty report · {event.name}", "event": event,
+        "title": gettext('Penalty report · %(name)s') % {'name': event.name}, "event": event,
         "penalties": list(selectors.event_penalties(event).order_by("issued_at", "pk")),
         "summary": selectors.event_summary(event),
     })
@@ -296,9 +298,9 @@ def event_report_csv(request, event_id: int):
 def disqualification_report(request, pk: int):
     penalty = _penalty_or_404(request, pk)
     if penalty.penalty != PenaltyKind.DISQUALIFICATION:
-        raise Http404("This penalty is not a disqualification")
+        raise Http404(gettext('This penalty is not a disqualification'))
     return render(request, "penalties/disqualification.html", {
-        "title": f"Disqualification report · {penalty.registration.name}", "p": penalty,
+        "title": gettext('Disqualification report · %(name)s') % {'name': penalty.registration.name}, "p": penalty,
         "history": list(penalty.history.all()), "appeal": getattr(penalty, "appeal", None),
     })
 
@@ -311,6 +313,6 @@ def players(request):
     user_id = request.GET.get("user", "")
     groups = selectors.player_report(q=q, user_id=int(user_id) if user_id.isdigit() else None)
     return render(request, "penalties/players.html", {
-        "title": "Penalties per player", "q": q, "groups": groups,
+        "title": gettext('Penalties per player'), "q": q, "groups": groups,
         "kinds": PenaltyKind.choices,
     })

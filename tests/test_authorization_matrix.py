@@ -33,6 +33,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, Group
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -41,6 +42,8 @@ from decks import services as deck_services
 from draftsite.routing import websocket_urlpatterns
 from drafts import roles, services
 from drafts.models import DraftCard, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
+from matches import services as match_services
+from matches.models import Match
 from penalties import services as penalty_services
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 
@@ -66,6 +69,8 @@ class World:
     penalties: dict             # "own" | "mate" | "foreign" -> Penalty
     registrations: dict         # "own" | "mate" | "foreign" -> Registration
     mates: list                 # every user seated in the player's pod (player first)
+    rounds: dict = dataclasses.field(default_factory=dict)   # "own" | "foreign" -> running match Round
+    matches: dict = dataclasses.field(default_factory=dict)  # "own" | "mate" | "foreign" -> Match
     paper: dict = dataclasses.field(default_factory=dict)  # the paper draft objects (build_paper_world)
 
 
@@ -132,6 +137,9 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     penalty_services.appeal_penalty(penalty_id=penalties["own"].pk, actor=players[0],
                                     statement="I was not slow.", now=T0)
     seat = lambda reg: Seat.objects.get(registration=reg)  # noqa: E731
+    rounds, matches = _match_rounds(organiser, other_organiser, pod, foreign_pod, regs[0])
+    # The mate's disqualification now applies to their match (its description stays hidden).
+    match_services.apply_penalty(penalties["mate"], now=T0)
     paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
     return World(paper=paper, 
         users={"anonymous": None, "player": players[0], "other_pod_player": players[4],
@@ -143,10 +151,20 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
                "foreign": seat(foreign_regs[0])},
         decks=decks, penalties=penalties,
         registrations={"own": regs[0], "mate": regs[1], "foreign": foreign_regs[0]},
-        mates=players[:4],
+        mates=players[:4], rounds=rounds, matches=matches,
     )
 
 
+def _match_rounds(organiser, other_organiser, pod, foreign_pod, own_reg):
+    """Round 1 running in the player's pod and in the other event's pod (matches app)."""
+    rounds = {}
+    for key, p, actor in (("own", pod, organiser), ("foreign", foreign_pod, other_organiser)):
+        match_services.configure_matches(event_id=p.event_id, actor=actor, seed=1, now=T0)
+        round_obj = match_services.pair_next_round(event_id=p.event_id, actor=actor, pod_id=p.pk, now=T0)
+        rounds[key] = match_services.start_round(round_id=round_obj.pk, actor=actor, now=T0)
+    own = Match.objects.get(Q(player_a=own_reg) | Q(player_b=own_reg), round=rounds["own"])
+    return rounds, {"own": own, "mate": rounds["own"].matches.exclude(pk=own.pk).first(),
+                    "foreign": rounds["foreign"].matches.first()}
 def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players) -> dict:
     """Event "Paper night" (paper booster draft, same staff, the same players in two 4-seat pods,
     pod 1 called and paused by a judge, followers allowed, a DFC posted by each of two players)
@@ -239,6 +257,22 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
                 # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
                 Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+    if kind == "round":
+        return [Target(f"{label} round", {param: r.pk}, r.event_id, r.pod_id) for label, r in w.rounds.items()]
+    if kind == "round+action":
+        return [Target(f"{label} round ({action})", {"round_id": r.pk, "action": action}, r.event_id, r.pod_id)
+                for label, r in w.rounds.items() for action in ("start", "finish")]
+    if kind == "match":
+        # owner: the role user playing in it (the player in their own match, the other
+        # event's player in the foreign one; no role plays in the mate's match).
+        role_users = {u.pk for u in w.users.values() if u is not None}
+        return [Target(f"{label} match", {param: m.pk}, m.round.event_id, m.round.pod_id,
+                       next((r.user_id for r in (m.player_a, m.player_b) if r and r.user_id in role_users), None))
+                for label, m in w.matches.items()]
+    if kind == "event+export":
+        return [Target(f"{label} {kind_}", {"event_id": e.pk, "kind": kind_}, e.pk)
+                for label, e in (("own event", w.event), ("other event", w.other_event))
+                for kind_ in ("pairings", "results", "standings")]
     if kind in ("event+staff", "event+invitation"):
         from drafts.models import StaffInvitation
 
@@ -385,6 +419,8 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "api-redoc": [("GET", None, PUBLIC, None)],
     "favicon": [("GET", None, PUBLIC, None)],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
+    "set_language": [("POST", None, PUBLIC, {"language": "pt-br"})],
+    "javascript-catalog": [("GET", None, PUBLIC, None)],
     # cards and rules desk: public catalogue
     "api-card-list": [("GET", None, PUBLIC, None)],
     "api-card-detail": [("GET", "card", PUBLIC, None)],
@@ -522,6 +558,47 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "penalties:statement": [("POST", "penalty", STATEMENT_WRITER, {"statement": "x"})],
     # The report exists for disqualifications only (a 404 for other penalties).
     "penalties:disqualification": [("GET", "penalty", lambda f: f.disqualification and PENALTY_READER(f), None)],
+    # matches API: pairings, results, standings and clocks are public; players report their own
+    # match; judges enter results and extensions; organisers pair, start, close and repair.
+    "matches-standings-compute": [("POST", None, PUBLIC, {})],
+    "matches-standings-compute-slash": [("POST", None, PUBLIC, {})],
+    "matches-settings": [("GET", "event", PUBLIC, None), ("PUT", "event", EVENT_ORGANISER, {"mode": "bogus"})],
+    "matches-rounds": [("GET", "event", PUBLIC, None), ("POST", "event", EVENT_ORGANISER, {})],
+    "matches-standings": [("GET", "event", PUBLIC, None)],
+    "matches-drops": [("POST", "event", EVENT_MEMBER, {})],
+    "matches-my-match": [("GET", "event", REGISTERED, None)],
+    "matches-pairings-csv": [("GET", "event", PUBLIC, None)],
+    "matches-results-csv": [("GET", "event", PUBLIC, None)],
+    "matches-standings-csv": [("GET", "event", PUBLIC, None)],
+    "matches-round": [("GET", "round", PUBLIC, None)],
+    "matches-round-start": [("POST", "round", EVENT_ORGANISER, {})],
+    "matches-round-finish": [("POST", "round", EVENT_ORGANISER, {})],
+    "matches-round-repair": [("POST", "round", EVENT_ORGANISER, {"tables": []})],
+    "matches-match": [("GET", "match", PUBLIC, None)],
+    "matches-report": [("POST", "match", SEAT_OWNER, {"won": 2, "lost": 0})],
+    "matches-confirm": [("POST", "match", SEAT_OWNER, {})],
+    "matches-result": [("POST", "match", EVENT_STAFF, {"a_wins": 2, "b_wins": 0})],
+    "matches-extension": [("POST", "match", EVENT_STAFF, {"minutes": 3})],
+    # match pages
+    "matches:dashboard": [("GET", "event", EVENT_STAFF, None)],
+    "matches:dashboard-panel": [("GET", "event", EVENT_STAFF, None)],
+    "matches:settings": [("POST", "event", EVENT_ORGANISER, {})],
+    "matches:pair": [("POST", "event", EVENT_ORGANISER, {})],
+    "matches:me": [("GET", "event", REGISTERED, None)],
+    "matches:me-panel": [("GET", "event", REGISTERED, None)],
+    "matches:drop": [("POST", "event", EVENT_MEMBER, {})],
+    "matches:standings": [("GET", "event", PUBLIC, None)],
+    "matches:clock": [("GET", "event", PUBLIC, None)],
+    "matches:clock-panel": [("GET", "event", PUBLIC, None)],
+    "matches:csv": [("GET", "event+export", PUBLIC, None)],
+    "matches:pairings": [("GET", "round", PUBLIC, None)],
+    "matches:slips": [("GET", "round", PUBLIC, None)],
+    "matches:round-control": [("POST", "round+action", EVENT_ORGANISER, {})],
+    "matches:repair": [("GET", "round", EVENT_ORGANISER, None)],
+    "matches:report": [("POST", "match", SEAT_OWNER, {"won": 2, "lost": 0})],
+    "matches:confirm": [("POST", "match", SEAT_OWNER, {})],
+    "matches:result": [("POST", "match", EVENT_STAFF, {"a_wins": 2, "b_wins": 0})],
+    "matches:extension": [("POST", "match", EVENT_STAFF, {"minutes": 3})],
     # paper drafts: API
     "paper-api-call": [("GET", "paper_pod", POD_MEMBER, None)],
     "paper-api-start": [("POST", "paper_pod", EVENT_ORGANISER, {})],
@@ -686,6 +763,8 @@ WEBSOCKETS = {
     "ws/paper/pods/<int:pod_id>/": ("paper_pod", POD_MEMBER),
     "ws/paper/follow/<str:token>/": ("paper_token", TOKEN_HOLDER),
     "ws/ping/": (None, PUBLIC),
+    # Says only "changed": pairings, results and clocks are public.
+    "ws/matches/events/<int:event_id>/": ("event", PUBLIC),
 }
 
 

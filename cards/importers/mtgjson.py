@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import ijson
 
+from cards import languages
 from cards.models import ChecklistKind, Layout
 
 from .errors import RecordError
@@ -262,7 +263,24 @@ def _build(index: int, records: list[dict], melded: FaceData | None = None,
         image_uris=images,
         in_boosters=in_boosters,
         incomplete=incomplete,
+        localized_names=_printed_names(records),
     )
+
+
+def _printed_names(records: list[dict]) -> list[tuple[int, str, str]]:
+    """Each face record's foreignData: the face's name in every language it was printed in."""
+    names = []
+    for position, record in enumerate(records):
+        for foreign in record.get("foreignData") or ():
+            if not isinstance(foreign, dict):
+                continue
+            language = languages.MTGJSON.get(foreign.get("language"))
+            name = foreign.get("faceName") or foreign.get("name")
+            if language and isinstance(name, str):
+                if not foreign.get("faceName") and " // " in name and len(records) == 1:
+                    name = name.split(" // ")[0]  # a one-record card printed as "A // B"
+                names.append((position, language, name))
+    return names
 
 
 def _face(record: dict, position: int, layout: str) -> FaceData:

@@ -86,6 +86,8 @@ class CardRecord:
     printing_hash: str = ""
     incomplete: bool = False
     search_name: str = ""
+    # (face position, language code, printed name, folded key) for every printed language
+    localized_names: list[tuple[int, str, str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -190,6 +192,7 @@ def build_card(
     image_uris: dict | None = None,
     in_boosters: bool = True,
     incomplete: bool = False,
+    localized_names: list[tuple[int, str, str]] | None = None,
 ) -> CardRecord:
     if not name or not isinstance(name, str) or not name.strip():
         raise Invalid("the record has no name")
@@ -226,6 +229,7 @@ def build_card(
         image_uris=image_uris or {},
         in_boosters=bool(in_boosters),
         incomplete=incomplete,
+        localized_names=clean_localized_names(localized_names or (), len(face_rows)),
     )
     record.card_hash = digest(
         [record.name, record.layout, record.color_identity, record.oracle_id, face_rows]
@@ -235,6 +239,22 @@ def build_card(
         record.scryfall_id, record.mtgjson_uuid, record.image_uris, record.in_boosters,
     ])
     return record
+
+
+def clean_localized_names(names, face_count: int) -> list[tuple[int, str, str, str]]:
+    """Printed names as stored: known faces only, trimmed, each (position, language, name) once."""
+    out, seen = [], set()
+    for position, language, name in names:
+        if not isinstance(name, str) or not isinstance(language, str):
+            raise Invalid("a printed name or its language is not text")
+        name = name.strip()
+        if not name or not language or not 0 <= position < face_count or len(name) > 200:
+            continue
+        key = normalize_name(name)[:200]
+        if key and (position, language, name) not in seen:
+            seen.add((position, language, name))
+            out.append((position, language[:10], name, key))
+    return out
 
 
 def scryfall_image(scryfall_id: str | None, side: str = "front") -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import ijson
 
+from cards import languages
 from cards.models import ChecklistKind, Layout
 from cards.rules.colors import symbol_colors
 
@@ -192,7 +193,20 @@ class _ScryfallReader:
             image_uris=_images(obj),
             in_boosters=obj["booster"] if "booster" in obj else not obj.get("promo", False),
             incomplete=incomplete,
+            localized_names=_printed_names(obj),
         )
+
+
+def _printed_names(obj: dict) -> list[tuple[int, str, str]]:
+    """A non-English printing's ``printed_name`` (per face when the card has faces)."""
+    language = languages.SCRYFALL.get(obj.get("lang") or "en")
+    if language is None:
+        return []
+    faces = obj.get("card_faces")
+    if isinstance(faces, list) and faces:
+        return [(position, language, face["printed_name"]) for position, face in enumerate(faces)
+                if isinstance(face, dict) and face.get("printed_name")]
+    return [(0, language, obj["printed_name"])] if obj.get("printed_name") else []
 
 
 def _faces(obj: dict, layout: str) -> list[FaceData]:

@@ -29,6 +29,7 @@ class ImportSummary:
     cards_updated: int = 0
     cards_unchanged: int = 0
     incomplete_cards: int = 0
+    localized_names: int = 0  # printed names in other languages added by this run
     checklist_cards: int = 0
     checklists_created: int = 0
     checklists_updated: int = 0
@@ -48,7 +49,7 @@ class ImportSummary:
     def merge(self, other: ImportSummary) -> ImportSummary:
         for name in (
             "records", "created", "updated", "unchanged", "skipped", "cards_created",
-            "cards_updated", "cards_unchanged", "incomplete_cards", "checklist_cards",
+            "cards_updated", "cards_unchanged", "incomplete_cards", "localized_names", "checklist_cards",
             "checklists_created", "checklists_updated", "seconds",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -84,6 +85,7 @@ class ImportSummary:
                 "entries_linked": self.checklist_entries_linked,
                 "entries_unlinked": self.checklist_entries_unlinked,
             },
+            "localized_names_added": self.localized_names,
             "sets": list(self.sets),
             "seconds": round(self.seconds, 3),
         }
@@ -98,6 +100,7 @@ class ImportSummary:
             f"cards: {self.cards_created} created, {self.cards_updated} updated, "
             f"{self.cards_unchanged} unchanged",
             f"by layout: {layouts}",
+            f"printed names in other languages: {self.localized_names} added",
             f"checklist cards: {self.checklist_cards} imported ({self.checklists_created} created,"
             f" {self.checklists_updated} updated); entries linked {self.checklist_entries_linked},"
             f" unlinked {self.checklist_entries_unlinked}",

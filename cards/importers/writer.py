@@ -16,7 +16,7 @@ from collections.abc import Callable
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from cards.models import CardSet
+from cards.models import CardSet, LocalizedName
 
 from . import checklists, errors
 from .errors import CardImportError
@@ -169,6 +169,7 @@ class CardWriter:
         self._ensure_sets({r.set_code for r in batch})
         card_ids, card_changed = self._write_oracle_cards(batch)
         self._write_printings(batch, card_ids, card_changed)
+        self._write_localized_names(batch, card_ids)
         for record in batch:
             self.summary.by_layout[record.layout] += 1
             if record.incomplete:
@@ -278,6 +279,25 @@ class CardWriter:
             self.store.update_printings(changed)
         if self.run is not None:
             self.run.printings.update(row.id for row in matched if row.id is not None)
+
+    # -- printed names in other languages ------------------------------------------------------
+
+    def _write_localized_names(self, batch: list[CardRecord], card_ids: dict) -> None:
+        """Add the printed names not stored yet. Names are only ever added (every printing adds
+        its own), so a re-import writes nothing and changes nothing."""
+        wanted = {(card_ids[r.name], position, language, name): key
+                  for r in batch for position, language, name, key in r.localized_names}
+        if not wanted:
+            return
+        stored = set(LocalizedName.objects.filter(card_id__in={k[0] for k in wanted})
+                     .values_list("card_id", "position", "language", "name"))
+        new = [LocalizedName(card_id=card_id, position=position, language=language, name=name,
+                             search_name=key)
+               for (card_id, position, language, name), key in wanted.items()
+               if (card_id, position, language, name) not in stored]
+        if new:
+            LocalizedName.objects.bulk_create(new, batch_size=2000, ignore_conflicts=True)
+        self.summary.localized_names += len(new)
 
     # -- checklist cards -----------------------------------------------------------------------
 

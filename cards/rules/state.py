@@ -6,6 +6,8 @@ inside an :class:`ActionResult`.
 
 from __future__ import annotations
 
+from cards.rules.text import gettext
+
 from dataclasses import dataclass, field
 
 from cards.rules.data import CardData, FaceData
@@ -82,8 +84,10 @@ class GameObject:
         return self.card.name
 
 
-_WHERE = {STACK: "on the stack", BATTLEFIELD: "on the battlefield", EXILE: "in exile",
-          COMMAND: "in the command zone"}
+# Translatable (cards.rules.text): the web layer shows them in the reader's language.
+_WHERE = {LIBRARY: gettext("in the library"), HAND: gettext("in the hand"), STACK: gettext("on the stack"),
+          BATTLEFIELD: gettext("on the battlefield"), GRAVEYARD: gettext("in the graveyard"),
+          EXILE: gettext("in exile"), COMMAND: gettext("in the command zone")}
 
 
 def where(zone: str) -> str:

@@ -8,6 +8,8 @@ object there: face up, front face up, unflipped, untapped, with no copy or abili
 
 from __future__ import annotations
 
+from cards.rules.text import gettext
+
 from cards.rules.characteristics import characteristics
 from cards.rules.state import (
     BATTLEFIELD,
@@ -80,32 +82,26 @@ def cast(obj: GameObject, face: str | None = None, face_down: str | None = None,
     if face_down is not None and face_down not in FACE_DOWN_CASTS:
         raise ValueError(f"face_down is one of {', '.join(FACE_DOWN_CASTS)}")
     if obj.zone in IN_PLAY:
-        return illegal(obj, f"R32: only a card can be cast, and this one is already "
-                            f"{where(obj.zone)}")
+        return illegal(obj, gettext('R32: only a card can be cast, and this one is already %(where)s') % {'where': where(obj.zone)})
     card = obj.card
     front = card.faces[0]
     if face_down is not None:
         if label != "front":
-            return illegal(obj, "R18: a card cast face down is cast as a nameless 2/2, not as "
-                                "one of its faces")
+            return illegal(obj, gettext('R18: a card cast face down is cast as a nameless 2/2, not as one of its faces'))
         cost = front.disguise_cost if face_down == "disguise" else front.turn_up_morph_cost
         if not cost:
-            return illegal(obj, f"R18: {front.name} has no {face_down} ability, so it can't be "
-                                f"cast face down for {{3}}")
+            return illegal(obj, gettext("R18: %(name)s has no %(face_down)s ability, so it can't be cast face down for {3}") % {'name': front.name, 'face_down': face_down})
         new = GameObject(card=card, zone=STACK, face_down=True, face_down_by=face_down)
         return ok(new, "cast", "cast_face_down", "paid:{3}")
     if label == "back" and card.back is None:
-        return illegal(obj, f"R1: {card.name} has only one face")
+        return illegal(obj, gettext('R1: %(name)s has only one face') % {'name': card.name})
     if label not in card.spell_faces:
         chosen = card.face(label)
         if chosen.is_land:
-            return illegal(obj, f"R32: {chosen.name} is a land: it can be played as a land, "
-                                "not cast")
+            return illegal(obj, gettext('R32: %(name)s is a land: it can be played as a land, not cast') % {'name': chosen.name})
         if card.is_flip:
-            return illegal(obj, f"R43: {chosen.name} exists only while the permanent is flipped; "
-                                f"cast {front.name}")
-        return illegal(obj, f"R2: only the front face of {card.name} can be cast; "
-                            f"{chosen.name} has no mana cost")
+            return illegal(obj, gettext('R43: %(name)s exists only while the permanent is flipped; cast %(name2)s') % {'name': chosen.name, 'name2': front.name})
+        return illegal(obj, gettext('R2: only the front face of %(name)s can be cast; %(name2)s has no mana cost') % {'name': card.name, 'name2': chosen.name})
     return ok(GameObject(card=card, zone=STACK, face_up=label), "cast")
 
 
@@ -130,18 +126,15 @@ def play_land(obj: GameObject, face: str | None = None) -> ActionResult:
         face = card.land_faces[0] if card.land_faces else "front"
     label = _check_face(obj, face)
     if obj.zone in IN_PLAY:
-        return illegal(obj, "R32: only a card can be played as a land, and this one is "
-                            f"{where(obj.zone)}")
+        return illegal(obj, gettext('R32: only a card can be played as a land, and this one is %(where)s') % {'where': where(obj.zone)})
     if label == "back" and card.back is None:
-        return illegal(obj, f"R1: {card.name} has only one face")
+        return illegal(obj, gettext('R1: %(name)s has only one face') % {'name': card.name})
     if label not in card.land_faces:
         chosen = card.face(label)
         if chosen.is_land:
-            return illegal(obj, f"R2: only the front face of {card.name} can be played; "
-                                f"{chosen.name} exists only on the battlefield")
+            return illegal(obj, gettext('R2: only the front face of %(name)s can be played; %(name2)s exists only on the battlefield') % {'name': card.name, 'name2': chosen.name})
         kind = " ".join(chosen.card_types).lower() or "nonland card"
-        return illegal(obj, f"R32: {chosen.name} is {_article(kind)} {kind}, not a land: "
-                            "it can't be played as a land")
+        return illegal(obj, gettext("R32: %(name)s is %(article)s %(kind)s, not a land: it can't be played as a land") % {'name': chosen.name, 'article': _article(kind), 'kind': kind})
     new, events = leave(obj, BATTLEFIELD, face_up=label)
     return ok(new, "played_land", *events)
 
@@ -155,8 +148,7 @@ def resolve(obj: GameObject) -> ActionResult:
     spells stay face down, R18); an instant or sorcery goes to the graveyard; an Adventure goes
     to exile."""
     if obj.zone != STACK:
-        return illegal(obj, "R34: only a spell on the stack resolves; this card is "
-                            f"{where(obj.zone)}")
+        return illegal(obj, gettext('R34: only a spell on the stack resolves; this card is %(where)s') % {'where': where(obj.zone)})
     if obj.face_down:
         new = GameObject(card=obj.card, zone=BATTLEFIELD, face_down=True,
                          face_down_by=obj.face_down_by, is_token_copy=obj.is_token_copy)
@@ -184,14 +176,12 @@ def put_onto_battlefield(obj: GameObject, transformed: bool = False) -> ActionRe
     whose front face is an instant or sorcery stays where it is (R37)."""
     card = obj.card
     if obj.zone == BATTLEFIELD:
-        return no_effect(obj, "R4: it is already on the battlefield")
+        return no_effect(obj, gettext('R4: it is already on the battlefield'))
     if transformed:
         if card.is_mdfc:
-            return no_effect(obj, "R35: a modal double-faced card can't be put onto the "
-                                  f"battlefield transformed; it stays {where(obj.zone)}")
+            return no_effect(obj, gettext("R35: a modal double-faced card can't be put onto the battlefield transformed; it stays %(where)s") % {'where': where(obj.zone)})
         if not card.is_transforming:
-            return no_effect(obj, f"R7: {card.name} is not a transforming double-faced card, so it "
-                                  f"can't enter transformed; it stays {where(obj.zone)}")
+            return no_effect(obj, gettext("R7: %(name)s is not a transforming double-faced card, so it can't enter transformed; it stays %(where)s") % {'name': card.name, 'where': where(obj.zone)})
         new, events = leave(obj, BATTLEFIELD, face_up="back")
         return ok(new, *events, "entered_transformed")
     if obj.face_down and obj.zone == STACK:
@@ -202,15 +192,14 @@ def put_onto_battlefield(obj: GameObject, transformed: bool = False) -> ActionRe
     if not characteristics(entering).is_permanent:
         front = card.faces[0]
         kind = " ".join(front.card_types).lower() or "nonpermanent"
-        return no_effect(obj, f"R37: {front.name} is {_article(kind)} {kind}, which can't be put "
-                              f"onto the battlefield; the card stays {where(obj.zone)}")
+        return no_effect(obj, gettext("R37: %(name)s is %(article)s %(kind)s, which can't be put onto the battlefield; the card stays %(where)s") % {'name': front.name, 'article': _article(kind), 'kind': kind, 'where': where(obj.zone)})
     new, events = leave(obj, BATTLEFIELD)
     return ok(new, *events)
 
 
 def _manifest(obj: GameObject, by: str) -> ActionResult:
     if obj.zone in IN_PLAY:
-        return illegal(obj, f"R26: only a card can be {by}ed, and this one is {where(obj.zone)}")
+        return illegal(obj, gettext('R26: only a card can be %(by)sed, and this one is %(where)s') % {'by': by, 'where': where(obj.zone)})
     # R6, R30: a DFC can be manifested or cloaked too; it is face down, front face "up" inside.
     new, events = leave(obj, BATTLEFIELD, face_down=True, face_down_by=by)
     return ok(new, f"{by}ed", *events)
@@ -236,9 +225,9 @@ def move(obj: GameObject, to: str) -> ActionResult:
     if to not in ZONES:
         raise ValueError(f"to is one of {', '.join(ZONES)}")
     if to == obj.zone:
-        return no_effect(obj, f"R2: it is already {where(to)}")
+        return no_effect(obj, gettext('R2: it is already %(where)s') % {'where': where(to)})
     if to == STACK:
-        return illegal(obj, "R33: a card goes on the stack only by being cast (use cast)")
+        return illegal(obj, gettext('R33: a card goes on the stack only by being cast (use cast)'))
     if to == BATTLEFIELD:
         return put_onto_battlefield(obj)
     extra: list[str] = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from typing import Any
 
 from django.urls import reverse
@@ -26,8 +28,7 @@ class BodyLimitMixin:
             length = 0
         if length > self.max_body:
             raise DomainError(error_codes.FILE_TOO_LARGE,
-                              f"The request is {length // 1024} KB; decklists are limited to "
-                              f"{parsers.MAX_BYTES // 1024} KB.", limit_bytes=parsers.MAX_BYTES)
+                              gettext('The request is %(length_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'length_1024': length // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
         super().initial(request, *args, **kwargs)
 
 
@@ -40,8 +41,7 @@ def valid(serializer_class, request) -> dict:
 def read_upload(upload) -> str:
     if upload.size is not None and upload.size > parsers.MAX_BYTES:
         raise DomainError(error_codes.FILE_TOO_LARGE,
-                          f"The file is {upload.size // 1024} KB; decklists are limited to "
-                          f"{parsers.MAX_BYTES // 1024} KB.", limit_bytes=parsers.MAX_BYTES)
+                          gettext('The file is %(size_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'size_1024': upload.size // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
     return services.decode_or_400(upload.read(parsers.MAX_BYTES + 1))
 
 
@@ -72,8 +72,8 @@ def deck_payload(deck: Deck, *, now=None) -> dict[str, Any]:
         "main": view["main"], "sideboard": view["sideboard"], "commander": view["commander"],
         "opaque_sleeves": deck.opaque_sleeves, "checklist_cards": view["checklist_cards"],
         "dfcs": view["dfcs"], "physical": view["physical"],
-        "source_format": deck.source_format, "valid": deck.valid, "errors": deck.check_errors,
-        "warnings": deck.check_warnings, "summary": deck.summary,
+        "source_format": deck.source_format, "valid": deck.valid, "errors": deck.localized_errors,
+        "warnings": deck.localized_warnings, "summary": deck.summary,
         "status": selectors.deck_status(deck, deck.event, now or timezone.now()),
         "version": deck.version, "submitted_at": deck.submitted_at, "updated_at": deck.updated_at,
         "checked_at": deck.checked_at, "print_url": reverse("decks:print", args=[deck.pk]),

@@ -3,6 +3,8 @@ sealed pools and the checklist policy. Permissions are checked per event on the 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -77,7 +79,7 @@ class EventDecksView(APIView):
         params = request.query_params
         state = params.get("status", "")
         if state not in ("", "valid", "invalid", "missing"):
-            raise DomainError("invalid_filter", "status is valid, invalid or missing.", field="status")
+            raise DomainError("invalid_filter", gettext('status is valid, invalid or missing.'), field="status")
         late = {"true": True, "false": False, "": None}.get(params.get("late", "").lower(), None)
         rows = selectors.event_decks(event, status=state, query=params.get("q", "")[:100],
                                      error=params.get("error", "")[:40], late=late)
@@ -94,7 +96,7 @@ class CorrectionsView(BodyLimitMixin, APIView):
     def get(self, request, pk: int):
         deck = selectors.deck_or_404(pk)
         if not (selectors.owns(request.user, deck) or selectors.is_staff(request.user, deck.event_id)):
-            raise ForbiddenError(error_codes.NOT_YOUR_DECK, "Only the player and the event's judges may see that.")
+            raise ForbiddenError(error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may see that."))
         return Response([_correction(c) for c in selectors.corrections(deck)])
 
     @extend_schema(request=s.CorrectionInput, responses={201: s.CorrectionOutput, 400: ERRORS, 403: ERRORS},
@@ -182,7 +184,7 @@ class SealedPoolView(BodyLimitMixin, APIView):
     def _registration(self, pk: int) -> Registration:
         registration = Registration.objects.select_related("event").filter(pk=pk).first()
         if registration is None:
-            raise NotFoundError(error_codes.UNKNOWN_REGISTRATION, f"No registration has id {pk}.")
+            raise NotFoundError(error_codes.UNKNOWN_REGISTRATION, gettext('No registration has id %(pk)s.') % {'pk': pk})
         return registration
 
     @extend_schema(responses={200: s.PoolOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_sealed_pool")
@@ -192,7 +194,7 @@ class SealedPoolView(BodyLimitMixin, APIView):
             selectors.require_staff(request.user, registration.event_id)
         pool = SealedPool.objects.filter(registration=registration).first()
         if pool is None:
-            raise NotFoundError(error_codes.NO_POOL, "No sealed pool was entered for this player.")
+            raise NotFoundError(error_codes.NO_POOL, gettext('No sealed pool was entered for this player.'))
         return Response({"registration": pk, "source": "sealed", "cards": selectors.pool_view(pool.cards)})
 
     @extend_schema(request=s.SealedPoolInput, responses={200: s.PoolOutput, 400: ERRORS, 403: ERRORS},
@@ -200,7 +202,7 @@ class SealedPoolView(BodyLimitMixin, APIView):
     def put(self, request, pk: int):
         registration = self._registration(pk)
         if not permissions.is_organiser(request.user, registration.event):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only an organiser of this event may enter pools.")
+            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may enter pools.'))
         data = valid(s.SealedPoolInput, request)
         if data.get("text") is not None:
             sections, _ = parsed_sections({"text": data["text"]})

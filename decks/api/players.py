@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -40,13 +42,15 @@ class ValidateView(BodyLimitMixin, APIView):
                    operation_id="decks_validate")
     def post(self, request):
         data = valid(s.ValidateInput, request)
-        report = checking.check(
+        resolved = checking.resolve(
             format=data["format"], main=data["main"], sideboard=data["sideboard"],
             commander=data["commander"], pool=data.get("pool"), opaque_sleeves=data["opaque_sleeves"],
             checklist_policy=data["checklist_policy"],
             checklist_cards=[{"checklist": c["checklist"], "marked": c["marked"]} for c in data["checklist_cards"]],
         )
-        return Response(report.as_dict())
+        report = checking.check_resolved(resolved)
+        return Response(report.as_dict() | {"languages": resolved.languages_read(),
+                                            "printed_names": resolved.printed_names()})
 
 
 class ValidateSlashView(ValidateView):
@@ -73,7 +77,7 @@ class ParseView(BodyLimitMixin, APIView):
     def post(self, request):
         data = valid(s.ParseInput, request)
         if data.get("file") is None and data.get("text") is None:
-            raise DomainError(error_codes.EMPTY_DECKLIST, "Send the list as text or upload a file.",
+            raise DomainError(error_codes.EMPTY_DECKLIST, gettext('Send the list as text or upload a file.'),
                               field="text")
         text = read_upload(data["file"]) if data.get("file") is not None else data["text"]
         return Response(services.parse_or_400(text).as_dict())
@@ -104,7 +108,7 @@ class MyDeckView(BodyLimitMixin, APIView):
         if raw is None:
             return None
         if not raw.isdigit():
-            raise DomainError("invalid", "registration must be an id.", field="registration")
+            raise DomainError("invalid", gettext('registration must be an id.'), field="registration")
         return int(raw)
 
     def _registration(self, request, event_id: int):
@@ -116,7 +120,7 @@ class MyDeckView(BodyLimitMixin, APIView):
             selectors.require_staff(request.user, event)
             return selectors.registration_or_404(event, registration_id)
         if own is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
         return own
 
     @extend_schema(responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_my_deck")
@@ -124,7 +128,7 @@ class MyDeckView(BodyLimitMixin, APIView):
         registration = self._registration(request, event_id)
         deck = getattr(registration, "deck", None)
         if deck is None:
-            raise NotFoundError(error_codes.NO_DECK, "No deck is registered yet.")
+            raise NotFoundError(error_codes.NO_DECK, gettext('No deck is registered yet.'))
         return Response(deck_payload(deck))
 
     @extend_schema(request={"application/json": s.DeckInput, "multipart/form-data": s.DeckInput},
@@ -159,10 +163,10 @@ class MyPoolView(APIView):
         event = selectors.event_or_404(event_id)
         registration = selectors.own_registration(request.user, event)
         if registration is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, "You are not registered for this event.")
+            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
         pool = selectors.pool_for(registration)
         if pool is None:
-            raise NotFoundError(error_codes.NO_POOL, "You have no pool in this event.")
+            raise NotFoundError(error_codes.NO_POOL, gettext('You have no pool in this event.'))
         return Response({"registration": registration.pk, "source": pool[0],
                          "cards": selectors.pool_view(pool[1])})
 

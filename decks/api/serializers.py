@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -42,13 +44,13 @@ class StrictBooleanField(serializers.BooleanField):
 
 class EntrySerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False, trim_whitespace=True,
-                                 help_text="Any face name or the full name.")
-    card_id = StrictIntegerField(min_value=1, required=False, help_text="A catalogue card id (instead of name).")
+                                 help_text=gettext_lazy('Any face name or the full name.'))
+    card_id = StrictIntegerField(min_value=1, required=False, help_text=gettext_lazy('A catalogue card id (instead of name).'))
     count = StrictIntegerField(min_value=1, max_value=parsers.MAX_COUNT)
 
     def validate(self, attrs):
         if not attrs.get("name") and attrs.get("card_id") is None:
-            raise serializers.ValidationError("Give the card's name (or card_id).", code="required")
+            raise serializers.ValidationError(gettext("Give the card's name (or card_id)."), code="required")
         return attrs
 
 
@@ -56,7 +58,7 @@ class EntrySerializer(serializers.Serializer):
 class ChecklistRefField(serializers.Field):
     """A checklist or substitute card: its name, "Name (SET NUMBER)", or its id."""
 
-    default_error_messages = {"invalid": "Give the checklist card's name or id."}
+    default_error_messages = {"invalid": gettext_lazy("Give the checklist card's name or id.")}
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, (str, int)):
@@ -71,9 +73,9 @@ class ChecklistRefField(serializers.Field):
 
 
 class ChecklistUseSerializer(serializers.Serializer):
-    checklist = ChecklistRefField(help_text="Name, id, or e.g. 'Double-Faced Substitute Card (SZNR 1)'.")
+    checklist = ChecklistRefField(help_text=gettext_lazy("Name, id, or e.g. 'Double-Faced Substitute Card (SZNR 1)'."))
     marked = serializers.ListField(child=serializers.CharField(max_length=200), max_length=30, default=list,
-                                   help_text="The DFC name(s) marked on it: exactly one is legal (R10).")
+                                   help_text=gettext_lazy('The DFC name(s) marked on it: exactly one is legal (R10).'))
 
 
 def _lines(required: bool = False):
@@ -86,7 +88,7 @@ def _check_total(attrs) -> None:
     total = sum(e["count"] for key in ("main", "sideboard", "commander")
                 for e in (attrs.get(key) or []))
     if total > MAX_TOTAL:
-        raise serializers.ValidationError(f"A deck has at most {MAX_TOTAL} cards.", code="too_many_entries")
+        raise serializers.ValidationError(gettext('A deck has at most %(MAX_TOTAL)s cards.') % {'MAX_TOTAL': MAX_TOTAL}, code="too_many_entries")
 
 
 class ValidateInput(serializers.Serializer):
@@ -119,16 +121,33 @@ class SummaryOutput(serializers.Serializer):
     checklist_cards = serializers.IntegerField()
 
 
+class LanguageReadOutput(serializers.Serializer):
+    language = serializers.CharField(help_text=gettext_lazy('Language code: en, pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant.'))
+    name = serializers.CharField()
+    lines = serializers.IntegerField()
+
+
+class PrintedNameOutput(serializers.Serializer):
+    card_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    printed_name = serializers.CharField()
+    language = serializers.CharField()
+
+
 class ValidateOutput(serializers.Serializer):
     valid = serializers.BooleanField()
     errors = ProblemOutput(many=True)
     warnings = ProblemOutput(many=True)
     summary = SummaryOutput()
+    languages = LanguageReadOutput(many=True, help_text=gettext_lazy(
+        'The languages the card names were read in, most lines first (a name printed alike in two languages counts for both).'))
+    printed_names = PrintedNameOutput(many=True, help_text=gettext_lazy(
+        'Cards named in another language than English: the English name with the printed one.'))
 
 
 class ParseInput(serializers.Serializer):
     text = serializers.CharField(required=False, trim_whitespace=False, allow_blank=True,
-                                 help_text="The pasted list (or upload `file` as multipart).")
+                                 help_text=gettext_lazy('The pasted list (or upload `file` as multipart).'))
     file = serializers.FileField(required=False)
 
 
@@ -147,25 +166,25 @@ class ParseOutput(serializers.Serializer):
 
 class DeckInput(serializers.Serializer):
     text = serializers.CharField(required=False, trim_whitespace=False, allow_blank=True,
-                                 help_text="A pasted list in any supported format (instead of main/sideboard).")
-    file = serializers.FileField(required=False, help_text="An uploaded list (multipart).")
+                                 help_text=gettext_lazy('A pasted list in any supported format (instead of main/sideboard).'))
+    file = serializers.FileField(required=False, help_text=gettext_lazy('An uploaded list (multipart).'))
     main = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False)
     sideboard = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False,
-                                      allow_null=True, help_text="Limited: omit to use the rest of the pool.")
+                                      allow_null=True, help_text=gettext_lazy('Limited: omit to use the rest of the pool.'))
     commander = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False)
     opaque_sleeves = StrictBooleanField(default=False)
     checklist_cards = serializers.ListField(child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS,
                                             required=False)
     checklist_lines = serializers.CharField(required=False, allow_blank=True, max_length=20000,
-                                            help_text="Checklist cards as text: 'Innistrad Checklist: Delver of Secrets' per line.")
+                                            help_text=gettext_lazy("Checklist cards as text: 'Innistrad Checklist: Delver of Secrets' per line."))
 
     def validate(self, attrs):
         sources = [key for key in ("text", "file", "main") if attrs.get(key) is not None]
         if len(sources) != 1:
-            raise serializers.ValidationError("Send the list once: main (and sideboard), text, or file.",
+            raise serializers.ValidationError(gettext('Send the list once: main (and sideboard), text, or file.'),
                                               code="invalid_decklist")
         if attrs.get("checklist_cards") is not None and attrs.get("checklist_lines") is not None:
-            raise serializers.ValidationError("Send checklist_cards or checklist_lines, not both.",
+            raise serializers.ValidationError(gettext('Send checklist_cards or checklist_lines, not both.'),
                                               code="invalid")
         _check_total(attrs)
         return attrs
@@ -176,6 +195,9 @@ class DeckLineOutput(serializers.Serializer):
     name = serializers.CharField()
     count = serializers.IntegerField()
     is_dfc = serializers.BooleanField()
+    printed_name = serializers.CharField(required=False, help_text=gettext_lazy(
+        'The name as the player wrote it, when not in English.'))
+    language = serializers.CharField(required=False)
 
 
 class ChecklistRowOutput(serializers.Serializer):
@@ -235,7 +257,7 @@ class CorrectionInput(serializers.Serializer):
 
     def validate(self, attrs):
         if attrs.get("text") is not None and attrs.get("main") is not None:
-            raise serializers.ValidationError("Send text or main, not both.", code="invalid_decklist")
+            raise serializers.ValidationError(gettext('Send text or main, not both.'), code="invalid_decklist")
         _check_total(attrs)
         return attrs
 
@@ -274,21 +296,20 @@ class FindingInput(serializers.Serializer):
     description = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
     cards = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100, default=list)
     infraction = serializers.ChoiceField(list(findings.INFRACTIONS) + [""], required=False,
-                                         help_text="Default: the finding's usual infraction; '' for none.")
+                                         help_text=gettext_lazy("Default: the finding's usual infraction; '' for none."))
 
 
 class DeckCheckInput(serializers.Serializer):
-    matches = StrictBooleanField(required=False, help_text="true: the physical deck matches the list.")
+    matches = StrictBooleanField(required=False, help_text=gettext_lazy('true: the physical deck matches the list.'))
     findings = serializers.ListField(child=FindingInput(), max_length=50, default=list)
     notes = serializers.CharField(max_length=4000, required=False, allow_blank=True, default="")
     selection = StrictIntegerField(min_value=1, required=False)
 
     def validate(self, attrs):
         if attrs.get("matches") and attrs["findings"]:
-            raise serializers.ValidationError("A deck that matches has no findings.", code="invalid")
+            raise serializers.ValidationError(gettext('A deck that matches has no findings.'), code="invalid")
         if not attrs["findings"] and attrs.get("matches") is not True:
-            raise serializers.ValidationError("Say that the deck matches (matches: true), or record "
-                                              "what was found (findings).", code="required")
+            raise serializers.ValidationError(gettext('Say that the deck matches (matches: true), or record what was found (findings).'), code="required")
         return attrs
 
 
@@ -319,7 +340,7 @@ class SealedPoolInput(serializers.Serializer):
 
     def validate(self, attrs):
         if (attrs.get("cards") is None) == (attrs.get("text") is None):
-            raise serializers.ValidationError("Send cards or text.", code="invalid")
+            raise serializers.ValidationError(gettext('Send cards or text.'), code="invalid")
         return attrs
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cards.rules.text import gettext
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +32,7 @@ from decks.validation.data import (
     SUBSTITUTE,
     TOO_MANY_COPIES,
     UNKNOWN_CARD,
+    AMBIGUOUS_CARD_NAME,
     CardInfo,
     DeckData,
     Line,
@@ -107,16 +110,24 @@ def validate(deck: DeckData) -> Report:
     side, side_total = _tally(deck.sideboard, unknown)
     commander, commander_total = _tally(deck.commander, unknown) if fmt == COMMANDER else (_Tally(), 0)
     if fmt != COMMANDER and deck.commander:
-        warnings.append(_problem(SECTION_IGNORED, "Only Commander decks have a commander; that "
-                                 "section was not checked.", [line.name for line in deck.commander]))
+        warnings.append(_problem(SECTION_IGNORED, gettext('Only Commander decks have a commander; that section was not checked.'), [line.name for line in deck.commander]))
     pool = None
     if fmt == LIMITED and deck.pool:
         pool, _ = _tally(deck.pool, unknown)
 
+    for use in deck.checklist_cards:  # a marked name may be ambiguous too
+        for mark in use.marked:
+            if mark.card is None and mark.name in deck.ambiguous:
+                unknown[mark.name] = None
     for name in unknown:
+        if name in deck.ambiguous:
+            candidates = list(deck.ambiguous[name])
+            errors.append(_problem(AMBIGUOUS_CARD_NAME, gettext('“%(name)s” is the printed name of several cards: %(candidates)s. Write the English name of the one you mean.') % {'name': name, 'candidates': ', '.join(candidates)}, [name],
+                                   candidates=candidates))
+            continue
         suggestions = list(deck.suggestions.get(name, ()))
-        hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
-        errors.append(_problem(UNKNOWN_CARD, f"No card is called “{name}”.{hint}", [name],
+        hint = gettext(' Did you mean %(names)s?') % {'names': ', '.join(suggestions)} if suggestions else ""
+        errors.append(_problem(UNKNOWN_CARD, gettext('No card is called “%(name)s”.%(hint)s') % {'name': name, 'hint': hint}, [name],
                                suggestions=suggestions))
 
     # --- size -------------------------------------------------------------------------
@@ -124,23 +135,18 @@ def validate(deck: DeckData) -> Report:
     if fmt == COMMANDER:
         total = main_total + commander_total
         if total < needed:
-            errors.append(_problem(DECK_TOO_SMALL, f"A Commander deck has exactly {needed} cards "
-                                   f"including the commander; this one has {total}.", [],
+            errors.append(_problem(DECK_TOO_SMALL, gettext('A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s.') % {'needed': needed, 'total': total}, [],
                                    minimum=needed, actual=total))
         elif total > needed:
-            errors.append(_problem(DECK_TOO_LARGE, f"A Commander deck has exactly {needed} cards "
-                                   f"including the commander; this one has {total}.", [],
+            errors.append(_problem(DECK_TOO_LARGE, gettext('A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s.') % {'needed': needed, 'total': total}, [],
                                    maximum=needed, actual=total))
         if side_total:
-            warnings.append(_problem(SECTION_IGNORED, "Commander decks have no sideboard; those "
-                                     "cards were not counted.", [line.name for line in deck.sideboard]))
+            warnings.append(_problem(SECTION_IGNORED, gettext('Commander decks have no sideboard; those cards were not counted.'), [line.name for line in deck.sideboard]))
     elif main_total < needed:
-        errors.append(_problem(DECK_TOO_SMALL, f"A {fmt} main deck has at least {needed} cards; "
-                               f"this one has {main_total}.", [], minimum=needed, actual=main_total))
+        errors.append(_problem(DECK_TOO_SMALL, gettext('A %(fmt)s main deck has at least %(needed)s cards; this one has %(main_total)s.') % {'fmt': fmt, 'needed': needed, 'main_total': main_total}, [], minimum=needed, actual=main_total))
     max_side = MAX_SIDEBOARD.get(fmt)
     if max_side is not None and side_total > max_side:
-        errors.append(_problem(SIDEBOARD_TOO_LARGE, f"A sideboard has at most {max_side} cards; "
-                               f"this one has {side_total}.", [], maximum=max_side, actual=side_total))
+        errors.append(_problem(SIDEBOARD_TOO_LARGE, gettext('A sideboard has at most %(max_side)s cards; this one has %(side_total)s.') % {'max_side': max_side, 'side_total': side_total}, [], maximum=max_side, actual=side_total))
 
     # --- copies (per card, whichever face names it; main, sideboard and commander) ----
     limit = COPY_LIMIT.get(fmt)
@@ -158,8 +164,7 @@ def validate(deck: DeckData) -> Report:
             if allowed != ANY_NUMBER and count > allowed:
                 errors.append(_problem(
                     TOO_MANY_COPIES,
-                    f"{_copies(count)} of {card.name}; "
-                    f"at most {allowed} in a {fmt} deck.",
+                    gettext('%(copies)s of %(name)s; at most %(allowed)s in a %(fmt)s deck.') % {'copies': _copies(count), 'name': card.name, 'allowed': allowed, 'fmt': fmt},
                     _names(card, main, side, commander), maximum=allowed, actual=count))
 
     # --- pool (limited) ---------------------------------------------------------------
@@ -175,14 +180,13 @@ def validate(deck: DeckData) -> Report:
             have = pool.counts.get(key, 0)
             if count > have:
                 where = f"the pool has {have}" if have else "it is not in the pool"
-                errors.append(_problem(NOT_IN_POOL, f"{count} × {card.name} in the deck, but {where}.",
+                errors.append(_problem(NOT_IN_POOL, gettext('%(count)s × %(name)s in the deck, but %(where)s.') % {'count': count, 'name': card.name, 'where': where},
                                        _names(card, main, side), pool=have, actual=count))
 
     # --- color identity (commander, R39) ----------------------------------------------
     if fmt == COMMANDER:
         if not commander.counts:
-            warnings.append(_problem(NO_COMMANDER, "No commander given: color identity (R39) "
-                                     "was not checked.", []))
+            warnings.append(_problem(NO_COMMANDER, gettext('No commander given: color identity (R39) was not checked.'), []))
         else:
             allowed_colors = set()
             for card in commander.cards.values():
@@ -193,8 +197,7 @@ def validate(deck: DeckData) -> Report:
                 if outside:
                     errors.append(_problem(
                         COLOR_IDENTITY,
-                        f"{card.name} has color identity {card.color_identity} (R39: every face "
-                        f"counts); the commander's is {shown}.",
+                        gettext("%(name)s has color identity %(color_identity)s (R39: every face counts); the commander's is %(shown)s.") % {'name': card.name, 'color_identity': card.color_identity, 'shown': shown},
                         _names(card, main), identity=card.color_identity, commander_identity=shown))
 
     # --- double-faced cards (R9-R12) ----------------------------------------------------
@@ -231,8 +234,7 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         if not use.candidates:
             errors.append(_problem(
                 CHECKLIST_UNOFFICIAL,
-                f"Checklist card {number}: “{use.given}” is not an official checklist or "
-                "substitute card (R11).", [use.given] + marked_names, checklist=use.given, index=index))
+                gettext('Checklist card %(number)s: “%(given)s” is not an official checklist or substitute card (R11).') % {'number': number, 'given': use.given}, [use.given] + marked_names, checklist=use.given, index=index))
             faulty.append(tuple(mark.card for mark in marks[:1]))
             continue
         label = use.candidates[0].label
@@ -241,14 +243,13 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
                     if use.candidates[0].kind == SUBSTITUTE else "has no name marked")
             errors.append(_problem(
                 CHECKLIST_NO_MARK,
-                f"Checklist card {number} ({label}) {what}: exactly one name must be marked (R10).",
+                gettext('Checklist card %(number)s (%(label)s) %(what)s: exactly one name must be marked (R10).') % {'number': number, 'label': label, 'what': what},
                 [use.given], checklist=label, index=index))
             continue
         if len(marks) > 1:
             errors.append(_problem(
                 CHECKLIST_MULTIPLE_MARKS,
-                f"Checklist card {number} ({label}) has {len(marks)} names marked "
-                f"({', '.join(marked_names)}): exactly one is allowed (R10).",
+                gettext('Checklist card %(number)s (%(label)s) has %(count)s names marked (%(join)s): exactly one is allowed (R10).') % {'number': number, 'label': label, 'count': len(marks), 'join': ', '.join(marked_names)},
                 [use.given] + marked_names, checklist=label, index=index))
             faulty.append(tuple(mark.card for mark in marks))
             continue
@@ -264,9 +265,7 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
             if card is None or not card.is_dfc:
                 errors.append(_problem(
                     CHECKLIST_NOT_LISTED,
-                    f"Checklist card {number}: “{mark.name}” is "
-                    f"{'not a card in the catalogue' if card is None else 'not a double-faced card'}; "
-                    f"a substitute card stands for a double-faced card (R11, MTR 3.5).",
+                    gettext('Checklist card %(number)s: “%(name)s” is %(not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card)s; a substitute card stands for a double-faced card (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card': 'not a card in the catalogue' if card is None else 'not a double-faced card'},
                     [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
                     checklist=checklist.label, index=index))
                 faulty.append((card,))
@@ -274,8 +273,7 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         elif card is None or card.key not in checklist.lists:
             errors.append(_problem(
                 CHECKLIST_NOT_LISTED,
-                f"Checklist card {number}: “{mark.name}” is not a card the {checklist.label} "
-                f"lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).",
+                gettext('Checklist card %(number)s: “%(name)s” is not a card the %(label)s lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'label': checklist.label},
                 [mark.name] + ([card.name] if card is not None and card.name != mark.name else []),
                 checklist=checklist.label, index=index))
             faulty.append((card,))
@@ -289,15 +287,14 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
     for card, count in strays.values():
         errors.append(_problem(
             CHECKLIST_MISMATCH,
-            f"{_plural(count, 'checklist card')} marked {card.name}, but the deck has no {card.name}.",
+            gettext('%(plural)s marked %(name)s, but the deck has no %(name)s.') % {'plural': _plural(count, 'checklist card'), 'name': card.name},
             [card.name], checklist_cards=count, copies=0))
     for key, count in sound.items():
         if key in dfc_counts and count > dfc_counts[key]:
             card = dfc_cards[key]
             errors.append(_problem(
                 CHECKLIST_MISMATCH,
-                f"{_plural(count, 'checklist card')} marked {card.name}, but the deck has "
-                f"{_copies(dfc_counts[key])}: one checklist card per copy.",
+                gettext('%(plural)s marked %(name)s, but the deck has %(copies)s: one checklist card per copy.') % {'plural': _plural(count, 'checklist card'), 'name': card.name, 'copies': _copies(dfc_counts[key])},
                 _names(card, *tallies), checklist_cards=count, copies=dfc_counts[key]))
 
     # A faulty checklist card still stands for a copy its marks name (reported once, above),
@@ -322,19 +319,15 @@ def _check_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, errors: list[
         if deck.checklist_policy == POLICY_PER_NAME and have:
             errors.append(_problem(
                 CHECKLIST_PARTIAL,
-                f"{have} of {count} copies of {card.name} are represented by checklist cards: "
-                f"every copy of the same double-faced card must be, or none (R12, MTR 3.5).{sleeves}",
+                gettext('%(have)s of %(count)s copies of %(name)s are represented by checklist cards: every copy of the same double-faced card must be, or none (R12, MTR 3.5).%(sleeves)s') % {'have': have, 'count': count, 'name': card.name, 'sleeves': sleeves},
                 _names(card, *tallies), represented=have, copies=count))
         elif deck.checklist_policy != POLICY_PER_NAME and any_represented:
             errors.append(_problem(
                 CHECKLIST_PARTIAL,
-                f"The deck represents double-faced cards with checklist cards, so every one must be "
-                f"(R12); {count - have} of {count} {card.name} "
-                f"{'is' if count - have == 1 else 'are'} not.{sleeves}",
+                gettext('The deck represents double-faced cards with checklist cards, so every one must be (R12); %(count_have)s of %(count)s %(name)s %(is_if_count_have_1_else_are)s not.%(sleeves)s') % {'count_have': count - have, 'count': count, 'name': card.name, 'is_if_count_have_1_else_are': 'is' if count - have == 1 else 'are', 'sleeves': sleeves},
                 _names(card, *tallies), represented=have, copies=count))
         elif not deck.opaque_sleeves:
             errors.append(_problem(
                 DFC_NEEDS_SLEEVES_OR_CHECKLIST,
-                f"{count - have} of {count} {card.name} not represented by a checklist card, and the "
-                "deck is not in fully opaque sleeves (R9, MTR 3.5).",
+                gettext('%(count_have)s of %(count)s %(name)s not represented by a checklist card, and the deck is not in fully opaque sleeves (R9, MTR 3.5).') % {'count_have': count - have, 'count': count, 'name': card.name},
                 _names(card, *tallies), represented=have, copies=count))

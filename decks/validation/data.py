@@ -21,6 +21,7 @@ __all__ = [
     "COPY_LIMIT",
     "ANY_NUMBER",
     "UNKNOWN_CARD",
+    "AMBIGUOUS_CARD_NAME",
     "DECK_TOO_SMALL",
     "DECK_TOO_LARGE",
     "TOO_MANY_COPIES",
@@ -64,6 +65,8 @@ ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards 
 
 # Error codes (kept equal to decks.error_codes; repeated so this module imports nothing).
 UNKNOWN_CARD = "unknown_card"
+# A name printed on several different cards in some language: the player must say which.
+AMBIGUOUS_CARD_NAME = "ambiguous_card_name"
 DECK_TOO_SMALL = "deck_too_small"
 DECK_TOO_LARGE = "deck_too_large"
 TOO_MANY_COPIES = "too_many_copies"
@@ -145,6 +148,8 @@ class DeckData:
     checklist_policy: str = POLICY_DECK
     checklist_cards: Sequence[ChecklistUse] = ()
     suggestions: Mapping[str, Sequence[str]] = field(default_factory=dict)  # unknown name -> names
+    # printed name shared by several cards -> their English names (nothing is guessed)
+    ambiguous: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

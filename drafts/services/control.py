@@ -7,6 +7,8 @@ due before the control (``_settle``), bump the version (``_touch``), log who did
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import datetime as dt
 import logging
 import secrets
@@ -55,7 +57,7 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
     now = now or timezone.now()
     if not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTENSION_SECONDS:
         raise DomainError(error_codes.INVALID_TIMER,
-                          f"Extend by 1 to {MAX_EXTENSION_SECONDS} seconds.", field="seconds")
+                          gettext('Extend by 1 to %(MAX_EXTENSION_SECONDS)s seconds.') % {'MAX_EXTENSION_SECONDS': MAX_EXTENSION_SECONDS}, field="seconds")
     pod = lock_pod(pod_id)
     _settle(pod, now)
     state = _effective_state(pod)
@@ -64,7 +66,7 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
     if seat_id is not None:
         seat = Seat.objects.filter(pk=seat_id, pod=pod).first()
         if seat is None:
-            raise NotFoundError("unknown_seat", "No such seat in this pod.")
+            raise NotFoundError("unknown_seat", gettext('No such seat in this pod.'))
     delta = dt.timedelta(seconds=seconds)
     if state == PodState.DRAFTING:
         packs = Pack.objects.filter(pod=pod, holder__isnull=False)
@@ -84,7 +86,7 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
     elif state in (PodState.REVIEWING, PodState.DECK_BUILDING):
         if seat is not None:
             raise DomainError(error_codes.INVALID_TIMER,
-                              "Between rounds and in deck building the clock is the whole pod's.",
+                              gettext("Between rounds and in deck building the clock is the whole pod's."),
                               field="seat")
         field = "review_deadline" if state == PodState.REVIEWING else "deck_building_deadline"
         if paused and pod.paused_remaining_ms is not None:
@@ -92,10 +94,10 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
         elif not paused and getattr(pod, field) is not None:
             setattr(pod, field, getattr(pod, field) + delta)
         else:
-            raise ConflictError(NO_RUNNING_CLOCK, "No clock is running in this pod.")
+            raise ConflictError(NO_RUNNING_CLOCK, gettext('No clock is running in this pod.'))
         clock, count = ("review" if state == PodState.REVIEWING else "deck_building"), 1
     else:
-        raise ConflictError(error_codes.POD_NOT_DRAFTING, "Only a running pod's clocks can be extended.")
+        raise ConflictError(error_codes.POD_NOT_DRAFTING, gettext("Only a running pod's clocks can be extended."))
     _log(pod, now, "extend_clocks", actor, seconds=seconds, clock=clock, clocks=count,
          seat=seat.position if seat else None)
     return _finish(pod)
@@ -113,12 +115,12 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
     now = now or timezone.now()
     if not isinstance(minutes, int) or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES:
         raise DomainError(error_codes.INVALID_TIMER,
-                          f"Deck building lasts 1 to {MAX_DECK_BUILDING_MINUTES} minutes.", field="minutes")
+                          gettext('Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.') % {'MAX_DECK_BUILDING_MINUTES': MAX_DECK_BUILDING_MINUTES}, field="minutes")
     pod = lock_pod(pod_id)
     _settle(pod, now)
     state = _effective_state(pod)
     if state == PodState.DONE:
-        raise ConflictError(POD_FINISHED, "Deck building is over in this pod.")
+        raise ConflictError(POD_FINISHED, gettext('Deck building is over in this pod.'))
     if state == PodState.DECK_BUILDING:
         if pod.state == PodState.PAUSED:
             pod.paused_remaining_ms = minutes * 60_000
@@ -146,18 +148,18 @@ def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None,
     if minutes is not None and (not isinstance(minutes, int)
                                 or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES):
         raise DomainError(error_codes.INVALID_TIMER,
-                          f"Deck building lasts 1 to {MAX_DECK_BUILDING_MINUTES} minutes.", field="minutes")
+                          gettext('Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.') % {'MAX_DECK_BUILDING_MINUTES': MAX_DECK_BUILDING_MINUTES}, field="minutes")
     pod = lock_pod(pod_id)
     _settle(pod, now)
     if pod.state == PodState.PAUSED:
-        raise ConflictError(error_codes.POD_PAUSED, "Resume the pod first.")
+        raise ConflictError(error_codes.POD_PAUSED, gettext('Resume the pod first.'))
     final_review = pod.state == PodState.REVIEWING and pod.round >= ROUNDS
     if pod.state == PodState.DONE:
-        raise ConflictError(POD_FINISHED, "Deck building is over in this pod.")
+        raise ConflictError(POD_FINISHED, gettext('Deck building is over in this pod.'))
     if pod.state == PodState.NOT_STARTED:
-        raise ConflictError(error_codes.POD_NOT_STARTED, "This pod has not started.")
+        raise ConflictError(error_codes.POD_NOT_STARTED, gettext('This pod has not started.'))
     if pod.state != PodState.DECK_BUILDING and not final_review:
-        raise ConflictError(DRAFT_NOT_OVER, "The draft is not over: packs are still going round.")
+        raise ConflictError(DRAFT_NOT_OVER, gettext('The draft is not over: packs are still going round.'))
     minutes = minutes or pod.event.deck_building_minutes
     pod.state = PodState.DECK_BUILDING
     pod.review_deadline = None

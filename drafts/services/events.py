@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import datetime as dt
 import random
 import secrets
@@ -63,13 +65,13 @@ def create_event(
             codes = codes * ROUNDS
         if len(codes) != ROUNDS:
             raise DomainError(error_codes.INVALID_SETS,
-                              f"A booster draft needs one set, or one set per round ({ROUNDS}).",
+                              gettext('A booster draft needs one set, or one set per round (%(ROUNDS)s).') % {'ROUNDS': ROUNDS},
                               field="set_codes")
         known = set(CardSet.objects.filter(code__in=codes).values_list("code", flat=True))
         missing = sorted(set(codes) - known)
         if missing:
             raise DomainError(error_codes.UNKNOWN_SET,
-                              f"No set with code {', '.join(missing)} is in the catalogue.",
+                              gettext('No set with code %(join)s is in the catalogue.') % {'join': ', '.join(missing)},
                               field="set_codes", sets=missing)
     else:
         cube_ids = _resolve_cube(cube_list)
@@ -86,10 +88,10 @@ def create_event(
 def _resolve_cube(names: Sequence[str]) -> list[int]:
     lines = [n.strip() for n in names if n and n.strip() and not n.strip().startswith("#")]
     if not lines:
-        raise DomainError(error_codes.INVALID_CUBE, "The cube list is empty.", field="cube_list")
+        raise DomainError(error_codes.INVALID_CUBE, gettext('The cube list is empty.'), field="cube_list")
     if len(lines) > MAX_CUBE_SIZE:
         raise DomainError(error_codes.INVALID_CUBE,
-                          f"A cube list has at most {MAX_CUBE_SIZE} cards.", field="cube_list")
+                          gettext('A cube list has at most %(MAX_CUBE_SIZE)s cards.') % {'MAX_CUBE_SIZE': MAX_CUBE_SIZE}, field="cube_list")
     found = card_selectors.find_cards(lines)
     unknown = [line for line in lines if found[line] is None]
     ids = [found[line].pk for line in lines if found[line] is not None]
@@ -110,25 +112,25 @@ def register_player(*, event_id: int, user=None, name: str | None = None) -> Reg
     """Register an account (name defaults to the username) or a guest by name."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError("unknown_event", f"No event has id {event_id}.")
+        raise NotFoundError("unknown_event", gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     display = (name or (user.get_username() if user else "")).strip()
     if not display:
-        raise DomainError("invalid_name", "A guest needs a name.", field="name")
+        raise DomainError("invalid_name", gettext('A guest needs a name.'), field="name")
     if user is not None and Registration.objects.filter(event=event, user=user).exists():
-        raise ConflictError(error_codes.ALREADY_REGISTERED, "You are already registered for this event.")
+        raise ConflictError(error_codes.ALREADY_REGISTERED, gettext('You are already registered for this event.'))
     try:
         with transaction.atomic():
             return Registration.objects.create(event=event, user=user, name=display[:100])
     except IntegrityError:
         raise ConflictError(error_codes.ALREADY_REGISTERED,
-                            f"Someone called {display!r} is already registered.") from None
+                            gettext('Someone called %(display)s is already registered.') % {'display': repr(display)}) from None
 
 
 def _locked_unstarted_pods(event: Event) -> list[Pod]:
     pods = list(Pod.objects.select_for_update().filter(event=event).order_by("pk"))
     if any(p.state != PodState.NOT_STARTED for p in pods):
         raise ConflictError(error_codes.SEATING_LOCKED,
-                            "A pod of this event has started; seating can no longer change.")
+                            gettext('A pod of this event has started; seating can no longer change.'))
     return pods
 
 
@@ -150,12 +152,12 @@ def seat_players(*, event_id: int, seed: int | None = None,
     """
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError("unknown_event", f"No event has id {event_id}.")
+        raise NotFoundError("unknown_event", gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     old = _locked_unstarted_pods(event)
     registrations = {r.pk: r for r in Registration.objects.filter(event=event)}
     if pods is None:
         if len(registrations) < 2:
-            raise DomainError(error_codes.TOO_FEW_PLAYERS, "At least two players are needed to draft.")
+            raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('At least two players are needed to draft.'))
         seed = seed if seed is not None else secrets.randbits(48)
         order = sorted(registrations)
         random.Random(seed).shuffle(order)
@@ -168,11 +170,11 @@ def seat_players(*, event_id: int, seed: int | None = None,
         flat = [rid for g in groups for rid in g]
         if len(flat) != len(set(flat)) or not set(flat) <= set(registrations):
             raise DomainError(error_codes.INVALID_SEATING,
-                              "Each pod lists registrations of this event, each one once.")
+                              gettext('Each pod lists registrations of this event, each one once.'))
         if any(len(g) > MAX_POD_SIZE for g in groups):
-            raise DomainError(error_codes.POD_TOO_LARGE, f"A pod seats at most {MAX_POD_SIZE} players.")
+            raise DomainError(error_codes.POD_TOO_LARGE, gettext('A pod seats at most %(MAX_POD_SIZE)s players.') % {'MAX_POD_SIZE': MAX_POD_SIZE})
         if any(len(g) < 2 for g in groups):
-            raise DomainError(error_codes.TOO_FEW_PLAYERS, "Every pod needs at least two players.")
+            raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('Every pod needs at least two players.'))
         seed = seed if seed is not None else secrets.randbits(48)
     Seat.objects.filter(pod__in=old).delete()
     Pod.objects.filter(pk__in=[p.pk for p in old]).delete()
@@ -199,23 +201,23 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
     registration = Registration.objects.filter(pk=registration_id).first()
     target = Pod.objects.select_for_update().filter(pk=pod_id).first()
     if registration is None or target is None or target.event_id != registration.event_id:
-        raise NotFoundError("unknown_seat", "No such player or pod in this event.")
+        raise NotFoundError("unknown_seat", gettext('No such player or pod in this event.'))
     current = Seat.objects.select_related("pod").filter(registration=registration).first()
     pods = sorted({target.pk, current.pod_id} if current else {target.pk})
     locked = {p.pk: p for p in Pod.objects.select_for_update().filter(pk__in=pods).order_by("pk")}
     if any(p.state != PodState.NOT_STARTED for p in locked.values()):
-        raise ConflictError(error_codes.SEATING_LOCKED, "Players can only move before their pods start.")
+        raise ConflictError(error_codes.SEATING_LOCKED, gettext('Players can only move before their pods start.'))
     seats = {s.position: s for s in Seat.objects.filter(pod=target)}
     if position is None:
         position = next(i for i in range(MAX_POD_SIZE + 1) if i not in seats)
     if not 0 <= position < MAX_POD_SIZE:
-        raise DomainError(error_codes.INVALID_POSITION, f"Seats are numbered 0 to {MAX_POD_SIZE - 1}.")
+        raise DomainError(error_codes.INVALID_POSITION, gettext('Seats are numbered 0 to %(MAX_POD_SIZE_1)s.') % {'MAX_POD_SIZE_1': MAX_POD_SIZE - 1})
     occupant = seats.get(position)
     if current is not None and occupant is not None and occupant.pk == current.pk:
         return current
     if occupant is not None:
         if current is None:
-            raise ConflictError(error_codes.SEAT_TAKEN, "That seat is taken.")
+            raise ConflictError(error_codes.SEAT_TAKEN, gettext('That seat is taken.'))
         # Swap: park one registration to keep the unique constraint satisfied mid-way.
         other = occupant.registration_id
         occupant.registration_id = None
@@ -230,7 +232,7 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
         _compact_positions(current.pod_id)
         seats = {s.position: s for s in Seat.objects.filter(pod=target)}
     if len(seats) >= MAX_POD_SIZE:
-        raise DomainError(error_codes.POD_TOO_LARGE, f"A pod seats at most {MAX_POD_SIZE} players.")
+        raise DomainError(error_codes.POD_TOO_LARGE, gettext('A pod seats at most %(MAX_POD_SIZE)s players.') % {'MAX_POD_SIZE': MAX_POD_SIZE})
     seat = Seat.objects.create(pod=target, position=max(seats, default=-1) + 1,
                                registration=registration)
     _compact_positions(target.pk)

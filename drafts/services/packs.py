@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import random
 import uuid
 from dataclasses import dataclass
@@ -65,7 +67,7 @@ class SetPacks:
     def __init__(self, set_code: str):
         card_set = CardSet.objects.filter(code=set_code).first()
         if card_set is None:
-            raise DomainError(error_codes.UNKNOWN_SET, f"No set with code {set_code} is in the catalogue.")
+            raise DomainError(error_codes.UNKNOWN_SET, gettext('No set with code %(set_code)s is in the catalogue.') % {'set_code': set_code})
         self.set_code = set_code
         self.printings = _printings(set_code)
         self.checklist = _checklist_for(set_code)
@@ -86,7 +88,7 @@ class SetPacks:
                 refs.sort()
             self.collation = RarityCollation(by_rarity, sorted(basics))
         if not self.printings:
-            raise DomainError(error_codes.NOT_ENOUGH_CARDS, f"The catalogue has no cards of {set_code}.")
+            raise DomainError(error_codes.NOT_ENOUGH_CARDS, gettext('The catalogue has no cards of %(set_code)s.') % {'set_code': set_code})
 
     def open(self, rng: random.Random) -> OpenedPack:
         cards, removed = [], []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 import datetime as dt
 import json
 
@@ -97,12 +98,12 @@ def local_time(value) -> str:
 
 
 STATES = {
-    "not_started": ("○", "Not started"),
-    "drafting": ("▶", "Drafting"),
-    "paused": ("❚❚", "Paused"),
-    "reviewing": ("☰", "Between rounds"),
-    "deck_building": ("✎", "Deck building"),
-    "done": ("✓", "Finished"),
+    "not_started": ("○", gettext_lazy("Not started")),
+    "drafting": ("▶", gettext_lazy("Drafting")),
+    "paused": ("❚❚", gettext_lazy("Paused")),
+    "reviewing": ("☰", gettext_lazy("Between rounds")),
+    "deck_building": ("✎", gettext_lazy("Deck building")),
+    "done": ("✓", gettext_lazy("Finished")),
 }
 
 
@@ -115,3 +116,21 @@ def state_badge(state: str, paused_from: str | None = None):
         extra = f" ({STATES[paused_from][1].lower()})"
     return format_html('<span class="state-badge state-{}"><span aria-hidden="true" class="state-icon">{}</span> {}{}</span>',
                        state, icon, text, extra)
+
+
+# Words the templates show for stored values (issue 16: every word in the reader's language).
+_DIRECTIONS = {"left": gettext_lazy("left"), "right": gettext_lazy("right")}
+
+
+@register.filter
+def direction_text(value) -> str:
+    """"left"/"right" as the reader says it."""
+    return _DIRECTIONS.get(value, value)
+
+
+@register.filter
+def rarity_text(value) -> str:
+    """A rarity code ("common") as the reader says it ("Comum")."""
+    from cards.models import Rarity
+
+    return Rarity(value).label if value in Rarity.values else (value or "—")

@@ -3,6 +3,8 @@ step of every control, and shaping selector output for templates."""
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, gettext, gettext_lazy
+
 import datetime as dt
 
 from django.contrib import messages
@@ -23,32 +25,32 @@ PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 def get_event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk).first()
     if event is None:
-        raise Http404("No such event")
+        raise Http404(gettext('No such event'))
     return event
 
 
 def get_pod(pk: int) -> Pod:
     pod = Pod.objects.select_related("event").filter(pk=pk).first()
     if pod is None:
-        raise Http404("No such pod")
+        raise Http404(gettext('No such pod'))
     return pod
 
 
 def get_seat(pk: int) -> Seat:
     seat = Seat.objects.select_related("registration", "pod__event").filter(pk=pk).first()
     if seat is None:
-        raise Http404("No such seat")
+        raise Http404(gettext('No such seat'))
     return seat
 
 
 def require_staff(user, event) -> None:
     if not permissions.sees_everything(user, event):
-        raise PermissionDenied("Only the event's organisers and judges may see this page.")
+        raise PermissionDenied(gettext("Only the event's organisers and judges may see this page."))
 
 
 def require_organiser(user, event) -> None:
     if not permissions.is_organiser(user, event):
-        raise PermissionDenied("Only an organiser of this event may do that.")
+        raise PermissionDenied(gettext('Only an organiser of this event may do that.'))
 
 
 def require_seat_reader(user, seat: Seat) -> bool:
@@ -57,21 +59,22 @@ def require_seat_reader(user, seat: Seat) -> bool:
         return True
     if permissions.sees_everything(user, seat.pod.event):
         return False
-    raise PermissionDenied("That is not your seat.")
+    raise PermissionDenied(gettext('That is not your seat.'))
 
 
 def require_seat_owner(user, seat: Seat) -> None:
     if not permissions.owns_seat(user, seat):
-        raise PermissionDenied("That is not your seat.")
+        raise PermissionDenied(gettext('That is not your seat.'))
 
 
 def event_role_label(user, event) -> str:
     roles = permissions.event_roles(user, event)
-    for role, label in (("organiser", "Organiser"), ("head_judge", "Head judge"), ("judge", "Judge")):
+    for role, label in (("organiser", gettext("Organiser")), ("head_judge", gettext("Head judge")),
+                        ("judge", gettext("Judge"))):
         if role in roles:
             return label
     if getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists():
-        return "Player"
+        return gettext("Player")
     return ""
 
 
@@ -114,21 +117,28 @@ def int_or_none(value) -> int | None:
 
 # --- shaping cards for templates ---------------------------------------------------------
 
-BACK_LABELS = {Layout.MELD: "Melds into", Layout.TRANSFORM: "Back face", Layout.MODAL_DFC: "Back face"}
+BACK_LABELS = {Layout.MELD: gettext_lazy("Melds into"), Layout.TRANSFORM: gettext_lazy("Back face"),
+               Layout.MODAL_DFC: gettext_lazy("Back face")}
 
 
 def present_card(card: dict) -> dict:
-    """Split a card payload into the sides a person sees: one side, or front and back (R14)."""
+    """Split a card payload into the sides a person sees: one side, or front and back (R14).
+
+    Each face carries ``local_name``, its name as printed in the reader's language when the
+    card was printed in it (the English name stays beside it)."""
     faces = card.get("faces") or [{"name": card.get("name", "?")}]
+    local = (card.get("printed_names") or {}).get(get_language() or "") or []
+    if local:
+        faces = [{**face, "local_name": local[i] if i < len(local) else ""} for i, face in enumerate(faces)]
     images = card.get("image_uris") or {}
     if card.get("is_dfc") and len(faces) > 1:
-        front = {"label": "Front face", "faces": faces[:1], "image": images.get("front", "")}
-        back = {"label": BACK_LABELS.get(card.get("layout"), "Back face"), "faces": faces[1:],
+        front = {"label": gettext('Front face'), "faces": faces[:1], "image": images.get("front", "")}
+        back = {"label": BACK_LABELS.get(card.get("layout"), gettext("Back face")), "faces": faces[1:],
                 "image": images.get("back", "")}
     else:
         front = {"label": "", "faces": faces, "image": images.get("front", "")}
         back = None
-    return {**card, "front": front, "back": back,
+    return {**card, "front": front, "back": back, "local_name": " // ".join(local),
             "colors": "".join(card.get("color_identity") or [])}
 
 
@@ -172,12 +182,12 @@ def clock_for(summary: dict, head: dict | None) -> dict:
     deadline, remaining, label = None, None, ""
     if effective == PodState.DRAFTING and head is not None:
         deadline, remaining = parse_time(head["deadline"]), head["remaining_ms"]
-        label = "Pick timer" if (deadline or remaining is not None) else ""
+        label = gettext("Pick timer") if (deadline or remaining is not None) else ""
     elif effective == PodState.REVIEWING:
-        label = "Review time left"
+        label = gettext("Review time left")
         deadline = parse_time(summary["review_deadline"])
     elif effective == PodState.DECK_BUILDING:
-        label = "Deck-building time left"
+        label = gettext("Deck-building time left")
         deadline = parse_time(summary["deck_building_deadline"])
     if paused:
         if effective in (PodState.REVIEWING, PodState.DECK_BUILDING):

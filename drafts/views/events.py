@@ -3,6 +3,8 @@ creating an event, registering players, seating them and starting pods."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -21,7 +23,7 @@ from drafts.views.common import confirm_page, confirmed, event_role_label, get_e
 
 
 def event_list(request):
-    context = {"title": "Events", "can_create": permissions.can_create_event(request.user)}
+    context = {"title": gettext('Events'), "can_create": permissions.can_create_event(request.user)}
     if request.user.is_authenticated:
         mine = Event.objects.filter(Q(staff__user=request.user) | Q(registrations__user=request.user)).distinct()
         if request.user.is_superuser:
@@ -40,7 +42,7 @@ def event_list(request):
 @login_required
 def event_create(request):
     if not permissions.can_create_event(request.user):
-        raise PermissionDenied("Only organisers may create events.")
+        raise PermissionDenied(gettext('Only organisers may create events.'))
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -54,9 +56,9 @@ def event_create(request):
                     form.add_error(field if field in form.fields else None,
                                    f"“{name}”: did you mean {', '.join(options)}?")
         else:
-            messages.success(request, f"Event “{event.name}” created. Register players, then seat them.")
+            messages.success(request, gettext('Event “%(name)s” created. Register players, then seat them.') % {'name': event.name})
             return redirect("drafts:event-detail", event.pk)
-    return render(request, "drafts/event_form.html", {"title": "Create an event", "form": form})
+    return render(request, "drafts/event_form.html", {"title": gettext('Create an event'), "form": form})
 
 
 @login_required
@@ -93,7 +95,7 @@ def event_join(request, event_id: int):
     event = get_event(event_id)
     try:
         services.register_player(event_id=event.pk, user=request.user)
-        messages.success(request, f"You are registered for {event.name}.")
+        messages.success(request, gettext('You are registered for %(name)s.') % {'name': event.name})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("drafts:event-detail", event.pk)
@@ -105,7 +107,7 @@ def event_register(request, event_id: int):
     """An organiser registers an account by username, or a guest by name."""
     event = get_event(event_id)
     if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied("Only an organiser of this event may register players.")
+        raise PermissionDenied(gettext('Only an organiser of this event may register players.'))
     form = RegistrationForm(request.POST)
     if not form.is_valid():
         for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
@@ -116,11 +118,11 @@ def event_register(request, event_id: int):
         if username:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:
-                raise DomainError("unknown_user", f"No account is called “{username}”.")
+                raise DomainError("unknown_user", gettext('No account is called “%(username)s”.') % {'username': username})
             registration = services.register_player(event_id=event.pk, user=user)
         else:
             registration = services.register_player(event_id=event.pk, name=form.cleaned_data["name"])
-        messages.success(request, f"{registration.name} is registered.")
+        messages.success(request, gettext('%(name)s is registered.') % {'name': registration.name})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
@@ -132,7 +134,7 @@ def event_seating(request, event_id: int):
     """Random seating from a seed (confirm first: it replaces any earlier seating)."""
     event = get_event(event_id)
     if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied("Only an organiser of this event may seat players.")
+        raise PermissionDenied(gettext('Only an organiser of this event may seat players.'))
     form = SeatingForm(request.POST)
     back = reverse("drafts:event-detail", args=[event.pk]) + "#pods"
     if not form.is_valid():
@@ -142,13 +144,13 @@ def event_seating(request, event_id: int):
         return redirect(back)
     if not confirmed(request):
         count = Registration.objects.filter(event=event).count()
-        return confirm_page(request, title="Seat the players",
-                            question=f"Seat all {count} registered players into pods of up to 8?",
-                            detail="Any earlier seating is replaced (seating is locked once a pod starts).",
+        return confirm_page(request, title=gettext('Seat the players'),
+                            question=gettext('Seat all %(count)s registered players into pods of up to 8?') % {'count': count},
+                            detail=gettext('Any earlier seating is replaced (seating is locked once a pod starts).'),
                             action=reverse("drafts:event-seating", args=[event.pk]), back=back)
     try:
         pods = services.seat_players(event_id=event.pk, seed=form.cleaned_data.get("seed"))
-        messages.success(request, f"Players seated in {len(pods)} pod(s).")
+        messages.success(request, gettext('Players seated in %(count)s pod(s).') % {'count': len(pods)})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(back)

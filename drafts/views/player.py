@@ -8,6 +8,8 @@ the same actions without script, with a confirm step for the pick.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 import json
 
 from django.contrib import messages
@@ -34,8 +36,8 @@ from drafts.views.common import (
     require_seat_reader,
 )
 
-PILE_COVER_LABELS = {"": "nothing (DFCs show on top)", "basic_land": "a basic land",
-                     "checklist": "a checklist card"}
+PILE_COVER_LABELS = {"": gettext_lazy("nothing (DFCs show on top)"), "basic_land": gettext_lazy("a basic land"),
+                     "checklist": gettext_lazy("a checklist card")}
 
 
 def deck_registration_url(event_id: int) -> str:
@@ -80,7 +82,7 @@ def seat_page(request, seat_id: int):
     seat = get_seat(seat_id)
     is_player = require_seat_reader(request.user, seat)
     context = seat_context(seat, is_player=is_player)
-    context.update(title=f"Draft · pod {seat.pod.number}, seat {seat.position + 1}",
+    context.update(title=gettext('Draft · pod %(number)s, seat %(position_1)s') % {'number': seat.pod.number, 'position_1': seat.position + 1},
                    socket=f"/ws/seats/{seat.pk}/",
                    panel_url=reverse("drafts:seat-panel", args=[seat.pk]))
     return render(request, "drafts/seat.html", context)
@@ -110,18 +112,18 @@ def seat_pick(request, seat_id: int):
     pack_id = int_or_none(request.POST.get("pack"))
     position = int_or_none(request.POST.get("position"))
     if card_id is None:
-        messages.error(request, "Choose a card to pick.")
+        messages.error(request, gettext('Choose a card to pick.'))
         return redirect(_back(seat))
     if not confirmed(request):
         view = selectors.seat_view(seat)
         head = view["queue"][0] if view["queue"] else None
         card = next((c for c in (head["cards"] if head else []) if c["id"] == card_id), None)
         if card is None or (pack_id and head["pack_id"] != pack_id):
-            messages.error(request, "That pack has already moved on; pick from the pack now in front of you.")
+            messages.error(request, gettext('That pack has already moved on; pick from the pack now in front of you.'))
             return redirect(_back(seat))
-        return confirm_page(request, title="Confirm your pick", question=f"Pick {card['name']}?",
+        return confirm_page(request, title=gettext('Confirm your pick'), question=gettext('Pick %(card)s?') % {'card': card['name']},
                             action=reverse("drafts:seat-pick", args=[seat.pk]), back=_back(seat),
-                            button="Pick it", detail="The pack then passes to your neighbour.")
+                            button="Pick it", detail=gettext('The pack then passes to your neighbour.'))
     try:
         services.make_pick(seat_id=seat.pk, draft_card_id=card_id, actor=request.user,
                            position=position, pack_id=pack_id)
@@ -139,7 +141,7 @@ def seat_pile(request, seat_id: int):
     card_id = int_or_none(request.POST.get("card"))
     position = int_or_none(request.POST.get("position"))
     if card_id is None or position is None:
-        messages.error(request, "Choose a card and where it goes.")
+        messages.error(request, gettext('Choose a card and where it goes.'))
     else:
         try:
             services.move_pile_card(seat_id=seat.pk, draft_card_id=card_id, position=position)
@@ -167,7 +169,7 @@ def seat_ready(request, seat_id: int):
     require_seat_owner(request.user, seat)
     try:
         services.mark_ready(seat_id=seat.pk)
-        messages.success(request, "You are ready. The next pack opens when everyone is.")
+        messages.success(request, gettext('You are ready. The next pack opens when everyone is.'))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(_back(seat))

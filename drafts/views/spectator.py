@@ -7,6 +7,8 @@ decklists are published). Regenerating the pod's token revokes the old link at o
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import json
 
 from django.shortcuts import render
@@ -25,9 +27,8 @@ def _pod_for(token: str) -> Pod | None:
 
 def _revoked(request):
     return render(request, "error.html", {
-        "title": "Spectator link not valid", "status": 404,
-        "message": "This spectator link does not work (any more): the organiser may have replaced it. "
-                   "Ask them for the current link."}, status=404)
+        "title": gettext('Spectator link not valid'), "status": 404,
+        "message": gettext('This spectator link does not work (any more): the organiser may have replaced it. Ask them for the current link.')}, status=404)
 
 
 def _context(pod: Pod) -> dict:
@@ -43,7 +44,7 @@ def spectate(request, token: str):
     if pod is None:
         return _revoked(request)
     context = _context(pod)
-    context.update(title=f"Watching pod {pod.number} · {pod.event.name}", socket=f"/ws/watch/{token}/",
+    context.update(title=gettext('Watching pod %(number)s · %(name)s') % {'number': pod.number, 'name': pod.event.name}, socket=f"/ws/watch/{token}/",
                    panel_url=reverse("drafts:spectate-panel", args=[token]))
     return render(request, "drafts/spectate.html", context)
 

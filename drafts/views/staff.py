@@ -8,6 +8,8 @@ of the event, and is logged by its service as a PodLogEntry.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,7 +59,7 @@ def dashboard(request, event_id: int):
     event = get_event(event_id)
     require_staff(request.user, event)
     context = _dashboard_context(request, event)
-    context.update(title=f"Dashboard · {event.name}", role_label=event_role_label(request.user, event),
+    context.update(title=gettext('Dashboard · %(name)s') % {'name': event.name}, role_label=event_role_label(request.user, event),
                    socket=f"/ws/events/{event.pk}/",
                    panel_url=reverse("drafts:dashboard-panel", args=[event.pk]))
     return render(request, "drafts/dashboard.html", context)
@@ -87,7 +89,7 @@ def pod_detail(request, pod_id: int):
     pod = get_pod(pod_id)
     require_staff(request.user, pod.event)
     context = _pod_context(request, pod)
-    context.update(title=f"Pod {pod.number} · {pod.event.name}", role_label=event_role_label(request.user, pod.event),
+    context.update(title=gettext('Pod %(number)s · %(name)s') % {'number': pod.number, 'name': pod.event.name}, role_label=event_role_label(request.user, pod.event),
                    socket=f"/ws/pods/{pod.pk}/", panel_url=reverse("drafts:pod-panel", args=[pod.pk]))
     return render(request, "drafts/pod_detail.html", context)
 
@@ -105,8 +107,8 @@ def _seat_of(pod, value) -> Seat | None:
 
 
 def _seat_label(seat) -> str:
-    who = seat.registration.name if seat.registration_id else "automatic drafter"
-    return f"seat {seat.position + 1} ({who})"
+    who = seat.registration.name if seat.registration_id else gettext("automatic drafter")
+    return gettext("seat %(number)s (%(name)s)") % {"number": seat.position + 1, "name": who}
 
 
 @dataclass
@@ -125,59 +127,70 @@ class Refused(Exception):
 
 
 def _control(action: str, request, pod) -> Control:
-    name = f"pod {pod.number}"
+    name = gettext("pod %(number)s") % {"number": pod.number}
     post = request.POST
     common = {"pod_id": pod.pk, "actor": request.user}
     seat = _seat_of(pod, post.get("seat"))
     seconds = int_or_none(post.get("seconds"))
     minutes = int_or_none(post.get("minutes"))
     if action == "start":
-        return Control(f"Start {name}? Packs open and the first pick timer starts.", services.start_pod,
-                       common, f"Pod {pod.number} started.")
+        return Control(gettext("Start %(name)s? Packs open and the first pick timer starts.") % {"name": name},
+                       services.start_pod, common, gettext("Pod %(number)s started.") % {"number": pod.number})
     if action == "pause":
-        return Control(f"Pause {name}? Every clock stops where it is.", services.pause_pod, common,
-                       f"Pod {pod.number} paused.")
+        return Control(gettext("Pause %(name)s? Every clock stops where it is.") % {"name": name},
+                       services.pause_pod, common, gettext("Pod %(number)s paused.") % {"number": pod.number})
     if action == "resume":
-        return Control(f"Resume {name}? Every clock restarts with the time it had left.", services.resume_pod,
-                       common, f"Pod {pod.number} resumed.")
+        return Control(gettext("Resume %(name)s? Every clock restarts with the time it had left.") % {"name": name},
+                       services.resume_pod, common, gettext("Pod %(number)s resumed.") % {"number": pod.number})
     if action == "advance":
-        return Control(f"End the review in {name} now and open the next packs?", services.advance_round,
-                       common, "Next round started.")
+        return Control(gettext("End the review in %(name)s now and open the next packs?") % {"name": name},
+                       services.advance_round, common, gettext("Next round started."))
     if action == "extend":
         if seconds is None:
-            raise Refused("Give the number of seconds to add.")
-        target = f" for {_seat_label(seat)}" if seat else ""
-        return Control(f"Give {seconds} more seconds on the running clocks of {name}{target}?",
-                       services.extend_clocks, {**common, "seconds": seconds, "seat_id": seat.pk if seat else None},
-                       f"Clocks extended by {seconds} s.")
+            raise Refused(gettext("Give the number of seconds to add."))
+        if seat:
+            question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s for %(seat)s?") % {
+                "seconds": seconds, "name": name, "seat": _seat_label(seat)}
+        else:
+            question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s?") % {
+                "seconds": seconds, "name": name}
+        return Control(question, services.extend_clocks,
+                       {**common, "seconds": seconds, "seat_id": seat.pk if seat else None},
+                       gettext("Clocks extended by %(seconds)s s.") % {"seconds": seconds})
     if action == "deck-building-clock":
         if minutes is None:
-            raise Refused("Give the deck-building minutes.")
-        return Control(f"Set the deck-building time of {name} to {minutes} minutes?",
+            raise Refused(gettext("Give the deck-building minutes."))
+        return Control(gettext("Set the deck-building time of %(name)s to %(minutes)s minutes?") % {
+                           "name": name, "minutes": minutes},
                        services.set_deck_building_clock, {**common, "minutes": minutes},
-                       f"Deck-building time set to {minutes} min.")
+                       gettext("Deck-building time set to %(minutes)s min.") % {"minutes": minutes})
     if action == "start-deck-building":
-        return Control(f"Start the deck-building clock of {name} now?", services.start_deck_building,
-                       {**common, "minutes": minutes}, "Deck-building clock started.")
+        return Control(gettext("Start the deck-building clock of %(name)s now?") % {"name": name},
+                       services.start_deck_building, {**common, "minutes": minutes},
+                       gettext("Deck-building clock started."))
     if action == "replace":
         if seat is None:
-            raise Refused("Choose the seat to replace.")
-        return Control(f"Replace {_seat_label(seat)} with an automatic drafter? It picks for the seat from now "
-                       "on; the pile stays.", services.replace_with_automatic,
-                       {"seat_id": seat.pk, "actor": request.user},
-                       f"Seat {seat.position + 1} is now an automatic drafter.", danger=True)
+            raise Refused(gettext("Choose the seat to replace."))
+        return Control(gettext("Replace %(seat)s with an automatic drafter? It picks for the seat from now "
+                               "on; the pile stays.") % {"seat": _seat_label(seat)},
+                       services.replace_with_automatic, {"seat_id": seat.pk, "actor": request.user},
+                       gettext("Seat %(number)s is now an automatic drafter.") % {"number": seat.position + 1},
+                       danger=True)
     if action == "hand-seat":
         registration = Registration.objects.filter(pk=int_or_none(post.get("registration")), event=pod.event).first()
         if seat is None or registration is None:
-            raise Refused("Choose the seat and the player who takes it.")
-        return Control(f"Hand {_seat_label(seat)}, with its packs and pile, to {registration.name}?",
+            raise Refused(gettext("Choose the seat and the player who takes it."))
+        return Control(gettext("Hand %(seat)s, with its packs and pile, to %(player)s?") % {
+                           "seat": _seat_label(seat), "player": registration.name},
                        services.hand_seat,
                        {"seat_id": seat.pk, "registration_id": registration.pk, "actor": request.user},
-                       f"Seat {seat.position + 1} handed to {registration.name}.", danger=True)
+                       gettext("Seat %(number)s handed to %(player)s.") % {
+                           "number": seat.position + 1, "player": registration.name}, danger=True)
     if action == "spectator-link":
-        return Control(f"Make a new spectator link for {name}? The current link stops working at once.",
-                       services.regenerate_spectator_token, common, "New spectator link made.", danger=True)
-    raise Http404("No such control")
+        return Control(gettext("Make a new spectator link for %(name)s? The current link stops working at once.")
+                       % {"name": name}, services.regenerate_spectator_token, common,
+                       gettext("New spectator link made."), danger=True)
+    raise Http404(gettext('No such control'))
 
 
 @login_required
@@ -195,7 +208,7 @@ def pod_control(request, pod_id: int, action: str):
         messages.error(request, str(refusal))
         return redirect(back)
     if not confirmed(request):
-        return confirm_page(request, title="Please confirm", question=control.question,
+        return confirm_page(request, title=gettext('Please confirm'), question=control.question,
                             action=reverse("drafts:pod-control", args=[pod.pk, action]), back=back,
                             danger=control.danger)
     return run(request, control.service, success=control.done, back=back, **control.kwargs)[0]
@@ -248,7 +261,7 @@ def _require_member_or_staff(user, pod):
     from django.core.exceptions import PermissionDenied
 
     if not (permissions.seat_in_pod(user, pod.pk) or permissions.sees_everything(user, pod.event)):
-        raise PermissionDenied("You are not in this pod.")
+        raise PermissionDenied(gettext('You are not in this pod.'))
 
 
 @login_required
@@ -256,7 +269,7 @@ def pod_board(request, pod_id: int):
     pod = get_pod(pod_id)
     _require_member_or_staff(request.user, pod)
     context = _board_context(request, pod)
-    context.update(title=f"Open board · pod {pod.number}", socket=f"/ws/pods/{pod.pk}/",
+    context.update(title=gettext('Open board · pod %(number)s') % {'number': pod.number}, socket=f"/ws/pods/{pod.pk}/",
                    panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]))
     return render(request, "drafts/board.html", context)
 

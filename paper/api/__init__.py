@@ -3,6 +3,8 @@ before any 400), then the body, then one service; reads come from ``paper.select
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -21,17 +23,17 @@ POD_CONTROLS = ("pause", "resume", "repeat-pick", "skip-to-review", "restart-rou
 
 class StartInput(serializers.Serializer):
     delay_seconds = serializers.IntegerField(min_value=0, max_value=services.MAX_DELAY_SECONDS, default=0,
-                                             help_text="Seconds until the first call (a countdown).")
+                                             help_text=gettext_lazy('Seconds until the first call (a countdown).'))
 
 
 class FlightInput(StartInput):
     pods = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=200,
-                                 help_text="Ids of the pods called in lockstep.")
+                                 help_text=gettext_lazy('Ids of the pods called in lockstep.'))
 
 
 class ControlInput(serializers.Serializer):
     reason = serializers.CharField(max_length=services.MAX_REASON, required=False, allow_blank=True,
-                                   help_text="Why the call is paused (required to pause).")
+                                   help_text=gettext_lazy('Why the call is paused (required to pause).'))
 
 
 class FollowersInput(serializers.Serializer):
@@ -39,7 +41,7 @@ class FollowersInput(serializers.Serializer):
 
 
 class PostDfcInput(serializers.Serializer):
-    card = serializers.CharField(max_length=200, help_text="The card's name (any face) or id.")
+    card = serializers.CharField(max_length=200, help_text=gettext_lazy("The card's name (any face) or id."))
     count = serializers.IntegerField(min_value=1, max_value=services.MAX_POSTED_COUNT, default=1)
 
 
@@ -52,23 +54,23 @@ def _valid(serializer_class, request) -> dict:
 def _paper_event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", f"No paper draft event has id {pk}.")
+        raise NotFoundError("unknown_event", gettext('No paper draft event has id %(pk)s.') % {'pk': pk})
     return event
 
 
 def _require_organiser(user, event) -> None:
     if not permissions.is_organiser(user, event):
-        raise ForbiddenError(error_codes.NOT_ORGANISER, "Only an organiser of this event may do that.")
+        raise ForbiddenError(error_codes.NOT_ORGANISER, gettext('Only an organiser of this event may do that.'))
 
 
 def _require_staff(user, event) -> None:
     if not permissions.sees_everything(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only the event's organisers and judges may do that.")
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only the event's organisers and judges may do that."))
 
 
 def _require_follower(user, pod) -> None:
     if not selectors.may_follow(user, pod):
-        raise ForbiddenError(error_codes.NOT_IN_POD, "Only the pod's players and the event's staff may follow it.")
+        raise ForbiddenError(error_codes.NOT_IN_POD, gettext("Only the pod's players and the event's staff may follow it."))
 
 
 def _card(value: str) -> str | int:
@@ -140,7 +142,7 @@ class FlightControlView(APIView):
         """The same control on every pod of the flight at once."""
         flight = Flight.objects.select_related("event").filter(pk=pk).first()
         if flight is None:
-            raise NotFoundError(error_codes.UNKNOWN_FLIGHT, f"No flight has id {pk}.")
+            raise NotFoundError(error_codes.UNKNOWN_FLIGHT, gettext('No flight has id %(pk)s.') % {'pk': pk})
         _require_staff(request.user, flight.event)
         data = _valid(ControlInput, request)
         pods = services.control_flight(flight_id=flight.pk, action=self.action_name, actor=request.user,
@@ -187,7 +189,7 @@ class PostedDfcsView(APIView):
         """Show a double-faced card you drafted to your pod (R15: allowed, never required)."""
         pod = selectors.paper_pod(pk)
         if permissions.seat_in_pod(request.user, pod.pk) is None:
-            raise ForbiddenError(error_codes.NOT_IN_POD, "Only the players of this pod post to its table.")
+            raise ForbiddenError(error_codes.NOT_IN_POD, gettext('Only the players of this pod post to its table.'))
         data = _valid(PostDfcInput, request)
         posted = services.post_dfc(pod_id=pod.pk, actor=request.user, card=_card(data["card"]), count=data["count"])
         return Response({"id": posted.pk, "card_id": posted.card_id, "count": posted.count},
@@ -202,7 +204,7 @@ class PostedDfcView(APIView):
         """Take a posted card back (R15: a player may hide their DFCs again)."""
         posted = PostedDfc.objects.select_related("seat__registration").filter(pk=pk).first()
         if posted is None or not permissions.owns_seat(request.user, posted.seat):
-            raise ForbiddenError(error_codes.NOT_YOUR_SEAT, "Only the player who posted a card can take it back.")
+            raise ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext('Only the player who posted a card can take it back.'))
         services.withdraw_dfc(posted_id=posted.pk, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -216,5 +218,5 @@ class FollowView(APIView):
         """The call and the open table on a pod's link, without an account, when the organiser allows."""
         pod = selectors.followed_pod(token)
         if pod is None:
-            raise NotFoundError(error_codes.FOLLOWING_NOT_ALLOWED, "This link does not work (any more).")
+            raise NotFoundError(error_codes.FOLLOWING_NOT_ALLOWED, gettext('This link does not work (any more).'))
         return Response({**selectors.call_view(pod, staff=False), "seats": selectors.posted_dfcs(pod)})

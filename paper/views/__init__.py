@@ -12,6 +12,8 @@ the API instead (no reload: a projector keeps its sound permission) and falls ba
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -35,7 +37,7 @@ from paper.models import CalledPod, Flight, PostedDfc
 def _paper_event(event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise Http404("No such paper draft event")
+        raise Http404(gettext('No such paper draft event'))
     return event
 
 
@@ -43,7 +45,7 @@ def _paper_pod(pod_id: int):
     try:
         return selectors.paper_pod(pod_id)
     except DomainError:
-        raise Http404("No such paper draft pod") from None
+        raise Http404(gettext('No such paper draft pod')) from None
 
 
 def _require_staff(user, event) -> None:
@@ -125,7 +127,7 @@ def room_control(request, event_id: int, action: str):
                     _("Players may now follow their pod on its link.") if allowed
                     else _("The follow links are turned off."),
                     event_id=event.pk, allowed=allowed, actor=request.user)
-    raise Http404("No such control")
+    raise Http404(gettext('No such control'))
 
 
 # --- one pod: the caller page and its controls ----------------------------------------------------
@@ -166,7 +168,7 @@ def pod_control(request, pod_id: int, action: str):
         return _act(request, back, services.regenerate_follow_link, _("New link made; the old one stops working."),
                     pod_id=pod.pk, actor=request.user)
     if action not in services.CONTROLS:
-        raise Http404("No such control")
+        raise Http404(gettext('No such control'))
     if action in CONFIRMED_CONTROLS and not confirmed(request):
         return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
                             action=reverse("paper:control", args=[pod.pk, action]), back=back, danger=True)
@@ -179,10 +181,10 @@ def pod_control(request, pod_id: int, action: str):
 def flight_control(request, flight_id: int, action: str):
     flight = Flight.objects.select_related("event").filter(pk=flight_id).first()
     if flight is None:
-        raise Http404("No such flight")
+        raise Http404(gettext('No such flight'))
     _require_staff(request.user, flight.event)
     if action not in services.CONTROLS:
-        raise Http404("No such control")
+        raise Http404(gettext('No such control'))
     back = _back(request, reverse("paper:room", args=[flight.event_id]))
     if action in CONFIRMED_CONTROLS and not confirmed(request):
         return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
@@ -248,7 +250,7 @@ def withdraw_dfc(request, posted_id: int):
 def _followed(token: str):
     pod = selectors.followed_pod(token)
     if pod is None:
-        raise Http404("This link does not work (any more).")
+        raise Http404(gettext('This link does not work (any more).'))
     return pod
 
 

@@ -8,6 +8,9 @@
  */
 (function () {
   "use strict";
+  // The page's language: Django's JavaScript catalog (base.html) defines gettext.
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, args) { return text.replace("%s", args[0]); };
 
   var root = document.getElementById("live");
   if (!root) return;
@@ -55,7 +58,7 @@
   function errorText(result) {
     var data = result.data || {};
     if (data.errors && data.errors[0] && data.errors[0].message) return data.errors[0].message;
-    return data.detail || "Something went wrong (" + result.status + ").";
+    return data.detail || interpolate(gettext("Something went wrong (%s)."), [result.status]);
   }
 
   function packForm() { return document.getElementById("pack-form"); }
@@ -68,7 +71,7 @@
     cards().forEach(function (c) {
       c.classList.remove("selected");
       var label = c.querySelector(".pick-label");
-      if (label) label.textContent = "Pick";
+      if (label) label.textContent = gettext("Pick");
       var button = c.querySelector(".pick-button");
       if (button) button.setAttribute("aria-pressed", "false");
     });
@@ -78,7 +81,7 @@
       card.classList.add("selected");
       var button = card.querySelector(".pick-button");
       if (button) {
-        button.querySelector(".pick-label").textContent = "Confirm pick";
+        button.querySelector(".pick-label").textContent = gettext("Confirm pick");
         button.setAttribute("aria-pressed", "true");
         if (focus) button.focus();
       }
@@ -102,7 +105,7 @@
     var form = packForm();
     if (!canAct || busy || !form || !cardId) return Promise.resolve(null);
     if (form.classList.contains("is-paused")) {
-      live().flash("The draft is paused; picks resume with the pod.", "warn");
+      live().flash(gettext("The draft is paused; picks resume with the pod."), "warn");
       return Promise.resolve(null);
     }
     var body = { card: Number(cardId), pack: Number(packId || form.getAttribute("data-pack")) };
@@ -116,7 +119,7 @@
         selected = null;
         live().flash("", "");
       } else if (result.status === 409) {
-        live().flash(errorText(result) + " The page now shows where the draft really is.", "warn");
+        live().flash(errorText(result) + " " + gettext("The page now shows where the draft really is."), "warn");
       } else {
         live().flash(errorText(result), "error");
       }
@@ -124,7 +127,7 @@
       return result;
     }, function () {
       setBusy(false);
-      live().flash("Could not reach the server, so the pick was not made. Check the connection and try again.", "error");
+      live().flash(gettext("Could not reach the server, so the pick was not made. Check the connection and try again."), "error");
       return null;
     });
   }
@@ -249,10 +252,10 @@
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     request.then(function (result) {
       if (!result.ok) live().flash(errorText(result), result.status === 409 ? "warn" : "error");
-      else if (kind === "cover") live().flash("Saved.", "info");
+      else if (kind === "cover") live().flash(gettext("Saved."), "info");
       live().refresh();
     }, function () {
-      live().flash("Could not reach the server. Try again.", "error");
+      live().flash(gettext("Could not reach the server. Try again."), "error");
       form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
     });
   });

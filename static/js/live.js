@@ -8,6 +8,8 @@
  */
 (function () {
   "use strict";
+  // The page's language: Django's JavaScript catalog (base.html) defines gettext.
+  var gettext = window.gettext || function (text) { return text; };
 
   var root = document.getElementById("live");
   if (!root) return;
@@ -120,9 +122,9 @@
     clearTimeout(reconnectTimer);
     clearInterval(heartbeatTimer);
     if (socket) { try { socket.close(); } catch (e) { /* closing anyway */ } }
-    setStatus("gone", "Stopped");
+    setStatus("gone", gettext("Stopped"));
     flash(root.getAttribute("data-gone-message") ||
-      "You no longer have access to this page (the seat may have been handed to someone else). Reload to check.",
+      gettext("You no longer have access to this page (the seat may have been handed to someone else). Reload to check."),
       "error");
   }
 
@@ -155,14 +157,14 @@
         if (!freshRoot) return;
         readRoot(freshRoot);
         var changed = swap(freshRoot);
-        if (socket && socket.readyState === 1) setStatus("live", "Live");
+        if (socket && socket.readyState === 1) setStatus("live", gettext("Live"));
         if (changed.length) {
           document.dispatchEvent(new CustomEvent("live:updated", { detail: { regions: changed } }));
         }
         tick();
       })
       .catch(function () {
-        setStatus("stale", "Connection lost: showing the last state we had, retrying…");
+        setStatus("stale", gettext("Connection lost: showing the last state we had, retrying…"));
       })
       .then(function () {
         fetching = false;
@@ -202,7 +204,7 @@
   function connect() {
     if (gone) return;
     if (!socketPath || !("WebSocket" in window)) {
-      setStatus("polling", "Updating every 5 seconds");
+      setStatus("polling", gettext("Updating every 5 seconds"));
       poll(POLL_WHEN_DOWN);
       return;
     }
@@ -215,7 +217,7 @@
     }
     socket.onopen = function () {
       retries = 0;
-      setStatus("live", "Live");
+      setStatus("live", gettext("Live"));
       poll(POLL_WHEN_UP);
       clearInterval(heartbeatTimer);
       heartbeatTimer = setInterval(function () {
@@ -231,7 +233,7 @@
       socket = null;
       if (gone) return;
       if (event.code === 4403) { refresh(); }
-      setStatus("down", "Reconnecting… (checking every 5 seconds meanwhile)");
+      setStatus("down", gettext("Reconnecting… (checking every 5 seconds meanwhile)"));
       poll(POLL_WHEN_DOWN);
       scheduleReconnect();
     };

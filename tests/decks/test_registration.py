@@ -85,7 +85,7 @@ def test_an_illegal_deck_is_stored_with_its_errors(constructed, users):
     codes = {e["code"] for e in data["errors"]}
     assert {"unknown_card", "deck_too_small", "too_many_copies", "dfc_needs_sleeves_or_checklist"} <= codes
     deck = Deck.objects.get(registration=regs["alice"])
-    assert not deck.valid and deck.check_errors == data["errors"]
+    assert not deck.valid and deck.localized_errors == data["errors"]
 
 
 @pytest.mark.parametrize("body,fmt,code", [

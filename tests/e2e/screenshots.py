@@ -4,7 +4,8 @@
 
 It builds a throw-away SQLite database with the bundled Innistrad cards, an event with eight
 players a few picks into round 1, serves it with daphne and photographs the pages in
-headless Chromium (desktop 1280 px and phone 375 px). With REDIS_URL set, the pod page
+headless Chromium (desktop 1280 px and phone 375 px), and the draft and deck pages in
+Portuguese, Spanish, Italian and Russian (player-draft-<lang>, deck-<lang>). With REDIS_URL set, the pod page
 also shows the other players as connected. Card images need the internet, so the pages
 show their text rendering, as they do at a venue without a network.
 """
@@ -41,6 +42,7 @@ def build(db_path: Path) -> dict:
 
     call_command("migrate", verbosity=0)
     import_file(ROOT / "cards/data/mtgjson/ISD.json.gz")
+    import_file(ROOT / "cards/data/mtgjson/ZNR.json.gz")  # Negate, for the deck in Portuguese
     User = get_user_model()
     organiser = User.objects.create_user("organiser", password="x")
     organiser.groups.add(Group.objects.get_or_create(name=roles.ORGANISER)[0])
@@ -85,7 +87,22 @@ def build(db_path: Path) -> dict:
     if os.environ.get("REDIS_URL"):
         for seat in seats[1:6] + list(Seat.objects.filter(pod__in=[second, third])):
             presence.touch(seat.pk, f"screenshot-{seat.pk}")
-    return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users}
+    # A constructed event where Alice registered her deck pasted in Portuguese (issue 16): the
+    # deck page shows each English name with the printed one beside it.
+    from decks import services as deck_services
+
+    constructed = services.create_event(name="Innistrad Constructed", date=timezone.localdate(),
+                                        created_by=organiser, draft_format="cube", cube_list=["Island"])
+    constructed.deck_format = "constructed"
+    constructed.save()
+    services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0])
+    pasted = (ROOT / "tests/decks/fixtures/delver_isd_pt.txt").read_text(encoding="utf-8")
+    sections = deck_services.entries_from_parsed(deck_services.parse_or_400(pasted))
+    deck, _ = deck_services.register_deck(event_id=constructed.pk, actor=users[0], main=sections["main"],
+                                          sideboard=sections["sideboard"], opaque_sleeves=True,
+                                          source_format="text")
+    return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users,
+            "deck": deck}
 
 
 def serve(db_path: Path, port: int) -> subprocess.Popen:
@@ -157,6 +174,12 @@ def main(out: Path) -> None:
             if dfc:
                 ActionChains(driver).move_to_element(dfc[0]).perform()
 
+        # The draft page and the deck page in each of the site's other languages (issue 16).
+        for language in ("pt-br", "es", "it", "ru"):
+            driver.add_cookie({"name": "django_language", "value": language, "path": "/"})
+            shot(f"/events/seats/{seats[0].pk}/", f"player-draft-{language}", before=hover_a_dfc)
+            shot(f"/decks/{data['deck'].pk}/", f"deck-{language}", max_height=2200)
+        driver.delete_cookie("django_language")
         shot(f"/events/seats/{seats[0].pk}/", "player-draft-desktop", before=hover_a_dfc)
         shot(f"/events/seats/{seats[0].pk}/", "player-draft-375", width=375, phone=True, max_height=1700)
 

@@ -22,6 +22,13 @@ class Command(BaseCommand):
         if not skip_cards:
             event = create_demo_event()
             self.stdout.write(f"Demo event: {event.name} (/events/{event.pk}/), one pod drafting round 1.")
+            from matches.demo import set_up_demo_matches
+
+            set_up_demo_matches(event)
+            self.stdout.write(f"Matches: the organiser pairs and runs the pod's three Swiss rounds at "
+                              f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
+                              f"standings at /matches/events/{event.pk}/standings/ "
+                              f"(or: manage.py print_standings {event.pk}).")
             paper = create_demo_paper_event()
             self.stdout.write(f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
                               "paused on pick 1: open a pod's caller page and press Resume.")

@@ -1,0 +1,280 @@
+"""The matches API: settings, rounds and pairings, results, drops, standings, clocks, CSV.
+
+Views are thin: who is asking is checked first (403 before 400), the body is validated, one
+service is called, and the selectors say what this viewer may see.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from drafts import permissions
+from drafts.models import Event
+from matches import error_codes, exports, selectors, services
+from matches.api import serializers as s
+from matches.models import Match, Round
+
+
+def _valid(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _event(pk: int) -> Event:
+    event = Event.objects.filter(pk=pk).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No %(kind)s has id %(id)s.") % {"kind": _("event"), "id": pk})
+    return event
+
+
+def _round(pk: int) -> Round:
+    round_obj = Round.objects.select_related("event").filter(pk=pk).first()
+    if round_obj is None:
+        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No %(kind)s has id %(id)s.") % {"kind": _("round"), "id": pk})
+    return round_obj
+
+
+def _match(pk: int) -> Match:
+    match = Match.objects.select_related("round", "player_a", "player_b").filter(pk=pk).first()
+    if match is None:
+        raise NotFoundError(error_codes.UNKNOWN_MATCH, _("No %(kind)s has id %(id)s.") % {"kind": _("match"), "id": pk})
+    return match
+
+
+def _require_organiser(user, event_id: int) -> None:
+    if not permissions.is_organiser(user, event_id):
+        raise ForbiddenError(error_codes.NOT_ORGANISER, _("Only the event's organisers may do that."))
+
+
+def _require_staff(user, event_id: int) -> None:
+    if not permissions.sees_everything(user, event_id):
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
+
+
+def _require_match_player(user, match: Match) -> None:
+    users = {match.player_a.user_id, match.player_b.user_id if match.player_b_id else None} - {None}
+    if not (getattr(user, "is_authenticated", False) and user.pk in users):
+        raise ForbiddenError(error_codes.NOT_YOUR_MATCH, _("You can only report the result of your own match."))
+
+
+def _pod_param(request) -> int | None:
+    value = request.query_params.get("pod")
+    if value in (None, ""):
+        return None
+    if not str(value).isdigit():
+        raise NotFoundError(error_codes.UNKNOWN_POD, _("pod is a pod id."))
+    return int(value)
+
+
+def _settings_payload(row) -> dict:
+    return {"event": row.event_id, "mode": row.mode, "swiss_rounds": row.swiss_rounds,
+            "round_minutes": row.round_minutes, "playoff_size": row.playoff_size, "seed": row.seed}
+
+
+POD_PARAM = OpenApiParameter("pod", int, required=False, description="Per-pod mode: the pod.")
+
+
+class SettingsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.SettingsOutput)
+    def get(self, request, event_id: int):
+        row = selectors.match_settings(_event(event_id).pk)
+        if row is None:
+            raise NotFoundError(error_codes.MATCHES_NOT_STARTED, _("Matches have not been set up for this event."))
+        return Response(_settings_payload(row))
+
+    @extend_schema(request=s.SettingsInput, responses=s.SettingsOutput)
+    def put(self, request, event_id: int):
+        _require_organiser(request.user, _event(event_id).pk)
+        data = _valid(s.SettingsInput, request)
+        row = services.configure_matches(event_id=event_id, actor=request.user, **data)
+        return Response(_settings_payload(row))
+
+
+class RoundListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[POD_PARAM], responses=s.RoundOutput(many=True))
+    def get(self, request, event_id: int):
+        event = _event(event_id)
+        rounds = Round.objects.filter(event=event).order_by("pod__number", "number")
+        pod = _pod_param(request)
+        if pod is not None:
+            rounds = rounds.filter(pod_id=pod)
+        now = timezone.now()
+        return Response([selectors.round_payload(r, now, with_matches=False) for r in rounds])
+
+    @extend_schema(request=s.PairInput, responses={201: s.RoundOutput}, summary="Pair the next round")
+    def post(self, request, event_id: int):
+        _require_organiser(request.user, _event(event_id).pk)
+        data = _valid(s.PairInput, request)
+        round_obj = services.pair_next_round(event_id=event_id, actor=request.user, pod_id=data.get("pod"))
+        return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True),
+                        status=status.HTTP_201_CREATED)
+
+
+class RoundDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.RoundOutput, summary="A round with its pairings (public)")
+    def get(self, request, pk: int):
+        round_obj = _round(pk)
+        staff = selectors.viewer_is_staff(request.user, round_obj.event_id)
+        return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=staff))
+
+
+class RoundActionView(APIView):
+    action_name = ""
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=s.RoundOutput)
+    def post(self, request, pk: int):
+        round_obj = _round(pk)
+        _require_organiser(request.user, round_obj.event_id)
+        service = {"start": services.start_round, "finish": services.finish_round}[self.action_name]
+        round_obj = service(round_id=pk, actor=request.user)
+        return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True))
+
+
+class RepairView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.RepairInput, responses=s.RoundOutput, summary="Re-pair a round by hand before it starts")
+    def post(self, request, pk: int):
+        round_obj = _round(pk)
+        _require_organiser(request.user, round_obj.event_id)
+        data = _valid(s.RepairInput, request)
+        round_obj = services.repair_pairings(round_id=pk, actor=request.user, tables=data["tables"],
+                                             bye=data.get("bye"), reason=data.get("reason", ""))
+        return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True))
+
+
+class MatchDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.MatchOutput)
+    def get(self, request, pk: int):
+        match = _match(pk)
+        staff = selectors.viewer_is_staff(request.user, match.round.event_id)
+        penalties = selectors.penalties_by_match([match.pk]).get(match.pk, [])
+        return Response(selectors.match_payload(match, penalties, user=request.user, staff=staff))
+
+
+def _match_response(request, match_id: int, staff: bool = False) -> Response:
+    match = _match(match_id)
+    penalties = selectors.penalties_by_match([match.pk]).get(match.pk, [])
+    return Response(selectors.match_payload(match, penalties, user=request.user, staff=staff))
+
+
+class ReportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ReportInput, responses=s.MatchOutput, summary="Report your match (games won, lost, drawn)")
+    def post(self, request, pk: int):
+        _require_match_player(request.user, _match(pk))
+        data = _valid(s.ReportInput, request)
+        services.report_result(match_id=pk, actor=request.user, won=data["won"], lost=data["lost"],
+                               drawn=data["drawn"])
+        return _match_response(request, pk)
+
+
+class ConfirmView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=s.MatchOutput, summary="Confirm your opponent's report")
+    def post(self, request, pk: int):
+        _require_match_player(request.user, _match(pk))
+        services.confirm_result(match_id=pk, actor=request.user)
+        return _match_response(request, pk)
+
+
+class ResultView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ResultInput, responses=s.MatchOutput, summary="Staff enter or correct a result")
+    def post(self, request, pk: int):
+        _require_staff(request.user, _match(pk).round.event_id)
+        data = _valid(s.ResultInput, request)
+        services.enter_result(match_id=pk, actor=request.user, **data)
+        return _match_response(request, pk, staff=True)
+
+
+class ExtensionView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ExtensionInput, responses=s.MatchOutput, summary="A judge's time extension for a table")
+    def post(self, request, pk: int):
+        _require_staff(request.user, _match(pk).round.event_id)
+        data = _valid(s.ExtensionInput, request)
+        services.grant_extension(match_id=pk, actor=request.user, **data)
+        return _match_response(request, pk, staff=True)
+
+
+class DropView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.DropInput, responses={201: s.DropOutput}, summary="Drop from the event's matches")
+    def post(self, request, event_id: int):
+        event = _event(event_id)
+        own = selectors.player_registration(request.user, event.pk)
+        registration_id = request.data.get("registration") if isinstance(request.data, dict) else None
+        if registration_id is not None and (own is None or registration_id != own.pk):
+            _require_staff(request.user, event.pk)
+        elif own is None:
+            _require_staff(request.user, event.pk)
+        data = _valid(s.DropInput, request)
+        target = data.get("registration") or (own.pk if own is not None else None)
+        if target is None:
+            raise DomainError(error_codes.NOT_REGISTERED, _("Say which player drops."), field="registration")
+        drop = services.drop_player(event_id=event.pk, registration_id=target, actor=request.user,
+                                    reason=data.get("reason", ""))
+        return Response({"registration": drop.registration_id, "after_round": drop.after_round},
+                        status=status.HTTP_201_CREATED)
+
+
+class StandingsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[POD_PARAM], responses=s.StandingsOutput, summary="Standings (public)")
+    def get(self, request, event_id: int):
+        event = _event(event_id)
+        pod = _pod_param(request)
+        if pod is not None and not event.pods.filter(pk=pod).exists():
+            raise NotFoundError(error_codes.UNKNOWN_POD, _("That pod is not part of this event."))
+        rows = selectors.event_standings(event, pod)
+        return Response({"event": event.pk, "pod": pod, "standings": [row.as_dict() for row in rows]})
+
+
+class MyMatchView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.MyMatchOutput, summary="Your current match, opponent and clock")
+    def get(self, request, event_id: int):
+        event = _event(event_id)
+        registration = selectors.player_registration(request.user, event.pk)
+        if registration is None:
+            raise NotFoundError(error_codes.NOT_REGISTERED, _("You are not registered for this event."))
+        return Response(selectors.my_match_payload(registration, request.user, timezone.now()))
+
+
+class CsvView(APIView):
+    permission_classes = [AllowAny]
+    kind = ""
+
+    @extend_schema(parameters=[POD_PARAM, OpenApiParameter("round", int, required=False)],
+                   responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, event_id: int):
+        event = _event(event_id)
+        round_param = request.query_params.get("round")
+        return exports.csv_response(event, self.kind, pod_id=_pod_param(request),
+                                    round_id=int(round_param) if str(round_param or "").isdigit() else None)

@@ -1,0 +1,42 @@
+"""Live match pages: one group per event; messages say "something changed", never what.
+
+server -> client: {"type": "changed", "pod": null, "event": <id>} on connect and after every
+committed change of the event's matches (pairings, results, clocks, drops). The page then
+fetches its own panel, which shows what that viewer may see. Pairings, results, standings
+and clocks are public, so anyone may listen; nothing private ever travels on the socket.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+
+from drafts.models import Event
+from matches.tasks import event_group
+
+
+class EventMatchesSocket(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.event_id = int(self.scope["url_route"]["kwargs"]["event_id"])
+        exists = await database_sync_to_async(lambda: Event.objects.filter(pk=self.event_id).exists())()
+        if not exists:
+            await self.close()
+            return
+        await self.channel_layer.group_add(event_group(self.event_id), self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "role": "viewer"})
+        await self.send_json({"type": "changed", "pod": None, "event": self.event_id})
+
+    async def disconnect(self, code):
+        if hasattr(self, "event_id"):
+            await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "heartbeat":
+            await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
+        else:
+            await self.send_json({"type": "error", "code": "unknown_message"})
+
+    async def matches_changed(self, message):
+        await self.send_json({"type": "changed", "pod": None, "event": self.event_id})

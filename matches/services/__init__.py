@@ -1,0 +1,22 @@
+"""Every write of the matches app: keyword arguments in, one transaction each, logged."""
+
+from matches.services.results import (
+    apply_penalty,
+    confirm_result,
+    drop_player,
+    enter_result,
+    report_result,
+)
+from matches.services.rounds import (
+    configure_matches,
+    finish_round,
+    grant_extension,
+    pair_next_round,
+    repair_pairings,
+    start_round,
+)
+
+__all__ = [
+    "apply_penalty", "configure_matches", "confirm_result", "drop_player", "enter_result", "finish_round",
+    "grant_extension", "pair_next_round", "repair_pairings", "report_result", "start_round",
+]

@@ -1,0 +1,85 @@
+"""Helpers every matches service shares: locks (one order: settings, round, match), the
+permission checks, the log, and the after-commit live notification."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from drafts import permissions
+from drafts.models import Event
+from matches import error_codes
+from matches.models import EventMatchSettings, Match, MatchLogEntry, Round
+
+
+def _in_transaction() -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("matches locks must be taken inside transaction.atomic()")
+
+
+def get_event(event_id: int) -> Event:
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
+    return event
+
+
+def lock_settings(event_id: int) -> EventMatchSettings:
+    """Lock the event's match settings: pairing, repairs, round control and drops queue here."""
+    _in_transaction()
+    row = EventMatchSettings.objects.select_for_update().select_related("event").filter(event_id=event_id).first()
+    if row is None:
+        raise DomainError(error_codes.MATCHES_NOT_STARTED, _("Matches have not been set up for this event."))
+    return row
+
+
+def lock_round(round_id: int) -> Round:
+    _in_transaction()
+    row = Round.objects.select_for_update().filter(pk=round_id).first()
+    if row is None:
+        raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No round has id %(id)s.") % {"id": round_id})
+    return row
+
+
+def lock_match(match_id: int) -> Match:
+    """Lock a match and, first, its round (the round's state decides what may change)."""
+    _in_transaction()
+    round_id = Match.objects.filter(pk=match_id).values_list("round_id", flat=True).first()
+    if round_id is None:
+        raise NotFoundError(error_codes.UNKNOWN_MATCH, _("No match has id %(id)s.") % {"id": match_id})
+    round_obj = lock_round(round_id)
+    match = Match.objects.select_for_update().get(pk=match_id)
+    match.round = round_obj
+    return match
+
+
+def require_organiser(actor, event_id: int) -> None:
+    if not permissions.is_organiser(actor, event_id):
+        raise ForbiddenError(error_codes.NOT_ORGANISER, _("Only the event's organisers may do that."))
+
+
+def require_staff(actor, event_id: int) -> None:
+    if not permissions.sees_everything(actor, event_id):
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
+
+
+def clean_text(value, limit: int) -> str:
+    """Free text from a form or a client: a string, trimmed, capped, without NUL bytes
+    (PostgreSQL refuses them in text and JSON columns)."""
+    if not isinstance(value, str):
+        return ""
+    return value.replace("\x00", "").strip()[:limit]
+
+
+def log(event_id: int, *, actor, action: str, at, round_obj=None, match=None, **details) -> MatchLogEntry:
+    actor = actor if getattr(actor, "is_authenticated", False) else None
+    return MatchLogEntry.objects.create(event_id=event_id, round=round_obj, match=match, actor=actor,
+                                        action=action, details=details, at=at)
+
+
+def notify(event_id: int) -> None:
+    """Tell live pages of the event that something changed, once the change is committed."""
+    from matches.tasks import notify_event
+
+    transaction.on_commit(lambda: notify_event(event_id))
