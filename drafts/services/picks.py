@@ -257,8 +257,6 @@ async def amake_pick(*, seat_id: int, draft_card_id: int, actor_id: int | None, 
     """``make_pick`` from an event loop (the seat socket): the same database function, the same
     refusals and answer, awaited without a thread; anything the function defers goes to the
     synchronous service. Returns the answer's body."""
-    from asgiref.sync import sync_to_async
-
     from drafts import cardinfo, live, tasks
 
     now = timezone.now()
@@ -271,17 +269,32 @@ async def amake_pick(*, seat_id: int, draft_card_id: int, actor_id: int | None, 
     if answer["status"] == "refused":
         raise _refusal(answer["code"])
     if answer["status"] != "ok":
-        return await sync_to_async(lambda: make_pick(
+        return await _off_the_loop(lambda: make_pick(
             seat_id=seat_id, draft_card_id=draft_card_id, actor=actor_id, owner=owner_id, position=position,
-            pack_id=pack_id, now=now, received_at=received_at).answer(), thread_sensitive=False)()
+            pack_id=pack_id, now=now, received_at=received_at).answer())
     result, arrivals = _result_of(answer, seat_id), _arrivals_of(answer)
     rows = [card for queue in (result.queue, *arrivals.values()) for pack in queue for card in pack["cards"]]
     if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
-        await sync_to_async(cardinfo.payloads, thread_sensitive=False)(rows)
+        await _off_the_loop(lambda: cardinfo.payloads(rows))
     await live.apublish(*tasks.pod_messages(result.pod["id"], result.pod_version, arrivals))
     if answer["settle"]:
-        await sync_to_async(_settle_after, thread_sensitive=False)(result, now)
+        await _off_the_loop(lambda: _settle_after(result, now))
     return result.answer()
+
+
+async def _off_the_loop(work):
+    """Run Django ORM work on an executor thread and give its connection back to the pool
+    afterwards (a thread that kept it would starve the process's requests)."""
+    from asgiref.sync import sync_to_async
+    from django.db import close_old_connections
+
+    def run():
+        try:
+            return work()
+        finally:
+            close_old_connections()
+
+    return await sync_to_async(run, thread_sensitive=False)()
 
 
 def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now):
