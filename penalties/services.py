@@ -7,23 +7,20 @@ IPG rules implemented here (our summaries, see README/docs for the sections):
   a Game Loss: the second for a Tournament Error (IPG 3 introduction), the third for a Game Play
   Error except Failure to Maintain Game State (IPG 2 introduction), the second Unsporting
   Conduct — Minor (IPG 4.1). Regular REL is educational (Judging at Regular REL): no automatic
-  upgrades. The count runs over the whole tournament: the IPG does not reset it between the
-  days of a multi-day tournament, and an event here is the whole tournament, every day of it
-  (a Warning on day 1 counts on day 2);
+  upgrades. For Game Play and Tournament Errors the count resets between the days of a
+  multi-day tournament (IPG 2 and 3 introductions): only that day's Warnings count; Unsporting
+  Conduct — Minor counts over the whole tournament;
 - any other deviation from the default is the head judge's call, so it needs a reason and
   goes to the review queue, as does every Game Loss or heavier penalty.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
-from django.utils.translation import gettext
-
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import EnforcementLevel, Event, Pod, Registration
@@ -65,23 +62,34 @@ class Expected:
     earlier: tuple[int, ...]  # ids of the earlier warnings that count
 
 
-def expected_penalty(*, infraction: Infraction, event: Event, registration_id: int) -> Expected:
+# IPG 2 and 3: "for multi-day tournaments, the penalty count for these infractions resets
+# between days".
+_COUNTED_PER_DAY = (Category.GAME_PLAY_ERROR, Category.TOURNAMENT_ERROR)
+
+
+def expected_penalty(*, infraction: Infraction, event: Event, registration_id: int,
+                     now=None) -> Expected:
     """What the IPG says this player gets for this infraction now (before any judge's call)."""
     default = infraction.default_for(event.enforcement_level)
     if (event.enforcement_level == EnforcementLevel.REGULAR or not infraction.upgrade_at
             or default != PenaltyKind.WARNING):
         return Expected(default, default, "", ())
-    earlier = tuple(Penalty.objects.filter(
+    counted = Penalty.objects.filter(
         event=event, registration_id=registration_id, infraction=infraction,
         default_penalty=PenaltyKind.WARNING,
-    ).exclude(status=PenaltyStatus.WITHDRAWN).order_by("issued_at", "pk").values_list("pk", flat=True))
+    ).exclude(status=PenaltyStatus.WITHDRAWN)
+    per_day = infraction.category in _COUNTED_PER_DAY
+    if per_day:
+        counted = counted.filter(issued_at__date=timezone.localdate(now or timezone.now()))
+    earlier = tuple(counted.order_by("issued_at", "pk").values_list("pk", flat=True))
     number = len(earlier) + 1
     if number < infraction.upgrade_at:
         return Expected(default, default, "", earlier)
     rule = _CATEGORY_RULE.get(infraction.category, "The IPG")
     nth = _ORDINAL.get(infraction.upgrade_at, f"{infraction.upgrade_at}th")
     reason = (f"Repeat offence: this is Warning number {number} for {infraction.name} for this player "
-              f"in this tournament, whichever day it was issued (earlier: "
+              f"{'today (the count resets between the days of a tournament)' if per_day else 'in this tournament'}"
+              f" (earlier: "
               f"{', '.join(f'#{pk}' for pk in earlier)}). {rule} upgrades the "
               f"{nth} and any later Warning for the same infraction to a Game Loss.")
     return Expected(default, PenaltyKind.GAME_LOSS, reason, earlier)
@@ -185,7 +193,7 @@ def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, 
         draft_round = draft_round or pick.round
         pick_number = pick_number or pick.pick_number
 
-    expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk)
+    expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk, now=now)
     chosen = penalty or expected.expected
     deviation_reason = _text(deviation_reason, code=error_codes.REASON_REQUIRED, field="deviation_reason",
                              message=gettext('Give the reason for deviating from the IPG penalty.'),

@@ -216,15 +216,17 @@ def test_html_form_issues_and_redirects_to_the_penalty(world, client):
     assert (penalty.penalty, penalty.status, penalty.fix) == ("warning", "final", "Resleeved.")
 
 
-def test_repeat_warnings_count_across_the_days_of_a_multi_day_tournament(world):
-    """IPG: the repeat-upgrade count runs for the whole tournament; it does not reset overnight.
-    A Warning on day 1 makes the same Tournament Error on day 2 a Game Loss."""
+def test_repeat_warnings_reset_between_the_days_of_a_multi_day_tournament(world):
+    """IPG 2 and 3: for multi-day tournaments the penalty count of Game Play and Tournament
+    Errors resets between days. A Warning on day 1 leaves day 2's first one a Warning; the
+    second on the same day is a Game Loss."""
     import datetime as dt
 
     world.event.enforcement_level = "competitive"
     world.event.save()
     day1 = world.issue("slow_play", now=minutes(1))
     day2 = world.issue("slow_play", now=minutes(1) + dt.timedelta(days=1, hours=2))
-    assert day1.penalty == "warning"
-    assert day2.penalty == "game_loss" and f"#{day1.pk}" in day2.upgrade_reason
-    assert "whichever day" in day2.upgrade_reason
+    again = world.issue("slow_play", now=minutes(1) + dt.timedelta(days=1, hours=3))
+    assert (day1.penalty, day2.penalty) == ("warning", "warning")
+    assert again.penalty == "game_loss" and f"#{day2.pk}" in again.upgrade_reason
+    assert f"#{day1.pk}" not in again.upgrade_reason and "today" in again.upgrade_reason
