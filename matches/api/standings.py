@@ -11,6 +11,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from draftsite.parsers import INVALID_TEXT, JSON_TOO_DEEP
 from matches import error_codes
 from matches.swiss import InvalidHistory, compute_standings, parse_history
 
@@ -84,6 +85,8 @@ class StandingsComputeView(APIView):
         try:
             data = request.data
         except exceptions.ParseError as exc:
+            if exc.get_codes() in (JSON_TOO_DEEP, INVALID_TEXT):
+                raise  # the site-wide codes of hostile bodies (draftsite.parsers)
             return invalid_history_response(f"The body is not JSON: {exc.detail}")
         if isinstance(data, dict) and (len(data.get("players") or []) > MAX_PLAYERS
                                        or len(data.get("matches") or []) > MAX_MATCHES):
