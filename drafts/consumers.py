@@ -32,6 +32,7 @@ import orjson
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.db import close_old_connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -89,6 +90,16 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
     def user(self):
         return self.scope.get("user")
 
+    async def dispatch(self, message):
+        """Channels' dispatch without its thread hop per frame to close stale database
+        connections: these handlers reach the database only through ``database_sync_to_async``
+        (which closes them on its own thread) or the async pick pool, and at 1,000 pages the
+        hop cost more CPU than the pick itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         decision = await database_sync_to_async(self.authorise)()
         if decision is None:
@@ -101,11 +112,8 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         for topic in self.topics():
             self.hub.join(topic, self)
         await self.accept()
-        if self.presence_seat is not None:
-            await sync_to_async(presence.touch)(self.presence_seat, self.channel_name)
         await self.send_json({"type": "hello", "role": self.role})
-        versions = await database_sync_to_async(
-            lambda: dict(Pod.objects.filter(pk__in=self.pod_ids).values_list("pk", "version")))()
+        versions = await database_sync_to_async(self.arrived)()
         for pod_id in self.pod_ids:
             version = versions.get(pod_id, 0)
             await self.deliver(live.pod_topic(pod_id), version,
@@ -136,14 +144,27 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "pick" and hasattr(self, "pick"):
             await self.pick(content)
         elif isinstance(content, dict) and content.get("type") == "heartbeat":
-            if not await database_sync_to_async(self.still_allowed)():
+            if not await database_sync_to_async(self.heartbeat)():
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
-            if self.presence_seat is not None:
-                await sync_to_async(presence.touch)(self.presence_seat, self.channel_name)
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
             await self.send_json({"type": "error", "code": "unknown_message"})
+
+    def arrived(self) -> dict[int, int]:
+        """Mark the seat present and read the followed pods' versions (one thread trip)."""
+        if self.presence_seat is not None:
+            presence.touch(self.presence_seat, self.channel_name)
+        return dict(Pod.objects.filter(pk__in=self.pod_ids).values_list("pk", "version"))
+
+    def heartbeat(self) -> bool:
+        """Whether the viewer may still follow this page, and if so mark the seat present:
+        one trip to a thread for both (1,000 pages send 50 heartbeats a second)."""
+        if not self.still_allowed():
+            return False
+        if self.presence_seat is not None:
+            presence.touch(self.presence_seat, self.channel_name)
+        return True
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         self.received_at = timezone.now()  # a pick counts from here (the timer rule)
@@ -230,8 +251,8 @@ class SeatSocket(_PodSocket):
     def still_allowed(self) -> bool:
         if self.role != "player":
             return True
-        seat = Seat.objects.select_related("registration").filter(pk=self.presence_seat).first()
-        return seat is not None and permissions.owns_seat(self.user, seat)
+        holder = Seat.objects.filter(pk=self.presence_seat).values_list("registration__user_id", flat=True)
+        return self.user.pk is not None and list(holder) == [self.user.pk]
 
 
 class PodSocket(_PodSocket):
