@@ -9,39 +9,34 @@ from asgiref.sync import async_to_sync
 from celery import shared_task
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
 
-def _check_key(pod_id: int) -> str:
-    return f"pod-check:{pod_id}"
-
-
 @shared_task(name="drafts.enforce_pod_deadlines", ignore_result=True, acks_late=True)
 def enforce_pod_deadlines(pod_id: int) -> bool:
-    """Apply whatever is due in a pod, then book the next check. Idempotent: safe to run
-    any number of times, early or late (a duplicate finds nothing due)."""
+    """Apply whatever is due in one pod (idempotent: a duplicate finds nothing due). Nothing
+    books it any more (see ``sweep_due_pods``); it stays so that checks booked before an
+    upgrade still run."""
     from drafts.models import Pod
     from drafts.services import enforce_deadlines
 
-    cache.delete(_check_key(pod_id))
     if not Pod.objects.filter(pk=pod_id).exists():
         return False  # the pod was deleted (re-seated, or a restored backup): nothing to do
-    changed = enforce_deadlines(pod_id=pod_id, now=timezone.now(), grace=True)
-    if not changed:  # a change books its own next check on commit
-        schedule_deadline_check(pod_id)
-    return changed
+    return enforce_deadlines(pod_id=pod_id, now=timezone.now(), grace=True)
 
 
 @shared_task(name="drafts.sweep_due_pods", ignore_result=True)
 def sweep_due_pods() -> int:
-    """Enforce every pod with a deadline already past (Celery beat, every few seconds).
+    """Enforce every pod with a deadline already past (Celery beat, every
+    ``DEADLINE_SWEEP_SECONDS``). Returns how many pods changed.
 
-    The per-pod checks booked at each deadline are the fast path; this sweep is the safety
-    net that makes a restarted worker catch up even when a booked check died with the old
-    worker. Returns how many pods changed.
+    This is the only timer: two indexed queries a second find the due pods, whatever the
+    number of pods. A check booked per pod at its next deadline (the earlier design) fired
+    after nearly every pick only to find the player had picked, and cost the worker more CPU
+    than the picks cost PostgreSQL. Clocks count as run out ``PICK_TIMER_GRACE_SECONDS`` after
+    their deadline anyway, so the sweep's second adds no unfairness.
     """
     from django.db.models import Q
 
@@ -56,35 +51,6 @@ def sweep_due_pods() -> int:
                                   | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=cutoff))
                .values_list("pk", flat=True))
     return sum(bool(enforce_deadlines(pod_id=pod_id, now=now, grace=True)) for pod_id in sorted(due))
-
-
-def schedule_deadline_check(pod_id: int) -> None:
-    """Ask a worker to enforce the pod's next deadline on time.
-
-    Without a broker (eager mode) there is no one to wait until then; reads of the pod
-    enforce deadlines instead, which keeps the embedded site correct.
-    """
-    from drafts.models import Pod
-    from drafts.services.picks import next_due_at
-
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return
-    pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
-    due = next_due_at(pod) if pod else None
-    if due is None:
-        return
-    try:
-        # One pending check per pod is enough: every pick moves deadlines, and booking a
-        # task for each would flood the broker. A check booked for an earlier moment
-        # books the next one when it runs; the cache entry expires if that task is lost.
-        booked = cache.get(_check_key(pod_id))
-        if booked is not None and booked <= due.timestamp():
-            return
-        eta = max(due, timezone.now())
-        cache.set(_check_key(pod_id), due.timestamp(), timeout=max(60, int((eta - timezone.now()).total_seconds()) + 60))
-        enforce_pod_deadlines.apply_async((pod_id,), eta=eta)
-    except Exception:  # broker down: reads still enforce deadlines; never fail the request
-        logger.warning("Could not schedule the deadline check of pod %s", pod_id, exc_info=True)
 
 
 def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> list:
@@ -115,11 +81,8 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
     live.publish(*pod_messages(pod_id, version, arrivals))
 
 
-def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None,
-                schedule: bool = True) -> None:
-    """Side effects of a committed change to a pod."""
-    if schedule:
-        schedule_deadline_check(pod_id)
+def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
+    """Side effects of a committed change to a pod (its clocks are beat's ``sweep_due_pods``)."""
     notify_pod(pod_id, version, arrivals)
 
 

@@ -53,16 +53,15 @@ def _arrived(pod: Pod, seat_id: int) -> None:
 
 
 def _after_commit(pod: Pod) -> None:
-    """Tell live pages, and schedule the next deadline check, once the write is committed."""
+    """Tell live pages once the write is committed."""
     _after_commit_version(pod.pk, pod.version, getattr(pod, "_arrivals", None) or {})
     pod._arrivals = {}
 
 
-def _after_commit_version(pod_id: int, version: int, arrivals: dict[int, list | None],
-                          schedule: bool = True) -> None:
+def _after_commit_version(pod_id: int, version: int, arrivals: dict[int, list | None]) -> None:
     from drafts import tasks  # local: tasks import services
 
-    transaction.on_commit(lambda: tasks.pod_changed(pod_id, version, arrivals, schedule))
+    transaction.on_commit(lambda: tasks.pod_changed(pod_id, version, arrivals))
 
 
 # --- start -----------------------------------------------------------------------------
@@ -225,9 +224,9 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, posit
 
 def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
     result = _result_of(answer, seat_id)
-    # No deadline check is booked per pick: the worker's sweep (every DEADLINE_SWEEP_SECONDS)
-    # enforces every clock, so a pick costs no broker round trip.
-    _after_commit_version(result.pod["id"], result.pod_version, _arrivals_of(answer), schedule=False)
+    # No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS) enforces every
+    # clock, so a pick costs no broker round trip.
+    _after_commit_version(result.pod["id"], result.pod_version, _arrivals_of(answer))
     if answer["settle"]:
         _settle_after(result, now)
     return result
