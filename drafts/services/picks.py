@@ -473,13 +473,14 @@ def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
             own: tuple[int, dt.datetime] | None = None) -> bool:
     """Apply everything due by ``now``, in time order. Returns whether anything changed.
 
-    Clocks count as run out when their deadline is at or before ``cutoff`` (default ``now``;
-    the enforcers and picks pass ``now`` less the grace period, since another player's pick
-    may be on its way), and the picking seat's own clock (``own``: seat id, when the server
-    received the pick) by that moment. Leaves ``pod._held`` (the packs in queues) as of the
-    end, for the caller's checks.
+    Clocks count as run out when their deadline is at or before ``cutoff``: by default ``now``
+    less the grace period, since a player's pick may be on its way (organiser controls settle
+    like the enforcers: a pause one second after a deadline does not take the timeout pick
+    that a sweep would still wait for); the picking seat's own clock (``own``: seat id, when
+    the server received the pick) by that moment. Leaves ``pod._held`` (the packs in queues)
+    as of the end, for the caller's checks.
     """
-    cutoff = cutoff or now
+    cutoff = cutoff or _grace_cutoff(now)
     changed = False
     pod._held = []
     for _ in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
