@@ -379,3 +379,100 @@ def test_layout_holds_at_375px(browsers, login, api_for, server_url, organiser, 
     ui_pick(phone)
     assert phone.execute_script("return document.scrollingElement.scrollWidth") <= 375
 
+
+
+# What the page heard, with the page's own clock: each time the pack on show changed (after
+# draft.js noted it), each answer to a pick, and each double click with the card it hit.
+WATCH_DOUBLE_CLICKS = """
+window.__seen = {packs: [], answers: [], doubles: []};
+document.addEventListener("live:updated", function () {
+  var form = document.getElementById("pack-form");
+  var pack = form && form.getAttribute("data-pack");
+  var packs = window.__seen.packs;
+  if (!packs.length || packs[packs.length - 1][1] !== pack) packs.push([Date.now(), pack]);
+});
+document.addEventListener("live:message", function (event) {
+  var type = event.detail && event.detail.type;
+  if (type === "picked" || type === "pick_refused") window.__seen.answers.push([Date.now(), type]);
+});
+document.addEventListener("dblclick", function (event) {
+  var card = event.target instanceof Element && event.target.closest("#pack-form .card");
+  var form = document.getElementById("pack-form");
+  window.__seen.doubles.push([Date.now(), card ? card.getAttribute("data-card") : null,
+                              form && form.getAttribute("data-pack")]);
+}, true);
+"""
+
+
+def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, login, server_url, organiser,
+                                                                   players, cube_names):
+    """Two quick double clicks with a second pack waiting: the second one is aimed at the first
+    pack, so it must not pick from the pack that took its place less than half a second ago.
+    Real double clicks (mouse input through chromedriver) on the card itself."""
+    from drafts import services
+    from drafts.models import DraftCard, Pack, Pick
+
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    first_pack = seats[0].opened_packs.get(round=1)
+    second_pack = Pack.objects.get(holder=seats[7])  # seat 8 passes left to seat 1: a second pack waits
+    services.make_pick(seat_id=seats[7].pk, draft_card_id=DraftCard.objects.filter(pack=second_pack).first().pk)
+    first_cards = set(DraftCard.objects.filter(pack=first_pack).values_list("pk", flat=True))
+    second_cards = set(DraftCard.objects.filter(pack=second_pack).values_list("pk", flat=True))
+    assert len(first_cards) == 15 and len(second_cards) == 14
+    page = login(browsers.get(), players[0])
+    page.get(server_url + f"/events/seats/{seats[0].pk}/")
+    live(page)
+    assert pack_id(page) == str(first_pack.pk)
+    assert "1 more pack waiting" in region(page, "status")
+    page.execute_script(WATCH_DOUBLE_CLICKS)
+
+    def double_click_a_card():
+        """A real double click (mouse input, no pointer travel time) on the name of the pack's
+        first single-faced card, where a person double-clicks a card; returns that card's id.
+        The first click selects the card: nothing may move under the pointer before the second."""
+        card = page.find_element(By.CSS_SELECTOR, "#pack-form .card:not(.dfc)")
+        card_id = card.get_attribute("data-card")
+        ActionChains(page, duration=0).double_click(card.find_element(By.CSS_SELECTOR, ".face-name")).perform()
+        hit = seen()["doubles"][-1][1]
+        assert hit == card_id, f"the double click on card {card_id} landed on {hit or 'no card'}"
+        return int(card_id)
+
+    def seen():
+        return page.execute_script("return window.__seen;")
+
+    # The player looked at the first pack for a moment, then double-clicks a card: it is picked.
+    time.sleep(0.6)
+    chosen = double_click_a_card()
+    assert chosen in first_cards
+    wait(page, lambda d: d.execute_script(
+        "var f = document.getElementById('pack-form');"
+        "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');") == str(second_pack.pk),
+        message="the first double click did not pick, or the second pack never showed")
+    assert seen()["answers"][0][1] == "picked"
+
+    # The same double click again, right as the second pack appears: nothing is picked.
+    double_click_a_card()
+    shown_at = next(at for at, pack in seen()["packs"] if pack == str(second_pack.pk))
+    clicked_at, card_hit, pack_hit = seen()["doubles"][-1]
+    assert pack_hit == str(second_pack.pk) and int(card_hit) in second_cards, "the double click missed the new pack"
+    late = clicked_at - shown_at
+    print(f"second double click {late} ms after the second pack appeared")
+    assert late < 400, f"the second double click came {late} ms after the pack appeared: too late to test the rule"
+    time.sleep(1.0)  # an answer, had a pick been sent, would be here by now
+    assert len(seen()["answers"]) == 1, "the page sent a pick from a pack shown less than half a second earlier"
+    picks = list(Pick.objects.filter(seat=seats[0]).values_list("draft_card_id", "pack_id"))
+    assert picks == [(chosen, first_pack.pk)]
+    assert set(DraftCard.objects.filter(pack=second_pack).values_list("pk", flat=True)) == second_cards
+    assert Pack.objects.get(pk=second_pack.pk).holder_id == seats[0].pk
+    assert pack_id(page) == str(second_pack.pk)
+    assert "(1 card)" in region(page, "pile")
+    assert "No other pack waiting" in region(page, "status")
+
+    # The second pack has now been in front of the player for over half a second: a double
+    # click picks from it (the rule, not a broken page, stopped the one before).
+    again = double_click_a_card()
+    assert again in second_cards
+    wait(page, lambda d: Pick.objects.filter(seat=seats[0]).count() == 2, message="a deliberate double click failed")
+    assert Pick.objects.get(seat=seats[0], draft_card_id=again).pack_id == second_pack.pk
+    wait(page, lambda d: "(2 cards)" in region(d, "pile"))
