@@ -20,19 +20,21 @@
   var flipped = {};
   var busy = false;
   var SETTLE_MS = 500;  // a pack younger than this takes no pick (double clicks, R16 fairness)
-  var packShownAt = {};
+  // The pack on show and since when. Packs come round the table again (an 8-seat pod's own
+  // pack is back at pick 9): it is new again each time it appears, not only the first time.
+  var shownPack = null;
+  var shownAt = 0;
   var pending = {};  // socket picks waiting for their answer, by ref
   var nextRef = 1;
 
   function notePack() {
     var form = packForm();
-    var id = form && form.getAttribute("data-pack");
-    if (id && !(id in packShownAt)) packShownAt[id] = Date.now();
+    var id = (form && form.getAttribute("data-pack")) || null;
+    if (id !== shownPack) { shownPack = id; shownAt = Date.now(); }
   }
 
   function packTooNew(packId) {
-    var shown = packShownAt[String(packId)];
-    return shown !== undefined && Date.now() - shown < SETTLE_MS;
+    return shownPack !== null && String(packId) === shownPack && Date.now() - shownAt < SETTLE_MS;
   }
 
   function live() { return window.Live || { refresh: function () {}, flash: function () {} }; }

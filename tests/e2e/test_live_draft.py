@@ -404,6 +404,23 @@ document.addEventListener("dblclick", function (event) {
 """
 
 
+
+def seen_by(page) -> dict:
+    return page.execute_script("return window.__seen;")
+
+
+def double_click_card(page) -> int:
+    """A real double click (mouse input, no pointer travel time) on the name of the pack's first
+    single-faced card, where a person double-clicks a card; returns that card's id. The first
+    click selects the card: nothing may move under the pointer before the second."""
+    card = page.find_element(By.CSS_SELECTOR, "#pack-form .card:not(.dfc)")
+    card_id = card.get_attribute("data-card")
+    ActionChains(page, duration=0).double_click(card.find_element(By.CSS_SELECTOR, ".face-name")).perform()
+    hit = seen_by(page)["doubles"][-1][1]
+    assert hit == card_id, f"the double click on card {card_id} landed on {hit or 'no card'}"
+    return int(card_id)
+
+
 def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, login, server_url, organiser,
                                                                    players, cube_names):
     """Two quick double clicks with a second pack waiting: the second one is aimed at the first
@@ -428,18 +445,10 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, logi
     page.execute_script(WATCH_DOUBLE_CLICKS)
 
     def double_click_a_card():
-        """A real double click (mouse input, no pointer travel time) on the name of the pack's
-        first single-faced card, where a person double-clicks a card; returns that card's id.
-        The first click selects the card: nothing may move under the pointer before the second."""
-        card = page.find_element(By.CSS_SELECTOR, "#pack-form .card:not(.dfc)")
-        card_id = card.get_attribute("data-card")
-        ActionChains(page, duration=0).double_click(card.find_element(By.CSS_SELECTOR, ".face-name")).perform()
-        hit = seen()["doubles"][-1][1]
-        assert hit == card_id, f"the double click on card {card_id} landed on {hit or 'no card'}"
-        return int(card_id)
+        return double_click_card(page)
 
     def seen():
-        return page.execute_script("return window.__seen;")
+        return seen_by(page)
 
     # The player looked at the first pack for a moment, then double-clicks a card: it is picked.
     time.sleep(0.6)
@@ -476,3 +485,50 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, logi
     wait(page, lambda d: Pick.objects.filter(seat=seats[0]).count() == 2, message="a deliberate double click failed")
     assert Pick.objects.get(seat=seats[0], draft_card_id=again).pack_id == second_pack.pk
     wait(page, lambda d: "(2 cards)" in region(d, "pile"))
+
+
+def test_a_pack_coming_round_again_is_new_again(browsers, login, api_for, server_url, organiser, players,
+                                                  cube_names):
+    """Seat 1 saw its own pack at pick 1; it comes back round the table at pick 9. Two quick
+    double clicks at pick 8 must not pick from it: it is new to the player again."""
+    from drafts.models import Pick
+
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    own = seats[0].opened_packs.get(round=1)
+    apis = [api_for(players[s.position]) for s in seats]
+    page = login(browsers.get(), players[0])
+    page.get(server_url + f"/events/seats/{seats[0].pk}/")
+    live(page)
+    assert pack_id(page) == str(own.pk)
+    page.execute_script(WATCH_DOUBLE_CLICKS)
+    time.sleep(0.6)
+    assert apis[0].pick_first(seats[0].pk)  # pick 1 from its own pack, which goes round the table
+    for seat in seats[1:]:                  # seat k picks k times: its own pack ... seat 1's
+        for _ in range(seat.position + 1):
+            assert apis[seat.position].pick_first(seat.pk)
+    queue = [p["pack_id"] for p in apis[0].seat(seats[0].pk)["queue"]]
+    assert len(queue) == 8 and queue[-1] == own.pk
+    for _ in range(6):                      # picks 2 to 7 (so the page has shown other packs)
+        assert apis[0].pick_first(seats[0].pk)
+    front = apis[0].seat(seats[0].pk)["queue"][0]["pack_id"]
+    wait(page, lambda d: pack_id(d) == str(front) and "1 more pack waiting" in region(d, "status"),
+         message="pick 8 never showed")
+    time.sleep(0.6)
+
+    double_click_card(page)  # pick 8
+    wait(page, lambda d: d.execute_script(
+        "var f = document.getElementById('pack-form');"
+        "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');") == str(own.pk),
+        message="the double click at pick 8 did not pick, or the pack coming back never showed")
+    double_click_card(page)  # aimed at pick 8's pack, lands on the pack coming back
+    shown_at = next(at for at, pack in reversed(seen_by(page)["packs"]) if pack == str(own.pk))
+    late = seen_by(page)["doubles"][-1][0] - shown_at
+    assert late < 400, f"the second double click came {late} ms after the pack appeared: too late to test the rule"
+    time.sleep(1.0)
+    assert len(seen_by(page)["answers"]) == 1, "the page picked from a pack shown less than half a second earlier"
+    assert Pick.objects.filter(seat=seats[0]).count() == 8
+    assert not Pick.objects.filter(seat=seats[0], pack=own, pick_number=9).exists()
+    double_click_card(page)  # now it has been on show for a while: picked
+    wait(page, lambda d: Pick.objects.filter(seat=seats[0], pack=own, pick_number=9).exists(),
+         message="a deliberate double click failed")
