@@ -404,7 +404,6 @@ document.addEventListener("dblclick", function (event) {
 """
 
 
-
 def seen_by(page) -> dict:
     return page.execute_script("return window.__seen;")
 
@@ -444,32 +443,26 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, logi
     assert "1 more pack waiting" in region(page, "status")
     page.execute_script(WATCH_DOUBLE_CLICKS)
 
-    def double_click_a_card():
-        return double_click_card(page)
-
-    def seen():
-        return seen_by(page)
-
     # The player looked at the first pack for a moment, then double-clicks a card: it is picked.
     time.sleep(0.6)
-    chosen = double_click_a_card()
+    chosen = double_click_card(page)
     assert chosen in first_cards
     wait(page, lambda d: d.execute_script(
         "var f = document.getElementById('pack-form');"
         "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');") == str(second_pack.pk),
         message="the first double click did not pick, or the second pack never showed")
-    assert seen()["answers"][0][1] == "picked"
+    assert seen_by(page)["answers"][0][1] == "picked"
 
     # The same double click again, right as the second pack appears: nothing is picked.
-    double_click_a_card()
-    shown_at = next(at for at, pack in seen()["packs"] if pack == str(second_pack.pk))
-    clicked_at, card_hit, pack_hit = seen()["doubles"][-1]
+    double_click_card(page)
+    shown_at = next(at for at, pack in seen_by(page)["packs"] if pack == str(second_pack.pk))
+    clicked_at, card_hit, pack_hit = seen_by(page)["doubles"][-1]
     assert pack_hit == str(second_pack.pk) and int(card_hit) in second_cards, "the double click missed the new pack"
     late = clicked_at - shown_at
     print(f"second double click {late} ms after the second pack appeared")
     assert late < 400, f"the second double click came {late} ms after the pack appeared: too late to test the rule"
     time.sleep(1.0)  # an answer, had a pick been sent, would be here by now
-    assert len(seen()["answers"]) == 1, "the page sent a pick from a pack shown less than half a second earlier"
+    assert len(seen_by(page)["answers"]) == 1, "the page sent a pick from a pack shown less than half a second earlier"
     picks = list(Pick.objects.filter(seat=seats[0]).values_list("draft_card_id", "pack_id"))
     assert picks == [(chosen, first_pack.pk)]
     assert set(DraftCard.objects.filter(pack=second_pack).values_list("pk", flat=True)) == second_cards
@@ -480,7 +473,7 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, logi
 
     # The second pack has now been in front of the player for over half a second: a double
     # click picks from it (the rule, not a broken page, stopped the one before).
-    again = double_click_a_card()
+    again = double_click_card(page)
     assert again in second_cards
     wait(page, lambda d: Pick.objects.filter(seat=seats[0]).count() == 2, message="a deliberate double click failed")
     assert Pick.objects.get(seat=seats[0], draft_card_id=again).pack_id == second_pack.pk
