@@ -52,8 +52,9 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
                   now: dt.datetime | None = None) -> Pod:
     """Give more time on whatever clock is running: every current pick timer (or one seat's),
     the review clock between rounds, or the deck-building clock. A paused pod keeps the extra
-    time frozen until it resumes. A clock that had already run out is not brought back: what
-    fell due is applied first."""
+    time frozen until it resumes. A clock that ran out more than the grace period ago is not
+    brought back: what fell due is applied first (one that ran out within it is extended from
+    its deadline, as a pick received in time may still be on its way)."""
     now = now or timezone.now()
     if not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTENSION_SECONDS:
         raise DomainError(error_codes.INVALID_TIMER,

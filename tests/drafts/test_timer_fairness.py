@@ -118,3 +118,25 @@ def test_the_enforcers_wait_the_grace_period(organiser, players, cube_names, set
     assert services.enforce_deadlines(pod_id=pod.pk, now=deadline + seconds(2), grace=True) is True
     timeouts = Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT)
     assert timeouts.count() == 8 and {p.made_at for p in timeouts} == {deadline}
+
+
+def test_organiser_controls_wait_the_grace_period_too(organiser, players, cube_names, settings):
+    """A pause one second after a deadline does not take the timeout picks that the sweep would
+    still wait for (a player's pick received in time may be waiting for the pod): the clocks
+    freeze at zero, and after the resume the enforcers wait the grace period again."""
+    settings.PICK_TIMER_GRACE_SECONDS = 2
+    pod = make_pod(organiser, players, cube_names, now=T0)
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack, _ = front(seat)
+    services.pause_pod(pod_id=pod.pk, actor=organiser, now=pack.deadline + seconds(1))
+    assert not Pick.objects.filter(seat__pod=pod).exists()
+    pack.refresh_from_db()
+    assert pack.holder_id == seat.pk and pack.deadline is None and pack.remaining_ms == 0
+    resumed_at = T0 + seconds(300)
+    services.resume_pod(pod_id=pod.pk, actor=organiser, now=resumed_at)
+    assert not Pick.objects.filter(seat__pod=pod).exists()
+    assert services.enforce_deadlines(pod_id=pod.pk, now=resumed_at + seconds(1.9), grace=True) is False
+    assert services.enforce_deadlines(pod_id=pod.pk, now=resumed_at + seconds(2), grace=True) is True
+    timeouts = Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT)
+    assert timeouts.count() == 8 and {p.made_at for p in timeouts} == {resumed_at}
+    assert check_conservation(pod) == []
