@@ -10,7 +10,7 @@ server -> client
                                                      the front of the seat's queue (its cards)
   {"type": "picked", "ref": ..., "pick": {...}, "pod": {...}, "queue": [...]}   answer to a pick,
                                                      sent once it is committed (the HTTP 201 body)
-  {"type": "pick_refused", "ref": ..., "status": 400|403|404|409, "detail": "...", "errors": [...]}
+  {"type": "pick_refused", "ref": ..., "status": 400|403|404|409|503, "detail": "...", "errors": [...]}
   {"type": "heartbeat", "server_time": "<iso>"}       answer to a heartbeat
   {"type": "error", "code": "unknown_message"}
 client -> server
@@ -28,20 +28,25 @@ token, closes the socket with code 4403 at the next heartbeat or at once respect
 
 from __future__ import annotations
 
+import logging
+
 import orjson
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.consumer import get_handler_name
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from draftsite.errors import DomainError
+from draftsite.middleware import SERVICE_UNAVAILABLE
 from drafts import error_codes, live, permissions, presence, services
 from drafts.models import Event, Pod, Seat
 from drafts.services import fastpath
 from drafts.tasks import event_group
+
+logger = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 MAX_PILE_POSITION = 1000
@@ -144,7 +149,12 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "pick" and hasattr(self, "pick"):
             await self.pick(content)
         elif isinstance(content, dict) and content.get("type") == "heartbeat":
-            if not await database_sync_to_async(self.heartbeat)():
+            try:
+                allowed = await database_sync_to_async(self.heartbeat)()
+            except (OperationalError, InterfaceError):  # checked again at the next heartbeat
+                logger.warning("Heartbeat of a live page without the database", exc_info=True)
+                allowed = True
+            if not allowed:
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
@@ -228,6 +238,14 @@ class SeatSocket(_PodSocket):
                     actor=self.user, owner=self.user, received_at=received_at)
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error())
+            return
+        except (OperationalError, InterfaceError):
+            # The database is out of reach, or its pool stayed busy past its timeout (overload).
+            # The pick itself may have committed before the answer's card details were read, so
+            # the page is told to look, and it reloads where the draft is; the socket stays.
+            logger.warning("Socket pick without the database", exc_info=True)
+            await self.refuse(ref, 503, SERVICE_UNAVAILABLE,
+                              _("The server is busy. The page now shows whether your pick was made."))
             return
         await self.send_json({"type": "picked", "ref": ref, **answer})
 

@@ -289,6 +289,34 @@ async def test_refusals_come_back_with_stable_codes_and_the_ref(pod, seats, play
         await communicator.disconnect()
 
 
+async def test_a_database_out_of_reach_is_a_503_refusal_and_the_socket_stays(pod, seats, players, monkeypatch):
+    """Overload (the pool's wait timed out) or an outage: the page is told, never a dropped
+    socket or a server error; the heartbeat still answers while the database is away."""
+    from django.db import OperationalError
+
+    from drafts.consumers import SeatSocket
+
+    ws = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
+    pack, cards = await head(seats[0])
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(services, "make_pick", unreachable)
+    monkeypatch.setattr(services, "amake_pick", unreachable)
+    monkeypatch.setattr(SeatSocket, "still_allowed", unreachable)
+    answer = await answer_to(ws, {"type": "pick", "card": cards[0], "pack": pack.pk, "ref": "busy"})
+    assert answer["type"] == "pick_refused" and answer["status"] == 503 and answer["ref"] == "busy"
+    assert answer["errors"][0]["code"] == "service_unavailable" and answer["detail"]
+    await ws.send_json_to({"type": "heartbeat"})
+    assert (await ws.receive_json_from(timeout=5))["type"] == "heartbeat"
+    monkeypatch.undo()
+    answer = await answer_to(ws, {"type": "pick", "card": cards[0], "pack": pack.pk, "ref": "again"})
+    assert answer["type"] == "picked"
+    assert await picks_of(seats[0]) == 1
+    await ws.disconnect()
+
+
 async def test_staff_watching_a_seat_cannot_pick_for_it(pod, seats, organiser):
     ws = await opened(f"/ws/seats/{seats[2].pk}/", organiser)
     pack, cards = await head(seats[2])
