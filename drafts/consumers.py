@@ -78,6 +78,7 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.pod_ids: list[int] = []
         self.presence_seat: int | None = None
+        self.event_id: int | None = None  # staff: the event whose staff they must still be
         self.hub: live.Hub | None = None
         self.sent: dict[str, set[int]] = {}  # topic -> the versions this socket sent
 
@@ -89,6 +90,10 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         raise NotImplementedError
 
     def still_allowed(self) -> bool:
+        """Checked at every heartbeat: staff removed from the event (or demoted to a role that
+        does not see every card) stop following at once, since seat pages carry packs."""
+        if self.role == "staff":
+            return permissions.sees_everything(self.user, self.event_id)
         return True
 
     @property
@@ -262,13 +267,13 @@ class SeatSocket(_PodSocket):
             self.role = "player"
             return [seat.pod_id], seat.pk
         if permissions.sees_everything(self.user, seat.pod.event_id):
-            self.role = "staff"
+            self.role, self.event_id = "staff", seat.pod.event_id
             return [seat.pod_id], None
         return None
 
     def still_allowed(self) -> bool:
         if self.role != "player":
-            return True
+            return super().still_allowed()
         holder = Seat.objects.filter(pk=self.presence_seat).values_list("registration__user_id", flat=True)
         return self.user.pk is not None and list(holder) == [self.user.pk]
 
@@ -281,7 +286,7 @@ class PodSocket(_PodSocket):
         if pod is None:
             return None
         if permissions.sees_everything(self.user, pod.event_id):
-            self.role = "staff"
+            self.role, self.event_id = "staff", pod.event_id
             return [pod.pk], None
         seat = permissions.seat_in_pod(self.user, pod.pk)
         if seat is not None:

@@ -196,6 +196,33 @@ async def test_a_handed_over_seat_closes_the_old_players_socket(pod, seats, play
     assert await refused(f"/ws/seats/{seats[1].pk}/", players[1])
 
 
+async def test_a_judge_removed_from_the_event_stops_following_at_the_next_heartbeat(pod, seats, judge, organiser):
+    """Seat pages carry the seat's packs: staff who lose their role lose them too."""
+    paths = [f"/ws/seats/{seats[3].pk}/", f"/ws/pods/{pod.pk}/", f"/ws/events/{pod.event_id}/"]
+    sockets = [await opened(path, judge) for path in paths]
+    for ws in sockets:
+        assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
+    staff_id = await database_sync_to_async(
+        lambda: EventStaff.objects.get(event=pod.event, user=judge).pk)()
+    await database_sync_to_async(services.remove_event_staff)(
+        event_id=pod.event_id, staff_id=staff_id, actor=organiser)
+    for ws in sockets:
+        while True:  # what was queued before the heartbeat's answer
+            await ws.send_json_to({"type": "heartbeat"})
+            message = await ws.receive_output(timeout=5)
+            if message["type"] == "websocket.close":
+                break
+            assert message["type"] == "websocket.send" and '"heartbeat"' not in message.get("text", "")
+        assert message == {"type": "websocket.close", "code": 4403}
+    # The organiser's own sockets are unaffected.
+    ws = await opened(paths[0], organiser)
+    await ws.receive_json_from(timeout=5)
+    await ws.receive_json_from(timeout=5)
+    await ws.send_json_to({"type": "heartbeat"})
+    assert (await ws.receive_json_from(timeout=5))["type"] == "heartbeat"
+    await ws.disconnect()
+
+
 async def test_through_the_real_asgi_stack_with_a_session_cookie(pod, seats, players):
     @database_sync_to_async
     def session_cookie(user):
