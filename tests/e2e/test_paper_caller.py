@@ -74,8 +74,10 @@ def test_a_called_pack_is_spoken_and_shown(browsers, login, server_url):
         # A player's phone joins late: it shows the call in force at once (no sound by default).
         phone = login(browsers.get(), player)
         phone.get(f"{server_url}/paper/pods/{pod.pk}/")
-        wait(phone, lambda d: text(d, "call-pick") == "2", message="the late page did not show pick 2")
-        assert "Pass left" in text(phone, "call-direction")
+        # Both at once: the pick number is already in the server's HTML, the direction only
+        # once the page's script has rendered the call (asserting it right after was a race).
+        wait(phone, lambda d: text(d, "call-pick") == "2" and "Pass left" in text(d, "call-direction"),
+             message="the late page did not show pick 2 and its direction")
 
         # The judge pauses (a fallen card): the call stops, says so, shows why to staff only.
         caller.find_element(By.ID, "pause-reason").send_keys("Card on the floor")
