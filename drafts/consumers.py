@@ -35,7 +35,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.consumer import get_handler_name
-from django.db import InterfaceError, OperationalError, close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -274,8 +274,13 @@ class SeatSocket(_PodSocket):
     def still_allowed(self) -> bool:
         if self.role != "player":
             return super().still_allowed()
-        holder = Seat.objects.filter(pk=self.presence_seat).values_list("registration__user_id", flat=True)
-        return self.user.pk is not None and list(holder) == [self.user.pk]
+        # Plain SQL: 1,000 pages send 50 heartbeats a second, and compiling the ORM query cost
+        # more than running it.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT r.user_id FROM drafts_seat s JOIN drafts_registration r"
+                           " ON r.id = s.registration_id WHERE s.id = %s", [self.presence_seat])
+            holder = cursor.fetchone()
+        return self.user.pk is not None and holder is not None and holder[0] == self.user.pk
 
 
 class PodSocket(_PodSocket):

@@ -126,23 +126,23 @@ BEGIN
          v_timer, v_minutes
     FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
    WHERE p.id = v_pod_id FOR UPDATE OF p;
-  -- Who holds the seat, read once the pod is ours (a hand-over may have committed while this
-  -- pick waited): a socket authenticated before the seat was handed over picks no more.
-  SELECT s.position, r.user_id INTO v_seat_position, v_seat_owner
-    FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
-   WHERE s.id = p_seat;
+  -- Once the pod is ours, in one statement: the pod's seats by position, through the (pod,
+  -- position) index (the packs' holders and the neighbours are looked up in these arrays, never
+  -- by joining the seat table, a join the planner may answer by reading every seat of the site),
+  -- and who holds this seat now (a hand-over may have committed while this pick waited: a socket
+  -- authenticated before it picks no more).
+  SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}'),
+         min(s.position) FILTER (WHERE s.id = p_seat),
+         (SELECT r.user_id FROM drafts_registration r
+           WHERE r.id = min(s.registration_id) FILTER (WHERE s.id = p_seat))
+    INTO v_seats, v_automatic, v_seat_position, v_seat_owner
+    FROM drafts_seat s WHERE s.pod_id = v_pod_id;
   IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
     RETURN jsonb_build_object('status', 'refused', 'code', 'not_your_seat');
   END IF;
   IF v_state <> 'drafting' THEN
     RETURN jsonb_build_object('status', 'fallback');
   END IF;
-  -- The pod's seats by position, read once through the (pod, position) index: the packs'
-  -- holders and the neighbours are looked up in these arrays, never by joining the seat table
-  -- (a join the planner may answer by reading every seat of the site).
-  SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}')
-    INTO v_seats, v_automatic
-    FROM drafts_seat s WHERE s.pod_id = v_pod_id;
 
   -- The packs in queues, in one pass: is anything due by the time the pick was received (the
   -- reference engine settles it first, so it does the whole pick), is the round still open,
