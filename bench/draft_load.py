@@ -621,14 +621,14 @@ class PublishWatch:
         import redis.asyncio as aioredis
 
         try:
-            from drafts.live import PREFIX
+            from drafts.live import prefix
         except ImportError:  # an engine without drafts.live publishes nothing to watch
             ready.set()
             return
         client = aioredis.Redis.from_url(self.redis_url)
         try:
             async with client.pubsub() as pubsub:
-                await pubsub.psubscribe(PREFIX + "pod:*")
+                await pubsub.psubscribe(prefix() + "pod:*")
                 ready.set()
                 async for message in pubsub.listen():
                     if message.get("type") != "pmessage":
