@@ -17,7 +17,19 @@ from django.db.models import Count
 from django.utils import timezone
 
 from drafts import presence, selectors
-from drafts.models import DraftFormat, Event, Pack, Pick, PickKind, Pod, PodLogEntry, PodState, Registration, Seat
+from drafts.models import (
+    DraftFormat,
+    Event,
+    Pack,
+    Pick,
+    PickKind,
+    Pod,
+    PodAction,
+    PodLogEntry,
+    PodState,
+    Registration,
+    Seat,
+)
 from drafts.timing import pass_direction, pick_seconds
 
 AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
@@ -34,7 +46,7 @@ def _ms_left(deadline: dt.datetime | None, now: dt.datetime) -> int | None:
 def pod_clock(pod: Pod, now: dt.datetime, soonest_pick: dt.datetime | None = None,
               soonest_paused_ms: int | None = None) -> dict:
     """The pod-level clock to show: review, deck building, or the next pick timer to run out."""
-    state = pod.paused_from if pod.state == PodState.PAUSED else pod.state
+    state = pod.effective_state
     paused = pod.state == PodState.PAUSED
     label, deadline, remaining = None, None, None
     if state == PodState.REVIEWING:
@@ -128,33 +140,35 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
     }
 
 
-def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
+def event_glance(event: Event, pods: list[Pod], now: dt.datetime | None = None) -> list[dict]:
+    """The dashboard's lines: of ``pods`` (the event's, brought up to date by the caller), or
+    of a paper draft's called pods."""
     now = now or timezone.now()
     if event.draft_format == DraftFormat.PAPER:  # called pods: the paper app knows their clocks
         from paper.selectors import event_glance as paper_glance
 
         return paper_glance(event, now)
-    pods = [selectors.fresh_pod(p.pk, now) for p in event.pods.order_by("number")]
-    return [pod_glance(p, now) for p in pods if p is not None]
+    return [pod_glance(p, now) for p in pods]
 
 
+# What the pod log says of each action; a paper call shows its label (``PodAction``).
 LOG_TEXT = {
-    "start": gettext_lazy("Pod started"),
-    "pause": gettext_lazy("Paused"),
-    "resume": gettext_lazy("Resumed"),
-    "round_start": gettext_lazy("Round {round} started"),
-    "round_end": gettext_lazy("Round {round} finished"),
-    "all_ready": gettext_lazy("Every player was ready: round {round} started"),
-    "advance_round": gettext_lazy("Review ended early: round {round} started"),
-    "automatic_pick": gettext_lazy("Seat {seat_no}: automatic pick ({kind_text}), round {round} pick {pick}"),
-    "replace_with_automatic": gettext_lazy("Seat {seat_no} replaced by an automatic drafter"),
-    "hand_seat": gettext_lazy("Seat {seat_no} handed from {previous} to {to}"),
-    "deck_building_start": gettext_lazy("Deck building started"),
-    "deck_building_over": gettext_lazy("Deck building over"),
-    "extend_clocks": gettext_lazy("{clock_text} extended by {seconds} s{seat_text}"),
-    "deck_building_clock": gettext_lazy("Deck-building time set to {minutes} min{scope_text}"),
-    "start_deck_building": gettext_lazy("Deck-building clock started: {minutes} min"),
-    "spectator_link_regenerated": gettext_lazy("New spectator link (the old one is revoked)"),
+    PodAction.START: gettext_lazy("Pod started"),
+    PodAction.PAUSE: gettext_lazy("Paused"),
+    PodAction.RESUME: gettext_lazy("Resumed"),
+    PodAction.ROUND_START: gettext_lazy("Round {round} started"),
+    PodAction.ROUND_END: gettext_lazy("Round {round} finished"),
+    PodAction.ALL_READY: gettext_lazy("Every player was ready: round {round} started"),
+    PodAction.ADVANCE_ROUND: gettext_lazy("Review ended early: round {round} started"),
+    PodAction.AUTOMATIC_PICK: gettext_lazy("Seat {seat_no}: automatic pick ({kind_text}), round {round} pick {pick}"),
+    PodAction.REPLACE_WITH_AUTOMATIC: gettext_lazy("Seat {seat_no} replaced by an automatic drafter"),
+    PodAction.HAND_SEAT: gettext_lazy("Seat {seat_no} handed from {previous} to {to}"),
+    PodAction.DECK_BUILDING_START: gettext_lazy("Deck building started"),
+    PodAction.DECK_BUILDING_OVER: gettext_lazy("Deck building over"),
+    PodAction.EXTEND_CLOCKS: gettext_lazy("{clock_text} extended by {seconds} s{seat_text}"),
+    PodAction.DECK_BUILDING_CLOCK: gettext_lazy("Deck-building time set to {minutes} min{scope_text}"),
+    PodAction.START_DECK_BUILDING: gettext_lazy("Deck-building clock started: {minutes} min"),
+    PodAction.SPECTATOR_LINK_REGENERATED: gettext_lazy("New spectator link (the old one is revoked)"),
 }
 _KIND_TEXT = {PickKind.TIMEOUT: gettext_lazy("timer ran out"), PickKind.AUTOMATIC_DRAFTER: gettext_lazy("automatic drafter")}
 _CLOCK_TEXT = {"pick": gettext_lazy("Pick timers"), "review": gettext_lazy("Review clock"), "deck_building": gettext_lazy("Deck-building clock")}
@@ -171,13 +185,9 @@ def describe(entry: PodLogEntry) -> str:
         scope_text=gettext_lazy(" for the event's pods") if details.get("scope") == "event" else "",
         previous=details.get("previous") or gettext("nobody"),
     )
-    template = LOG_TEXT.get(entry.action)
-    if template is None:
-        return entry.action.replace("_", " ").capitalize()
-    try:
-        return template.format(**details)
-    except (KeyError, IndexError, ValueError):
-        return entry.action.replace("_", " ").capitalize()
+    action = PodAction(entry.action)  # an unknown action is a bug, not a line to guess
+    template = LOG_TEXT.get(action)
+    return action.label if template is None else template.format(**details)
 
 
 def log_entries(pod: Pod, limit: int | None = None) -> list[dict]:
@@ -189,12 +199,10 @@ def log_entries(pod: Pod, limit: int | None = None) -> list[dict]:
             for e in entries]
 
 
-def pod_detail(pod_id: int, now: dt.datetime | None = None) -> dict | None:
-    """Everything the pod page shows: seats with queues, clocks, presence, picks, the log."""
+def pod_detail(pod: Pod, now: dt.datetime | None = None) -> dict:
+    """Everything the pod page shows (``pod`` brought up to date by the caller): seats with
+    queues, clocks, presence, picks, the log."""
     now = now or timezone.now()
-    pod = selectors.fresh_pod(pod_id, now)
-    if pod is None:
-        return None
     glance = pod_glance(pod, now)
     seated = Seat.objects.filter(pod__event=pod.event, registration__isnull=False).values("registration_id")
     glance.update({

@@ -1,6 +1,9 @@
 """Stable error codes of the draft engine's API (clients switch on these)."""
 
 # Events, registration, seating
+UNKNOWN_EVENT = "unknown_event"
+UNKNOWN_POD = "unknown_pod"
+INVALID_NAME = "invalid_name"
 UNKNOWN_SET = "unknown_set"
 UNKNOWN_CARD = "unknown_card"
 INVALID_CUBE = "invalid_cube"
@@ -23,6 +26,9 @@ POD_NOT_REVIEWING = "pod_not_reviewing"
 POD_FINISHED = "pod_finished"
 SEAT_TAKEN = "seat_taken"
 INVALID_TIMER = "invalid_timer"
+NO_RUNNING_CLOCK = "no_running_clock"
+DRAFT_NOT_OVER = "draft_not_over"
+INVALID_REPLACEMENT = "invalid_replacement"
 PAPER_POD = "paper_pod"  # a paper draft's pod is called (paper app), never run by this engine
 
 # Picks and piles
@@ -33,12 +39,14 @@ ALREADY_PICKED = "already_picked"
 CARD_NOT_IN_PILE = "card_not_in_pile"
 INVALID_POSITION = "invalid_position"
 INVALID_PICK = "invalid_pick"
+INVALID_PILE_COVER = "invalid_pile_cover"
 
 # Access
 NOT_YOUR_SEAT = "not_your_seat"
 UNKNOWN_SEAT = "unknown_seat"
 NOT_EVENT_STAFF = "not_event_staff"
 NOT_IN_POD = "not_in_pod"
+NOT_AUTHENTICATED = "not_authenticated"
 
 # Staff and event settings
 UNKNOWN_USER = "unknown_user"
@@ -50,3 +58,9 @@ INVALID_INVITATION = "invalid_invitation"
 INVITATION_USED = "invitation_used"
 INVITATION_EXPIRED = "invitation_expired"
 EVENT_SETTINGS_LOCKED = "event_settings_locked"
+INVALID_FIELD = "invalid_field"
+INVALID_CHOICE = "invalid_choice"
+INVALID_MINUTES = "invalid_minutes"
+
+# Live sockets
+UNKNOWN_MESSAGE = "unknown_message"

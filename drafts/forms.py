@@ -95,3 +95,33 @@ class EventSettingsForm(forms.Form):
     decklists_published = forms.BooleanField(
         required=False, label=_("Decklists published"),
         help_text=_("Every player may then read every registered list and every draft log with its packs."))
+
+
+class StaffRoleForm(forms.Form):
+    role = forms.CharField(required=False, strip=False)  # the service says which roles exist
+
+
+# The draft page's and pod page's buttons (no script): hidden fields. A field missing or not a
+# number reads as None, and the page or service says what is wrong.
+
+class PickForm(forms.Form):
+    card = forms.IntegerField(required=False)
+    pack = forms.IntegerField(required=False)
+    position = forms.IntegerField(required=False)
+
+
+class PileMoveForm(forms.Form):
+    card = forms.IntegerField(required=False)
+    position = forms.IntegerField(required=False)
+
+
+class PileCoverForm(forms.Form):
+    cover = forms.CharField(required=False, strip=False)  # the service says which covers exist
+
+
+class PodControlForm(forms.Form):
+    seat = forms.IntegerField(required=False)
+    seconds = forms.IntegerField(required=False)
+    minutes = forms.IntegerField(required=False)
+    registration = forms.IntegerField(required=False)
+    next = forms.CharField(required=False, strip=False)

@@ -159,6 +159,11 @@ class PodState(models.TextChoices):
     DONE = "done", gettext_lazy('Done')
 
 
+def effective_state(state: str, paused_from: str | None) -> str:
+    """The state a pod is in, or, while paused, the state it was in (and resumes to)."""
+    return paused_from if state == PodState.PAUSED else state
+
+
 class Pod(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pods")
     number = models.PositiveSmallIntegerField()
@@ -187,6 +192,14 @@ class Pod(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event.name} · pod {self.number}"
+
+    @property
+    def effective_state(self) -> str:
+        return effective_state(self.state, self.paused_from)
+
+
+# What a seat's pile may start with (R17), DFCs beneath it.
+PILE_COVERS = ("", "basic_land", "checklist")
 
 
 class Seat(models.Model):
@@ -311,10 +324,43 @@ class Pick(models.Model):
         return self.kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 
 
+class PodAction(models.TextChoices):
+    """What a pod's log entry records (``drafts_pick`` writes round_end and deck_building_start
+    too; the paper app's calls are the call_* entries)."""
+
+    START = "start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    ROUND_START = "round_start"
+    ROUND_END = "round_end"
+    ALL_READY = "all_ready"
+    ADVANCE_ROUND = "advance_round"
+    AUTOMATIC_PICK = "automatic_pick"
+    REPLACE_WITH_AUTOMATIC = "replace_with_automatic"
+    HAND_SEAT = "hand_seat"
+    DECK_BUILDING_START = "deck_building_start"
+    DECK_BUILDING_OVER = "deck_building_over"
+    EXTEND_CLOCKS = "extend_clocks"
+    DECK_BUILDING_CLOCK = "deck_building_clock"
+    START_DECK_BUILDING = "start_deck_building"
+    SPECTATOR_LINK_REGENERATED = "spectator_link_regenerated"
+    # A paper draft's call (the paper app); the labels are what the pod log shows for them.
+    CALL_START = "call_start", "Call start"
+    CALL_PAUSE = "call_pause", "Call pause"
+    CALL_RESUME = "call_resume", "Call resume"
+    CALL_REPEAT_PICK = "call_repeat_pick", "Call repeat pick"
+    CALL_SKIP_TO_REVIEW = "call_skip_to_review", "Call skip to review"
+    CALL_RESTART_ROUND = "call_restart_round", "Call restart round"
+    CALL_FOLLOWERS = "call_followers", "Call followers"
+    CALL_LINK_REGENERATED = "call_link_regenerated", "Call link regenerated"
+    CALL_OVER = "call_over", "Call over"
+
+
 class PodLogEntry(LogEntryFields):
     """What happened to a pod and who did it: organiser controls, automatic picks, rounds."""
 
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="log")
+    action = models.CharField(max_length=40, choices=PodAction.choices)
 
     class Meta:
         ordering = ["pod_id", "at", "pk"]

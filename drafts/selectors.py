@@ -1,4 +1,7 @@
-"""What each viewer may see of a draft.
+"""Every read of the draft engine, and what each viewer may see of a draft.
+
+Reads never write, lock or enforce a clock: callers that show a pod's clocks first bring it
+up to date with ``services.fresh_pod`` and pass the pod in.
 
 The open-information rule (R15-R16) lives here: a player gets their own queue and pile in
 full, and of every other seat only the DFCs (both faces, R14) in the packs it holds and in
@@ -11,36 +14,35 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
-from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from drafts import cardinfo
-from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodState, Seat
-from drafts.services.picks import enforce_deadlines, next_due_at
+from drafts.models import (
+    DraftCard,
+    Event,
+    EventLogEntry,
+    EventStaff,
+    Pack,
+    Pick,
+    PickKind,
+    Pod,
+    PodState,
+    Seat,
+    StaffInvitation,
+    StaffRole,
+)
 from drafts.queue import iso, queue_payload, queue_rows
 from drafts.timing import pass_direction
 
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 
 
-def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
-    """The pod with every deadline already past enforced first (reads never see stale clocks).
-
-    At the real time (no ``now``) clocks get the enforcers' grace period, so a read never
-    takes a pick away from a player whose pick the server received in time.
-    """
-    grace = now is None
-    now = now or timezone.now()
-    pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
-    if pod is None:
+def spectated_pod(token: str) -> Pod | None:
+    """The pod a spectator link shows (none once the organiser replaced the link)."""
+    if not token or "\x00" in token:  # tokens are URL-safe; PostgreSQL refuses NUL in a query (500)
         return None
-    due = next_due_at(pod)
-    cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS) if grace else now
-    if due is not None and due <= cutoff:
-        enforce_deadlines(pod_id=pod_id, now=now, grace=grace)
-        pod = Pod.objects.select_related("event").get(pk=pod_id)
-    return pod
+    return Pod.objects.select_related("event").filter(spectator_token=token).exclude(spectator_token="").first()
 
 
 def _payloads(draft_cards: list[DraftCard]) -> dict[int, dict]:
@@ -72,8 +74,7 @@ def pod_summary(pod: Pod | dict) -> dict:
 def _piles_are_open(pod: Pod) -> bool:
     """Piles' DFCs are open information during the draft; after it, piles are private
     until the organiser publishes decklists."""
-    state = pod.paused_from if pod.state == PodState.PAUSED else pod.state
-    return state in DRAFT_STATES or pod.event.decklists_published
+    return pod.effective_state in DRAFT_STATES or pod.event.decklists_published
 
 
 def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
@@ -114,9 +115,10 @@ def pile(seat: Seat) -> list[dict]:
     return [payload[dc.pk] for dc in cards]
 
 
-def seat_view(seat: Seat, now: dt.datetime | None = None) -> dict:
-    """Everything the player in ``seat`` may see right now."""
-    pod = fresh_pod(seat.pod_id, now)
+def seat_view(seat: Seat, now: dt.datetime | None = None, *, pod: Pod | None = None) -> dict:
+    """Everything the player in ``seat`` may see right now (``pod``: the seat's pod, brought up
+    to date by the caller; else read as it is)."""
+    pod = pod or Pod.objects.select_related("event").get(pk=seat.pod_id)
     now = now or timezone.now()
     seat.refresh_from_db()
     return {
@@ -131,12 +133,9 @@ def seat_view(seat: Seat, now: dt.datetime | None = None) -> dict:
     }
 
 
-def pod_overview(pod_id: int, now: dt.datetime | None = None) -> dict | None:
+def pod_overview(pod: Pod, now: dt.datetime | None = None) -> dict:
     """The organiser's and judges' view: every seat, every card, who is holding things up."""
-    pod = fresh_pod(pod_id, now)
     now = now or timezone.now()
-    if pod is None:
-        return None
     seats = list(pod.seats.select_related("registration").order_by("position"))
     automatic = dict(Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT)
                      .values("seat_id").annotate(n=Count("pk")).values_list("seat_id", "n"))
@@ -202,3 +201,50 @@ def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
                 lines.append(("--> " if pk == entry["draft_card_id"] else "    ") + (name or "?"))
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+# --- events and their staff -----------------------------------------------------------------
+
+def events_of(user) -> list[Event]:
+    """Events the user organises, judges or plays in (all of them for superusers), newest first."""
+    events = Event.objects.all()
+    if not user.is_superuser:
+        events = events.filter(pk__in=set(
+            list(user.event_roles.values_list("event_id", flat=True))
+            + list(user.registrations.values_list("event_id", flat=True))))
+    return events.order_by("-date", "name")
+
+
+ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
+
+
+def event_staff(event: Event) -> list[EventStaff]:
+    rows = list(EventStaff.objects.filter(event=event).select_related("user"))
+    return sorted(rows, key=lambda s: (ROLE_ORDER.get(s.role, 9), s.user.get_username().lower()))
+
+
+def invitation_state(invitation: StaffInvitation, now: dt.datetime) -> str:
+    if invitation.accepted_at is not None:
+        return "accepted"
+    if invitation.revoked_at is not None:
+        return "revoked"
+    if invitation.expires_at <= now:
+        return "expired"
+    return "open"
+
+
+def invitations(event: Event, now: dt.datetime | None = None) -> list[dict]:
+    """Every invitation of the event with its state (organisers only: the token is a key)."""
+    now = now or timezone.now()
+    return [{"invitation": inv, "state": invitation_state(inv, now)}
+            for inv in StaffInvitation.objects.filter(event=event).select_related("accepted_by")[:100]]
+
+
+def invitation_by_token(token: str) -> StaffInvitation | None:
+    if not token or "\x00" in token:
+        return None
+    return StaffInvitation.objects.select_related("event").filter(token=token).first()
+
+
+def event_log(event: Event, limit: int = 100) -> list[EventLogEntry]:
+    return list(EventLogEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-pk")[:limit])

@@ -1,38 +1,83 @@
-"""Draft engine routes."""
+"""Routes of the draft engine: its API (``api_urlpatterns``, mounted under /api/) and its pages
+(``page_urlpatterns``, mounted at /events/ in the namespace "drafts")."""
 
 from django.urls import path
 
-from drafts import api, api_staff
+from drafts.api import staff as staff_api
+from drafts.api import views as api_views
+from drafts.views import event_staff, events, player, spectator, staff
 
 api_urlpatterns = [
-    path("events/", api.EventListView.as_view(), name="api-event-list"),
-    path("events/<int:pk>/", api.EventDetailView.as_view(), name="api-event-detail"),
-    path("events/<int:pk>/registrations/", api.RegistrationListView.as_view(), name="api-registrations"),
-    path("events/<int:pk>/seating/", api.SeatingView.as_view(), name="api-seating"),
-    path("events/<int:pk>/pods/", api.EventPodsView.as_view(), name="api-event-pods"),
-    path("events/<int:pk>/staff/", api_staff.EventStaffView.as_view(), name="api-event-staff"),
-    path("events/<int:pk>/staff/<int:staff_id>/", api_staff.EventStaffDetailView.as_view(),
+    path("events/", api_views.EventListView.as_view(), name="api-event-list"),
+    path("events/<int:pk>/", api_views.EventDetailView.as_view(), name="api-event-detail"),
+    path("events/<int:pk>/registrations/", api_views.RegistrationListView.as_view(), name="api-registrations"),
+    path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),
+    path("events/<int:pk>/pods/", api_views.EventPodsView.as_view(), name="api-event-pods"),
+    path("events/<int:pk>/staff/", staff_api.EventStaffView.as_view(), name="api-event-staff"),
+    path("events/<int:pk>/staff/<int:staff_id>/", staff_api.EventStaffDetailView.as_view(),
          name="api-event-staff-detail"),
-    path("events/<int:pk>/staff-invitations/", api_staff.StaffInvitationListView.as_view(),
+    path("events/<int:pk>/staff-invitations/", staff_api.StaffInvitationListView.as_view(),
          name="api-staff-invitations"),
-    path("events/<int:pk>/staff-invitations/<int:invitation_id>/", api_staff.StaffInvitationDetailView.as_view(),
+    path("events/<int:pk>/staff-invitations/<int:invitation_id>/", staff_api.StaffInvitationDetailView.as_view(),
          name="api-staff-invitation-detail"),
-    path("staff-invitations/<str:token>/accept/", api_staff.StaffInvitationAcceptView.as_view(),
+    path("staff-invitations/<str:token>/accept/", staff_api.StaffInvitationAcceptView.as_view(),
          name="api-staff-invitation-accept"),
-    path("pods/<int:pk>/", api.PodDetailView.as_view(), name="api-pod-detail"),
-    path("pods/<int:pk>/board/", api.PodBoardView.as_view(), name="api-pod-board"),
-    path("pods/<int:pk>/move-player/", api.MovePlayerView.as_view(), name="api-pod-move-player"),
+    path("pods/<int:pk>/", api_views.PodDetailView.as_view(), name="api-pod-detail"),
+    path("pods/<int:pk>/board/", api_views.PodBoardView.as_view(), name="api-pod-board"),
+    path("pods/<int:pk>/move-player/", api_views.MovePlayerView.as_view(), name="api-pod-move-player"),
     *[
-        path(f"pods/<int:pk>/{name}/", api.PodActionView.as_view(action_name=name), name=f"api-pod-{name}")
-        for name in api.POD_ACTIONS
+        path(f"pods/<int:pk>/{name}/", api_views.PodActionView.as_view(action_name=name), name=f"api-pod-{name}")
+        for name in api_views.POD_ACTIONS
     ],
-    path("seats/<int:pk>/", api.SeatView.as_view(), name="api-seat"),
-    path("seats/<int:pk>/queue/", api.QueueView.as_view(), name="api-seat-queue"),
-    path("seats/<int:pk>/picks/", api.PickView.as_view(), name="api-seat-picks"),
-    path("seats/<int:pk>/pile/", api.PileMoveView.as_view(), name="api-seat-pile"),
-    path("seats/<int:pk>/pile-cover/", api.PileCoverView.as_view(), name="api-seat-pile-cover"),
-    path("seats/<int:pk>/ready/", api.ReadyView.as_view(), name="api-seat-ready"),
-    path("seats/<int:pk>/replace/", api.ReplaceSeatView.as_view(), name="api-seat-replace"),
-    path("seats/<int:pk>/log/", api.DraftLogView.as_view(), name="api-seat-log"),
-    path("seats/<int:pk>/log/text/", api.DraftLogTextView.as_view(), name="api-seat-log-text"),
+    path("seats/<int:pk>/", api_views.SeatView.as_view(), name="api-seat"),
+    path("seats/<int:pk>/queue/", api_views.QueueView.as_view(), name="api-seat-queue"),
+    path("seats/<int:pk>/picks/", api_views.PickView.as_view(), name="api-seat-picks"),
+    path("seats/<int:pk>/pile/", api_views.PileMoveView.as_view(), name="api-seat-pile"),
+    path("seats/<int:pk>/pile-cover/", api_views.PileCoverView.as_view(), name="api-seat-pile-cover"),
+    path("seats/<int:pk>/ready/", api_views.ReadyView.as_view(), name="api-seat-ready"),
+    path("seats/<int:pk>/replace/", api_views.ReplaceSeatView.as_view(), name="api-seat-replace"),
+    path("seats/<int:pk>/log/", api_views.DraftLogView.as_view(), name="api-seat-log"),
+    path("seats/<int:pk>/log/text/", api_views.DraftLogTextView.as_view(), name="api-seat-log-text"),
+]
+
+page_urlpatterns = [
+    # Events
+    path("", events.event_list, name="event-list"),
+    path("new/", events.event_create, name="event-create"),
+    path("<int:event_id>/", events.event_detail, name="event-detail"),
+    path("<int:event_id>/join/", events.event_join, name="event-join"),
+    path("<int:event_id>/register/", events.event_register, name="event-register"),
+    path("<int:event_id>/seating/", events.event_seating, name="event-seating"),
+    path("<int:event_id>/settings/", event_staff.settings_page, name="event-settings"),
+    path("<int:event_id>/staff/", event_staff.staff_page, name="event-staff"),
+    path("<int:event_id>/staff/add/", event_staff.staff_add, name="event-staff-add"),
+    path("<int:event_id>/staff/<int:staff_id>/role/", event_staff.staff_role, name="event-staff-role"),
+    path("<int:event_id>/staff/<int:staff_id>/remove/", event_staff.staff_remove, name="event-staff-remove"),
+    path("<int:event_id>/staff/invite/", event_staff.staff_invite, name="event-staff-invite"),
+    path("<int:event_id>/staff/invitations/<int:invitation_id>/revoke/", event_staff.staff_invitation_revoke,
+         name="event-staff-invitation-revoke"),
+    path("staff-invitations/<str:token>/", event_staff.invitation_page, name="staff-invitation"),
+    path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
+    path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),
+    path("<int:event_id>/report.csv", staff.event_report, name="event-report"),
+    # Pods (staff; the board also for the pod's players)
+    path("pods/<int:pod_id>/", staff.pod_detail, name="pod-detail"),
+    path("pods/<int:pod_id>/panel/", staff.pod_panel, name="pod-panel"),
+    path("pods/<int:pod_id>/control/<slug:action>/", staff.pod_control, name="pod-control"),
+    path("pods/<int:pod_id>/board/", staff.pod_board, name="pod-board"),
+    path("pods/<int:pod_id>/board/panel/", staff.pod_board_panel, name="pod-board-panel"),
+    path("pods/<int:pod_id>/log.txt", staff.pod_log_text, name="pod-log-text"),
+    path("pods/<int:pod_id>/log.json", staff.pod_log_json, name="pod-log-json"),
+    # The player's draft page
+    path("seats/<int:seat_id>/", player.seat_page, name="seat"),
+    path("seats/<int:seat_id>/panel/", player.seat_panel, name="seat-panel"),
+    path("seats/<int:seat_id>/pick/", player.seat_pick, name="seat-pick"),
+    path("seats/<int:seat_id>/pile/", player.seat_pile, name="seat-pile"),
+    path("seats/<int:seat_id>/pile-cover/", player.seat_pile_cover, name="seat-pile-cover"),
+    path("seats/<int:seat_id>/ready/", player.seat_ready, name="seat-ready"),
+    path("seats/<int:seat_id>/log.txt", player.seat_log_text, name="seat-log-text"),
+    path("seats/<int:seat_id>/log.json", player.seat_log_json, name="seat-log-json"),
+    # Spectators (revocable token)
+    path("watch/<str:token>/", spectator.spectate, name="spectate"),
+    path("watch/<str:token>/panel/", spectator.spectate_panel, name="spectate-panel"),
 ]

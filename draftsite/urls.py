@@ -8,7 +8,6 @@ from cards import rules_urls
 from cards import urls as card_urls
 from draftsite import views
 from decks import urls as deck_urls
-from drafts import page_urls as draft_page_urls
 from drafts import urls as draft_urls
 from paper import urls as paper_urls
 from penalties import urls as penalty_urls
@@ -43,7 +42,7 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),
     path("rules/", include((rules_urls.page_urlpatterns, "rules"))),
-    path("events/", include((draft_page_urls.page_urlpatterns, "drafts"))),
+    path("events/", include((draft_urls.page_urlpatterns, "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
     path("matches/", include((match_urls.page_urlpatterns, "matches"))),

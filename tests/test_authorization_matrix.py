@@ -114,8 +114,8 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     foreign_regs = [services.register_player(event_id=other_event.pk, user=u) for u in foreign_players]
     (foreign_pod,) = services.seat_players(event_id=other_event.pk, seed=5,
                                            pods=[[r.pk for r in foreign_regs]])
-    for p in (pod, other_pod, foreign_pod):
-        services.start_pod(pod_id=p.pk, actor=organiser, now=T0)
+    for p, by in ((pod, organiser), (other_pod, organiser), (foreign_pod, other_organiser)):
+        services.start_pod(pod_id=p.pk, actor=by, now=T0)  # each event's own organiser
         _picks(p, 2)
     for e in (event, other_event):
         e.deck_format = deck_format

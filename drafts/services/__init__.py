@@ -10,6 +10,8 @@ from drafts.services.picks import (  # noqa: F401
     advance_round,
     amake_pick,
     enforce_deadlines,
+    fresh_event_pods,
+    fresh_pod,
     hand_seat,
     make_pick,
     mark_ready,

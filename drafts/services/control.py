@@ -1,8 +1,9 @@
 """Organiser controls that picks.py does not have: clocks and the spectator link.
 
 Same patterns as ``picks.py``: lock the pod row first (``lock_pod``), apply whatever fell
-due before the control (``_settle``), bump the version (``_touch``), log who did what
-(``_log`` -> PodLogEntry), and tell live pages after the commit (``_after_commit``).
+due before the control (``picks.settle``), bump the version (``touch``), log who did what
+(``log_action`` -> PodLogEntry), and tell live pages after the commit (``after_commit``):
+the shared steps are public names of ``drafts.services.changes``.
 """
 
 from __future__ import annotations
@@ -10,40 +11,28 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 import datetime as dt
-import logging
 import secrets
 import time
 
 from django.db import transaction
 from django.utils import timezone
 
-from draftsite.errors import ConflictError, DomainError, NotFoundError
+from draftsite.errors import ConflictError, DomainError
 from drafts import error_codes
+from drafts.access import Permission, access_pod_seat, require
 from drafts.locking import lock_pod
-from drafts.models import Event, Pack, Pod, PodState, Seat
-from drafts.services.picks import _after_commit, _log, _settle, _touch
+from drafts.models import Event, Pack, Pod, PodAction, PodState
+from drafts.services.changes import after_commit, log_action, touch
+from drafts.services.picks import settle
 from drafts.timing import ROUNDS
-
-logger = logging.getLogger(__name__)
 
 MAX_EXTENSION_SECONDS = 15 * 60
 MAX_DECK_BUILDING_MINUTES = 180
 
-# Codes only these controls raise (kept next to them; see error_codes.py for the rest).
-NO_RUNNING_CLOCK = "no_running_clock"
-DRAFT_NOT_OVER = "draft_not_over"
-POD_FINISHED = "pod_finished"
-
-
-def _effective_state(pod: Pod) -> str:
-    """The state the pod is in, or was in before a pause."""
-    return pod.paused_from if pod.state == PodState.PAUSED else pod.state
-
-
 def _finish(pod: Pod) -> Pod:
-    _touch(pod)
+    touch(pod)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return pod
 
 
@@ -60,14 +49,13 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
         raise DomainError(error_codes.INVALID_TIMER,
                           gettext('Extend by 1 to %(MAX_EXTENSION_SECONDS)s seconds.') % {'MAX_EXTENSION_SECONDS': MAX_EXTENSION_SECONDS}, field="seconds")
     pod = lock_pod(pod_id)
-    _settle(pod, now)
-    state = _effective_state(pod)
+    require(actor, pod.event, Permission.ORGANISER)
+    settle(pod, now)
+    state = pod.effective_state
     paused = pod.state == PodState.PAUSED
     seat = None
     if seat_id is not None:
-        seat = Seat.objects.filter(pk=seat_id, pod=pod).first()
-        if seat is None:
-            raise NotFoundError("unknown_seat", gettext('No such seat in this pod.'))
+        seat = access_pod_seat(pod, seat_id)
     delta = dt.timedelta(seconds=seconds)
     if state == PodState.DRAFTING:
         packs = Pack.objects.filter(pod=pod, holder__isnull=False)
@@ -75,7 +63,7 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
             packs = packs.filter(holder=seat)
         packs = list(packs.exclude(remaining_ms=None) if paused else packs.exclude(deadline=None))
         if not packs:
-            raise ConflictError(NO_RUNNING_CLOCK, "No pick timer is running"
+            raise ConflictError(error_codes.NO_RUNNING_CLOCK, "No pick timer is running"
                                 + (" for that seat." if seat else " in this pod."))
         for pack in packs:
             if paused:
@@ -95,11 +83,11 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
         elif not paused and getattr(pod, field) is not None:
             setattr(pod, field, getattr(pod, field) + delta)
         else:
-            raise ConflictError(NO_RUNNING_CLOCK, gettext('No clock is running in this pod.'))
+            raise ConflictError(error_codes.NO_RUNNING_CLOCK, gettext('No clock is running in this pod.'))
         clock, count = ("review" if state == PodState.REVIEWING else "deck_building"), 1
     else:
         raise ConflictError(error_codes.POD_NOT_DRAFTING, gettext("Only a running pod's clocks can be extended."))
-    _log(pod, now, "extend_clocks", actor, seconds=seconds, clock=clock, clocks=count,
+    log_action(pod, now, PodAction.EXTEND_CLOCKS, actor, seconds=seconds, clock=clock, clocks=count,
          seat=seat.position if seat else None)
     return _finish(pod)
 
@@ -118,10 +106,11 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
         raise DomainError(error_codes.INVALID_TIMER,
                           gettext('Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.') % {'MAX_DECK_BUILDING_MINUTES': MAX_DECK_BUILDING_MINUTES}, field="minutes")
     pod = lock_pod(pod_id)
-    _settle(pod, now)
-    state = _effective_state(pod)
+    require(actor, pod.event, Permission.ORGANISER)
+    settle(pod, now)
+    state = pod.effective_state
     if state == PodState.DONE:
-        raise ConflictError(POD_FINISHED, gettext('Deck building is over in this pod.'))
+        raise ConflictError(error_codes.POD_FINISHED, gettext('Deck building is over in this pod.'))
     if state == PodState.DECK_BUILDING:
         if pod.state == PodState.PAUSED:
             pod.paused_remaining_ms = minutes * 60_000
@@ -132,7 +121,7 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
         Event.objects.filter(pk=pod.event_id).update(deck_building_minutes=minutes)
         pod.event.deck_building_minutes = minutes
         scope = "event"
-    _log(pod, now, "deck_building_clock", actor, minutes=minutes, scope=scope)
+    log_action(pod, now, PodAction.DECK_BUILDING_CLOCK, actor, minutes=minutes, scope=scope)
     return _finish(pod)
 
 
@@ -151,21 +140,22 @@ def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None,
         raise DomainError(error_codes.INVALID_TIMER,
                           gettext('Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.') % {'MAX_DECK_BUILDING_MINUTES': MAX_DECK_BUILDING_MINUTES}, field="minutes")
     pod = lock_pod(pod_id)
-    _settle(pod, now)
+    require(actor, pod.event, Permission.ORGANISER)
+    settle(pod, now)
     if pod.state == PodState.PAUSED:
         raise ConflictError(error_codes.POD_PAUSED, gettext('Resume the pod first.'))
     final_review = pod.state == PodState.REVIEWING and pod.round >= ROUNDS
     if pod.state == PodState.DONE:
-        raise ConflictError(POD_FINISHED, gettext('Deck building is over in this pod.'))
+        raise ConflictError(error_codes.POD_FINISHED, gettext('Deck building is over in this pod.'))
     if pod.state == PodState.NOT_STARTED:
         raise ConflictError(error_codes.POD_NOT_STARTED, gettext('This pod has not started.'))
     if pod.state != PodState.DECK_BUILDING and not final_review:
-        raise ConflictError(DRAFT_NOT_OVER, gettext('The draft is not over: packs are still going round.'))
+        raise ConflictError(error_codes.DRAFT_NOT_OVER, gettext('The draft is not over: packs are still going round.'))
     minutes = minutes or pod.event.deck_building_minutes
     pod.state = PodState.DECK_BUILDING
     pod.review_deadline = None
     pod.deck_building_deadline = now + dt.timedelta(minutes=minutes)
-    _log(pod, now, "start_deck_building", actor, minutes=minutes)
+    log_action(pod, now, PodAction.START_DECK_BUILDING, actor, minutes=minutes)
     return _finish(pod)
 
 
@@ -175,8 +165,9 @@ def regenerate_spectator_token(*, pod_id: int, actor=None, now: dt.datetime | No
     spectator pages are disconnected and their next fetch is refused)."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
+    require(actor, pod.event, Permission.ORGANISER)
     pod.spectator_token = secrets.token_urlsafe(24)
-    _log(pod, now, "spectator_link_regenerated", actor)
+    log_action(pod, now, PodAction.SPECTATOR_LINK_REGENERATED, actor)
     _finish(pod)
     transaction.on_commit(lambda: notify_spectators_revoked(pod.pk))
     return pod

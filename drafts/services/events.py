@@ -15,6 +15,7 @@ from cards import selectors as card_selectors
 from cards.models import CardSet
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 from drafts import error_codes
+from drafts.access import Permission, access_event, require
 from drafts.models import (
     DraftFormat,
     EnforcementLevel,
@@ -31,11 +32,13 @@ from drafts.timing import ROUNDS
 MAX_POD_SIZE = 8
 
 
+MAX_CUBE_SIZE = 1000
+
+
 def _notify_event_on_commit(event_id: int) -> None:
     from drafts import tasks  # local: tasks import services
 
     transaction.on_commit(lambda: tasks.notify_event(event_id))
-MAX_CUBE_SIZE = 1000
 
 
 @transaction.atomic
@@ -108,14 +111,16 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
 
 
 @transaction.atomic
-def register_player(*, event_id: int, user=None, name: str | None = None) -> Registration:
-    """Register an account (name defaults to the username) or a guest by name."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError("unknown_event", gettext('No event has id %(event_id)s.') % {'event_id': event_id})
+def register_player(*, event_id: int, user=None, name: str | None = None, actor=None) -> Registration:
+    """Register an account (name defaults to the username) or a guest by name.
+
+    ``actor`` registers themself, or, as an organiser of the event, anyone."""
+    event = access_event(event_id)
+    if actor is not None and (name is not None or user is None or user.pk != actor.pk):
+        require(actor, event, Permission.ORGANISER)
     display = (name or (user.get_username() if user else "")).strip()
     if not display:
-        raise DomainError("invalid_name", gettext('A guest needs a name.'), field="name")
+        raise DomainError(error_codes.INVALID_NAME, gettext('A guest needs a name.'), field="name")
     if user is not None and Registration.objects.filter(event=event, user=user).exists():
         raise ConflictError(error_codes.ALREADY_REGISTERED, gettext('You are already registered for this event.'))
     try:
@@ -143,16 +148,15 @@ def split_into_pods(count: int, max_size: int = MAX_POD_SIZE) -> list[int]:
 
 @transaction.atomic
 def seat_players(*, event_id: int, seed: int | None = None,
-                 pods: Sequence[Sequence[int]] | None = None) -> list[Pod]:
+                 pods: Sequence[Sequence[int]] | None = None, actor=None) -> list[Pod]:
     """Seat every registered player into pods of up to eight.
 
     Random seating shuffles with a stored seed (reproducible); ``pods`` seats by hand, one
     list of registration ids per pod in seat order. Re-seating replaces earlier seating as
     long as no pod has started.
     """
-    event = Event.objects.select_for_update().filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError("unknown_event", gettext('No event has id %(event_id)s.') % {'event_id': event_id})
+    event = access_event(event_id, for_update=True)
+    require(actor, event, Permission.ORGANISER)
     old = _locked_unstarted_pods(event)
     registrations = {r.pk: r for r in Registration.objects.filter(event=event)}
     if pods is None:
@@ -192,7 +196,7 @@ def seat_players(*, event_id: int, seed: int | None = None,
 
 
 @transaction.atomic
-def move_player(*, registration_id: int, pod_id: int, position: int | None = None) -> Seat:
+def move_player(*, registration_id: int, pod_id: int, position: int | None = None, actor=None) -> Seat:
     """Move a seated player to another pod (or seat) before that pod starts.
 
     Into an occupied seat the two players swap; with no position the player takes the next
@@ -201,7 +205,8 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
     registration = Registration.objects.filter(pk=registration_id).first()
     target = Pod.objects.select_for_update().filter(pk=pod_id).first()
     if registration is None or target is None or target.event_id != registration.event_id:
-        raise NotFoundError("unknown_seat", gettext('No such player or pod in this event.'))
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext('No such player or pod in this event.'))
+    require(actor, target.event, Permission.ORGANISER)
     current = Seat.objects.select_related("pod").filter(registration=registration).first()
     pods = sorted({target.pk, current.pod_id} if current else {target.pk})
     locked = {p.pk: p for p in Pod.objects.select_for_update().filter(pk__in=pods).order_by("pk")}

@@ -4,7 +4,7 @@ Every function here locks the pod row first (``lock_pod``) and runs in one trans
 two requests racing for the same seat (a double click, two tabs, a timer firing during a
 manual pick) are serialised: one wins, the other sees the new state and gets a clean error.
 
-``_settle`` is the engine's heartbeat: it applies everything that is due at ``now``, in
+``settle`` is the engine's heartbeat: it applies everything that is due at ``now``, in
 time order — expired pick timers (automatic picks), automatic drafters, last cards, round
 ends and review/deck-building clocks. Every write and every read of a pod calls it, and so
 does a Celery task at each deadline; it is idempotent, so calling it again does nothing.
@@ -16,7 +16,6 @@ import datetime as dt
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -26,42 +25,17 @@ from django.utils.translation import gettext_lazy
 from cards.models import Card
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts import error_codes
+from drafts.access import Permission, access_seat, require
 from drafts.autopick import Candidate, choose
 from drafts.locking import lock_pod
-from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, PodState, Seat
+from drafts.models import PILE_COVERS, DraftCard, Pack, Pick, PickKind, Pod, PodAction, PodState, Seat
 from drafts.queue import queue_payload, queue_rows
 from drafts.services import fastpath
+from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
 from drafts.services.packs import open_packs
 from drafts.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
 
 ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
-
-
-def _log(pod: Pod, at: dt.datetime, action: str, actor=None, **details) -> None:
-    PodLogEntry.objects.create(pod=pod, at=at, actor=actor, action=action, details=details)
-
-
-def _touch(pod: Pod) -> None:
-    pod.version += 1
-
-
-def _arrived(pod: Pod, seat_id: int) -> None:
-    """A pack reached the front of the seat's queue: its page is sent the pack (no request)."""
-    if not hasattr(pod, "_arrivals"):
-        pod._arrivals = {}
-    pod._arrivals[seat_id] = None  # None: read the queue when telling the page
-
-
-def _after_commit(pod: Pod) -> None:
-    """Tell live pages once the write is committed."""
-    _after_commit_version(pod.pk, pod.version, getattr(pod, "_arrivals", None) or {})
-    pod._arrivals = {}
-
-
-def _after_commit_version(pod_id: int, version: int, arrivals: dict[int, list | None]) -> None:
-    from drafts import tasks  # local: tasks import services
-
-    transaction.on_commit(lambda: tasks.pod_changed(pod_id, version, arrivals))
 
 
 # --- start -----------------------------------------------------------------------------
@@ -71,6 +45,7 @@ def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
     """Open every pack of the pod (from its stored seed) and start round 1."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
+    require(actor, pod.event, Permission.ORGANISER)
     if pod.state != PodState.NOT_STARTED:
         raise ConflictError(error_codes.POD_ALREADY_STARTED, "This pod has already started.")
     seats = list(pod.seats.order_by("position"))
@@ -88,11 +63,11 @@ def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
             for row, p in zip(pack_rows, packs) for slot, c in enumerate(p.cards)
         )
     pod.started_at = now
-    _log(pod, now, "start", actor, seed=pod.seed)
+    log_action(pod, now, PodAction.START, actor, seed=pod.seed)
     _begin_round(pod, 1, now)
-    _settle(pod, now)
+    settle(pod, now)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return pod
 
 
@@ -103,14 +78,14 @@ def _begin_round(pod: Pod, round_number: int, at: dt.datetime) -> None:
     Seat.objects.filter(pod=pod).update(ready=False)
     for pack in Pack.objects.filter(pod=pod, round=round_number).select_related("opener"):
         pack.holder_id = pack.opener_id
-        _arrived(pod, pack.opener_id)
+        arrived(pod, pack.opener_id)
         pod.queue_seq += 1
         pack.queue_seq = pod.queue_seq
         pack.arrived_at = at
         pack.deadline = _deadline(pod, pack.cards_left, at)
         pack.save(update_fields=["holder", "queue_seq", "arrived_at", "deadline"])
-    _log(pod, at, "round_start", round=round_number)
-    _touch(pod)
+    log_action(pod, at, PodAction.ROUND_START, round=round_number)
+    touch(pod)
 
 
 def _deadline(pod: Pod, cards_left: int, start: dt.datetime) -> dt.datetime | None:
@@ -209,7 +184,7 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, posit
         # transaction; "fallback" changed nothing and the reference below does the pick.
         answer = fastpath.call(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
                                position=position, actor_id=actor_id, owner_id=owner_id,
-                               received_at=received_at, now=now, cutoff=_grace_cutoff(now))
+                               received_at=received_at, now=now, cutoff=grace_cutoff(now))
         if answer["status"] == "refused":
             raise _refusal(answer["code"])
         if answer["status"] == "ok":
@@ -226,7 +201,7 @@ def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
     result = _result_of(answer, seat_id)
     # No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS) enforces every
     # clock, so a pick costs no broker round trip.
-    _after_commit_version(result.pod["id"], result.pod_version, _arrivals_of(answer))
+    after_commit_version(result.pod["id"], result.pod_version, _arrivals_of(answer))
     if answer["settle"]:
         _settle_after(result, now)
     return result
@@ -264,7 +239,7 @@ async def amake_pick(*, seat_id: int, draft_card_id: int, actor_id: int | None, 
         raise _refusal(error_codes.INVALID_POSITION)
     answer = await fastpath.acall(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
                                   position=position, actor_id=actor_id, owner_id=owner_id,
-                                  received_at=received_at, now=now, cutoff=_grace_cutoff(now))
+                                  received_at=received_at, now=now, cutoff=grace_cutoff(now))
     if answer["status"] == "refused":
         raise _refusal(answer["code"])
     if answer["status"] != "ok":
@@ -305,30 +280,25 @@ def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_i
     if owner_id is not None and (seat.registration is None or seat.registration.user_id != owner_id):
         return None, _refusal(error_codes.NOT_YOUR_SEAT)
     pod._arrivals = {}
-    others = _grace_cutoff(now)
-    changed = _settle(pod, received_at, min(received_at, others), own=(seat.pk, received_at))
-    refusal = _refuse_pick(pod, seat, draft_card_id, pack_id)
+    others = grace_cutoff(now)
+    settled = settle(pod, received_at, min(received_at, others), own=(seat.pk, received_at))
+    card = _requested_card(pod, draft_card_id)
+    code = _refusal_code(pod, seat, card, _head_of(seat.pk, settled.held), pack_id)
+    refusal = None if code is None else _refusal(code)
     result = None
     if refusal is None:
-        card = DraftCard.objects.get(pk=draft_card_id)
         pick = _take(pod, seat, card.pack, card, PickKind.MANUAL, now, actor_id=actor_id,
                      position=position, made_at=received_at)
-        _settle(pod, now, others)
+        settle(pod, now, others)
         result = PickResult(id=pick.pk, draft_card_id=card.pk, seat_id=seat.pk, round=pick.round,
                             pick_number=pick.pick_number, kind=pick.kind, pod_version=pod.version,
                             pod={}, queue=[])
-    if result is not None or changed:
+    if result is not None or settled.changed:
         pod.save()
-        _after_commit(pod)
+        after_commit(pod)
     if result is not None:
         result.pod, result.queue = _pod_fields(pod), queue_rows(seat.pk)
     return result, refusal
-
-
-def _grace_cutoff(now: dt.datetime) -> dt.datetime:
-    """Clocks that ran out by this moment are enforced: the grace period lets a pick the
-    server received in time, still on its way to the pod, arrive first."""
-    return now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS)
 
 
 def _pod_fields(pod: Pod) -> dict:
@@ -340,22 +310,28 @@ def _pod_fields(pod: Pod) -> dict:
             "version": pod.version}
 
 
-def _refuse_pick(pod: Pod, seat: Seat, draft_card_id: int, pack_id: int | None) -> DomainError | None:
+def _requested_card(pod: Pod, draft_card_id: int) -> DraftCard | None:
+    """The card a pick asks for, wherever it is in the pod (only while the pod drafts)."""
+    if pod.state != PodState.DRAFTING:
+        return None
+    return DraftCard.objects.filter(pk=draft_card_id, pod=pod).first()
+
+
+def _refusal_code(pod: Pod, seat: Seat, card: DraftCard | None, head: Pack | None,
+                  pack_id: int | None) -> str | None:
     """Why this pick cannot be made, if it cannot (the checks ``drafts_pick`` makes too)."""
     if pod.state == PodState.PAUSED:
-        return _refusal(error_codes.POD_PAUSED)
+        return error_codes.POD_PAUSED
     if pod.state != PodState.DRAFTING:
-        return _refusal(error_codes.POD_NOT_DRAFTING)
-    card = DraftCard.objects.filter(pk=draft_card_id, pod=pod).first()
+        return error_codes.POD_NOT_DRAFTING
     if card is not None and card.seat_id == seat.pk:
-        return _refusal(error_codes.ALREADY_PICKED)
-    head = _head_of(seat.pk, pod._held)
+        return error_codes.ALREADY_PICKED
     if head is None:
-        return _refusal(error_codes.NO_PACK)
+        return error_codes.NO_PACK
     if pack_id is not None and pack_id != head.pk:
-        return _refusal(error_codes.WRONG_PACK)
+        return error_codes.WRONG_PACK
     if card is None or card.pack_id != head.pk:
-        return _refusal(error_codes.CARD_NOT_IN_PACK)
+        return error_codes.CARD_NOT_IN_PACK
     return None
 
 
@@ -388,7 +364,7 @@ def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.d
     seat.last_pick_at = made_at
     seat.save(update_fields=["last_pick_at"])
     if kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER):
-        _log(pod, at, "automatic_pick", seat=seat.position, kind=kind, round=pack.round,
+        log_action(pod, at, PodAction.AUTOMATIC_PICK, seat=seat.position, kind=kind, round=pack.round,
              pick=pick_number)
     pack.picks_made += 1
     _pass_on(pod, seat, pack, at)
@@ -397,7 +373,7 @@ def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.d
     if following is not None and following.deadline is None:
         following.deadline = _deadline(pod, following.cards_left, at)
         following.save(update_fields=["deadline"])
-    _touch(pod)
+    touch(pod)
     return pick
 
 
@@ -424,7 +400,7 @@ def _pass_on(pod: Pod, seat: Seat, pack: Pack, at: dt.datetime) -> None:
     pack.deadline = _deadline(pod, pack.cards_left, at) if first_in_queue else None
     pack.save(update_fields=["holder", "queue_seq", "arrived_at", "deadline", "picks_made"])
     if first_in_queue and pack.cards_left > 1:
-        _arrived(pod, neighbour.pk)
+        arrived(pod, neighbour.pk)
 
 
 # --- the heartbeat ---------------------------------------------------------------------
@@ -469,23 +445,31 @@ def _next_due(pod: Pod, now: dt.datetime, held: list[Pack], cutoff: dt.datetime 
     return min(at, now), pack, kind
 
 
-def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
-            own: tuple[int, dt.datetime] | None = None) -> bool:
-    """Apply everything due by ``now``, in time order. Returns whether anything changed.
+@dataclass
+class Settled:
+    """What ``settle`` did: whether anything changed, and the packs in seats' queues after it."""
+
+    changed: bool
+    held: list[Pack]
+
+
+def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
+           own: tuple[int, dt.datetime] | None = None) -> Settled:
+    """Apply everything due by ``now``, in time order; returns what changed and what is held.
 
     Clocks count as run out when their deadline is at or before ``cutoff``: by default ``now``
     less the grace period, since a player's pick may be on its way (organiser controls settle
     like the enforcers: a pause one second after a deadline does not take the timeout pick
     that a sweep would still wait for); the picking seat's own clock (``own``: seat id, when
-    the server received the pick) by that moment. Leaves ``pod._held`` (the packs in queues)
-    as of the end, for the caller's checks.
+    the server received the pick) by that moment. ``held`` (the packs in queues, as of the
+    end) is what a pick checks itself against.
     """
-    cutoff = cutoff or _grace_cutoff(now)
+    cutoff = cutoff or grace_cutoff(now)
     changed = False
-    pod._held = []
+    held: list[Pack] = []
     for _ in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
         if pod.state == PodState.DRAFTING:
-            held = pod._held = _held_packs(pod)
+            held = _held_packs(pod)
             due = _next_due(pod, now, held, cutoff, own)
             if due is not None:
                 at, pack, kind = due
@@ -506,27 +490,27 @@ def _settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
               and pod.deck_building_deadline <= cutoff):
             pod.state = PodState.DONE
             pod.finished_at = pod.deck_building_deadline
-            _log(pod, pod.deck_building_deadline, "deck_building_over")
-            _touch(pod)
+            log_action(pod, pod.deck_building_deadline, PodAction.DECK_BUILDING_OVER)
+            touch(pod)
             changed = True
             continue
         break
-    return changed
+    return Settled(changed, held)
 
 
 def _end_round(pod: Pod, now: dt.datetime) -> None:
     last = (Pick.objects.filter(pack__pod=pod, round=pod.round).order_by("-made_at")
             .values_list("made_at", flat=True).first()) or now
-    _log(pod, last, "round_end", round=pod.round)
+    log_action(pod, last, PodAction.ROUND_END, round=pod.round)
     if pod.round >= ROUNDS:
         pod.state = PodState.DECK_BUILDING
         pod.deck_building_deadline = last + dt.timedelta(minutes=pod.event.deck_building_minutes)
-        _log(pod, last, "deck_building_start")
+        log_action(pod, last, PodAction.DECK_BUILDING_START)
     else:
         pod.state = PodState.REVIEWING
         seconds = review_seconds(pod.round)
         pod.review_deadline = last + dt.timedelta(seconds=seconds) if pod.event.pick_timer else None
-    _touch(pod)
+    touch(pod)
 
 
 @transaction.atomic
@@ -537,15 +521,41 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: boo
     so that a pick the server received in time, still waiting for the pod, is served first.
     """
     now = now or timezone.now()
-    cutoff = _grace_cutoff(now) if grace else now
+    cutoff = grace_cutoff(now) if grace else now
     pod = lock_pod(pod_id)
     if pod.state not in ACTIVE_STATES:
         return False
-    changed = _settle(pod, now, cutoff)
+    changed = settle(pod, now, cutoff).changed
     if changed:
         pod.save()
-        _after_commit(pod)
+        after_commit(pod)
     return changed
+
+
+def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
+    """The pod with every deadline already past enforced first (reads never see stale clocks):
+    pages and the API call this before they read a pod.
+
+    At the real time (no ``now``) clocks get the enforcers' grace period, so a read never
+    takes a pick away from a player whose pick the server received in time.
+    """
+    grace = now is None
+    now = now or timezone.now()
+    pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
+    if pod is None:
+        return None
+    due = next_due_at(pod)
+    cutoff = grace_cutoff(now) if grace else now
+    if due is not None and due <= cutoff:
+        enforce_deadlines(pod_id=pod_id, now=now, grace=grace)
+        pod = Pod.objects.select_related("event").get(pk=pod_id)
+    return pod
+
+
+def fresh_event_pods(event, now: dt.datetime | None = None) -> list[Pod]:
+    """``fresh_pod`` of every pod of the event, by number."""
+    pods = (fresh_pod(pod_id, now) for pod_id in event.pods.order_by("number").values_list("pk", flat=True))
+    return [pod for pod in pods if pod is not None]
 
 
 def next_due_at(pod: Pod) -> dt.datetime | None:
@@ -572,7 +582,8 @@ def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
     """Freeze every clock of the pod with the time that was left on it."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    _settle(pod, now)
+    require(actor, pod.event, Permission.ORGANISER)
+    settle(pod, now)
     if pod.state == PodState.PAUSED:
         raise ConflictError(error_codes.POD_PAUSED, "The pod is already paused.")
     if pod.state not in ACTIVE_STATES:
@@ -586,10 +597,10 @@ def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
     pod.paused_remaining_ms = max(0, int((clock - now).total_seconds() * 1000)) if clock else None
     pod.paused_from = pod.state
     pod.state = PodState.PAUSED
-    _log(pod, now, "pause", actor)
-    _touch(pod)
+    log_action(pod, now, PodAction.PAUSE, actor)
+    touch(pod)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return pod
 
 
@@ -598,6 +609,7 @@ def resume_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Po
     """Restart every clock with exactly the time it had left when paused."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
+    require(actor, pod.event, Permission.ORGANISER)
     if pod.state != PodState.PAUSED:
         raise ConflictError(error_codes.POD_NOT_PAUSED, "The pod is not paused.")
     for pack in Pack.objects.filter(pod=pod, holder__isnull=False).exclude(remaining_ms=None):
@@ -613,17 +625,17 @@ def resume_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Po
             pod.deck_building_deadline = deadline
     pod.paused_from = ""
     pod.paused_remaining_ms = None
-    _log(pod, now, "resume", actor)
-    _touch(pod)
-    _settle(pod, now)
+    log_action(pod, now, PodAction.RESUME, actor)
+    touch(pod)
+    settle(pod, now)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return pod
 
 
 def _start_next_round(pod: Pod, now: dt.datetime) -> None:
     _begin_round(pod, pod.round + 1, now)
-    _settle(pod, now)
+    settle(pod, now)
 
 
 @transaction.atomic
@@ -631,35 +643,34 @@ def advance_round(*, pod_id: int, actor=None, now: dt.datetime | None = None) ->
     """End the review between rounds early and open the next packs."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    _settle(pod, now)
+    require(actor, pod.event, Permission.ORGANISER)
+    settle(pod, now)
     if pod.state != PodState.REVIEWING:
         raise ConflictError(error_codes.POD_NOT_REVIEWING, "The pod is not between rounds.")
-    _log(pod, now, "advance_round", actor, round=pod.round + 1)
+    log_action(pod, now, PodAction.ADVANCE_ROUND, actor, round=pod.round + 1)
     _start_next_round(pod, now)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return pod
 
 
 @transaction.atomic
-def mark_ready(*, seat_id: int, now: dt.datetime | None = None) -> Seat:
+def mark_ready(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
     """A player is done reviewing; when every player is, the next round starts."""
     now = now or timezone.now()
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
+    seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
-    _settle(pod, now)
+    settle(pod, now)
     if pod.state != PodState.REVIEWING:
         raise ConflictError(error_codes.POD_NOT_REVIEWING, "The pod is not between rounds.")
     Seat.objects.filter(pk=seat.pk).update(ready=True)
     waiting = Seat.objects.filter(pod=pod, ready=False, is_automatic=False).exists()
     if not waiting:
-        _log(pod, now, "all_ready", round=pod.round + 1)
+        log_action(pod, now, PodAction.ALL_READY, round=pod.round + 1)
         _start_next_round(pod, now)
-    _touch(pod)
+    touch(pod)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     seat.refresh_from_db()
     return seat
 
@@ -674,18 +685,16 @@ def _refuse_if_finished(pod: Pod) -> None:
 def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
     """A player left: an automatic drafter takes the seat and its pile stays."""
     now = now or timezone.now()
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
+    seat = access_seat(seat_id, actor, permission=Permission.ORGANISER)
     pod = lock_pod(seat.pod_id)
     _refuse_if_finished(pod)
     seat.is_automatic = True
     seat.save(update_fields=["is_automatic"])
-    _log(pod, now, "replace_with_automatic", actor, seat=seat.position)
-    _touch(pod)
-    _settle(pod, now)
+    log_action(pod, now, PodAction.REPLACE_WITH_AUTOMATIC, actor, seat=seat.position)
+    touch(pod)
+    settle(pod, now)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return seat
 
 
@@ -695,9 +704,7 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
     from drafts.models import Registration
 
     now = now or timezone.now()
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
+    seat = access_seat(seat_id, actor, permission=Permission.ORGANISER)
     pod = lock_pod(seat.pod_id)
     _refuse_if_finished(pod)
     registration = Registration.objects.filter(pk=registration_id, event_id=pod.event_id).first()
@@ -709,21 +716,19 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
     seat.registration = registration
     seat.is_automatic = False
     seat.save(update_fields=["registration", "is_automatic"])
-    _log(pod, now, "hand_seat", actor, seat=seat.position, previous=previous, to=registration.name)
-    _touch(pod)
+    log_action(pod, now, PodAction.HAND_SEAT, actor, seat=seat.position, previous=previous, to=registration.name)
+    touch(pod)
     pod.save()
-    _after_commit(pod)
+    after_commit(pod)
     return seat
 
 
 # --- the pile (R17) --------------------------------------------------------------------
 
 @transaction.atomic
-def move_pile_card(*, seat_id: int, draft_card_id: int, position: int) -> DraftCard:
+def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=None) -> DraftCard:
     """R17: a player may reorder their pile at any time."""
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
+    seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
     card = DraftCard.objects.filter(pk=draft_card_id, seat=seat).first()
     if card is None:
@@ -740,29 +745,24 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int) -> DraftC
             pile_position=F("pile_position") - 1)
     card.pile_position = position
     card.save(update_fields=["pile_position"])
-    _touch(pod)
+    touch(pod)
     pod.save(update_fields=["version"])
-    _after_commit(pod)  # the board shows piles' DFCs in order: other seats must refresh
+    after_commit(pod)  # the board shows piles' DFCs in order: other seats must refresh
     return card
 
 
-PILE_COVERS = ("", "basic_land", "checklist")
-
-
 @transaction.atomic
-def set_pile_cover(*, seat_id: int, cover: str) -> Seat:
+def set_pile_cover(*, seat_id: int, cover: str, actor=None) -> Seat:
     """R17: start the pile with a basic land or checklist card, DFCs beneath it."""
     if cover not in PILE_COVERS:
-        raise DomainError(error_codes.INVALID_POSITION,
+        raise DomainError(error_codes.INVALID_PILE_COVER,
                           "The pile can start with nothing, a basic land or a checklist card.",
                           field="cover")
-    seat = Seat.objects.filter(pk=seat_id).first()
-    if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
+    seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
     seat.pile_cover = cover
     seat.save(update_fields=["pile_cover"])
-    _touch(pod)  # the cover shows on the open board
+    touch(pod)  # the cover shows on the open board
     pod.save(update_fields=["version"])
-    _after_commit(pod)
+    after_commit(pod)
     return seat

@@ -18,17 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from drafts import error_codes, permissions
+from drafts import error_codes, selectors
+from drafts.access import Permission, access_event, require
 from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
 
 INVITATION_DAYS = 7
 
 
 def _lock_event(event_id: int) -> Event:
-    event = Event.objects.select_for_update().filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError("unknown_event", _("No event has id %(id)s.") % {"id": event_id})
-    return event
+    return access_event(event_id, for_update=True)
 
 
 def log_event(event: Event, at: dt.datetime, action: str, actor=None, **details: Any) -> EventLogEntry:
@@ -36,9 +34,8 @@ def log_event(event: Event, at: dt.datetime, action: str, actor=None, **details:
 
 
 def _require_organiser(actor, event: Event) -> None:
-    if actor is not None and not permissions.is_organiser(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                             _("Only an organiser of this event may change its staff or settings."))
+    require(actor, event, Permission.ORGANISER,
+            _("Only an organiser of this event may change its staff or settings."))
 
 
 def _role(role: str) -> str:
@@ -82,9 +79,7 @@ def add_event_staff(*, event_id: int, user, role: str, actor=None,
 def add_event_staff_by_username(*, event_id: int, username: str, role: str, actor,
                                 now: dt.datetime | None = None) -> EventStaff:
     # The role before anything about the body (a username probe must not reach outsiders).
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError("unknown_event", _("No event has id %(id)s.") % {"id": event_id})
+    event = access_event(event_id)
     _require_organiser(actor, event)
     username = (username or "").strip()
     user = get_user_model().objects.filter(username=username).first() if username else None
@@ -181,28 +176,18 @@ def revoke_staff_invitation(*, event_id: int, invitation_id: int, actor,
     return invitation
 
 
-def invitation_state(invitation: StaffInvitation, now: dt.datetime) -> str:
-    if invitation.accepted_at is not None:
-        return "accepted"
-    if invitation.revoked_at is not None:
-        return "revoked"
-    if invitation.expires_at <= now:
-        return "expired"
-    return "open"
-
-
 @transaction.atomic
 def accept_staff_invitation(*, token: str, user, now: dt.datetime | None = None) -> EventStaff:
     """The signed-in ``user`` takes the invitation's role; the link is then used up."""
     now = now or timezone.now()
     if not getattr(user, "is_authenticated", False):
-        raise ForbiddenError("not_authenticated", _("Sign in to accept an invitation."))
+        raise ForbiddenError(error_codes.NOT_AUTHENTICATED, _("Sign in to accept an invitation."))
     found = StaffInvitation.objects.filter(token=token).only("event_id").first() if token else None
     if found is None:
         raise NotFoundError(error_codes.INVALID_INVITATION, _("This invitation link is not valid."))
     event = _lock_event(found.event_id)
     invitation = StaffInvitation.objects.select_for_update().get(pk=found.pk)
-    state = invitation_state(invitation, now)
+    state = selectors.invitation_state(invitation, now)
     if state == "accepted":
         raise ConflictError(error_codes.INVITATION_USED, _("This invitation has already been used."))
     if state in ("revoked", "expired"):
@@ -236,17 +221,17 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
     _require_organiser(actor, event)
     unknown = sorted(set(changes) - set(EDITABLE_FIELDS))
     if unknown:
-        raise DomainError("invalid_field", _("These settings cannot be changed: %(fields)s.")
+        raise DomainError(error_codes.INVALID_FIELD, _("These settings cannot be changed: %(fields)s.")
                           % {"fields": ", ".join(unknown)}, field=unknown[0])
     if "name" in changes:
         changes["name"] = str(changes["name"]).strip()
         if not changes["name"]:
-            raise DomainError("invalid_name", _("The event needs a name."), field="name")
+            raise DomainError(error_codes.INVALID_NAME, _("The event needs a name."), field="name")
     if "enforcement_level" in changes and changes["enforcement_level"] not in EnforcementLevel.values:
-        raise DomainError("invalid_choice", _("Unknown enforcement level."), field="enforcement_level")
+        raise DomainError(error_codes.INVALID_CHOICE, _("Unknown enforcement level."), field="enforcement_level")
     minutes = changes.get("deck_building_minutes")
     if minutes is not None and not 1 <= int(minutes) <= 180:
-        raise DomainError("invalid_minutes", _("Deck building lasts 1 to 180 minutes."),
+        raise DomainError(error_codes.INVALID_MINUTES, _("Deck building lasts 1 to 180 minutes."),
                           field="deck_building_minutes")
     diff = {}
     for field, value in changes.items():

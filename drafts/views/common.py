@@ -13,58 +13,37 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from cards.models import Layout
-from draftsite.errors import DomainError
-from drafts import permissions
-from drafts.models import Event, Pod, PodState, Seat
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from drafts import access, permissions
+from drafts.access import Permission
+from drafts.models import Event, Pod, PodState, Seat, effective_state
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 
 
 # --- look-ups and access ----------------------------------------------------------------
+# The access helpers of ``drafts.access``, with their refusals turned into the 404 and 403 pages.
 
-def get_event(pk: int) -> Event:
-    event = Event.objects.filter(pk=pk).first()
-    if event is None:
-        raise Http404(gettext('No such event'))
-    return event
-
-
-def get_pod(pk: int) -> Pod:
-    pod = Pod.objects.select_related("event").filter(pk=pk).first()
-    if pod is None:
-        raise Http404(gettext('No such pod'))
-    return pod
+def on_page(lookup, *args, **kwargs):
+    """Call an access helper; "no such thing" is the 404 page, "not yours" the 403 page."""
+    try:
+        return lookup(*args, **kwargs)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from None
+    except ForbiddenError as exc:
+        raise PermissionDenied(exc.message) from None
 
 
-def get_seat(pk: int) -> Seat:
-    seat = Seat.objects.select_related("registration", "pod__event").filter(pk=pk).first()
-    if seat is None:
-        raise Http404(gettext('No such seat'))
-    return seat
+def get_event(pk: int, user=None, permission: Permission | None = None) -> Event:
+    return on_page(access.access_event, pk, user, permission=permission)
 
 
-def require_staff(user, event) -> None:
-    if not permissions.sees_everything(user, event):
-        raise PermissionDenied(gettext("Only the event's organisers and judges may see this page."))
+def get_pod(pk: int, user=None, permission: Permission | None = None) -> Pod:
+    return on_page(access.access_pod, pk, user, permission=permission)
 
 
-def require_organiser(user, event) -> None:
-    if not permissions.is_organiser(user, event):
-        raise PermissionDenied(gettext('Only an organiser of this event may do that.'))
-
-
-def require_seat_reader(user, seat: Seat) -> bool:
-    """The seat's player, or staff of the event (read-only). Returns whether it is the player."""
-    if permissions.owns_seat(user, seat):
-        return True
-    if permissions.sees_everything(user, seat.pod.event):
-        return False
-    raise PermissionDenied(gettext('That is not your seat.'))
-
-
-def require_seat_owner(user, seat: Seat) -> None:
-    if not permissions.owns_seat(user, seat):
-        raise PermissionDenied(gettext('That is not your seat.'))
+def get_seat(pk: int, user=None, permission: Permission | None = None) -> Seat:
+    return on_page(access.access_seat, pk, user, permission=permission)
 
 
 def event_role_label(user, event) -> str:
@@ -115,6 +94,14 @@ def int_or_none(value) -> int | None:
         return None
 
 
+def posted(form_class, request) -> dict:
+    """The posted fields a form reads, each ``None`` where it is missing or not valid (the
+    services then say what is wrong, in the page's message)."""
+    form = form_class(request.POST)
+    form.is_valid()
+    return {name: form.cleaned_data.get(name) for name in form.fields}
+
+
 # --- shaping cards for templates ---------------------------------------------------------
 
 BACK_LABELS = {Layout.MELD: gettext_lazy("Melds into"), Layout.TRANSFORM: gettext_lazy("Back face"),
@@ -144,8 +131,7 @@ def present_card(card: dict) -> dict:
 
 def drafting_round(pod_state: str, paused_from: str | None, pod_round: int) -> int:
     """The round whose passing direction the table shows: only while packs go round."""
-    state = paused_from if pod_state == PodState.PAUSED else pod_state
-    return pod_round if state == PodState.DRAFTING else 0
+    return pod_round if effective_state(pod_state, paused_from) == PodState.DRAFTING else 0
 
 
 def present_board(board: dict, *, my_position: int | None = None, pod_round: int = 0) -> dict:
@@ -176,9 +162,8 @@ def parse_time(value):
 
 def clock_for(summary: dict, head: dict | None) -> dict:
     """What the player's clock shows now: pick timer, review clock or deck-building clock."""
-    state = summary["state"]
-    effective = summary["paused_from"] if state == PodState.PAUSED else state
-    paused = state == PodState.PAUSED
+    effective = effective_state(summary["state"], summary["paused_from"])
+    paused = summary["state"] == PodState.PAUSED
     deadline, remaining, label = None, None, ""
     if effective == PodState.DRAFTING and head is not None:
         deadline, remaining = parse_time(head["deadline"]), head["remaining_ms"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,18 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from draftsite.errors import DomainError
-from drafts import permissions, services, staff_selectors
-from drafts.forms import EventSettingsForm, InvitationForm, StaffForm
+from drafts import permissions, selectors, services
+from drafts.access import Permission
+from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
 from drafts.models import StaffRole
-from drafts.services.staff import EDITABLE_FIELDS, invitation_state
-from drafts.views.common import confirm_page, confirmed, get_event, run
+from drafts.services.staff import EDITABLE_FIELDS
+from drafts.views.common import confirm_page, confirmed, get_event, posted, run
 
 
 def _organiser_event(request, event_id: int):
-    event = get_event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(_("Only an organiser of this event may manage its staff and settings."))
-    return event
+    return get_event(event_id, request.user, Permission.ORGANISER)
 
 
 def _back(event) -> str:
@@ -38,8 +35,8 @@ def staff_page(request, event_id: int):
     event = _organiser_event(request, event_id)
     return render(request, "drafts/event_staff.html", {
         "title": _("Staff · %(event)s") % {"event": event.name}, "event": event,
-        "staff": staff_selectors.event_staff(event), "roles": StaffRole.choices,
-        "invitations": staff_selectors.invitations(event), "log": staff_selectors.event_log(event, 30),
+        "staff": selectors.event_staff(event), "roles": StaffRole.choices,
+        "invitations": selectors.invitations(event), "log": selectors.event_log(event, 30),
         "staff_form": StaffForm(), "invitation_form": InvitationForm(),
     })
 
@@ -68,7 +65,7 @@ def staff_add(request, event_id: int):
 def staff_role(request, event_id: int, staff_id: int):
     event = _organiser_event(request, event_id)
     response, _staff = run(request, services.change_staff_role, success=_("Role changed."), back=_back(event),
-                           event_id=event.pk, staff_id=staff_id, role=request.POST.get("role", ""),
+                           event_id=event.pk, staff_id=staff_id, role=posted(StaffRoleForm, request)["role"],
                            actor=request.user)
     return response
 
@@ -116,10 +113,10 @@ def staff_invitation_revoke(request, event_id: int, invitation_id: int):
 @login_required
 def invitation_page(request, token: str):
     """An invited judge or organiser opens the link, sees what it is for, and accepts."""
-    invitation = staff_selectors.invitation_by_token(token)
+    invitation = selectors.invitation_by_token(token)
     if invitation is None:
         raise Http404(_("This invitation link is not valid."))
-    state = invitation_state(invitation, timezone.now())
+    state = selectors.invitation_state(invitation, timezone.now())
     status = 200
     if request.method == "POST":
         try:
@@ -160,7 +157,7 @@ def settings_page(request, event_id: int):
         form = EventSettingsForm(initial={field: getattr(event, field) for field in EDITABLE_FIELDS})
     return render(request, "drafts/event_settings.html", {
         "title": _("Settings · %(event)s") % {"event": event.name}, "event": event, "form": form,
-        "log": [entry for entry in staff_selectors.event_log(event, 30) if entry.action == "event_updated"],
+        "log": [entry for entry in selectors.event_log(event, 30) if entry.action == "event_updated"],
     }, status=status)
 
 

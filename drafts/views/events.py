@@ -8,7 +8,6 @@ from django.utils.translation import gettext
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,10 +15,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from draftsite.errors import DomainError
-from drafts import permissions, services
+from drafts import access, error_codes, permissions, services
+from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import Event, PodState, Registration, Seat
-from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
+from drafts.views.common import confirm_page, confirmed, event_role_label, get_event, on_page
 
 
 def event_list(request):
@@ -41,8 +41,7 @@ def event_list(request):
 
 @login_required
 def event_create(request):
-    if not permissions.can_create_event(request.user):
-        raise PermissionDenied(gettext('Only organisers may create events.'))
+    on_page(access.require_event_creator, request.user)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -94,7 +93,7 @@ def event_detail(request, event_id: int):
 def event_join(request, event_id: int):
     event = get_event(event_id)
     try:
-        services.register_player(event_id=event.pk, user=request.user)
+        services.register_player(event_id=event.pk, user=request.user, actor=request.user)
         messages.success(request, gettext('You are registered for %(name)s.') % {'name': event.name})
     except DomainError as exc:
         messages.error(request, exc.message)
@@ -105,9 +104,7 @@ def event_join(request, event_id: int):
 @require_POST
 def event_register(request, event_id: int):
     """An organiser registers an account by username, or a guest by name."""
-    event = get_event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext('Only an organiser of this event may register players.'))
+    event = get_event(event_id, request.user, Permission.ORGANISER)
     form = RegistrationForm(request.POST)
     if not form.is_valid():
         for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
@@ -118,10 +115,11 @@ def event_register(request, event_id: int):
         if username:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:
-                raise DomainError("unknown_user", gettext('No account is called “%(username)s”.') % {'username': username})
-            registration = services.register_player(event_id=event.pk, user=user)
+                raise DomainError(error_codes.UNKNOWN_USER, gettext('No account is called “%(username)s”.') % {'username': username})
+            registration = services.register_player(event_id=event.pk, user=user, actor=request.user)
         else:
-            registration = services.register_player(event_id=event.pk, name=form.cleaned_data["name"])
+            registration = services.register_player(event_id=event.pk, name=form.cleaned_data["name"],
+                                                    actor=request.user)
         messages.success(request, gettext('%(name)s is registered.') % {'name': registration.name})
     except DomainError as exc:
         messages.error(request, exc.message)
@@ -132,9 +130,7 @@ def event_register(request, event_id: int):
 @require_POST
 def event_seating(request, event_id: int):
     """Random seating from a seed (confirm first: it replaces any earlier seating)."""
-    event = get_event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext('Only an organiser of this event may seat players.'))
+    event = get_event(event_id, request.user, Permission.ORGANISER)
     form = SeatingForm(request.POST)
     back = reverse("drafts:event-detail", args=[event.pk]) + "#pods"
     if not form.is_valid():
@@ -149,7 +145,7 @@ def event_seating(request, event_id: int):
                             detail=gettext('Any earlier seating is replaced (seating is locked once a pod starts).'),
                             action=reverse("drafts:event-seating", args=[event.pk]), back=back)
     try:
-        pods = services.seat_players(event_id=event.pk, seed=form.cleaned_data.get("seed"))
+        pods = services.seat_players(event_id=event.pk, seed=form.cleaned_data.get("seed"), actor=request.user)
         messages.success(request, gettext('Players seated in %(count)s pod(s).') % {'count': len(pods)})
     except DomainError as exc:
         messages.error(request, exc.message)

@@ -21,19 +21,19 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from draftsite.errors import DomainError
-from drafts import selectors, services
-from drafts.models import PodState
+from drafts import access, permissions, selectors, services
+from drafts.access import Permission
+from drafts.forms import PickForm, PileCoverForm, PileMoveForm
+from drafts.models import PodState, effective_state
 from drafts.views.common import (
     clock_for,
     confirm_page,
     confirmed,
     drafting_round,
     get_seat,
-    int_or_none,
+    posted,
     present_board,
     present_card,
-    require_seat_owner,
-    require_seat_reader,
 )
 
 PILE_COVER_LABELS = {"": gettext_lazy("nothing (DFCs show on top)"), "basic_land": gettext_lazy("a basic land"),
@@ -46,13 +46,13 @@ def deck_registration_url(event_id: int) -> str:
 
 def seat_context(seat, *, is_player: bool, now=None) -> dict:
     now = now or timezone.now()
-    view = selectors.seat_view(seat, now)
+    view = selectors.seat_view(seat, now, pod=services.fresh_pod(seat.pod_id, now))
     summary = view["pod"]
     queue = view["queue"]
     head = queue[0] if queue else None
     pile = [present_card(c) for c in view["pile"]]
     state = summary["state"]
-    effective = summary["paused_from"] if state == PodState.PAUSED else state
+    effective = effective_state(state, summary["paused_from"])
     # Staff reading a seat are not its player: no "you" badge on the board for them.
     board = present_board(view["board"], my_position=seat.position if is_player else None,
                           pod_round=drafting_round(state, summary["paused_from"], summary["round"]))
@@ -79,8 +79,8 @@ def seat_context(seat, *, is_player: bool, now=None) -> dict:
 
 @login_required
 def seat_page(request, seat_id: int):
-    seat = get_seat(seat_id)
-    is_player = require_seat_reader(request.user, seat)
+    seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
+    is_player = permissions.owns_seat(request.user, seat)
     context = seat_context(seat, is_player=is_player)
     context.update(title=gettext('Draft · pod %(number)s, seat %(position_1)s') % {'number': seat.pod.number, 'position_1': seat.position + 1},
                    socket=f"/ws/seats/{seat.pk}/",
@@ -91,8 +91,8 @@ def seat_page(request, seat_id: int):
 @login_required
 def seat_panel(request, seat_id: int):
     """The live part of the draft page (the script swaps in whatever region changed)."""
-    seat = get_seat(seat_id)
-    is_player = require_seat_reader(request.user, seat)
+    seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
+    is_player = permissions.owns_seat(request.user, seat)
     response = render(request, "drafts/_seat_panel.html", seat_context(seat, is_player=is_player))
     response["Cache-Control"] = "no-store"
     return response
@@ -106,16 +106,14 @@ def _back(seat) -> str:
 @require_POST
 def seat_pick(request, seat_id: int):
     """Pick without script: the first post asks to confirm, the second picks."""
-    seat = get_seat(seat_id)
-    require_seat_owner(request.user, seat)
-    card_id = int_or_none(request.POST.get("card"))
-    pack_id = int_or_none(request.POST.get("pack"))
-    position = int_or_none(request.POST.get("position"))
+    seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
+    fields = posted(PickForm, request)
+    card_id, pack_id, position = fields["card"], fields["pack"], fields["position"]
     if card_id is None:
         messages.error(request, gettext('Choose a card to pick.'))
         return redirect(_back(seat))
     if not confirmed(request):
-        view = selectors.seat_view(seat)
+        view = selectors.seat_view(seat, pod=services.fresh_pod(seat.pod_id))
         head = view["queue"][0] if view["queue"] else None
         card = next((c for c in (head["cards"] if head else []) if c["id"] == card_id), None)
         if card is None or (pack_id and head["pack_id"] != pack_id):
@@ -136,15 +134,15 @@ def seat_pick(request, seat_id: int):
 @require_POST
 def seat_pile(request, seat_id: int):
     """Move a card within the pile (R17): up/down buttons without script."""
-    seat = get_seat(seat_id)
-    require_seat_owner(request.user, seat)
-    card_id = int_or_none(request.POST.get("card"))
-    position = int_or_none(request.POST.get("position"))
+    seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
+    fields = posted(PileMoveForm, request)
+    card_id, position = fields["card"], fields["position"]
     if card_id is None or position is None:
         messages.error(request, gettext('Choose a card and where it goes.'))
     else:
         try:
-            services.move_pile_card(seat_id=seat.pk, draft_card_id=card_id, position=position)
+            services.move_pile_card(seat_id=seat.pk, draft_card_id=card_id, position=position,
+                                    actor=request.user)
         except DomainError as exc:
             messages.error(request, exc.message)
     return redirect(_back(seat) + "#pile")
@@ -153,10 +151,10 @@ def seat_pile(request, seat_id: int):
 @login_required
 @require_POST
 def seat_pile_cover(request, seat_id: int):
-    seat = get_seat(seat_id)
-    require_seat_owner(request.user, seat)
+    seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
     try:
-        services.set_pile_cover(seat_id=seat.pk, cover=request.POST.get("cover", ""))
+        services.set_pile_cover(seat_id=seat.pk, cover=posted(PileCoverForm, request)["cover"],
+                                actor=request.user)
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(_back(seat) + "#pile")
@@ -165,27 +163,19 @@ def seat_pile_cover(request, seat_id: int):
 @login_required
 @require_POST
 def seat_ready(request, seat_id: int):
-    seat = get_seat(seat_id)
-    require_seat_owner(request.user, seat)
+    seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
     try:
-        services.mark_ready(seat_id=seat.pk)
+        services.mark_ready(seat_id=seat.pk, actor=request.user)
         messages.success(request, gettext('You are ready. The next pack opens when everyone is.'))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(_back(seat))
 
 
-def _log_shows_packs(request, seat) -> bool:
-    from drafts import permissions
-
-    return permissions.sees_everything(request.user, seat.pod.event) or seat.pod.event.decklists_published
-
-
 @login_required
 def seat_log_text(request, seat_id: int):
-    seat = get_seat(seat_id)
-    require_seat_reader(request.user, seat)
-    text = selectors.mtgo_log_text(seat, include_packs=_log_shows_packs(request, seat))
+    seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
+    text = selectors.mtgo_log_text(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="draft-pod{seat.pod.number}-seat{seat.position + 1}.txt"'
     return response
@@ -193,10 +183,9 @@ def seat_log_text(request, seat_id: int):
 
 @login_required
 def seat_log_json(request, seat_id: int):
-    seat = get_seat(seat_id)
-    require_seat_reader(request.user, seat)
+    seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
     data = {"event": seat.pod.event_id, "pod": seat.pod_id, "seat": seat.pk, "position": seat.position,
-            "picks": selectors.draft_log(seat, include_packs=_log_shows_packs(request, seat))}
+            "picks": selectors.draft_log(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event))}
     response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
                             content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="draft-pod{seat.pod.number}-seat{seat.position + 1}.json"'

@@ -14,15 +14,9 @@ import json
 from django.shortcuts import render
 from django.urls import reverse
 
-from drafts import selectors
+from drafts import selectors, services
 from drafts.models import Pod
 from drafts.views.common import drafting_round, present_board
-
-
-def _pod_for(token: str) -> Pod | None:
-    if not token or "\x00" in token:  # tokens are URL-safe; PostgreSQL refuses NUL in a query (500)
-        return None
-    return Pod.objects.select_related("event").filter(spectator_token=token).exclude(spectator_token="").first()
 
 
 def _revoked(request):
@@ -32,7 +26,7 @@ def _revoked(request):
 
 
 def _context(pod: Pod) -> dict:
-    pod = selectors.fresh_pod(pod.pk)
+    pod = services.fresh_pod(pod.pk)
     board = present_board(selectors.open_board(pod),
                           pod_round=drafting_round(pod.state, pod.paused_from, pod.round))
     return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "board": board,
@@ -40,7 +34,7 @@ def _context(pod: Pod) -> dict:
 
 
 def spectate(request, token: str):
-    pod = _pod_for(token)
+    pod = selectors.spectated_pod(token)
     if pod is None:
         return _revoked(request)
     context = _context(pod)
@@ -50,7 +44,7 @@ def spectate(request, token: str):
 
 
 def spectate_panel(request, token: str):
-    pod = _pod_for(token)
+    pod = selectors.spectated_pod(token)
     if pod is None:
         return _revoked(request)
     response = render(request, "drafts/_board_panel.html", _context(pod))

@@ -22,8 +22,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from drafts import dashboards, permissions, selectors, services
-from drafts.models import PodState, Registration, Seat
+from draftsite.errors import DomainError
+from drafts import access, dashboards, permissions, selectors, services
+from drafts.access import Permission
+from drafts.forms import PodControlForm
+from drafts.models import DraftFormat, Registration
 from drafts.views.common import (
     confirm_page,
     confirmed,
@@ -31,10 +34,8 @@ from drafts.views.common import (
     event_role_label,
     get_event,
     get_pod,
-    int_or_none,
+    posted,
     present_board,
-    require_organiser,
-    require_staff,
     run,
 )
 
@@ -48,7 +49,8 @@ def _no_store(response):
 
 def _dashboard_context(request, event):
     now = timezone.now()
-    pods = dashboards.event_glance(event, now)
+    fresh = [] if event.draft_format == DraftFormat.PAPER else services.fresh_event_pods(event, now)
+    pods = dashboards.event_glance(event, fresh, now)
     return {"event": event, "pods": pods, "now": now,
             "is_organiser": permissions.is_organiser(request.user, event),
             "versions": json.dumps({str(p["pod"].pk): p["pod"].version for p in pods})}
@@ -56,8 +58,7 @@ def _dashboard_context(request, event):
 
 @login_required
 def dashboard(request, event_id: int):
-    event = get_event(event_id)
-    require_staff(request.user, event)
+    event = get_event(event_id, request.user, Permission.STAFF)
     context = _dashboard_context(request, event)
     context.update(title=gettext('Dashboard · %(name)s') % {'name': event.name}, role_label=event_role_label(request.user, event),
                    socket=f"/ws/events/{event.pk}/",
@@ -67,27 +68,26 @@ def dashboard(request, event_id: int):
 
 @login_required
 def dashboard_panel(request, event_id: int):
-    event = get_event(event_id)
-    require_staff(request.user, event)
+    event = get_event(event_id, request.user, Permission.STAFF)
     return _no_store(render(request, "drafts/_dashboard_panel.html", _dashboard_context(request, event)))
 
 
 # --- one pod ----------------------------------------------------------------------------
 
 def _pod_context(request, pod):
-    detail = dashboards.pod_detail(pod.pk)
+    now = timezone.now()
+    detail = dashboards.pod_detail(services.fresh_pod(pod.pk, now), now)
     pod = detail["pod"]
     return {**detail, "event": pod.event, "is_organiser": permissions.is_organiser(request.user, pod.event),
             "spectator_url": request.build_absolute_uri(reverse("drafts:spectate", args=[pod.spectator_token]))
             if pod.spectator_token else "",
             "now": detail["server_time"], "versions": json.dumps({str(pod.pk): pod.version}),
-            "effective_state": pod.paused_from if pod.state == PodState.PAUSED else pod.state}
+            "effective_state": pod.effective_state}
 
 
 @login_required
 def pod_detail(request, pod_id: int):
-    pod = get_pod(pod_id)
-    require_staff(request.user, pod.event)
+    pod = get_pod(pod_id, request.user, Permission.STAFF)
     context = _pod_context(request, pod)
     context.update(title=gettext('Pod %(number)s · %(name)s') % {'number': pod.number, 'name': pod.event.name}, role_label=event_role_label(request.user, pod.event),
                    socket=f"/ws/pods/{pod.pk}/", panel_url=reverse("drafts:pod-panel", args=[pod.pk]))
@@ -96,14 +96,18 @@ def pod_detail(request, pod_id: int):
 
 @login_required
 def pod_panel(request, pod_id: int):
-    pod = get_pod(pod_id)
-    require_staff(request.user, pod.event)
+    pod = get_pod(pod_id, request.user, Permission.STAFF)
     return _no_store(render(request, "drafts/_pod_panel.html", _pod_context(request, pod)))
 
 
-def _seat_of(pod, value) -> Seat | None:
-    seat_id = int_or_none(value)
-    return Seat.objects.filter(pk=seat_id, pod=pod).select_related("registration").first() if seat_id else None
+def _seat_of(pod, seat_id: int | None):
+    """The posted seat of this pod, if there is one."""
+    if not seat_id:
+        return None
+    try:
+        return access.access_pod_seat(pod, seat_id)
+    except DomainError:
+        return None
 
 
 def _seat_label(seat) -> str:
@@ -128,11 +132,10 @@ class Refused(Exception):
 
 def _control(action: str, request, pod) -> Control:
     name = gettext("pod %(number)s") % {"number": pod.number}
-    post = request.POST
+    post = posted(PodControlForm, request)
     common = {"pod_id": pod.pk, "actor": request.user}
-    seat = _seat_of(pod, post.get("seat"))
-    seconds = int_or_none(post.get("seconds"))
-    minutes = int_or_none(post.get("minutes"))
+    seat = _seat_of(pod, post["seat"])
+    seconds, minutes = post["seconds"], post["minutes"]
     if action == "start":
         return Control(gettext("Start %(name)s? Packs open and the first pick timer starts.") % {"name": name},
                        services.start_pod, common, gettext("Pod %(number)s started.") % {"number": pod.number})
@@ -177,7 +180,7 @@ def _control(action: str, request, pod) -> Control:
                        gettext("Seat %(number)s is now an automatic drafter.") % {"number": seat.position + 1},
                        danger=True)
     if action == "hand-seat":
-        registration = Registration.objects.filter(pk=int_or_none(post.get("registration")), event=pod.event).first()
+        registration = Registration.objects.filter(pk=post["registration"], event=pod.event).first()
         if seat is None or registration is None:
             raise Refused(gettext("Choose the seat and the player who takes it."))
         return Control(gettext("Hand %(seat)s, with its packs and pile, to %(player)s?") % {
@@ -197,9 +200,8 @@ def _control(action: str, request, pod) -> Control:
 @require_POST
 def pod_control(request, pod_id: int, action: str):
     """Every organiser control of a pod: confirm, act, log (the services log), go back."""
-    pod = get_pod(pod_id)
-    require_organiser(request.user, pod.event)
-    back = request.POST.get("next") or ""
+    pod = get_pod(pod_id, request.user, Permission.ORGANISER)
+    back = posted(PodControlForm, request)["next"]
     if not back.startswith("/") or back.startswith("//"):
         back = reverse("drafts:pod-detail", args=[pod.pk])
     try:
@@ -224,24 +226,21 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
 
 @login_required
 def pod_log_text(request, pod_id: int):
-    pod = get_pod(pod_id)
-    require_staff(request.user, pod.event)
+    pod = get_pod(pod_id, request.user, Permission.STAFF)
     return _download(dashboards.pod_log_text(pod), "text/plain; charset=utf-8",
                      f"event{pod.event_id}-pod{pod.number}-log.txt")
 
 
 @login_required
 def pod_log_json(request, pod_id: int):
-    pod = get_pod(pod_id)
-    require_staff(request.user, pod.event)
+    pod = get_pod(pod_id, request.user, Permission.STAFF)
     return _download(dashboards.pod_log_json(pod), "application/json; charset=utf-8",
                      f"event{pod.event_id}-pod{pod.number}-log.json")
 
 
 @login_required
 def event_report(request, event_id: int):
-    event = get_event(event_id)
-    require_staff(request.user, event)
+    event = get_event(event_id, request.user, Permission.STAFF)
     return _download(dashboards.event_report_csv(event), "text/csv; charset=utf-8",
                      f"event{event.pk}-report.csv")
 
@@ -249,7 +248,7 @@ def event_report(request, event_id: int):
 # --- the open board for pod members and staff (R15) ---------------------------------------
 
 def _board_context(request, pod):
-    pod = selectors.fresh_pod(pod.pk)
+    pod = services.fresh_pod(pod.pk)
     me = permissions.seat_in_pod(request.user, pod.pk)
     return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "my_seat": me,
             "board": present_board(selectors.open_board(pod), my_position=me.position if me else None,
@@ -257,17 +256,9 @@ def _board_context(request, pod):
             "versions": json.dumps({str(pod.pk): pod.version})}
 
 
-def _require_member_or_staff(user, pod):
-    from django.core.exceptions import PermissionDenied
-
-    if not (permissions.seat_in_pod(user, pod.pk) or permissions.sees_everything(user, pod.event)):
-        raise PermissionDenied(gettext('You are not in this pod.'))
-
-
 @login_required
 def pod_board(request, pod_id: int):
-    pod = get_pod(pod_id)
-    _require_member_or_staff(request.user, pod)
+    pod = get_pod(pod_id, request.user, Permission.POD_MEMBER)
     context = _board_context(request, pod)
     context.update(title=gettext('Open board · pod %(number)s') % {'number': pod.number}, socket=f"/ws/pods/{pod.pk}/",
                    panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]))
@@ -276,6 +267,5 @@ def pod_board(request, pod_id: int):
 
 @login_required
 def pod_board_panel(request, pod_id: int):
-    pod = get_pod(pod_id)
-    _require_member_or_staff(request.user, pod)
+    pod = get_pod(pod_id, request.user, Permission.POD_MEMBER)
     return _no_store(render(request, "drafts/_board_panel.html", _board_context(request, pod)))

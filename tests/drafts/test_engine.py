@@ -7,7 +7,8 @@ import pytest
 from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState, Seat
-from drafts.selectors import fresh_pod, seat_view
+from drafts.selectors import seat_view
+from drafts.services import fresh_pod
 from tests.drafts.conftest import T0, make_pod, seconds
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]

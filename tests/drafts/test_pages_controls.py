@@ -8,9 +8,8 @@ import datetime as dt
 import pytest
 
 from draftsite.errors import ConflictError, DomainError
-from drafts import dashboards, services
+from drafts import dashboards, error_codes, services
 from drafts.models import DraftCard, Pack, PodLogEntry, PodState, Seat
-from drafts.services import control
 from tests.drafts.conftest import T0, make_pod, seconds
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +116,7 @@ def test_extend_without_a_pick_timer_is_refused(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, pick_timer=False)
     with pytest.raises(ConflictError) as error:
         services.extend_clocks(pod_id=pod.pk, seconds=30, now=T0 + seconds(1))
-    assert error.value.code == control.NO_RUNNING_CLOCK
+    assert error.value.code == error_codes.NO_RUNNING_CLOCK
     assert not PodLogEntry.objects.filter(pod=pod, action="extend_clocks").exists()
 
 
@@ -144,14 +143,14 @@ def test_deck_building_clock_before_and_during_deck_building(organiser, players,
     services.enforce_deadlines(pod_id=pod.pk, now=T0 + dt.timedelta(hours=1))
     with pytest.raises(ConflictError) as error:
         services.set_deck_building_clock(pod_id=pod.pk, minutes=5, now=T0 + dt.timedelta(hours=1))
-    assert error.value.code == control.POD_FINISHED
+    assert error.value.code == error_codes.POD_FINISHED
 
 
 def test_start_deck_building_is_refused_mid_draft_and_restarts_the_clock_after(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     with pytest.raises(ConflictError) as error:
         services.start_deck_building(pod_id=pod.pk, actor=organiser, now=T0 + seconds(1))
-    assert error.value.code == control.DRAFT_NOT_OVER
+    assert error.value.code == error_codes.DRAFT_NOT_OVER
     to_deck_building(pod, T0 + seconds(2))
     services.start_deck_building(pod_id=pod.pk, actor=organiser, now=T0 + seconds(300))
     pod.refresh_from_db()

@@ -16,7 +16,7 @@ from django.utils import timezone
 from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
-from drafts.selectors import fresh_pod
+from drafts.services import fresh_pod
 from tests.drafts.conftest import make_pod
 
 # serialized_rollback: these tests commit for real, and the seed catalogue must come back.

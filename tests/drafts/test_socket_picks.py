@@ -30,7 +30,7 @@ from draftsite.routing import websocket_urlpatterns
 from drafts import services
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
-from drafts.selectors import fresh_pod
+from drafts.services import fresh_pod
 from drafts.simulation import check_conservation
 from drafts.tasks import sweep_due_pods
 from tests.drafts import conftest

@@ -3,59 +3,19 @@ an invitation link), and change an event's settings. Organisers only; every chan
 
 from __future__ import annotations
 
-from django.urls import reverse
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from draftsite.errors import ForbiddenError
-from drafts import error_codes, permissions, services, staff_selectors
-from drafts.api import _event, _valid
-from drafts.api import _require_organiser as require_organiser
-from drafts.models import EventStaff, StaffInvitation, StaffRole
-from drafts.services.staff import invitation_state
+from drafts import access, selectors, services
+from drafts.access import Permission
+from drafts.api.serializers import InvitationInput, InvitationOutput, StaffInput, StaffOutput, StaffRoleInput, validated
 
 
-class StaffInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    role = serializers.ChoiceField(StaffRole.choices)
-
-
-class StaffRoleInput(serializers.Serializer):
-    role = serializers.ChoiceField(StaffRole.choices)
-
-
-class StaffOutput(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username")
-
-    class Meta:
-        model = EventStaff
-        fields = ["id", "username", "role"]
-
-
-class InvitationInput(serializers.Serializer):
-    role = serializers.ChoiceField(StaffRole.choices)
-
-
-class InvitationOutput(serializers.ModelSerializer):
-    url = serializers.SerializerMethodField()
-    state = serializers.SerializerMethodField()
-    accepted_by = serializers.CharField(source="accepted_by.username", default=None)
-
-    class Meta:
-        model = StaffInvitation
-        fields = ["id", "role", "token", "url", "state", "created_at", "expires_at", "accepted_by", "accepted_at"]
-
-    def get_url(self, obj) -> str:
-        path = reverse("drafts:staff-invitation", args=[obj.token])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
-
-    def get_state(self, obj) -> str:
-        return invitation_state(obj, timezone.now())
+def _organiser_event(request, pk: int):
+    return access.access_event(pk, request.user, permission=Permission.ORGANISER)
 
 
 class EventStaffView(APIView):
@@ -64,17 +24,15 @@ class EventStaffView(APIView):
     @extend_schema(responses=StaffOutput(many=True), operation_id="events_staff_list")
     def get(self, request, pk: int):
         """The event's organisers, head judges and judges (its staff see this)."""
-        event = _event(pk)
-        if not permissions.sees_everything(request.user, event):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, "Only the event's staff see its staff.")
-        return Response(StaffOutput(staff_selectors.event_staff(event), many=True).data)
+        event = access.access_event(pk, request.user, permission=Permission.STAFF,
+                                    message="Only the event's staff see its staff.")
+        return Response(StaffOutput(selectors.event_staff(event), many=True).data)
 
     @extend_schema(request=StaffInput, responses={201: StaffOutput}, operation_id="events_staff_add")
     def post(self, request, pk: int):
         """Add an account as organiser, head judge or judge (organisers)."""
-        event = _event(pk)
-        require_organiser(request.user, event)
-        data = _valid(StaffInput, request)
+        event = _organiser_event(request, pk)
+        data = validated(StaffInput, request)
         staff = services.add_event_staff_by_username(event_id=event.pk, username=data["username"],
                                                      role=data["role"], actor=request.user)
         return Response(StaffOutput(staff).data, status=status.HTTP_201_CREATED)
@@ -86,9 +44,8 @@ class EventStaffDetailView(APIView):
     @extend_schema(request=StaffRoleInput, responses=StaffOutput, operation_id="events_staff_change_role")
     def patch(self, request, pk: int, staff_id: int):
         """Change a staff member's role (an event keeps at least one organiser)."""
-        event = _event(pk)
-        require_organiser(request.user, event)
-        data = _valid(StaffRoleInput, request)
+        event = _organiser_event(request, pk)
+        data = validated(StaffRoleInput, request)
         staff = services.change_staff_role(event_id=event.pk, staff_id=staff_id, role=data["role"],
                                            actor=request.user)
         return Response(StaffOutput(staff).data)
@@ -96,8 +53,7 @@ class EventStaffDetailView(APIView):
     @extend_schema(request=None, responses={204: None}, operation_id="events_staff_remove")
     def delete(self, request, pk: int, staff_id: int):
         """Remove a staff member (not the last organiser)."""
-        event = _event(pk)
-        require_organiser(request.user, event)
+        event = _organiser_event(request, pk)
         services.remove_event_staff(event_id=event.pk, staff_id=staff_id, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -108,18 +64,16 @@ class StaffInvitationListView(APIView):
     @extend_schema(responses=InvitationOutput(many=True), operation_id="events_staff_invitations_list")
     def get(self, request, pk: int):
         """Invitation links of the event and their state (organisers: a link is a key)."""
-        event = _event(pk)
-        require_organiser(request.user, event)
-        rows = [row["invitation"] for row in staff_selectors.invitations(event)]
+        event = _organiser_event(request, pk)
+        rows = [row["invitation"] for row in selectors.invitations(event)]
         return Response(InvitationOutput(rows, many=True, context={"request": request}).data)
 
     @extend_schema(request=InvitationInput, responses={201: InvitationOutput},
                    operation_id="events_staff_invitations_create")
     def post(self, request, pk: int):
         """A one-use link (valid 7 days) that makes whoever accepts it staff in ``role``."""
-        event = _event(pk)
-        require_organiser(request.user, event)
-        data = _valid(InvitationInput, request)
+        event = _organiser_event(request, pk)
+        data = validated(InvitationInput, request)
         invitation = services.invite_staff(event_id=event.pk, role=data["role"], actor=request.user)
         return Response(InvitationOutput(invitation, context={"request": request}).data,
                         status=status.HTTP_201_CREATED)
@@ -131,8 +85,7 @@ class StaffInvitationDetailView(APIView):
     @extend_schema(request=None, responses={204: None}, operation_id="events_staff_invitations_revoke")
     def delete(self, request, pk: int, invitation_id: int):
         """Withdraw an invitation link before it is used."""
-        event = _event(pk)
-        require_organiser(request.user, event)
+        event = _organiser_event(request, pk)
         services.revoke_staff_invitation(event_id=event.pk, invitation_id=invitation_id, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -145,4 +98,3 @@ class StaffInvitationAcceptView(APIView):
         """Accept an invitation link: you become staff of its event in its role."""
         staff = services.accept_staff_invitation(token=token, user=request.user)
         return Response(StaffOutput(staff).data, status=status.HTTP_201_CREATED)
-

@@ -1,0 +1,327 @@
+"""What the draft API reads and answers: input validation and the typed answer bodies (the
+OpenAPI schema documents these)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
+from rest_framework import serializers
+
+from drafts import error_codes, selectors
+from drafts.models import PILE_COVERS, DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffInvitation, StaffRole
+
+
+
+
+class EventInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    date = serializers.DateField()
+    enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, default=EnforcementLevel.REGULAR)
+    draft_format = serializers.ChoiceField(DraftFormat.choices, default=DraftFormat.BOOSTER)
+    set_codes = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
+                                      default=list, max_length=3)
+    cube_list = serializers.ListField(child=serializers.CharField(max_length=200), required=False,
+                                      default=list, max_length=1000,
+                                      help_text=gettext_lazy('Card names (any face), one per card.'))
+    pack_size = serializers.IntegerField(min_value=2, max_value=20, default=15)
+    pick_timer = serializers.BooleanField(default=True)
+    deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, default=25)
+
+
+class EventUpdate(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    date = serializers.DateField(required=False)
+    enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, required=False)
+    pick_timer = serializers.BooleanField(required=False)
+    deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, required=False)
+    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    decklists_published = serializers.BooleanField(required=False)
+
+
+class EventOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Event
+        fields = ["id", "name", "date", "enforcement_level", "draft_format", "set_codes", "pack_size",
+                  "pick_timer", "deck_building_minutes", "decklist_deadline", "decklists_published"]
+
+
+class RegistrationInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False,
+                                 help_text=gettext_lazy("A guest's name (organisers only)."))
+    username = serializers.CharField(max_length=150, required=False,
+                                     help_text=gettext_lazy('Register this account (organisers only).'))
+
+
+class RegistrationOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Registration
+        fields = ["id", "name", "user"]
+
+
+class SeatingInput(serializers.Serializer):
+    seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
+    pods = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=8),
+        required=False, max_length=200, help_text=gettext_lazy('Seat by hand: registration ids per pod, in seat order.'))
+
+
+class MovePlayerInput(serializers.Serializer):
+    registration = serializers.IntegerField(min_value=1)
+    position = serializers.IntegerField(min_value=0, max_value=7, required=False)
+
+
+class PickInput(serializers.Serializer):
+    card = serializers.IntegerField(min_value=1, help_text=gettext_lazy('The id of the card in the pack.'))
+    position = serializers.IntegerField(min_value=0, max_value=1000, required=False,
+                                        help_text=gettext_lazy('Where the card goes in your pile (R17); default the end.'))
+    pack = serializers.IntegerField(min_value=1, required=False,
+                                    help_text=gettext_lazy('The pack you picked from; a stale pack gives 409 wrong_pack.'))
+
+
+class PileMoveInput(serializers.Serializer):
+    card = serializers.IntegerField(min_value=1)
+    position = serializers.IntegerField(min_value=0, max_value=1000)
+
+
+class PileCoverInput(serializers.Serializer):
+    cover = serializers.ChoiceField(PILE_COVERS, allow_blank=True)
+
+
+class ReplaceSeatInput(serializers.Serializer):
+    automatic = serializers.BooleanField(required=False, default=False)
+    registration = serializers.IntegerField(min_value=1, required=False)
+
+    def validate(self, attrs):
+        if bool(attrs.get("automatic")) == bool(attrs.get("registration")):
+            raise serializers.ValidationError(
+                gettext('Give either automatic=true or the registration of the player taking the seat.'),
+                code=error_codes.INVALID_REPLACEMENT)
+        return attrs
+
+
+def validated(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+
+class StaffInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(StaffRole.choices)
+
+
+class StaffRoleInput(serializers.Serializer):
+    role = serializers.ChoiceField(StaffRole.choices)
+
+
+class StaffOutput(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = EventStaff
+        fields = ["id", "username", "role"]
+
+
+class InvitationInput(serializers.Serializer):
+    role = serializers.ChoiceField(StaffRole.choices)
+
+
+class InvitationOutput(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    state = serializers.SerializerMethodField()
+    accepted_by = serializers.CharField(source="accepted_by.username", default=None)
+
+    class Meta:
+        model = StaffInvitation
+        fields = ["id", "role", "token", "url", "state", "created_at", "expires_at", "accepted_by", "accepted_at"]
+
+    def get_url(self, obj) -> str:
+        path = reverse("drafts:staff-invitation", args=[obj.token])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+    def get_state(self, obj) -> str:
+        return selectors.invitation_state(obj, timezone.now())
+
+
+
+
+# --- answers (documentation of the bodies the selectors build) ------------------------------
+# These type the OpenAPI schema; the views answer the selectors' dicts as they are.
+
+class PodSummaryOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    event_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    paused_from = serializers.CharField(allow_null=True)
+    round = serializers.IntegerField()
+    direction = serializers.ChoiceField(["left", "right"], allow_null=True)
+    review_deadline = serializers.DateTimeField(allow_null=True)
+    deck_building_deadline = serializers.DateTimeField(allow_null=True)
+    paused_remaining_ms = serializers.IntegerField(allow_null=True)
+    pick_timer = serializers.BooleanField()
+    version = serializers.IntegerField()
+
+
+class PodListOutput(serializers.Serializer):
+    pods = PodSummaryOutput(many=True)
+
+
+class FaceOutput(serializers.Serializer):
+    name = serializers.CharField()
+    mana_cost = serializers.CharField()
+    type_line = serializers.CharField()
+    oracle_text = serializers.CharField()
+    power = serializers.CharField(allow_null=True)
+    toughness = serializers.CharField(allow_null=True)
+    loyalty = serializers.CharField(allow_null=True)
+    colors = serializers.ListField(child=serializers.CharField())
+
+
+class CardOutput(serializers.Serializer):
+    """An opened card: its catalogue faces and the copy's details."""
+
+    id = serializers.IntegerField()  # this copy's id in the draft: what a pick sends
+    card_id = serializers.IntegerField()
+    name = serializers.CharField()
+    layout = serializers.CharField()
+    is_dfc = serializers.BooleanField()
+    color_identity = serializers.ListField(child=serializers.CharField())
+    faces = FaceOutput(many=True)
+    printed_names = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    rarity = serializers.CharField()
+    foil = serializers.BooleanField()
+    image_uris = serializers.DictField(child=serializers.CharField())
+
+
+class QueuedPackOutput(serializers.Serializer):
+    pack_id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    pick_number = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    remaining_ms = serializers.IntegerField(allow_null=True)
+    cards = CardOutput(many=True)
+    waiting = serializers.BooleanField(required=False)
+
+
+class HeldPackOutput(serializers.Serializer):
+    pack_id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    dfcs = CardOutput(many=True)
+
+
+class BoardSeatOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    is_automatic = serializers.BooleanField()
+    packs = HeldPackOutput(many=True)
+    pile_dfcs = CardOutput(many=True, allow_null=True)
+
+
+class BoardOutput(serializers.Serializer):
+    seats = BoardSeatOutput(many=True)
+
+
+class PodBoardOutput(serializers.Serializer):
+    pod = PodSummaryOutput()
+    board = BoardOutput()
+
+
+class OverviewSeatOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    registration_id = serializers.IntegerField(allow_null=True)
+    is_automatic = serializers.BooleanField()
+    ready = serializers.BooleanField()
+    last_pick_at = serializers.DateTimeField(allow_null=True)
+    picks = serializers.IntegerField()
+    timeout_picks = serializers.IntegerField()
+    queue = QueuedPackOutput(many=True)
+    pile = CardOutput(many=True)
+
+
+class PodOverviewOutput(serializers.Serializer):
+    pod = PodSummaryOutput()
+    spectator_token = serializers.CharField()
+    seats = OverviewSeatOutput(many=True)
+    server_time = serializers.DateTimeField()
+
+
+class MovePlayerOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    pod = serializers.IntegerField()
+    position = serializers.IntegerField()
+
+
+class SeatInfoOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    is_automatic = serializers.BooleanField()
+    pile_cover = serializers.ChoiceField(PILE_COVERS, allow_blank=True)
+    ready = serializers.BooleanField()
+
+
+class SeatViewOutput(serializers.Serializer):
+    seat = SeatInfoOutput()
+    pod = PodSummaryOutput()
+    queue = QueuedPackOutput(many=True)
+    pile = CardOutput(many=True)
+    board = BoardOutput()
+    server_time = serializers.DateTimeField()
+
+
+class QueueOutput(serializers.Serializer):
+    pod = PodSummaryOutput()
+    queue = QueuedPackOutput(many=True)
+
+
+class PickMadeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    card = serializers.IntegerField()
+    round = serializers.IntegerField()
+    pick_number = serializers.IntegerField()
+    kind = serializers.CharField()
+    pod_version = serializers.IntegerField()
+
+
+class PickAnswerOutput(serializers.Serializer):
+    pick = PickMadeOutput()
+    pod = PodSummaryOutput()
+    queue = QueuedPackOutput(many=True)
+
+
+class PileOutput(serializers.Serializer):
+    pile = CardOutput(many=True)
+
+
+class PileCoverOutput(serializers.Serializer):
+    pile_cover = serializers.ChoiceField(PILE_COVERS, allow_blank=True)
+
+
+class ReplaceSeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    is_automatic = serializers.BooleanField()
+    registration = serializers.IntegerField(allow_null=True)
+
+
+class LogPickOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    pick = serializers.IntegerField()
+    kind = serializers.CharField()
+    made_at = serializers.DateTimeField()
+    card = serializers.CharField(allow_null=True)
+    draft_card_id = serializers.IntegerField()
+    pack = serializers.ListField(child=serializers.CharField(allow_null=True), allow_null=True)
+    pack_ids = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class DraftLogOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    picks = LogPickOutput(many=True)

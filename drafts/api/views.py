@@ -1,0 +1,288 @@
+"""Draft engine API: events, registrations, seating, pod control, seats, picks, logs.
+
+Views translate HTTP only: they fetch what is asked for with the caller's permission
+(``drafts.access``, the role before the body), validate the body with a serializer, call one
+service (which checks the acting user again) and answer what the selectors say that caller
+may see.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from django.utils.translation import gettext
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from draftsite.errors import DomainError
+from drafts import access, error_codes, selectors, services
+from drafts.access import Permission
+from drafts.api import serializers as s
+from drafts.api.serializers import validated
+
+# --- events ----------------------------------------------------------------------------
+
+
+class EventListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.EventOutput(many=True))
+    def get(self, request):
+        """Events you organise, judge or play in (all of them for superusers)."""
+        return Response(s.EventOutput(selectors.events_of(request.user), many=True).data)
+
+    @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
+    def post(self, request):
+        """Create an event (organisers). You become its organiser."""
+        access.require_event_creator(request.user)
+        data = validated(s.EventInput, request)
+        event = services.create_event(created_by=request.user, **data)
+        return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
+
+
+class EventDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.EventOutput)
+    def get(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
+        return Response(s.EventOutput(event).data)
+
+    @extend_schema(request=s.EventUpdate, responses=s.EventOutput)
+    def patch(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.EventUpdate, request)
+        # Through the service: validated, logged, and told to live pages (publishing
+        # decklists changes what players may see).
+        event = services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
+        return Response(s.EventOutput(event).data)
+
+
+class RegistrationListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.RegistrationOutput(many=True))
+    def get(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
+        return Response(s.RegistrationOutput(event.registrations.order_by("name"), many=True).data)
+
+    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput})
+    def post(self, request, pk: int):
+        """Register yourself (empty body), or, as organiser, a guest by name or an account."""
+        event = access.access_event(pk)
+        data = validated(s.RegistrationInput, request)
+        if data:
+            access.require(request.user, event, Permission.ORGANISER)
+            user = None
+            if data.get("username"):
+                user = get_user_model().objects.filter(username=data["username"]).first()
+                if user is None:
+                    raise DomainError(error_codes.UNKNOWN_USER,
+                                      gettext('No account is called %(data)s.') % {'data': repr(data['username'])},
+                                      field="username")
+            registration = services.register_player(event_id=event.pk, user=user, name=data.get("name"),
+                                                    actor=request.user)
+        else:
+            registration = services.register_player(event_id=event.pk, user=request.user, actor=request.user)
+        return Response(s.RegistrationOutput(registration).data, status=status.HTTP_201_CREATED)
+
+
+class SeatingView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.SeatingInput, responses={201: s.PodListOutput})
+    def post(self, request, pk: int):
+        """Seat every registered player into pods of up to 8 (random from a seed, or by hand)."""
+        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.SeatingInput, request)
+        pods = services.seat_players(event_id=event.pk, seed=data.get("seed"), pods=data.get("pods"),
+                                     actor=request.user)
+        return Response({"pods": [selectors.pod_summary(p) for p in pods]}, status=status.HTTP_201_CREATED)
+
+
+class EventPodsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.PodListOutput)
+    def get(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
+        pods = services.fresh_event_pods(event)
+        return Response({"pods": [selectors.pod_summary(p) for p in pods]})
+
+
+# --- pods ------------------------------------------------------------------------------
+
+class PodDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.PodOverviewOutput)
+    def get(self, request, pk: int):
+        """The whole pod, every card (organisers and judges of the event)."""
+        pod = access.access_pod(pk, request.user, permission=Permission.STAFF)
+        return Response(selectors.pod_overview(services.fresh_pod(pod.pk)))
+
+
+class PodBoardView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.PodBoardOutput)
+    def get(self, request, pk: int):
+        """The pod's open information (R15): DFCs by seat, pack sizes. Pod members and staff."""
+        pod = access.access_pod(pk, request.user, permission=Permission.POD_MEMBER)
+        pod = services.fresh_pod(pod.pk)
+        return Response({"pod": selectors.pod_summary(pod), "board": selectors.open_board(pod)})
+
+
+POD_ACTIONS = {
+    "start": services.start_pod,
+    "pause": services.pause_pod,
+    "resume": services.resume_pod,
+    "advance": services.advance_round,
+}
+
+
+class PodActionView(APIView):
+    permission_classes = [IsAuthenticated]
+    action_name = ""
+
+    @extend_schema(request=None, responses=s.PodSummaryOutput)
+    def post(self, request, pk: int):
+        pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
+        POD_ACTIONS[self.action_name](pod_id=pod.pk, actor=request.user)
+        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+
+
+class MovePlayerView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.MovePlayerInput, responses=s.MovePlayerOutput)
+    def post(self, request, pk: int):
+        """Move a player into this pod (or to another seat in it) before it starts."""
+        pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.MovePlayerInput, request)
+        seat = services.move_player(registration_id=data["registration"], pod_id=pod.pk,
+                                    position=data.get("position"), actor=request.user)
+        return Response({"seat": seat.pk, "pod": seat.pod_id, "position": seat.position})
+
+
+# --- seats -----------------------------------------------------------------------------
+
+def _seat_view(seat):
+    return selectors.seat_view(seat, pod=services.fresh_pod(seat.pod_id))
+
+
+class SeatView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.SeatViewOutput)
+    def get(self, request, pk: int):
+        """Your queue and pile in full, the pod's open information, your timer."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_READER)
+        return Response(_seat_view(seat))
+
+
+class QueueView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.QueueOutput)
+    def get(self, request, pk: int):
+        """Just your packs and the pod's clocks: what a client polls between picks."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_READER)
+        pod = services.fresh_pod(seat.pod_id)
+        return Response({"pod": selectors.pod_summary(pod), "queue": selectors.queue(seat)})
+
+
+class PickView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.PickInput, responses={201: s.PickAnswerOutput})
+    def post(self, request, pk: int):
+        """Pick a card from the first pack in your queue; the pack passes on."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_OWNER)
+        data = validated(s.PickInput, request)
+        pick = services.make_pick(seat_id=seat.pk, draft_card_id=data["card"], actor=request.user,
+                                  owner=request.user, position=data.get("position"),
+                                  pack_id=data.get("pack"), received_at=getattr(request, "received_at", None))
+        # Lean on purpose: the picker's next pack comes with the answer (as over the socket);
+        # the board and pile are a GET away.
+        return Response(pick.answer(), status=status.HTTP_201_CREATED)
+
+
+class PileMoveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.PileMoveInput, responses=s.PileOutput)
+    def post(self, request, pk: int):
+        """Move a card within your pile (R17)."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_OWNER)
+        data = validated(s.PileMoveInput, request)
+        services.move_pile_card(seat_id=seat.pk, draft_card_id=data["card"], position=data["position"],
+                                actor=request.user)
+        return Response({"pile": selectors.pile(seat)})
+
+
+class PileCoverView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.PileCoverInput, responses=s.PileCoverOutput)
+    def post(self, request, pk: int):
+        """Start your pile with a basic land or checklist card, DFCs beneath it (R17)."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_OWNER)
+        data = validated(s.PileCoverInput, request)
+        seat = services.set_pile_cover(seat_id=seat.pk, cover=data["cover"], actor=request.user)
+        return Response({"pile_cover": seat.pile_cover})
+
+
+class ReadyView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=s.SeatViewOutput)
+    def post(self, request, pk: int):
+        """Done reviewing: when every player is ready, the next round starts."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_OWNER)
+        services.mark_ready(seat_id=seat.pk, actor=request.user)
+        return Response(_seat_view(seat))
+
+
+class ReplaceSeatView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ReplaceSeatInput, responses=s.ReplaceSeatOutput)
+    def post(self, request, pk: int):
+        """Replace a player who left with an automatic drafter, or hand the seat to another."""
+        seat = access.access_seat(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.ReplaceSeatInput, request)
+        if data.get("automatic"):
+            seat = services.replace_with_automatic(seat_id=seat.pk, actor=request.user)
+        else:
+            seat = services.hand_seat(seat_id=seat.pk, registration_id=data["registration"], actor=request.user)
+        return Response({"seat": seat.pk, "is_automatic": seat.is_automatic,
+                         "registration": seat.registration_id})
+
+
+class DraftLogView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.DraftLogOutput})
+    def get(self, request, pk: int):
+        """A seat's draft log as JSON: every pick with what the pack held."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_READER)
+        return Response({"seat": seat.pk, "picks": selectors.draft_log(
+            seat, include_packs=access.sees_log_packs(request.user, seat.pod.event))})
+
+
+class DraftLogTextView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request, pk: int):
+        """A seat's draft log in the plain-text format of MTGO draft logs (a download)."""
+        seat = access.access_seat(pk, request.user, permission=Permission.SEAT_READER)
+        text = selectors.mtgo_log_text(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="draft-seat-{seat.pk}.txt"'
+        return response
