@@ -25,6 +25,12 @@ api_urlpatterns = [
     path("pods/<int:pk>/", api_views.PodDetailView.as_view(), name="api-pod-detail"),
     path("pods/<int:pk>/board/", api_views.PodBoardView.as_view(), name="api-pod-board"),
     path("pods/<int:pk>/move-player/", api_views.MovePlayerView.as_view(), name="api-pod-move-player"),
+    path("pods/<int:pk>/extend/", api_views.ExtendClocksView.as_view(), name="api-pod-extend"),
+    path("pods/<int:pk>/deck-building-clock/", api_views.DeckBuildingClockView.as_view(),
+         name="api-pod-deck-building-clock"),
+    path("pods/<int:pk>/start-deck-building/", api_views.StartDeckBuildingView.as_view(),
+         name="api-pod-start-deck-building"),
+    path("pods/<int:pk>/spectator-link/", api_views.SpectatorLinkView.as_view(), name="api-pod-spectator-link"),
     *[
         path(f"pods/<int:pk>/{name}/", api_views.PodActionView.as_view(action_name=name), name=f"api-pod-{name}")
         for name in api_views.POD_ACTIONS

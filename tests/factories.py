@@ -1,4 +1,7 @@
-"""factory_boy factories for catalogue rows (tests that need a card the data lacks)."""
+"""factory_boy factories: catalogue rows (tests that need a card the data lacks), people,
+events and their staff."""
+
+import datetime
 
 import factory
 
@@ -53,3 +56,44 @@ def make_card(name: str, layout: str = "normal", **face_fields) -> Card:
     for position, _ in enumerate(name.split(" // ")):
         CardFaceFactory(card=card, position=position, **face_fields)
     return card
+
+
+# --- people and event staff (the draft engine's tests) ------------------------------------
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "auth.User"
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.django.Password("pw")
+
+
+class EventFactory(factory.django.DjangoModelFactory):
+    """A cube draft event with no cards (enough to hang staff and permissions on)."""
+
+    class Meta:
+        model = "drafts.Event"
+
+    name = factory.Sequence(lambda n: f"Event {n}")
+    date = datetime.date(2026, 11, 29)
+    draft_format = "cube"
+
+
+class EventStaffFactory(factory.django.DjangoModelFactory):
+    """A staff role in an event (give ``event``); a judge unless ``role`` says otherwise."""
+
+    class Meta:
+        model = "drafts.EventStaff"
+
+    user = factory.SubFactory(UserFactory)
+    role = "judge"
+
+
+class TokenFactory(factory.django.DjangoModelFactory):
+    """An API token of ``user``."""
+
+    class Meta:
+        model = "authtoken.Token"
+
+    user = factory.SubFactory(UserFactory)

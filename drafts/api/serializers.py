@@ -71,6 +71,20 @@ class MovePlayerInput(serializers.Serializer):
     position = serializers.IntegerField(min_value=0, max_value=7, required=False)
 
 
+class ExtendClocksInput(serializers.Serializer):
+    # The service checks the range (``invalid_timer``), as for the pod page.
+    seconds = serializers.IntegerField()
+    seat = serializers.IntegerField(min_value=1, required=False)  # one seat's pick timers (a seat id)
+
+
+class DeckBuildingClockInput(serializers.Serializer):
+    minutes = serializers.IntegerField()
+
+
+class StartDeckBuildingInput(serializers.Serializer):
+    minutes = serializers.IntegerField(required=False)  # default: the event's deck-building minutes
+
+
 class PickInput(serializers.Serializer):
     card = serializers.IntegerField(min_value=1, help_text=gettext_lazy('The id of the card in the pack.'))
     position = serializers.IntegerField(min_value=0, max_value=1000, required=False,
@@ -155,10 +169,10 @@ class PodSummaryOutput(serializers.Serializer):
     id = serializers.IntegerField()
     event_id = serializers.IntegerField()
     number = serializers.IntegerField()
-    state = serializers.CharField()
-    paused_from = serializers.CharField(allow_null=True)
+    state = serializers.CharField(allow_blank=True)
+    paused_from = serializers.CharField(allow_null=True, allow_blank=True)
     round = serializers.IntegerField()
-    direction = serializers.ChoiceField(["left", "right"], allow_null=True)
+    direction = serializers.CharField(allow_null=True)  # "left" or "right" while packs pass
     review_deadline = serializers.DateTimeField(allow_null=True)
     deck_building_deadline = serializers.DateTimeField(allow_null=True)
     paused_remaining_ms = serializers.IntegerField(allow_null=True)
@@ -171,14 +185,14 @@ class PodListOutput(serializers.Serializer):
 
 
 class FaceOutput(serializers.Serializer):
-    name = serializers.CharField()
-    mana_cost = serializers.CharField()
-    type_line = serializers.CharField()
-    oracle_text = serializers.CharField()
-    power = serializers.CharField(allow_null=True)
-    toughness = serializers.CharField(allow_null=True)
-    loyalty = serializers.CharField(allow_null=True)
-    colors = serializers.ListField(child=serializers.CharField())
+    name = serializers.CharField(allow_blank=True)
+    mana_cost = serializers.CharField(allow_blank=True)
+    type_line = serializers.CharField(allow_blank=True)
+    oracle_text = serializers.CharField(allow_blank=True)
+    power = serializers.CharField(allow_null=True, allow_blank=True)
+    toughness = serializers.CharField(allow_null=True, allow_blank=True)
+    loyalty = serializers.CharField(allow_null=True, allow_blank=True)
+    colors = serializers.ListField(child=serializers.CharField(allow_blank=True))
 
 
 class CardOutput(serializers.Serializer):
@@ -186,15 +200,15 @@ class CardOutput(serializers.Serializer):
 
     id = serializers.IntegerField()  # this copy's id in the draft: what a pick sends
     card_id = serializers.IntegerField()
-    name = serializers.CharField()
-    layout = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
+    layout = serializers.CharField(allow_blank=True)
     is_dfc = serializers.BooleanField()
-    color_identity = serializers.ListField(child=serializers.CharField())
+    color_identity = serializers.ListField(child=serializers.CharField(allow_blank=True))
     faces = FaceOutput(many=True)
-    printed_names = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    rarity = serializers.CharField()
+    printed_names = serializers.DictField()  # language -> the face names printed in it
+    rarity = serializers.CharField(allow_blank=True)
     foil = serializers.BooleanField()
-    image_uris = serializers.DictField(child=serializers.CharField())
+    image_uris = serializers.DictField()
 
 
 class QueuedPackOutput(serializers.Serializer):
@@ -217,7 +231,7 @@ class HeldPackOutput(serializers.Serializer):
 
 class BoardSeatOutput(serializers.Serializer):
     position = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
     is_automatic = serializers.BooleanField()
     packs = HeldPackOutput(many=True)
     pile_dfcs = CardOutput(many=True, allow_null=True)
@@ -235,7 +249,7 @@ class PodBoardOutput(serializers.Serializer):
 class OverviewSeatOutput(serializers.Serializer):
     id = serializers.IntegerField()
     position = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
     registration_id = serializers.IntegerField(allow_null=True)
     is_automatic = serializers.BooleanField()
     ready = serializers.BooleanField()
@@ -248,9 +262,14 @@ class OverviewSeatOutput(serializers.Serializer):
 
 class PodOverviewOutput(serializers.Serializer):
     pod = PodSummaryOutput()
-    spectator_token = serializers.CharField()
+    spectator_token = serializers.CharField(allow_blank=True)
     seats = OverviewSeatOutput(many=True)
     server_time = serializers.DateTimeField()
+
+
+class SpectatorLinkOutput(serializers.Serializer):
+    spectator_token = serializers.CharField(allow_blank=True)
+    url = serializers.URLField()
 
 
 class MovePlayerOutput(serializers.Serializer):
@@ -262,9 +281,9 @@ class MovePlayerOutput(serializers.Serializer):
 class SeatInfoOutput(serializers.Serializer):
     id = serializers.IntegerField()
     position = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
     is_automatic = serializers.BooleanField()
-    pile_cover = serializers.ChoiceField(PILE_COVERS, allow_blank=True)
+    pile_cover = serializers.CharField(allow_blank=True)  # one of models.PILE_COVERS
     ready = serializers.BooleanField()
 
 
@@ -287,7 +306,7 @@ class PickMadeOutput(serializers.Serializer):
     card = serializers.IntegerField()
     round = serializers.IntegerField()
     pick_number = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.CharField(allow_blank=True)
     pod_version = serializers.IntegerField()
 
 
@@ -302,7 +321,7 @@ class PileOutput(serializers.Serializer):
 
 
 class PileCoverOutput(serializers.Serializer):
-    pile_cover = serializers.ChoiceField(PILE_COVERS, allow_blank=True)
+    pile_cover = serializers.CharField(allow_blank=True)  # one of models.PILE_COVERS
 
 
 class ReplaceSeatOutput(serializers.Serializer):
@@ -314,11 +333,11 @@ class ReplaceSeatOutput(serializers.Serializer):
 class LogPickOutput(serializers.Serializer):
     round = serializers.IntegerField()
     pick = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.CharField(allow_blank=True)
     made_at = serializers.DateTimeField()
-    card = serializers.CharField(allow_null=True)
+    card = serializers.CharField(allow_null=True, allow_blank=True)
     draft_card_id = serializers.IntegerField()
-    pack = serializers.ListField(child=serializers.CharField(allow_null=True), allow_null=True)
+    pack = serializers.ListField(child=serializers.CharField(allow_null=True, allow_blank=True), allow_null=True)
     pack_ids = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -154,6 +155,55 @@ class PodActionView(APIView):
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         POD_ACTIONS[self.action_name](pod_id=pod.pk, actor=request.user)
         return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+
+
+class ExtendClocksView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ExtendClocksInput, responses=s.PodSummaryOutput)
+    def post(self, request, pk: int):
+        """More time on the running clocks (every pick timer, one seat's, or the pod's clock)."""
+        pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.ExtendClocksInput, request)
+        services.extend_clocks(pod_id=pod.pk, seconds=data["seconds"], seat_id=data.get("seat"),
+                               actor=request.user)
+        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+
+
+class DeckBuildingClockView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.DeckBuildingClockInput, responses=s.PodSummaryOutput)
+    def post(self, request, pk: int):
+        """Set the deck-building time: the running clock, or the event's minutes before it starts."""
+        pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.DeckBuildingClockInput, request)
+        services.set_deck_building_clock(pod_id=pod.pk, minutes=data["minutes"], actor=request.user)
+        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+
+
+class StartDeckBuildingView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.StartDeckBuildingInput, responses=s.PodSummaryOutput)
+    def post(self, request, pk: int):
+        """Start the deck-building clock now (after the last round's picks)."""
+        pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(s.StartDeckBuildingInput, request)
+        services.start_deck_building(pod_id=pod.pk, minutes=data.get("minutes"), actor=request.user)
+        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+
+
+class SpectatorLinkView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=s.SpectatorLinkOutput)
+    def post(self, request, pk: int):
+        """A new spectator link; the current one stops working at once."""
+        pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
+        pod = services.regenerate_spectator_token(pod_id=pod.pk, actor=request.user)
+        url = request.build_absolute_uri(reverse("drafts:spectate", args=[pod.spectator_token]))
+        return Response({"spectator_token": pod.spectator_token, "url": url})
 
 
 class MovePlayerView(APIView):
