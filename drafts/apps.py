@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class DraftsConfig(AppConfig):
     default_auto_field = 'django.db.models.BigAutoField'
     name = 'drafts'
+
+    def ready(self):
+        from cards.signals import catalogue_imported
+        from drafts import cardinfo
+
+        # A re-imported card must not be shown from this process's cache of card payloads.
+        catalogue_imported.connect(cardinfo.on_catalogue_imported, dispatch_uid="drafts.cardinfo")

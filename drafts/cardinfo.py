@@ -1,7 +1,7 @@
 """What a page shows of a card in a draft: catalogue faces plus the opened copy's details.
 
 Catalogue cards and printings do not change during an event, so their rendered parts are kept
-per process for a few minutes: a pick or a page then costs no catalogue queries once the pod
+per process for a few minutes (and dropped when this process imports cards): a pick or a page then costs no catalogue queries once the pod
 is warm. Everything here reads; who may see which card is decided by the callers
 (``drafts.selectors`` and the pick answer).
 
@@ -28,6 +28,12 @@ def clear() -> None:
     """Forget everything (tests, and after a catalogue import)."""
     _card_cache.clear()
     _image_cache.clear()
+
+
+def on_catalogue_imported(**kwargs) -> None:
+    """``cards.signals.catalogue_imported``: the catalogue changed under this process's cache
+    (other processes forget within the cache's time to live)."""
+    clear()
 
 
 def _cached(cache: dict, keys: set[int], now: float) -> tuple[dict, set[int]]:

@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cards.signals import catalogue_imported
+
 from .cockatrice import read_cockatrice
 from .mtgjson import read_mtgjson_list, read_mtgjson_set
 from .scryfall import read_scryfall
@@ -43,8 +45,11 @@ def import_file(
     fmt = detect_format(path)
     summary = ImportSummary(path=path, format=fmt.value)
     writer = CardWriter(summary, path=path, batch_size=batch_size, progress=progress, run=run)
-    for item in READERS[fmt](path):
-        writer.add(item)
-    writer.finish()
+    try:
+        for item in READERS[fmt](path):
+            writer.add(item)
+        writer.finish()
+    finally:
+        catalogue_imported.send(sender=import_file, path=path)
     summary.seconds = time.perf_counter() - started
     return summary
