@@ -75,47 +75,54 @@ def _seat_rows(pod: Pod, now: dt.datetime) -> list[dict]:
         counts[row["seat_id"]][row["kind"]] = row["n"]
     online = presence.status([s.pk for s in seats])
     drafting = pod.state == PodState.DRAFTING
-    rows = []
-    for seat in seats:
-        queue = by_holder.get(seat.pk, [])
-        head = queue[0] if queue else None
-        waiting = over = None
-        if head is not None and drafting:
-            started = max(filter(None, [head.arrived_at, seat.last_pick_at]), default=now)
-            waiting = max(0, int((now - started).total_seconds()))
-            allowed = pick_seconds(head.cards_left)
-            over = max(0, waiting - allowed) if allowed is not None else 0
-        kinds = counts[seat.pk]
-        rows.append({
-            "seat": seat, "id": seat.pk, "position": seat.position, "number": seat.position + 1,
-            "name": _name(seat), "is_automatic": seat.is_automatic, "ready": seat.ready,
-            "registration_id": seat.registration_id,
-            "queue": [{"pack_id": p.pk, "cards_left": p.cards_left, "round": p.round} for p in queue],
-            "queue_length": len(queue),
-            "pick_number": head.picks_made + 1 if head else None,
-            "cards_left": head.cards_left if head else None,
-            "deadline": head.deadline if head else None,
-            "remaining_ms": (_ms_left(head.deadline, now) if head and head.deadline
-                             else (head.remaining_ms if head else None)),
-            "waiting_seconds": waiting, "seconds_over": over,
-            "last_pick_at": seat.last_pick_at,
-            "picks": sum(kinds.values()),
-            "manual_picks": kinds[PickKind.MANUAL],
-            "timeout_picks": kinds[PickKind.TIMEOUT],
-            "automatic_picks": sum(kinds[k] for k in AUTOMATIC_KINDS),
-            "connections": online[seat.pk]["connections"],
-            "last_seen": (dt.datetime.fromtimestamp(online[seat.pk]["last_seen"], tz=dt.timezone.utc)
-                          if online[seat.pk]["last_seen"] else None),
-        })
-    # A seat holds up its pod when packs pile up in its queue, or when the seat it passes
-    # to sits idle waiting for it.
+    rows = [_seat_row(seat, by_holder.get(seat.pk, []), counts[seat.pk], online[seat.pk], drafting, now)
+            for seat in seats]
+    _mark_holding_up(rows, pod, drafting)
+    return rows
+
+
+def _seat_row(seat: Seat, queue: list[Pack], kinds: dict, online: dict, drafting: bool,
+              now: dt.datetime) -> dict:
+    """One seat's line: its queue, how long the pack in front has waited, picks, presence."""
+    head = queue[0] if queue else None
+    waiting = over = None
+    if head is not None and drafting:
+        started = max(filter(None, [head.arrived_at, seat.last_pick_at]), default=now)
+        waiting = max(0, int((now - started).total_seconds()))
+        allowed = pick_seconds(head.cards_left)
+        over = max(0, waiting - allowed) if allowed is not None else 0
+    return {
+        "seat": seat, "id": seat.pk, "position": seat.position, "number": seat.position + 1,
+        "name": _name(seat), "is_automatic": seat.is_automatic, "ready": seat.ready,
+        "registration_id": seat.registration_id,
+        "queue": [{"pack_id": p.pk, "cards_left": p.cards_left, "round": p.round} for p in queue],
+        "queue_length": len(queue),
+        "pick_number": head.picks_made + 1 if head else None,
+        "cards_left": head.cards_left if head else None,
+        "deadline": head.deadline if head else None,
+        "remaining_ms": (_ms_left(head.deadline, now) if head and head.deadline
+                         else (head.remaining_ms if head else None)),
+        "waiting_seconds": waiting, "seconds_over": over,
+        "last_pick_at": seat.last_pick_at,
+        "picks": sum(kinds.values()),
+        "manual_picks": kinds[PickKind.MANUAL],
+        "timeout_picks": kinds[PickKind.TIMEOUT],
+        "automatic_picks": sum(kinds[k] for k in AUTOMATIC_KINDS),
+        "connections": online["connections"],
+        "last_seen": (dt.datetime.fromtimestamp(online["last_seen"], tz=dt.timezone.utc)
+                      if online["last_seen"] else None),
+    }
+
+
+def _mark_holding_up(rows: list[dict], pod: Pod, drafting: bool) -> None:
+    """A seat holds up its pod when packs pile up in its queue, or when the seat it passes
+    to sits idle waiting for it."""
     direction = pass_direction(pod.round) if pod.round else 1
     by_position = {row["position"]: row for row in rows}
     for row in rows:
         receiver = by_position.get((row["position"] + direction) % max(len(rows), 1))
         idle_neighbour = receiver is not None and receiver is not row and receiver["queue_length"] == 0
         row["holding_up"] = bool(drafting and row["queue_length"] and (row["queue_length"] >= 2 or idle_neighbour))
-    return rows
 
 
 def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:

@@ -215,6 +215,40 @@ def events_of(user) -> list[Event]:
     return events.order_by("-date", "name")
 
 
+def events_taken_part_in(user) -> list[Event]:
+    """The events the event list shows as the user's: staff or registered (every event for a
+    superuser), newest first."""
+    if user.is_superuser:
+        return list(Event.objects.all().order_by("-date", "name"))
+    return list(Event.objects.filter(Q(staff__user=user) | Q(registrations__user=user)).distinct()
+                .order_by("-date", "name"))
+
+
+def upcoming_events(*, exclude: list[int], limit: int = 20) -> list[Event]:
+    return list(Event.objects.filter(date__gte=timezone.localdate()).exclude(pk__in=exclude)
+                .order_by("date", "name")[:limit])
+
+
+def seats_by_event(user) -> dict[int, Seat]:
+    """The user's seat in each event they are seated in."""
+    return {s.pod.event_id: s for s in Seat.objects.filter(registration__user=user).select_related("pod")}
+
+
+def seat_of(registration) -> Seat | None:
+    return Seat.objects.filter(registration=registration).select_related("pod").first()
+
+
+def pods_with_seats(event: Event) -> list[dict]:
+    """The event's pods by number, each with its seats in order."""
+    return [{"pod": pod, "seats": sorted(pod.seats.all(), key=lambda s: s.position)}
+            for pod in event.pods.order_by("number").prefetch_related("seats__registration")]
+
+
+def seated_registration_ids(event: Event) -> set[int]:
+    return set(Seat.objects.filter(pod__event=event, registration__isnull=False)
+               .values_list("registration_id", flat=True))
+
+
 ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
 
 

@@ -56,40 +56,49 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
     seat = None
     if seat_id is not None:
         seat = access_pod_seat(pod, seat_id)
-    delta = dt.timedelta(seconds=seconds)
     if state == PodState.DRAFTING:
-        packs = Pack.objects.filter(pod=pod, holder__isnull=False)
-        if seat is not None:
-            packs = packs.filter(holder=seat)
-        packs = list(packs.exclude(remaining_ms=None) if paused else packs.exclude(deadline=None))
-        if not packs:
-            raise ConflictError(error_codes.NO_RUNNING_CLOCK, "No pick timer is running"
-                                + (" for that seat." if seat else " in this pod."))
-        for pack in packs:
-            if paused:
-                pack.remaining_ms += seconds * 1000
-            else:
-                pack.deadline += delta
-            pack.save(update_fields=["remaining_ms", "deadline"])
-        clock, count = "pick", len(packs)
+        clock, count = "pick", _extend_pick_timers(pod, seat, seconds, paused)
     elif state in (PodState.REVIEWING, PodState.DECK_BUILDING):
-        if seat is not None:
-            raise DomainError(error_codes.INVALID_TIMER,
-                              gettext("Between rounds and in deck building the clock is the whole pod's."),
-                              field="seat")
-        field = "review_deadline" if state == PodState.REVIEWING else "deck_building_deadline"
-        if paused and pod.paused_remaining_ms is not None:
-            pod.paused_remaining_ms += seconds * 1000
-        elif not paused and getattr(pod, field) is not None:
-            setattr(pod, field, getattr(pod, field) + delta)
-        else:
-            raise ConflictError(error_codes.NO_RUNNING_CLOCK, gettext('No clock is running in this pod.'))
-        clock, count = ("review" if state == PodState.REVIEWING else "deck_building"), 1
+        clock, count = _extend_pod_clock(pod, state, seat, seconds, paused), 1
     else:
         raise ConflictError(error_codes.POD_NOT_DRAFTING, gettext("Only a running pod's clocks can be extended."))
     log_action(pod, now, PodAction.EXTEND_CLOCKS, actor, seconds=seconds, clock=clock, clocks=count,
-         seat=seat.position if seat else None)
+               seat=seat.position if seat else None)
     return _finish(pod)
+
+
+def _extend_pick_timers(pod: Pod, seat, seconds: int, paused: bool) -> int:
+    """More time on the running pick timers (of ``seat`` only, if given); returns how many."""
+    packs = Pack.objects.filter(pod=pod, holder__isnull=False)
+    if seat is not None:
+        packs = packs.filter(holder=seat)
+    packs = list(packs.exclude(remaining_ms=None) if paused else packs.exclude(deadline=None))
+    if not packs:
+        raise ConflictError(error_codes.NO_RUNNING_CLOCK, "No pick timer is running"
+                            + (" for that seat." if seat else " in this pod."))
+    for pack in packs:
+        if paused:
+            pack.remaining_ms += seconds * 1000
+        else:
+            pack.deadline += dt.timedelta(seconds=seconds)
+        pack.save(update_fields=["remaining_ms", "deadline"])
+    return len(packs)
+
+
+def _extend_pod_clock(pod: Pod, state: str, seat, seconds: int, paused: bool) -> str:
+    """More time on the review or deck-building clock (the whole pod's); returns which."""
+    if seat is not None:
+        raise DomainError(error_codes.INVALID_TIMER,
+                          gettext("Between rounds and in deck building the clock is the whole pod's."),
+                          field="seat")
+    field = "review_deadline" if state == PodState.REVIEWING else "deck_building_deadline"
+    if paused and pod.paused_remaining_ms is not None:
+        pod.paused_remaining_ms += seconds * 1000
+    elif not paused and getattr(pod, field) is not None:
+        setattr(pod, field, getattr(pod, field) + dt.timedelta(seconds=seconds))
+    else:
+        raise ConflictError(error_codes.NO_RUNNING_CLOCK, gettext('No clock is running in this pod.'))
+    return "review" if state == PodState.REVIEWING else "deck_building"
 
 
 @transaction.atomic

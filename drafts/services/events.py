@@ -158,28 +158,9 @@ def seat_players(*, event_id: int, seed: int | None = None,
     event = access_event(event_id, for_update=True)
     require(actor, event, Permission.ORGANISER)
     old = _locked_unstarted_pods(event)
-    registrations = {r.pk: r for r in Registration.objects.filter(event=event)}
-    if pods is None:
-        if len(registrations) < 2:
-            raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('At least two players are needed to draft.'))
-        seed = seed if seed is not None else secrets.randbits(48)
-        order = sorted(registrations)
-        random.Random(seed).shuffle(order)
-        groups, start = [], 0
-        for size in split_into_pods(len(order)):
-            groups.append(order[start:start + size])
-            start += size
-    else:
-        groups = [list(g) for g in pods]
-        flat = [rid for g in groups for rid in g]
-        if len(flat) != len(set(flat)) or not set(flat) <= set(registrations):
-            raise DomainError(error_codes.INVALID_SEATING,
-                              gettext('Each pod lists registrations of this event, each one once.'))
-        if any(len(g) > MAX_POD_SIZE for g in groups):
-            raise DomainError(error_codes.POD_TOO_LARGE, gettext('A pod seats at most %(MAX_POD_SIZE)s players.') % {'MAX_POD_SIZE': MAX_POD_SIZE})
-        if any(len(g) < 2 for g in groups):
-            raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('Every pod needs at least two players.'))
-        seed = seed if seed is not None else secrets.randbits(48)
+    registrations = set(Registration.objects.filter(event=event).values_list("pk", flat=True))
+    seed = seed if seed is not None else secrets.randbits(48)
+    groups = _random_groups(registrations, seed) if pods is None else _groups_by_hand(pods, registrations)
     Seat.objects.filter(pod__in=old).delete()
     Pod.objects.filter(pk__in=[p.pk for p in old]).delete()
     created = []
@@ -193,6 +174,33 @@ def seat_players(*, event_id: int, seed: int | None = None,
         created.append(pod)
     _notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
+
+
+def _random_groups(registrations: set[int], seed: int) -> list[list[int]]:
+    """Every registration in pods of as equal sizes as can be, shuffled from ``seed``."""
+    if len(registrations) < 2:
+        raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('At least two players are needed to draft.'))
+    order = sorted(registrations)
+    random.Random(seed).shuffle(order)
+    groups, start = [], 0
+    for size in split_into_pods(len(order)):
+        groups.append(order[start:start + size])
+        start += size
+    return groups
+
+
+def _groups_by_hand(pods: Sequence[Sequence[int]], registrations: set[int]) -> list[list[int]]:
+    """The organiser's own seating, checked: this event's registrations, each once, 2-8 a pod."""
+    groups = [list(g) for g in pods]
+    flat = [rid for g in groups for rid in g]
+    if len(flat) != len(set(flat)) or not set(flat) <= registrations:
+        raise DomainError(error_codes.INVALID_SEATING,
+                          gettext('Each pod lists registrations of this event, each one once.'))
+    if any(len(g) > MAX_POD_SIZE for g in groups):
+        raise DomainError(error_codes.POD_TOO_LARGE, gettext('A pod seats at most %(MAX_POD_SIZE)s players.') % {'MAX_POD_SIZE': MAX_POD_SIZE})
+    if any(len(g) < 2 for g in groups):
+        raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('Every pod needs at least two players.'))
+    return groups
 
 
 @transaction.atomic
@@ -223,15 +231,7 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
     if occupant is not None:
         if current is None:
             raise ConflictError(error_codes.SEAT_TAKEN, gettext('That seat is taken.'))
-        # Swap: park one registration to keep the unique constraint satisfied mid-way.
-        other = occupant.registration_id
-        occupant.registration_id = None
-        occupant.save(update_fields=["registration"])
-        current.registration_id, old_reg = other, current.registration_id
-        current.save(update_fields=["registration"])
-        occupant.registration_id = old_reg
-        occupant.save(update_fields=["registration"])
-        return occupant
+        return _swap(current, occupant)
     if current is not None:
         current.delete()
         _compact_positions(current.pod_id)
@@ -242,6 +242,19 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
                                registration=registration)
     _compact_positions(target.pk)
     return seat
+
+
+def _swap(current: Seat, occupant: Seat) -> Seat:
+    """Two seated players change seats; returns the mover's new seat."""
+    # Park one registration to keep the unique constraint satisfied mid-way.
+    other = occupant.registration_id
+    occupant.registration_id = None
+    occupant.save(update_fields=["registration"])
+    current.registration_id, old_reg = other, current.registration_id
+    current.save(update_fields=["registration"])
+    occupant.registration_id = old_reg
+    occupant.save(update_fields=["registration"])
+    return occupant
 
 
 def _compact_positions(pod_id: int) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 import random
-import uuid
 from dataclasses import dataclass
 
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
@@ -133,6 +132,3 @@ def open_packs(event: Event, seed: int, seats: int) -> dict[int, list[OpenedPack
         packs[round_number] = [openers[code].open(rng) for _ in range(seats)]
     return packs
 
-
-def new_seed() -> int:
-    return uuid.uuid4().int & (2**48 - 1)

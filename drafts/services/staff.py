@@ -212,13 +212,8 @@ def _json_value(value):
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
-@transaction.atomic
-def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datetime | None = None) -> Event:
-    """Change an event's settings (organisers): validated, logged field by field, and told to
-    every live page of the event (publishing decklists changes what players may see)."""
-    now = now or timezone.now()
-    event = _lock_event(event_id)
-    _require_organiser(actor, event)
+def _check_settings(changes: dict[str, Any]) -> None:
+    """Refuse a setting that cannot change or a value it cannot take (the name is trimmed)."""
     unknown = sorted(set(changes) - set(EDITABLE_FIELDS))
     if unknown:
         raise DomainError(error_codes.INVALID_FIELD, _("These settings cannot be changed: %(fields)s.")
@@ -233,6 +228,16 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
     if minutes is not None and not 1 <= int(minutes) <= 180:
         raise DomainError(error_codes.INVALID_MINUTES, _("Deck building lasts 1 to 180 minutes."),
                           field="deck_building_minutes")
+
+
+@transaction.atomic
+def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datetime | None = None) -> Event:
+    """Change an event's settings (organisers): validated, logged field by field, and told to
+    every live page of the event (publishing decklists changes what players may see)."""
+    now = now or timezone.now()
+    event = _lock_event(event_id)
+    _require_organiser(actor, event)
+    _check_settings(changes)
     diff = {}
     for field, value in changes.items():
         old = getattr(event, field)

@@ -13,7 +13,6 @@ from django.utils.html import format_html
 register = template.Library()
 
 RARITY = {"common": "C", "uncommon": "U", "rare": "R", "mythic": "M", "special": "S", "bonus": "B"}
-COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 
 @register.filter
@@ -70,12 +69,6 @@ def iso_ms(value) -> str:
 @register.filter
 def rarity_letter(rarity: str) -> str:
     return RARITY.get((rarity or "").lower(), (rarity or "?")[:1].upper())
-
-
-@register.filter
-def color_words(colors) -> str:
-    letters = "".join(colors or [])
-    return ", ".join(COLOR_NAMES.get(c, c) for c in letters) or "colorless"
 
 
 @register.filter

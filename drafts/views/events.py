@@ -8,34 +8,26 @@ from django.utils.translation import gettext
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from draftsite.errors import DomainError
-from drafts import access, error_codes, permissions, services
+from drafts import access, error_codes, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
-from drafts.models import Event, PodState, Registration, Seat
+from drafts.models import PodState
 from drafts.views.common import confirm_page, confirmed, event_role_label, get_event, on_page
 
 
 def event_list(request):
     context = {"title": gettext('Events'), "can_create": permissions.can_create_event(request.user)}
     if request.user.is_authenticated:
-        mine = Event.objects.filter(Q(staff__user=request.user) | Q(registrations__user=request.user)).distinct()
-        if request.user.is_superuser:
-            mine = Event.objects.all()
-        seats = {s.pod.event_id: s for s in Seat.objects.filter(registration__user=request.user)
-                 .select_related("pod")}
+        seats = selectors.seats_by_event(request.user)
         rows = [{"event": e, "role": event_role_label(request.user, e), "seat": seats.get(e.pk),
                  "staff": permissions.sees_everything(request.user, e)}
-                for e in mine.order_by("-date", "name")]
-        upcoming = (Event.objects.filter(date__gte=timezone.localdate()).exclude(pk__in=[r["event"].pk for r in rows])
-                    .order_by("date", "name")[:20])
-        context.update(rows=rows, upcoming=upcoming)
+                for e in selectors.events_taken_part_in(request.user)]
+        context.update(rows=rows, upcoming=selectors.upcoming_events(exclude=[r["event"].pk for r in rows]))
     return render(request, "drafts/event_list.html", context)
 
 
@@ -66,15 +58,10 @@ def event_detail(request, event_id: int):
     staff = permissions.sees_everything(request.user, event)
     organiser = permissions.is_organiser(request.user, event)
     registration = event.registrations.filter(user=request.user).first()
-    my_seat = (Seat.objects.filter(registration=registration).select_related("pod").first()
-               if registration else None)
+    my_seat = selectors.seat_of(registration) if registration else None
     member = staff or registration is not None
-    pods = []
-    if member:
-        for pod in event.pods.order_by("number").prefetch_related("seats__registration"):
-            pods.append({"pod": pod, "seats": sorted(pod.seats.all(), key=lambda s: s.position)})
-    seated = set(Seat.objects.filter(pod__event=event, registration__isnull=False)
-                 .values_list("registration_id", flat=True))
+    pods = selectors.pods_with_seats(event) if member else []
+    seated = selectors.seated_registration_ids(event)
     registrations = list(event.registrations.order_by("name")) if member else []
     return render(request, "drafts/event_detail.html", {
         "title": event.name, "event": event, "staff": staff, "organiser": organiser,
@@ -139,7 +126,7 @@ def event_seating(request, event_id: int):
                 messages.error(request, error)
         return redirect(back)
     if not confirmed(request):
-        count = Registration.objects.filter(event=event).count()
+        count = event.registrations.count()
         return confirm_page(request, title=gettext('Seat the players'),
                             question=gettext('Seat all %(count)s registered players into pods of up to 8?') % {'count': count},
                             detail=gettext('Any earlier seating is replaced (seating is locked once a pod starts).'),

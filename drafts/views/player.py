@@ -20,7 +20,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
 from drafts import access, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PickForm, PileCoverForm, PileMoveForm
@@ -34,6 +33,7 @@ from drafts.views.common import (
     posted,
     present_board,
     present_card,
+    run,
 )
 
 PILE_COVER_LABELS = {"": gettext_lazy("nothing (DFCs show on top)"), "basic_land": gettext_lazy("a basic land"),
@@ -122,12 +122,8 @@ def seat_pick(request, seat_id: int):
         return confirm_page(request, title=gettext('Confirm your pick'), question=gettext('Pick %(card)s?') % {'card': card['name']},
                             action=reverse("drafts:seat-pick", args=[seat.pk]), back=_back(seat),
                             button="Pick it", detail=gettext('The pack then passes to your neighbour.'))
-    try:
-        services.make_pick(seat_id=seat.pk, draft_card_id=card_id, actor=request.user,
-                           position=position, pack_id=pack_id)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(_back(seat))
+    return run(request, services.make_pick, success="", back=_back(seat), seat_id=seat.pk,
+               draft_card_id=card_id, actor=request.user, position=position, pack_id=pack_id)[0]
 
 
 @login_required
@@ -139,37 +135,25 @@ def seat_pile(request, seat_id: int):
     card_id, position = fields["card"], fields["position"]
     if card_id is None or position is None:
         messages.error(request, gettext('Choose a card and where it goes.'))
-    else:
-        try:
-            services.move_pile_card(seat_id=seat.pk, draft_card_id=card_id, position=position,
-                                    actor=request.user)
-        except DomainError as exc:
-            messages.error(request, exc.message)
-    return redirect(_back(seat) + "#pile")
+        return redirect(_back(seat) + "#pile")
+    return run(request, services.move_pile_card, success="", back=_back(seat) + "#pile", seat_id=seat.pk,
+               draft_card_id=card_id, position=position, actor=request.user)[0]
 
 
 @login_required
 @require_POST
 def seat_pile_cover(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    try:
-        services.set_pile_cover(seat_id=seat.pk, cover=posted(PileCoverForm, request)["cover"],
-                                actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(_back(seat) + "#pile")
+    return run(request, services.set_pile_cover, success="", back=_back(seat) + "#pile", seat_id=seat.pk,
+               cover=posted(PileCoverForm, request)["cover"], actor=request.user)[0]
 
 
 @login_required
 @require_POST
 def seat_ready(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    try:
-        services.mark_ready(seat_id=seat.pk, actor=request.user)
-        messages.success(request, gettext('You are ready. The next pack opens when everyone is.'))
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(_back(seat))
+    return run(request, services.mark_ready, success=gettext('You are ready. The next pack opens when everyone is.'),
+               back=_back(seat), seat_id=seat.pk, actor=request.user)[0]
 
 
 @login_required

@@ -130,70 +130,107 @@ class Refused(Exception):
     """The control's input is incomplete: say so on the page it came from."""
 
 
+def _pod_name(pod) -> str:
+    return gettext("pod %(number)s") % {"number": pod.number}
+
+
+def _start(pod, post, actor) -> Control:
+    return Control(gettext("Start %(name)s? Packs open and the first pick timer starts.") % {"name": _pod_name(pod)},
+                   services.start_pod, {"pod_id": pod.pk, "actor": actor},
+                   gettext("Pod %(number)s started.") % {"number": pod.number})
+
+
+def _pause(pod, post, actor) -> Control:
+    return Control(gettext("Pause %(name)s? Every clock stops where it is.") % {"name": _pod_name(pod)},
+                   services.pause_pod, {"pod_id": pod.pk, "actor": actor},
+                   gettext("Pod %(number)s paused.") % {"number": pod.number})
+
+
+def _resume(pod, post, actor) -> Control:
+    return Control(gettext("Resume %(name)s? Every clock restarts with the time it had left.") % {"name": _pod_name(pod)},
+                   services.resume_pod, {"pod_id": pod.pk, "actor": actor},
+                   gettext("Pod %(number)s resumed.") % {"number": pod.number})
+
+
+def _advance(pod, post, actor) -> Control:
+    return Control(gettext("End the review in %(name)s now and open the next packs?") % {"name": _pod_name(pod)},
+                   services.advance_round, {"pod_id": pod.pk, "actor": actor}, gettext("Next round started."))
+
+
+def _extend(pod, post, actor) -> Control:
+    seconds, seat = post["seconds"], post["seat"]
+    if seconds is None:
+        raise Refused(gettext("Give the number of seconds to add."))
+    if seat:
+        question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s for %(seat)s?") % {
+            "seconds": seconds, "name": _pod_name(pod), "seat": _seat_label(seat)}
+    else:
+        question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s?") % {
+            "seconds": seconds, "name": _pod_name(pod)}
+    return Control(question, services.extend_clocks,
+                   {"pod_id": pod.pk, "actor": actor, "seconds": seconds, "seat_id": seat.pk if seat else None},
+                   gettext("Clocks extended by %(seconds)s s.") % {"seconds": seconds})
+
+
+def _deck_building_clock(pod, post, actor) -> Control:
+    minutes = post["minutes"]
+    if minutes is None:
+        raise Refused(gettext("Give the deck-building minutes."))
+    return Control(gettext("Set the deck-building time of %(name)s to %(minutes)s minutes?") % {
+                       "name": _pod_name(pod), "minutes": minutes},
+                   services.set_deck_building_clock, {"pod_id": pod.pk, "actor": actor, "minutes": minutes},
+                   gettext("Deck-building time set to %(minutes)s min.") % {"minutes": minutes})
+
+
+def _start_deck_building(pod, post, actor) -> Control:
+    return Control(gettext("Start the deck-building clock of %(name)s now?") % {"name": _pod_name(pod)},
+                   services.start_deck_building, {"pod_id": pod.pk, "actor": actor, "minutes": post["minutes"]},
+                   gettext("Deck-building clock started."))
+
+
+def _replace(pod, post, actor) -> Control:
+    seat = post["seat"]
+    if seat is None:
+        raise Refused(gettext("Choose the seat to replace."))
+    return Control(gettext("Replace %(seat)s with an automatic drafter? It picks for the seat from now "
+                           "on; the pile stays.") % {"seat": _seat_label(seat)},
+                   services.replace_with_automatic, {"seat_id": seat.pk, "actor": actor},
+                   gettext("Seat %(number)s is now an automatic drafter.") % {"number": seat.position + 1},
+                   danger=True)
+
+
+def _hand_seat(pod, post, actor) -> Control:
+    seat = post["seat"]
+    registration = Registration.objects.filter(pk=post["registration"], event=pod.event).first()
+    if seat is None or registration is None:
+        raise Refused(gettext("Choose the seat and the player who takes it."))
+    return Control(gettext("Hand %(seat)s, with its packs and pile, to %(player)s?") % {
+                       "seat": _seat_label(seat), "player": registration.name},
+                   services.hand_seat, {"seat_id": seat.pk, "registration_id": registration.pk, "actor": actor},
+                   gettext("Seat %(number)s handed to %(player)s.") % {
+                       "number": seat.position + 1, "player": registration.name}, danger=True)
+
+
+def _spectator_link(pod, post, actor) -> Control:
+    return Control(gettext("Make a new spectator link for %(name)s? The current link stops working at once.")
+                   % {"name": _pod_name(pod)}, services.regenerate_spectator_token,
+                   {"pod_id": pod.pk, "actor": actor}, gettext("New spectator link made."), danger=True)
+
+
+# Every control of the pod page, by the action in its URL (the API has one endpoint each).
+CONTROLS = {
+    "start": _start, "pause": _pause, "resume": _resume, "advance": _advance, "extend": _extend,
+    "deck-building-clock": _deck_building_clock, "start-deck-building": _start_deck_building,
+    "replace": _replace, "hand-seat": _hand_seat, "spectator-link": _spectator_link,
+}
+
+
 def _control(action: str, request, pod) -> Control:
-    name = gettext("pod %(number)s") % {"number": pod.number}
+    if action not in CONTROLS:
+        raise Http404(gettext('No such control'))
     post = posted(PodControlForm, request)
-    common = {"pod_id": pod.pk, "actor": request.user}
-    seat = _seat_of(pod, post["seat"])
-    seconds, minutes = post["seconds"], post["minutes"]
-    if action == "start":
-        return Control(gettext("Start %(name)s? Packs open and the first pick timer starts.") % {"name": name},
-                       services.start_pod, common, gettext("Pod %(number)s started.") % {"number": pod.number})
-    if action == "pause":
-        return Control(gettext("Pause %(name)s? Every clock stops where it is.") % {"name": name},
-                       services.pause_pod, common, gettext("Pod %(number)s paused.") % {"number": pod.number})
-    if action == "resume":
-        return Control(gettext("Resume %(name)s? Every clock restarts with the time it had left.") % {"name": name},
-                       services.resume_pod, common, gettext("Pod %(number)s resumed.") % {"number": pod.number})
-    if action == "advance":
-        return Control(gettext("End the review in %(name)s now and open the next packs?") % {"name": name},
-                       services.advance_round, common, gettext("Next round started."))
-    if action == "extend":
-        if seconds is None:
-            raise Refused(gettext("Give the number of seconds to add."))
-        if seat:
-            question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s for %(seat)s?") % {
-                "seconds": seconds, "name": name, "seat": _seat_label(seat)}
-        else:
-            question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s?") % {
-                "seconds": seconds, "name": name}
-        return Control(question, services.extend_clocks,
-                       {**common, "seconds": seconds, "seat_id": seat.pk if seat else None},
-                       gettext("Clocks extended by %(seconds)s s.") % {"seconds": seconds})
-    if action == "deck-building-clock":
-        if minutes is None:
-            raise Refused(gettext("Give the deck-building minutes."))
-        return Control(gettext("Set the deck-building time of %(name)s to %(minutes)s minutes?") % {
-                           "name": name, "minutes": minutes},
-                       services.set_deck_building_clock, {**common, "minutes": minutes},
-                       gettext("Deck-building time set to %(minutes)s min.") % {"minutes": minutes})
-    if action == "start-deck-building":
-        return Control(gettext("Start the deck-building clock of %(name)s now?") % {"name": name},
-                       services.start_deck_building, {**common, "minutes": minutes},
-                       gettext("Deck-building clock started."))
-    if action == "replace":
-        if seat is None:
-            raise Refused(gettext("Choose the seat to replace."))
-        return Control(gettext("Replace %(seat)s with an automatic drafter? It picks for the seat from now "
-                               "on; the pile stays.") % {"seat": _seat_label(seat)},
-                       services.replace_with_automatic, {"seat_id": seat.pk, "actor": request.user},
-                       gettext("Seat %(number)s is now an automatic drafter.") % {"number": seat.position + 1},
-                       danger=True)
-    if action == "hand-seat":
-        registration = Registration.objects.filter(pk=post["registration"], event=pod.event).first()
-        if seat is None or registration is None:
-            raise Refused(gettext("Choose the seat and the player who takes it."))
-        return Control(gettext("Hand %(seat)s, with its packs and pile, to %(player)s?") % {
-                           "seat": _seat_label(seat), "player": registration.name},
-                       services.hand_seat,
-                       {"seat_id": seat.pk, "registration_id": registration.pk, "actor": request.user},
-                       gettext("Seat %(number)s handed to %(player)s.") % {
-                           "number": seat.position + 1, "player": registration.name}, danger=True)
-    if action == "spectator-link":
-        return Control(gettext("Make a new spectator link for %(name)s? The current link stops working at once.")
-                       % {"name": name}, services.regenerate_spectator_token, common,
-                       gettext("New spectator link made."), danger=True)
-    raise Http404(gettext('No such control'))
+    post["seat"] = _seat_of(pod, post["seat"])
+    return CONTROLS[action](pod, post, request.user)
 
 
 @login_required
