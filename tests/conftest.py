@@ -100,5 +100,5 @@ def _in_memory_channel_layer(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.LIVE_UPDATES_URL = ""  # live updates straight to this process's sockets
     # Socket picks through a thread and Django's connection: an async pool would outlive each
-    # test's event loop (tests/drafts/test_async_picks.py opens and closes one itself).
+    # test's event loop (tests/drafts/services/test_async_picks.py opens and closes one itself).
     settings.DRAFT_ASYNC_PICKS = False

@@ -20,6 +20,7 @@ from draftsite.routing import websocket_urlpatterns
 from drafts import presence, services
 from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
 from tests.drafts import conftest
+from tests.factories import EventStaffFactory
 
 # serialized_rollback: these tests commit for real; data the migrations seed (roles, the IPG
 # catalogue) must be there again for the tests after them.
@@ -52,7 +53,7 @@ def seats(pod):
 @pytest.fixture
 def judge(pod):
     user = get_user_model().objects.create_user("judy", password="pw")
-    EventStaff.objects.create(event=pod.event, user=user, role=StaffRole.JUDGE)
+    EventStaffFactory(event=pod.event, user=user, role=StaffRole.JUDGE)
     return user
 
 

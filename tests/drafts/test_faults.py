@@ -19,13 +19,13 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from django.db.models import Count
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, Seat
 from drafts.simulation import check_conservation
 from tests import cluster
 from tests.drafts.conftest import make_pod
+from tests.factories import TokenFactory
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -157,7 +157,7 @@ def test_a_killed_web_process_loses_nothing_its_clients_reconnect_elsewhere(
     pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
     seat = Seat.objects.select_related("registration__user").get(pod=pod, position=1)
     cookie = _session_cookie(seat.registration.user)
-    token = Token.objects.create(user=seat.registration.user).key
+    token = TokenFactory(user=seat.registration.user).key
     ports = [cluster.free_port(), cluster.free_port()]
     webs = [cluster.start_web(private_redis["url"], port) for port in ports]
     base_a, base_b = (f"http://127.0.0.1:{port}" for port in ports)

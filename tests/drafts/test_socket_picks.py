@@ -23,7 +23,6 @@ from django.core.cache import cache
 from django.db import connection, connections, transaction
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from draftsite.errors import DomainError
 from draftsite.routing import websocket_urlpatterns
@@ -34,6 +33,7 @@ from drafts.services import fresh_pod
 from drafts.simulation import check_conservation
 from drafts.tasks import sweep_due_pods
 from tests.drafts import conftest
+from tests.factories import TokenFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
@@ -350,7 +350,7 @@ async def test_the_old_owners_open_socket_cannot_pick_after_the_seat_is_handed_o
 
 async def test_the_same_pick_sent_20_times_over_socket_and_http_takes_one_card(pod, seats, players):
     seat = seats[0]
-    token = await database_sync_to_async(lambda: Token.objects.create(user=players[0]).key)()
+    token = await database_sync_to_async(lambda: TokenFactory(user=players[0]).key)()
     pack, cards = await head(seat)
     frame = {"type": "pick", "card": cards[4], "pack": pack.pk}
     sockets = [await opened(f"/ws/seats/{seat.pk}/", players[0]) for _ in range(10)]

@@ -10,7 +10,7 @@ from drafts import roles
 from drafts.models import PodLogEntry
 from paper import services
 from paper.models import CalledPod, CallPause, Flight
-from tests.drafts.test_races import codes, race
+from tests.drafts.services.test_races import codes, race
 from tests.paper.conftest import make_paper_event, user
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

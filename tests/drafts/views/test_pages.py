@@ -15,8 +15,9 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import presence, services
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
+from drafts.models import DraftCard, Event, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
 from tests.drafts import conftest
+from tests.factories import EventStaffFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def play_some_picks(pod, rounds_of_picks=2):
 @pytest.fixture
 def judge(db, pod):
     user = get_user_model().objects.create_user("judy", password="pw")
-    EventStaff.objects.create(event=pod.event, user=user, role=StaffRole.JUDGE)
+    EventStaffFactory(event=pod.event, user=user, role=StaffRole.JUDGE)
     return user
 
 
