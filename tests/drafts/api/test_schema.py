@@ -12,8 +12,13 @@ from drafts.urls import api_urlpatterns
 pytestmark = pytest.mark.django_db
 
 
+def _shape(path: str) -> str:
+    """A path with its parameters unnamed (the schema calls ``pk`` ``id``)."""
+    return re.sub(r"\{\w+\}", "{}", path)
+
+
 def _schema_path(route: str) -> str:
-    return "/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
+    return _shape("/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route))
 
 
 def _typed(schema: dict) -> bool:
@@ -26,9 +31,10 @@ def _typed(schema: dict) -> bool:
 
 def test_every_draft_endpoint_answers_a_typed_body():
     schema = Client().get("/api/schema/?format=json").json()
+    paths = {_shape(path): operations for path, operations in schema["paths"].items()}
     untyped, seen = [], 0
     for route in {str(pattern.pattern) for pattern in api_urlpatterns}:
-        operations = schema["paths"][_schema_path(route)]
+        operations = paths[_schema_path(route)]
         for method, operation in operations.items():
             for status, answer in operation["responses"].items():
                 if not status.startswith("2") or status == "204":
