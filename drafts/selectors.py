@@ -205,19 +205,9 @@ def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
 
 # --- events and their staff -----------------------------------------------------------------
 
-def events_of(user) -> list[Event]:
-    """Events the user organises, judges or plays in (all of them for superusers), newest first."""
-    events = Event.objects.all()
-    if not user.is_superuser:
-        events = events.filter(pk__in=set(
-            list(user.event_roles.values_list("event_id", flat=True))
-            + list(user.registrations.values_list("event_id", flat=True))))
-    return events.order_by("-date", "name")
-
-
 def events_taken_part_in(user) -> list[Event]:
-    """The events the event list shows as the user's: staff or registered (every event for a
-    superuser), newest first."""
+    """The events the user runs, judges or plays in (every event for a superuser), newest
+    first: the event list's and ``GET /api/events/``."""
     if user.is_superuser:
         return list(Event.objects.all().order_by("-date", "name"))
     return list(Event.objects.filter(Q(staff__user=user) | Q(registrations__user=user)).distinct()

@@ -34,7 +34,7 @@ class EventListView(APIView):
     @extend_schema(responses=s.EventOutput(many=True))
     def get(self, request):
         """Events you organise, judge or play in (all of them for superusers)."""
-        return Response(s.EventOutput(selectors.events_of(request.user), many=True).data)
+        return Response(s.EventOutput(selectors.events_taken_part_in(request.user), many=True).data)
 
     @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
     def post(self, request):

@@ -1,2 +1,2 @@
 """HTML pages of the draft engine: events, the player's draft page, the organiser's
-dashboard and pod page, the open board and the spectator view (see drafts/page_urls.py)."""
+dashboard and pod page, the open board and the spectator view (routes: drafts/urls.py)."""

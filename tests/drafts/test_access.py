@@ -1,0 +1,99 @@
+"""drafts.access: one look-up with the caller's permission for events, pods and seats, used by
+the API, the pages and the services alike (a system caller passes no user and is trusted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from draftsite.errors import ForbiddenError, NotFoundError
+from drafts import access, error_codes, services
+from drafts.access import Permission
+from drafts.models import DraftFormat, Seat, StaffRole
+from tests.drafts.conftest import T0, make_pod, seconds
+from tests.factories import EventFactory, EventStaffFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_unknown_objects_are_not_found_with_their_codes():
+    for lookup, code in ((access.access_event, error_codes.UNKNOWN_EVENT), (access.access_pod, error_codes.UNKNOWN_POD),
+                         (access.access_seat, error_codes.UNKNOWN_SEAT)):
+        with pytest.raises(NotFoundError) as error:
+            lookup(987654)
+        assert error.value.code == code and "987654" in error.value.message
+
+
+def test_a_paper_event_is_looked_up_as_one():
+    booster = EventFactory(draft_format=DraftFormat.BOOSTER)
+    with pytest.raises(NotFoundError) as error:
+        access.access_event(booster.pk, draft_format=DraftFormat.PAPER)
+    assert error.value.code == error_codes.UNKNOWN_EVENT
+    assert error.value.message == f"No paper draft event has id {booster.pk}."
+    paper = EventFactory(draft_format=DraftFormat.PAPER)
+    assert access.access_event(paper.pk, draft_format=DraftFormat.PAPER) == paper
+
+
+def test_event_permissions(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, start=False)
+    event = pod.event
+    judge = EventStaffFactory(event=event, role=StaffRole.JUDGE).user
+    outsider = UserFactory()
+    assert access.access_event(event.pk, organiser, permission=Permission.ORGANISER) == event
+    assert access.access_event(event.pk, judge, permission=Permission.STAFF) == event
+    assert access.access_event(event.pk, players[0], permission=Permission.MEMBER) == event
+    for user, permission in ((judge, Permission.ORGANISER), (players[0], Permission.STAFF),
+                             (outsider, Permission.MEMBER)):
+        with pytest.raises(ForbiddenError) as error:
+            access.access_event(event.pk, user, permission=permission)
+        assert error.value.code == error_codes.NOT_EVENT_STAFF
+    assert access.access_event(event.pk, None, permission=Permission.ORGANISER) == event  # a system caller
+
+
+def test_seat_and_pod_permissions(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, start=False)
+    seat = Seat.objects.get(pod=pod, position=0)
+    judge = EventStaffFactory(event=pod.event, role=StaffRole.JUDGE).user
+    assert access.access_seat(seat.pk, players[0], permission=Permission.SEAT_OWNER) == seat
+    assert access.access_seat(seat.pk, judge, permission=Permission.SEAT_READER) == seat
+    for user, permission in ((judge, Permission.SEAT_OWNER), (players[1], Permission.SEAT_READER)):
+        with pytest.raises(ForbiddenError) as error:
+            access.access_seat(seat.pk, user, permission=permission)
+        assert error.value.code == error_codes.NOT_YOUR_SEAT
+    assert access.access_pod(pod.pk, players[1], permission=Permission.POD_MEMBER) == pod
+    with pytest.raises(ForbiddenError) as error:
+        access.access_pod(pod.pk, UserFactory(), permission=Permission.POD_MEMBER)
+    assert error.value.code == error_codes.NOT_IN_POD
+
+
+def test_services_check_the_acting_user(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names)
+    seat = Seat.objects.get(pod=pod, position=0)
+    judge = EventStaffFactory(event=pod.event, role=StaffRole.JUDGE).user
+    refused = [
+        lambda: services.pause_pod(pod_id=pod.pk, actor=judge, now=T0 + seconds(1)),
+        lambda: services.extend_clocks(pod_id=pod.pk, seconds=30, actor=players[0], now=T0 + seconds(1)),
+        lambda: services.regenerate_spectator_token(pod_id=pod.pk, actor=judge),
+        lambda: services.replace_with_automatic(seat_id=seat.pk, actor=players[0], now=T0 + seconds(1)),
+        lambda: services.seat_players(event_id=pod.event_id, actor=judge),
+        lambda: services.register_player(event_id=pod.event_id, name="Guest", actor=players[0]),
+        lambda: services.update_event(event_id=pod.event_id, actor=judge, changes={"name": "X"}),
+        lambda: services.set_pile_cover(seat_id=seat.pk, cover="checklist", actor=players[1]),
+        lambda: services.move_pile_card(seat_id=seat.pk, draft_card_id=1, position=0, actor=judge),
+        lambda: services.mark_ready(seat_id=seat.pk, actor=players[1], now=T0 + seconds(1)),
+    ]
+    for call in refused:
+        with pytest.raises(ForbiddenError):
+            call()
+    # The same calls by the right person, or by the system, go through.
+    services.set_pile_cover(seat_id=seat.pk, cover="checklist", actor=players[0])
+    services.pause_pod(pod_id=pod.pk, actor=None, now=T0 + seconds(1))
+    services.resume_pod(pod_id=pod.pk, actor=organiser, now=T0 + seconds(2))
+
+
+def test_players_see_pack_contents_in_logs_only_once_decklists_are_published(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, start=False)
+    judge = EventStaffFactory(event=pod.event, role=StaffRole.JUDGE).user
+    assert access.sees_log_packs(judge, pod.event)
+    assert not access.sees_log_packs(players[0], pod.event)
+    pod.event.decklists_published = True
+    assert access.sees_log_packs(players[0], pod.event)
