@@ -513,7 +513,7 @@ def test_a_failed_player_registration_reads_as_an_error_not_a_success(pod, organ
     item = re.search(r'<li class="message ([^"]*)" role="([^"]*)">([^<]*)</li>', html)
     assert item and "nobody-here" in item.group(3)
     assert item.group(1).split() == ["error"] and item.group(2) == "alert"
-    css = (Path(__file__).resolve().parents[2] / "static" / "site.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "static" / "site.css").read_text()
     assert re.search(r"\.message\.error\s*\{[^}]*background", css)
     ok = client.post(f"/events/{pod.event_id}/register/", {"name": "Gwen Guest"}, follow=True).content.decode()
     assert re.search(r'<li class="message success" role="status">Gwen Guest is registered', ok)
