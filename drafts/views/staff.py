@@ -238,7 +238,7 @@ def _control(action: str, request, pod) -> Control:
 def pod_control(request, pod_id: int, action: str):
     """Every organiser control of a pod: confirm, act, log (the services log), go back."""
     pod = get_pod(pod_id, request.user, Permission.ORGANISER)
-    back = posted(PodControlForm, request)["next"]
+    back = posted(PodControlForm, request)["next"] or ""
     if not back.startswith("/") or back.startswith("//"):
         back = reverse("drafts:pod-detail", args=[pod.pk])
     try:
