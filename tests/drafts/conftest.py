@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 
@@ -14,6 +13,7 @@ from drafts import roles, services
 from drafts.models import Seat
 from cards.models import Card, CardFace
 from cards.naming import normalize_name
+from tests.factories import UserFactory
 
 T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
 RARITIES = ["common"] * 10 + ["uncommon"] * 3 + ["rare", "mythic"]
@@ -25,15 +25,14 @@ def seconds(n: float) -> dt.timedelta:
 
 @pytest.fixture
 def organiser(db):
-    user = get_user_model().objects.create_user("org", password="pw")
+    user = UserFactory(username="org")
     user.groups.add(Group.objects.get_or_create(name=roles.ORGANISER)[0])
     return user
 
 
 @pytest.fixture
 def players(db):
-    User = get_user_model()
-    return [User.objects.create_user(f"p{i}", password="pw") for i in range(8)]
+    return [UserFactory(username=f"p{i}") for i in range(8)]
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import connections
@@ -20,7 +19,7 @@ from draftsite.routing import websocket_urlpatterns
 from drafts import presence, services
 from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
 from tests.drafts import conftest
-from tests.factories import EventStaffFactory
+from tests.factories import EventStaffFactory, UserFactory
 
 # serialized_rollback: these tests commit for real; data the migrations seed (roles, the IPG
 # catalogue) must be there again for the tests after them.
@@ -52,7 +51,7 @@ def seats(pod):
 
 @pytest.fixture
 def judge(pod):
-    user = get_user_model().objects.create_user("judy", password="pw")
+    user = UserFactory(username="judy")
     EventStaffFactory(event=pod.event, user=user, role=StaffRole.JUDGE)
     return user
 
@@ -127,7 +126,7 @@ async def test_pod_socket_for_members_not_outsiders(pod, players):
     ws = await opened(f"/ws/pods/{pod.pk}/", players[4])
     assert (await ws.receive_json_from(timeout=5))["role"] == "member"
     await ws.disconnect()
-    outsider = await database_sync_to_async(get_user_model().objects.create_user)("stranger", password="pw")
+    outsider = await database_sync_to_async(lambda: UserFactory(username="stranger"))()
     assert await refused(f"/ws/pods/{pod.pk}/", outsider)
     assert await refused(f"/ws/pods/{pod.pk}/")
 

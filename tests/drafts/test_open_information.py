@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from drafts import services
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts import conftest
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]
 
@@ -123,7 +124,7 @@ def test_the_board_shows_every_dfc_with_both_faces_and_pack_sizes(organiser, pla
 
 def test_outsiders_see_no_board(organiser, players, cube_names, django_user_model):
     pod = conftest.make_pod(organiser, players, cube_names, now=timezone.now())
-    outsider = django_user_model.objects.create_user("outsider")
+    outsider = UserFactory(username="outsider")
     api = APIClient()
     api.force_authenticate(outsider)
     response = api.get(f"/api/pods/{pod.pk}/board/")

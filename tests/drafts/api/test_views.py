@@ -10,7 +10,7 @@ from drafts.models import DraftCard, Event, Pack, Pick, Pod, Seat
 from django.utils import timezone
 
 from tests.drafts import conftest
-from tests.factories import EventStaffFactory
+from tests.factories import EventStaffFactory, UserFactory
 
 
 def make_pod(*args, **kwargs):
@@ -115,7 +115,7 @@ def test_anonymous_gets_401(organiser, players, cube_names):
 
 def test_judge_sees_the_pod_but_cannot_steer_it(organiser, players, cube_names, django_user_model):
     pod = make_pod(organiser, players, cube_names)
-    judge = django_user_model.objects.create_user("judy")
+    judge = UserFactory(username="judy")
     EventStaffFactory(event=pod.event, user=judge, role="judge")
     api = client_for(judge)
     assert api.get(f"/api/pods/{pod.pk}/").status_code == 200

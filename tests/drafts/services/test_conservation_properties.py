@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -15,6 +14,7 @@ from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, PodState, Seat
 from drafts.simulation import check_conservation
+from tests.factories import UserFactory
 
 T0 = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.timezone.utc)
 
@@ -41,7 +41,7 @@ class ConservationProperties(TestCase):
         CardFace.objects.bulk_create(CardFace(card=c, position=0, name=c.name, search_name=c.search_name)
                                      for c in cards)
         cls.names = [c.name for c in cards]
-        cls.users = [get_user_model().objects.create_user(f"prop{i}") for i in range(8)]
+        cls.users = [UserFactory(username=f"prop{i}") for i in range(8)]
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(timer=st.booleans(), seed=st.integers(0, 2**32), plan=steps)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +24,7 @@ from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PodLogEntry, Seat
 from drafts.timing import pick_seconds, review_seconds
 from tests.drafts.conftest import T0, make_pod, seconds
+from tests.factories import UserFactory
 
 postgres_only = pytest.mark.skipif(connection.vendor != "postgresql",
                                    reason="the fast path is a PostgreSQL function; SQLite runs the reference")
@@ -164,7 +164,7 @@ class FastPathMatchesTheReference(TestCase):
         CardFace.objects.bulk_create(CardFace(card=c, position=0, name=c.name, search_name=c.search_name)
                                      for c in cards)
         cls.names = [c.name for c in cards]
-        cls.users = [get_user_model().objects.create_user(f"parity{i}") for i in range(8)]
+        cls.users = [UserFactory(username=f"parity{i}") for i in range(8)]
 
     def pod(self, timer: bool, seed: int):
         event = services.create_event(name="parity", date=T0.date(), draft_format="cube",

@@ -10,6 +10,7 @@ from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState
 from drafts.selectors import seat_view
 from drafts.services import fresh_pod
 from tests.drafts.conftest import T0, make_pod, seconds
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]
 
@@ -57,7 +58,7 @@ def test_start_is_reproducible_from_the_seed(organiser, players, cube_names):
                 for p in Pack.objects.filter(pod=first).order_by("round", "opener__position")]
     from django.contrib.auth import get_user_model
 
-    others = [get_user_model().objects.create_user(f"q{i}") for i in range(4)]
+    others = [UserFactory(username=f"q{i}") for i in range(4)]
     second = make_pod(organiser, others, cube_names, seed=11)
     again = [list(DraftCard.objects.filter(opened_in=p).order_by("slot").values_list("card_id", flat=True))
              for p in Pack.objects.filter(pod=second).order_by("round", "opener__position")]
@@ -192,7 +193,7 @@ def test_replacing_a_player_keeps_the_pile_and_drafts_on(pod, seats):
 
 def test_handing_a_seat_to_another_player(pod, seats, django_user_model):
     pick_first(seats[5], T0)
-    newcomer = django_user_model.objects.create_user("late")
+    newcomer = UserFactory(username="late")
     reg = services.register_player(event_id=pod.event_id, user=newcomer)
     seat = services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0)
     assert seat.registration_id == reg.pk and DraftCard.objects.filter(seat=seat).count() == 1
@@ -304,7 +305,7 @@ def test_r17_pile_moves_and_the_pile_cover_bump_the_version_and_tell_live_pages(
 def test_a_finished_pod_refuses_seat_hand_over_and_automatic_replacement(pod, seats, django_user_model):
     from drafts.models import Pod
 
-    newcomer = django_user_model.objects.create_user("late")
+    newcomer = UserFactory(username="late")
     reg = services.register_player(event_id=pod.event_id, user=newcomer)
     Pod.objects.filter(pk=pod.pk).update(state=PodState.DONE)
     for attempt in (lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0),

@@ -18,6 +18,7 @@ from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.services import fresh_pod
 from tests.drafts.conftest import make_pod
+from tests.factories import UserFactory
 
 # serialized_rollback: these tests commit for real, and the seed catalogue must come back.
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.usefixtures("engine")]
@@ -127,7 +128,7 @@ def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organise
 
     event = services.create_event(name="Race", date=timezone.localdate(), created_by=organiser,
                                   draft_format="cube", cube_list=cube_names)
-    other = django_user_model.objects.create_user("org2")
+    other = UserFactory(username="org2")
     services.add_event_staff(event_id=event.pk, user=other, role=StaffRole.ORGANISER, actor=organiser)
     mine = EventStaff.objects.get(event=event, user=organiser)
     theirs = EventStaff.objects.get(event=event, user=other)
@@ -145,8 +146,8 @@ def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(o
     event = services.create_event(name="Race", date=timezone.localdate(), created_by=organiser,
                                   draft_format="cube", cube_list=cube_names)
     invitation = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
-    ann = django_user_model.objects.create_user("ann")
-    bob = django_user_model.objects.create_user("bob")
+    ann = UserFactory(username="ann")
+    bob = UserFactory(username="bob")
     results = race(lambda: services.accept_staff_invitation(token=invitation.token, user=ann),
                    lambda: services.accept_staff_invitation(token=invitation.token, user=bob))
     assert codes(results) == ["invitation_used", "ok"]

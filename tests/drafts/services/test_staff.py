@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -15,6 +14,7 @@ from rest_framework.test import APIClient
 from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import EventLogEntry, EventStaff, StaffInvitation
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,12 @@ def event(organiser, cube_names):
 
 @pytest.fixture
 def ann(db):
-    return get_user_model().objects.create_user("ann", password="pw")
+    return UserFactory(username="ann")
 
 
 @pytest.fixture
 def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw")
+    return UserFactory(username="bob")
 
 
 def api(user) -> APIClient:

@@ -11,14 +11,13 @@ from collections import deque
 from urllib.parse import urldefrag, urlsplit
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
 from drafts import services
 from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
 from tests.drafts import conftest
-from tests.factories import EventStaffFactory
+from tests.factories import EventStaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -73,9 +72,9 @@ def finished_pod(organiser, players, cube_names):
 
 def test_every_link_on_every_page_answers_for_every_role(finished_pod, organiser, players):
     event = finished_pod.event
-    judge = get_user_model().objects.create_user("judy", password="pw")
+    judge = UserFactory(username="judy")
     EventStaffFactory(event=event, user=judge, role=StaffRole.JUDGE)
-    head = get_user_model().objects.create_user("hj", password="pw")
+    head = UserFactory(username="hj")
     EventStaffFactory(event=event, user=head, role=StaffRole.HEAD_JUDGE)
     seat = Seat.objects.get(pod=finished_pod, registration__user=players[0])
     starts = ["/", "/events/", f"/events/{event.pk}/", f"/events/seats/{seat.pk}/", "/decks/",

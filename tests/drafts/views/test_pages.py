@@ -9,7 +9,6 @@ import json
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
@@ -17,7 +16,7 @@ from django.utils import timezone
 from drafts import presence, services
 from drafts.models import DraftCard, Event, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
 from tests.drafts import conftest
-from tests.factories import EventStaffFactory
+from tests.factories import EventStaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +60,7 @@ def play_some_picks(pod, rounds_of_picks=2):
 
 @pytest.fixture
 def judge(db, pod):
-    user = get_user_model().objects.create_user("judy", password="pw")
+    user = UserFactory(username="judy")
     EventStaffFactory(event=pod.event, user=user, role=StaffRole.JUDGE)
     return user
 
@@ -87,7 +86,7 @@ def test_events_list_for_anonymous_players_and_organisers(pod, organiser, player
     assert "Create an event" not in player_page and "Dashboard" not in player_page
     organiser_page = client_for(organiser).get("/events/").content.decode()
     assert "Create an event" in organiser_page and f"/events/{pod.event_id}/dashboard/" in organiser_page
-    outsider = get_user_model().objects.create_user("newcomer", password="pw")
+    outsider = UserFactory(username="newcomer")
     empty = client_for(outsider).get("/events/").content.decode()
     assert "No events yet" in empty and "Upcoming events you can join" in empty
 
@@ -478,7 +477,7 @@ def test_report_cells_never_start_a_formula(organiser, cube_names):
 
 
 def test_board_page_for_members_and_staff_only(pod, players, organiser):
-    outsider = get_user_model().objects.create_user("stranger", password="pw")
+    outsider = UserFactory(username="stranger")
     assert client_for(outsider).get(f"/events/pods/{pod.pk}/board/").status_code == 403
     assert client_for(outsider).get(f"/events/seats/{Seat.objects.filter(pod=pod).first().pk}/").status_code == 403
     assert client_for(players[4]).get(f"/events/pods/{pod.pk}/board/").status_code == 200
