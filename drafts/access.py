@@ -9,7 +9,8 @@ as JSON, the pages turn them into their 404 and 403 pages (``drafts.views.common
 the demo, benchmarks) are trusted. A service that acts for a person passes that person.
 
 Other apps call ``access_event`` for their events too, e.g.
-``access_event(event_id)`` (look-up only), ``access_event(event_id, user, permission=Permission.STAFF)``,
+``access_event(event_id)`` (look-up only), ``access_event(event_id, user, permission=Permission.STAFF)``
+(``code=`` and ``message=`` keep an app's own refusal, e.g. ``not_organiser``),
 ``access_event(event_id, draft_format=DraftFormat.PAPER)`` (paper drafts: anything else is
 "no paper draft event has id ...") and ``access_event(event_id, for_update=True)`` inside a
 transaction (locks the event row).
@@ -61,14 +62,16 @@ def _event_allows(user, event: Event, permission: Permission) -> bool:
     raise ValueError(f"{permission} is not a permission on an event")
 
 
-def require(user, event: Event, permission: Permission, message: str | None = None) -> None:
+def require(user, event: Event, permission: Permission, message: str | None = None,
+            code: str | None = None) -> None:
     """Refuse ``user`` unless they have ``permission`` on ``event`` (``None``: a trusted system
-    caller). ``message`` replaces the standard refusal's wording, keeping its code."""
+    caller). ``message`` and ``code`` replace the standard refusal's (an app that has its own
+    wording or code for the refusal keeps it)."""
     if user is None or _event_allows(user, event, permission):
         return
     denied = _denied(permission)
-    if message is not None:
-        denied = ForbiddenError(denied.code, message)
+    if message is not None or code is not None:
+        denied = ForbiddenError(code or denied.code, message or denied.message)
     raise denied
 
 
@@ -79,7 +82,7 @@ def require_event_creator(user) -> None:
 
 def access_event(event_id: int, user=None, *, permission: Permission | None = None,
                  draft_format: str | None = None, for_update: bool = False,
-                 message: str | None = None) -> Event:
+                 message: str | None = None, code: str | None = None) -> Event:
     """The event ``event_id`` (of ``draft_format``, if given), if ``user`` has ``permission``."""
     events = Event.objects.select_for_update() if for_update else Event.objects
     events = events.filter(pk=event_id)
@@ -92,7 +95,7 @@ def access_event(event_id: int, user=None, *, permission: Permission | None = No
                                 gettext('No paper draft event has id %(pk)s.') % {'pk': event_id})
         raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(pk)s.') % {'pk': event_id})
     if permission is not None:
-        require(user, event, permission, message)
+        require(user, event, permission, message, code)
     return event
 
 

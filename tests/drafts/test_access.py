@@ -47,6 +47,9 @@ def test_event_permissions(organiser, players, cube_names):
             access.access_event(event.pk, user, permission=permission)
         assert error.value.code == error_codes.NOT_EVENT_STAFF
     assert access.access_event(event.pk, None, permission=Permission.ORGANISER) == event  # a system caller
+    with pytest.raises(ForbiddenError) as error:  # another app keeps its own refusal
+        access.access_event(event.pk, judge, permission=Permission.ORGANISER, code="not_organiser", message="No.")
+    assert (error.value.code, error.value.message) == ("not_organiser", "No.")
 
 
 def test_seat_and_pod_permissions(organiser, players, cube_names):
