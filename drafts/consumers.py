@@ -164,7 +164,7 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
                 return
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
-            await self.send_json({"type": "error", "code": "unknown_message"})
+            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
 
     def arrived(self) -> dict[int, int]:
         """Mark the seat present and read the followed pods' versions (one thread trip)."""
@@ -184,7 +184,7 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         self.received_at = timezone.now()  # a pick counts from here (the timer rule)
         if text_data is None:
-            await self.send_json({"type": "error", "code": "unknown_message"})
+            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
             return
         await super().receive(text_data=text_data, **kwargs)
 
