@@ -18,6 +18,12 @@ Nothing in the document is a database id of the machine it came from:
   ``DeckCheckSelection.registration_ids``, and the ``pick:<id>``/``deck_check:<id>`` sources of
   penalties.
 
+Each app declares what it adds to the document in its own ``backup.py`` module: ``SECTIONS``
+(a list of :class:`Section`, in link order) and ``LEFT_OUT`` (models tied to an event that the
+format does not carry, each with the reason); ``drafts.backup`` also names the event itself
+(``EVENT_ROOT``). Sections come in the order of ``INSTALLED_APPS``, so an app's sections may link
+to the sections of the apps above it.
+
 ``import_event(document)`` recreates it all in one transaction with new ids: an event with the
 same name and date already present, an unknown catalogue card or infraction, or a malformed
 document raise :class:`BackupError` and store nothing. Accounts named in the file that do not
@@ -32,15 +38,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from functools import cache
+from importlib import import_module
+
+from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.core.exceptions import FieldDoesNotExist, ImproperlyConfigured, ValidationError
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
-
-from cards.models import Card, ChecklistCard, Printing
-from decks.models import Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration, Seat
-from penalties.models import Appeal, DismissedSource, Infraction, Penalty, PenaltyAudit
+from django.utils.module_loading import module_has_submodule
 
 FORMAT_VERSION = 1
 KIND = "draftsite.event"
@@ -57,49 +63,77 @@ class BackupError(Exception):
 
 
 @dataclass(frozen=True)
+class IdList:
+    """A JSON list of ids of another section's rows, written as that section's keys."""
+    section: str
+    # Ids the file does not know become null instead of an error (a deck-check selection keeps
+    # the ids of registrations that may have been removed since).
+    unknown_as_null: bool = False
+
+
+@dataclass(frozen=True)
 class Section:
     name: str
     model: type[models.Model]
     event_path: str  # lookup from the model to its event, e.g. "pod__event"
     links: dict[str, str]  # foreign key field -> section name or one of the @-kinds
     bulk: bool = False  # many plain rows: bulk_create (never for append-only models)
+    id_lists: dict[str, IdList] = field(default_factory=dict)  # JSON field -> the ids it holds
+    # Text fields naming a row as "<prefix>:<id>": field -> {prefix: section}.
+    sources: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-# Order matters: a section only links to sections above it.
-SECTIONS: list[Section] = [
-    Section("staff", EventStaff, "event", {"event": EVENT, "user": USER}),
-    Section("registrations", Registration, "event", {"event": EVENT, "user": USER}),
-    Section("pods", Pod, "event", {"event": EVENT}),
-    Section("seats", Seat, "pod__event", {"pod": "pods", "registration": "registrations"}),
-    Section("packs", Pack, "pod__event", {"pod": "pods", "opener": "seats", "holder": "seats"}),
-    Section("draft_cards", DraftCard, "pod__event",
-            {"pod": "pods", "card": CARD, "printing": PRINTING, "opened_in": "packs",
-             "pack": "packs", "seat": "seats"}, bulk=True),
-    Section("picks", Pick, "seat__pod__event",
-            {"seat": "seats", "draft_card": "draft_cards", "pack": "packs", "made_by": USER}, bulk=True),
-    Section("pod_log", PodLogEntry, "pod__event", {"pod": "pods", "actor": USER}, bulk=True),
-    Section("deck_rules", DeckRules, "event", {"event": EVENT}),
-    Section("sealed_pools", SealedPool, "registration__event",
-            {"registration": "registrations", "entered_by": USER}),
-    Section("decks", Deck, "event", {"event": EVENT, "registration": "registrations", "updated_by": USER}),
-    Section("deck_corrections", DeckCorrection, "deck__event", {"deck": "decks", "judge": USER}),
-    Section("deck_check_selections", DeckCheckSelection, "event", {"event": EVENT, "created_by": USER}),
-    Section("deck_checks", DeckCheck, "event",
-            {"event": EVENT, "deck": "decks", "selection": "deck_check_selections", "judge": USER}),
-    Section("penalties", Penalty, "event",
-            {"event": EVENT, "registration": "registrations", "infraction": INFRACTION, "pod": "pods",
-             "issued_by": USER, "reviewed_by": USER}),
-    Section("appeals", Appeal, "penalty__event",
-            {"penalty": "penalties", "submitted_by": USER, "decided_by": USER}),
-    Section("dismissed_sources", DismissedSource, "event", {"event": EVENT, "dismissed_by": USER}),
-    Section("penalty_audit", PenaltyAudit, "penalty__event", {"penalty": "penalties", "actor": USER}),
-]
+@dataclass(frozen=True)
+class EventRoot:
+    """The event row itself: its model, its links and its lists of catalogue card ids."""
+    model: type[models.Model]
+    links: dict[str, str]
+    card_lists: tuple[str, ...] = ()
 
-# Event fields set on import from the document (the id and links are handled apart).
-EVENT_LINKS = {"created_by": USER}
 
-# Penalty sources naming a row of the event: prefix -> section.
-SOURCE_SECTIONS = {"pick": "picks", "deck_check": "deck_checks"}
+@dataclass(frozen=True)
+class Declarations:
+    root: EventRoot
+    sections: tuple[Section, ...]
+    left_out: dict[type[models.Model], str]  # model -> why the format does not carry it
+
+
+@cache
+def declarations() -> Declarations:
+    """Every app's ``backup`` module, in the order of ``INSTALLED_APPS``."""
+    roots: list[EventRoot] = []
+    sections: list[Section] = []
+    left_out: dict[type[models.Model], str] = {}
+    for config in apps.get_app_configs():
+        if config.module is None or not module_has_submodule(config.module, "backup"):
+            continue
+        module = import_module(f"{config.name}.backup")
+        if getattr(module, "EVENT_ROOT", None) is not None:
+            roots.append(module.EVENT_ROOT)
+        sections.extend(getattr(module, "SECTIONS", ()))
+        left_out.update(getattr(module, "LEFT_OUT", {}))
+    if len(roots) != 1:
+        raise ImproperlyConfigured(f"Exactly one app's backup module names EVENT_ROOT, not {len(roots)}.")
+    seen: set[str] = set()
+    for section in sections:
+        targets = [kind for kind in section.links.values() if not kind.startswith("@")]
+        targets += [ids.section for ids in section.id_lists.values()]
+        targets += [name for prefixes in section.sources.values() for name in prefixes.values()]
+        later = [name for name in targets if name not in seen]
+        if section.name in seen or later:
+            raise ImproperlyConfigured(
+                f"Backup section {section.name!r} is declared twice or links to a section below it: {later}.")
+        seen.add(section.name)
+    return Declarations(roots[0], tuple(sections), left_out)
+
+
+def _sections() -> tuple[Section, ...]:
+    return declarations().sections
+
+
+def _catalogue(name: str) -> type[models.Model]:
+    """Catalogue models rows refer to by name; looked up late so this module imports no app."""
+    return apps.get_model(name)
 
 
 # --- value conversion --------------------------------------------------------------------
@@ -151,14 +185,14 @@ class _Exporter:
         if card_id is None:
             return None
         if card_id not in self.card_names:
-            self.card_names.update(Card.objects.filter(pk=card_id).values_list("pk", "name"))
+            self.card_names.update(_catalogue("cards.Card").objects.filter(pk=card_id).values_list("pk", "name"))
         return self.card_names.get(card_id)
 
     def checklist(self, checklist_id: int | None) -> dict | None:
         if checklist_id is None:
             return None
         if checklist_id not in self.checklists:
-            row = ChecklistCard.objects.filter(pk=checklist_id).values("set_code", "collector_number").first()
+            row = _catalogue("cards.ChecklistCard").objects.filter(pk=checklist_id).values("set_code", "collector_number").first()
             self.checklists[checklist_id] = (
                 {"set": row["set_code"], "number": row["collector_number"]} if row else None)
         return self.checklists[checklist_id]
@@ -183,12 +217,12 @@ class _Exporter:
         if kind == PRINTING:
             return self.printings[value]
         if kind == INFRACTION:
-            return Infraction.objects.values_list("code", flat=True).get(pk=value)
+            return _catalogue("penalties.Infraction").objects.values_list("code", flat=True).get(pk=value)
         return self.keys[kind][value]
 
-    def source(self, value: str) -> str:
+    def source(self, value: str, prefixes: dict[str, str]) -> str:
         prefix, _, raw = value.partition(":")
-        section = SOURCE_SECTIONS.get(prefix)
+        section = prefixes.get(prefix)
         if section and raw.isdigit() and int(raw) in self.keys.get(section, {}):
             return f"{prefix}:{self.keys[section][int(raw)]}"
         return value
@@ -204,13 +238,11 @@ class _Exporter:
             if isinstance(f, models.JSONField):
                 value = _walk(value, self.json_ids)
             out[f.name] = _plain(value)
-        if section.model is Pick:
-            out["pack_contents"] = [self.keys["draft_cards"][pk] for pk in obj.pack_contents]
-        elif section.model is DeckCheckSelection:
-            regs = self.keys["registrations"]
-            out["registration_ids"] = [regs.get(pk) for pk in obj.registration_ids]
-        elif section.model in (Penalty, DismissedSource):
-            out["source"] = self.source(obj.source)
+        for name, ids in section.id_lists.items():
+            keys = self.keys[ids.section]
+            out[name] = [keys.get(pk) if ids.unknown_as_null else keys[pk] for pk in getattr(obj, name)]
+        for name, prefixes in section.sources.items():
+            out[name] = self.source(getattr(obj, name), prefixes)
         return out
 
 
@@ -230,16 +262,18 @@ def export_event(event_id: int) -> dict[str, Any]:
 
 
 def _export(event_id: int) -> dict[str, Any]:
+    root = declarations().root
     try:
-        event = Event.objects.get(pk=event_id)
-    except Event.DoesNotExist:
+        event = root.model.objects.get(pk=event_id)
+    except root.model.DoesNotExist:
         raise BackupError(f"There is no event with id {event_id}.") from None
     ex = _Exporter()
     event_row: dict[str, Any] = {name: ex.link(kind, getattr(event, f"{name}_id"))
-                                 for name, kind in EVENT_LINKS.items()}
-    for f in _own_fields(Event, EVENT_LINKS):
+                                 for name, kind in root.links.items()}
+    for f in _own_fields(root.model, root.links):
         event_row[f.name] = _plain(getattr(event, f.attname))
-    event_row["cube_card_ids"] = [ex.card(pk) for pk in event.cube_card_ids]
+    for name in root.card_lists:
+        event_row[name] = [ex.card(pk) for pk in getattr(event, name)]
 
     document: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
@@ -247,17 +281,10 @@ def _export(event_id: int) -> dict[str, Any]:
         "exported_at": timezone.now().isoformat(),
         "event": event_row,
     }
-    for section in SECTIONS:
+    for section in _sections():
         rows = list(section.model.objects.filter(**{section.event_path: event}).order_by("pk"))
         ex.keys[section.name] = {obj.pk: index for index, obj in enumerate(rows, start=1)}
-        if section.model is DraftCard:
-            ex.card_names.update(Card.objects.filter(pk__in={r.card_id for r in rows})
-                                 .values_list("pk", "name"))
-            ex.printings.update(
-                (p.pk, {"scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
-                        "set": p.card_set.code, "number": p.collector_number})
-                for p in Printing.objects.filter(pk__in={r.printing_id for r in rows if r.printing_id})
-                .select_related("card_set"))
+        _read_catalogue(ex, section, rows)
         document[section.name] = [ex.row(section, obj) for obj in rows]
     users = get_user_model().objects.filter(pk__in=list(ex.usernames)).order_by("username")
     document["users"] = [{"username": u.get_username(), "email": u.email, "first_name": u.first_name,
@@ -265,11 +292,27 @@ def _export(event_id: int) -> dict[str, Any]:
     return document
 
 
+def _read_catalogue(ex: _Exporter, section: Section, rows: list[models.Model]) -> None:
+    """The names of the cards and printings the rows link to, in two queries."""
+    card_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == CARD for r in rows}
+    if card_ids:
+        ex.card_names.update(_catalogue("cards.Card").objects.filter(pk__in=card_ids)
+                             .values_list("pk", "name"))
+    printing_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == PRINTING
+                    for r in rows}
+    printing_ids.discard(None)
+    if printing_ids:
+        ex.printings.update(
+            (p.pk, {"scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
+                    "set": p.card_set.code, "number": p.collector_number})
+            for p in _catalogue("cards.Printing").objects.filter(pk__in=printing_ids).select_related("card_set"))
+
+
 # --- import ------------------------------------------------------------------------------
 
 @dataclass
 class ImportResult:
-    event: Event
+    event: models.Model  # the new event
     created_users: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
@@ -285,26 +328,37 @@ class _Importer:
         self.printings: dict[tuple, int | None] = {}
         self.checklists: dict[tuple, int | None] = {}
         self.infractions: dict[str, int] = {}
-        self.event: Event | None = None
+        self.event: models.Model | None = None
+
+    def _linked(self, kind: str) -> list[Any]:
+        """Every value the document's rows give for links of ``kind``."""
+        return [row[name] for section in _sections() for name, link in section.links.items() if link == kind
+                for row in self.document[section.name]]
 
     # Look-ups, resolved in bulk before rows are built.
     def prepare(self) -> None:
+        self._prepare_cards()
+        self._prepare_infractions()
+        self._prepare_users()
+
+    def _prepare_cards(self) -> None:
         doc = self.document
-        names: set[str] = set(n for n in doc["event"].get("cube_card_ids", []) if n)
-        names |= {row["card"] for row in doc["draft_cards"]}
+        names: set[str] = set(n for name in declarations().root.card_lists for n in doc["event"].get(name, []) if n)
+        opened = set(self._linked(CARD))
+        names |= opened
 
         def collect(key, value):
             if key == "card_id" and isinstance(value, dict) and value.get("card"):
                 names.add(value["card"])
             return value
-        for section in SECTIONS:
+        for section in _sections():
             for row in doc[section.name]:
                 for value in row.values():
                     if isinstance(value, (dict, list)):
                         _walk(value, collect)
-        found = dict(Card.objects.filter(name__in=names).values_list("name", "pk"))
+        found = dict(_catalogue("cards.Card").objects.filter(name__in=names).values_list("name", "pk"))
         self.cards = found
-        missing_required = sorted({row["card"] for row in doc["draft_cards"]} - set(found))
+        missing_required = sorted(opened - set(found))
         if missing_required:
             raise BackupError(
                 f"{len(missing_required)} card(s) opened in the draft are not in this catalogue "
@@ -315,20 +369,20 @@ class _Importer:
                 f"{len(missing_other)} card name(s) in lists are not in this catalogue and stay "
                 f"unlinked: {', '.join(missing_other[:10])}")
 
-        codes = {row["infraction"] for row in doc["penalties"]}
-        self.infractions = dict(Infraction.objects.filter(code__in=codes).values_list("code", "pk"))
+    def _prepare_infractions(self) -> None:
+        codes = set(self._linked(INFRACTION))
+        self.infractions = dict(_catalogue("penalties.Infraction").objects.filter(code__in=codes)
+                                .values_list("code", "pk"))
         unknown = sorted(codes - set(self.infractions))
         if unknown:
             raise BackupError(f"Unknown infraction code(s): {', '.join(unknown)}.")
-
-        self._prepare_users()
 
     def _prepare_users(self) -> None:
         User = get_user_model()
         details = {row["username"]: row for row in self.document.get("users", [])}
         wanted = set(details)
         wanted.add(self.document["event"].get("created_by") or "")
-        for section in SECTIONS:
+        for section in _sections():
             for name, kind in section.links.items():
                 if kind == USER:
                     wanted |= {row.get(name) or "" for row in self.document[section.name]}
@@ -352,9 +406,9 @@ class _Importer:
         if ident not in self.printings:
             pk = None
             if ident[0]:
-                pk = Printing.objects.filter(scryfall_id=ident[0]).values_list("pk", flat=True).first()
+                pk = _catalogue("cards.Printing").objects.filter(scryfall_id=ident[0]).values_list("pk", flat=True).first()
             if pk is None and ident[1] and ident[2]:
-                pk = (Printing.objects.filter(card_set__code=ident[1], collector_number=ident[2])
+                pk = (_catalogue("cards.Printing").objects.filter(card_set__code=ident[1], collector_number=ident[2])
                       .values_list("pk", flat=True).first())
             if pk is None:
                 self.result.warnings.append(f"Printing {ident[1]} {ident[2]} is not in this catalogue.")
@@ -366,7 +420,8 @@ class _Importer:
             return None
         ident = (value["set"], value["number"])
         if ident not in self.checklists:
-            self.checklists[ident] = (ChecklistCard.objects.filter(set_code=ident[0], collector_number=ident[1])
+            self.checklists[ident] = (_catalogue("cards.ChecklistCard").objects
+                                      .filter(set_code=ident[0], collector_number=ident[1])
                                       .values_list("pk", flat=True).first())
         return self.checklists[ident]
 
@@ -395,9 +450,9 @@ class _Importer:
         except KeyError:
             raise BackupError(f"A row refers to {kind} key {value!r}, which the file does not contain.") from None
 
-    def source(self, value: str) -> str:
+    def source(self, value: str, prefixes: dict[str, str]) -> str:
         prefix, _, raw = value.partition(":")
-        section = SOURCE_SECTIONS.get(prefix)
+        section = prefixes.get(prefix)
         if section and raw.isdigit() and int(raw) in self.ids.get(section, {}):
             return f"{prefix}:{self.ids[section][int(raw)]}"
         return value
@@ -422,58 +477,64 @@ class _Importer:
         return kwargs
 
     def run(self, rename: str | None) -> None:
-        doc = self.document
-        event_row = dict(doc["event"])
+        self._create_event(rename)
+        for section in _sections():
+            self._create_section(section)
+
+    def _create_event(self, rename: str | None) -> None:
+        root = declarations().root
+        event_row = dict(self.document["event"])
         if rename:
             event_row["name"] = rename
-        cube_names = event_row.pop("cube_card_ids", [])
-        kwargs = self.values(Event, EVENT_LINKS, event_row, "event")
-        kwargs["cube_card_ids"] = [self.cards[name] for name in cube_names if name in self.cards]
-        if Event.objects.filter(name=kwargs["name"], date=kwargs["date"]).exists():
-            existing = Event.objects.filter(name=kwargs["name"], date=kwargs["date"]).first()
+        card_lists = {name: event_row.pop(name, []) for name in root.card_lists}
+        kwargs = self.values(root.model, root.links, event_row, "event")
+        for name, names in card_lists.items():
+            kwargs[name] = [self.cards[card] for card in names if card in self.cards]
+        same = root.model.objects.filter(name=kwargs["name"], date=kwargs["date"])
+        if same.exists():
+            existing = same.first()
             raise BackupError(
                 f'An event "{kwargs["name"]}" on {kwargs["date"]} already exists (id {existing.pk}). '
                 "Import it under another name with --rename to make a copy.")
         created_at = kwargs.pop("created_at", None)
-        self.event = Event.objects.create(**kwargs)
+        self.event = root.model.objects.create(**kwargs)
         if created_at:
-            Event.objects.filter(pk=self.event.pk).update(created_at=created_at)
+            root.model.objects.filter(pk=self.event.pk).update(created_at=created_at)
 
-        for section in SECTIONS:
-            rows = doc[section.name]
-            if not isinstance(rows, list):
-                raise BackupError(f'"{section.name}" must be a list.')
-            built: list[tuple[int, models.Model]] = []
-            for index, row in enumerate(rows, start=1):
-                if not isinstance(row, dict) or "key" not in row:
-                    raise BackupError(f"{section.name}[{index}]: a row must be an object with a key.")
-                row = dict(row)
-                if section.model is Pick:
-                    cards = self.ids["draft_cards"]
-                    row["pack_contents"] = [cards[key] for key in row.get("pack_contents", [])]
-                elif section.model is DeckCheckSelection:
-                    regs = self.ids["registrations"]
-                    row["registration_ids"] = [regs.get(key) for key in row.get("registration_ids", [])]
-                elif section.model in (Penalty, DismissedSource):
-                    row["source"] = self.source(row.get("source", ""))
-                kwargs = self.values(section.model, section.links, row, f"{section.name}[{index}]")
-                built.append((row["key"], section.model(**kwargs)))
-            if section.bulk:
-                objs = section.model.objects.bulk_create([obj for _, obj in built], batch_size=500)
-            else:
-                objs = []
-                for _, obj in built:
-                    obj.save(force_insert=True)
-                    objs.append(obj)
-            keys = {}
-            for (key, _), obj in zip(built, objs):
-                if obj.pk is None:
-                    raise BackupError(f"{section.name}: the database returned no ids.")
-                if key in keys:
-                    raise BackupError(f"{section.name}: key {key!r} appears twice.")
-                keys[key] = obj.pk
-            self.ids[section.name] = keys
-            self.result.counts[section.name] = len(objs)
+    def _build(self, section: Section, index: int, row: Any) -> tuple[Any, models.Model]:
+        """One unsaved row of ``section`` from the file's ``row`` (its ``index``, for messages)."""
+        if not isinstance(row, dict) or "key" not in row:
+            raise BackupError(f"{section.name}[{index}]: a row must be an object with a key.")
+        row = dict(row)
+        for name, ids in section.id_lists.items():
+            new_ids = self.ids[ids.section]
+            row[name] = [new_ids.get(key) if ids.unknown_as_null else new_ids[key] for key in row.get(name, [])]
+        for name, prefixes in section.sources.items():
+            row[name] = self.source(row.get(name, ""), prefixes)
+        kwargs = self.values(section.model, section.links, row, f"{section.name}[{index}]")
+        return row["key"], section.model(**kwargs)
+
+    def _create_section(self, section: Section) -> None:
+        rows = self.document[section.name]
+        if not isinstance(rows, list):
+            raise BackupError(f'"{section.name}" must be a list.')
+        built = [self._build(section, index, row) for index, row in enumerate(rows, start=1)]
+        if section.bulk:
+            objs = section.model.objects.bulk_create([obj for _, obj in built], batch_size=500)
+        else:
+            objs = []
+            for _, obj in built:
+                obj.save(force_insert=True)
+                objs.append(obj)
+        keys = {}
+        for (key, _), obj in zip(built, objs):
+            if obj.pk is None:
+                raise BackupError(f"{section.name}: the database returned no ids.")
+            if key in keys:
+                raise BackupError(f"{section.name}: key {key!r} appears twice.")
+            keys[key] = obj.pk
+        self.ids[section.name] = keys
+        self.result.counts[section.name] = len(objs)
 
 
 def _check_header(document: Any) -> None:
@@ -487,7 +548,7 @@ def _check_header(document: Any) -> None:
                           f"version {FORMAT_VERSION}).")
     if document.get("kind", KIND) != KIND:
         raise BackupError(f"The file holds {document.get('kind')!r}, not an event.")
-    missing = [name for name in ["event", *(s.name for s in SECTIONS)] if name not in document]
+    missing = [name for name in ["event", *(s.name for s in _sections())] if name not in document]
     if missing:
         raise BackupError(f"The file is incomplete: missing {', '.join(missing)}.")
     if not isinstance(document["event"], dict):
@@ -517,7 +578,7 @@ def import_event(document: Any, *, rename: str | None = None) -> ImportResult:
 
 def _restore_times(document: dict[str, Any], importer: _Importer) -> None:
     """Fields Django stamps on save (auto_now/auto_now_add) get the file's values back."""
-    for section in SECTIONS:
+    for section in _sections():
         auto = [f for f in _own_fields(section.model, section.links)
                 if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
         if not auto:

@@ -7,6 +7,7 @@ documents are equal apart from the name (nothing in them is a database id).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 
@@ -16,7 +17,7 @@ from django.core.management import CommandError, call_command
 
 from decks import services as deck_services
 from decks.models import Deck, DeckCheck, DeckCorrection
-from draftsite.backup import FORMAT_VERSION, BackupError, export_event, import_event
+from draftsite.backup import FORMAT_VERSION, BackupError, declarations, export_event, import_event
 from drafts import services as draft_services
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration, Seat, StaffRole
 from penalties import services as penalty_services
@@ -247,3 +248,50 @@ def test_malformed_file_is_a_command_error_and_stores_nothing(busy_event, tmp_pa
     after = (Event.objects.count(), Pod.objects.count(), Pick.objects.count(), Penalty.objects.count(),
              PenaltyAudit.objects.count(), User.objects.count())
     assert after == before
+
+
+def _tied_to_the_event(model, event_model) -> bool:
+    """Whether a chain of foreign keys leads from ``model`` to the event."""
+    seen, todo = set(), [model]
+    while todo:
+        current = todo.pop()
+        if current is event_model:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        todo += [f.related_model for f in current._meta.concrete_fields
+                 if f.is_relation and (f.many_to_one or f.one_to_one)]
+    return False
+
+
+def _not_covered(declared) -> list[str]:
+    from django.apps import apps
+    event_model = declared.root.model
+    covered = {section.model for section in declared.sections} | set(declared.left_out) | {event_model}
+    return sorted(model._meta.label for model in apps.get_models()
+                  if not model._meta.proxy and _tied_to_the_event(model, event_model) and model not in covered)
+
+
+def test_every_model_tied_to_an_event_is_exported_or_left_out_with_a_reason():
+    """A new model reaching an event through its foreign keys must be declared in its app's
+    backup.py: a section of the document, or LEFT_OUT with the reason."""
+    declared = declarations()
+    assert _not_covered(declared) == []
+    assert all(reason.strip() for reason in declared.left_out.values())
+    assert not {section.model for section in declared.sections} & set(declared.left_out)
+
+
+def test_the_coverage_check_finds_a_model_no_app_declares():
+    declared = declarations()
+    without_picks = dataclasses.replace(
+        declared, sections=tuple(s for s in declared.sections if s.model is not Pick))
+    assert _not_covered(without_picks) == ["drafts.Pick"]
+
+
+def test_sections_come_in_the_order_of_the_installed_apps():
+    """The document's sections keep the order of format version 1."""
+    assert [section.name for section in declarations().sections] == [
+        "staff", "registrations", "pods", "seats", "packs", "draft_cards", "picks", "pod_log",
+        "deck_rules", "sealed_pools", "decks", "deck_corrections", "deck_check_selections", "deck_checks",
+        "penalties", "appeals", "dismissed_sources", "penalty_audit"]

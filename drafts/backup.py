@@ -1,0 +1,28 @@
+"""What an event backup (draftsite/backup.py) holds of the draft: the event, its staff and
+players, pods, seats, packs, the cards opened in them, picks and the pod log."""
+
+from draftsite.backup import CARD, EVENT, PRINTING, USER, EventRoot, IdList, Section
+from drafts.models import (DraftCard, Event, EventLogEntry, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration,
+                           Seat, StaffInvitation)
+
+EVENT_ROOT = EventRoot(Event, links={"created_by": USER}, card_lists=("cube_card_ids",))
+
+SECTIONS = [
+    Section("staff", EventStaff, "event", {"event": EVENT, "user": USER}),
+    Section("registrations", Registration, "event", {"event": EVENT, "user": USER}),
+    Section("pods", Pod, "event", {"event": EVENT}),
+    Section("seats", Seat, "pod__event", {"pod": "pods", "registration": "registrations"}),
+    Section("packs", Pack, "pod__event", {"pod": "pods", "opener": "seats", "holder": "seats"}),
+    Section("draft_cards", DraftCard, "pod__event",
+            {"pod": "pods", "card": CARD, "printing": PRINTING, "opened_in": "packs",
+             "pack": "packs", "seat": "seats"}, bulk=True),
+    Section("picks", Pick, "seat__pod__event",
+            {"seat": "seats", "draft_card": "draft_cards", "pack": "packs", "made_by": USER}, bulk=True,
+            id_lists={"pack_contents": IdList("draft_cards")}),
+    Section("pod_log", PodLogEntry, "pod__event", {"pod": "pods", "actor": USER}, bulk=True),
+]
+
+LEFT_OUT = {
+    StaffInvitation: "a one-use link for this site only; the organiser invites again after a move",
+    EventLogEntry: "not in format version 1 (the event's settings and staff changes)",
+}
