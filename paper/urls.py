@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from paper import api, views
+from paper.api import views as api
+from paper.views import pages
 
 api_urlpatterns = [
     path("paper/pods/<int:pk>/call/", api.CallView.as_view(), name="paper-api-call"),
@@ -26,17 +27,17 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
-    path("events/<int:event_id>/", views.room, name="room"),
-    path("events/<int:event_id>/control/<slug:action>/", views.room_control, name="room-control"),
-    path("events/<int:event_id>/slips/", views.slips, name="slips"),
-    path("events/<int:event_id>/wall/", views.wall, name="wall"),
-    path("pods/<int:pod_id>/", views.pod_page, name="pod"),
-    path("pods/<int:pod_id>/caller/", views.caller, name="caller"),
-    path("pods/<int:pod_id>/control/<slug:action>/", views.pod_control, name="control"),
-    path("pods/<int:pod_id>/table/", views.table, name="table"),
-    path("pods/<int:pod_id>/dfcs/", views.post_dfc, name="post-dfc"),
-    path("dfcs/<int:posted_id>/withdraw/", views.withdraw_dfc, name="withdraw-dfc"),
-    path("flights/<int:flight_id>/control/<slug:action>/", views.flight_control, name="flight-control"),
-    path("follow/<str:token>/", views.follow, name="follow"),
-    path("follow/<str:token>/table/", views.follow_table, name="follow-table"),
+    path("events/<int:event_id>/", pages.room, name="room"),
+    path("events/<int:event_id>/control/<slug:action>/", pages.room_control, name="room-control"),
+    path("events/<int:event_id>/slips/", pages.slips, name="slips"),
+    path("events/<int:event_id>/wall/", pages.wall, name="wall"),
+    path("pods/<int:pod_id>/", pages.pod_page, name="pod"),
+    path("pods/<int:pod_id>/caller/", pages.caller, name="caller"),
+    path("pods/<int:pod_id>/control/<slug:action>/", pages.pod_control, name="control"),
+    path("pods/<int:pod_id>/table/", pages.table, name="table"),
+    path("pods/<int:pod_id>/dfcs/", pages.post_dfc, name="post-dfc"),
+    path("dfcs/<int:posted_id>/withdraw/", pages.withdraw_dfc, name="withdraw-dfc"),
+    path("flights/<int:flight_id>/control/<slug:action>/", pages.flight_control, name="flight-control"),
+    path("follow/<str:token>/", pages.follow, name="follow"),
+    path("follow/<str:token>/table/", pages.follow_table, name="follow-table"),
 ]

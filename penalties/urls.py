@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from penalties import api, views
+from penalties.api import views as api
+from penalties.views import pages
 
 api_urlpatterns = [
     path("infractions/", api.InfractionListView.as_view(), name="penalties-infractions"),
@@ -22,18 +23,18 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
-    path("", views.my_penalties, name="mine"),
-    path("new/", views.issue, name="new"),
-    path("queue/", views.review_queue, name="queue"),
-    path("players/", views.players, name="players"),
-    path("events/<int:event_id>/", views.event_penalties, name="event"),
-    path("events/<int:event_id>/report/", views.event_report, name="event-report"),
-    path("events/<int:event_id>/report.csv", views.event_report_csv, name="event-report-csv"),
-    path("events/<int:event_id>/dismiss/", views.dismiss, name="dismiss"),
-    path("<int:pk>/", views.detail, name="detail"),
-    path("<int:pk>/review/", views.review, name="review"),
-    path("<int:pk>/appeal/", views.appeal, name="appeal"),
-    path("<int:pk>/appeal/decision/", views.appeal_decision, name="appeal-decision"),
-    path("<int:pk>/statement/", views.statement, name="statement"),
-    path("<int:pk>/disqualification/", views.disqualification_report, name="disqualification"),
+    path("", pages.my_penalties, name="mine"),
+    path("new/", pages.issue, name="new"),
+    path("queue/", pages.review_queue, name="queue"),
+    path("players/", pages.players, name="players"),
+    path("events/<int:event_id>/", pages.event_penalties, name="event"),
+    path("events/<int:event_id>/report/", pages.event_report, name="event-report"),
+    path("events/<int:event_id>/report.csv", pages.event_report_csv, name="event-report-csv"),
+    path("events/<int:event_id>/dismiss/", pages.dismiss, name="dismiss"),
+    path("<int:pk>/", pages.detail, name="detail"),
+    path("<int:pk>/review/", pages.review, name="review"),
+    path("<int:pk>/appeal/", pages.appeal, name="appeal"),
+    path("<int:pk>/appeal/decision/", pages.appeal_decision, name="appeal-decision"),
+    path("<int:pk>/statement/", pages.statement, name="statement"),
+    path("<int:pk>/disqualification/", pages.disqualification_report, name="disqualification"),
 ]

@@ -1,0 +1,290 @@
+"""Pages of the called paper draft (mounted at /paper/, namespace "paper").
+
+- ``room``: the organiser's call room for an event (start pods or a flight, the followers' link),
+- ``caller``: the projector or tablet page of one pod (big countdown, speech, judges' controls),
+- ``pod_page``: a player's phone page (the call, the open table, posting DFCs),
+- ``follow``: the same without an account on the pod's link, when the organiser allows,
+- ``slips`` and ``wall``: printable seating.
+
+Every write is a POST that calls the same services as the API; the pages' script posts to
+the API instead (no reload: a projector keeps its sound permission) and falls back to these.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from draftsite.errors import DomainError
+from drafts import permissions
+from drafts.models import DraftFormat, Event
+from drafts.templatetags.draft_tags import clock
+from drafts.views.common import confirm_page, confirmed, int_or_none
+from paper import selectors, services
+from paper.models import CalledPod, Flight, PostedDfc
+
+
+def _paper_event(event_id: int) -> Event:
+    event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
+    if event is None:
+        raise Http404(gettext('No such paper draft event'))
+    return event
+
+
+def _paper_pod(pod_id: int):
+    try:
+        return selectors.paper_pod(pod_id)
+    except DomainError:
+        raise Http404(gettext('No such paper draft pod')) from None
+
+
+def _require_staff(user, event) -> None:
+    if not permissions.sees_everything(user, event):
+        raise PermissionDenied(_("Only the event's organisers and judges may see this page."))
+
+
+def _require_organiser(user, event) -> None:
+    if not permissions.is_organiser(user, event):
+        raise PermissionDenied(_("Only an organiser of this event may do that."))
+
+
+def _back(request, default: str) -> str:
+    back = request.POST.get("next") or ""
+    return back if back.startswith("/") and not back.startswith("//") else default
+
+
+def _act(request, back: str, service, success: str, **kwargs):
+    try:
+        service(**kwargs)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+    return redirect(back)
+
+
+PHASE_LABELS = {"not_started": gettext_lazy("Not called yet"), "pick": gettext_lazy("Pick"),
+                "review": gettext_lazy("Review"), "deck_building": gettext_lazy("Deck building"),
+                "done": gettext_lazy("Draft over")}
+
+
+def _initial(pod, *, staff: bool) -> dict:
+    """The call as the page first shows it (the script takes over; without one, this is it)."""
+    now = timezone.now()
+    call = selectors.call_view(pod, staff=staff, now=now)["call"]
+    return {"phase_label": str(PHASE_LABELS.get(call["phase"], call["phase"])), "pick": call["pick"],
+            "countdown": clock(call["remaining_ms"]) if call["remaining_ms"] is not None else "",
+            "paused": call["paused"], "server_time": now}
+
+
+# --- the organiser's call room ---------------------------------------------------------------
+
+@login_required
+def room(request, event_id: int):
+    event = _paper_event(event_id)
+    _require_staff(request.user, event)
+    now = timezone.now()
+    pods = selectors.event_glance(event, now)
+    called = {c.pod_id: c for c in CalledPod.objects.filter(pod__event=event)}
+    for row in pods:
+        call = called.get(row["pod"].pk)
+        row["follow_url"] = (request.build_absolute_uri(reverse("paper:follow", args=[row["pod"].spectator_token]))
+                             if call and call.followers_allowed and row["pod"].spectator_token else "")
+    return render(request, "paper/room.html", {
+        "title": _("Call room · %(event)s") % {"event": event.name}, "event": event, "pods": pods, "now": now,
+        "is_organiser": permissions.is_organiser(request.user, event),
+        "flights": Flight.objects.filter(event=event).order_by("number"),
+        "followers_allowed": any(c.followers_allowed for c in called.values()),
+        "unstarted": [p for p in pods if p["call"].phase == "not_started" and not (
+            called.get(p["pod"].pk) and called[p["pod"].pk].started_at)],
+    })
+
+
+@login_required
+@require_POST
+def room_control(request, event_id: int, action: str):
+    event = _paper_event(event_id)
+    _require_organiser(request.user, event)
+    back = _back(request, reverse("paper:room", args=[event.pk]))
+    delay = int_or_none(request.POST.get("delay_seconds")) or 0
+    if action == "flight":
+        pod_ids = [pk for pk in (int_or_none(v) for v in request.POST.getlist("pods")) if pk]
+        return _act(request, back, services.start_flight, _("Flight started: the pods are called together."),
+                    event_id=event.pk, pod_ids=pod_ids, actor=request.user, delay_seconds=delay)
+    if action in ("followers-on", "followers-off"):
+        allowed = action == "followers-on"
+        return _act(request, back, services.set_followers_allowed,
+                    _("Players may now follow their pod on its link.") if allowed
+                    else _("The follow links are turned off."),
+                    event_id=event.pk, allowed=allowed, actor=request.user)
+    raise Http404(gettext('No such control'))
+
+
+# --- one pod: the caller page and its controls ----------------------------------------------------
+
+CONFIRMED_CONTROLS = {
+    "skip-to-review": gettext_lazy("Skip to the review now? Players take their last card and review."),
+    "restart-round": gettext_lazy("Restart this round from pick 1? Players must put the round's picks back first."),
+}
+
+
+@login_required
+def caller(request, pod_id: int):
+    pod = _paper_pod(pod_id)
+    _require_staff(request.user, pod.event)
+    called = selectors.called_pod(pod)
+    return render(request, "paper/caller.html", {
+        "title": _("Caller · pod %(number)s") % {"number": pod.number}, "pod": pod, "event": pod.event,
+        "called": called, "is_organiser": permissions.is_organiser(request.user, pod.event),
+        "flight": called.flight if called and called.flight_id else None,
+        "log": selectors.call_log(pod), "speaks": True, "controls": True, "initial": _initial(pod, staff=True),
+        "state_url": reverse("paper-api-call", args=[pod.pk]), "socket": f"/ws/paper/pods/{pod.pk}/",
+    })
+
+
+@login_required
+@require_POST
+def pod_control(request, pod_id: int, action: str):
+    """Start (organisers) or a judge's control (organisers and judges); no-script fallback."""
+    pod = _paper_pod(pod_id)
+    _require_staff(request.user, pod.event)
+    back = _back(request, reverse("paper:caller", args=[pod.pk]))
+    if action == "start":
+        _require_organiser(request.user, pod.event)
+        return _act(request, back, services.start_call, _("Pod %(number)s is being called.") % {"number": pod.number},
+                    pod_id=pod.pk, actor=request.user, delay_seconds=int_or_none(request.POST.get("delay_seconds")) or 0)
+    if action == "follow-link":
+        _require_organiser(request.user, pod.event)
+        return _act(request, back, services.regenerate_follow_link, _("New link made; the old one stops working."),
+                    pod_id=pod.pk, actor=request.user)
+    if action not in services.CONTROLS:
+        raise Http404(gettext('No such control'))
+    if action in CONFIRMED_CONTROLS and not confirmed(request):
+        return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
+                            action=reverse("paper:control", args=[pod.pk, action]), back=back, danger=True)
+    return _act(request, back, services.control_pod, _("Done."), pod_id=pod.pk, action=action, actor=request.user,
+                reason=request.POST.get("reason", ""))
+
+
+@login_required
+@require_POST
+def flight_control(request, flight_id: int, action: str):
+    flight = Flight.objects.select_related("event").filter(pk=flight_id).first()
+    if flight is None:
+        raise Http404(gettext('No such flight'))
+    _require_staff(request.user, flight.event)
+    if action not in services.CONTROLS:
+        raise Http404(gettext('No such control'))
+    back = _back(request, reverse("paper:room", args=[flight.event_id]))
+    if action in CONFIRMED_CONTROLS and not confirmed(request):
+        return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
+                            action=reverse("paper:flight-control", args=[flight.pk, action]), back=back, danger=True)
+    return _act(request, back, services.control_flight, _("Done for flight %(number)s.") % {"number": flight.number},
+                flight_id=flight.pk, action=action, actor=request.user, reason=request.POST.get("reason", ""))
+
+
+# --- players: the phone page, the open table -----------------------------------------------------------
+
+def _table_context(pod, *, me=None) -> dict:
+    return {"pod": pod, "seats": selectors.posted_dfcs(pod), "my_seat": me}
+
+
+@login_required
+def pod_page(request, pod_id: int):
+    pod = _paper_pod(pod_id)
+    if not selectors.may_follow(request.user, pod):
+        raise PermissionDenied(_("You are not in this pod."))
+    me = permissions.seat_in_pod(request.user, pod.pk)
+    return render(request, "paper/pod.html", {
+        "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
+        "pod": pod, "event": pod.event, "my_seat": me, "dfcs": selectors.event_dfcs(pod.event) if me else [],
+        **_table_context(pod, me=me), "speaks": False, "controls": False, "initial": _initial(pod, staff=False),
+        "state_url": reverse("paper-api-call", args=[pod.pk]), "socket": f"/ws/paper/pods/{pod.pk}/",
+        "table_url": reverse("paper:table", args=[pod.pk]),
+    })
+
+
+@login_required
+def table(request, pod_id: int):
+    pod = _paper_pod(pod_id)
+    if not selectors.may_follow(request.user, pod):
+        raise PermissionDenied(_("You are not in this pod."))
+    response = render(request, "paper/_table.html",
+                      _table_context(pod, me=permissions.seat_in_pod(request.user, pod.pk)))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def post_dfc(request, pod_id: int):
+    pod = _paper_pod(pod_id)
+    if permissions.seat_in_pod(request.user, pod.pk) is None:
+        raise PermissionDenied(_("Only the players of this pod post to its table."))
+    card = (request.POST.get("card") or "").strip()
+    return _act(request, reverse("paper:pod", args=[pod.pk]) + "#table", services.post_dfc,
+                _("Shown to your pod."), pod_id=pod.pk, actor=request.user,
+                card=int(card) if card.isdigit() else card, count=int_or_none(request.POST.get("count")) or 1)
+
+
+@login_required
+@require_POST
+def withdraw_dfc(request, posted_id: int):
+    posted = PostedDfc.objects.select_related("seat__registration").filter(pk=posted_id).first()
+    if posted is None or not permissions.owns_seat(request.user, posted.seat):
+        raise PermissionDenied(_("Only the player who posted a card can take it back."))
+    return _act(request, reverse("paper:pod", args=[posted.seat.pod_id]) + "#table", services.withdraw_dfc,
+                _("Taken back."), posted_id=posted.pk, actor=request.user)
+
+
+def _followed(token: str):
+    pod = selectors.followed_pod(token)
+    if pod is None:
+        raise Http404(gettext('This link does not work (any more).'))
+    return pod
+
+
+def follow(request, token: str):
+    pod = _followed(token)
+    return render(request, "paper/pod.html", {
+        "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
+        "pod": pod, "event": pod.event, "follower": True, **_table_context(pod), "speaks": False, "controls": False,
+        "initial": _initial(pod, staff=False),
+        "state_url": reverse("paper-api-follow", args=[token]), "socket": f"/ws/paper/follow/{token}/",
+        "table_url": reverse("paper:follow-table", args=[token]),
+    })
+
+
+def follow_table(request, token: str):
+    pod = _followed(token)
+    response = render(request, "paper/_table.html", _table_context(pod))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- printable seating ---------------------------------------------------------------------------------------
+
+@login_required
+def slips(request, event_id: int):
+    event = _paper_event(event_id)
+    _require_staff(request.user, event)
+    return render(request, "paper/slips.html", {"title": _("Seating slips · %(event)s") % {"event": event.name},
+                                                "event": event, "pods": selectors.seating(event)})
+
+
+@login_required
+def wall(request, event_id: int):
+    event = _paper_event(event_id)
+    _require_staff(request.user, event)
+    return render(request, "paper/wall.html", {"title": _("Seating by name · %(event)s") % {"event": event.name},
+                                               "event": event, "rows": selectors.seating_by_name(event)})
