@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from draftsite.admin import ReadOnlyAdminMixin
 from matches.models import Drop, EventMatchSettings, Match, MatchLogEntry, ResultReport, Round
 
 
@@ -34,17 +35,8 @@ class DropAdmin(admin.ModelAdmin):
 
 
 @admin.register(MatchLogEntry)
-class MatchLogEntryAdmin(admin.ModelAdmin):
+class MatchLogEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only: the log records who did what; changes go through the site's services."""
 
     list_display = ["at", "event", "round", "match", "action", "actor"]
     list_filter = ["action"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

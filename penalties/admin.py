@@ -12,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from draftsite.admin import ReadOnlyAdminMixin
 from draftsite.errors import DomainError
 from penalties import permissions, selectors, services
 from penalties.forms import DecisionForm
@@ -27,24 +28,18 @@ class InfractionAdmin(admin.ModelAdmin):
     ordering = ["section", "code"]
 
 
-class AuditInline(admin.TabularInline):
+class AuditInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = PenaltyAudit
     extra = 0
     can_delete = False
     fields = ["at", "actor", "action", "from_penalty", "to_penalty", "from_status", "to_status", "reason"]
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+class _PenaltyAdminBase(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Penalties are issued on the site, where the IPG defaults apply, and change only through
+    the review decision, which writes the audit trail."""
 
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class _PenaltyAdminBase(admin.ModelAdmin):
     list_display = ["id", "event", "registration", "infraction", "penalty", "status", "issued_by", "issued_at",
                     "review_link"]
     list_filter = ["status", "penalty", "infraction__category"]
@@ -52,15 +47,6 @@ class _PenaltyAdminBase(admin.ModelAdmin):
     list_select_related = ["event", "registration", "infraction", "issued_by"]
     inlines = [AuditInline]
     readonly_fields = [f.name for f in Penalty._meta.fields]
-
-    def has_add_permission(self, request):
-        return False  # penalties are issued on the site, where the IPG defaults apply
-
-    def has_change_permission(self, request, obj=None):
-        return False  # only through the review decision, which writes the audit trail
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="Review")
     def review_link(self, obj):
@@ -86,16 +72,10 @@ class _PenaltyAdminBase(admin.ModelAdmin):
         form = DecisionForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
-            new_kind = data["penalty"] or None
-            if data["decision"] in ("uphold", "withdraw"):
-                new_kind = None
             try:
-                if appeal is not None and request.POST.get("appeal") == "yes":
-                    services.decide_appeal(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
-                                           reason=data["reason"], penalty=new_kind)
-                else:
-                    services.review_penalty(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
-                                            reason=data["reason"], penalty=new_kind)
+                services.decide(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
+                                reason=data["reason"], penalty=form.new_kind(),
+                                appeal=appeal is not None and form.decides_appeal())
             except DomainError as exc:
                 field = exc.extra.get("field")
                 form.add_error(field if field in form.fields else None, exc.message)
@@ -130,37 +110,19 @@ class ReviewQueueAdmin(_PenaltyAdminBase):
 
 
 @admin.register(Appeal)
-class AppealAdmin(admin.ModelAdmin):
+class AppealAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["penalty", "status", "decision", "submitted_at", "decided_by", "decided_at"]
     list_filter = ["status"]
     readonly_fields = [f.name for f in Appeal._meta.fields]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(PenaltyAudit)
-class PenaltyAuditAdmin(admin.ModelAdmin):
+class PenaltyAuditAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Append-only: visible, never editable or deletable, not even by superusers."""
 
     list_display = ["at", "penalty", "actor", "action", "from_penalty", "to_penalty", "from_status", "to_status"]
     list_filter = ["action"]
     readonly_fields = [f.name for f in PenaltyAudit._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def get_actions(self, request):
         return {}

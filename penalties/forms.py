@@ -6,8 +6,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 from django import forms
 
-from penalties import selectors, services
-from penalties.models import PenaltyKind, PenaltyStatus
+from penalties import selectors
+from penalties.models import Decision, PenaltyKind, PenaltyStatus
 
 TEXT = {"rows": 4, "maxlength": 5000}
 
@@ -47,16 +47,26 @@ class IssueForm(forms.Form):
                                                     for p in event.pods.order_by("number")]
 
 
-DECISION_LABELS = {"uphold": gettext_lazy("Uphold"), "upgrade": gettext_lazy("Upgrade"),
-                   "downgrade": gettext_lazy("Downgrade"), "withdraw": gettext_lazy("Withdraw")}
-
-
 class DecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[(d, DECISION_LABELS.get(d, d.capitalize())) for d in services.DECISIONS],
-                                 widget=forms.RadioSelect)
+    decision = forms.ChoiceField(choices=Decision.choices, widget=forms.RadioSelect)
     penalty = forms.ChoiceField(label=gettext_lazy('New penalty (upgrade or downgrade)'), required=False,
                                 choices=[("", "—")] + list(PenaltyKind.choices))
     reason = forms.CharField(label=gettext_lazy('Reason'), max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
+    # Sent by the confirm page and the admin's appeal checkbox; the templates write them by hand.
+    confirm = forms.CharField(required=False, strip=False)
+    appeal = forms.CharField(required=False, strip=False)
+
+    def new_kind(self) -> str | None:
+        """The new penalty: only an upgrade or a downgrade takes one."""
+        if self.cleaned_data["decision"] in (Decision.UPHOLD, Decision.WITHDRAW):
+            return None
+        return self.cleaned_data["penalty"] or None
+
+    def confirmed(self) -> bool:
+        return self.cleaned_data["confirm"] == "yes"
+
+    def decides_appeal(self) -> bool:
+        return self.cleaned_data["appeal"] == "yes"
 
 
 class StatementForm(forms.Form):

@@ -169,6 +169,14 @@ class ReviewQueueItem(Penalty):
         verbose_name_plural = "review queue"
 
 
+class Decision(models.TextChoices):
+    """The head judge's decision on a penalty (a review) or on its appeal."""
+    UPHOLD = "uphold", gettext_lazy("Uphold")
+    UPGRADE = "upgrade", gettext_lazy("Upgrade")
+    DOWNGRADE = "downgrade", gettext_lazy("Downgrade")
+    WITHDRAW = "withdraw", gettext_lazy("Withdraw")
+
+
 class AppealStatus(models.TextChoices):
     PENDING = "pending", gettext_lazy('Awaiting the head judge')
     DECIDED = "decided", gettext_lazy('Decided')
@@ -183,7 +191,7 @@ class Appeal(models.Model):
                                      related_name="+")
     submitted_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=AppealStatus.choices, default=AppealStatus.PENDING)
-    decision = models.CharField(max_length=10, blank=True)
+    decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
     reason = models.TextField(blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")

@@ -32,6 +32,7 @@ from penalties.models import (
     AppealStatus,
     AuditAction,
     Category,
+    Decision,
     DismissedSource,
     Infraction,
     Penalty,
@@ -41,7 +42,7 @@ from penalties.models import (
     severity,
 )
 
-DECISIONS = ("uphold", "upgrade", "downgrade", "withdraw")
+DECISIONS = tuple(Decision.values)
 MAX_TEXT = 5000
 
 _CATEGORY_RULE = {
@@ -255,23 +256,23 @@ def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[
     if new_kind is not None:
         _kind(new_kind)
     current = penalty.penalty
-    if decision == "uphold":
+    if decision == Decision.UPHOLD:
         if new_kind not in (None, current):
             raise DomainError(error_codes.INVALID_TRANSITION,
                               gettext('Upholding keeps the penalty as it is; to change it, upgrade or downgrade.'),
                               field="penalty")
         return current, PenaltyStatus.FINAL
-    if decision == "withdraw":
+    if decision == Decision.WITHDRAW:
         if new_kind is not None:
             raise DomainError(error_codes.INVALID_TRANSITION, gettext('A withdrawal takes no new penalty.'),
                               field="penalty")
         return current, PenaltyStatus.WITHDRAWN
     if new_kind is None:
         raise DomainError(error_codes.PENALTY_REQUIRED, gettext('Say which penalty to %(decision)s to.') % {'decision': decision}, field="penalty")
-    if decision == "upgrade" and severity(new_kind) <= severity(current):
+    if decision == Decision.UPGRADE and severity(new_kind) <= severity(current):
         raise DomainError(error_codes.INVALID_TRANSITION,
                           gettext('An upgrade must be heavier than %(get_penalty_display)s.') % {'get_penalty_display': penalty.get_penalty_display()}, field="penalty")
-    if decision == "downgrade" and severity(new_kind) >= severity(current):
+    if decision == Decision.DOWNGRADE and severity(new_kind) >= severity(current):
         raise DomainError(error_codes.INVALID_TRANSITION,
                           gettext('A downgrade must be lighter than %(get_penalty_display)s.') % {'get_penalty_display': penalty.get_penalty_display()}, field="penalty")
     return new_kind, PenaltyStatus.FINAL
@@ -342,7 +343,7 @@ def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalt
     record.save(update_fields=["penalty", "status", "reviewed_by", "reviewed_at"])
     if appeal is not None and new_status == PenaltyStatus.WITHDRAWN:
         # Nothing is left to appeal against: the appeal closes with the withdrawal.
-        appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, "withdraw", reason
+        appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, Decision.WITHDRAW, reason
         appeal.decided_by, appeal.decided_at = actor, now
         appeal.save()
     penalty_changed.send(sender=Penalty, penalty=record)
@@ -389,6 +390,14 @@ def decide_appeal(*, penalty_id: int, actor, decision: str, reason: str, penalty
     appeal.save()
     penalty_changed.send(sender=Penalty, penalty=record)
     return appeal
+
+
+def decide(*, penalty_id: int, actor, decision: str, reason: str, penalty: str | None = None,
+           appeal: bool, now=None) -> Penalty | Appeal:
+    """The head judge's decision: on the appeal (``decide_appeal``) or on the penalty itself
+    (``review_penalty``)."""
+    step = decide_appeal if appeal else review_penalty
+    return step(penalty_id=penalty_id, actor=actor, decision=decision, reason=reason, penalty=penalty, now=now)
 
 
 STATEMENT_FIELDS = {"player": "player_statement", "judge": "judge_statement", "head_judge": "head_judge_statement"}

@@ -6,12 +6,14 @@ service, answer with what that viewer may see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -141,54 +143,57 @@ class PenaltyDetailView(APIView):
         return Response(PenaltyDetailOutput(penalty).data)
 
 
-class PenaltyReviewView(APIView):
+class _PenaltyStepView(APIView):
+    """One step on a penalty: ``gate`` says who may take it (checked before the body: 403, not
+    400), ``step`` (a service) takes it with the body's fields; the answer is the penalty."""
+
     permission_classes = [IsAuthenticated]
+    body: type[serializers.Serializer]
+    gate: Callable
+    step: Callable
+    answer_status = status.HTTP_200_OK
 
-    @extend_schema(request=DecisionInput, responses=PenaltyDetailOutput)
     def post(self, request, pk: int):
-        """The head judge upholds, upgrades, downgrades or withdraws the penalty (reason required)."""
-        services.require_reviewer(_visible_penalty(request.user, pk), request.user)  # role before body
-        data = _valid(DecisionInput, request)
-        services.review_penalty(penalty_id=pk, actor=request.user, decision=data["decision"],
-                                penalty=data["penalty"], reason=data["reason"])
-        return Response(_detail(pk))
+        self.gate(_visible_penalty(request.user, pk), request.user)
+        self.step(penalty_id=pk, actor=request.user, **_valid(self.body, request))
+        return Response(_detail(pk), status=self.answer_status)
 
 
-class PenaltyAppealView(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(request=DecisionInput, responses=PenaltyDetailOutput))
+class PenaltyReviewView(_PenaltyStepView):
+    """The head judge upholds, upgrades, downgrades or withdraws the penalty (reason required)."""
 
-    @extend_schema(request=AppealInput, responses={201: PenaltyDetailOutput})
-    def post(self, request, pk: int):
-        """The penalised player appeals to the head judge (once per penalty)."""
-        services.require_appellant(_visible_penalty(request.user, pk), request.user)  # role before body
-        data = _valid(AppealInput, request)
-        services.appeal_penalty(penalty_id=pk, actor=request.user, statement=data["statement"])
-        return Response(_detail(pk), status=status.HTTP_201_CREATED)
+    body = DecisionInput
+    gate = staticmethod(services.require_reviewer)
+    step = staticmethod(services.review_penalty)
 
 
-class AppealDecisionView(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(request=AppealInput, responses={201: PenaltyDetailOutput}))
+class PenaltyAppealView(_PenaltyStepView):
+    """The penalised player appeals to the head judge (once per penalty)."""
 
-    @extend_schema(request=DecisionInput, responses=PenaltyDetailOutput)
-    def post(self, request, pk: int):
-        """The head judge decides the appeal; the decision is final."""
-        services.require_reviewer(_visible_penalty(request.user, pk), request.user)  # role before body
-        data = _valid(DecisionInput, request)
-        services.decide_appeal(penalty_id=pk, actor=request.user, decision=data["decision"],
-                               penalty=data["penalty"], reason=data["reason"])
-        return Response(_detail(pk))
+    body = AppealInput
+    gate = staticmethod(services.require_appellant)
+    step = staticmethod(services.appeal_penalty)
+    answer_status = status.HTTP_201_CREATED
 
 
-class PenaltyStatementView(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(request=DecisionInput, responses=PenaltyDetailOutput))
+class AppealDecisionView(_PenaltyStepView):
+    """The head judge decides the appeal; the decision is final."""
 
-    @extend_schema(request=AppealInput, responses=PenaltyDetailOutput)
-    def post(self, request, pk: int):
-        """The player, the issuing judge or the head judge writes their statement."""
-        services.require_statement_writer(_visible_penalty(request.user, pk), request.user)  # role before body
-        data = _valid(AppealInput, request)
-        services.add_statement(penalty_id=pk, actor=request.user, statement=data["statement"])
-        return Response(_detail(pk))
+    body = DecisionInput
+    gate = staticmethod(services.require_reviewer)
+    step = staticmethod(services.decide_appeal)
+
+
+@extend_schema_view(post=extend_schema(request=AppealInput, responses=PenaltyDetailOutput))
+class PenaltyStatementView(_PenaltyStepView):
+    """The player, the issuing judge or the head judge writes their statement."""
+
+    body = AppealInput
+    gate = staticmethod(services.require_statement_writer)
+    step = staticmethod(services.add_statement)
 
 
 class ReviewQueueView(APIView):

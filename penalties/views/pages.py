@@ -233,26 +233,20 @@ def _decide(request, pk: int, *, appeal: bool):
     if not form.is_valid():
         return _render_detail(request, penalty, status=400, **{form_key: form})
     data = form.cleaned_data
-    new_kind = data["penalty"] or None
-    if data["decision"] in ("uphold", "withdraw"):
-        new_kind = None
+    new_kind = form.new_kind()
     try:
         outcome, outcome_status = services.check_decision(
             penalty=penalty, actor=request.user, decision=data["decision"], reason=data["reason"],
             new_kind=new_kind, appeal=appeal)
-        if request.POST.get("confirm") != "yes":
+        if not form.confirmed():
             return render(request, "penalties/confirm.html", {
                 "title": gettext('Confirm: %(data)s penalty #%(pk)s') % {'data': data['decision'], 'pk': penalty.pk}, "p": penalty, "appeal": appeal,
                 "decision": data["decision"], "new_kind": new_kind or "", "reason": data["reason"],
                 "outcome": PenaltyKind(outcome).label, "outcome_status": PenaltyStatus(outcome_status).label,
                 "action": reverse("penalties:appeal-decision" if appeal else "penalties:review", args=[penalty.pk]),
             })
-        if appeal:
-            services.decide_appeal(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
-                                   reason=data["reason"], penalty=new_kind)
-        else:
-            services.review_penalty(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
-                                    reason=data["reason"], penalty=new_kind)
+        services.decide(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
+                        reason=data["reason"], penalty=new_kind, appeal=appeal)
     except DomainError as exc:
         _form_error(form, exc)
         return _render_detail(request, penalty, status=exc.status_code, **{form_key: form})
