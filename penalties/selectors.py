@@ -11,7 +11,6 @@ from django.utils.translation import gettext
 
 from drafts.models import Event, EventStaff, Pick, PickKind, Registration, StaffRole
 from draftsite.errors import DomainError
-from penalties import permissions
 from penalties.sources import parse_source, source_pick
 from penalties.models import (
     Appeal,
@@ -223,6 +222,3 @@ def event_summary(event: Event) -> dict:
                        for kind in PenaltyKind.values},
     }
 
-
-def can_view(user, penalty: Penalty) -> bool:
-    return permissions.can_view_penalty(user, penalty)

@@ -15,18 +15,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from drafts import permissions
 from drafts.models import Event
 from matches import error_codes, exports, selectors, services
 from matches.api import serializers as s
 from matches.models import Match, Round
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _event(pk: int) -> Event:
@@ -96,7 +91,7 @@ class SettingsView(APIView):
     @extend_schema(request=s.SettingsInput, responses=s.SettingsOutput)
     def put(self, request, event_id: int):
         _require_organiser(request.user, _event(event_id).pk)
-        data = _valid(s.SettingsInput, request)
+        data = validated_body(s.SettingsInput, request)
         row = services.configure_matches(event_id=event_id, actor=request.user, **data)
         return Response(_settings_payload(row))
 
@@ -117,7 +112,7 @@ class RoundListView(APIView):
     @extend_schema(request=s.PairInput, responses={201: s.RoundOutput}, summary="Pair the next round")
     def post(self, request, event_id: int):
         _require_organiser(request.user, _event(event_id).pk)
-        data = _valid(s.PairInput, request)
+        data = validated_body(s.PairInput, request)
         round_obj = services.pair_next_round(event_id=event_id, actor=request.user, pod_id=data.get("pod"))
         return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True),
                         status=status.HTTP_201_CREATED)
@@ -153,7 +148,7 @@ class RepairView(APIView):
     def post(self, request, pk: int):
         round_obj = _round(pk)
         _require_organiser(request.user, round_obj.event_id)
-        data = _valid(s.RepairInput, request)
+        data = validated_body(s.RepairInput, request)
         round_obj = services.repair_pairings(round_id=pk, actor=request.user, tables=data["tables"],
                                              bye=data.get("bye"), reason=data.get("reason", ""))
         return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True))
@@ -182,7 +177,7 @@ class ReportView(APIView):
     @extend_schema(request=s.ReportInput, responses=s.MatchOutput, summary="Report your match (games won, lost, drawn)")
     def post(self, request, pk: int):
         _require_match_player(request.user, _match(pk))
-        data = _valid(s.ReportInput, request)
+        data = validated_body(s.ReportInput, request)
         services.report_result(match_id=pk, actor=request.user, won=data["won"], lost=data["lost"],
                                drawn=data["drawn"])
         return _match_response(request, pk)
@@ -205,7 +200,7 @@ class ResultView(APIView):
     @extend_schema(request=s.ResultInput, responses=s.MatchOutput, summary="Staff enter or correct a result")
     def post(self, request, pk: int):
         _require_staff(request.user, _match(pk).round.event_id)
-        data = _valid(s.ResultInput, request)
+        data = validated_body(s.ResultInput, request)
         services.enter_result(match_id=pk, actor=request.user, **data)
         return _match_response(request, pk, staff=True)
 
@@ -216,7 +211,7 @@ class ExtensionView(APIView):
     @extend_schema(request=s.ExtensionInput, responses=s.MatchOutput, summary="A judge's time extension for a table")
     def post(self, request, pk: int):
         _require_staff(request.user, _match(pk).round.event_id)
-        data = _valid(s.ExtensionInput, request)
+        data = validated_body(s.ExtensionInput, request)
         services.grant_extension(match_id=pk, actor=request.user, **data)
         return _match_response(request, pk, staff=True)
 
@@ -233,7 +228,7 @@ class DropView(APIView):
             _require_staff(request.user, event.pk)
         elif own is None:
             _require_staff(request.user, event.pk)
-        data = _valid(s.DropInput, request)
+        data = validated_body(s.DropInput, request)
         target = data.get("registration") or (own.pk if own is not None else None)
         if target is None:
             raise DomainError(error_codes.NOT_REGISTERED, _("Say which player drops."), field="registration")

@@ -12,6 +12,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
 from drafts import permissions
 from drafts.models import DraftFormat, Event
@@ -20,12 +21,6 @@ from paper.api.serializers import ControlInput, FlightInput, FollowersInput, Pos
 from paper.models import Flight, PostedDfc
 
 POD_CONTROLS = ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _paper_event(pk: int) -> Event:
@@ -74,7 +69,7 @@ class StartCallView(APIView):
         """Call this pod on its own (organisers)."""
         pod = selectors.paper_pod(pk)
         _require_organiser(request.user, pod.event)
-        data = _valid(StartInput, request)
+        data = validated_body(StartInput, request)
         services.start_call(pod_id=pod.pk, actor=request.user, delay_seconds=data["delay_seconds"])
         return Response(selectors.call_view(pod, staff=True), status=status.HTTP_201_CREATED)
 
@@ -88,7 +83,7 @@ class PodControlView(APIView):
         """A judge's control: pause (with a reason), resume, repeat-pick, skip-to-review, restart-round."""
         pod = selectors.paper_pod(pk)
         _require_staff(request.user, pod.event)
-        data = _valid(ControlInput, request)
+        data = validated_body(ControlInput, request)
         services.control_pod(pod_id=pod.pk, action=self.action_name, actor=request.user,
                              reason=data.get("reason", ""))
         return Response(selectors.call_view(pod, staff=True))
@@ -102,7 +97,7 @@ class FlightsView(APIView):
         """Call several pods in lockstep from one start (organisers)."""
         event = _paper_event(pk)
         _require_organiser(request.user, event)
-        data = _valid(FlightInput, request)
+        data = validated_body(FlightInput, request)
         flight = services.start_flight(event_id=event.pk, pod_ids=data["pods"], actor=request.user,
                                        delay_seconds=data["delay_seconds"])
         return Response({"id": flight.pk, "number": flight.number, "started_at": flight.started_at.isoformat(),
@@ -121,7 +116,7 @@ class FlightControlView(APIView):
         if flight is None:
             raise NotFoundError(error_codes.UNKNOWN_FLIGHT, gettext('No flight has id %(pk)s.') % {'pk': pk})
         _require_staff(request.user, flight.event)
-        data = _valid(ControlInput, request)
+        data = validated_body(ControlInput, request)
         pods = services.control_flight(flight_id=flight.pk, action=self.action_name, actor=request.user,
                                        reason=data.get("reason", ""))
         return Response({"flight": flight.number, "pods": [p.pk for p in pods]})
@@ -135,7 +130,7 @@ class FollowersView(APIView):
         """Let players follow their pod on its spectator link without an account (organisers)."""
         event = _paper_event(pk)
         _require_organiser(request.user, event)
-        data = _valid(FollowersInput, request)
+        data = validated_body(FollowersInput, request)
         count = services.set_followers_allowed(event_id=event.pk, allowed=data["allowed"], actor=request.user)
         return Response({"allowed": data["allowed"], "pods": count})
 
@@ -167,7 +162,7 @@ class PostedDfcsView(APIView):
         pod = selectors.paper_pod(pk)
         if permissions.seat_in_pod(request.user, pod.pk) is None:
             raise ForbiddenError(error_codes.NOT_IN_POD, gettext('Only the players of this pod post to its table.'))
-        data = _valid(PostDfcInput, request)
+        data = validated_body(PostDfcInput, request)
         posted = services.post_dfc(pod_id=pod.pk, actor=request.user, card=_card(data["card"]), count=data["count"])
         return Response({"id": posted.pk, "card_id": posted.card_id, "count": posted.count},
                         status=status.HTTP_201_CREATED)

@@ -18,18 +18,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
 from drafts.models import Event
 from penalties import error_codes, permissions, selectors, services
 from penalties.api.serializers import (AppealInput, DecisionInput, DismissInput, InfractionOutput, PenaltyDetailOutput,
                                        PenaltyInput, PenaltyOutput, TimeoutPickOutput)
 from penalties.reports import csv_response
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 # --- access helpers --------------------------------------------------------------------
@@ -89,7 +84,7 @@ class EventPenaltiesView(APIView):
         event = _event(event_id)
         if not permissions.judges_event(request.user, event):
             raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
-        data = _valid(PenaltyInput, request)
+        data = validated_body(PenaltyInput, request)
         penalty = services.issue_penalty(
             event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
             actor=request.user, description=data["description"], fix=data["fix"], penalty=data["penalty"],
@@ -127,7 +122,7 @@ class EventTimeoutPicksView(APIView):
         event = _event(event_id)
         if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
             raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may dismiss that.")
-        data = _valid(DismissInput, request)
+        data = validated_body(DismissInput, request)
         dismissed = services.dismiss_source(event_id=event.pk, source=data["source"], actor=request.user,
                                             reason=data["reason"])
         return Response({"source": dismissed.source, "reason": dismissed.reason}, status=status.HTTP_201_CREATED)
@@ -155,7 +150,7 @@ class _PenaltyStepView(APIView):
 
     def post(self, request, pk: int):
         self.gate(_visible_penalty(request.user, pk), request.user)
-        self.step(penalty_id=pk, actor=request.user, **_valid(self.body, request))
+        self.step(penalty_id=pk, actor=request.user, **validated_body(self.body, request))
         return Response(_detail(pk), status=self.answer_status)
 
 

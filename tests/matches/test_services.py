@@ -4,7 +4,7 @@ import pytest
 
 from draftsite.errors import DomainError
 from matches import error_codes, selectors, services
-from matches.models import Match, MatchLogEntry, MatchStatus, PairingMode, Round, RoundState
+from matches.models import MatchLogEntry, MatchStatus, PairingMode, Round
 from tests.matches.conftest import T0, Tournament, minutes
 
 

@@ -210,7 +210,7 @@ def test_the_dashboard_shows_paper_pods_who_paused_them_and_why(paper, organiser
     # Following the room's caller links works.
     room = client_for(organiser).get(reverse("paper:room", args=[event.pk])).content.decode()
     assert client_for(organiser).get(reverse("paper:caller", args=[other.pk])).status_code == 200
-    assert f'id="caller-link-2"' in room
+    assert 'id="caller-link-2"' in room
 
 
 def test_the_caller_page_controls_without_script(paper, organiser, judge):
