@@ -11,13 +11,10 @@ from django.utils.translation import gettext as _
 
 from drafts.models import Event
 from matches import selectors
-from matches.models import Round
 
 
 def _rounds(event: Event, pod_id, round_id):
-    rounds = Round.objects.filter(event=event).select_related("pod").order_by("pod__number", "number")
-    if pod_id is not None:
-        rounds = rounds.filter(pod_id=pod_id)
+    rounds = selectors.event_rounds(event, pod_id)
     if round_id is not None:
         rounds = rounds.filter(pk=round_id)
     return rounds

@@ -51,6 +51,21 @@ def rounds_of(event_id: int, pod_id: int | None):
     return Round.objects.filter(event_id=event_id, pod_id=pod_id).order_by("number")
 
 
+def event_rounds(event: Event, pod_id: int | None = None):
+    """The event's rounds, pod by pod (only one pod's, given its id)."""
+    rounds = Round.objects.filter(event=event).select_related("pod").order_by("pod__number", "number")
+    return rounds if pod_id is None else rounds.filter(pod_id=pod_id)
+
+
+def round_by_id(round_id: int) -> Round | None:
+    return Round.objects.select_related("event", "pod").filter(pk=round_id).first()
+
+
+def match_by_id(match_id: int) -> Match | None:
+    return (Match.objects.select_related("round", "round__event", "player_a", "player_b")
+            .filter(pk=match_id).first())
+
+
 def latest_round(event_id: int, pod_id: int | None) -> Round | None:
     return rounds_of(event_id, pod_id).order_by("-number").first()
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from drafts import permissions
 from drafts.consumers import _PodSocket
 from drafts.models import Pod
-from paper import selectors
+from paper import error_codes, selectors
 from paper.tasks import paper_group
 
 CLOSE_FORBIDDEN = 4403
@@ -67,7 +67,7 @@ class _CallSocket(_PodSocket):
                 return
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
-            await self.send_json({"type": "error", "code": "unknown_message"})
+            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
 
     async def paper_changed(self, event):
         await self.send_json({"type": "changed", "pod": self.pod_id, "version": event.get("version"),

@@ -1,5 +1,6 @@
 """Stable error codes of the called paper draft (clients switch on these)."""
 
+UNKNOWN_EVENT = "unknown_event"  # no such event, or not a paper draft event
 UNKNOWN_PAPER_POD = "unknown_paper_pod"  # no such pod, or not a pod of a paper draft event
 UNKNOWN_FLIGHT = "unknown_flight"
 NOT_EVENT_STAFF = "not_event_staff"  # controls: organisers and judges of the event only
@@ -24,3 +25,4 @@ NOT_A_DFC = "not_a_dfc"  # R16: only double-faced cards are open information
 UNKNOWN_CARD = "unknown_card"
 INVALID_COUNT = "invalid_count"
 NOT_POSTED = "not_posted"
+UNKNOWN_MESSAGE = "unknown_message"  # the live socket got a message it does not know

@@ -17,7 +17,7 @@ from draftsite.errors import NotFoundError
 from drafts import permissions
 from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
 from paper import error_codes, schedule
-from paper.models import CalledPod, CallPause, PostedDfc
+from paper.models import CalledPod, CallPause, Flight, PostedDfc
 
 
 def paper_pod(pod_id: int) -> Pod:
@@ -244,3 +244,20 @@ def may_control(user, pod: Pod) -> bool:
 def may_follow(user, pod: Pod) -> bool:
     """The call and the open table: the pod's players and the event's staff."""
     return permissions.sees_everything(user, pod.event) or permissions.seat_in_pod(user, pod.pk) is not None
+
+
+def posted_dfc(posted_id: int) -> PostedDfc | None:
+    return PostedDfc.objects.select_related("seat__registration").filter(pk=posted_id).first()
+
+
+def flight(flight_id: int) -> Flight | None:
+    return Flight.objects.select_related("event").filter(pk=flight_id).first()
+
+
+def flights(event: Event):
+    return Flight.objects.filter(event=event).order_by("number")
+
+
+def calls_by_pod(event: Event) -> dict[int, CalledPod]:
+    """The event's pod calls, by pod id (pods never called have none)."""
+    return {c.pod_id: c for c in CalledPod.objects.filter(pod__event=event)}

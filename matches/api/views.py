@@ -16,8 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from draftsite.api import validated_body
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
-from drafts import permissions
+from draftsite.errors import DomainError, NotFoundError
 from drafts.models import Event
 from matches import error_codes, exports, selectors, services
 from matches.api import serializers as s
@@ -32,33 +31,17 @@ def _event(pk: int) -> Event:
 
 
 def _round(pk: int) -> Round:
-    round_obj = Round.objects.select_related("event").filter(pk=pk).first()
+    round_obj = selectors.round_by_id(pk)
     if round_obj is None:
         raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No %(kind)s has id %(id)s.") % {"kind": _("round"), "id": pk})
     return round_obj
 
 
 def _match(pk: int) -> Match:
-    match = Match.objects.select_related("round", "player_a", "player_b").filter(pk=pk).first()
+    match = selectors.match_by_id(pk)
     if match is None:
         raise NotFoundError(error_codes.UNKNOWN_MATCH, _("No %(kind)s has id %(id)s.") % {"kind": _("match"), "id": pk})
     return match
-
-
-def _require_organiser(user, event_id: int) -> None:
-    if not permissions.is_organiser(user, event_id):
-        raise ForbiddenError(error_codes.NOT_ORGANISER, _("Only the event's organisers may do that."))
-
-
-def _require_staff(user, event_id: int) -> None:
-    if not permissions.sees_everything(user, event_id):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
-
-
-def _require_match_player(user, match: Match) -> None:
-    users = {match.player_a.user_id, match.player_b.user_id if match.player_b_id else None} - {None}
-    if not (getattr(user, "is_authenticated", False) and user.pk in users):
-        raise ForbiddenError(error_codes.NOT_YOUR_MATCH, _("You can only report the result of your own match."))
 
 
 def _pod_param(request) -> int | None:
@@ -90,7 +73,7 @@ class SettingsView(APIView):
 
     @extend_schema(request=s.SettingsInput, responses=s.SettingsOutput)
     def put(self, request, event_id: int):
-        _require_organiser(request.user, _event(event_id).pk)
+        services.require_organiser(request.user, _event(event_id).pk)
         data = validated_body(s.SettingsInput, request)
         row = services.configure_matches(event_id=event_id, actor=request.user, **data)
         return Response(_settings_payload(row))
@@ -102,16 +85,13 @@ class RoundListView(APIView):
     @extend_schema(parameters=[POD_PARAM], responses=s.RoundOutput(many=True))
     def get(self, request, event_id: int):
         event = _event(event_id)
-        rounds = Round.objects.filter(event=event).order_by("pod__number", "number")
-        pod = _pod_param(request)
-        if pod is not None:
-            rounds = rounds.filter(pod_id=pod)
+        rounds = selectors.event_rounds(event, _pod_param(request))
         now = timezone.now()
         return Response([selectors.round_payload(r, now, with_matches=False) for r in rounds])
 
     @extend_schema(request=s.PairInput, responses={201: s.RoundOutput}, summary="Pair the next round")
     def post(self, request, event_id: int):
-        _require_organiser(request.user, _event(event_id).pk)
+        services.require_organiser(request.user, _event(event_id).pk)
         data = validated_body(s.PairInput, request)
         round_obj = services.pair_next_round(event_id=event_id, actor=request.user, pod_id=data.get("pod"))
         return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True),
@@ -135,7 +115,7 @@ class RoundActionView(APIView):
     @extend_schema(request=None, responses=s.RoundOutput)
     def post(self, request, pk: int):
         round_obj = _round(pk)
-        _require_organiser(request.user, round_obj.event_id)
+        services.require_organiser(request.user, round_obj.event_id)
         service = {"start": services.start_round, "finish": services.finish_round}[self.action_name]
         round_obj = service(round_id=pk, actor=request.user)
         return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True))
@@ -147,7 +127,7 @@ class RepairView(APIView):
     @extend_schema(request=s.RepairInput, responses=s.RoundOutput, summary="Re-pair a round by hand before it starts")
     def post(self, request, pk: int):
         round_obj = _round(pk)
-        _require_organiser(request.user, round_obj.event_id)
+        services.require_organiser(request.user, round_obj.event_id)
         data = validated_body(s.RepairInput, request)
         round_obj = services.repair_pairings(round_id=pk, actor=request.user, tables=data["tables"],
                                              bye=data.get("bye"), reason=data.get("reason", ""))
@@ -176,7 +156,7 @@ class ReportView(APIView):
 
     @extend_schema(request=s.ReportInput, responses=s.MatchOutput, summary="Report your match (games won, lost, drawn)")
     def post(self, request, pk: int):
-        _require_match_player(request.user, _match(pk))
+        services.require_match_player(request.user, _match(pk))
         data = validated_body(s.ReportInput, request)
         services.report_result(match_id=pk, actor=request.user, won=data["won"], lost=data["lost"],
                                drawn=data["drawn"])
@@ -188,7 +168,7 @@ class ConfirmView(APIView):
 
     @extend_schema(request=None, responses=s.MatchOutput, summary="Confirm your opponent's report")
     def post(self, request, pk: int):
-        _require_match_player(request.user, _match(pk))
+        services.require_match_player(request.user, _match(pk))
         request.data  # noqa: B018 - it takes no body, but a broken one is refused as everywhere (400)
         services.confirm_result(match_id=pk, actor=request.user)
         return _match_response(request, pk)
@@ -199,7 +179,7 @@ class ResultView(APIView):
 
     @extend_schema(request=s.ResultInput, responses=s.MatchOutput, summary="Staff enter or correct a result")
     def post(self, request, pk: int):
-        _require_staff(request.user, _match(pk).round.event_id)
+        services.require_staff(request.user, _match(pk).round.event_id)
         data = validated_body(s.ResultInput, request)
         services.enter_result(match_id=pk, actor=request.user, **data)
         return _match_response(request, pk, staff=True)
@@ -210,7 +190,7 @@ class ExtensionView(APIView):
 
     @extend_schema(request=s.ExtensionInput, responses=s.MatchOutput, summary="A judge's time extension for a table")
     def post(self, request, pk: int):
-        _require_staff(request.user, _match(pk).round.event_id)
+        services.require_staff(request.user, _match(pk).round.event_id)
         data = validated_body(s.ExtensionInput, request)
         services.grant_extension(match_id=pk, actor=request.user, **data)
         return _match_response(request, pk, staff=True)
@@ -225,9 +205,9 @@ class DropView(APIView):
         own = selectors.player_registration(request.user, event.pk)
         registration_id = request.data.get("registration") if isinstance(request.data, dict) else None
         if registration_id is not None and (own is None or registration_id != own.pk):
-            _require_staff(request.user, event.pk)
+            services.require_staff(request.user, event.pk)
         elif own is None:
-            _require_staff(request.user, event.pk)
+            services.require_staff(request.user, event.pk)
         data = validated_body(s.DropInput, request)
         target = data.get("registration") or (own.pk if own is not None else None)
         if target is None:

@@ -1,11 +1,13 @@
 """Every write of the matches app: keyword arguments in, one transaction each, logged."""
 
+from matches.services.common import require_organiser, require_staff
 from matches.services.results import (
     apply_penalty,
     confirm_result,
     drop_player,
     enter_result,
     report_result,
+    require_match_player,
 )
 from matches.services.rounds import (
     configure_matches,
@@ -19,4 +21,6 @@ from matches.services.rounds import (
 __all__ = [
     "apply_penalty", "configure_matches", "confirm_result", "drop_player", "enter_result", "finish_round",
     "grant_extension", "pair_next_round", "repair_pairings", "report_result", "start_round",
+    # Access checks: the services call them, and the API and pages call them before reading a body.
+    "require_match_player", "require_organiser", "require_staff",
 ]

@@ -14,10 +14,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
+from draftsite.errors import DomainError, ForbiddenError
+from draftsite.forms import BackForm, posted
 from drafts import permissions
 from drafts.models import Event
-from matches import exports, selectors, services
+from matches import exports, forms, selectors, services
 from matches.models import Match, PairingMode, Round, RoundState
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
@@ -31,45 +32,25 @@ def _event(event_id: int) -> Event:
 
 
 def _round(round_id: int) -> Round:
-    round_obj = Round.objects.select_related("event", "pod").filter(pk=round_id).first()
+    round_obj = selectors.round_by_id(round_id)
     if round_obj is None:
         raise Http404(_("No such round"))
     return round_obj
 
 
 def _match(match_id: int) -> Match:
-    match = Match.objects.select_related("round", "round__event", "player_a", "player_b").filter(pk=match_id).first()
+    match = selectors.match_by_id(match_id)
     if match is None:
         raise Http404(_("No such match"))
     return match
 
 
-def _require_staff(user, event_id: int) -> None:
-    if not permissions.sees_everything(user, event_id):
-        raise PermissionDenied(_("Only the event's organisers and judges may see this page."))
-
-
-def _require_organiser(user, event_id: int) -> None:
-    if not permissions.is_organiser(user, event_id):
-        raise PermissionDenied(_("Only an organiser of this event may do that."))
-
-
-def _require_match_player(user, match: Match) -> None:
-    users = {match.player_a.user_id, match.player_b.user_id if match.player_b_id else None} - {None}
-    if not (getattr(user, "is_authenticated", False) and user.pk in users):
-        raise PermissionDenied(_("That is not your match."))
-
-
-MAX_ID = 2**31 - 1
-
-
-def _int(value):
-    """A form's whole number, or None (also for numbers no id or score can be)."""
+def _allowed(access_check, user, target) -> None:
+    """One of the services' access checks, refused as a 403 page."""
     try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if -MAX_ID <= number <= MAX_ID else None
+        access_check(user, target)
+    except ForbiddenError as exc:
+        raise PermissionDenied(exc.message) from exc
 
 
 def _run(request, service, *, success: str, back: str, **kwargs):
@@ -93,7 +74,7 @@ def _socket(event_id: int) -> str:
 
 
 def _back(request, fallback: str) -> str:
-    target = request.POST.get("next") or ""
+    target = posted(BackForm, request.POST)["next"] or ""
     return target if target.startswith("/") and not target.startswith("//") else fallback
 
 
@@ -134,7 +115,7 @@ def _dashboard_context(request, event):
 @login_required
 def dashboard(request, event_id: int):
     event = _event(event_id)
-    _require_staff(request.user, event.pk)
+    _allowed(services.require_staff, request.user, event.pk)
     context = _dashboard_context(request, event)
     context.update(title=_("Matches · %(event)s") % {"event": event.name}, socket=_socket(event.pk),
                    panel_url=reverse("matches:dashboard-panel", args=[event.pk]))
@@ -144,7 +125,7 @@ def dashboard(request, event_id: int):
 @login_required
 def dashboard_panel(request, event_id: int):
     event = _event(event_id)
-    _require_staff(request.user, event.pk)
+    _allowed(services.require_staff, request.user, event.pk)
     return _no_store(render(request, "matches/_dashboard_panel.html", _dashboard_context(request, event)))
 
 
@@ -152,30 +133,28 @@ def dashboard_panel(request, event_id: int):
 @require_POST
 def settings_form(request, event_id: int):
     event = _event(event_id)
-    _require_organiser(request.user, event.pk)
+    _allowed(services.require_organiser, request.user, event.pk)
     back = reverse("matches:dashboard", args=[event.pk])
-    rounds = _int(request.POST.get("swiss_rounds")) if request.POST.get("swiss_rounds") else None
     return _run(request, services.configure_matches, success=_("Match settings saved."), back=back,
-                event_id=event.pk, actor=request.user, mode=request.POST.get("mode", PairingMode.PER_POD),
-                swiss_rounds=rounds, round_minutes=_int(request.POST.get("round_minutes")) or 0,
-                playoff_size=_int(request.POST.get("playoff_size")) or 0)
+                event_id=event.pk, actor=request.user, **posted(forms.SettingsForm, request.POST))
 
 
 @login_required
 @require_POST
 def pair(request, event_id: int):
     event = _event(event_id)
-    _require_organiser(request.user, event.pk)
+    _allowed(services.require_organiser, request.user, event.pk)
     back = reverse("matches:dashboard", args=[event.pk])
-    pod_ids = request.POST.getlist("pod")
-    if request.POST.get("all_pods"):
+    data = posted(forms.PairForm, request.POST)
+    pod_ids = data["pod"]
+    if data["all_pods"]:
         pod_ids = [str(p.pk) for p in event.pods.all()]
     if not pod_ids:
         return _run(request, services.pair_next_round, success=_("Round paired."), back=back,
                     event_id=event.pk, actor=request.user)
     for pod_id in pod_ids:
         try:
-            services.pair_next_round(event_id=event.pk, actor=request.user, pod_id=_int(pod_id))
+            services.pair_next_round(event_id=event.pk, actor=request.user, pod_id=forms.number(pod_id))
         except DomainError as exc:
             messages.error(request, exc.message)
         else:
@@ -187,7 +166,7 @@ def pair(request, event_id: int):
 @require_POST
 def round_control(request, round_id: int, action: str):
     round_obj = _round(round_id)
-    _require_organiser(request.user, round_obj.event_id)
+    _allowed(services.require_organiser, request.user, round_obj.event_id)
     back = _back(request, reverse("matches:dashboard", args=[round_obj.event_id]))
     service = {"start": services.start_round, "finish": services.finish_round}.get(action)
     if service is None:
@@ -200,19 +179,20 @@ def round_control(request, round_id: int, action: str):
 def repair(request, round_id: int):
     """Swap two players (or a player and the bye) before the round starts."""
     round_obj = _round(round_id)
-    _require_organiser(request.user, round_obj.event_id)
+    _allowed(services.require_organiser, request.user, round_obj.event_id)
     matches = selectors.round_matches(round_obj)
     players = sorted([m.player_a for m in matches] + [m.player_b for m in matches if m.player_b_id],
                      key=lambda r: r.name.lower())
     if request.method == "POST":
-        first, second = _int(request.POST.get("first")), _int(request.POST.get("second"))
+        data = posted(forms.RepairForm, request.POST)
+        first, second = data["first"], data["second"]
         swap = {first: second, second: first}
         tables = [[swap.get(m.player_a_id, m.player_a_id), swap.get(m.player_b_id, m.player_b_id)]
                   for m in matches if m.player_b_id]
         bye = next(([swap.get(m.player_a_id, m.player_a_id)] for m in matches if not m.player_b_id), [None])[0]
         return _run(request, services.repair_pairings, success=_("Pairings repaired (logged)."),
                     back=reverse("matches:repair", args=[round_obj.pk]), round_id=round_obj.pk, actor=request.user,
-                    tables=tables, bye=bye, reason=request.POST.get("reason", ""))
+                    tables=tables, bye=bye, reason=data["reason"])
     return render(request, "matches/repair.html", {"round": round_obj, "matches": matches, "players": players,
                                                    "title": _("Repair pairings")})
 
@@ -285,7 +265,8 @@ def csv_export(request, event_id: int, kind: str):
     event = _event(event_id)
     if kind not in exports.EXPORTS:
         raise Http404(_("No such export"))
-    return exports.csv_response(event, kind, pod_id=_int(request.GET.get("pod")), round_id=_int(request.GET.get("round")))
+    return exports.csv_response(event, kind, pod_id=forms.number(request.GET.get("pod")),
+                                round_id=forms.number(request.GET.get("round")))
 
 
 # --- the player's page ----------------------------------------------------------------
@@ -356,18 +337,17 @@ def my_match_panel(request, event_id: int):
 @require_POST
 def report(request, match_id: int):
     match = _match(match_id)
-    _require_match_player(request.user, match)
+    _allowed(services.require_match_player, request.user, match)
     back = _back(request, reverse("matches:me", args=[match.round.event_id]))
     return _run(request, services.report_result, success=_("Result reported."), back=back, match_id=match.pk,
-                actor=request.user, won=_int(request.POST.get("won")), lost=_int(request.POST.get("lost")),
-                drawn=_int(request.POST.get("drawn")) or 0)
+                actor=request.user, **posted(forms.ReportForm, request.POST))
 
 
 @login_required
 @require_POST
 def confirm(request, match_id: int):
     match = _match(match_id)
-    _require_match_player(request.user, match)
+    _allowed(services.require_match_player, request.user, match)
     back = _back(request, reverse("matches:me", args=[match.round.event_id]))
     return _run(request, services.confirm_result, success=_("Result confirmed."), back=back, match_id=match.pk,
                 actor=request.user)
@@ -377,37 +357,35 @@ def confirm(request, match_id: int):
 @require_POST
 def staff_result(request, match_id: int):
     match = _match(match_id)
-    _require_staff(request.user, match.round.event_id)
+    _allowed(services.require_staff, request.user, match.round.event_id)
     back = _back(request, reverse("matches:dashboard", args=[match.round.event_id]))
     return _run(request, services.enter_result, success=_("Result entered (logged)."), back=back,
-                match_id=match.pk, actor=request.user, a_wins=_int(request.POST.get("a_wins")),
-                b_wins=_int(request.POST.get("b_wins")), draws=_int(request.POST.get("draws")) or 0,
-                reason=request.POST.get("reason", ""))
+                match_id=match.pk, actor=request.user, **posted(forms.ResultForm, request.POST))
 
 
 @login_required
 @require_POST
 def extension(request, match_id: int):
     match = _match(match_id)
-    _require_staff(request.user, match.round.event_id)
+    _allowed(services.require_staff, request.user, match.round.event_id)
     back = _back(request, reverse("matches:dashboard", args=[match.round.event_id]))
     return _run(request, services.grant_extension, success=_("Time extension set."), back=back,
-                match_id=match.pk, actor=request.user, minutes=_int(request.POST.get("minutes")),
-                reason=request.POST.get("reason", ""))
+                match_id=match.pk, actor=request.user, **posted(forms.ExtensionForm, request.POST))
 
 
 @login_required
 @require_POST
 def drop(request, event_id: int):
     event = _event(event_id)
-    target = _int(request.POST.get("registration"))
+    data = posted(forms.DropForm, request.POST)
+    target = data["registration"]
     own = selectors.player_registration(request.user, event.pk)
     if target is None and own is not None:
         target = own.pk
     if own is None or target != own.pk:
-        _require_staff(request.user, event.pk)
+        _allowed(services.require_staff, request.user, event.pk)
     fallback = (reverse("matches:me", args=[event.pk]) if own is not None and target == own.pk
                 else reverse("matches:dashboard", args=[event.pk]))
     return _run(request, services.drop_player, success=_("Dropped: no further rounds will be paired for this player."),
                 back=_back(request, fallback), event_id=event.pk, registration_id=target, actor=request.user,
-                reason=request.POST.get("reason", ""))
+                reason=data["reason"])

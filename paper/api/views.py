@@ -13,12 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from draftsite.api import validated_body
-from draftsite.errors import ForbiddenError, NotFoundError
-from drafts import permissions
+from draftsite.errors import NotFoundError
 from drafts.models import DraftFormat, Event
 from paper import error_codes, selectors, services
 from paper.api.serializers import ControlInput, FlightInput, FollowersInput, PostDfcInput, StartInput
-from paper.models import Flight, PostedDfc
 
 POD_CONTROLS = ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")
 
@@ -28,21 +26,6 @@ def _paper_event(pk: int) -> Event:
     if event is None:
         raise NotFoundError("unknown_event", gettext('No paper draft event has id %(pk)s.') % {'pk': pk})
     return event
-
-
-def _require_organiser(user, event) -> None:
-    if not permissions.is_organiser(user, event):
-        raise ForbiddenError(error_codes.NOT_ORGANISER, gettext('Only an organiser of this event may do that.'))
-
-
-def _require_staff(user, event) -> None:
-    if not permissions.sees_everything(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only the event's organisers and judges may do that."))
-
-
-def _require_follower(user, pod) -> None:
-    if not selectors.may_follow(user, pod):
-        raise ForbiddenError(error_codes.NOT_IN_POD, gettext("Only the pod's players and the event's staff may follow it."))
 
 
 def _card(value: str) -> str | int:
@@ -57,7 +40,7 @@ class CallView(APIView):
     def get(self, request, pk: int):
         """The call in force, the server's time and the calls ahead (pod players and staff)."""
         pod = selectors.paper_pod(pk)
-        _require_follower(request.user, pod)
+        services.require_follower(request.user, pod)
         return Response(selectors.call_view(pod, staff=selectors.may_control(request.user, pod)))
 
 
@@ -68,7 +51,7 @@ class StartCallView(APIView):
     def post(self, request, pk: int):
         """Call this pod on its own (organisers)."""
         pod = selectors.paper_pod(pk)
-        _require_organiser(request.user, pod.event)
+        services.require_organiser(request.user, pod.event)
         data = validated_body(StartInput, request)
         services.start_call(pod_id=pod.pk, actor=request.user, delay_seconds=data["delay_seconds"])
         return Response(selectors.call_view(pod, staff=True), status=status.HTTP_201_CREATED)
@@ -82,7 +65,7 @@ class PodControlView(APIView):
     def post(self, request, pk: int):
         """A judge's control: pause (with a reason), resume, repeat-pick, skip-to-review, restart-round."""
         pod = selectors.paper_pod(pk)
-        _require_staff(request.user, pod.event)
+        services.require_staff(request.user, pod.event)
         data = validated_body(ControlInput, request)
         services.control_pod(pod_id=pod.pk, action=self.action_name, actor=request.user,
                              reason=data.get("reason", ""))
@@ -96,7 +79,7 @@ class FlightsView(APIView):
     def post(self, request, pk: int):
         """Call several pods in lockstep from one start (organisers)."""
         event = _paper_event(pk)
-        _require_organiser(request.user, event)
+        services.require_organiser(request.user, event)
         data = validated_body(FlightInput, request)
         flight = services.start_flight(event_id=event.pk, pod_ids=data["pods"], actor=request.user,
                                        delay_seconds=data["delay_seconds"])
@@ -112,10 +95,10 @@ class FlightControlView(APIView):
     @extend_schema(request=ControlInput, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         """The same control on every pod of the flight at once."""
-        flight = Flight.objects.select_related("event").filter(pk=pk).first()
+        flight = selectors.flight(pk)
         if flight is None:
             raise NotFoundError(error_codes.UNKNOWN_FLIGHT, gettext('No flight has id %(pk)s.') % {'pk': pk})
-        _require_staff(request.user, flight.event)
+        services.require_staff(request.user, flight.event)
         data = validated_body(ControlInput, request)
         pods = services.control_flight(flight_id=flight.pk, action=self.action_name, actor=request.user,
                                        reason=data.get("reason", ""))
@@ -129,7 +112,7 @@ class FollowersView(APIView):
     def put(self, request, pk: int):
         """Let players follow their pod on its spectator link without an account (organisers)."""
         event = _paper_event(pk)
-        _require_organiser(request.user, event)
+        services.require_organiser(request.user, event)
         data = validated_body(FollowersInput, request)
         count = services.set_followers_allowed(event_id=event.pk, allowed=data["allowed"], actor=request.user)
         return Response({"allowed": data["allowed"], "pods": count})
@@ -142,7 +125,7 @@ class SeatingListView(APIView):
     def get(self, request, pk: int):
         """Players by name with their pod and seat (the venue wall list; staff)."""
         event = _paper_event(pk)
-        _require_staff(request.user, event)
+        services.require_staff(request.user, event)
         return Response({"seating": selectors.seating_by_name(event)})
 
 
@@ -153,15 +136,14 @@ class PostedDfcsView(APIView):
     def get(self, request, pk: int):
         """The pod's open table: the DFCs each player chose to show (R15)."""
         pod = selectors.paper_pod(pk)
-        _require_follower(request.user, pod)
+        services.require_follower(request.user, pod)
         return Response({"seats": selectors.posted_dfcs(pod)})
 
     @extend_schema(request=PostDfcInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         """Show a double-faced card you drafted to your pod (R15: allowed, never required)."""
         pod = selectors.paper_pod(pk)
-        if permissions.seat_in_pod(request.user, pod.pk) is None:
-            raise ForbiddenError(error_codes.NOT_IN_POD, gettext('Only the players of this pod post to its table.'))
+        services.require_pod_player(request.user, pod)
         data = validated_body(PostDfcInput, request)
         posted = services.post_dfc(pod_id=pod.pk, actor=request.user, card=_card(data["card"]), count=data["count"])
         return Response({"id": posted.pk, "card_id": posted.card_id, "count": posted.count},
@@ -174,9 +156,7 @@ class PostedDfcView(APIView):
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk: int):
         """Take a posted card back (R15: a player may hide their DFCs again)."""
-        posted = PostedDfc.objects.select_related("seat__registration").filter(pk=pk).first()
-        if posted is None or not permissions.owns_seat(request.user, posted.seat):
-            raise ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext('Only the player who posted a card can take it back.'))
+        posted = services.access_posted_dfc(request.user, pk)
         services.withdraw_dfc(posted_id=posted.pk, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -25,13 +25,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
+from draftsite.errors import DomainError, ForbiddenError
+from draftsite.forms import BackForm, posted
 from drafts import permissions
 from drafts.models import DraftFormat, Event
 from drafts.templatetags.draft_tags import clock
-from drafts.views.common import confirm_page, confirmed, int_or_none
+from drafts.views.common import confirm_page, confirmed
 from paper import selectors, services
-from paper.models import CalledPod, Flight, PostedDfc
+from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 
 
 def _paper_event(event_id: int) -> Event:
@@ -48,18 +49,16 @@ def _paper_pod(pod_id: int):
         raise Http404(gettext('No such paper draft pod')) from None
 
 
-def _require_staff(user, event) -> None:
-    if not permissions.sees_everything(user, event):
-        raise PermissionDenied(_("Only the event's organisers and judges may see this page."))
-
-
-def _require_organiser(user, event) -> None:
-    if not permissions.is_organiser(user, event):
-        raise PermissionDenied(_("Only an organiser of this event may do that."))
+def _allowed(access_check, user, target):
+    """One of the services' access checks (with what it fetched), refused as a 403 page."""
+    try:
+        return access_check(user, target)
+    except ForbiddenError as exc:
+        raise PermissionDenied(exc.message) from exc
 
 
 def _back(request, default: str) -> str:
-    back = request.POST.get("next") or ""
+    back = posted(BackForm, request.POST)["next"] or ""
     return back if back.startswith("/") and not back.startswith("//") else default
 
 
@@ -92,10 +91,10 @@ def _initial(pod, *, staff: bool) -> dict:
 @login_required
 def room(request, event_id: int):
     event = _paper_event(event_id)
-    _require_staff(request.user, event)
+    _allowed(services.require_staff, request.user, event)
     now = timezone.now()
     pods = selectors.event_glance(event, now)
-    called = {c.pod_id: c for c in CalledPod.objects.filter(pod__event=event)}
+    called = selectors.calls_by_pod(event)
     for row in pods:
         call = called.get(row["pod"].pk)
         row["follow_url"] = (request.build_absolute_uri(reverse("paper:follow", args=[row["pod"].spectator_token]))
@@ -103,7 +102,7 @@ def room(request, event_id: int):
     return render(request, "paper/room.html", {
         "title": _("Call room · %(event)s") % {"event": event.name}, "event": event, "pods": pods, "now": now,
         "is_organiser": permissions.is_organiser(request.user, event),
-        "flights": Flight.objects.filter(event=event).order_by("number"),
+        "flights": selectors.flights(event),
         "followers_allowed": any(c.followers_allowed for c in called.values()),
         "unstarted": [p for p in pods if p["call"].phase == "not_started" and not (
             called.get(p["pod"].pk) and called[p["pod"].pk].started_at)],
@@ -114,13 +113,14 @@ def room(request, event_id: int):
 @require_POST
 def room_control(request, event_id: int, action: str):
     event = _paper_event(event_id)
-    _require_organiser(request.user, event)
+    _allowed(services.require_organiser, request.user, event)
     back = _back(request, reverse("paper:room", args=[event.pk]))
-    delay = int_or_none(request.POST.get("delay_seconds")) or 0
+    form = RoomControlForm(request.POST)
+    form.is_valid()  # never refuses: the services check the values
     if action == "flight":
-        pod_ids = [pk for pk in (int_or_none(v) for v in request.POST.getlist("pods")) if pk]
         return _act(request, back, services.start_flight, _("Flight started: the pods are called together."),
-                    event_id=event.pk, pod_ids=pod_ids, actor=request.user, delay_seconds=delay)
+                    event_id=event.pk, pod_ids=form.pod_ids(), actor=request.user,
+                    delay_seconds=form.cleaned_data["delay_seconds"])
     if action in ("followers-on", "followers-off"):
         allowed = action == "followers-on"
         return _act(request, back, services.set_followers_allowed,
@@ -141,7 +141,7 @@ CONFIRMED_CONTROLS = {
 @login_required
 def caller(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    _require_staff(request.user, pod.event)
+    _allowed(services.require_staff, request.user, pod.event)
     called = selectors.called_pod(pod)
     return render(request, "paper/caller.html", {
         "title": _("Caller · pod %(number)s") % {"number": pod.number}, "pod": pod, "event": pod.event,
@@ -157,14 +157,15 @@ def caller(request, pod_id: int):
 def pod_control(request, pod_id: int, action: str):
     """Start (organisers) or a judge's control (organisers and judges); no-script fallback."""
     pod = _paper_pod(pod_id)
-    _require_staff(request.user, pod.event)
+    _allowed(services.require_staff, request.user, pod.event)
     back = _back(request, reverse("paper:caller", args=[pod.pk]))
+    data = posted(ControlForm, request.POST)
     if action == "start":
-        _require_organiser(request.user, pod.event)
+        _allowed(services.require_organiser, request.user, pod.event)
         return _act(request, back, services.start_call, _("Pod %(number)s is being called.") % {"number": pod.number},
-                    pod_id=pod.pk, actor=request.user, delay_seconds=int_or_none(request.POST.get("delay_seconds")) or 0)
+                    pod_id=pod.pk, actor=request.user, delay_seconds=data["delay_seconds"])
     if action == "follow-link":
-        _require_organiser(request.user, pod.event)
+        _allowed(services.require_organiser, request.user, pod.event)
         return _act(request, back, services.regenerate_follow_link, _("New link made; the old one stops working."),
                     pod_id=pod.pk, actor=request.user)
     if action not in services.CONTROLS:
@@ -173,16 +174,16 @@ def pod_control(request, pod_id: int, action: str):
         return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
                             action=reverse("paper:control", args=[pod.pk, action]), back=back, danger=True)
     return _act(request, back, services.control_pod, _("Done."), pod_id=pod.pk, action=action, actor=request.user,
-                reason=request.POST.get("reason", ""))
+                reason=data["reason"])
 
 
 @login_required
 @require_POST
 def flight_control(request, flight_id: int, action: str):
-    flight = Flight.objects.select_related("event").filter(pk=flight_id).first()
+    flight = selectors.flight(flight_id)
     if flight is None:
         raise Http404(gettext('No such flight'))
-    _require_staff(request.user, flight.event)
+    _allowed(services.require_staff, request.user, flight.event)
     if action not in services.CONTROLS:
         raise Http404(gettext('No such control'))
     back = _back(request, reverse("paper:room", args=[flight.event_id]))
@@ -190,7 +191,8 @@ def flight_control(request, flight_id: int, action: str):
         return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
                             action=reverse("paper:flight-control", args=[flight.pk, action]), back=back, danger=True)
     return _act(request, back, services.control_flight, _("Done for flight %(number)s.") % {"number": flight.number},
-                flight_id=flight.pk, action=action, actor=request.user, reason=request.POST.get("reason", ""))
+                flight_id=flight.pk, action=action, actor=request.user,
+                reason=posted(ControlForm, request.POST)["reason"])
 
 
 # --- players: the phone page, the open table -----------------------------------------------------------
@@ -202,8 +204,7 @@ def _table_context(pod, *, me=None) -> dict:
 @login_required
 def pod_page(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    if not selectors.may_follow(request.user, pod):
-        raise PermissionDenied(_("You are not in this pod."))
+    _allowed(services.require_follower, request.user, pod)
     me = permissions.seat_in_pod(request.user, pod.pk)
     return render(request, "paper/pod.html", {
         "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
@@ -217,8 +218,7 @@ def pod_page(request, pod_id: int):
 @login_required
 def table(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    if not selectors.may_follow(request.user, pod):
-        raise PermissionDenied(_("You are not in this pod."))
+    _allowed(services.require_follower, request.user, pod)
     response = render(request, "paper/_table.html",
                       _table_context(pod, me=permissions.seat_in_pod(request.user, pod.pk)))
     response["Cache-Control"] = "no-store"
@@ -229,20 +229,18 @@ def table(request, pod_id: int):
 @require_POST
 def post_dfc(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    if permissions.seat_in_pod(request.user, pod.pk) is None:
-        raise PermissionDenied(_("Only the players of this pod post to its table."))
-    card = (request.POST.get("card") or "").strip()
+    _allowed(services.require_pod_player, request.user, pod)
+    form = PostDfcForm(request.POST)
+    form.is_valid()  # never refuses: the service checks the card and the count
     return _act(request, reverse("paper:pod", args=[pod.pk]) + "#table", services.post_dfc,
                 _("Shown to your pod."), pod_id=pod.pk, actor=request.user,
-                card=int(card) if card.isdigit() else card, count=int_or_none(request.POST.get("count")) or 1)
+                card=form.card_name_or_id(), count=form.cleaned_data["count"])
 
 
 @login_required
 @require_POST
 def withdraw_dfc(request, posted_id: int):
-    posted = PostedDfc.objects.select_related("seat__registration").filter(pk=posted_id).first()
-    if posted is None or not permissions.owns_seat(request.user, posted.seat):
-        raise PermissionDenied(_("Only the player who posted a card can take it back."))
+    posted = _allowed(services.access_posted_dfc, request.user, posted_id)
     return _act(request, reverse("paper:pod", args=[posted.seat.pod_id]) + "#table", services.withdraw_dfc,
                 _("Taken back."), posted_id=posted.pk, actor=request.user)
 
@@ -277,7 +275,7 @@ def follow_table(request, token: str):
 @login_required
 def slips(request, event_id: int):
     event = _paper_event(event_id)
-    _require_staff(request.user, event)
+    _allowed(services.require_staff, request.user, event)
     return render(request, "paper/slips.html", {"title": _("Seating slips · %(event)s") % {"event": event.name},
                                                 "event": event, "pods": selectors.seating(event)})
 
@@ -285,6 +283,6 @@ def slips(request, event_id: int):
 @login_required
 def wall(request, event_id: int):
     event = _paper_event(event_id)
-    _require_staff(request.user, event)
+    _allowed(services.require_staff, request.user, event)
     return render(request, "paper/wall.html", {"title": _("Seating by name · %(event)s") % {"event": event.name},
                                                "event": event, "rows": selectors.seating_by_name(event)})
