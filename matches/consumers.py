@@ -13,6 +13,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from drafts.models import Event
+from matches import error_codes
 from matches.tasks import event_group
 
 
@@ -36,7 +37,7 @@ class EventMatchesSocket(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "heartbeat":
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
-            await self.send_json({"type": "error", "code": "unknown_message"})
+            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
 
     async def matches_changed(self, message):
         await self.send_json({"type": "changed", "pod": None, "event": self.event_id})

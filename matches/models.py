@@ -179,6 +179,22 @@ class MatchPenalty(models.Model):
     penalty = models.OneToOneField("penalties.Penalty", on_delete=models.CASCADE, related_name="match_link")
 
 
+class MatchLogAction(models.TextChoices):
+    SETTINGS = "settings", _("Settings changed")
+    PAIRED = "paired", _("Round paired")
+    REPAIRED = "repaired", _("Pairings repaired")
+    STARTED = "started", _("Round started")
+    FINISHED = "finished", _("Round closed")
+    EXTENSION = "extension", _("Time extension")
+    REPORTED = "reported", _("Result reported")
+    CONFIRMED = "confirmed", _("Result confirmed")
+    DISPUTED = "disputed", _("Reports differ")
+    ENTERED = "entered", _("Result entered")
+    CORRECTED = "corrected", _("Result corrected")
+    DROPPED = "dropped", _("Player dropped")
+    PENALTY = "penalty", _("Penalty applied to the match")
+
+
 class MatchLogEntry(models.Model):
     """Who did what and when: pairings, repairs, reports, confirmations, staff entries, drops."""
 
@@ -187,7 +203,7 @@ class MatchLogEntry(models.Model):
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="log")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="+")
-    action = models.CharField(max_length=40)
+    action = models.CharField(max_length=40, choices=MatchLogAction.choices)
     details = models.JSONField(default=dict, blank=True)
     at = models.DateTimeField()
 

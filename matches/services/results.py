@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import Registration
 from matches import error_codes, selectors
-from matches.models import Drop, Match, MatchPenalty, MatchPlayer, MatchStatus, ResultReport, RoundKind, RoundState
+from matches.models import (Drop, Match, MatchLogAction, MatchPenalty, MatchPlayer, MatchStatus, ResultReport, RoundKind,
+                            RoundState)
 from matches.services.common import clean_text, lock_match, lock_settings, log, notify, require_staff
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus
@@ -35,6 +36,11 @@ def _side(match: Match, actor) -> str:
     if user_id is not None and match.player_b_id and ids.get(match.player_b_id) == user_id:
         return "b"
     raise ForbiddenError(error_codes.NOT_YOUR_MATCH, _("You can only report the result of your own match."))
+
+
+def require_match_player(actor, match: Match) -> None:
+    """Only the match's own players report and confirm its result."""
+    _side(match, actor)
 
 
 def _check_score(match: Match, a_wins, b_wins, draws) -> None:
@@ -81,14 +87,14 @@ def report_result(*, match_id: int, actor, won: int, lost: int, drawn: int = 0, 
     if theirs is None:
         match.status = MatchStatus.REPORTED
         match.save(update_fields=["status"])
-        action = "reported"
+        action = MatchLogAction.REPORTED
     elif (theirs.a_wins, theirs.b_wins, theirs.draws) == (a_wins, b_wins, drawn):
         _confirm(match, a_wins, b_wins, drawn, by=actor, at=now)
-        action = "confirmed"
+        action = MatchLogAction.CONFIRMED
     else:
         match.status = MatchStatus.DISPUTED
         match.save(update_fields=["status"])
-        action = "disputed"
+        action = MatchLogAction.DISPUTED
     log(match.round.event_id, actor=actor, action=action, at=now, round_obj=match.round, match=match,
         reporter=mine_id, a_wins=a_wins, b_wins=b_wins, draws=drawn)
     notify(match.round.event_id)
@@ -114,8 +120,8 @@ def confirm_result(*, match_id: int, actor, now=None) -> Match:
         match=match, registration_id=mine_id,
         defaults={"a_wins": theirs.a_wins, "b_wins": theirs.b_wins, "draws": theirs.draws, "at": now})
     _confirm(match, theirs.a_wins, theirs.b_wins, theirs.draws, by=actor, at=now)
-    log(match.round.event_id, actor=actor, action="confirmed", at=now, round_obj=match.round, match=match,
-        reporter=mine_id, a_wins=theirs.a_wins, b_wins=theirs.b_wins, draws=theirs.draws)
+    log(match.round.event_id, actor=actor, action=MatchLogAction.CONFIRMED, at=now, round_obj=match.round,
+        match=match, reporter=mine_id, a_wins=theirs.a_wins, b_wins=theirs.b_wins, draws=theirs.draws)
     notify(match.round.event_id)
     return match
 
@@ -138,8 +144,9 @@ def enter_result(*, match_id: int, actor, a_wins: int, b_wins: int, draws: int =
     if corrected and match.round.state == RoundState.FINISHED and not reason:
         raise DomainError(error_codes.REASON_REQUIRED, _("Say why a closed round's result changes."), field="reason")
     _confirm(match, a_wins, b_wins, draws, by=actor, at=now)
-    log(match.round.event_id, actor=actor, action="corrected" if corrected else "entered", at=now,
-        round_obj=match.round, match=match, before=before, a_wins=a_wins, b_wins=b_wins, draws=draws, reason=reason)
+    action = MatchLogAction.CORRECTED if corrected else MatchLogAction.ENTERED
+    log(match.round.event_id, actor=actor, action=action, at=now, round_obj=match.round, match=match, before=before,
+        a_wins=a_wins, b_wins=b_wins, draws=draws, reason=reason)
     notify(match.round.event_id)
     return match
 
@@ -151,7 +158,7 @@ def _last_round_played(registration_id: int) -> int:
 def _drop(registration: Registration, *, actor, reason: str, at) -> Drop:
     drop = Drop.objects.create(registration=registration, after_round=_last_round_played(registration.pk),
                                reason=reason, by=actor if getattr(actor, "is_authenticated", False) else None, at=at)
-    log(registration.event_id, actor=actor, action="dropped", at=at, registration=registration.pk,
+    log(registration.event_id, actor=actor, action=MatchLogAction.DROPPED, at=at, registration=registration.pk,
         after_round=drop.after_round, reason=reason)
     return drop
 
@@ -196,7 +203,7 @@ def apply_penalty(penalty, *, now=None) -> Match | None:
     if match is not None and not match.is_bye:
         link, created = MatchPenalty.objects.get_or_create(penalty=penalty, defaults={"match": match})
         if created:
-            log(penalty.event_id, actor=penalty.issued_by, action="penalty", at=now, round_obj=match.round,
+            log(penalty.event_id, actor=penalty.issued_by, action=MatchLogAction.PENALTY, at=now, round_obj=match.round,
                 match=match, penalty=penalty.pk, kind=penalty.penalty, registration=penalty.registration_id)
     if (penalty.penalty == "disqualification" and penalty.status != PenaltyStatus.WITHDRAWN
             and selectors.match_settings(penalty.event_id) is not None):

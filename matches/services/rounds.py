@@ -15,6 +15,7 @@ from matches import error_codes, selectors
 from matches.models import (
     EventMatchSettings,
     Match,
+    MatchLogAction,
     MatchPlayer,
     MatchStatus,
     PairingMode,
@@ -73,7 +74,7 @@ def configure_matches(*, event_id: int, actor, mode: str = PairingMode.PER_POD, 
         row.seed = seed
     row.started_at = row.started_at or now
     row.save()
-    log(event.pk, actor=actor, action="settings", at=now, before=None if created else before,
+    log(event.pk, actor=actor, action=MatchLogAction.SETTINGS, at=now, before=None if created else before,
         after={"mode": mode, "swiss_rounds": swiss_rounds, "round_minutes": round_minutes,
                "playoff_size": playoff_size})
     notify(event.pk)
@@ -134,29 +135,36 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
     seed = f"{settings_row.seed}:{pod_id or 'event'}"
     swiss_played = Round.objects.filter(event=event, pod_id=pod_id, kind=RoundKind.SWISS).count()
     offset = (pod.number - 1) * POD_TABLES if pod else 0
+    new_round = Round(event=event, pod=pod, number=number, seed=seed, minutes=settings_row.round_minutes,
+                      paired_at=now)
     if swiss_played < swiss_round_count(settings_row, len(players)):
-        if len(active) < 2:
-            raise DomainError(error_codes.TOO_FEW_PLAYERS, _("At least two players are needed to pair a round."))
-        if number == 1 and pod is not None:
-            pairing = across_the_table(active, seed=seed, round_number=1)
-        else:
-            pairing = pair_round(active, selectors.history(event.pk, pod_id), seed, number,
-                                 everyone=[r.pk for r in players])
-        round_obj = Round.objects.create(event=event, pod=pod, number=number, kind=RoundKind.SWISS, seed=seed,
-                                         minutes=settings_row.round_minutes, paired_at=now,
-                                         rematches=pairing.rematches)
-        _create_matches(round_obj, pairing.tables, pairing.bye, offset, now)
-        notes = pairing.notes
+        notes = _pair_swiss(new_round, players, active, offset)
     else:
-        tables = _playoff_tables(settings_row, event, pod_id, players, dropped)
-        round_obj = Round.objects.create(event=event, pod=pod, number=number, kind=RoundKind.PLAYOFF, seed=seed,
-                                         minutes=settings_row.round_minutes, paired_at=now)
-        _create_matches(round_obj, tables, None, offset, now)
+        new_round.kind = RoundKind.PLAYOFF
+        new_round.save(force_insert=True)
+        _create_matches(new_round, _playoff_tables(settings_row, event, pod_id, players, dropped), None, offset, now)
         notes = []
-    log(event.pk, actor=actor, action="paired", at=now, round_obj=round_obj, kind=round_obj.kind,
+    round_obj = new_round
+    log(event.pk, actor=actor, action=MatchLogAction.PAIRED, at=now, round_obj=round_obj, kind=round_obj.kind,
         tables=[[m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")], notes=notes)
     notify(event.pk)
     return round_obj
+
+
+def _pair_swiss(round_obj: Round, players: list, active: list[int], offset: int) -> list:
+    """Store a Swiss round and its matches; returns the pairing's notes. Round 1 of a pod pairs
+    across the table; every other round comes from the Swiss core."""
+    if len(active) < 2:
+        raise DomainError(error_codes.TOO_FEW_PLAYERS, _("At least two players are needed to pair a round."))
+    if round_obj.number == 1 and round_obj.pod is not None:
+        pairing = across_the_table(active, seed=round_obj.seed, round_number=1)
+    else:
+        pairing = pair_round(active, selectors.history(round_obj.event_id, round_obj.pod_id), round_obj.seed,
+                             round_obj.number, everyone=[r.pk for r in players])
+    round_obj.kind, round_obj.rematches = RoundKind.SWISS, pairing.rematches
+    round_obj.save(force_insert=True)
+    _create_matches(round_obj, pairing.tables, pairing.bye, offset, round_obj.paired_at)
+    return pairing.notes
 
 
 def _playoff_tables(settings_row, event, pod_id, players, dropped) -> list:
@@ -194,6 +202,40 @@ def _lock_round_for_organiser(round_id: int, actor) -> Round:
     return lock_round(round_id)
 
 
+def _placed(tables, bye) -> list[int]:
+    """Every registration id a repair places, refused unless tables are pairs of ids."""
+    if not isinstance(tables, list) or not all(
+            isinstance(t, (list, tuple)) and len(t) == 2 and all(isinstance(p, int) for p in t) for t in tables):
+        raise DomainError(error_codes.INVALID_REPAIR, _("Give each table as a pair of registration ids."), field="tables")
+    if bye is not None and not isinstance(bye, int):
+        raise DomainError(error_codes.INVALID_REPAIR, _("The bye is one registration id."), field="bye")
+    placed = [p for table in tables for p in table] + ([bye] if bye is not None else [])
+    if len(placed) != len(set(placed)):
+        raise DomainError(error_codes.INVALID_REPAIR, _("A player is placed twice."), field="tables")
+    return placed
+
+
+def _check_everyone_placed_once(round_obj: Round, current: list[Match], placed: list[int], bye) -> None:
+    """The repair places every player of the round who has not dropped, nobody else, and gives a
+    bye only to an odd count."""
+    dropped = selectors.drops(round_obj.event_id)
+    for player in placed:
+        if player in dropped:
+            raise DomainError(error_codes.PLAYER_DROPPED, _("A dropped player cannot be paired."), field="tables",
+                              registration=player)
+    in_round = {m.player_a_id for m in current} | {m.player_b_id for m in current if m.player_b_id}
+    scope = {r.pk for r in selectors.scope_players(round_obj.event, round_obj.pod_id)} | in_round
+    if not set(placed) <= scope:
+        raise DomainError(error_codes.NOT_REGISTERED, _("Only players of this round's Swiss can be paired."),
+                          field="tables")
+    missing = {p for p in in_round if p not in dropped} - set(placed)
+    if missing:
+        raise DomainError(error_codes.INVALID_REPAIR, _("Every player of the round must be placed."), field="tables",
+                          missing=sorted(missing))
+    if (bye is not None) != (len(placed) % 2 == 1):
+        raise DomainError(error_codes.INVALID_REPAIR, _("A bye is given only when the count is odd."), field="bye")
+
+
 @transaction.atomic
 def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = None, reason: str = "",
                     now=None) -> Round:
@@ -207,37 +249,15 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
     event_id = round_obj.event_id
     if round_obj.state != RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_ALREADY_STARTED, _("Pairings can only be repaired before the round starts."))
-    if not isinstance(tables, list) or not all(
-            isinstance(t, (list, tuple)) and len(t) == 2 and all(isinstance(p, int) for p in t) for t in tables):
-        raise DomainError(error_codes.INVALID_REPAIR, _("Give each table as a pair of registration ids."), field="tables")
-    if bye is not None and not isinstance(bye, int):
-        raise DomainError(error_codes.INVALID_REPAIR, _("The bye is one registration id."), field="bye")
-    placed = [p for table in tables for p in table] + ([bye] if bye is not None else [])
-    if len(placed) != len(set(placed)):
-        raise DomainError(error_codes.INVALID_REPAIR, _("A player is placed twice."), field="tables")
-    dropped = selectors.drops(event_id)
-    for player in placed:
-        if player in dropped:
-            raise DomainError(error_codes.PLAYER_DROPPED, _("A dropped player cannot be paired."), field="tables",
-                              registration=player)
+    placed = _placed(tables, bye)
     current = list(round_obj.matches.order_by("table"))
-    in_round = {m.player_a_id for m in current} | {m.player_b_id for m in current if m.player_b_id}
-    scope = {r.pk for r in selectors.scope_players(round_obj.event, round_obj.pod_id)} | in_round
-    if not set(placed) <= scope:
-        raise DomainError(error_codes.NOT_REGISTERED, _("Only players of this round's Swiss can be paired."),
-                          field="tables")
-    missing = {p for p in in_round if p not in dropped} - set(placed)
-    if missing:
-        raise DomainError(error_codes.INVALID_REPAIR, _("Every player of the round must be placed."), field="tables",
-                          missing=sorted(missing))
-    if (bye is not None) != (len(placed) % 2 == 1):
-        raise DomainError(error_codes.INVALID_REPAIR, _("A bye is given only when the count is odd."), field="bye")
+    _check_everyone_placed_once(round_obj, current, placed, bye)
     reason = clean_text(reason, 500)
     before = [[m.table, m.player_a_id, m.player_b_id] for m in current]
     offset = min((m.table for m in current if m.table), default=1) - 1
     round_obj.matches.all().delete()
     _create_matches(round_obj, [tuple(t) for t in tables], bye, offset, now)
-    log(event_id, actor=actor, action="repaired", at=now, round_obj=round_obj, reason=reason, before=before,
+    log(event_id, actor=actor, action=MatchLogAction.REPAIRED, at=now, round_obj=round_obj, reason=reason, before=before,
         after=[[m.table, m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")])
     notify(event_id)
     return round_obj
@@ -254,7 +274,7 @@ def start_round(*, round_id: int, actor, now=None) -> Round:
     round_obj.state, round_obj.started_at = RoundState.RUNNING, now
     round_obj.ends_at = now + timedelta(minutes=round_obj.minutes)
     round_obj.save(update_fields=["state", "started_at", "ends_at"])
-    log(event_id, actor=actor, action="started", at=now, round_obj=round_obj, ends_at=round_obj.ends_at.isoformat())
+    log(event_id, actor=actor, action=MatchLogAction.STARTED, at=now, round_obj=round_obj, ends_at=round_obj.ends_at.isoformat())
     notify(event_id)
     return round_obj
 
@@ -277,7 +297,7 @@ def finish_round(*, round_id: int, actor, now=None) -> Round:
                             tables=[m.table for m in progress.outstanding])
     round_obj.state, round_obj.finished_at = RoundState.FINISHED, now
     round_obj.save(update_fields=["state", "finished_at"])
-    log(event_id, actor=actor, action="finished", at=now, round_obj=round_obj)
+    log(event_id, actor=actor, action=MatchLogAction.FINISHED, at=now, round_obj=round_obj)
     notify(event_id)
     return round_obj
 
@@ -298,7 +318,7 @@ def grant_extension(*, match_id: int, actor, minutes: int, reason: str = "", now
     before = match.extension_minutes
     match.extension_minutes = minutes
     match.save(update_fields=["extension_minutes"])
-    log(match.round.event_id, actor=actor, action="extension", at=now, round_obj=match.round, match=match,
+    log(match.round.event_id, actor=actor, action=MatchLogAction.EXTENSION, at=now, round_obj=match.round, match=match,
         before=before, after=minutes, reason=reason)
     notify(match.round.event_id)
     return match
