@@ -32,4 +32,6 @@ AUDIT_IMMUTABLE = "audit_immutable"        # audit records are append-only
 DESCRIPTION_REQUIRED = "description_required"
 INVALID_PENALTY = "invalid_penalty"        # not one of the penalty kinds
 INVALID_DECISION = "invalid_decision"      # not uphold/upgrade/downgrade/withdraw
+INVALID = "invalid"                        # a field that is not text (the fix, a statement)
+TOO_LONG = "too_long"                      # text longer than MAX_TEXT
 ALREADY_REVIEWED = "already_reviewed"

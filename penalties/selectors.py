@@ -127,29 +127,34 @@ def prefill(*, event: Event, params) -> dict:
     description = params.get("description", "")
     if description:
         initial["description"] = description[:2000]
-    source = params.get("source", "")
+    _prefill_source(event, params.get("source", ""), initial)
+    return initial
+
+
+def _prefill_source(event: Event, source: str, initial: dict) -> None:
+    """The source, if it is one; a timer pick of this event also says who, where and what."""
     try:
         parsed = parse_source(source)
     except DomainError:
-        parsed = None
-    if parsed:
-        initial["source"] = f"{parsed[0]}:{parsed[1]}"
-        if parsed[0] == "pick":
-            try:
-                pick = source_pick(event=event, pick_id=parsed[1])
-            except DomainError:
-                initial.pop("source")
-            else:
-                initial.setdefault("registration", pick.seat.registration_id)
-                initial.setdefault("infraction", "limited_procedure_violation")
-                initial["pod"] = pick.seat.pod_id
-                initial["draft_round"] = pick.round
-                initial["pick_number"] = pick.pick_number
-                initial.setdefault("description", gettext(
-                    "The pick timer ran out in pod %(pod)s, pack %(pack)s, pick %(pick)s; the card was "
-                    "picked automatically.") % {"pod": pick.seat.pod.number, "pack": pick.round,
-                                                "pick": pick.pick_number})
-    return initial
+        return
+    if not parsed:
+        return
+    initial["source"] = f"{parsed[0]}:{parsed[1]}"
+    if parsed[0] != "pick":
+        return
+    try:
+        pick = source_pick(event=event, pick_id=parsed[1])
+    except DomainError:
+        initial.pop("source")
+        return
+    initial.setdefault("registration", pick.seat.registration_id)
+    initial.setdefault("infraction", "limited_procedure_violation")
+    initial["pod"] = pick.seat.pod_id
+    initial["draft_round"] = pick.round
+    initial["pick_number"] = pick.pick_number
+    initial.setdefault("description", gettext(
+        "The pick timer ran out in pod %(pod)s, pack %(pack)s, pick %(pick)s; the card was "
+        "picked automatically.") % {"pod": pick.seat.pod.number, "pack": pick.round, "pick": pick.pick_number})
 
 
 def player_report(*, q: str = "", user_id: int | None = None) -> list[dict]:

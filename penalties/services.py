@@ -105,7 +105,7 @@ def _text(value, *, code: str, field: str, message: str, required: bool = True) 
     if required and not text:
         raise DomainError(code, message, field=field)
     if len(text) > MAX_TEXT:
-        raise DomainError("too_long", gettext('At most %(MAX_TEXT)s characters.') % {'MAX_TEXT': MAX_TEXT}, field=field)
+        raise DomainError(error_codes.TOO_LONG, gettext('At most %(MAX_TEXT)s characters.') % {'MAX_TEXT': MAX_TEXT}, field=field)
     return text
 
 
@@ -156,45 +156,91 @@ def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, 
         raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(event_id)s.') % {'event_id': event_id})
     if not permissions.judges_event(actor, event):
         raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
-    infraction = Infraction.objects.filter(code=infraction_code, active=True).first()
+    infraction = _active_infraction(infraction_code)
+    registration = _locked_registration(event, registration_id)
+    description = _text(description, code=error_codes.DESCRIPTION_REQUIRED, field="description",
+                        message=gettext('Say what happened.'))
+    fix = _text(fix, code=error_codes.INVALID, field="fix", message=gettext('The fix is text.'), required=False)
+    judge_statement = _text(judge_statement, code=error_codes.INVALID, field="judge_statement",
+                            message=gettext('The statement is text.'), required=False)
+    if penalty is not None:
+        _kind(penalty)
+    place = _place(event, registration, pod=_event_pod(event, pod_id), draft_round=draft_round,
+                   pick_number=pick_number, source=source)
+    expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk, now=now)
+    chosen, deviation_reason, status = _choice(expected, penalty, deviation_reason)
+    record = Penalty.objects.create(
+        event=event, registration=registration, infraction=infraction, match_round=match_round,
+        pod=place.pod, draft_round=place.draft_round, pick_number=place.pick_number, description=description,
+        fix=fix, source=place.source, enforcement_level=event.enforcement_level, default_penalty=expected.default,
+        expected_penalty=expected.expected, issued_penalty=chosen, penalty=chosen,
+        upgrade_reason=expected.upgrade_reason, deviation_reason=deviation_reason, status=status,
+        judge_statement=judge_statement, issued_by=actor, issued_at=now,
+    )
+    _audit_issue(record, expected, actor=actor, at=now)
+    penalty_changed.send(sender=Penalty, penalty=record)
+    return record
+
+
+def _active_infraction(code: str) -> Infraction:
+    infraction = Infraction.objects.filter(code=code, active=True).first()
     if infraction is None:
         raise DomainError(error_codes.UNKNOWN_INFRACTION,
-                          gettext('No infraction in the catalogue has code %(infraction_code)s.') % {'infraction_code': repr(infraction_code)}, field="infraction")
+                          gettext('No infraction in the catalogue has code %(infraction_code)s.') % {'infraction_code': repr(code)}, field="infraction")
+    return infraction
+
+
+def _locked_registration(event: Event, registration_id: int) -> Registration:
     # Lock the player's row: two judges recording the same repeat offence queue up here.
     registration = Registration.objects.select_for_update().filter(pk=registration_id).first()
     if registration is None or registration.event_id != event.pk:
         raise DomainError(error_codes.NOT_REGISTERED, gettext('That player is not registered for this event.'),
                           field="registration")
-    description = _text(description, code=error_codes.DESCRIPTION_REQUIRED, field="description",
-                        message=gettext('Say what happened.'))
-    fix = _text(fix, code="invalid", field="fix", message=gettext('The fix is text.'), required=False)
-    judge_statement = _text(judge_statement, code="invalid", field="judge_statement",
-                            message=gettext('The statement is text.'), required=False)
-    if penalty is not None:
-        _kind(penalty)
-    pod = None
-    if pod_id is not None:
-        pod = Pod.objects.filter(pk=pod_id, event=event).first()
-        if pod is None:
-            raise DomainError(error_codes.UNKNOWN_POD, gettext('That pod is not part of this event.'), field="pod")
+    return registration
+
+
+def _event_pod(event: Event, pod_id: int | None) -> Pod | None:
+    if pod_id is None:
+        return None
+    pod = Pod.objects.filter(pk=pod_id, event=event).first()
+    if pod is None:
+        raise DomainError(error_codes.UNKNOWN_POD, gettext('That pod is not part of this event.'), field="pod")
+    return pod
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where the infraction happened in the draft, and what prompted it."""
+    source: str
+    pod: Pod | None
+    draft_round: int | None
+    pick_number: int | None
+
+
+def _place(event: Event, registration: Registration, *, pod: Pod | None, draft_round: int | None,
+           pick_number: int | None, source: str) -> _Place:
+    """The judge's pod, round and pick, completed from a timer pick named as the source."""
     parsed = parse_source(source)
     source = f"{parsed[0]}:{parsed[1]}" if parsed else ""
-    if parsed and parsed[0] == "pick":
-        pick = source_pick(event=event, pick_id=parsed[1])
-        if pick.seat.registration_id != registration.pk:
-            raise DomainError(error_codes.SOURCE_MISMATCH, gettext('That pick was made for another player.'),
-                              field="source")
-        if _source_handled(event, source):
-            raise ConflictError(error_codes.ALREADY_HANDLED, gettext('That automatic pick has already been handled.'),
-                                field="source")
-        if pod is None:
-            pod = pick.seat.pod
-        elif pod.pk != pick.seat.pod_id:
-            raise DomainError(error_codes.SOURCE_MISMATCH, gettext('That pick was made in another pod.'), field="pod")
-        draft_round = draft_round or pick.round
-        pick_number = pick_number or pick.pick_number
+    if not (parsed and parsed[0] == "pick"):
+        return _Place(source, pod, draft_round, pick_number)
+    pick = source_pick(event=event, pick_id=parsed[1])
+    if pick.seat.registration_id != registration.pk:
+        raise DomainError(error_codes.SOURCE_MISMATCH, gettext('That pick was made for another player.'),
+                          field="source")
+    if _source_handled(event, source):
+        raise ConflictError(error_codes.ALREADY_HANDLED, gettext('That automatic pick has already been handled.'),
+                            field="source")
+    if pod is None:
+        pod = pick.seat.pod
+    elif pod.pk != pick.seat.pod_id:
+        raise DomainError(error_codes.SOURCE_MISMATCH, gettext('That pick was made in another pod.'), field="pod")
+    return _Place(source, pod, draft_round or pick.round, pick_number or pick.pick_number)
 
-    expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk, now=now)
+
+def _choice(expected: Expected, penalty: str | None, deviation_reason: str) -> tuple[str, str, str]:
+    """(the penalty issued, the reason for deviating from the IPG's, the status): a deviation or a
+    Game Loss or heavier waits for the head judge's review."""
     chosen = penalty or expected.expected
     deviation_reason = _text(deviation_reason, code=error_codes.REASON_REQUIRED, field="deviation_reason",
                              message=gettext('Give the reason for deviating from the IPG penalty.'),
@@ -202,26 +248,20 @@ def issue_penalty(*, event_id: int, registration_id: int, infraction_code: str, 
     if chosen == expected.expected:
         deviation_reason = ""
     needs_review = chosen != expected.expected or severity(chosen) >= severity(PenaltyKind.GAME_LOSS)
-    status = PenaltyStatus.PENDING_REVIEW if needs_review else PenaltyStatus.FINAL
+    return chosen, deviation_reason, PenaltyStatus.PENDING_REVIEW if needs_review else PenaltyStatus.FINAL
 
-    record = Penalty.objects.create(
-        event=event, registration=registration, infraction=infraction, match_round=match_round,
-        pod=pod, draft_round=draft_round, pick_number=pick_number, description=description, fix=fix,
-        source=source, enforcement_level=event.enforcement_level, default_penalty=expected.default,
-        expected_penalty=expected.expected, issued_penalty=chosen, penalty=chosen,
-        upgrade_reason=expected.upgrade_reason, deviation_reason=deviation_reason, status=status,
-        judge_statement=judge_statement, issued_by=actor, issued_at=now,
-    )
+
+def _audit_issue(record: Penalty, expected: Expected, *, actor, at) -> None:
+    """The automatic repeat upgrade (if any), then the judge's issue with its reason."""
     if expected.upgrade_reason:
-        _audit(record, actor=None, action=AuditAction.AUTO_UPGRADED, at=now, reason=expected.upgrade_reason,
+        _audit(record, actor=None, action=AuditAction.AUTO_UPGRADED, at=at, reason=expected.upgrade_reason,
                from_penalty=expected.default, to_penalty=expected.expected)
-    why = deviation_reason or (
+    infraction, event = record.infraction, record.event
+    why = record.deviation_reason or (
         f"Default for {infraction.name} (IPG {infraction.section}) at {event.get_enforcement_level_display()} REL"
         + (" after the repeat upgrade." if expected.upgrade_reason else "."))
-    _audit(record, actor=actor, action=AuditAction.ISSUED, at=now, reason=why,
-           from_penalty=expected.expected, to_penalty=chosen, to_status=status)
-    penalty_changed.send(sender=Penalty, penalty=record)
-    return record
+    _audit(record, actor=actor, action=AuditAction.ISSUED, at=at, reason=why,
+           from_penalty=expected.expected, to_penalty=record.penalty, to_status=record.status)
 
 
 @transaction.atomic

@@ -109,24 +109,13 @@ def issue(request):
     status = 200
     if request.method == "POST":
         form = IssueForm(request.POST, event=event)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                penalty = services.issue_penalty(
-                    event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
-                    actor=request.user, description=data["description"], fix=data["fix"],
-                    penalty=data["penalty"] or None, deviation_reason=data["deviation_reason"],
-                    match_round=data["match_round"], pod_id=data["pod"], draft_round=data["draft_round"],
-                    pick_number=data["pick_number"], source=data["source"],
-                    judge_statement=data["judge_statement"])
-            except DomainError as exc:
-                _form_error(form, exc)
+        penalty = _issue_from(form, request, event) if form.is_valid() else None
+        if penalty is not None:
+            if penalty.status == PenaltyStatus.PENDING_REVIEW:
+                messages.info(request, gettext('Penalty recorded. It goes to the head judge for review before it is final.'))
             else:
-                if penalty.status == PenaltyStatus.PENDING_REVIEW:
-                    messages.info(request, gettext('Penalty recorded. It goes to the head judge for review before it is final.'))
-                else:
-                    messages.success(request, gettext('Penalty recorded; it is final (the head judge may still review it).'))
-                return redirect("penalties:detail", pk=penalty.pk)
+                messages.success(request, gettext('Penalty recorded; it is final (the head judge may still review it).'))
+            return redirect("penalties:detail", pk=penalty.pk)
         status = 400
     else:
         form = IssueForm(initial=selectors.prefill(event=event, params=request.GET), event=event)
@@ -134,6 +123,21 @@ def issue(request):
         "title": gettext('Issue a penalty · %(name)s') % {'name': event.name}, "event": event, "form": form,
         "infractions": selectors.infractions(),
     }, status=status)
+
+
+def _issue_from(form: IssueForm, request, event: Event):
+    """The penalty the valid form asks for, or None with the service's refusal on the form."""
+    data = form.cleaned_data
+    try:
+        return services.issue_penalty(
+            event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
+            actor=request.user, description=data["description"], fix=data["fix"],
+            penalty=data["penalty"] or None, deviation_reason=data["deviation_reason"],
+            match_round=data["match_round"], pod_id=data["pod"], draft_round=data["draft_round"],
+            pick_number=data["pick_number"], source=data["source"], judge_statement=data["judge_statement"])
+    except DomainError as exc:
+        _form_error(form, exc)
+        return None
 
 
 @login_required
