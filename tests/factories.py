@@ -97,3 +97,33 @@ class TokenFactory(factory.django.DjangoModelFactory):
         model = "authtoken.Token"
 
     user = factory.SubFactory(UserFactory)
+
+
+# --- registrations, pods and seats (the matches, paper and penalties tests) ----------------
+
+class RegistrationFactory(factory.django.DjangoModelFactory):
+    """A player of an event (give ``event``; ``user`` empty for a guest)."""
+
+    class Meta:
+        model = "drafts.Registration"
+
+    name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class PodFactory(factory.django.DjangoModelFactory):
+    """A pod of an event (give ``event``), not started."""
+
+    class Meta:
+        model = "drafts.Pod"
+
+    number = factory.Sequence(lambda n: n + 1)
+    seed = factory.SelfAttribute("number")
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    """A seat of a pod (give ``pod`` and ``registration``)."""
+
+    class Meta:
+        model = "drafts.Seat"
+
+    position = factory.Sequence(int)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from drafts.models import Event, EventStaff, Pod, Registration, Seat, StaffRole
+from drafts.models import DraftFormat, Pod, StaffRole
 from matches import services
+from tests.factories import EventFactory, EventStaffFactory, PodFactory, RegistrationFactory, SeatFactory, UserFactory
 
 T0 = dt.datetime(2026, 11, 30, 17, 0, tzinfo=dt.timezone.utc)
 
@@ -23,27 +23,26 @@ class Tournament:
     seated in order (user ``pN`` is registration "Player N"), plus an outsider account."""
 
     def __init__(self, pods: int = 1, size: int = 8, level: str = "competitive"):
-        User = get_user_model()
-        make = User.objects.create_user
-        self.organiser = make("org", password="pw")
-        self.head_judge = make("hj", password="pw")
-        self.judge = make("judge", password="pw")
-        self.outsider = make("outsider", password="pw")
-        self.event = Event.objects.create(name="Friday draft", date=T0.date(), enforcement_level=level,
-                                          created_by=self.organiser)
+        self.organiser = UserFactory(username="org")
+        self.head_judge = UserFactory(username="hj")
+        self.judge = UserFactory(username="judge")
+        self.outsider = UserFactory(username="outsider")
+        self.event = EventFactory(name="Friday draft", date=T0.date(), enforcement_level=level,
+                                  draft_format=DraftFormat.BOOSTER,
+                                  created_by=self.organiser)
         for user, role in ((self.organiser, StaffRole.ORGANISER), (self.head_judge, StaffRole.HEAD_JUDGE),
                            (self.judge, StaffRole.JUDGE)):
-            EventStaff.objects.create(event=self.event, user=user, role=role)
+            EventStaffFactory(event=self.event, user=user, role=role)
         self.users, self.regs, self.pods = [], [], []
         n = 0
         for pod_number in range(1, pods + 1):
-            pod = Pod.objects.create(event=self.event, number=pod_number, seed=pod_number)
+            pod = PodFactory(event=self.event, number=pod_number, seed=pod_number)
             self.pods.append(pod)
             for position in range(size):
                 n += 1
-                user = make(f"p{n}", password="pw")
-                reg = Registration.objects.create(event=self.event, user=user, name=f"Player {n}")
-                Seat.objects.create(pod=pod, position=position, registration=reg)
+                user = UserFactory(username=f"p{n}")
+                reg = RegistrationFactory(event=self.event, user=user, name=f"Player {n}")
+                SeatFactory(pod=pod, position=position, registration=reg)
                 self.users.append(user)
                 self.regs.append(reg)
         self.user_of = {reg.pk: user for reg, user in zip(self.regs, self.users)}

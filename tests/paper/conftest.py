@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from drafts import roles, services
-from drafts.models import EventStaff, StaffRole
+from drafts.models import StaffRole
+from tests.factories import EventStaffFactory, UserFactory
 
 T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.timezone.utc)
 
@@ -20,7 +20,7 @@ def s(n: float) -> dt.timedelta:
 
 
 def user(name, *groups):
-    account = get_user_model().objects.create_user(name, password="pw")
+    account = UserFactory(username=name)
     for group in groups:
         account.groups.add(Group.objects.get_or_create(name=group)[0])
     return account
@@ -32,7 +32,7 @@ def make_paper_event(organiser, *, pods: int = 1, per_pod: int = 8, pack_size: i
     event = services.create_event(name=name, date=T0.date(), created_by=organiser, draft_format="paper",
                                   set_codes=["ISD"], pack_size=pack_size)
     if judge is not None:
-        EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
+        EventStaffFactory(event=event, user=judge, role=StaffRole.JUDGE)
     regs = [services.register_player(event_id=event.pk, user=user(f"{prefix}{i}"))
             for i in range(pods * per_pod)]
     seated = services.seat_players(event_id=event.pk, seed=11,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from drafts.models import Event, EventStaff, Registration, StaffRole
+from drafts.models import DraftFormat, StaffRole
 from penalties import services
+from tests.factories import EventFactory, EventStaffFactory, RegistrationFactory, UserFactory
 from tests.drafts.conftest import cube_names, make_pod  # noqa: F401  (fixture and helper re-used)
 
 T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
@@ -24,28 +24,28 @@ class World:
     its own judge and one of the same players; and site staff."""
 
     def __init__(self, level: str = "competitive"):
-        User = get_user_model()
-        make = User.objects.create_user
-        self.organiser = make("org", password="pw")
-        self.head_judge = make("hj", password="pw")
-        self.head_judge2 = make("hj2", password="pw")
-        self.judge = make("judge", password="pw")
-        self.other_judge = make("judge_elsewhere", password="pw")
-        self.player = make("alice", password="pw")
-        self.other_player = make("bob", password="pw")
-        self.staff = make("staffer", password="pw", is_staff=True)
-        self.event = Event.objects.create(name="Innistrad PPTQ", date=T0.date(), enforcement_level=level,
-                                          created_by=self.organiser)
-        self.other_event = Event.objects.create(name="Other night", date=T0.date(), enforcement_level=level)
+        self.organiser = UserFactory(username="org")
+        self.head_judge = UserFactory(username="hj")
+        self.head_judge2 = UserFactory(username="hj2")
+        self.judge = UserFactory(username="judge")
+        self.other_judge = UserFactory(username="judge_elsewhere")
+        self.player = UserFactory(username="alice")
+        self.other_player = UserFactory(username="bob")
+        self.staff = UserFactory(username="staffer", is_staff=True)
+        self.event = EventFactory(name="Innistrad PPTQ", date=T0.date(), enforcement_level=level,
+                                  draft_format=DraftFormat.BOOSTER,
+                                  created_by=self.organiser)
+        self.other_event = EventFactory(name="Other night", date=T0.date(), enforcement_level=level,
+                                        draft_format=DraftFormat.BOOSTER)
         for user, role in ((self.organiser, StaffRole.ORGANISER), (self.head_judge, StaffRole.HEAD_JUDGE),
                            (self.head_judge2, StaffRole.HEAD_JUDGE), (self.judge, StaffRole.JUDGE)):
-            EventStaff.objects.create(event=self.event, user=user, role=role)
-        EventStaff.objects.create(event=self.other_event, user=self.other_judge, role=StaffRole.JUDGE)
-        EventStaff.objects.create(event=self.other_event, user=self.other_judge, role=StaffRole.HEAD_JUDGE)
-        self.reg = Registration.objects.create(event=self.event, user=self.player, name="Alice")
-        self.other_reg = Registration.objects.create(event=self.event, user=self.other_player, name="Bob")
-        self.guest_reg = Registration.objects.create(event=self.event, name="Gwen Guest")
-        self.elsewhere_reg = Registration.objects.create(event=self.other_event, user=self.player, name="Alice")
+            EventStaffFactory(event=self.event, user=user, role=role)
+        EventStaffFactory(event=self.other_event, user=self.other_judge, role=StaffRole.JUDGE)
+        EventStaffFactory(event=self.other_event, user=self.other_judge, role=StaffRole.HEAD_JUDGE)
+        self.reg = RegistrationFactory(event=self.event, user=self.player, name="Alice")
+        self.other_reg = RegistrationFactory(event=self.event, user=self.other_player, name="Bob")
+        self.guest_reg = RegistrationFactory(event=self.event, name="Gwen Guest")
+        self.elsewhere_reg = RegistrationFactory(event=self.other_event, user=self.player, name="Alice")
 
     def issue(self, code: str = "slow_play", *, reg=None, actor=None, now=None, **kwargs):
         return services.issue_penalty(

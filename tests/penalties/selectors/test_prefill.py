@@ -9,22 +9,23 @@ import pytest
 
 from draftsite.errors import ConflictError, DomainError
 from drafts import services as draft_services
-from drafts.models import EventStaff, Pick, PickKind, StaffRole
+from drafts.models import Pick, PickKind, StaffRole
 from penalties import selectors, services
 from penalties.models import Penalty
+from tests.factories import EventStaffFactory, UserFactory
 from tests.penalties.conftest import T0, codes, make_pod
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def draft(world, cube_names, django_user_model):
+def draft(world, cube_names):
     """An 8-seat pod of its own event (the world's judges staff it) whose first picks timed out."""
     drafters = [world.player, world.other_player] + [
-        django_user_model.objects.create_user(f"drafter{i}", password="pw") for i in range(6)]
+        UserFactory(username=f"drafter{i}") for i in range(6)]
     pod = make_pod(world.organiser, drafters, cube_names, now=T0)
     for user, role in ((world.judge, StaffRole.JUDGE), (world.head_judge, StaffRole.HEAD_JUDGE)):
-        EventStaff.objects.create(event=pod.event, user=user, role=role)
+        EventStaffFactory(event=pod.event, user=user, role=role)
     draft_services.enforce_deadlines(pod_id=pod.pk, now=T0 + dt.timedelta(seconds=41))
     timeouts = Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT)
     assert timeouts.count() == 8
