@@ -112,23 +112,27 @@ def effective_score(match: Match, penalties: list) -> Score | None:
         return Score(2, 0, 0, penalised=True)
     if match.status != MatchStatus.CONFIRMED:
         return None
-    a, b, d = match.a_wins, match.b_wins, match.draws
     a_game_losses = sum(p.penalty == PenaltyKind.GAME_LOSS and p.registration_id == match.player_a_id
                         for p in penalties)
     b_game_losses = sum(p.penalty == PenaltyKind.GAME_LOSS and p.registration_id == match.player_b_id
                         for p in penalties)
     if a_game_losses or b_game_losses:
-        b = min(2, b + a_game_losses)
-        a = min(2, a + b_game_losses)
-        if a == 2 and b == 2:  # the penalty decides the game the two wins clash over
-            if a_game_losses > b_game_losses:
-                a = 1
-            elif b_game_losses > a_game_losses:
-                b = 1
-            else:
-                a = b = 1
-        return Score(a, b, d, penalised=True)
-    return Score(a, b, d)
+        return _with_game_losses(match, a_game_losses, b_game_losses)
+    return Score(match.a_wins, match.b_wins, match.draws)
+
+
+def _with_game_losses(match: Match, a_game_losses: int, b_game_losses: int) -> Score:
+    """Each Game Loss is a game won by the opponent; a side never exceeds two wins."""
+    b = min(2, match.b_wins + a_game_losses)
+    a = min(2, match.a_wins + b_game_losses)
+    if a == 2 and b == 2:  # the penalty decides the game the two wins clash over
+        if a_game_losses > b_game_losses:
+            a = 1
+        elif b_game_losses > a_game_losses:
+            b = 1
+        else:
+            a = b = 1
+    return Score(a, b, match.draws, penalised=True)
 
 
 def history(event_id: int, pod_id: int | None, *, kind: str = RoundKind.SWISS) -> list[Result]:

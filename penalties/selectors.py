@@ -7,6 +7,7 @@ import io
 from collections import OrderedDict
 
 from django.db.models import Q, QuerySet
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 
 from drafts.models import Event, EventStaff, Pick, PickKind, Registration, StaffRole
@@ -63,6 +64,13 @@ def event_penalties(event: Event | int, *, status: str = "", infraction: str = "
 def player_penalties(user) -> QuerySet[Penalty]:
     """A player's own penalties, every event."""
     return penalty_queryset().filter(registration__user=user).order_by("-issued_at", "-pk")
+
+
+def account_penalties(user_id: int) -> QuerySet[Penalty] | None:
+    """One account's penalties across events, or None when there is no such account."""
+    if not get_user_model().objects.filter(pk=user_id).exists():
+        return None
+    return penalty_queryset().filter(registration__user_id=user_id).order_by("-issued_at")
 
 
 def events_judged(user) -> QuerySet[Event]:

@@ -366,6 +366,19 @@ def check_decision(*, penalty: Penalty, actor, decision: str, reason: str, new_k
     return _transition(penalty, decision, new_kind)
 
 
+def _set_outcome(record: Penalty, kind: str, status: str, *, actor, at) -> None:
+    """The head judge's decision takes effect (the review, or the appeal's decision)."""
+    record.penalty, record.status = kind, status
+    record.reviewed_by, record.reviewed_at = actor, at
+    record.save(update_fields=["penalty", "status", "reviewed_by", "reviewed_at"])
+
+
+def _close_appeal(appeal: Appeal, decision: str, reason: str, *, actor, at) -> None:
+    appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, decision, reason
+    appeal.decided_by, appeal.decided_at = actor, at
+    appeal.save()
+
+
 @transaction.atomic
 def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalty: str | None = None,
                    now=None) -> Penalty:
@@ -378,14 +391,10 @@ def review_penalty(*, penalty_id: int, actor, decision: str, reason: str, penalt
     reason = reason.strip()
     _audit(record, actor=actor, action=decision, at=now, reason=reason, from_penalty=record.penalty,
            to_penalty=new_kind, from_status=record.status, to_status=new_status)
-    record.penalty, record.status = new_kind, new_status
-    record.reviewed_by, record.reviewed_at = actor, now
-    record.save(update_fields=["penalty", "status", "reviewed_by", "reviewed_at"])
+    _set_outcome(record, new_kind, new_status, actor=actor, at=now)
     if appeal is not None and new_status == PenaltyStatus.WITHDRAWN:
         # Nothing is left to appeal against: the appeal closes with the withdrawal.
-        appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, Decision.WITHDRAW, reason
-        appeal.decided_by, appeal.decided_at = actor, now
-        appeal.save()
+        _close_appeal(appeal, Decision.WITHDRAW, reason, actor=actor, at=now)
     penalty_changed.send(sender=Penalty, penalty=record)
     return record
 
@@ -422,12 +431,8 @@ def decide_appeal(*, penalty_id: int, actor, decision: str, reason: str, penalty
     reason = reason.strip()
     _audit(record, actor=actor, action=AuditAction.APPEAL_DECIDED, at=now, reason=f"{decision}: {reason}",
            from_penalty=record.penalty, to_penalty=new_kind, from_status=record.status, to_status=new_status)
-    record.penalty, record.status = new_kind, new_status
-    record.reviewed_by, record.reviewed_at = actor, now
-    record.save(update_fields=["penalty", "status", "reviewed_by", "reviewed_at"])
-    appeal.status, appeal.decision, appeal.reason = AppealStatus.DECIDED, decision, reason
-    appeal.decided_by, appeal.decided_at = actor, now
-    appeal.save()
+    _set_outcome(record, new_kind, new_status, actor=actor, at=now)
+    _close_appeal(appeal, decision, reason, actor=actor, at=now)
     penalty_changed.send(sender=Penalty, penalty=record)
     return appeal
 

@@ -42,14 +42,7 @@ MAX_EXTENSION_MINUTES = 60
 POD_TABLES = 4  # pods seat at most eight: pod n plays at tables 4(n-1)+1 .. 4n
 
 
-@transaction.atomic
-def configure_matches(*, event_id: int, actor, mode: str = PairingMode.PER_POD, swiss_rounds: int | None = None,
-                      round_minutes: int = 50, playoff_size: int = 0, seed: int | None = None,
-                      now=None) -> EventMatchSettings:
-    """Create or change an event's match settings (the mode is fixed once a round exists)."""
-    now = now or timezone.now()
-    event = get_event(event_id)
-    require_organiser(actor, event.pk)
+def _check_settings(mode: str, swiss_rounds: int | None, round_minutes: int, playoff_size: int) -> None:
     if mode not in PairingMode.values:
         raise DomainError(error_codes.INVALID_SETTINGS, _("Unknown pairing mode."), field="mode")
     if swiss_rounds is not None and not (1 <= swiss_rounds <= 20):
@@ -59,6 +52,17 @@ def configure_matches(*, event_id: int, actor, mode: str = PairingMode.PER_POD, 
     if playoff_size not in (0, 4, 8):
         raise DomainError(error_codes.INVALID_SETTINGS, _("The playoff is none, a top 4 or a top 8."),
                           field="playoff_size")
+
+
+@transaction.atomic
+def configure_matches(*, event_id: int, actor, mode: str = PairingMode.PER_POD, swiss_rounds: int | None = None,
+                      round_minutes: int = 50, playoff_size: int = 0, seed: int | None = None,
+                      now=None) -> EventMatchSettings:
+    """Create or change an event's match settings (the mode is fixed once a round exists)."""
+    now = now or timezone.now()
+    event = get_event(event_id)
+    require_organiser(actor, event.pk)
+    _check_settings(mode, swiss_rounds, round_minutes, playoff_size)
     row, created = EventMatchSettings.objects.get_or_create(
         event=event, defaults={"seed": seed if seed is not None else random.SystemRandom().randrange(2**48),
                                "mode": mode})
@@ -140,9 +144,10 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
     if swiss_played < swiss_round_count(settings_row, len(players)):
         notes = _pair_swiss(new_round, players, active, offset)
     else:
+        tables = _playoff_tables(settings_row, event, pod_id, players, dropped)  # before the new round exists
         new_round.kind = RoundKind.PLAYOFF
         new_round.save(force_insert=True)
-        _create_matches(new_round, _playoff_tables(settings_row, event, pod_id, players, dropped), None, offset, now)
+        _create_matches(new_round, tables, None, offset, now)
         notes = []
     round_obj = new_round
     log(event.pk, actor=actor, action=MatchLogAction.PAIRED, at=now, round_obj=round_obj, kind=round_obj.kind,

@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
@@ -221,8 +220,8 @@ class PlayerPenaltiesView(APIView):
         """One player's penalties across events (site staff only)."""
         if not permissions.is_site_staff(request.user):
             raise ForbiddenError(error_codes.NOT_STAFF, gettext('Only site staff see penalties across events.'))
-        if not get_user_model().objects.filter(pk=user_id).exists():
+        penalties = selectors.account_penalties(user_id)
+        if penalties is None:
             raise NotFoundError(error_codes.UNKNOWN_USER, gettext('No account has id %(user_id)s.') % {'user_id': user_id})
-        qs = selectors.penalty_queryset().filter(registration__user_id=user_id).order_by("-issued_at")
-        return Response(PenaltyOutput(qs, many=True).data)
+        return Response(PenaltyOutput(penalties, many=True).data)
 
