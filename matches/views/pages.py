@@ -333,44 +333,44 @@ def my_match_panel(request, event_id: int):
     return _no_store(render(request, "matches/_me_panel.html", _me_context(request, _event(event_id))))
 
 
+def _match_step(request, match_id: int, service, *, success: str, form=None, staff: bool = False):
+    """A step on one match: a player's own (report, confirm; back to their page) or staff's
+    (result, extension; back to the dashboard)."""
+    match = _match(match_id)
+    if staff:
+        _allowed(services.require_staff, request.user, match.round.event_id)
+    else:
+        _allowed(services.require_match_player, request.user, match)
+    back = _back(request, reverse("matches:dashboard" if staff else "matches:me", args=[match.round.event_id]))
+    values = posted(form, request.POST) if form is not None else {}
+    return _run(request, service, success=success, back=back, match_id=match.pk, actor=request.user, **values)
+
+
 @login_required
 @require_POST
 def report(request, match_id: int):
-    match = _match(match_id)
-    _allowed(services.require_match_player, request.user, match)
-    back = _back(request, reverse("matches:me", args=[match.round.event_id]))
-    return _run(request, services.report_result, success=_("Result reported."), back=back, match_id=match.pk,
-                actor=request.user, **posted(forms.ReportForm, request.POST))
+    return _match_step(request, match_id, services.report_result, success=_("Result reported."),
+                       form=forms.ReportForm)
 
 
 @login_required
 @require_POST
 def confirm(request, match_id: int):
-    match = _match(match_id)
-    _allowed(services.require_match_player, request.user, match)
-    back = _back(request, reverse("matches:me", args=[match.round.event_id]))
-    return _run(request, services.confirm_result, success=_("Result confirmed."), back=back, match_id=match.pk,
-                actor=request.user)
+    return _match_step(request, match_id, services.confirm_result, success=_("Result confirmed."))
 
 
 @login_required
 @require_POST
 def staff_result(request, match_id: int):
-    match = _match(match_id)
-    _allowed(services.require_staff, request.user, match.round.event_id)
-    back = _back(request, reverse("matches:dashboard", args=[match.round.event_id]))
-    return _run(request, services.enter_result, success=_("Result entered (logged)."), back=back,
-                match_id=match.pk, actor=request.user, **posted(forms.ResultForm, request.POST))
+    return _match_step(request, match_id, services.enter_result, success=_("Result entered (logged)."),
+                       form=forms.ResultForm, staff=True)
 
 
 @login_required
 @require_POST
 def extension(request, match_id: int):
-    match = _match(match_id)
-    _allowed(services.require_staff, request.user, match.round.event_id)
-    back = _back(request, reverse("matches:dashboard", args=[match.round.event_id]))
-    return _run(request, services.grant_extension, success=_("Time extension set."), back=back,
-                match_id=match.pk, actor=request.user, **posted(forms.ExtensionForm, request.POST))
+    return _match_step(request, match_id, services.grant_extension, success=_("Time extension set."),
+                       form=forms.ExtensionForm, staff=True)
 
 
 @login_required
