@@ -21,7 +21,8 @@ Nothing in the document is a database id of the machine it came from:
 Each app declares what it adds to the document in its own ``backup.py`` module: ``SECTIONS``
 (a list of :class:`Section`, in link order) and ``LEFT_OUT`` (models tied to an event that the
 format does not carry, each with the reason); ``drafts.backup`` also names the event itself
-(``EVENT_ROOT``). Sections come in the order of ``INSTALLED_APPS``, so an app's sections may link
+(``EVENT_ROOT``), ``cards.backup`` the catalogue (``CATALOGUE``) and ``penalties.backup`` the
+infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``, so an app's sections may link
 to the sections of the apps above it.
 
 ``import_event(document)`` recreates it all in one transaction with new ids: an event with the
@@ -92,8 +93,27 @@ class EventRoot:
 
 
 @dataclass(frozen=True)
+class Catalogue:
+    """The catalogue rows an event's rows name: cards by name, printings by Scryfall id (or set
+    and number), checklist cards by set and number."""
+    card: type[models.Model]
+    printing: type[models.Model]
+    checklist: type[models.Model]
+
+
+@dataclass(frozen=True)
+class NaturalKey:
+    """Rows of a site-wide list named by a unique field (an infraction by its IPG code)."""
+    model: type[models.Model]
+    field: str
+    label: str  # for the refusal of unknown values, e.g. "infraction code"
+
+
+@dataclass(frozen=True)
 class Declarations:
     root: EventRoot
+    catalogue: Catalogue
+    natural_keys: dict[str, NaturalKey]  # link kind ("@infraction") -> how it is named
     sections: tuple[Section, ...]
     left_out: dict[type[models.Model], str]  # model -> why the format does not carry it
 
@@ -102,6 +122,8 @@ class Declarations:
 def declarations() -> Declarations:
     """Every app's ``backup`` module, in the order of ``INSTALLED_APPS``."""
     roots: list[EventRoot] = []
+    catalogues: list[Catalogue] = []
+    natural_keys: dict[str, NaturalKey] = {}
     sections: list[Section] = []
     left_out: dict[type[models.Model], str] = {}
     for config in apps.get_app_configs():
@@ -110,10 +132,13 @@ def declarations() -> Declarations:
         module = import_module(f"{config.name}.backup")
         if getattr(module, "EVENT_ROOT", None) is not None:
             roots.append(module.EVENT_ROOT)
+        if getattr(module, "CATALOGUE", None) is not None:
+            catalogues.append(module.CATALOGUE)
+        natural_keys.update(getattr(module, "NATURAL_KEYS", {}))
         sections.extend(getattr(module, "SECTIONS", ()))
         left_out.update(getattr(module, "LEFT_OUT", {}))
-    if len(roots) != 1:
-        raise ImproperlyConfigured(f"Exactly one app's backup module names EVENT_ROOT, not {len(roots)}.")
+    if len(roots) != 1 or len(catalogues) != 1:
+        raise ImproperlyConfigured("Exactly one app's backup module names EVENT_ROOT, and one CATALOGUE.")
     seen: set[str] = set()
     for section in sections:
         targets = [kind for kind in section.links.values() if not kind.startswith("@")]
@@ -124,16 +149,15 @@ def declarations() -> Declarations:
             raise ImproperlyConfigured(
                 f"Backup section {section.name!r} is declared twice or links to a section below it: {later}.")
         seen.add(section.name)
-    return Declarations(roots[0], tuple(sections), left_out)
+    return Declarations(roots[0], catalogues[0], natural_keys, tuple(sections), left_out)
 
 
 def _sections() -> tuple[Section, ...]:
     return declarations().sections
 
 
-def _catalogue(name: str) -> type[models.Model]:
-    """Catalogue models rows refer to by name; looked up late so this module imports no app."""
-    return apps.get_model(name)
+def _catalogue() -> Catalogue:
+    return declarations().catalogue
 
 
 # --- value conversion --------------------------------------------------------------------
@@ -185,14 +209,14 @@ class _Exporter:
         if card_id is None:
             return None
         if card_id not in self.card_names:
-            self.card_names.update(_catalogue("cards.Card").objects.filter(pk=card_id).values_list("pk", "name"))
+            self.card_names.update(_catalogue().card.objects.filter(pk=card_id).values_list("pk", "name"))
         return self.card_names.get(card_id)
 
     def checklist(self, checklist_id: int | None) -> dict | None:
         if checklist_id is None:
             return None
         if checklist_id not in self.checklists:
-            row = _catalogue("cards.ChecklistCard").objects.filter(pk=checklist_id).values("set_code", "collector_number").first()
+            row = _catalogue().checklist.objects.filter(pk=checklist_id).values("set_code", "collector_number").first()
             self.checklists[checklist_id] = (
                 {"set": row["set_code"], "number": row["collector_number"]} if row else None)
         return self.checklists[checklist_id]
@@ -216,8 +240,9 @@ class _Exporter:
             return self.card(value)
         if kind == PRINTING:
             return self.printings[value]
-        if kind == INFRACTION:
-            return _catalogue("penalties.Infraction").objects.values_list("code", flat=True).get(pk=value)
+        if kind in declarations().natural_keys:
+            key = declarations().natural_keys[kind]
+            return key.model.objects.values_list(key.field, flat=True).get(pk=value)
         return self.keys[kind][value]
 
     def source(self, value: str, prefixes: dict[str, str]) -> str:
@@ -296,7 +321,7 @@ def _read_catalogue(ex: _Exporter, section: Section, rows: list[models.Model]) -
     """The names of the cards and printings the rows link to, in two queries."""
     card_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == CARD for r in rows}
     if card_ids:
-        ex.card_names.update(_catalogue("cards.Card").objects.filter(pk__in=card_ids)
+        ex.card_names.update(_catalogue().card.objects.filter(pk__in=card_ids)
                              .values_list("pk", "name"))
     printing_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == PRINTING
                     for r in rows}
@@ -305,7 +330,7 @@ def _read_catalogue(ex: _Exporter, section: Section, rows: list[models.Model]) -
         ex.printings.update(
             (p.pk, {"scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
                     "set": p.card_set.code, "number": p.collector_number})
-            for p in _catalogue("cards.Printing").objects.filter(pk__in=printing_ids).select_related("card_set"))
+            for p in _catalogue().printing.objects.filter(pk__in=printing_ids).select_related("card_set"))
 
 
 # --- import ------------------------------------------------------------------------------
@@ -327,7 +352,7 @@ class _Importer:
         self.cards: dict[str, int] = {}
         self.printings: dict[tuple, int | None] = {}
         self.checklists: dict[tuple, int | None] = {}
-        self.infractions: dict[str, int] = {}
+        self.natural: dict[str, dict[Any, int]] = {}  # link kind -> {natural key: pk}
         self.event: models.Model | None = None
 
     def _linked(self, kind: str) -> list[Any]:
@@ -338,7 +363,7 @@ class _Importer:
     # Look-ups, resolved in bulk before rows are built.
     def prepare(self) -> None:
         self._prepare_cards()
-        self._prepare_infractions()
+        self._prepare_natural_keys()
         self._prepare_users()
 
     def _prepare_cards(self) -> None:
@@ -356,7 +381,7 @@ class _Importer:
                 for value in row.values():
                     if isinstance(value, (dict, list)):
                         _walk(value, collect)
-        found = dict(_catalogue("cards.Card").objects.filter(name__in=names).values_list("name", "pk"))
+        found = dict(_catalogue().card.objects.filter(name__in=names).values_list("name", "pk"))
         self.cards = found
         missing_required = sorted(opened - set(found))
         if missing_required:
@@ -369,13 +394,14 @@ class _Importer:
                 f"{len(missing_other)} card name(s) in lists are not in this catalogue and stay "
                 f"unlinked: {', '.join(missing_other[:10])}")
 
-    def _prepare_infractions(self) -> None:
-        codes = set(self._linked(INFRACTION))
-        self.infractions = dict(_catalogue("penalties.Infraction").objects.filter(code__in=codes)
-                                .values_list("code", "pk"))
-        unknown = sorted(codes - set(self.infractions))
-        if unknown:
-            raise BackupError(f"Unknown infraction code(s): {', '.join(unknown)}.")
+    def _prepare_natural_keys(self) -> None:
+        for kind, key in declarations().natural_keys.items():
+            values = set(self._linked(kind))
+            self.natural[kind] = dict(key.model.objects.filter(**{f"{key.field}__in": values})
+                                      .values_list(key.field, "pk"))
+            unknown = sorted(values - set(self.natural[kind]))
+            if unknown:
+                raise BackupError(f"Unknown {key.label}(s): {', '.join(unknown)}.")
 
     def _prepare_users(self) -> None:
         User = get_user_model()
@@ -406,9 +432,9 @@ class _Importer:
         if ident not in self.printings:
             pk = None
             if ident[0]:
-                pk = _catalogue("cards.Printing").objects.filter(scryfall_id=ident[0]).values_list("pk", flat=True).first()
+                pk = _catalogue().printing.objects.filter(scryfall_id=ident[0]).values_list("pk", flat=True).first()
             if pk is None and ident[1] and ident[2]:
-                pk = (_catalogue("cards.Printing").objects.filter(card_set__code=ident[1], collector_number=ident[2])
+                pk = (_catalogue().printing.objects.filter(card_set__code=ident[1], collector_number=ident[2])
                       .values_list("pk", flat=True).first())
             if pk is None:
                 self.result.warnings.append(f"Printing {ident[1]} {ident[2]} is not in this catalogue.")
@@ -420,7 +446,7 @@ class _Importer:
             return None
         ident = (value["set"], value["number"])
         if ident not in self.checklists:
-            self.checklists[ident] = (_catalogue("cards.ChecklistCard").objects
+            self.checklists[ident] = (_catalogue().checklist.objects
                                       .filter(set_code=ident[0], collector_number=ident[1])
                                       .values_list("pk", flat=True).first())
         return self.checklists[ident]
@@ -443,8 +469,8 @@ class _Importer:
             return self.cards[value]
         if kind == PRINTING:
             return self.printing(value)
-        if kind == INFRACTION:
-            return self.infractions[value]
+        if kind in self.natural:
+            return self.natural[kind][value]
         try:
             return self.ids[kind][value]
         except KeyError:

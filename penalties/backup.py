@@ -1,8 +1,11 @@
 """What an event backup (draftsite/backup.py) holds of the penalties: penalties with their
 appeals, dismissed sources and the append-only audit trail."""
 
-from draftsite.backup import EVENT, INFRACTION, USER, Section
-from penalties.models import Appeal, DismissedSource, Penalty, PenaltyAudit
+from draftsite.backup import EVENT, INFRACTION, USER, NaturalKey, Section
+from penalties.models import Appeal, DismissedSource, Infraction, Penalty, PenaltyAudit
+
+# The catalogue of infractions is the site's, not the event's: a penalty names one by its code.
+NATURAL_KEYS = {INFRACTION: NaturalKey(Infraction, "code", "infraction code")}
 
 # A penalty's source names the pick or deck check it came from (penalties.sources).
 SOURCES = {"source": {"pick": "picks", "deck_check": "deck_checks"}}
