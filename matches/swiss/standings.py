@@ -88,31 +88,40 @@ def compute_standings(players: Iterable[Hashable], results: Iterable[Result],
             row = table.get(player)
             if row is None:
                 row = table[player] = Standing(player=player)
-            outcome = result.outcome_for(player)
-            row.rounds_played += 1
-            if outcome == "win":
-                row.wins += 1
-                row.match_points += MATCH_WIN
-            elif outcome == "draw":
-                row.draws += 1
-                row.match_points += MATCH_DRAW
-            else:
-                row.losses += 1
-            won, lost, drawn = result.games_for(player)
-            row.game_points += GAME_WIN * won + GAME_DRAW * drawn
-            row.games_played += won + lost + drawn
-            if result.is_bye:
-                row.byes += 1
-            else:
-                row.opponents.append(result.opponent_of(player))
+            _count(row, result, player)
     for row in table.values():
         row.mwp = _floored(row.match_points, 3 * row.rounds_played)
         row.gwp = _floored(row.game_points, 3 * row.games_played)
     for row in table.values():
         row.omw = _average([table[o].mwp for o in row.opponents])
         row.ogw = _average([table[o].gwp for o in row.opponents])
-    name_of = name_of or (lambda player: player)
-    ordered = sorted(table.values(), key=lambda r: (_neg(r.sort_key), str(name_of(r.player))))
+    return _ranked(table.values(), name_of or (lambda player: player))
+
+
+def _count(row: Standing, result: Result, player: Hashable) -> None:
+    """One result in the player's row: match and game points, opponents and byes."""
+    outcome = result.outcome_for(player)
+    row.rounds_played += 1
+    if outcome == "win":
+        row.wins += 1
+        row.match_points += MATCH_WIN
+    elif outcome == "draw":
+        row.draws += 1
+        row.match_points += MATCH_DRAW
+    else:
+        row.losses += 1
+    won, lost, drawn = result.games_for(player)
+    row.game_points += GAME_WIN * won + GAME_DRAW * drawn
+    row.games_played += won + lost + drawn
+    if result.is_bye:
+        row.byes += 1
+    else:
+        row.opponents.append(result.opponent_of(player))
+
+
+def _ranked(rows: Iterable[Standing], name_of) -> list[Standing]:
+    """By the tiebreakers, then by name; rows equal on all four share a rank."""
+    ordered = sorted(rows, key=lambda r: (_neg(r.sort_key), str(name_of(r.player))))
     previous = None
     for position, row in enumerate(ordered, start=1):
         row.rank = previous.rank if previous is not None and previous.sort_key == row.sort_key else position
