@@ -171,6 +171,18 @@ def _pair_fewest_rematches(order: list, played: dict) -> tuple[list, int]:
     return sorted((order[i], order[j]) for i, j in pairs), rematches
 
 
+def _first_bye_without_rematch(order: list, candidates: list, played, budget: int, points: dict,
+                               notes: list[str]) -> Pairing | None:
+    """The pairing for the first bye candidate that leaves the others a pairing without a
+    rematch, if any does."""
+    for candidate in candidates:
+        remaining = [p for p in order if p != candidate]
+        tables = _pair_without_rematch(remaining, played, budget, points)
+        if tables is not None:
+            return Pairing(tables=tables, bye=candidate, notes=notes)
+    return None
+
+
 def pair_round(players: Iterable[Hashable], history: Sequence[Result], seed, round_number: int,
                *, everyone: Iterable[Hashable] = (), budget: int = SEARCH_BUDGET) -> Pairing:
     """Pair ``players`` (the active ones: dropped players are simply not passed in).
@@ -198,11 +210,9 @@ def pair_round(players: Iterable[Hashable], history: Sequence[Result], seed, rou
         candidates = [p for p in ranked if p not in byes] or ranked
         if not [p for p in ranked if p not in byes]:
             notes.append("Every player has had a bye; the lowest-ranked player gets another.")
-        for candidate in candidates:
-            remaining = [p for p in order if p != candidate]
-            tables = _pair_without_rematch(remaining, played, budget, points)
-            if tables is not None:
-                return Pairing(tables=tables, bye=candidate, notes=notes)
+        pairing = _first_bye_without_rematch(order, candidates, played, budget, points, notes)
+        if pairing is not None:
+            return pairing
         bye = candidates[0]
         rest = [p for p in order if p != bye]
     else:
