@@ -251,7 +251,7 @@ def control_pod(*, pod_id: int, action: str, actor, reason: str = "", now: dt.da
     (pod,) = _lock_paper_pods([pod_id])
     require_staff(actor, pod.event)
     if action not in CONTROLS:
-        raise NotFoundError("unknown_control", _("No control is called %(action)s.") % {"action": action})
+        raise NotFoundError(error_codes.UNKNOWN_CONTROL, _("No control is called %(action)s.") % {"action": action})
     extra = {"reason": _clean_reason(reason)} if action == "pause" else {}
     called = _called(pod)
     CONTROLS[action](pod, called, now, actor, **extra)
@@ -274,7 +274,7 @@ def control_flight(*, flight_id: int, action: str, actor, reason: str = "",
         raise NotFoundError(error_codes.UNKNOWN_FLIGHT, _("No flight has id %(id)s.") % {"id": flight_id})
     require_staff(actor, flight.event)
     if action not in CONTROLS:
-        raise NotFoundError("unknown_control", _("No control is called %(action)s.") % {"action": action})
+        raise NotFoundError(error_codes.UNKNOWN_CONTROL, _("No control is called %(action)s.") % {"action": action})
     extra = {"reason": _clean_reason(reason)} if action == "pause" else {}
     pods = _lock_paper_pods(list(CalledPod.objects.filter(flight=flight).values_list("pod_id", flat=True)))
     done, refusal = [], None
