@@ -139,6 +139,12 @@ def declarations() -> Declarations:
         left_out.update(getattr(module, "LEFT_OUT", {}))
     if len(roots) != 1 or len(catalogues) != 1:
         raise ImproperlyConfigured("Exactly one app's backup module names EVENT_ROOT, and one CATALOGUE.")
+    _check_link_order(sections)
+    return Declarations(roots[0], catalogues[0], natural_keys, tuple(sections), left_out)
+
+
+def _check_link_order(sections: list[Section]) -> None:
+    """Import creates the sections in order, so each may only name the sections above it."""
     seen: set[str] = set()
     for section in sections:
         targets = [kind for kind in section.links.values() if not kind.startswith("@")]
@@ -149,7 +155,6 @@ def declarations() -> Declarations:
             raise ImproperlyConfigured(
                 f"Backup section {section.name!r} is declared twice or links to a section below it: {later}.")
         seen.add(section.name)
-    return Declarations(roots[0], catalogues[0], natural_keys, tuple(sections), left_out)
 
 
 def _sections() -> tuple[Section, ...]:
