@@ -6,11 +6,13 @@ service is called, and the selectors say what this viewer may see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -151,16 +153,29 @@ def _match_response(request, match_id: int, staff: bool = False) -> Response:
     return Response(selectors.match_payload(match, penalties, user=request.user, staff=staff))
 
 
-class ReportView(APIView):
+class _MatchStepView(APIView):
+    # One step on a match: ``staff`` says who may take it (checked before the body: 403, not
+    # 400): the event's staff, or else the match's own players; ``step`` (a service) takes it
+    # with the body's fields; the answer is the match as that viewer sees it.
     permission_classes = [IsAuthenticated]
+    body: type[serializers.Serializer]
+    step: Callable
+    staff = False
 
-    @extend_schema(request=s.ReportInput, responses=s.MatchOutput, summary="Report your match (games won, lost, drawn)")
     def post(self, request, pk: int):
-        services.require_match_player(request.user, _match(pk))
-        data = validated_body(s.ReportInput, request)
-        services.report_result(match_id=pk, actor=request.user, won=data["won"], lost=data["lost"],
-                               drawn=data["drawn"])
-        return _match_response(request, pk)
+        if self.staff:
+            services.require_staff(request.user, _match(pk).round.event_id)
+        else:
+            services.require_match_player(request.user, _match(pk))
+        self.step(match_id=pk, actor=request.user, **validated_body(self.body, request))
+        return _match_response(request, pk, staff=self.staff)
+
+
+@extend_schema_view(post=extend_schema(request=s.ReportInput, responses=s.MatchOutput,
+                                       summary="Report your match (games won, lost, drawn)"))
+class ReportView(_MatchStepView):
+    body = s.ReportInput
+    step = staticmethod(services.report_result)
 
 
 class ConfirmView(APIView):
@@ -174,26 +189,20 @@ class ConfirmView(APIView):
         return _match_response(request, pk)
 
 
-class ResultView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=s.ResultInput, responses=s.MatchOutput, summary="Staff enter or correct a result")
-    def post(self, request, pk: int):
-        services.require_staff(request.user, _match(pk).round.event_id)
-        data = validated_body(s.ResultInput, request)
-        services.enter_result(match_id=pk, actor=request.user, **data)
-        return _match_response(request, pk, staff=True)
+@extend_schema_view(post=extend_schema(request=s.ResultInput, responses=s.MatchOutput,
+                                       summary="Staff enter or correct a result"))
+class ResultView(_MatchStepView):
+    body = s.ResultInput
+    step = staticmethod(services.enter_result)
+    staff = True
 
 
-class ExtensionView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=s.ExtensionInput, responses=s.MatchOutput, summary="A judge's time extension for a table")
-    def post(self, request, pk: int):
-        services.require_staff(request.user, _match(pk).round.event_id)
-        data = validated_body(s.ExtensionInput, request)
-        services.grant_extension(match_id=pk, actor=request.user, **data)
-        return _match_response(request, pk, staff=True)
+@extend_schema_view(post=extend_schema(request=s.ExtensionInput, responses=s.MatchOutput,
+                                       summary="A judge's time extension for a table"))
+class ExtensionView(_MatchStepView):
+    body = s.ExtensionInput
+    step = staticmethod(services.grant_extension)
+    staff = True
 
 
 class DropView(APIView):
