@@ -22,8 +22,8 @@ Each app declares what it adds to the document in its own ``backup.py`` module: 
 (a list of :class:`Section`, in link order) and ``LEFT_OUT`` (models tied to an event that the
 format does not carry, each with the reason); ``drafts.backup`` also names the event itself
 (``EVENT_ROOT``), ``cards.backup`` the catalogue (``CATALOGUE``) and ``penalties.backup`` the
-infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``, so an app's sections may link
-to the sections of the apps above it.
+infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``,
+so an app's sections may link to the sections of the apps above it.
 
 ``import_event(document)`` recreates it all in one transaction with new ids: an event with the
 same name and date already present, an unknown catalogue card or infraction, or a malformed

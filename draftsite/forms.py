@@ -56,5 +56,11 @@ def posted(form_class: type[forms.Form], data) -> dict:
 
 
 class BackForm(forms.Form):
-    """Where to go back to after a post (``_back`` checks it stays on this site)."""
     next = PostedTextField()
+
+
+def back_to(data, fallback: str) -> str:
+    """The page a post names to go back to (``next``), if it is a path on this site; else
+    ``fallback`` (never another host: ``//host`` is refused too)."""
+    target = posted(BackForm, data)["next"] or ""
+    return target if target.startswith("/") and not target.startswith("//") else fallback

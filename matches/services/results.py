@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import Registration
 from matches import error_codes, selectors
-from matches.models import (Drop, Match, MatchLogAction, MatchPenalty, MatchPlayer, MatchStatus, ResultReport, RoundKind,
-                            RoundState)
+from matches.models import (Drop, Match, MatchLogAction, MatchPenalty, MatchPlayer, MatchStatus, ResultReport,
+                            RoundKind, RoundState)
 from matches.services.common import clean_text, lock_match, lock_settings, log, notify, require_staff
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus

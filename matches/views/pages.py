@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from draftsite.errors import DomainError, ForbiddenError
-from draftsite.forms import BackForm, posted
+from draftsite.forms import back_to, posted
 from drafts import permissions
 from drafts.models import Event
 from matches import exports, forms, selectors, services
@@ -71,11 +71,6 @@ def _no_store(response):
 
 def _socket(event_id: int) -> str:
     return f"/ws/matches/events/{event_id}/"
-
-
-def _back(request, fallback: str) -> str:
-    target = posted(BackForm, request.POST)["next"] or ""
-    return target if target.startswith("/") and not target.startswith("//") else fallback
 
 
 # --- organiser's dashboard ------------------------------------------------------------
@@ -167,7 +162,7 @@ def pair(request, event_id: int):
 def round_control(request, round_id: int, action: str):
     round_obj = _round(round_id)
     _allowed(services.require_organiser, request.user, round_obj.event_id)
-    back = _back(request, reverse("matches:dashboard", args=[round_obj.event_id]))
+    back = back_to(request.POST, reverse("matches:dashboard", args=[round_obj.event_id]))
     service = {"start": services.start_round, "finish": services.finish_round}.get(action)
     if service is None:
         raise Http404(_("No such control"))
@@ -341,7 +336,8 @@ def _match_step(request, match_id: int, service, *, success: str, form=None, sta
         _allowed(services.require_staff, request.user, match.round.event_id)
     else:
         _allowed(services.require_match_player, request.user, match)
-    back = _back(request, reverse("matches:dashboard" if staff else "matches:me", args=[match.round.event_id]))
+    back = back_to(request.POST,
+                   reverse("matches:dashboard" if staff else "matches:me", args=[match.round.event_id]))
     values = posted(form, request.POST) if form is not None else {}
     return _run(request, service, success=success, back=back, match_id=match.pk, actor=request.user, **values)
 
@@ -387,5 +383,5 @@ def drop(request, event_id: int):
     fallback = (reverse("matches:me", args=[event.pk]) if own is not None and target == own.pk
                 else reverse("matches:dashboard", args=[event.pk]))
     return _run(request, services.drop_player, success=_("Dropped: no further rounds will be paired for this player."),
-                back=_back(request, fallback), event_id=event.pk, registration_id=target, actor=request.user,
+                back=back_to(request.POST, fallback), event_id=event.pk, registration_id=target, actor=request.user,
                 reason=data["reason"])

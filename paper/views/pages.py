@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from draftsite.errors import DomainError, ForbiddenError
-from draftsite.forms import BackForm, posted
+from draftsite.forms import back_to, posted
 from drafts import permissions
 from drafts.models import DraftFormat, Event
 from drafts.templatetags.draft_tags import clock
@@ -55,11 +55,6 @@ def _allowed(access_check, user, target):
         return access_check(user, target)
     except ForbiddenError as exc:
         raise PermissionDenied(exc.message) from exc
-
-
-def _back(request, default: str) -> str:
-    back = posted(BackForm, request.POST)["next"] or ""
-    return back if back.startswith("/") and not back.startswith("//") else default
 
 
 def _act(request, back: str, service, success: str, **kwargs):
@@ -114,7 +109,7 @@ def room(request, event_id: int):
 def room_control(request, event_id: int, action: str):
     event = _paper_event(event_id)
     _allowed(services.require_organiser, request.user, event)
-    back = _back(request, reverse("paper:room", args=[event.pk]))
+    back = back_to(request.POST, reverse("paper:room", args=[event.pk]))
     form = RoomControlForm(request.POST)
     form.is_valid()  # never refuses: the services check the values
     if action == "flight":
@@ -158,7 +153,7 @@ def pod_control(request, pod_id: int, action: str):
     """Start (organisers) or a judge's control (organisers and judges); no-script fallback."""
     pod = _paper_pod(pod_id)
     _allowed(services.require_staff, request.user, pod.event)
-    back = _back(request, reverse("paper:caller", args=[pod.pk]))
+    back = back_to(request.POST, reverse("paper:caller", args=[pod.pk]))
     data = posted(ControlForm, request.POST)
     if action == "start":
         _allowed(services.require_organiser, request.user, pod.event)
@@ -186,7 +181,7 @@ def flight_control(request, flight_id: int, action: str):
     _allowed(services.require_staff, request.user, flight.event)
     if action not in services.CONTROLS:
         raise Http404(gettext('No such control'))
-    back = _back(request, reverse("paper:room", args=[flight.event_id]))
+    back = back_to(request.POST, reverse("paper:room", args=[flight.event_id]))
     if action in CONFIRMED_CONTROLS and not confirmed(request):
         return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
                             action=reverse("paper:flight-control", args=[flight.pk, action]), back=back, danger=True)
