@@ -3,8 +3,8 @@
 import pytest
 
 from cards.rules import create_token_copy
-from tests.rules.cases import A, Case, check_case, copy_of
-from tests.rules.seed_cards import (
+from tests.cards.rules.cases import A, Case, check_case, copy_of
+from tests.cards.rules.seed_cards import (
     AKKI,
     ALRUND,
     BOTTOMLESS_POOL,

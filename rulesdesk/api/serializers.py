@@ -1,24 +1,17 @@
-"""``POST /api/rules/simulate``: run rules-core actions on a catalogue card, step by step.
-
-A public reference tool for judges (no authentication). The work is done by
-:mod:`cards.rules_service`; the serializers here describe the contract for the OpenAPI schema.
-"""
+"""Request and response shapes of ``POST /api/rules/simulate`` (the contract for the OpenAPI
+schema; the service checks the request itself)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from cards import rules_service
 from cards.rules import ACTIONS
 from cards.rules.faces import TURN_UP_VIA
 from cards.rules.state import FACE_DOWN_BY, ZONES
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
+from rulesdesk import services
 
 
 class ActionSerializer(serializers.Serializer):
@@ -38,8 +31,8 @@ class ActionSerializer(serializers.Serializer):
 
 class SimulateRequestSerializer(serializers.Serializer):
     card = serializers.CharField(help_text=gettext_lazy('A face name, the full name or a card id.'))
-    zone = serializers.ChoiceField(choices=rules_service.START_ZONES, default="hand")
-    actions = ActionSerializer(many=True, help_text=gettext_lazy('At most %(MAX_ACTIONS)s.') % {'MAX_ACTIONS': rules_service.MAX_ACTIONS})
+    zone = serializers.ChoiceField(choices=services.START_ZONES, default="hand")
+    actions = ActionSerializer(many=True, help_text=gettext_lazy('At most %(MAX_ACTIONS)s.') % {'MAX_ACTIONS': services.MAX_ACTIONS})
 
 
 class CharacteristicsSerializer(serializers.Serializer):
@@ -102,37 +95,3 @@ class SimulateResponseSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
     errors = serializers.ListField(child=serializers.DictField())
-
-
-class SimulateView(APIView):
-    """Run actions on a card and see, step by step, what the rules say.
-
-    Each step has an outcome (``ok``, ``no_effect`` when the rules say nothing happens,
-    ``illegal`` when a player may not do it), the rule cited, the events and the resulting
-    state. A step that did not happen leaves the state unchanged for the next one.
-    Errors: ``unknown_card`` (with ``suggestions``), ``invalid_action``, ``too_many_actions``.
-    """
-
-    permission_classes = [AllowAny]
-    authentication_classes: list = []  # public and stateless: no session, so no CSRF
-
-    @extend_schema(
-        operation_id="rules_simulate",
-        request=SimulateRequestSerializer,
-        responses={200: SimulateResponseSerializer, 400: ErrorSerializer},
-        examples=[OpenApiExample(
-            "Disguise",
-            value={"card": "Experiment Twelve", "zone": "hand", "actions": [
-                {"action": "cast", "face_down": "disguise"}, {"action": "resolve"},
-                {"action": "turn_face_up", "via": "disguise"}]},
-            request_only=True,
-        )],
-        tags=["rules"],
-    )
-    def post(self, request):
-        return Response(rules_service.simulate(request.data))
-
-
-@extend_schema_view(post=extend_schema(exclude=True))
-class SimulateSlashView(SimulateView):
-    """The same endpoint with a trailing slash (kept out of the schema)."""

@@ -14,7 +14,7 @@ from cards.rules import (
     playable_faces,
     share_name,
 )
-from tests.rules.seed_cards import (
+from tests.cards.rules.seed_cards import (
     AKKI,
     ALRUND,
     BRUNA,

@@ -2,7 +2,7 @@
 
 The whole sequence lives in the query string (``?card=...&zone=hand&a=cast:face_down=disguise
 &a=resolve``), so a page can be shared, and it is rendered on the server by the same service as
-the API (:mod:`cards.rules_service`); it works without JavaScript.
+the API (:mod:`rulesdesk.services`); it works without JavaScript.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from cards import rules_service
 from cards.rules import ACTIONS
 from cards.rules.faces import TURN_UP_VIA
 from cards.rules.state import FACE_DOWN_BY, ZONES, where
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
 from draftsite.errors import DomainError
 from draftsite.i18n import localize
+from rulesdesk import error_codes, services
 
 ACTION_LABELS = {
     "cast": gettext_lazy("Cast"), "play_land": gettext_lazy("Play as a land"), "resolve": gettext_lazy("Resolve"),
@@ -61,7 +61,7 @@ def _added_action(params: Any) -> str | None:
                 chosen[key] = True
         elif params.get(key):
             chosen[key] = params.get(key)
-    return rules_service.format_query_action(name, chosen)
+    return services.format_query_action(name, chosen)
 
 
 def _type_line(chars: dict[str, Any]) -> str:
@@ -109,7 +109,7 @@ def _status(state: dict[str, Any]) -> list[str]:
 def desk(request):
     """The rules desk: ``?card=&zone=&a=action:key=value,...`` (repeat ``a``)."""
     params = request.GET
-    card_query = params.get("card", "").strip()[: rules_service.MAX_QUERY_LENGTH]
+    card_query = params.get("card", "").strip()[: services.MAX_QUERY_LENGTH]
     zone = params.get("zone") or "hand"
     actions = params.getlist("a")
     added = _added_action(params)
@@ -118,27 +118,27 @@ def desk(request):
 
     context: dict[str, Any] = {
         "title": gettext('Rules desk'), "card_query": card_query, "zone": zone, "actions": actions,
-        "zones": rules_service.START_ZONES, "action_buttons": ACTION_LABELS.items(),
-        "param_controls": PARAM_CONTROLS, "max_actions": rules_service.MAX_ACTIONS,
+        "zones": services.START_ZONES, "action_buttons": ACTION_LABELS.items(),
+        "param_controls": PARAM_CONTROLS, "max_actions": services.MAX_ACTIONS,
         "error": None, "suggestions": [], "steps": [], "card": None,
     }
     status = 200
     if card_query:
         try:
-            start = rules_service.parse_zone(zone)
-            items = [rules_service.parse_query_action(text) for text in actions]
-            steps = rules_service.parse_actions(items)
-            card = rules_service.find_card(card_query)
-            result_steps = rules_service.run_sequence(card, start, steps)
+            start = services.parse_zone(zone)
+            items = [services.parse_query_action(text) for text in actions]
+            steps = services.parse_actions(items)
+            card = services.find_card(card_query)
+            result_steps = services.run_sequence(card, start, steps)
         except DomainError as exc:
             context["error"] = exc.message
             context["suggestions"] = [
                 {"name": name, "url": _desk_url(name, zone, actions)}
                 for name in exc.extra.get("suggestions", [])
             ]
-            status = 200 if exc.code == rules_service.UNKNOWN_CARD else 400
+            status = 200 if exc.code == error_codes.UNKNOWN_CARD else 400
         else:
-            context["card"] = rules_service.card_dict(card)
+            context["card"] = services.card_dict(card)
             context["steps"] = [
                 {**step, "number": index, "label": ACTION_LABELS.get(step["action"], gettext("Start")),
                  "outcome_label": OUTCOME_LABELS[step["outcome"]],
@@ -152,4 +152,4 @@ def desk(request):
                 _desk_url(card_query, zone, actions))
             context["undo_url"] = _desk_url(card_query, zone, actions[:-1]) if actions else None
             context["final"] = result_steps[-1]["state"]
-    return render(request, "rules/desk.html", context, status=status)
+    return render(request, "rulesdesk/desk.html", context, status=status)

@@ -1,6 +1,6 @@
 """Every rule the core implements (R1-R8, R18-R47) has at least one test case naming it."""
 
-from tests.rules import test_naming_and_dread, test_rules_table
+from tests.cards.rules import test_naming_and_dread, test_rules_table
 
 IMPLEMENTED = {f"R{n}" for n in (*range(1, 9), *range(18, 48))}
 

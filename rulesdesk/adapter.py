@@ -1,5 +1,6 @@
-"""Turns catalogue rows (``cards.models.Card`` with its faces) into the rules core's plain
-:class:`cards.rules.CardData`. The only place where the catalogue and the core meet.
+"""The rules desk's adapter to the pure rules core: turns catalogue rows (``cards.models.Card``
+with its faces) into the core's plain :class:`cards.rules.CardData`. The only place where the
+catalogue and the rules core meet.
 
 Blank strings in the catalogue mean "none" (no mana cost, no power, no disguise cost ...).
 Prefetch ``faces`` (``cards.selectors.card_queryset`` does) to avoid one query per card.

@@ -16,7 +16,7 @@ from cards.rules import (
     create_token_copy,
 )
 from cards.rules.state import OUTCOMES, ZONES
-from tests.rules.seed_cards import ALL_CARDS
+from tests.cards.rules.seed_cards import ALL_CARDS
 
 # A rule of RULES.md ("R35: ..."), or a Comprehensive Rules section where RULES.md has none
 # (meld, disturb, Rooms: "CR 709.5: ...").

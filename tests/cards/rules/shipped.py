@@ -11,7 +11,7 @@ from cards.importers.cockatrice import read_cockatrice
 from cards.importers.mtgjson import read_mtgjson_set
 from cards.importers.records import CardRecord
 from cards.rules import CardData
-from cards.rules_adapter import face_data
+from rulesdesk.adapter import face_data
 from cards.services import BUNDLED_DATA_DIR
 
 FILES = {"EMN": ("mtgjson/EMN.json.gz", read_mtgjson_set),

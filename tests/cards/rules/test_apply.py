@@ -4,7 +4,7 @@ import pytest
 
 from cards.rules import ACTIONS, GameObject, InvalidAction, apply, run
 from cards.rules.actions import check_params
-from tests.rules.seed_cards import EXPERIMENT_TWELVE, SEJIRI
+from tests.cards.rules.seed_cards import EXPERIMENT_TWELVE, SEJIRI
 
 
 @pytest.mark.parametrize("action,params", [

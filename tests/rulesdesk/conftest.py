@@ -6,7 +6,7 @@ import pytest
 from cards.models import Card, CardFace
 from cards.naming import normalize_name
 from cards.rules import color_identity
-from tests.rules.seed_cards import ALL_CARDS
+from tests.cards.rules.seed_cards import ALL_CARDS
 
 
 def ensure_card(data) -> Card:

@@ -6,8 +6,8 @@ Rooms CR 709.5."""
 import pytest
 
 from cards.rules import GameObject, characteristics, meld
-from tests.rules.cases import A, Case, check_case
-from tests.rules.shipped import card
+from tests.cards.rules.cases import A, Case, check_case
+from tests.cards.rules.shipped import card
 
 BRUNA = card("EMN", "Bruna, the Fading Light")
 GISELA = card("EMN", "Gisela, the Broken Blade")

@@ -1,9 +1,9 @@
 """The rules desk service: look a card up, run a sequence of rules-core actions on it, and
 describe every step as plain dicts. Shared by ``POST /api/rules/simulate`` and the ``/rules/``
-page, so both always agree.
+page, so both always agree. It writes nothing.
 
-Errors are :class:`draftsite.errors.DomainError` with the codes in :data:`UNKNOWN_CARD`,
-:data:`INVALID_ACTION` and :data:`TOO_MANY_ACTIONS`.
+Errors are :class:`draftsite.errors.DomainError` with the codes of
+:mod:`rulesdesk.error_codes`.
 """
 
 from __future__ import annotations
@@ -30,12 +30,10 @@ from cards.rules import (
 )
 from cards.rules.actions import check_params
 from cards.rules.state import ZONES
-from cards.rules_adapter import card_data
 from draftsite.errors import DomainError
+from rulesdesk.adapter import card_data
+from rulesdesk.error_codes import INVALID_ACTION, TOO_MANY_ACTIONS, UNKNOWN_CARD
 
-UNKNOWN_CARD = "unknown_card"
-INVALID_ACTION = "invalid_action"
-TOO_MANY_ACTIONS = "too_many_actions"
 MAX_ACTIONS = 50
 MAX_QUERY_LENGTH = 200
 START_ZONES = tuple(zone for zone in ZONES if zone != "stack")

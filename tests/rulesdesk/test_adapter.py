@@ -1,11 +1,11 @@
-"""cards.rules_adapter: catalogue rows become the same CardData as the seed literals."""
+"""rulesdesk.adapter: catalogue rows become the same CardData as the seed literals."""
 
 import pytest
 
 from cards.rules import GameObject, characteristics
-from cards.rules_adapter import card_data
+from rulesdesk.adapter import card_data
 from cards.selectors import card_queryset
-from tests.rules.seed_cards import AKKI, EXPERIMENT_TWELVE, GATSTAF, SEJIRI
+from tests.cards.rules.seed_cards import AKKI, EXPERIMENT_TWELVE, GATSTAF, SEJIRI
 
 pytestmark = pytest.mark.django_db
 

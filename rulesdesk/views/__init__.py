@@ -1,0 +1,1 @@
+"""The rules desk's pages (the desk itself: :mod:`rulesdesk.views.desk`)."""
