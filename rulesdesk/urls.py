@@ -3,7 +3,7 @@
 from django.urls import path
 
 from rulesdesk.api import views as api_views
-from rulesdesk.views import desk
+from rulesdesk.views import pages
 
 api_urlpatterns: list = [
     # /api/rules/simulate, with or without the trailing slash.
@@ -11,5 +11,5 @@ api_urlpatterns: list = [
     path("rules/simulate/", api_views.SimulateSlashView.as_view(), name="rules-simulate-slash"),
 ]
 page_urlpatterns: list = [
-    path("", desk.desk, name="desk"),
+    path("", pages.desk, name="desk"),
 ]

@@ -1,1 +1,1 @@
-"""The rules desk's pages (the desk itself: :mod:`rulesdesk.views.desk`)."""
+"""The rules desk's pages (pages.py: the desk)."""
