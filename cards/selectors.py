@@ -12,7 +12,7 @@ from django.db.models import Case, IntegerField, Max, Prefetch, Q, QuerySet, Val
 
 from cards import languages
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry, LocalizedName, Printing
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 
 MAX_QUERY_LENGTH = 200
 

@@ -3,21 +3,20 @@ already loaded them (rows are only created for names that are missing)."""
 
 import pytest
 
-from cards.models import Card, CardFace
-from cards.naming import normalize_name
+from cards.models import Card
 from cards.rules import color_identity
 from tests.cards.rules.seed_cards import ALL_CARDS
+from tests.factories import CardFaceFactory, CardFactory
 
 
 def ensure_card(data) -> Card:
     card = Card.objects.filter(name=data.name).first()
     if card is not None:
         return card
-    card = Card.objects.create(name=data.name, search_name=normalize_name(data.name),
-                               layout=data.layout, color_identity=color_identity(data))
+    card = CardFactory(name=data.name, layout=data.layout, color_identity=color_identity(data))
     for position, face in enumerate(data.faces):
-        CardFace.objects.create(
-            card=card, position=position, name=face.name, search_name=normalize_name(face.name),
+        CardFaceFactory(
+            card=card, position=position, name=face.name,
             mana_cost=face.mana_cost, mana_value=face.mana_value, type_line=face.type_line,
             supertypes=list(face.supertypes), card_types=list(face.card_types),
             subtypes=list(face.subtypes), oracle_text=face.oracle_text, colors=face.colors,

@@ -1,4 +1,4 @@
-"""How card names are compared: case-, accent- and punctuation-insensitive.
+"""How card names are folded for comparison: case-, accent- and punctuation-insensitive.
 
 "Lim-Dûl's Vault", "lim-dul's vault" and "LIM DUL’S VAULT" all fold to the same key ("Гастафский Завыватель" keeps its letters), so a
 judge typing on a phone finds the card. Both the importer (which stores the folded key) and
