@@ -24,6 +24,16 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+from decks.error_codes import (  # plain constants: this module stays plain Python
+    EMPTY_DECKLIST,
+    FILE_TOO_LARGE,
+    INVALID_CHECKLIST_LINE,
+    INVALID_COUNT,
+    INVALID_DECKLIST,
+    TOO_MANY_ENTRIES,
+    UNREADABLE_FILE,
+)
+
 MAX_BYTES = 256 * 1024
 MAX_LINES = 1000  # card lines in one list
 MAX_COUNT = 1000  # copies on one line
@@ -33,13 +43,6 @@ TEXT, ARENA, MTGO_DEK, CSV = "text", "arena", "mtgo_dek", "csv"
 FORMATS = (TEXT, ARENA, MTGO_DEK, CSV)
 MAIN, SIDEBOARD, COMMANDER = "main", "sideboard", "commander"
 
-# Codes (equal to decks.error_codes; repeated so this module stays plain Python).
-FILE_TOO_LARGE = "file_too_large"
-UNREADABLE_FILE = "unreadable_file"
-EMPTY_DECKLIST = "empty_decklist"
-INVALID_DECKLIST = "invalid_decklist"
-INVALID_COUNT = "invalid_count"
-TOO_MANY_ENTRIES = "too_many_entries"
 
 
 class ParseError(Exception):
@@ -208,78 +211,101 @@ def _raise_count_problems(problems: list[ParseError]) -> None:
                      values=[str(p.extra.get("value")) for p in problems])
 
 
+@dataclass
+class _Reading:
+    """Where the text parser is: the current section, whether the list said where its sideboard
+    is (a header or an SB: prefix), the untagged main lines split at blank lines, and the bad
+    counts found so far."""
+
+    section: str = MAIN
+    explicit: bool = False
+    blocks: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
+    count_problems: list[ParseError] = field(default_factory=list)
+
+
 def _parse_lines(text: str, fmt: str) -> ParsedList:
     parsed = ParsedList(format=fmt)
-    count_problems: list[ParseError] = []
-    section = MAIN
-    explicit = False  # a header or an SB: prefix said where the sideboard is
-    blocks: list[list[tuple[str, int]]] = [[]]  # untagged main lines, split at blank lines
+    reading = _Reading()
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            if blocks[-1]:
-                blocks.append([])
-            continue
-        if line.startswith(("//", "#")):
-            continue
-        header = line.rstrip(":").strip().lower()
-        if header in _HEADERS:
-            section = _HEADERS[header]
-            explicit = True
-            if section == "ignore":
-                parsed.warnings.append(f"Line {number}: the “{line.rstrip(':')}” section is not "
-                                       "part of the deck and was left out.")
-            continue
-        if section == "about":
-            continue  # "Name My Deck" lines of an Arena export
-        target = section
-        if line[:3].upper() == "SB:":
-            line = line[3:].strip()
-            target = SIDEBOARD
-            explicit = True
-        match = _COUNT_LINE.match(line)
-        if not match:
-            if _COUNT_ONLY.match(line):
-                raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number},
-                                 line=number)
-            if _BAD_COUNT.match(line):
-                bad = line.split()[0]
-                count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
-                                                 line=number, value=bad))
-                continue
-            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
-        try:
-            count = _count(match.group(1), f"Line {number}")
-        except ParseError as exc:
-            exc.extra.setdefault("line", number)
-            count_problems.append(exc)
-            continue
-        name = _clean_name(match.group(2))
-        if not name:
-            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
-        if target == "ignore":
-            continue
-        if target == MAIN and not explicit:
-            blocks[-1].append((name, count))
-        else:
-            _add(parsed, target, name, count)
-    _raise_count_problems(count_problems)
-    blocks = [block for block in blocks if block]
-    if explicit or len(blocks) < 2:
-        for block in blocks:
-            for name, count in block:
-                _add(parsed, MAIN, name, count)
+        _read_line(parsed, reading, number, raw.strip())
+    _raise_count_problems(reading.count_problems)
+    _place_blocks(parsed, reading)
+    return parsed
+
+
+def _read_line(parsed: ParsedList, reading: _Reading, number: int, line: str) -> None:
+    """One stripped line: a blank, a comment, a section header or a card line."""
+    if not line:
+        if reading.blocks[-1]:
+            reading.blocks.append([])
+        return
+    if line.startswith(("//", "#")):
+        return
+    header = line.rstrip(":").strip().lower()
+    if header in _HEADERS:
+        reading.section = _HEADERS[header]
+        reading.explicit = True
+        if reading.section == "ignore":
+            parsed.warnings.append(f"Line {number}: the “{line.rstrip(':')}” section is not "
+                                   "part of the deck and was left out.")
+        return
+    if reading.section == "about":
+        return  # "Name My Deck" lines of an Arena export
+    target = reading.section
+    if line[:3].upper() == "SB:":
+        line = line[3:].strip()
+        target = SIDEBOARD
+        reading.explicit = True
+    entry = _card_line(line, number, reading.count_problems)
+    if entry is None or target == "ignore":
+        return
+    if target == MAIN and not reading.explicit:
+        reading.blocks[-1].append(entry)
     else:
-        # No header and no SB: the block after the last blank line is the sideboard (MTGO .txt).
-        for block in blocks[:-1]:
-            for name, count in block:
-                _add(parsed, MAIN, name, count)
-        for name, count in blocks[-1]:
-            _add(parsed, SIDEBOARD, name, count)
+        _add(parsed, target, *entry)
+
+
+def _card_line(line: str, number: int, count_problems: list[ParseError]) -> tuple[str, int] | None:
+    """``4 Card Name`` as (name, count); a bad count is kept in ``count_problems`` (None)."""
+    match = _COUNT_LINE.match(line)
+    if not match:
+        if _COUNT_ONLY.match(line):
+            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number},
+                             line=number)
+        if _BAD_COUNT.match(line):
+            bad = line.split()[0]
+            count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
+                                             line=number, value=bad))
+            return None
+        raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
+    try:
+        count = _count(match.group(1), f"Line {number}")
+    except ParseError as exc:
+        exc.extra.setdefault("line", number)
+        count_problems.append(exc)
+        return None
+    name = _clean_name(match.group(2))
+    if not name:
+        raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
+    return name, count
+
+
+def _place_blocks(parsed: ParsedList, reading: _Reading) -> None:
+    """The untagged main lines: with no header and no SB:, the block after the last blank line
+    is the sideboard (MTGO .txt)."""
+    blocks = [block for block in reading.blocks if block]
+    if reading.explicit or len(blocks) < 2:
+        main_blocks, sideboard = blocks, []
+    else:
+        main_blocks, sideboard = blocks[:-1], blocks[-1]
         if len(blocks) > 2:
             parsed.warnings.append("The list has several blocks separated by blank lines; the "
                                    "last one was taken as the sideboard.")
-    return parsed
+    for block in main_blocks:
+        for name, count in block:
+            _add(parsed, MAIN, name, count)
+    for name, count in sideboard:
+        _add(parsed, SIDEBOARD, name, count)
 
 
 # --- CSV -------------------------------------------------------------------------------
@@ -383,7 +409,7 @@ def parse_checklist_lines(text: str) -> list[dict]:
             continue
         match = _CHECKLIST_LINE.match(line)
         if not match:
-            raise ParseError("invalid_checklist_line", gettext('Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.') % {'number': number}, line=number)
+            raise ParseError(INVALID_CHECKLIST_LINE, gettext('Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.') % {'number': number}, line=number)
         copies = _count(match.group(1) or "1", f"Checklist line {number}")
         if copies > 100:
             raise ParseError(INVALID_COUNT, gettext('Checklist line %(number)s: at most 100 copies.') % {'number': number}, line=number)

@@ -58,3 +58,10 @@ class ObtainTokenView(ObtainAuthToken):
     throttle_classes = [TokenAccountThrottle, TokenAddressThrottle]
     # ObtainAuthToken names DRF's parsers; use the site's (deep or broken JSON is a 400).
     parser_classes = [JSONParser, FormParser, MultiPartParser]
+
+
+def validated_body(serializer_class, request) -> dict:
+    """The request body checked by ``serializer_class``; a 400 in the site's error shape if not."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

@@ -1,7 +1,8 @@
-"""The thin Django layer of the deck check: names and ids -> plain data -> decks.validation.
+"""The decks app's adapter to the pure deck validation: names and ids -> plain data ->
+:mod:`decks.validation`. The only place where the catalogue and that core meet.
 
-Every caller (the stateless API, registration, judges' pages) goes through :func:`check`, so
-they all see the same result. Card names resolve through ``cards.selectors.find_cards`` (any
+Every caller (the stateless API, registration, judges' pages) resolves through :func:`resolve`
+and validates through :func:`validate_resolved`, so they all see the same result. Card names resolve through ``cards.selectors.find_cards`` (any
 face name, case and accents ignored); checklist cards by id, by name, or by
 ``Name (SET NUMBER)``.
 """
@@ -17,7 +18,7 @@ from django.db.models import Prefetch, Q
 from cards import languages
 from cards import selectors as card_selectors
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 from decks import validation as core
 from draftsite.i18n import localize_problems
 
@@ -200,6 +201,12 @@ class Resolved:
         return list(rows.values())
 
 
+def stored_checklist_cards(rows: Sequence[dict]) -> list[dict]:
+    """Checklist cards as stored, as :func:`resolve` takes them (by id where the card is known)."""
+    return [{"checklist": str(row["checklist_id"]) if row.get("checklist_id") else row["checklist"],
+             "marked": row.get("marked", [])} for row in rows]
+
+
 def _entry_name(entry: dict) -> str:
     return str(entry.get("name") or "").strip()
 
@@ -258,6 +265,30 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
     """Resolve entries ``{"name", "count"}`` or ``{"card_id", "count"}`` and checklist cards."""
     main, sideboard, checklist_cards = _checklist_lines_out(main, sideboard, checklist_cards)
     sections = [main, sideboard, commander, pool or ()]
+    names, ids = _names_and_ids(sections, checklist_cards)
+    by_name, matches = match_names(names)
+    by_id = resolve_ids(ids) if ids else {}
+    ambiguous = {name: [card.name for card in match.candidates]
+                 for name, match in matches.items() if match.ambiguous}
+    uses, rows = _checklist_uses(checklist_cards, by_name)
+    main_lines, side_lines, cmd_lines = (_lines(section, by_id, by_name)
+                                         for section in (main, sideboard, commander))
+    pool_lines = _lines(pool, by_id, by_name) if pool is not None else None
+    deck = core.DeckData(
+        format=format, main=main_lines, sideboard=side_lines, commander=cmd_lines, pool=pool_lines,
+        opaque_sleeves=bool(opaque_sleeves), checklist_policy=checklist_policy,
+        checklist_cards=uses,
+        suggestions=_suggestions((main_lines, side_lines, cmd_lines, pool_lines or []), ambiguous),
+        ambiguous=ambiguous,
+    )
+    return Resolved(deck=deck, checklist_rows=rows, printed=_printed(sections, matches),
+                    languages_of={name: m.languages for name, m in matches.items() if m.card is not None})
+
+
+def _names_and_ids(sections: Sequence[Sequence[dict]], checklist_cards: Sequence[dict]
+                   ) -> tuple[list[str], set[int]]:
+    """The names to look up (lines and checklist marks, a mark's comma-separated parts too) and
+    the card ids."""
     names: list[str] = []
     ids: set[int] = set()
     for section in sections:
@@ -270,8 +301,11 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
         for name in card.get("marked") or ():
             names.append(str(name).strip())
             names.extend(part.strip() for part in str(name).split(",") if part.strip())
-    by_name, matches = match_names(names)
-    by_id = resolve_ids(ids) if ids else {}
+    return names, ids
+
+
+def _printed(sections: Sequence[Sequence[dict]], matches: dict) -> dict:
+    """card id -> (the name as written, its language), for cards not written in English."""
     printed: dict = {}
     for section in sections:  # stored lines keep the printed name they were entered with
         for entry in section:
@@ -281,24 +315,28 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
     for name, match in matches.items():
         if match.card is not None and match.language != languages.ENGLISH:
             printed.setdefault(match.card.pk, (name, match.language))
-    ambiguous = {name: [card.name for card in match.candidates]
-                 for name, match in matches.items() if match.ambiguous}
+    return printed
 
-    def lines(section: Sequence[dict]) -> list[core.Line]:
-        out = []
-        for entry in section:
-            card_id = entry.get("card_id")
-            if card_id is not None:
-                info = by_id.get(int(card_id))
-                name = info.name if info is not None else _entry_name(entry) or f"card #{card_id}"
-                if info is None and entry.get("name"):
-                    info = by_name.get(_entry_name(entry)) or basic_land(_entry_name(entry))
-            else:
-                name = _entry_name(entry)
-                info = by_name.get(name)
-            out.append(core.Line(name=name, count=int(entry["count"]), card=info))
-        return out
 
+def _lines(section: Sequence[dict], by_id: dict, by_name: dict) -> list[core.Line]:
+    out = []
+    for entry in section:
+        card_id = entry.get("card_id")
+        if card_id is not None:
+            info = by_id.get(int(card_id))
+            name = info.name if info is not None else _entry_name(entry) or f"card #{card_id}"
+            if info is None and entry.get("name"):
+                info = by_name.get(_entry_name(entry)) or basic_land(_entry_name(entry))
+        else:
+            name = _entry_name(entry)
+            info = by_name.get(name)
+        out.append(core.Line(name=name, count=int(entry["count"]), card=info))
+    return out
+
+
+def _checklist_uses(checklist_cards: Sequence[dict], by_name: dict
+                    ) -> tuple[list[core.ChecklistUse], list[dict]]:
+    """Each checklist card for the core, and as stored (the official card its mark chose)."""
     checklists = resolve_checklists(card.get("checklist", "") for card in checklist_cards)
     uses, rows = [], []
     for card in checklist_cards:
@@ -312,28 +350,18 @@ def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = ()
             chosen = next((c for c in candidates if marks[0].card.key in c.lists), chosen)
         rows.append({"checklist_id": chosen.key if chosen else None,
                      "checklist": chosen.label if chosen else given, "marked": marked})
-
-    main_lines, side_lines, cmd_lines = lines(main), lines(sideboard), lines(commander)
-    pool_lines = lines(pool) if pool is not None else None
-    unknown = [line.name for group in (main_lines, side_lines, cmd_lines, pool_lines or [])
-               for line in group if line.card is None]
-    suggestions = {name: card_selectors.suggest_names(name, 3)
-                   for name in [n for n in dict.fromkeys(unknown) if n not in ambiguous][:MAX_SUGGESTED]}
-    deck = core.DeckData(
-        format=format, main=main_lines, sideboard=side_lines, commander=cmd_lines, pool=pool_lines,
-        opaque_sleeves=bool(opaque_sleeves), checklist_policy=checklist_policy,
-        checklist_cards=uses, suggestions=suggestions, ambiguous=ambiguous,
-    )
-    return Resolved(deck=deck, checklist_rows=rows, printed=printed,
-                    languages_of={name: m.languages for name, m in matches.items() if m.card is not None})
+    return uses, rows
 
 
-def check(**data) -> core.Report:
-    """Resolve and check one deck (same keyword arguments as :func:`resolve`)."""
-    return check_resolved(resolve(**data))
+def _suggestions(groups: Sequence[Sequence[core.Line]], ambiguous: dict) -> dict[str, list[str]]:
+    """"Did you mean" names for the first unknown names (not for ambiguous ones)."""
+    unknown = [line.name for group in groups for line in group if line.card is None]
+    return {name: card_selectors.suggest_names(name, 3)
+            for name in [n for n in dict.fromkeys(unknown) if n not in ambiguous][:MAX_SUGGESTED]}
 
 
-def check_resolved(resolved: Resolved) -> core.Report:
+def validate_resolved(resolved: Resolved) -> core.Report:
+    """Validate a resolved deck; its problems in the reader's language."""
     report = core.validate(resolved.deck)
     # The core's messages, in the language of whoever asked (API caller, player, judge).
     report.errors = localize_problems(report.errors)
