@@ -291,4 +291,4 @@ def test_core_imports_no_django():
     code = ("import sys; import decks.validation, decks.parsers; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')]; "
             "assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(Path(__file__).resolve().parents[2]))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(Path(__file__).resolve().parents[3]))

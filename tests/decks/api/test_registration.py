@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from cards.models import Card, ChecklistCard
 from decks.models import Deck, DeckCorrection, SealedPool
-from drafts.models import DraftCard, Pack, Pod, Seat
 from tests.decks.conftest import FIXTURES, client_for, make_event, read_fixture
+from drafts.models import Pod
+from tests.factories import DraftCardFactory, PackFactory, PodFactory, SeatFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -224,11 +225,11 @@ POOL = {"Delver of Secrets": 1, "Gatstaf Shepherd": 1, "Think Twice": 2, "Moon H
 
 def draft_pile(event, registration, *, state="deck_building"):
     cards = [Card.objects.get(faces__position=0, faces__name=name) for name, n in POOL.items() for _ in range(n)]
-    pod = Pod.objects.create(event=event, number=1, seed=1, state=state)
-    seat = Seat.objects.create(pod=pod, position=0, registration=registration)
-    pack = Pack.objects.create(pod=pod, round=1, opener=seat, initial_size=len(cards))
+    pod = PodFactory(event=event, number=1, seed=1, state=state)
+    seat = SeatFactory(pod=pod, position=0, registration=registration)
+    pack = PackFactory(pod=pod, round=1, opener=seat, initial_size=len(cards))
     for i, card in enumerate(cards):
-        DraftCard.objects.create(pod=pod, card=card, opened_in=pack, seat=seat, pile_position=i, is_dfc=card.is_dfc)
+        DraftCardFactory(pod=pod, card=card, opened_in=pack, seat=seat, pile_position=i, is_dfc=card.is_dfc)
     return pod
 
 

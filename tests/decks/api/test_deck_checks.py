@@ -6,13 +6,13 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from decks import services
 from decks.models import Deck, DeckCheck, DeckCheckSelection
 from drafts import services as draft_services
 from tests.decks.conftest import client_for, make_event
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +20,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def event_with_decks(catalogue, users):
     event, regs = make_event(users, deck_format="constructed")
-    User = get_user_model()
     for i in range(17):  # 20 players in all
-        user = User.objects.create_user(f"player{i}", password="pw")
+        user = UserFactory(username=f"player{i}")
         regs[user.username] = draft_services.register_player(event_id=event.pk, user=user)
     for username, registration in regs.items():
         services.register_deck(event_id=event.pk, actor=registration.user, main=[{"name": "Island", "count": 60}])

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from decks.models import Deck, DeckCorrection, SealedPool
 from tests.decks.conftest import make_event, read_fixture
-from tests.decks.test_registration import POOL, draft_pile
+from tests.decks.api.test_registration import POOL, draft_pile
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from cards.services import BUNDLED_DATA_DIR, import_card_file
 
 pytestmark = pytest.mark.django_db
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def catalogue_state():
