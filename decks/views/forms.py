@@ -145,7 +145,17 @@ class DeckCheckSelectionForm(forms.Form):
                 "percent": int(percent), "seed": int(seed) if seed else None}
 
 
-MAX_FINDING_CARDS = 100
+MAX_FINDING_CARDS = 100  # cards named in one finding
+
+
+class SelectionRefForm(forms.Form):
+    """The deck check selection a check is recorded for (``selection``: the page's link or form)."""
+
+    selection = RawField()
+
+    def raw(self) -> str:
+        self.is_valid()
+        return self.cleaned_data["selection"] or ""
 
 
 class DeckCheckForm(forms.Form):

@@ -14,7 +14,8 @@ from django.utils.translation import gettext
 from decks import findings, parsers, selectors, services
 from decks.models import SelectionMethod
 from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
-from decks.views.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm
+from decks.views.forms import (CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm,
+                               SelectionRefForm)
 from drafts import permissions
 
 DECK_STATES = ("valid", "invalid", "missing")
@@ -80,7 +81,7 @@ def record_check(request, pk: int):
     kinds = list(findings.FINDING_KINDS.items())
     checked = _suggested_findings(deck)
     error, status = None, 200
-    selection_raw = request.GET.get("selection") or request.POST.get("selection") or ""
+    selection_raw = SelectionRefForm(request.GET).raw() or SelectionRefForm(request.POST).raw()
     if request.method == "POST":
         form = DeckCheckForm(request.POST, kinds)
         checked = form.ticked()
