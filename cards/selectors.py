@@ -35,6 +35,11 @@ def card_queryset() -> QuerySet[Card]:
     )
 
 
+def card_by_id(pk: int) -> Card | None:
+    """One card with its faces, printings and checklist entries (:func:`card_queryset`)."""
+    return card_queryset().filter(pk=pk).first()
+
+
 def printed_names_of(card: Card) -> dict[str, list[str]]:
     """A prefetched card's face names per printed language: {"pt-br": [front, back], ...}
     (the first wording of each face when reprints differ)."""

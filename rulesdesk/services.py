@@ -232,6 +232,15 @@ def parse_query_action(text: str) -> dict[str, Any]:
     return item
 
 
+def simulate_query(card_query: str, zone: str, actions: Sequence[str]) -> tuple[Card, list[dict[str, Any]]]:
+    """The page's simulation: ``a=`` actions in their query-string form (the same checks, in the
+    same order, as the API's)."""
+    start = parse_zone(zone)
+    steps = parse_actions([parse_query_action(text) for text in actions])
+    card = find_card(card_query)
+    return card, run_sequence(card, start, steps)
+
+
 def format_query_action(name: str, params: Mapping[str, Any]) -> str:
     """The inverse of :func:`parse_query_action`."""
     parts = [f"{key}={str(value).lower() if isinstance(value, bool) else value}"

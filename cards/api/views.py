@@ -96,7 +96,7 @@ class CardDetailView(generics.RetrieveAPIView):
     serializer_class = CardDetailSerializer
 
     def get_object(self):
-        card = selectors.card_queryset().filter(pk=self.kwargs["pk"]).first()
+        card = selectors.card_by_id(self.kwargs["pk"])
         if card is None:
             raise NotFoundError(error_codes.UNKNOWN_CARD, gettext('No card has id %(kwargs)s.') % {'kwargs': self.kwargs['pk']})
         return card

@@ -39,7 +39,7 @@ def card_search(request):
 
 
 def card_detail(request, pk: int):
-    card = selectors.card_queryset().filter(pk=pk).first()
+    card = selectors.card_by_id(pk)
     if card is None:
         raise Http404(gettext('No such card'))
     faces = list(card.faces.all())

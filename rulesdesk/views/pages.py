@@ -125,11 +125,7 @@ def desk(request):
     status = 200
     if card_query:
         try:
-            start = services.parse_zone(zone)
-            items = [services.parse_query_action(text) for text in actions]
-            steps = services.parse_actions(items)
-            card = services.find_card(card_query)
-            result_steps = services.run_sequence(card, start, steps)
+            card, result_steps = services.simulate_query(card_query, zone, actions)
         except DomainError as exc:
             context["error"] = exc.message
             context["suggestions"] = [
@@ -138,18 +134,25 @@ def desk(request):
             ]
             status = 200 if exc.code == error_codes.UNKNOWN_CARD else 400
         else:
-            context["card"] = services.card_dict(card)
-            context["steps"] = [
-                {**step, "number": index, "label": ACTION_LABELS.get(step["action"], gettext("Start")),
-                 "outcome_label": OUTCOME_LABELS[step["outcome"]],
-                 "rows": _rows(step["state"]), "status": _status(step["state"]),
-                 "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}"
-                                          for k, v in step["params"].items()),
-                 "upto_url": _desk_url(card_query, zone, actions[:index])}
-                for index, step in enumerate(result_steps)
-            ]
-            context["share_url"] = request.build_absolute_uri(
-                _desk_url(card_query, zone, actions))
-            context["undo_url"] = _desk_url(card_query, zone, actions[:-1]) if actions else None
-            context["final"] = result_steps[-1]["state"]
+            context.update(_result_context(request, card, result_steps, card_query, zone, actions))
     return render(request, "rulesdesk/desk.html", context, status=status)
+
+
+def _result_context(request, card, result_steps: list[dict[str, Any]], card_query: str, zone: str,
+                    actions: list[str]) -> dict[str, Any]:
+    """The card, every step as the page shows it, and the links to share, undo or go back."""
+    return {
+        "card": services.card_dict(card),
+        "steps": [
+            {**step, "number": index, "label": ACTION_LABELS.get(step["action"], gettext("Start")),
+             "outcome_label": OUTCOME_LABELS[step["outcome"]],
+             "rows": _rows(step["state"]), "status": _status(step["state"]),
+             "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}"
+                                      for k, v in step["params"].items()),
+             "upto_url": _desk_url(card_query, zone, actions[:index])}
+            for index, step in enumerate(result_steps)
+        ],
+        "share_url": request.build_absolute_uri(_desk_url(card_query, zone, actions)),
+        "undo_url": _desk_url(card_query, zone, actions[:-1]) if actions else None,
+        "final": result_steps[-1]["state"],
+    }
