@@ -92,6 +92,18 @@ def sealed_pool(registration: Registration) -> SealedPool | None:
     return SealedPool.objects.filter(registration=registration).first()
 
 
+def access_registration(user, event: Event, registration_id: int | None = None) -> Registration:
+    """The registration a deck is entered for: the user's own, or (the event's staff only) the
+    one named by ``registration_id``. The role is checked before anything else is read."""
+    own = own_registration(user, event)
+    if registration_id is not None and (own is None or own.pk != registration_id):
+        require_staff(user, event)
+        return get_registration(event, registration_id)
+    if own is None:
+        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
+    return own
+
+
 def registration_in_event(event: Event, registration_id: int) -> Registration | None:
     return Registration.objects.filter(event=event, pk=registration_id).first()
 

@@ -125,14 +125,7 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
     """
     now = now or timezone.now()
     event = selectors.event_or_404(event_id)
-    own = selectors.own_registration(actor, event)
-    if registration_id is not None and (own is None or own.pk != registration_id):
-        selectors.require_staff(actor, event)
-        registration = selectors.get_registration(event, registration_id)
-    elif own is None:
-        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
-    else:
-        registration = own
+    registration = selectors.access_registration(actor, event, registration_id)
     if selectors.is_locked(event, now):
         raise ConflictError(error_codes.DECKLIST_LOCKED,
                             gettext('Decklists are locked since the decklist deadline; ask a judge for a correction.'),

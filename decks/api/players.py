@@ -114,14 +114,7 @@ class MyDeckView(BodyLimitMixin, APIView):
     def _registration(self, request, event_id: int):
         """The caller's own registration, or (staff) the one named: the role, before any body."""
         event = selectors.event_or_404(event_id)
-        registration_id = self._registration_id(request)
-        own = selectors.own_registration(request.user, event)
-        if registration_id is not None and (own is None or own.pk != registration_id):
-            selectors.require_staff(request.user, event)
-            return selectors.get_registration(event, registration_id)
-        if own is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
-        return own
+        return selectors.access_registration(request.user, event, self._registration_id(request))
 
     @extend_schema(responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_my_deck")
     def get(self, request, event_id: int):
