@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 
-from draftsite.admin import ReadOnlyAdminMixin
 from decks.models import Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
+from draftsite.admin import ReadOnlyAdminMixin
 
 
 @admin.register(Deck)

@@ -15,8 +15,6 @@ Every problem is a :class:`ParseError` with a stable code; nothing is guessed si
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 import csv
 import io
 import re
@@ -24,6 +22,7 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+from cards.rules.text import gettext
 from decks.error_codes import (  # plain constants: this module stays plain Python
     EMPTY_DECKLIST,
     FILE_TOO_LARGE,

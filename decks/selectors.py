@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import datetime as dt
 from collections import Counter
 from typing import Any
 
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards import languages
 from decks import adapter, error_codes, findings
 from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
-from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
 from drafts import permissions
 from drafts.models import DraftCard, DraftFormat, Event, EventStaff, PodState, Registration, Seat
+from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
 
 POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 

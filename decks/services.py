@@ -6,9 +6,6 @@ result with it; nothing is stored when the request itself is malformed.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
-
 import datetime as dt
 import math
 import random
@@ -18,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards import selectors as card_selectors
 from decks import adapter, error_codes, findings, parsers, selectors
@@ -31,10 +29,10 @@ from decks.models import (
     SealedPool,
     SelectionMethod,
 )
-from draftsite.i18n import freeze_problems, localize_problems
-from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from drafts import permissions
 from drafts.models import DeckFormat, Registration, StaffRole
+from draftsite.errors import ConflictError, DomainError, ForbiddenError
+from draftsite.i18n import freeze_problems, localize_problems
 
 MAX_POOL_CARDS = 200
 

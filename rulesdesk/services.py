@@ -8,12 +8,10 @@ Errors are :class:`draftsite.errors.DomainError` with the codes of
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
-from draftsite.i18n import localize
-
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.utils.translation import gettext
 
 from cards import selectors
 from cards.models import Card
@@ -31,6 +29,7 @@ from cards.rules import (
 from cards.rules.actions import check_params
 from cards.rules.state import ZONES
 from draftsite.errors import DomainError
+from draftsite.i18n import localize
 from rulesdesk.adapter import card_data
 from rulesdesk.error_codes import INVALID_ACTION, TOO_MANY_ACTIONS, UNKNOWN_CARD
 

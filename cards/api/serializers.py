@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.utils.translation import get_language, gettext_lazy
-
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 

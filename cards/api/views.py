@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics

@@ -5,9 +5,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import get_language, gettext, gettext_lazy
 
-from cards import languages
-
-from cards import selectors
+from cards import languages, selectors
 from cards.models import Layout
 
 PAGE_SIZE = 30

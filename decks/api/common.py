@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from decks import error_codes, parsers, selectors, services
 from decks.models import Deck

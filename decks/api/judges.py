@@ -4,7 +4,6 @@ sealed pools and the checklist policy. Permissions are checked per event on the 
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status

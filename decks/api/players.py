@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated

@@ -5,10 +5,9 @@ without fully opaque sleeves every DFC copy is represented (R9)."""
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 from typing import Any
 
+from cards.rules.text import gettext
 from decks.validation import codes
 from decks.validation.data import POLICY_PER_NAME, SUBSTITUTE, CardInfo, ChecklistUse, DeckData
 from decks.validation.problems import Tally, copies, names, plural, problem

@@ -3,13 +3,21 @@ double-faced cards are represented (R9-R12, :mod:`decks.validation.dfcs`)."""
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 from typing import Any
 
+from cards.rules.text import gettext
 from decks.validation import codes
-from decks.validation.data import (ANY_NUMBER, COMMANDER, COPY_LIMIT, LIMITED, MAX_SIDEBOARD, MIN_MAIN,
-                                   CardInfo, DeckData, Report)
+from decks.validation.data import (
+    ANY_NUMBER,
+    COMMANDER,
+    COPY_LIMIT,
+    LIMITED,
+    MAX_SIDEBOARD,
+    MIN_MAIN,
+    CardInfo,
+    DeckData,
+    Report,
+)
 from decks.validation.dfcs import validate_dfcs
 from decks.validation.problems import Tally, copies, names, problem, tally
 

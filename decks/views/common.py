@@ -9,8 +9,8 @@ from django.utils.translation import gettext
 
 from decks import selectors
 from decks.models import Deck
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from drafts.models import Event
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 
 
 def run_service(fn):

@@ -14,8 +14,7 @@ from django.utils.translation import gettext
 from decks import findings, parsers, selectors, services
 from decks.models import SelectionMethod
 from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
-from decks.views.forms import (CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm,
-                               SelectionRefForm)
+from decks.views.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
 from drafts import permissions
 
 DECK_STATES = ("valid", "invalid", "missing")

@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 from decks import adapter, error_codes, parsers, selectors, services
 from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
 from decks.views.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
-from draftsite.errors import DomainError
 from drafts.models import DeckFormat
+from draftsite.errors import DomainError
 
 
 def index(request):

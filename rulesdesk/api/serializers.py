@@ -4,7 +4,6 @@ schema; the service checks the request itself)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
-
 from rest_framework import serializers
 
 from cards.rules import ACTIONS

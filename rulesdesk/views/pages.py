@@ -7,14 +7,13 @@ the API (:mod:`rulesdesk.services`); it works without JavaScript.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
-
 from typing import Any
 from urllib.parse import urlencode
 
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 
 from cards.rules import ACTIONS
 from cards.rules.faces import TURN_UP_VIA

@@ -3,8 +3,8 @@
 import pytest
 
 from cards.rules import GameObject, characteristics
-from rulesdesk.adapter import card_data
 from cards.selectors import card_queryset
+from rulesdesk.adapter import card_data
 from tests.cards.rules.seed_cards import AKKI, EXPERIMENT_TWELVE, GATSTAF, SEJIRI
 
 pytestmark = pytest.mark.django_db

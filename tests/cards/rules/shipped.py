@@ -11,8 +11,8 @@ from cards.importers.cockatrice import read_cockatrice
 from cards.importers.mtgjson import read_mtgjson_set
 from cards.importers.records import CardRecord
 from cards.rules import CardData
-from rulesdesk.adapter import face_data
 from cards.services import BUNDLED_DATA_DIR
+from rulesdesk.adapter import face_data
 
 FILES = {"EMN": ("mtgjson/EMN.json.gz", read_mtgjson_set),
          "MID": ("mtgjson/MID.json.gz", read_mtgjson_set),

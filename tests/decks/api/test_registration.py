@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from cards.models import Card, ChecklistCard
 from decks.models import Deck, DeckCorrection, SealedPool
-from tests.decks.conftest import FIXTURES, client_for, make_event, read_fixture
 from drafts.models import Pod
+from tests.decks.conftest import FIXTURES, client_for, make_event, read_fixture
 from tests.factories import DraftCardFactory, PackFactory, PodFactory, SeatFactory
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.test import Client
 from django.utils import timezone
 
 from decks.models import Deck, DeckCorrection, SealedPool
-from tests.decks.conftest import make_event, read_fixture
 from tests.decks.api.test_registration import POOL, draft_pile
+from tests.decks.conftest import make_event, read_fixture
 
 pytestmark = pytest.mark.django_db
 
