@@ -111,7 +111,7 @@ def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Chec
     """Official checklist/substitute cards each given name or id may mean (R11).
 
     A name several equivalent cards share ("Double-Faced Substitute Card") gives all of them;
-    the check uses the one that lists the marked card.
+    the validation uses the one that lists the marked card.
     """
     givens = list(dict.fromkeys(str(g).strip() for g in givens))
     if not givens:
@@ -245,7 +245,7 @@ def _split_marks(marked: list[str], by_name: dict) -> list[str]:
     """"Delver of Secrets, Garruk Relentless" is two names marked, not one unknown name.
 
     Card names may contain commas (Tamiyo, Field Researcher), so a mark is split only when it
-    is not itself a card name and every part is one; the check then reports two marks (R10).
+    is not itself a card name and every part is one; the validation then reports two marks (R10).
     """
     out: list[str] = []
     for name in marked:

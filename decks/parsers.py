@@ -90,11 +90,12 @@ def decode(data: bytes) -> str:
             text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ParseError(UNREADABLE_FILE, gettext('The file is not a text decklist (it is binary or not UTF-8 text).')) from None
-    _check_text(text)
+    _refuse_unsafe_text(text)
     return text
 
 
-def _check_text(text: str) -> None:
+def _refuse_unsafe_text(text: str) -> None:
+    """Control, surrogate, private-use and replacement characters mean this is not a text list."""
     for ch in text:
         if ch in "\t\n\r":
             continue
@@ -148,7 +149,7 @@ def parse_decklist(text: str) -> ParsedList:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise ParseError(FILE_TOO_LARGE, gettext('Decklists are limited to %(MAX_BYTES_1024)s KB.') % {'MAX_BYTES_1024': MAX_BYTES // 1024},
                          limit_bytes=MAX_BYTES)
-    _check_text(text)
+    _refuse_unsafe_text(text)
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise ParseError(EMPTY_DECKLIST, gettext('The decklist is empty.'))

@@ -82,7 +82,8 @@ def _limited_sideboard(main: Sequence[dict], pool: list[dict]) -> list[dict]:
     return side
 
 
-def _apply_check(deck: Deck, resolved: adapter.Resolved, now: dt.datetime) -> core.Report:
+def _store_validation(deck: Deck, resolved: adapter.Resolved, now: dt.datetime) -> core.Report:
+    """Validate the resolved list and keep it, and the result, on the deck (not saved here)."""
     report = core.validate(resolved.deck)
     deck.main = resolved.stored(resolved.deck.main)
     deck.sideboard = resolved.stored(resolved.deck.sideboard)
@@ -146,7 +147,7 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
     deck.updated_at = now
     deck.updated_by = actor if getattr(actor, "is_authenticated", False) else None
     deck.version += 1
-    report = _apply_check(deck, resolved, now)
+    report = _store_validation(deck, resolved, now)
     deck.save()
     return deck, report
 
@@ -159,7 +160,7 @@ def revalidate_deck(*, deck_id: int, actor, now: dt.datetime | None = None) -> t
     if not (selectors.owns(actor, deck) or selectors.is_staff(actor, deck.event_id)):
         raise ForbiddenError(error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may do that."))
     pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
-    report = _apply_check(deck, selectors.deck_data(deck, pool), now)
+    report = _store_validation(deck, selectors.deck_data(deck, pool), now)
     deck.save()
     return deck, report
 
@@ -224,7 +225,7 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
         checklist_cards=checklist_cards if checklist_cards is not None
         else adapter.stored_checklist_cards(deck.checklist_cards),
     )
-    _apply_check(deck, resolved, now)
+    _store_validation(deck, resolved, now)
     after = _snapshot(deck)
     changes = _changes(before, after)
     if not changes:

@@ -1,4 +1,4 @@
-"""The deck check, as a judge does it, in plain Python (no Django, no database).
+"""The deck validation, as a judge checks a list, in plain Python (no Django, no database).
 
 Input is already resolved: every line of the list carries the catalogue card it names (or
 ``None`` when the name is unknown), every checklist card the official checklist/substitute
