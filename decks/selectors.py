@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count
@@ -189,23 +190,41 @@ def deck_view(deck: Deck) -> dict[str, Any]:
     """Everything a deck page, the printable list and the API show about one deck."""
     resolved = deck_data(deck)
     data = resolved.deck
+    physical = core.physical_deck(data)
+    return {
+        "main": _view_lines(data.main, resolved.printed), "sideboard": _view_lines(data.sideboard, resolved.printed),
+        "commander": _view_lines(data.commander, resolved.printed),
+        "dfcs": _view_dfcs(resolved, deck.opaque_sleeves),
+        "checklist_cards": resolved.checklist_rows,
+        "physical": {key: [{"name": n, "count": c} for n, c in physical[key]]
+                     for key in ("main", "sideboard", "set_aside")}
+        | {"checklist_cards": [{"checklist": label, "marked": mark}
+                               for label, mark in physical["checklist_cards"]]},
+    }
+
+
+def _view_lines(section: Sequence[core.Line], printed: dict) -> list[dict]:
+    """A section's lines as shown: the English name first, the printed one beside it."""
+    out = []
+    for line in section:
+        row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
+               "name": line.card.name if line.card else line.name, "count": line.count,
+               "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
+        if line.card is not None and line.card.key in printed:
+            # English name first; the printed one beside it, so any judge can read the list
+            row["printed_name"], row["language"] = printed[line.card.key]
+        out.append(row)
+    return out
+
+
+def _view_dfcs(resolved: adapter.Resolved, opaque_sleeves: bool) -> list[dict]:
+    """Each double-faced card of the deck: its copies, the checklist cards that represent them
+    and the copies left in opaque sleeves, by name."""
+    data = resolved.deck
     by_card: dict[Any, list[str]] = {}
     for row, use in zip(resolved.checklist_rows, data.checklist_cards):
         if len(use.marked) == 1 and use.marked[0].card is not None:
             by_card.setdefault(use.marked[0].card.key, []).append(row["checklist"])
-
-    def lines(section: list[core.Line]) -> list[dict]:
-        out = []
-        for line in section:
-            row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
-                   "name": line.card.name if line.card else line.name, "count": line.count,
-                   "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
-            if line.card is not None and line.card.key in resolved.printed:
-                # English name first; the printed one beside it, so any judge can read the list
-                row["printed_name"], row["language"] = resolved.printed[line.card.key]
-            out.append(row)
-        return out
-
     dfcs: dict[Any, dict] = {}
     for section in (data.main, data.sideboard):
         for line in section:
@@ -216,17 +235,8 @@ def deck_view(deck: Deck) -> dict[str, Any]:
         labels = by_card.get(key, [])
         row["checklist_cards"] = dict(Counter(labels))
         row["represented"] = len(labels)
-        row["sleeved"] = max(0, row["count"] - len(labels)) if deck.opaque_sleeves else 0
-    physical = core.physical_deck(data)
-    return {
-        "main": lines(data.main), "sideboard": lines(data.sideboard), "commander": lines(data.commander),
-        "dfcs": sorted(dfcs.values(), key=lambda r: r["name"]),
-        "checklist_cards": resolved.checklist_rows,
-        "physical": {key: [{"name": n, "count": c} for n, c in physical[key]]
-                     for key in ("main", "sideboard", "set_aside")}
-        | {"checklist_cards": [{"checklist": label, "marked": mark}
-                               for label, mark in physical["checklist_cards"]]},
-    }
+        row["sleeved"] = max(0, row["count"] - len(labels)) if opaque_sleeves else 0
+    return sorted(dfcs.values(), key=lambda r: r["name"])
 
 
 def deck_status(deck: Deck | None, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
