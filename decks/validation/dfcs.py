@@ -65,7 +65,15 @@ def _checklist_card(index: int, use: ChecklistUse
             codes.CHECKLIST_MULTIPLE_MARKS,
             gettext('Checklist card %(number)s (%(label)s) has %(count)s names marked (%(join)s): exactly one is allowed (R10).') % {'number': number, 'label': label, 'count': len(marks), 'join': ', '.join(marked_names)},
             [use.given] + marked_names, checklist=label, index=index), None, tuple(mark.card for mark in marks)
-    mark = marks[0]
+    error = _mark_problem(number, index, use)
+    if error is not None:
+        return error, None, (marks[0].card,)
+    return None, marks[0].card, None
+
+
+def _mark_problem(number: int, index: int, use: ChecklistUse) -> dict | None:
+    """The problem of a checklist card's one mark, if it names no card the card may stand for."""
+    mark = use.marked[0]
     card = mark.card
     checklist = use.candidates[0]
     if card is not None:
@@ -79,13 +87,13 @@ def _checklist_card(index: int, use: ChecklistUse
             return problem(
                 codes.CHECKLIST_NOT_LISTED,
                 gettext('Checklist card %(number)s: “%(name)s” is %(not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card)s; a substitute card stands for a double-faced card (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card': 'not a card in the catalogue' if card is None else 'not a double-faced card'},
-                [mark.name] + also_named, checklist=checklist.label, index=index), None, (card,)
+                [mark.name] + also_named, checklist=checklist.label, index=index)
     elif card is None or card.key not in checklist.lists:
         return problem(
             codes.CHECKLIST_NOT_LISTED,
             gettext('Checklist card %(number)s: “%(name)s” is not a card the %(label)s lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'label': checklist.label},
-            [mark.name] + also_named, checklist=checklist.label, index=index), None, (card,)
-    return None, card, None
+            [mark.name] + also_named, checklist=checklist.label, index=index)
+    return None
 
 
 def _mismatches(sound: dict, strays: dict, dfc_counts: dict, dfc_cards: dict,
