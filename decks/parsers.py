@@ -322,44 +322,56 @@ _SECTION_VALUES = {
 
 def _parse_csv(text: str) -> ParsedList:
     parsed = ParsedList(format=CSV)
+    rows = _csv_rows(text)
+    header = [cell.strip().lower() for cell in rows[0]]
+
+    def column(names: tuple[str, ...]) -> int | None:
+        return next((header.index(n) for n in names if n in header), None)
+
+    columns = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
+    if columns[0] is None or columns[1] is None:
+        raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
+    count_problems: list[ParseError] = []
+    for number, row in enumerate(rows[1:], start=2):
+        entry = _csv_entry(row, number, columns, count_problems)
+        if entry is not None and entry[0] != "ignore":
+            _add(parsed, *entry)
+    _raise_count_problems(count_problems)
+    return parsed
+
+
+def _csv_rows(text: str) -> list[list[str]]:
+    """The CSV's non-empty rows (``;`` or ``,`` separated, whichever the first line uses more)."""
     sample = next(line for line in text.splitlines() if line.strip())
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as exc:
         raise ParseError(INVALID_DECKLIST, gettext('The CSV could not be read: %(exc)s.') % {'exc': exc}) from None
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
-    header = [cell.strip().lower() for cell in rows[0]]
+    return [row for row in rows if any(cell.strip() for cell in row)]
 
-    def column(names: tuple[str, ...]) -> int | None:
-        return next((header.index(n) for n in names if n in header), None)
 
-    count_at, name_at, section_at = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
-    if count_at is None or name_at is None:
-        raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
-    count_problems: list[ParseError] = []
-    for number, row in enumerate(rows[1:], start=2):
-        where = f"Row {number}"
-        if len(row) <= max(count_at, name_at):
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: missing the count or the name.') % {'where': where}, line=number)
-        name = _clean_name(row[name_at])
-        if not name:
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
-        try:
-            count = _count(row[count_at], where)
-        except ParseError as exc:
-            exc.extra.setdefault("line", number)
-            count_problems.append(exc)
-            continue
-        raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
-        section = _SECTION_VALUES.get(raw_section)
-        if section is None:
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).') % {'where': where, 'row': row[section_at].strip()}, line=number)
-        if section == "ignore":
-            continue
-        _add(parsed, section, name, count)
-    _raise_count_problems(count_problems)
-    return parsed
+def _csv_entry(row: list[str], number: int, columns: tuple[int | None, int | None, int | None],
+               count_problems: list[ParseError]) -> tuple[str, str, int] | None:
+    """One row as (section, name, count); a bad count is kept in ``count_problems`` (None)."""
+    count_at, name_at, section_at = columns
+    where = f"Row {number}"
+    if len(row) <= max(count_at, name_at):
+        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: missing the count or the name.') % {'where': where}, line=number)
+    name = _clean_name(row[name_at])
+    if not name:
+        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
+    try:
+        count = _count(row[count_at], where)
+    except ParseError as exc:
+        exc.extra.setdefault("line", number)
+        count_problems.append(exc)
+        return None
+    raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
+    section = _SECTION_VALUES.get(raw_section)
+    if section is None:
+        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).') % {'where': where, 'row': row[section_at].strip()}, line=number)
+    return section, name, count
 
 
 # --- MTGO .dek -------------------------------------------------------------------------
