@@ -28,6 +28,10 @@ class DeckForm(forms.Form):
                                help_text=gettext_lazy('“4 Card Name” lines with a Sideboard section, an Arena export, an MTGO .dek or a CSV.'))
     file = forms.FileField(label=gettext_lazy('…or upload a file'), required=False,
                            widget=forms.ClearableFileInput(attrs=_SIZE_ATTRS))
+    opaque_sleeves = forms.BooleanField(label=gettext_lazy('My deck is in fully opaque sleeves'), required=False)
+    checklist_lines = forms.CharField(
+        label=gettext_lazy('Checklist and substitute cards'), required=False, widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=gettext_lazy("One line per card, with the name marked on it: “2 Innistrad Checklist: Delver of Secrets” or “Double-Faced Substitute Card: Emeria's Call”."))
 
     def clean_decklist(self):
         # Refused before any parsing, with the text kept in the form for the player to shorten.
@@ -38,10 +42,6 @@ class DeckForm(forms.Form):
                 gettext("The decklist is %(size)d KB; decklists are limited to %(max)d KB.")
                 % {"size": size // 1024, "max": parsers.MAX_BYTES // 1024}, code=error_codes.FILE_TOO_LARGE)
         return text
-    opaque_sleeves = forms.BooleanField(label=gettext_lazy('My deck is in fully opaque sleeves'), required=False)
-    checklist_lines = forms.CharField(
-        label=gettext_lazy('Checklist and substitute cards'), required=False, widget=forms.Textarea(attrs={"rows": 5}),
-        help_text=gettext_lazy("One line per card, with the name marked on it: “2 Innistrad Checklist: Delver of Secrets” or “Double-Faced Substitute Card: Emeria's Call”."))
 
     def decklist_text(self) -> str:
         """The list as text: the uploaded file (decoded) or the pasted list."""
