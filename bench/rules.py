@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: rules-core characteristics() evaluations per second over every catalogue card.
 
-Loads every card from the catalogue database (through ``cards.rules_adapter``) when Django is
+Loads every card from the catalogue database (through ``rulesdesk.adapter``) when Django is
 configured and the catalogue has cards; otherwise falls back to the seed cards of the rules
 tests. Each card is evaluated in several states (library, hand, stack, battlefield, tapped,
 face down with disguise/manifest/cloak, back face up, flipped, lost abilities) and the figure
@@ -35,7 +35,7 @@ def load_catalogue() -> list | None:
 
         django.setup()
         from cards.models import Card
-        from cards.rules_adapter import iter_card_data
+        from rulesdesk.adapter import iter_card_data
 
         if not Card.objects.exists():
             return None
@@ -48,7 +48,7 @@ def load_catalogue() -> list | None:
 
 
 def load_seed() -> list:
-    from tests.rules.seed_cards import ALL_CARDS
+    from tests.cards.rules.seed_cards import ALL_CARDS
 
     return list(ALL_CARDS)
 

@@ -59,13 +59,13 @@ def load_catalogue() -> Pool | None:
 
         django.setup()
         from cards.models import Card, ChecklistCard
-        from decks import checking
+        from decks import adapter
 
         if not Card.objects.exists() or not ChecklistCard.objects.exists():
             return None
-        infos = checking.card_infos(Card.objects.all())
+        infos = adapter.card_infos(Card.objects.all())
         labels = [str(pk) for pk in ChecklistCard.objects.values_list("pk", flat=True)]
-        checklists = [c for group in checking.resolve_checklists(labels).values() for c in group]
+        checklists = [c for group in adapter.resolve_checklists(labels).values() for c in group]
         pool = Pool(list(infos.values()), checklists, "catalogue")
         if len(pool.basics) < 5 or len(pool.dfcs) < 10:
             return None

@@ -12,7 +12,7 @@ from django.db.models import Case, IntegerField, Max, Prefetch, Q, QuerySet, Val
 
 from cards import languages
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry, LocalizedName, Printing
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 
 MAX_QUERY_LENGTH = 200
 
@@ -33,6 +33,11 @@ def card_queryset() -> QuerySet[Card]:
         ),
         Prefetch("localized_names", queryset=LocalizedName.objects.order_by("position", "pk")),
     )
+
+
+def card_by_id(pk: int) -> Card | None:
+    """One card with its faces, printings and checklist entries (:func:`card_queryset`)."""
+    return card_queryset().filter(pk=pk).first()
 
 
 def printed_names_of(card: Card) -> dict[str, list[str]]:

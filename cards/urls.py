@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from cards import api, views
+from cards.api import views as api
+from cards.views import pages
 
 api_urlpatterns = [
     path("cards/", api.CardListView.as_view(), name="api-card-list"),
@@ -11,6 +12,6 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
-    path("", views.card_search, name="search"),
-    path("<int:pk>/", views.card_detail, name="detail"),
+    path("", pages.card_search, name="search"),
+    path("<int:pk>/", pages.card_detail, name="detail"),
 ]

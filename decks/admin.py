@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from decks.models import Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
+from draftsite.admin import ReadOnlyAdminMixin
 
 
 @admin.register(Deck)
@@ -23,27 +24,16 @@ class DeckRulesAdmin(admin.ModelAdmin):
     list_display = ("event", "checklist_policy")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(DeckCorrection)
-class DeckCorrectionAdmin(ReadOnlyAdmin):
+class DeckCorrectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("deck", "judge", "at", "valid_before", "valid_after")
 
 
 @admin.register(DeckCheckSelection)
-class DeckCheckSelectionAdmin(ReadOnlyAdmin):
+class DeckCheckSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("event", "method", "seed", "percent", "created_at")
 
 
 @admin.register(DeckCheck)
-class DeckCheckAdmin(ReadOnlyAdmin):
+class DeckCheckAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("deck", "judge", "at", "matches")

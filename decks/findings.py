@@ -6,9 +6,12 @@ apps); the judge may choose another, or none, when recording the finding.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import urlencode
 
 from django.utils.translation import gettext_lazy
+
+from decks import error_codes
 
 DECK_PROBLEM = "deck_problem"
 DECKLIST_PROBLEM = "decklist_problem"
@@ -18,6 +21,9 @@ INFRACTIONS = {
     DECKLIST_PROBLEM: gettext_lazy("Decklist Problem"),
     MARKED_CARDS: gettext_lazy("Marked Cards"),
 }
+
+DECKLIST_ILLEGAL = "decklist_illegal"  # the kind suggested for a list the check found illegal
+OTHER = "other"  # the kind that needs a description
 
 # kind -> (label, usual infraction)
 FINDING_KINDS: dict[str, tuple[str, str]] = {
@@ -30,9 +36,9 @@ FINDING_KINDS: dict[str, tuple[str, str]] = {
     "checklist_mark_visible": (gettext_lazy("A checklist card's mark can be seen from the back (R10)"), MARKED_CARDS),
     "sleeves_not_opaque": (gettext_lazy("Double-faced cards in sleeves that are not fully opaque (R9)"), MARKED_CARDS),
     "marked_cards": (gettext_lazy("Marked or distinguishable cards or sleeves"), MARKED_CARDS),
-    "decklist_illegal": (gettext_lazy("The registered list is illegal or is not the deck the player meant"),
+    DECKLIST_ILLEGAL: (gettext_lazy("The registered list is illegal or is not the deck the player meant"),
                          DECKLIST_PROBLEM),
-    "other": (gettext_lazy("Something else (see the description)"), ""),
+    OTHER: (gettext_lazy("Something else (see the description)"), ""),
 }
 
 # The registered list's own check errors, as the finding a judge would record for them.
@@ -41,6 +47,17 @@ FINDING_FOR_CHECK_ERROR = {
     "checklist_multiple_marks": "checklist_multiple_marks",
     "checklist_unofficial": "checklist_unofficial",
 }
+
+
+def outcome_problem(*, matches: bool, found: Sequence) -> str | None:
+    """A deck check says the deck matches the list, or records what was found: never both,
+    never neither. The error code of what is wrong (``invalid``: both; ``required``: neither),
+    or None. The API and the deck check page say it in their own words."""
+    if matches and found:
+        return error_codes.INVALID
+    if not matches and not found:
+        return error_codes.REQUIRED
+    return None
 
 
 def penalty_url(*, event_id: int, registration_id: int, infraction: str, description: str,

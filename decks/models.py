@@ -60,7 +60,7 @@ class Deck(models.Model):
     checklist_cards = models.JSONField(default=list)
     # How the list arrived: text, arena, mtgo_dek, csv (pasted or uploaded), builder, api.
     source_format = models.CharField(max_length=12, blank=True)
-    # The last check (decks.validation), kept for lists of decks.
+    # The last validation (decks.validation), kept for lists of decks.
     valid = models.BooleanField(default=False)
     check_errors = models.JSONField(default=list)
     check_warnings = models.JSONField(default=list)

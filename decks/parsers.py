@@ -15,14 +15,23 @@ Every problem is a :class:`ParseError` with a stable code; nothing is guessed si
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 import csv
 import io
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+
+from cards.rules.text import gettext
+from decks.error_codes import (  # plain constants: this module stays plain Python
+    EMPTY_DECKLIST,
+    FILE_TOO_LARGE,
+    INVALID_CHECKLIST_LINE,
+    INVALID_COUNT,
+    INVALID_DECKLIST,
+    TOO_MANY_ENTRIES,
+    UNREADABLE_FILE,
+)
 
 MAX_BYTES = 256 * 1024
 MAX_LINES = 1000  # card lines in one list
@@ -33,13 +42,6 @@ TEXT, ARENA, MTGO_DEK, CSV = "text", "arena", "mtgo_dek", "csv"
 FORMATS = (TEXT, ARENA, MTGO_DEK, CSV)
 MAIN, SIDEBOARD, COMMANDER = "main", "sideboard", "commander"
 
-# Codes (equal to decks.error_codes; repeated so this module stays plain Python).
-FILE_TOO_LARGE = "file_too_large"
-UNREADABLE_FILE = "unreadable_file"
-EMPTY_DECKLIST = "empty_decklist"
-INVALID_DECKLIST = "invalid_decklist"
-INVALID_COUNT = "invalid_count"
-TOO_MANY_ENTRIES = "too_many_entries"
 
 
 class ParseError(Exception):
@@ -88,11 +90,12 @@ def decode(data: bytes) -> str:
             text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ParseError(UNREADABLE_FILE, gettext('The file is not a text decklist (it is binary or not UTF-8 text).')) from None
-    _check_text(text)
+    _refuse_unsafe_text(text)
     return text
 
 
-def _check_text(text: str) -> None:
+def _refuse_unsafe_text(text: str) -> None:
+    """Control, surrogate, private-use and replacement characters mean this is not a text list."""
     for ch in text:
         if ch in "\t\n\r":
             continue
@@ -146,7 +149,7 @@ def parse_decklist(text: str) -> ParsedList:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise ParseError(FILE_TOO_LARGE, gettext('Decklists are limited to %(MAX_BYTES_1024)s KB.') % {'MAX_BYTES_1024': MAX_BYTES // 1024},
                          limit_bytes=MAX_BYTES)
-    _check_text(text)
+    _refuse_unsafe_text(text)
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise ParseError(EMPTY_DECKLIST, gettext('The decklist is empty.'))
@@ -208,78 +211,101 @@ def _raise_count_problems(problems: list[ParseError]) -> None:
                      values=[str(p.extra.get("value")) for p in problems])
 
 
+@dataclass
+class _Reading:
+    """Where the text parser is: the current section, whether the list said where its sideboard
+    is (a header or an SB: prefix), the untagged main lines split at blank lines, and the bad
+    counts found so far."""
+
+    section: str = MAIN
+    explicit: bool = False
+    blocks: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
+    count_problems: list[ParseError] = field(default_factory=list)
+
+
 def _parse_lines(text: str, fmt: str) -> ParsedList:
     parsed = ParsedList(format=fmt)
-    count_problems: list[ParseError] = []
-    section = MAIN
-    explicit = False  # a header or an SB: prefix said where the sideboard is
-    blocks: list[list[tuple[str, int]]] = [[]]  # untagged main lines, split at blank lines
+    reading = _Reading()
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            if blocks[-1]:
-                blocks.append([])
-            continue
-        if line.startswith(("//", "#")):
-            continue
-        header = line.rstrip(":").strip().lower()
-        if header in _HEADERS:
-            section = _HEADERS[header]
-            explicit = True
-            if section == "ignore":
-                parsed.warnings.append(f"Line {number}: the “{line.rstrip(':')}” section is not "
-                                       "part of the deck and was left out.")
-            continue
-        if section == "about":
-            continue  # "Name My Deck" lines of an Arena export
-        target = section
-        if line[:3].upper() == "SB:":
-            line = line[3:].strip()
-            target = SIDEBOARD
-            explicit = True
-        match = _COUNT_LINE.match(line)
-        if not match:
-            if _COUNT_ONLY.match(line):
-                raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number},
-                                 line=number)
-            if _BAD_COUNT.match(line):
-                bad = line.split()[0]
-                count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
-                                                 line=number, value=bad))
-                continue
-            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
-        try:
-            count = _count(match.group(1), f"Line {number}")
-        except ParseError as exc:
-            exc.extra.setdefault("line", number)
-            count_problems.append(exc)
-            continue
-        name = _clean_name(match.group(2))
-        if not name:
-            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
-        if target == "ignore":
-            continue
-        if target == MAIN and not explicit:
-            blocks[-1].append((name, count))
-        else:
-            _add(parsed, target, name, count)
-    _raise_count_problems(count_problems)
-    blocks = [block for block in blocks if block]
-    if explicit or len(blocks) < 2:
-        for block in blocks:
-            for name, count in block:
-                _add(parsed, MAIN, name, count)
+        _read_line(parsed, reading, number, raw.strip())
+    _raise_count_problems(reading.count_problems)
+    _place_blocks(parsed, reading)
+    return parsed
+
+
+def _read_line(parsed: ParsedList, reading: _Reading, number: int, line: str) -> None:
+    """One stripped line: a blank, a comment, a section header or a card line."""
+    if not line:
+        if reading.blocks[-1]:
+            reading.blocks.append([])
+        return
+    if line.startswith(("//", "#")):
+        return
+    header = line.rstrip(":").strip().lower()
+    if header in _HEADERS:
+        reading.section = _HEADERS[header]
+        reading.explicit = True
+        if reading.section == "ignore":
+            parsed.warnings.append(f"Line {number}: the “{line.rstrip(':')}” section is not "
+                                   "part of the deck and was left out.")
+        return
+    if reading.section == "about":
+        return  # "Name My Deck" lines of an Arena export
+    target = reading.section
+    if line[:3].upper() == "SB:":
+        line = line[3:].strip()
+        target = SIDEBOARD
+        reading.explicit = True
+    entry = _card_line(line, number, reading.count_problems)
+    if entry is None or target == "ignore":
+        return
+    if target == MAIN and not reading.explicit:
+        reading.blocks[-1].append(entry)
     else:
-        # No header and no SB: the block after the last blank line is the sideboard (MTGO .txt).
-        for block in blocks[:-1]:
-            for name, count in block:
-                _add(parsed, MAIN, name, count)
-        for name, count in blocks[-1]:
-            _add(parsed, SIDEBOARD, name, count)
+        _add(parsed, target, *entry)
+
+
+def _card_line(line: str, number: int, count_problems: list[ParseError]) -> tuple[str, int] | None:
+    """``4 Card Name`` as (name, count); a bad count is kept in ``count_problems`` (None)."""
+    match = _COUNT_LINE.match(line)
+    if not match:
+        if _COUNT_ONLY.match(line):
+            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number},
+                             line=number)
+        if _BAD_COUNT.match(line):
+            bad = line.split()[0]
+            count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
+                                             line=number, value=bad))
+            return None
+        raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
+    try:
+        count = _count(match.group(1), f"Line {number}")
+    except ParseError as exc:
+        exc.extra.setdefault("line", number)
+        count_problems.append(exc)
+        return None
+    name = _clean_name(match.group(2))
+    if not name:
+        raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
+    return name, count
+
+
+def _place_blocks(parsed: ParsedList, reading: _Reading) -> None:
+    """The untagged main lines: with no header and no SB:, the block after the last blank line
+    is the sideboard (MTGO .txt)."""
+    blocks = [block for block in reading.blocks if block]
+    if reading.explicit or len(blocks) < 2:
+        main_blocks, sideboard = blocks, []
+    else:
+        main_blocks, sideboard = blocks[:-1], blocks[-1]
         if len(blocks) > 2:
             parsed.warnings.append("The list has several blocks separated by blank lines; the "
                                    "last one was taken as the sideboard.")
-    return parsed
+    for block in main_blocks:
+        for name, count in block:
+            _add(parsed, MAIN, name, count)
+    for name, count in sideboard:
+        _add(parsed, SIDEBOARD, name, count)
 
 
 # --- CSV -------------------------------------------------------------------------------
@@ -296,44 +322,56 @@ _SECTION_VALUES = {
 
 def _parse_csv(text: str) -> ParsedList:
     parsed = ParsedList(format=CSV)
+    rows = _csv_rows(text)
+    header = [cell.strip().lower() for cell in rows[0]]
+
+    def column(names: tuple[str, ...]) -> int | None:
+        return next((header.index(n) for n in names if n in header), None)
+
+    columns = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
+    if columns[0] is None or columns[1] is None:
+        raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
+    count_problems: list[ParseError] = []
+    for number, row in enumerate(rows[1:], start=2):
+        entry = _csv_entry(row, number, columns, count_problems)
+        if entry is not None and entry[0] != "ignore":
+            _add(parsed, *entry)
+    _raise_count_problems(count_problems)
+    return parsed
+
+
+def _csv_rows(text: str) -> list[list[str]]:
+    """The CSV's non-empty rows (``;`` or ``,`` separated, whichever the first line uses more)."""
     sample = next(line for line in text.splitlines() if line.strip())
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as exc:
         raise ParseError(INVALID_DECKLIST, gettext('The CSV could not be read: %(exc)s.') % {'exc': exc}) from None
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
-    header = [cell.strip().lower() for cell in rows[0]]
+    return [row for row in rows if any(cell.strip() for cell in row)]
 
-    def column(names: tuple[str, ...]) -> int | None:
-        return next((header.index(n) for n in names if n in header), None)
 
-    count_at, name_at, section_at = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
-    if count_at is None or name_at is None:
-        raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
-    count_problems: list[ParseError] = []
-    for number, row in enumerate(rows[1:], start=2):
-        where = f"Row {number}"
-        if len(row) <= max(count_at, name_at):
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: missing the count or the name.') % {'where': where}, line=number)
-        name = _clean_name(row[name_at])
-        if not name:
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
-        try:
-            count = _count(row[count_at], where)
-        except ParseError as exc:
-            exc.extra.setdefault("line", number)
-            count_problems.append(exc)
-            continue
-        raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
-        section = _SECTION_VALUES.get(raw_section)
-        if section is None:
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).') % {'where': where, 'row': row[section_at].strip()}, line=number)
-        if section == "ignore":
-            continue
-        _add(parsed, section, name, count)
-    _raise_count_problems(count_problems)
-    return parsed
+def _csv_entry(row: list[str], number: int, columns: tuple[int | None, int | None, int | None],
+               count_problems: list[ParseError]) -> tuple[str, str, int] | None:
+    """One row as (section, name, count); a bad count is kept in ``count_problems`` (None)."""
+    count_at, name_at, section_at = columns
+    where = f"Row {number}"
+    if len(row) <= max(count_at, name_at):
+        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: missing the count or the name.') % {'where': where}, line=number)
+    name = _clean_name(row[name_at])
+    if not name:
+        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
+    try:
+        count = _count(row[count_at], where)
+    except ParseError as exc:
+        exc.extra.setdefault("line", number)
+        count_problems.append(exc)
+        return None
+    raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
+    section = _SECTION_VALUES.get(raw_section)
+    if section is None:
+        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).') % {'where': where, 'row': row[section_at].strip()}, line=number)
+    return section, name, count
 
 
 # --- MTGO .dek -------------------------------------------------------------------------
@@ -383,7 +421,7 @@ def parse_checklist_lines(text: str) -> list[dict]:
             continue
         match = _CHECKLIST_LINE.match(line)
         if not match:
-            raise ParseError("invalid_checklist_line", gettext('Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.') % {'number': number}, line=number)
+            raise ParseError(INVALID_CHECKLIST_LINE, gettext('Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.') % {'number': number}, line=number)
         copies = _count(match.group(1) or "1", f"Checklist line {number}")
         if copies > 100:
             raise ParseError(INVALID_COUNT, gettext('Checklist line %(number)s: at most 100 copies.') % {'number': number}, line=number)

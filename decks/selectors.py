@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards import languages
-from decks import checking, error_codes, findings
+from decks import adapter, error_codes, findings
 from decks import validation as core
-from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCorrection, DeckRules, SealedPool
-from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
+from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
 from drafts import permissions
-from drafts.models import DraftCard, DraftFormat, Event, PodState, Registration, Seat
+from drafts.models import DraftCard, DraftFormat, Event, EventStaff, PodState, Registration, Seat
+from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
 
 POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 
@@ -29,7 +29,7 @@ def event_or_404(event_id: int) -> Event:
     return event
 
 
-def deck_or_404(deck_id: int) -> Deck:
+def get_deck(deck_id: int) -> Deck:
     deck = Deck.objects.select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
         raise NotFoundError(error_codes.UNKNOWN_DECK, gettext('No deck has id %(deck_id)s.') % {'deck_id': deck_id})
@@ -58,7 +58,7 @@ def can_see_deck(user, deck: Deck) -> bool:
 
 
 def visible_deck(user, deck_id: int) -> Deck:
-    deck = deck_or_404(deck_id)
+    deck = get_deck(deck_id)
     if not can_see_deck(user, deck):
         raise ForbiddenError(error_codes.NOT_YOUR_DECK,
                              gettext('Decks are private to their player until decklists are published.'))
@@ -71,12 +71,58 @@ def own_registration(user, event: Event) -> Registration | None:
     return Registration.objects.filter(event=event, user=user).first()
 
 
-def registration_or_404(event: Event, registration_id: int) -> Registration:
+def get_registration(event: Event, registration_id: int) -> Registration:
     registration = Registration.objects.filter(event=event, pk=registration_id).first()
     if registration is None:
         raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
                             gettext('No registration %(registration_id)s in this event.') % {'registration_id': registration_id})
     return registration
+
+
+def get_registration_by_id(registration_id: int) -> Registration:
+    """Any registration by id (with its event), or ``unknown_registration``."""
+    registration = Registration.objects.select_related("event").filter(pk=registration_id).first()
+    if registration is None:
+        raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
+                            gettext('No registration has id %(pk)s.') % {'pk': registration_id})
+    return registration
+
+
+def sealed_pool(registration: Registration) -> SealedPool | None:
+    return SealedPool.objects.filter(registration=registration).first()
+
+
+def access_registration(user, event: Event, registration_id: int | None = None) -> Registration:
+    """The registration a deck is entered for: the user's own, or (the event's staff only) the
+    one named by ``registration_id``. The role is checked before anything else is read."""
+    own = own_registration(user, event)
+    if registration_id is not None and (own is None or own.pk != registration_id):
+        require_staff(user, event)
+        return get_registration(event, registration_id)
+    if own is None:
+        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
+    return own
+
+
+def registration_in_event(event: Event, registration_id: int) -> Registration | None:
+    return Registration.objects.filter(event=event, pk=registration_id).first()
+
+
+def player_decks(user) -> list[dict[str, Any]]:
+    """Every event the user is registered for, with their deck and its status."""
+    rows = []
+    for registration in Registration.objects.filter(user=user).select_related("event"):
+        deck = getattr(registration, "deck", None)
+        rows.append({"event": registration.event, "deck": deck,
+                     "status": deck_status(deck, registration.event)})
+    return rows
+
+
+def staffed_events(user) -> list[dict[str, Any]]:
+    """The events the user is staff of, and whether as an organiser."""
+    event_ids = EventStaff.objects.filter(user=user).values_list("event_id", flat=True)
+    return [{"event": event, "organiser": permissions.is_organiser(user, event)}
+            for event in Event.objects.filter(pk__in=event_ids)]
 
 
 def checklist_policy(event: Event | int) -> str:
@@ -117,20 +163,19 @@ def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:
 
 def pool_view(pool: list[dict]) -> list[dict]:
     """Pool rows with names and DFC flags, by name."""
-    infos = checking.resolve_ids(row["card_id"] for row in pool)
+    infos = adapter.resolve_ids(row["card_id"] for row in pool)
     rows = [{"card_id": row["card_id"], "name": infos[row["card_id"]].name, "count": row["count"],
              "is_dfc": infos[row["card_id"]].is_dfc}
             for row in pool if row["card_id"] in infos]
     return sorted(rows, key=lambda r: r["name"])
 
 
-def deck_data(deck: Deck, pool: list[dict] | None = None) -> checking.Resolved:
+def deck_data(deck: Deck, pool: list[dict] | None = None) -> adapter.Resolved:
     """The stored deck resolved again (by card id) for checking or display."""
-    return checking.resolve(
+    return adapter.resolve(
         format=deck.format, main=deck.main, sideboard=deck.sideboard, commander=deck.commander,
         pool=pool, opaque_sleeves=deck.opaque_sleeves, checklist_policy=checklist_policy(deck.event_id),
-        checklist_cards=[{"checklist": str(row["checklist_id"]) if row.get("checklist_id") else row["checklist"],
-                          "marked": row.get("marked", [])} for row in deck.checklist_cards],
+        checklist_cards=adapter.stored_checklist_cards(deck.checklist_cards),
     )
 
 
@@ -145,23 +190,41 @@ def deck_view(deck: Deck) -> dict[str, Any]:
     """Everything a deck page, the printable list and the API show about one deck."""
     resolved = deck_data(deck)
     data = resolved.deck
+    physical = core.physical_deck(data)
+    return {
+        "main": _view_lines(data.main, resolved.printed), "sideboard": _view_lines(data.sideboard, resolved.printed),
+        "commander": _view_lines(data.commander, resolved.printed),
+        "dfcs": _view_dfcs(resolved, deck.opaque_sleeves),
+        "checklist_cards": resolved.checklist_rows,
+        "physical": {key: [{"name": n, "count": c} for n, c in physical[key]]
+                     for key in ("main", "sideboard", "set_aside")}
+        | {"checklist_cards": [{"checklist": label, "marked": mark}
+                               for label, mark in physical["checklist_cards"]]},
+    }
+
+
+def _view_lines(section: Sequence[core.Line], printed: dict) -> list[dict]:
+    """A section's lines as shown: the English name first, the printed one beside it."""
+    out = []
+    for line in section:
+        row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
+               "name": line.card.name if line.card else line.name, "count": line.count,
+               "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
+        if line.card is not None and line.card.key in printed:
+            # English name first; the printed one beside it, so any judge can read the list
+            row["printed_name"], row["language"] = printed[line.card.key]
+        out.append(row)
+    return out
+
+
+def _view_dfcs(resolved: adapter.Resolved, opaque_sleeves: bool) -> list[dict]:
+    """Each double-faced card of the deck: its copies, the checklist cards that represent them
+    and the copies left in opaque sleeves, by name."""
+    data = resolved.deck
     by_card: dict[Any, list[str]] = {}
     for row, use in zip(resolved.checklist_rows, data.checklist_cards):
         if len(use.marked) == 1 and use.marked[0].card is not None:
             by_card.setdefault(use.marked[0].card.key, []).append(row["checklist"])
-
-    def lines(section: list[core.Line]) -> list[dict]:
-        out = []
-        for line in section:
-            row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
-                   "name": line.card.name if line.card else line.name, "count": line.count,
-                   "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
-            if line.card is not None and line.card.key in resolved.printed:
-                # English name first; the printed one beside it, so any judge can read the list
-                row["printed_name"], row["language"] = resolved.printed[line.card.key]
-            out.append(row)
-        return out
-
     dfcs: dict[Any, dict] = {}
     for section in (data.main, data.sideboard):
         for line in section:
@@ -172,17 +235,8 @@ def deck_view(deck: Deck) -> dict[str, Any]:
         labels = by_card.get(key, [])
         row["checklist_cards"] = dict(Counter(labels))
         row["represented"] = len(labels)
-        row["sleeved"] = max(0, row["count"] - len(labels)) if deck.opaque_sleeves else 0
-    physical = core.physical_deck(data)
-    return {
-        "main": lines(data.main), "sideboard": lines(data.sideboard), "commander": lines(data.commander),
-        "dfcs": sorted(dfcs.values(), key=lambda r: r["name"]),
-        "checklist_cards": resolved.checklist_rows,
-        "physical": {key: [{"name": n, "count": c} for n, c in physical[key]]
-                     for key in ("main", "sideboard", "set_aside")}
-        | {"checklist_cards": [{"checklist": label, "marked": mark}
-                               for label, mark in physical["checklist_cards"]]},
-    }
+        row["sleeved"] = max(0, row["count"] - len(labels)) if opaque_sleeves else 0
+    return sorted(dfcs.values(), key=lambda r: r["name"])
 
 
 def deck_status(deck: Deck | None, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
@@ -222,6 +276,42 @@ def event_decks(event: Event, *, status: str = "", query: str = "", error: str =
                      "corrections": deck.n_corrections if deck else 0,
                      "checks": deck.n_checks if deck else 0})
     return rows
+
+
+def event_error_codes(event: Event) -> list[str]:
+    """Every error code of the event's decks (the judges' filter)."""
+    return sorted({code for row in event_decks(event) for code in row["status"]["error_codes"]})
+
+
+def sealed_pool_rows(event: Event) -> list[tuple[Registration, SealedPool | None]]:
+    """Every registration of the event, by name, with its sealed pool (or None)."""
+    pools = {pool.registration_id: pool for pool in SealedPool.objects.filter(registration__event=event)}
+    return [(registration, pools.get(registration.pk))
+            for registration in Registration.objects.filter(event=event).order_by("name")]
+
+
+def selections(event: Event | int):
+    """The event's deck check selections, newest first."""
+    return DeckCheckSelection.objects.filter(event=event)
+
+
+def recent_selections(event: Event, limit: int = 10) -> list[DeckCheckSelection]:
+    return list(selections(event)[:limit])
+
+
+def selected_decks(selection: DeckCheckSelection) -> dict[int, int]:
+    """registration id -> deck id, for the registrations a selection picked."""
+    return dict(Deck.objects.filter(event_id=selection.event_id, registration_id__in=selection.registration_ids)
+                .values_list("registration_id", "pk"))
+
+
+def event_checks(event: Event):
+    """Every deck check recorded in the event (the model's order: newest first)."""
+    return DeckCheck.objects.filter(event=event).select_related("deck", "judge")
+
+
+def recent_event_checks(event: Event, limit: int = 50) -> list[DeckCheck]:
+    return list(event.deck_checks.select_related("deck__registration", "judge")[:limit])
 
 
 def corrections(deck: Deck) -> list[DeckCorrection]:

@@ -1,14 +1,10 @@
 """Writes of the decks app. Each function takes keyword arguments and runs in one transaction.
 
-Registration checks the deck on every save (decks.checking -> decks.validation) and stores the
+Registration validates the deck on every save (decks.adapter -> decks.validation) and stores the
 result with it; nothing is stored when the request itself is malformed.
 """
 
 from __future__ import annotations
-
-from django.utils.translation import gettext
-
-from django.utils.translation import gettext
 
 import datetime as dt
 import math
@@ -19,9 +15,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards import selectors as card_selectors
-from decks import checking, error_codes, findings, parsers, selectors
+from decks import adapter, error_codes, findings, parsers, selectors
 from decks import validation as core
 from decks.models import (
     Deck,
@@ -32,44 +29,47 @@ from decks.models import (
     SealedPool,
     SelectionMethod,
 )
-from draftsite.i18n import freeze_problems, localize_problems
-from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from drafts import permissions
 from drafts.models import DeckFormat, Registration, StaffRole
+from draftsite.errors import ConflictError, DomainError, ForbiddenError
+from draftsite.i18n import freeze_problems, localize_problems
 
 MAX_POOL_CARDS = 200
 
 
-def parse_or_400(text: str) -> parsers.ParsedList:
-    """Parse a pasted or uploaded list; a bad one is a 400 with the parser's code."""
+def read_decklist(text: str) -> parsers.ParsedList:
+    """Parse a pasted or uploaded list; a bad one is a :class:`DomainError` with the parser's code."""
     try:
         return parsers.parse_decklist(text)
     except parsers.ParseError as exc:
         raise DomainError(exc.code, exc.message, **exc.extra) from None
 
 
-def decode_or_400(data: bytes) -> str:
+def decode_decklist(data: bytes) -> str:
+    """An uploaded file's bytes as text; unreadable ones are a :class:`DomainError`."""
     try:
         return parsers.decode(data)
     except parsers.ParseError as exc:
         raise DomainError(exc.code, exc.message, **exc.extra) from None
 
 
-def checklist_lines_or_400(text: str) -> list[dict]:
+def read_checklist_lines(text: str) -> list[dict]:
+    """Checklist card lines (``2 Innistrad Checklist: Delver of Secrets``) as entries."""
     try:
         return parsers.parse_checklist_lines(text)
     except parsers.ParseError as exc:
         raise DomainError(exc.code, exc.message, field="checklist_lines", **exc.extra) from None
 
 
-def entries_from_parsed(parsed: parsers.ParsedList) -> dict[str, list[dict]]:
+def decklist_entries(parsed: parsers.ParsedList) -> dict[str, list[dict]]:
+    """A parsed list as ``{"main": [{"name", "count"}], "sideboard": [...], "commander": [...]}``."""
     return {section: [{"name": name, "count": count} for name, count in parsed.section(section)]
             for section in (parsers.MAIN, parsers.SIDEBOARD, parsers.COMMANDER)}
 
 
 def _limited_sideboard(main: Sequence[dict], pool: list[dict]) -> list[dict]:
     """Limited: whatever of the pool is not in the main deck is the sideboard."""
-    resolved = checking.resolve(format=core.LIMITED, main=main)
+    resolved = adapter.resolve(format=core.LIMITED, main=main)
     used: dict[Any, int] = {}
     for line in resolved.deck.main:
         if line.card is not None:
@@ -82,7 +82,8 @@ def _limited_sideboard(main: Sequence[dict], pool: list[dict]) -> list[dict]:
     return side
 
 
-def _apply_check(deck: Deck, resolved: checking.Resolved, now: dt.datetime) -> core.Report:
+def _store_validation(deck: Deck, resolved: adapter.Resolved, now: dt.datetime) -> core.Report:
+    """Validate the resolved list and keep it, and the result, on the deck (not saved here)."""
     report = core.validate(resolved.deck)
     deck.main = resolved.stored(resolved.deck.main)
     deck.sideboard = resolved.stored(resolved.deck.sideboard)
@@ -123,14 +124,7 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
     """
     now = now or timezone.now()
     event = selectors.event_or_404(event_id)
-    own = selectors.own_registration(actor, event)
-    if registration_id is not None and (own is None or own.pk != registration_id):
-        selectors.require_staff(actor, event)
-        registration = selectors.registration_or_404(event, registration_id)
-    elif own is None:
-        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
-    else:
-        registration = own
+    registration = selectors.access_registration(actor, event, registration_id)
     if selectors.is_locked(event, now):
         raise ConflictError(error_codes.DECKLIST_LOCKED,
                             gettext('Decklists are locked since the decklist deadline; ask a judge for a correction.'),
@@ -140,7 +134,7 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
         pool = _pool_entries(registration)
         if sideboard is None and pool is not None:
             sideboard = _limited_sideboard(main, pool)
-    resolved = checking.resolve(
+    resolved = adapter.resolve(
         format=event.deck_format, main=main, sideboard=sideboard or (), commander=commander, pool=pool,
         opaque_sleeves=opaque_sleeves, checklist_policy=selectors.checklist_policy(event),
         checklist_cards=checklist_cards)
@@ -153,7 +147,7 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
     deck.updated_at = now
     deck.updated_by = actor if getattr(actor, "is_authenticated", False) else None
     deck.version += 1
-    report = _apply_check(deck, resolved, now)
+    report = _store_validation(deck, resolved, now)
     deck.save()
     return deck, report
 
@@ -166,7 +160,7 @@ def revalidate_deck(*, deck_id: int, actor, now: dt.datetime | None = None) -> t
     if not (selectors.owns(actor, deck) or selectors.is_staff(actor, deck.event_id)):
         raise ForbiddenError(error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may do that."))
     pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
-    report = _apply_check(deck, selectors.deck_data(deck, pool), now)
+    report = _store_validation(deck, selectors.deck_data(deck, pool), now)
     deck.save()
     return deck, report
 
@@ -185,6 +179,20 @@ def _diff(before: list[dict], after: list[dict]) -> dict[str, list[dict]]:
     return {"added": added, "removed": removed}
 
 
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What a correction changed: cards added and removed per section, sleeves, checklist cards."""
+    changes: dict[str, Any] = {}
+    for section in ("main", "sideboard", "commander"):
+        diff = _diff(before[section], after[section])
+        if diff["added"] or diff["removed"]:
+            changes[section] = diff
+    if before["opaque_sleeves"] != after["opaque_sleeves"]:
+        changes["opaque_sleeves"] = {"from": before["opaque_sleeves"], "to": after["opaque_sleeves"]}
+    if before["checklist_cards"] != after["checklist_cards"]:
+        changes["checklist_cards"] = {"from": before["checklist_cards"], "to": after["checklist_cards"]}
+    return changes
+
+
 def _snapshot(deck: Deck) -> dict[str, Any]:
     return {"main": deck.main, "sideboard": deck.sideboard, "commander": deck.commander,
             "opaque_sleeves": deck.opaque_sleeves, "checklist_cards": deck.checklist_cards}
@@ -199,14 +207,14 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
     now = now or timezone.now()
     deck = Deck.objects.select_for_update().select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
-        selectors.deck_or_404(deck_id)
+        selectors.get_deck(deck_id)
     selectors.require_staff(judge, deck.event_id)
     reason = (reason or "").strip()
     if not reason:
-        raise DomainError("reason_required", gettext('Say why the list is corrected.'), field="reason")
+        raise DomainError(error_codes.REASON_REQUIRED, gettext('Say why the list is corrected.'), field="reason")
     before, valid_before = _snapshot(deck), deck.valid
     pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
-    resolved = checking.resolve(
+    resolved = adapter.resolve(
         format=deck.format,
         main=main if main is not None else deck.main,
         sideboard=sideboard if sideboard is not None else deck.sideboard,
@@ -214,21 +222,12 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
         pool=pool,
         opaque_sleeves=deck.opaque_sleeves if opaque_sleeves is None else opaque_sleeves,
         checklist_policy=selectors.checklist_policy(deck.event_id),
-        checklist_cards=checklist_cards if checklist_cards is not None else [
-            {"checklist": str(r["checklist_id"]) if r.get("checklist_id") else r["checklist"],
-             "marked": r.get("marked", [])} for r in deck.checklist_cards],
+        checklist_cards=checklist_cards if checklist_cards is not None
+        else adapter.stored_checklist_cards(deck.checklist_cards),
     )
-    _apply_check(deck, resolved, now)
+    _store_validation(deck, resolved, now)
     after = _snapshot(deck)
-    changes: dict[str, Any] = {}
-    for section in ("main", "sideboard", "commander"):
-        diff = _diff(before[section], after[section])
-        if diff["added"] or diff["removed"]:
-            changes[section] = diff
-    if before["opaque_sleeves"] != after["opaque_sleeves"]:
-        changes["opaque_sleeves"] = {"from": before["opaque_sleeves"], "to": after["opaque_sleeves"]}
-    if before["checklist_cards"] != after["checklist_cards"]:
-        changes["checklist_cards"] = {"from": before["checklist_cards"], "to": after["checklist_cards"]}
+    changes = _changes(before, after)
     if not changes:
         raise DomainError(error_codes.NO_CHANGE, gettext('The correction changes nothing in the list.'))
     deck.updated_at = now
@@ -240,6 +239,12 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
         valid_before=valid_before, valid_after=deck.valid)
 
 
+def require_pool_editor(actor, event) -> None:
+    """Only organisers enter sealed pools (checked before the body)."""
+    if not permissions.is_organiser(actor, event):
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may enter pools.'))
+
+
 @transaction.atomic
 def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> SealedPool:
     """The organiser enters a sealed player's pool (names or card ids, with counts)."""
@@ -247,11 +252,10 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
     if registration is None:
         raise DomainError(error_codes.UNKNOWN_REGISTRATION, gettext('No registration has id %(registration_id)s.') % {'registration_id': registration_id},
                           status_code=404)
-    if not permissions.is_organiser(actor, registration.event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may enter pools.'))
+    require_pool_editor(actor, registration.event)
     if not cards:
         raise DomainError(error_codes.EMPTY_DECKLIST, gettext('The pool is empty.'), field="cards")
-    resolved = checking.resolve(format=core.LIMITED, main=cards)
+    resolved = adapter.resolve(format=core.LIMITED, main=cards)
     unknown = [line.name for line in resolved.deck.main if line.card is None]
     if unknown:
         raise DomainError(error_codes.UNKNOWN_CARD, gettext('Not in the catalogue: %(join)s.') % {'join': ', '.join(unknown[:10])},
@@ -268,7 +272,6 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
     return pool
 
 
-@transaction.atomic
 def require_deck_rules_editor(actor, event) -> None:
     """Organisers and the head judge set how decks are checked (checked before the body)."""
     if not permissions.event_roles(actor, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
@@ -276,11 +279,12 @@ def require_deck_rules_editor(actor, event) -> None:
                              gettext('Only an organiser or the head judge may change how decks are checked.'))
 
 
+@transaction.atomic
 def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
     event = selectors.event_or_404(event_id)
     require_deck_rules_editor(actor, event)
     if checklist_policy not in core.POLICIES:
-        raise DomainError("invalid_policy", gettext('Policy must be one of %(join)s.') % {'join': ', '.join(core.POLICIES)},
+        raise DomainError(error_codes.INVALID_POLICY, gettext('Policy must be one of %(join)s.') % {'join': ', '.join(core.POLICIES)},
                           field="checklist_policy")
     rules, _ = DeckRules.objects.update_or_create(event=event, defaults={"checklist_policy": checklist_policy})
     return rules
@@ -299,7 +303,7 @@ def select_for_deck_check(*, event_id: int, judge, method: str, percent: int = 1
         if not with_decks:
             raise ConflictError(error_codes.NOTHING_TO_CHECK, gettext('No deck is registered yet.'))
         if not 1 <= percent <= 100:
-            raise DomainError("invalid_percent", gettext('The share is between 1 and 100 percent.'), field="percent")
+            raise DomainError(error_codes.INVALID_PERCENT, gettext('The share is between 1 and 100 percent.'), field="percent")
         seed = secrets.randbits(48) if seed is None else seed
         count = max(1, math.ceil(len(with_decks) * percent / 100))
         chosen = sorted(random.Random(seed).sample(with_decks, count))
@@ -313,7 +317,7 @@ def select_for_deck_check(*, event_id: int, judge, method: str, percent: int = 1
                               + ", ".join(map(str, missing)), field="registrations", registrations=missing)
         seed, percent = None, None
     else:
-        raise DomainError("invalid_method", gettext('Method is random or chosen.'), field="method")
+        raise DomainError(error_codes.INVALID_METHOD, gettext('Method is random or chosen.'), field="method")
     return DeckCheckSelection.objects.create(event=event, method=method, seed=seed, percent=percent,
                                              registration_ids=chosen, created_by=judge, created_at=now)
 
@@ -323,35 +327,38 @@ def record_deck_check(*, deck_id: int, judge, found: Sequence[dict] = (), notes:
                       selection_id: int | None = None, now: dt.datetime | None = None) -> DeckCheck:
     """Record a deck check: no findings means the physical deck matched the list."""
     now = now or timezone.now()
-    deck = selectors.deck_or_404(deck_id)
+    deck = selectors.get_deck(deck_id)
     selectors.require_staff(judge, deck.event_id)
     selection = None
     if selection_id is not None:
         selection = DeckCheckSelection.objects.filter(pk=selection_id, event_id=deck.event_id).first()
         if selection is None:
             raise DomainError(error_codes.UNKNOWN_SELECTION, gettext('No deck check selection %(selection_id)s in this event.') % {'selection_id': selection_id}, field="selection")
-    rows = []
-    for index, finding in enumerate(found):
-        kind = finding.get("kind", "")
-        if kind not in findings.FINDING_KINDS:
-            raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown finding %(kind)s.') % {'kind': repr(kind)},
-                              field=f"findings[{index}].kind")
-        infraction = finding.get("infraction")
-        if infraction is None:
-            infraction = findings.FINDING_KINDS[kind][1]
-        if infraction and infraction not in findings.INFRACTIONS:
-            raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown infraction %(infraction)s.') % {'infraction': repr(infraction)},
-                              field=f"findings[{index}].infraction")
-        description = (finding.get("description") or "").strip()
-        if kind == "other" and not description:
-            raise DomainError(error_codes.INVALID_FINDING, gettext('Describe what was found.'),
-                              field=f"findings[{index}].description")
-        rows.append({"kind": kind, "description": description,
-                     "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
-                     "infraction": infraction})
+    rows = [_finding_row(index, finding) for index, finding in enumerate(found)]
     if "\x00" in (notes or "") or any("\x00" in r["description"] or any("\x00" in c for c in r["cards"])
                                       for r in rows):  # the page posts raw text; PostgreSQL refuses NUL (500)
-        raise DomainError("null_characters_not_allowed", gettext('Null characters are not allowed.'), field="notes")
+        raise DomainError(error_codes.NULL_CHARACTERS_NOT_ALLOWED, gettext('Null characters are not allowed.'), field="notes")
     return DeckCheck.objects.create(event_id=deck.event_id, deck=deck, selection=selection, judge=judge,
                                     at=now, deck_version=deck.version, matches=not rows, findings=rows,
                                     notes=(notes or "").strip())
+
+
+def _finding_row(index: int, finding: dict) -> dict:
+    """One finding as stored, its infraction defaulting to the kind's usual one."""
+    kind = finding.get("kind", "")
+    if kind not in findings.FINDING_KINDS:
+        raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown finding %(kind)s.') % {'kind': repr(kind)},
+                          field=f"findings[{index}].kind")
+    infraction = finding.get("infraction")
+    if infraction is None:
+        infraction = findings.FINDING_KINDS[kind][1]
+    if infraction and infraction not in findings.INFRACTIONS:
+        raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown infraction %(infraction)s.') % {'infraction': repr(infraction)},
+                          field=f"findings[{index}].infraction")
+    description = (finding.get("description") or "").strip()
+    if kind == findings.OTHER and not description:
+        raise DomainError(error_codes.INVALID_FINDING, gettext('Describe what was found.'),
+                          field=f"findings[{index}].description")
+    return {"kind": kind, "description": description,
+            "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
+            "infraction": infraction}

@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from decks import views
 from decks.api import judges, players
+from decks.views import judges as judge_pages
+from decks.views import players as player_pages
 
 api_urlpatterns = [
     # The stateless check and the parser, with or without the trailing slash.
@@ -26,13 +27,13 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
-    path("", views.index, name="index"),
-    path("events/<int:event_id>/", views.my_deck, name="my-deck"),
-    path("events/<int:event_id>/judge/", views.event_decks, name="event-decks"),
-    path("events/<int:event_id>/deck-checks/", views.deck_checks, name="deck-checks"),
-    path("events/<int:event_id>/sealed/", views.sealed_pools, name="sealed-pools"),
-    path("<int:pk>/", views.deck_detail, name="detail"),
-    path("<int:pk>/print/", views.print_deck, name="print"),
-    path("<int:pk>/correct/", views.correct, name="correct"),
-    path("<int:pk>/check/", views.record_check, name="check"),
+    path("", player_pages.index, name="index"),
+    path("events/<int:event_id>/", player_pages.my_deck, name="my-deck"),
+    path("events/<int:event_id>/judge/", judge_pages.event_decks, name="event-decks"),
+    path("events/<int:event_id>/deck-checks/", judge_pages.deck_checks, name="deck-checks"),
+    path("events/<int:event_id>/sealed/", judge_pages.sealed_pools, name="sealed-pools"),
+    path("<int:pk>/", player_pages.deck_detail, name="detail"),
+    path("<int:pk>/print/", player_pages.print_deck, name="print"),
+    path("<int:pk>/correct/", judge_pages.correct, name="correct"),
+    path("<int:pk>/check/", judge_pages.record_check, name="check"),
 ]

@@ -4,12 +4,12 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from cards import rules_urls
 from cards import urls as card_urls
 from draftsite import views
 from decks import urls as deck_urls
 from drafts import urls as draft_urls
 from paper import urls as paper_urls
+from rulesdesk import urls as rulesdesk_urls
 from penalties import urls as penalty_urls
 from matches import urls as match_urls
 from draftsite.api import ObtainTokenView
@@ -20,7 +20,7 @@ api_patterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     *card_urls.api_urlpatterns,
-    *rules_urls.api_urlpatterns,
+    *rulesdesk_urls.api_urlpatterns,
     *draft_urls.api_urlpatterns,
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
@@ -41,7 +41,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),
-    path("rules/", include((rules_urls.page_urlpatterns, "rules"))),
+    path("rules/", include((rulesdesk_urls.page_urlpatterns, "rules"))),
     path("events/", include((draft_urls.page_urlpatterns, "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),

@@ -1,12 +1,15 @@
 """factory_boy factories: catalogue rows (tests that need a card the data lacks), people,
-events and their staff."""
+events and their staff, the draft rows a test stands on, and the decks app's rows. Tests build
+their data through these or through the apps' services, not ``objects.create``."""
 
 import datetime
 
 import factory
 
-from cards.models import Card, CardFace, CardSet, Printing
-from cards.naming import normalize_name
+from cards.models import Card, CardFace, CardSet, ChecklistCard, ChecklistEntry, ChecklistKind, Printing
+from cards.name_folding import normalize_name
+from decks.models import ChecklistPolicy, DeckRules, SealedPool
+from drafts.models import DraftCard, Pack
 
 
 class CardSetFactory(factory.django.DjangoModelFactory):
@@ -127,3 +130,70 @@ class SeatFactory(factory.django.DjangoModelFactory):
         model = "drafts.Seat"
 
     position = factory.Sequence(int)
+
+
+# --- checklist cards (the decks tests) -----------------------------------------------------
+
+class ChecklistCardFactory(factory.django.DjangoModelFactory):
+    """An official checklist (or, with ``kind="substitute"``, substitute) card (R11)."""
+
+    class Meta:
+        model = ChecklistCard
+
+    name = factory.Sequence(lambda n: f"Test Checklist {n}")
+    search_name = factory.LazyAttribute(lambda o: normalize_name(o.name))
+    kind = ChecklistKind.CHECKLIST
+    set_code = "TTST"
+    collector_number = factory.Sequence(str)
+
+
+class ChecklistEntryFactory(factory.django.DjangoModelFactory):
+    """A name printed on a checklist card, linked to the catalogue card it names."""
+
+    class Meta:
+        model = ChecklistEntry
+
+    checklist = factory.SubFactory(ChecklistCardFactory)
+    card = factory.SubFactory(CardFactory)
+    printed_name = factory.LazyAttribute(lambda o: o.card.name.split(" // ")[0])
+
+
+# --- draft rows the decks tests stand on (events come from drafts.services or EventFactory) ---
+
+class PackFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Pack
+
+    pod = factory.SelfAttribute("opener.pod")
+    round = 1
+    initial_size = 15
+
+
+class DraftCardFactory(factory.django.DjangoModelFactory):
+    """A card drafted into ``seat``'s pile from ``opened_in``."""
+
+    class Meta:
+        model = DraftCard
+
+    pod = factory.SelfAttribute("opened_in.pod")
+    is_dfc = factory.LazyAttribute(lambda o: o.card.is_dfc)
+
+
+# --- decks ----------------------------------------------------------------------------------
+
+class DeckRulesFactory(factory.django.DjangoModelFactory):
+    """How ``event`` checks checklist cards (R12)."""
+
+    class Meta:
+        model = DeckRules
+
+    checklist_policy = ChecklistPolicy.DECK
+
+
+class SealedPoolFactory(factory.django.DjangoModelFactory):
+    """A sealed pool entered for ``registration``: ``cards=[{"card_id", "count"}]``."""
+
+    class Meta:
+        model = SealedPool
+
+    cards = factory.LazyFunction(list)

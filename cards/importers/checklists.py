@@ -19,7 +19,7 @@ from cards.models import (
     ChecklistKind,
     Printing,
 )
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 
 from .records import ChecklistRecord
 

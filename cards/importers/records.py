@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from cards.models import Layout, Rarity
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 from cards.rules.colors import color_identity
 
 from .text import face_down_costs, mana_value, parse_type_line

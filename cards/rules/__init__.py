@@ -7,7 +7,8 @@ Modules:
   :class:`ActionResult`;
 - ``characteristics``: :func:`characteristics`, what an object is right now;
 - ``zones`` and ``faces``: the actions; ``actions``: all of them by name (:func:`apply`);
-- ``naming``: names that may be chosen, playable faces, color identity;
+- ``questions``: questions about a card as a whole: names that may be chosen, playable faces,
+  color identity;
 - ``manifest``: manifest dread; ``colors``: color helpers.
 """
 
@@ -19,21 +20,12 @@ from cards.rules.characteristics import (
     copiable_values,
 )
 from cards.rules.data import CardData, FaceData
-from cards.rules.faces import (
-    become_copy,
-    create_token_copy,
-    flip,
-    lose_abilities,
-    tap,
-    transform,
-    turn_face_down,
-    turn_face_up,
-    untap,
-)
+from cards.rules.faces import (become_copy, create_token_copy, flip, lose_abilities, tap, transform,
+                              turn_face_down, turn_face_up, untap)
 from cards.rules.manifest import ManifestDreadResult, manifest_dread
 from cards.rules.meld import meld
 from cards.rules.rooms import unlock
-from cards.rules.naming import (
+from cards.rules.questions import (
     color_identity,
     named_face,
     names_for_naming,
@@ -41,16 +33,8 @@ from cards.rules.naming import (
     share_name,
 )
 from cards.rules.state import ActionResult, GameObject, new_object
-from cards.rules.zones import (
-    cast,
-    cloak,
-    end_game,
-    manifest,
-    move,
-    play_land,
-    put_onto_battlefield,
-    resolve,
-)
+from cards.rules.zones import (cast, cloak, end_game, manifest, move, play_land, put_onto_battlefield,
+                              resolve)
 
 __all__ = [
     "ACTIONS", "ActionResult", "CardData", "Characteristics", "FaceData", "GameObject",

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from decks import error_codes, parsers, selectors, services
 from decks.models import Deck
@@ -32,33 +31,27 @@ class BodyLimitMixin:
         super().initial(request, *args, **kwargs)
 
 
-def valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def read_upload(upload) -> str:
     if upload.size is not None and upload.size > parsers.MAX_BYTES:
         raise DomainError(error_codes.FILE_TOO_LARGE,
                           gettext('The file is %(size_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'size_1024': upload.size // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
-    return services.decode_or_400(upload.read(parsers.MAX_BYTES + 1))
+    return services.decode_decklist(upload.read(parsers.MAX_BYTES + 1))
 
 
 def parsed_sections(attrs: dict) -> tuple[dict[str, list[dict]], str] | None:
     """The list in ``text`` or ``file``, parsed (format from the content); None if neither."""
     if attrs.get("file") is not None:
-        parsed = services.parse_or_400(read_upload(attrs["file"]))
+        parsed = services.read_decklist(read_upload(attrs["file"]))
     elif attrs.get("text") is not None:
-        parsed = services.parse_or_400(attrs["text"])
+        parsed = services.read_decklist(attrs["text"])
     else:
         return None
-    return services.entries_from_parsed(parsed), parsed.format
+    return services.decklist_entries(parsed), parsed.format
 
 
 def checklist_input(attrs: dict) -> list[dict] | None:
     if attrs.get("checklist_lines") is not None:
-        return services.checklist_lines_or_400(attrs["checklist_lines"])
+        return services.read_checklist_lines(attrs["checklist_lines"])
     if attrs.get("checklist_cards") is not None:
         return [{"checklist": c["checklist"], "marked": list(c["marked"])} for c in attrs["checklist_cards"]]
     return None

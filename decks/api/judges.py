@@ -4,7 +4,6 @@ sealed pools and the checklist policy. Permissions are checked per event on the 
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -14,11 +13,10 @@ from rest_framework.views import APIView
 
 from decks import error_codes, selectors, services
 from decks.api import serializers as s
-from decks.api.common import BodyLimitMixin, parsed_sections, valid
-from decks.models import Deck, DeckCheck, DeckCheckSelection, SealedPool
+from decks.api.common import BodyLimitMixin, parsed_sections
+from decks.models import DeckCheck, DeckCheckSelection
+from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
-from drafts import permissions
-from drafts.models import Registration
 
 ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, message, field?}]}")
 
@@ -35,8 +33,7 @@ def _row(row: dict) -> dict:
 
 
 def _selection(selection: DeckCheckSelection) -> dict:
-    decks = dict(Deck.objects.filter(event_id=selection.event_id, registration_id__in=selection.registration_ids)
-                 .values_list("registration_id", "pk"))
+    decks = selectors.selected_decks(selection)
     return {"id": selection.pk, "method": selection.method, "seed": selection.seed,
             "percent": selection.percent, "registrations": selection.registration_ids,
             "decks": [decks[r] for r in selection.registration_ids if r in decks],
@@ -79,7 +76,7 @@ class EventDecksView(APIView):
         params = request.query_params
         state = params.get("status", "")
         if state not in ("", "valid", "invalid", "missing"):
-            raise DomainError("invalid_filter", gettext('status is valid, invalid or missing.'), field="status")
+            raise DomainError(error_codes.INVALID_FILTER, gettext('status is valid, invalid or missing.'), field="status")
         late = {"true": True, "false": False, "": None}.get(params.get("late", "").lower(), None)
         rows = selectors.event_decks(event, status=state, query=params.get("q", "")[:100],
                                      error=params.get("error", "")[:40], late=late)
@@ -94,7 +91,7 @@ class CorrectionsView(BodyLimitMixin, APIView):
     @extend_schema(responses={200: s.CorrectionOutput(many=True), 403: ERRORS, 404: ERRORS},
                    operation_id="decks_corrections_list")
     def get(self, request, pk: int):
-        deck = selectors.deck_or_404(pk)
+        deck = selectors.get_deck(pk)
         if not (selectors.owns(request.user, deck) or selectors.is_staff(request.user, deck.event_id)):
             raise ForbiddenError(error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may see that."))
         return Response([_correction(c) for c in selectors.corrections(deck)])
@@ -102,9 +99,9 @@ class CorrectionsView(BodyLimitMixin, APIView):
     @extend_schema(request=s.CorrectionInput, responses={201: s.CorrectionOutput, 400: ERRORS, 403: ERRORS},
                    operation_id="decks_corrections_create")
     def post(self, request, pk: int):
-        deck = selectors.deck_or_404(pk)
+        deck = selectors.get_deck(pk)
         selectors.require_staff(request.user, deck.event_id)
-        data = valid(s.CorrectionInput, request)
+        data = validated_body(s.CorrectionInput, request)
         parsed = parsed_sections(data)
         lists = parsed[0] if parsed else {k: data.get(k) for k in ("main", "sideboard", "commander")}
         checklist_cards = data.get("checklist_cards")
@@ -125,16 +122,16 @@ class DeckChecksView(APIView):
     @extend_schema(responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS},
                    operation_id="decks_checks_list")
     def get(self, request, pk: int):
-        deck = selectors.deck_or_404(pk)
+        deck = selectors.get_deck(pk)
         selectors.require_staff(request.user, deck.event_id)
         return Response([_check(c) for c in selectors.checks(deck)])
 
     @extend_schema(request=s.DeckCheckInput, responses={201: s.DeckCheckOutput, 400: ERRORS, 403: ERRORS},
                    operation_id="decks_checks_create")
     def post(self, request, pk: int):
-        deck = selectors.deck_or_404(pk)
+        deck = selectors.get_deck(pk)
         selectors.require_staff(request.user, deck.event_id)
-        data = valid(s.DeckCheckInput, request)
+        data = validated_body(s.DeckCheckInput, request)
         check = services.record_deck_check(deck_id=pk, judge=request.user, found=data["findings"],
                                            notes=data["notes"], selection_id=data.get("selection"))
         return Response(_check(check), status=status.HTTP_201_CREATED)
@@ -150,8 +147,7 @@ class EventDeckChecksView(APIView):
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
         selectors.require_staff(request.user, event)
-        checks = DeckCheck.objects.filter(event=event).select_related("deck", "judge")
-        return Response([_check(c) for c in checks])
+        return Response([_check(c) for c in selectors.event_checks(event)])
 
 
 class SelectionsView(APIView):
@@ -163,13 +159,13 @@ class SelectionsView(APIView):
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
         selectors.require_staff(request.user, event)
-        return Response([_selection(sel) for sel in DeckCheckSelection.objects.filter(event=event)])
+        return Response([_selection(sel) for sel in selectors.selections(event)])
 
     @extend_schema(request=s.SelectionInput, responses={201: s.SelectionOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
                    operation_id="decks_selections_create")
     def post(self, request, event_id: int):
         selectors.require_staff(request.user, selectors.event_or_404(event_id))  # role before body
-        data = valid(s.SelectionInput, request)
+        data = validated_body(s.SelectionInput, request)
         selection = services.select_for_deck_check(
             event_id=event_id, judge=request.user, method=data["method"], percent=data["percent"],
             seed=data.get("seed"), registration_ids=data["registrations"])
@@ -181,18 +177,12 @@ class SealedPoolView(BodyLimitMixin, APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def _registration(self, pk: int) -> Registration:
-        registration = Registration.objects.select_related("event").filter(pk=pk).first()
-        if registration is None:
-            raise NotFoundError(error_codes.UNKNOWN_REGISTRATION, gettext('No registration has id %(pk)s.') % {'pk': pk})
-        return registration
-
     @extend_schema(responses={200: s.PoolOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_sealed_pool")
     def get(self, request, pk: int):
-        registration = self._registration(pk)
+        registration = selectors.get_registration_by_id(pk)
         if registration.user_id != request.user.pk:
             selectors.require_staff(request.user, registration.event_id)
-        pool = SealedPool.objects.filter(registration=registration).first()
+        pool = selectors.sealed_pool(registration)
         if pool is None:
             raise NotFoundError(error_codes.NO_POOL, gettext('No sealed pool was entered for this player.'))
         return Response({"registration": pk, "source": "sealed", "cards": selectors.pool_view(pool.cards)})
@@ -200,10 +190,9 @@ class SealedPoolView(BodyLimitMixin, APIView):
     @extend_schema(request=s.SealedPoolInput, responses={200: s.PoolOutput, 400: ERRORS, 403: ERRORS},
                    operation_id="decks_sealed_pool_set")
     def put(self, request, pk: int):
-        registration = self._registration(pk)
-        if not permissions.is_organiser(request.user, registration.event):
-            raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may enter pools.'))
-        data = valid(s.SealedPoolInput, request)
+        registration = selectors.get_registration_by_id(pk)
+        services.require_pool_editor(request.user, registration.event)  # role before body
+        data = validated_body(s.SealedPoolInput, request)
         if data.get("text") is not None:
             sections, _ = parsed_sections({"text": data["text"]})
             cards = sections["main"] + sections["sideboard"]
@@ -227,7 +216,7 @@ class DeckRulesView(APIView):
                    operation_id="decks_rules_set")
     def put(self, request, event_id: int):
         services.require_deck_rules_editor(request.user, selectors.event_or_404(event_id))  # role before body
-        data = valid(s.DeckRulesSerializer, request)
+        data = validated_body(s.DeckRulesSerializer, request)
         rules = services.set_deck_rules(event_id=event_id, actor=request.user,
                                         checklist_policy=data["checklist_policy"])
         return Response({"checklist_policy": rules.checklist_policy})

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from decks import checking, error_codes, selectors, services
+from decks import adapter, error_codes, selectors, services
 from decks.api import serializers as s
 from decks.api.common import (
     BodyLimitMixin,
@@ -18,8 +17,8 @@ from decks.api.common import (
     deck_payload,
     parsed_sections,
     read_upload,
-    valid,
 )
+from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.parsers import JSONParser
 
@@ -41,14 +40,14 @@ class ValidateView(BodyLimitMixin, APIView):
     @extend_schema(request=s.ValidateInput, responses={200: s.ValidateOutput, 400: ERRORS},
                    operation_id="decks_validate")
     def post(self, request):
-        data = valid(s.ValidateInput, request)
-        resolved = checking.resolve(
+        data = validated_body(s.ValidateInput, request)
+        resolved = adapter.resolve(
             format=data["format"], main=data["main"], sideboard=data["sideboard"],
             commander=data["commander"], pool=data.get("pool"), opaque_sleeves=data["opaque_sleeves"],
             checklist_policy=data["checklist_policy"],
             checklist_cards=[{"checklist": c["checklist"], "marked": c["marked"]} for c in data["checklist_cards"]],
         )
-        report = checking.check_resolved(resolved)
+        report = adapter.validate_resolved(resolved)
         return Response(report.as_dict() | {"languages": resolved.languages_read(),
                                             "printed_names": resolved.printed_names()})
 
@@ -75,12 +74,12 @@ class ParseView(BodyLimitMixin, APIView):
     @extend_schema(request={"multipart/form-data": s.ParseInput, "application/json": s.ParseInput},
                    responses={200: s.ParseOutput, 400: ERRORS}, operation_id="decks_parse")
     def post(self, request):
-        data = valid(s.ParseInput, request)
+        data = validated_body(s.ParseInput, request)
         if data.get("file") is None and data.get("text") is None:
             raise DomainError(error_codes.EMPTY_DECKLIST, gettext('Send the list as text or upload a file.'),
                               field="text")
         text = read_upload(data["file"]) if data.get("file") is not None else data["text"]
-        return Response(services.parse_or_400(text).as_dict())
+        return Response(services.read_decklist(text).as_dict())
 
 
 class ParseSlashView(ParseView):
@@ -108,20 +107,13 @@ class MyDeckView(BodyLimitMixin, APIView):
         if raw is None:
             return None
         if not raw.isdigit():
-            raise DomainError("invalid", gettext('registration must be an id.'), field="registration")
+            raise DomainError(error_codes.INVALID, gettext('registration must be an id.'), field="registration")
         return int(raw)
 
     def _registration(self, request, event_id: int):
         """The caller's own registration, or (staff) the one named: the role, before any body."""
         event = selectors.event_or_404(event_id)
-        registration_id = self._registration_id(request)
-        own = selectors.own_registration(request.user, event)
-        if registration_id is not None and (own is None or own.pk != registration_id):
-            selectors.require_staff(request.user, event)
-            return selectors.registration_or_404(event, registration_id)
-        if own is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
-        return own
+        return selectors.access_registration(request.user, event, self._registration_id(request))
 
     @extend_schema(responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_my_deck")
     def get(self, request, event_id: int):
@@ -136,7 +128,7 @@ class MyDeckView(BodyLimitMixin, APIView):
                    operation_id="decks_my_deck_update")
     def put(self, request, event_id: int):
         self._registration(request, event_id)  # 403 before 400
-        data = valid(s.DeckInput, request)
+        data = validated_body(s.DeckInput, request)
         parsed = parsed_sections(data)
         if parsed is not None:
             sections, source = parsed
@@ -189,6 +181,6 @@ class RevalidateView(APIView):
     @extend_schema(request=None, responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS},
                    operation_id="decks_revalidate")
     def post(self, request, pk: int):
-        selectors.deck_or_404(pk)
+        selectors.get_deck(pk)
         deck, _ = services.revalidate_deck(deck_id=pk, actor=request.user)
         return Response(deck_payload(deck))

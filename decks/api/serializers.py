@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
-
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from decks import findings, parsers
+from decks import error_codes, findings, parsers
 from decks import validation as core
 from decks.models import SelectionMethod
 
@@ -50,7 +49,7 @@ class EntrySerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if not attrs.get("name") and attrs.get("card_id") is None:
-            raise serializers.ValidationError(gettext("Give the card's name (or card_id)."), code="required")
+            raise serializers.ValidationError(gettext("Give the card's name (or card_id)."), code=error_codes.REQUIRED)
         return attrs
 
 
@@ -88,7 +87,7 @@ def _check_total(attrs) -> None:
     total = sum(e["count"] for key in ("main", "sideboard", "commander")
                 for e in (attrs.get(key) or []))
     if total > MAX_TOTAL:
-        raise serializers.ValidationError(gettext('A deck has at most %(MAX_TOTAL)s cards.') % {'MAX_TOTAL': MAX_TOTAL}, code="too_many_entries")
+        raise serializers.ValidationError(gettext('A deck has at most %(MAX_TOTAL)s cards.') % {'MAX_TOTAL': MAX_TOTAL}, code=error_codes.TOO_MANY_ENTRIES)
 
 
 class ValidateInput(serializers.Serializer):
@@ -182,10 +181,10 @@ class DeckInput(serializers.Serializer):
         sources = [key for key in ("text", "file", "main") if attrs.get(key) is not None]
         if len(sources) != 1:
             raise serializers.ValidationError(gettext('Send the list once: main (and sideboard), text, or file.'),
-                                              code="invalid_decklist")
+                                              code=error_codes.INVALID_DECKLIST)
         if attrs.get("checklist_cards") is not None and attrs.get("checklist_lines") is not None:
             raise serializers.ValidationError(gettext('Send checklist_cards or checklist_lines, not both.'),
-                                              code="invalid")
+                                              code=error_codes.INVALID)
         _check_total(attrs)
         return attrs
 
@@ -257,7 +256,7 @@ class CorrectionInput(serializers.Serializer):
 
     def validate(self, attrs):
         if attrs.get("text") is not None and attrs.get("main") is not None:
-            raise serializers.ValidationError(gettext('Send text or main, not both.'), code="invalid_decklist")
+            raise serializers.ValidationError(gettext('Send text or main, not both.'), code=error_codes.INVALID_DECKLIST)
         _check_total(attrs)
         return attrs
 
@@ -306,10 +305,11 @@ class DeckCheckInput(serializers.Serializer):
     selection = StrictIntegerField(min_value=1, required=False)
 
     def validate(self, attrs):
-        if attrs.get("matches") and attrs["findings"]:
-            raise serializers.ValidationError(gettext('A deck that matches has no findings.'), code="invalid")
-        if not attrs["findings"] and attrs.get("matches") is not True:
-            raise serializers.ValidationError(gettext('Say that the deck matches (matches: true), or record what was found (findings).'), code="required")
+        problem = findings.outcome_problem(matches=attrs.get("matches") is True, found=attrs["findings"])
+        if problem == error_codes.INVALID:
+            raise serializers.ValidationError(gettext('A deck that matches has no findings.'), code=problem)
+        if problem == error_codes.REQUIRED:
+            raise serializers.ValidationError(gettext('Say that the deck matches (matches: true), or record what was found (findings).'), code=problem)
         return attrs
 
 
@@ -340,7 +340,7 @@ class SealedPoolInput(serializers.Serializer):
 
     def validate(self, attrs):
         if (attrs.get("cards") is None) == (attrs.get("text") is None):
-            raise serializers.ValidationError(gettext('Send cards or text.'), code="invalid")
+            raise serializers.ValidationError(gettext('Send cards or text.'), code=error_codes.INVALID)
         return attrs
 
 

@@ -1,4 +1,4 @@
-"""The deck check, as a judge does it, in plain Python (no Django, no database).
+"""The deck validation, as a judge checks a list, in plain Python (no Django, no database).
 
 Input is already resolved: every line of the list carries the catalogue card it names (or
 ``None`` when the name is unknown), every checklist card the official checklist/substitute
@@ -21,9 +21,12 @@ the DFC its mark names, so the same card does not also produce "not represented"
 copies are replaced by their checklist cards and set aside.
 """
 
-from decks.validation.check import validate
-from decks.validation.data import *  # noqa: F401,F403  (formats, policies, codes, data classes)
+from decks.validation import codes
+from decks.validation.codes import *  # noqa: F401,F403  (the problem codes)
+from decks.validation.data import *  # noqa: F401,F403  (formats, policies, data classes)
 from decks.validation.data import __all__ as _data_names
 from decks.validation.physical import physical_deck
+from decks.validation.validate import validate
 
-__all__ = ["validate", "physical_deck", *_data_names]
+__all__ = ["validate", "physical_deck", *_data_names,
+           *(name for name in vars(codes) if name.isupper())]

@@ -1,4 +1,4 @@
-"""The deck check's plain data: formats, policies, limits, codes, and the resolved input."""
+"""The deck validation's plain data: formats, policies, limits, and the resolved input."""
 
 from __future__ import annotations
 
@@ -20,23 +20,6 @@ __all__ = [
     "MAX_SIDEBOARD",
     "COPY_LIMIT",
     "ANY_NUMBER",
-    "UNKNOWN_CARD",
-    "AMBIGUOUS_CARD_NAME",
-    "DECK_TOO_SMALL",
-    "DECK_TOO_LARGE",
-    "TOO_MANY_COPIES",
-    "NOT_IN_POOL",
-    "COLOR_IDENTITY",
-    "SIDEBOARD_TOO_LARGE",
-    "CHECKLIST_NO_MARK",
-    "CHECKLIST_MULTIPLE_MARKS",
-    "CHECKLIST_UNOFFICIAL",
-    "CHECKLIST_NOT_LISTED",
-    "CHECKLIST_PARTIAL",
-    "CHECKLIST_MISMATCH",
-    "DFC_NEEDS_SLEEVES_OR_CHECKLIST",
-    "NO_COMMANDER",
-    "SECTION_IGNORED",
     "CardInfo",
     "Line",
     "Mark",
@@ -63,25 +46,6 @@ MAX_SIDEBOARD = {CONSTRUCTED: 15}
 COPY_LIMIT = {CONSTRUCTED: 4, COMMANDER: 1}
 ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards named ..."
 
-# Error codes (kept equal to decks.error_codes; repeated so this module imports nothing).
-UNKNOWN_CARD = "unknown_card"
-# A name printed on several different cards in some language: the player must say which.
-AMBIGUOUS_CARD_NAME = "ambiguous_card_name"
-DECK_TOO_SMALL = "deck_too_small"
-DECK_TOO_LARGE = "deck_too_large"
-TOO_MANY_COPIES = "too_many_copies"
-NOT_IN_POOL = "not_in_pool"
-COLOR_IDENTITY = "color_identity"
-SIDEBOARD_TOO_LARGE = "sideboard_too_large"
-CHECKLIST_NO_MARK = "checklist_no_mark"
-CHECKLIST_MULTIPLE_MARKS = "checklist_multiple_marks"
-CHECKLIST_UNOFFICIAL = "checklist_unofficial"
-CHECKLIST_NOT_LISTED = "checklist_not_listed"
-CHECKLIST_PARTIAL = "checklist_partial"
-CHECKLIST_MISMATCH = "checklist_mismatch"
-DFC_NEEDS_SLEEVES_OR_CHECKLIST = "dfc_needs_sleeves_or_checklist"
-NO_COMMANDER = "no_commander"
-SECTION_IGNORED = "section_ignored"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import pytest
 
 from cards import selectors
 from cards.models import Card, LocalizedName
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 from cards.services import BUNDLED_DATA_DIR, import_card_file
 
 GATSTAF = "Gatstaf Shepherd // Gatstaf Howler"

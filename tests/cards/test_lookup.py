@@ -3,7 +3,7 @@
 import pytest
 
 from cards import selectors
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 from tests.factories import PrintingFactory, make_card
 
 pytestmark = pytest.mark.django_db

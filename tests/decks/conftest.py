@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from cards.models import Card, ChecklistCard
 from drafts import services as draft_services
-from drafts.models import EventStaff, StaffRole
+from drafts.models import StaffRole
+from tests.factories import EventStaffFactory, UserFactory
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DATA = Path(settings.BASE_DIR) / "cards" / "data"
@@ -57,9 +57,7 @@ def catalogue(django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def users(db):
-    User = get_user_model()
-    return {name: User.objects.create_user(name, password="pw")
-            for name in ("org", "judge", "alice", "bob", "carol", "outsider")}
+    return {name: UserFactory(username=name) for name in ("org", "judge", "alice", "bob", "carol", "outsider")}
 
 
 def make_event(users, *, deck_format="constructed", deadline=None, published=False, name="Friday Night"):
@@ -69,7 +67,7 @@ def make_event(users, *, deck_format="constructed", deadline=None, published=Fal
     event.decklist_deadline = deadline
     event.decklists_published = published
     event.save()
-    EventStaff.objects.create(event=event, user=users["judge"], role=StaffRole.JUDGE)
+    EventStaffFactory(event=event, user=users["judge"], role=StaffRole.JUDGE)
     regs = {who: draft_services.register_player(event_id=event.pk, user=users[who])
             for who in ("alice", "bob", "carol")}
     return event, regs

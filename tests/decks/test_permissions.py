@@ -4,12 +4,11 @@ until decklists are published — by page and by API, never to other players or 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from decks.models import Deck
-from drafts.models import EventStaff
 from tests.decks.conftest import client_for, make_event, read_fixture
+from tests.factories import EventStaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -97,8 +96,8 @@ def test_everyone_sees_decks_once_published(decks, users):
 def test_judges_of_another_event_see_nothing(decks, users, catalogue):
     event, by_player = decks
     other_event, _ = make_event(users, name="Elsewhere")
-    stranger_judge = get_user_model().objects.create_user("otherjudge", password="pw")
-    EventStaff.objects.create(event=other_event, user=stranger_judge, role="judge")
+    stranger_judge = UserFactory(username="otherjudge")
+    EventStaffFactory(event=other_event, user=stranger_judge, role="judge")
     assert client_for(stranger_judge).get(f"/api/decks/{by_player['bob'].pk}/").status_code == 403
     assert client_for(stranger_judge).get(f"/api/events/{event.pk}/decks/").status_code == 403
 

@@ -12,7 +12,7 @@ from django.db import connection
 from drafts import roles, services
 from drafts.models import Seat
 from cards.models import Card, CardFace
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 from tests.factories import UserFactory
 
 T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)

@@ -97,7 +97,7 @@ def build(db_path: Path) -> dict:
     constructed.save()
     services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0])
     pasted = (ROOT / "tests/decks/fixtures/delver_isd_pt.txt").read_text(encoding="utf-8")
-    sections = deck_services.entries_from_parsed(deck_services.parse_or_400(pasted))
+    sections = deck_services.decklist_entries(deck_services.read_decklist(pasted))
     deck, _ = deck_services.register_deck(event_id=constructed.pk, actor=users[0], main=sections["main"],
                                           sideboard=sections["sideboard"], opaque_sleeves=True,
                                           source_format="text")

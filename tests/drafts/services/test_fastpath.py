@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
 from cards.models import Card, CardFace
-from cards.naming import normalize_name
+from cards.name_folding import normalize_name
 from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PodLogEntry, Seat

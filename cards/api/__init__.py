@@ -1,0 +1,1 @@
+"""The card catalogue's REST API (serializers.py: shapes; views.py: endpoints)."""

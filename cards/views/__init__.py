@@ -1,0 +1,1 @@
+"""The card catalogue's pages (pages.py)."""

@@ -1,0 +1,1 @@
+"""The rules desk's REST API: ``POST /api/rules/simulate``."""

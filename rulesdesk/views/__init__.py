@@ -1,0 +1,1 @@
+"""The rules desk's pages (pages.py: the desk)."""
