@@ -463,7 +463,9 @@ class Meter:
                 functions[name] = {"calls": calls,
                                    "mean_ms": round((stats["total_ms"] - old["total_ms"]) / calls, 3),
                                    "calls_per_pick": round(calls / picks, 2) if picks else None}
-        per = (lambda value: round(value / picks, 3) if picks else None)
+        def per(value):
+            return round(value / picks, 3) if picks else None
+
         return {
             "seconds": round(after["at"] - before["at"], 2),
             "cpu_seconds": {k: round(v / 1000, 2) for k, v in cpu.items()},

@@ -55,7 +55,7 @@ def parse_history(data) -> History:
     results = []
     for index, match in enumerate(matches):
         def refuse(message: str):
-            raise InvalidHistory(message, match=match, index=index)
+            raise InvalidHistory(message, match=match, index=index)  # noqa: B023 - called within this iteration
 
         if not isinstance(match, dict):
             refuse("Each match is an object.")
