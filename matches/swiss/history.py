@@ -72,7 +72,7 @@ def parse_history(data) -> History:
         if bye:
             if b is not None:
                 refuse("A bye has one player.")  # its score is always 2-0 (MTR 3.1): any given is ignored
-            names = (a,)
+            names: tuple[str, ...] = (a,)
             result = Result(round=number, a=a)
         else:
             if b not in known:
