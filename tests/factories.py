@@ -49,7 +49,7 @@ class PrintingFactory(factory.django.DjangoModelFactory):
 
 def make_card(name: str, layout: str = "normal", **face_fields) -> Card:
     """A card with one face per ``//``-separated part of its name."""
-    card = CardFactory.create(name=name, layout=layout)
+    card = CardFactory(name=name, layout=layout)
     for position, _ in enumerate(name.split(" // ")):
         CardFaceFactory(card=card, position=position, **face_fields)
     return card
