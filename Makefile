@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install browser serve migrate bench clean messages
+.PHONY: demo test check install browser serve migrate bench clean messages
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,8 +26,14 @@ demo: migrate
 browser:
 	.ci/install_browser
 
-test: install browser
+# The static checks run first (a minute from cold, seconds after): lint, layout, types, import contracts.
+check: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
 	$(BIN)/lint-imports
+
+test: check browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Translators: after strings change, refresh locale/*/LC_MESSAGES/*.po, translate, then compile.
@@ -45,4 +51,4 @@ bench: install
 	bench/rules
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

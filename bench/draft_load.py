@@ -62,6 +62,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter, defaultdict
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +94,7 @@ try:  # the load generator parses every frame: the fastest JSON available
     def dumps(value) -> str:
         return orjson.dumps(value).decode()
 except ImportError:  # pragma: no cover - depends on the environment
-    loads = json.loads
+    loads = json.loads  # type: ignore[assignment]  # called with the text only, like orjson's
 
     def dumps(value) -> str:
         return json.dumps(value, separators=(",", ":"))
@@ -217,7 +218,8 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
     pods = services.seat_players(event_id=event.pk, seed=args.seed)
     for pod in pods if start else ():
         services.start_pod(pod_id=pod.pk, actor=organiser)
-    seats = list(Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token"))
+    # every seat of a new event has a registration
+    seats: list[Any] = list(Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token"))
     sessions = _sessions([s.registration.user for s in seats])
     return {
         "event": event.pk,
@@ -230,12 +232,12 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
     }
 
 
-def _sessions(users) -> dict[int, str]:
+def _sessions(users) -> dict[int, str | None]:
     """A logged-in session per player: browsers' websockets authenticate with the cookie."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
-    keys = {}
+    keys: dict[int, str | None] = {}
     for user in users:
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
@@ -429,6 +431,7 @@ class Meter:
         stats = self.admin.execute(
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
             "tup_fetched FROM pg_stat_database WHERE datname = %s", [self.dbname]).fetchone()
+        assert stats is not None  # the bench database exists
         functions = self.bench_db.execute(
             "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions").fetchall()
         return {
@@ -463,7 +466,9 @@ class Meter:
                 functions[name] = {"calls": calls,
                                    "mean_ms": round((stats["total_ms"] - old["total_ms"]) / calls, 3),
                                    "calls_per_pick": round(calls / picks, 2) if picks else None}
-        per = (lambda value: round(value / picks, 3) if picks else None)
+        def per(value):
+            return round(value / picks, 3) if picks else None
+
         return {
             "seconds": round(after["at"] - before["at"], 2),
             "cpu_seconds": {k: round(v / 1000, 2) for k, v in cpu.items()},
@@ -850,6 +855,7 @@ class Player:
                 run.statuses[status] += 1
                 if status == 201:
                     run.picks += 1
+                    assert body is not None  # a 201 has a body
                     version = body["pick"]["pod_version"]
                     run.picks_by_pod[self.seat["pod"]].append(version)
                     if front.get("cards_left", 2) > 1:
@@ -951,8 +957,8 @@ class Context:
         self.seconds = seconds
         self.stop_at = float("inf")
         self.run = run
-        self.session = None
-        self.socket_session = None
+        self.session: Any = None  # aiohttp sessions, opened by the run
+        self.socket_session: Any = None
 
     def over(self) -> bool:
         return time.monotonic() >= self.stop_at
@@ -1130,7 +1136,7 @@ def profile_pick(args) -> dict:
         card = DraftCard.objects.filter(pack=pack).first() if pack else None
         return pack, card
 
-    result = {}
+    result: dict[str, Any] = {}
     profiler = cProfile.Profile()
     for path in ("service", "http"):
         setup = create_event(args, f"profile {path}", players=8)
@@ -1340,7 +1346,7 @@ def main(argv=None) -> None:
     redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
-    plan = []
+    plan: list[tuple] = []
     if args.mode in ("saturation", "both"):
         plan.append(("saturation", args.web_workers, args.saturation_seconds, None))
     if args.mode in ("event", "both"):

@@ -128,8 +128,8 @@ def make_deck(rng: random.Random, pool: Pool) -> core.DeckData:
     commander: list[core.Line] = []
     pool_lines = None
     if fmt == core.LIMITED:
-        dfcs = rng.randint(0, 3)
-        spells = rng.sample(pool.spells, 23 - dfcs) + rng.sample(pool.dfcs, dfcs)
+        dfc_count = rng.randint(0, 3)
+        spells = rng.sample(pool.spells, 23 - dfc_count) + rng.sample(pool.dfcs, dfc_count)
         main = Counter(spells)
         side = rng.sample(pool.spells, 6)
         basics = rng.sample(pool.basics, 2)

@@ -27,7 +27,7 @@ from draftsite.i18n import localize
 class DomainError(Exception):
     """A rule of the domain said no. ``code`` is stable; ``message`` is for people."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, code: str, message: str, status_code: int | None = None, **extra: Any):
         # Messages from the plain-Python cores are translated here, into the request's language.

@@ -177,7 +177,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_BACKEND: str | None = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     CHANNEL_LAYERS = {
         "default": {

@@ -114,6 +114,9 @@ class Match(models.Model):
             models.CheckConstraint(condition=~Q(player_a=models.F("player_b")), name="match_two_players"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.round} · table {self.table}"
+
     @property
     def is_bye(self) -> bool:
         return self.player_b_id is None
@@ -121,9 +124,6 @@ class Match(models.Model):
     @property
     def has_result(self) -> bool:
         return self.is_bye or self.status == MatchStatus.CONFIRMED
-
-    def __str__(self) -> str:
-        return f"{self.round} · table {self.table}"
 
 
 class MatchPlayer(models.Model):

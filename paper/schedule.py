@@ -96,7 +96,9 @@ def steps(pack_size: int, deck_building_minutes: int = 25, rounds: int = ROUNDS)
     for round_number in range(1, rounds + 1):
         for pick in range(1, pack_size):  # the last card (pick == pack_size) has no timer
             cards_left = pack_size - pick + 1
-            out.append(Step(len(out), PICK, round_number, pick, cards_left, pick_seconds(cards_left)))
+            seconds = pick_seconds(cards_left)
+            assert seconds is not None  # only a pack's last card has no clock
+            out.append(Step(len(out), PICK, round_number, pick, cards_left, seconds))
         if round_number < rounds:
             out.append(Step(len(out), REVIEW, round_number, None, None, review_seconds(round_number)))
         else:
@@ -162,6 +164,7 @@ def timeline(start: dt.datetime | None, pauses: Sequence[Pause], pack_size: int,
         return []
     sequence = steps(pack_size, deck_building_minutes)
     ends = call.ends_at
+    assert ends is not None  # a call that runs has an end
     out = [Segment(call.step, ends - dt.timedelta(seconds=call.step.seconds), ends)]
     for step in sequence[call.step.index + 1:]:
         begins, ends = ends, ends + dt.timedelta(seconds=step.seconds)

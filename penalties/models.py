@@ -274,6 +274,9 @@ class PenaltyAudit(models.Model):
             models.CheckConstraint(condition=~Q(action=""), name="penaltyaudit_action_set"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} #{self.penalty_id}"
+
     def save(self, *args, **kwargs):
         if not self._state.adding or kwargs.get("force_update") or kwargs.get("update_fields"):
             raise AuditImmutableError()
@@ -282,6 +285,3 @@ class PenaltyAudit(models.Model):
 
     def delete(self, *args, **kwargs):
         raise AuditImmutableError()
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} #{self.penalty_id}"

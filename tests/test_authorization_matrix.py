@@ -41,7 +41,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from decks import services as deck_services
 from draftsite.routing import websocket_urlpatterns
 from drafts import roles, services
-from drafts.models import DraftCard, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
+from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
 from matches import services as match_services
 from matches.models import Match
 from penalties import services as penalty_services
@@ -59,11 +59,11 @@ ROLES = ["anonymous", "player", "other_pod_player", "other_event_player", "judge
 @dataclasses.dataclass
 class World:
     users: dict                 # role -> user (None for anonymous)
-    event: object
-    other_event: object
-    pod: object                 # the player's pod
-    other_pod: object           # another pod of the same event
-    foreign_pod: object         # a pod of the other event
+    event: Event
+    other_event: Event
+    pod: Pod                    # the player's pod
+    other_pod: Pod              # another pod of the same event
+    foreign_pod: Pod            # a pod of the other event
     seats: dict                 # "own" | "mate" | "other_pod" | "foreign" -> Seat
     decks: dict                 # "own" | "mate" | "foreign" -> Deck
     penalties: dict             # "own" | "mate" | "foreign" -> Penalty

@@ -89,7 +89,7 @@ def test_the_api_never_answers_5xx_and_always_matches_its_schema(cube_names, in_
                                  operation.as_strategy(GenerationMode.NEGATIVE)), role=st.sampled_from(FUZZ_ROLES), data=st.data())
         def fuzz(case, role, data):
             nonlocal cases
-            known = ids.get(kind_of(operation.path))
+            known = ids.get(kind_of(operation.path))  # noqa: B023 - hypothesis runs fuzz within this iteration
             for name in list(case.path_parameters or {}):
                 if known and data.draw(st.integers(0, 4)) > 0:  # mostly real objects
                     case.path_parameters[name] = data.draw(st.sampled_from(known))
@@ -100,7 +100,7 @@ def test_the_api_never_answers_5xx_and_always_matches_its_schema(cube_names, in_
                 try:
                     statuses.append(case.call_and_validate(headers=headers, checks=CHECKS).status_code)
                 except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - Schemathesis raises a FailureGroup
-                    key = f"{operation.method.upper()} {operation.path}"
+                    key = f"{operation.method.upper()} {operation.path}"  # noqa: B023 - as above
                     failures.setdefault(key, f"as {role}: {type(exc).__name__}: {str(exc)[:600]}")
                 finally:
                     transaction.set_rollback(True)

@@ -85,7 +85,7 @@ def secret_penalty_texts(world) -> list[str]:
 
 def player_requests(world) -> list[tuple[str, str, dict | None]]:
     """(method, url, body): every GET route with every id the matrix knows, and refused writes."""
-    requests = []
+    requests: list[tuple[str, str, dict | None]] = []
     for name, route, params in project_routes():
         for method, kind, _rule, _body in ENDPOINTS[name]:
             if method != "GET" or name in ("api-schema", "api-docs", "api-redoc"):

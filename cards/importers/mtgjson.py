@@ -168,8 +168,8 @@ class _FaceJoiner:
         self.path = path
         self.section = section
         self.pending: OrderedDict[tuple, list[tuple[int, dict]]] = OrderedDict()
-        self.meld_results: dict[str, FaceData] = {}
-        self.meld_waiting: OrderedDict[str, list[tuple[int, dict]]] = OrderedDict()
+        self.meld_results: dict[str | None, FaceData] = {}
+        self.meld_waiting: OrderedDict[str | None, list[tuple[int, dict]]] = OrderedDict()
 
     def add(self, index: int, record: dict) -> Iterator:
         side = record.get("side")
@@ -274,7 +274,7 @@ def _printed_names(records: list[dict]) -> list[tuple[int, str, str]]:
         for foreign in record.get("foreignData") or ():
             if not isinstance(foreign, dict):
                 continue
-            language = languages.MTGJSON.get(foreign.get("language"))
+            language = languages.MTGJSON.get(foreign.get("language", ""))
             name = foreign.get("faceName") or foreign.get("name")
             if language and isinstance(name, str):
                 if not foreign.get("faceName") and " // " in name and len(records) == 1:
@@ -284,6 +284,7 @@ def _printed_names(records: list[dict]) -> list[tuple[int, str, str]]:
 
 
 def _face(record: dict, position: int, layout: str) -> FaceData:
+    value: float | None
     if record.get("faceManaValue") is not None:
         value = float(record["faceManaValue"])
     elif position == 0 and layout != Layout.SPLIT:

@@ -18,6 +18,7 @@ import hashlib
 import re
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from cards.models import Layout, Rarity
 from cards.name_folding import normalize_name
@@ -155,7 +156,7 @@ def face_fields(face: FaceData, search_name: str | None = None) -> dict:
         raise Invalid("a face has no name")
     supertypes, card_types, subtypes = parse_type_line(face.type_line)
     value = face.mana_value if face.mana_value is not None else mana_value(face.mana_cost)
-    fields = {
+    fields: dict[str, Any] = {
         "name": text_field(face.name, "face name", 200),
         "search_name": (search_name or normalize_name(face.name))[:200],
         "mana_cost": text_field(face.mana_cost, "mana cost", 60),

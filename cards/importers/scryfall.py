@@ -9,6 +9,7 @@ the result object itself is skipped (it is not a card anyone drafts).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import ijson
 
@@ -260,7 +261,7 @@ def _number(value) -> float | None:
 
 def _images(obj: dict) -> dict:
     faces = obj.get("card_faces") or []
-    per_face = [f.get("image_uris") for f in faces if isinstance(f, dict)]
+    per_face: list[Any] = [f.get("image_uris") for f in faces if isinstance(f, dict)]
     if per_face and all(isinstance(uris, dict) for uris in per_face):
         sides = ["front", "back"] + [f"face{n}" for n in range(2, len(per_face))]
         return {side: uris.get("normal", "") for side, uris in zip(sides, per_face)}

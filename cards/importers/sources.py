@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import zlib
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 
 import ijson
 
@@ -19,7 +19,7 @@ _DETECT_EVENT_LIMIT = 200_000
 _BOM = "\ufeff"
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     SCRYFALL = "scryfall"            # JSON array of Scryfall card objects
     SCRYFALL_LIST = "scryfall_list"  # Scryfall API list object {"object": "list", "data": [...]}
     MTGJSON_SET = "mtgjson_set"      # {"meta": ..., "data": {set with cards, tokens, booster}}
@@ -33,9 +33,9 @@ def open_binary(path: str):
     try:
         raw = open(path, "rb")
     except FileNotFoundError:
-        raise ImportFormatError("no such file", code=errors.FILE_NOT_FOUND, path=str(path))
+        raise ImportFormatError("no such file", code=errors.FILE_NOT_FOUND, path=str(path)) from None
     except IsADirectoryError:
-        raise ImportFormatError("is a directory", code=errors.FILE_NOT_FOUND, path=str(path))
+        raise ImportFormatError("is a directory", code=errors.FILE_NOT_FOUND, path=str(path)) from None
     try:
         magic = raw.read(2)
         raw.seek(0)

@@ -55,7 +55,7 @@ class ActionSpec:
     a one-line description."""
 
     function: Callable[..., ActionResult]
-    params: Mapping[str, tuple[str, ...] | type]
+    params: Mapping[str, tuple[str, ...] | type[bool]]
     summary: str
 
 

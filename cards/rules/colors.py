@@ -18,7 +18,7 @@ def order_colors(letters: Iterable[str]) -> str:
 
 def symbol_colors(text: str) -> str:
     """Colors of every mana symbol in a cost or rules text (hybrid and Phyrexian count)."""
-    letters = set()
+    letters: set[str] = set()
     for symbol in _SYMBOL.findall(text or ""):
         letters.update(part for part in symbol.upper().split("/") if part in WUBRG)
     return order_colors(letters)

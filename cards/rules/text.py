@@ -25,7 +25,7 @@ class Msg(str):
         self.params = dict(params or {})
         return self
 
-    def __mod__(self, params: Any) -> Msg:  # type: ignore[override]
+    def __mod__(self, params: Any) -> Msg:
         return Msg(self.template, params)
 
     def __reduce__(self):  # pickles (Celery, cache) keep the template

@@ -97,7 +97,7 @@ def _adjacency(forbidden: list[set[int]]) -> list[list[int]]:
 GROUP_BUDGET = 20_000  # search steps per point group before it floats players greedily
 
 
-def _pair_group(members: list, played: dict) -> tuple[list, list] | None:
+def _pair_group(members: list, played: dict) -> tuple[list, list]:
     """Pairs inside one point group (players floated from above first), and who floats down.
 
     An even group pairs completely if it can; an odd one floats its lowest player whose
@@ -133,7 +133,8 @@ def _pair_group(members: list, played: dict) -> tuple[list, list] | None:
 def _pair_by_groups(order: list, points: dict, played: dict):
     """Swiss the usual way: each point group pairs inside itself; odd ones float down.
     None if players are left at the bottom (the global search then decides)."""
-    tables, floaters = [], []
+    tables: list = []
+    floaters: list = []
     groups: dict = {}
     for player in order:
         groups.setdefault(points[player], []).append(player)

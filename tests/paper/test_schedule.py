@@ -24,7 +24,8 @@ MTR_15 = [40, 40, 35, 30, 25, 25, 20, 20, 15, 10, 10, 5, 5, 5]
 
 def walk(pack_size: int, pauses=(), jumps=(), until: float = 4000.0, step: float = 0.25):
     """Every distinct call from the start, sampled on a fine clock: [(phase, round, pick, t)]."""
-    seen, t = [], 0.0
+    seen: list[tuple] = []
+    t = 0.0
     while t < until:
         call = schedule.schedule(T0, list(pauses), pack_size, T0 + s(t), jumps=list(jumps))
         key = (call.phase, call.round, call.pick)

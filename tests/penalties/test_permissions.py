@@ -19,7 +19,7 @@ def user_for(world: World, role: str):
     return None if role == "anonymous" else getattr(world, role)
 
 
-def expect(table: dict[str, int]) -> list[tuple[str, int]]:
+def expect(table: dict[str, int | str]) -> list[tuple[str, int | str]]:
     assert set(table) == set(ROLES)
     return list(table.items())
 

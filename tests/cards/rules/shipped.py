@@ -26,7 +26,8 @@ def _cards(set_code: str) -> dict[str, CardData]:
     found: dict[str, CardData] = {}
     for record in reader(str(BUNDLED_DATA_DIR / path)):
         if isinstance(record, CardRecord) and record.name not in found:
-            faces = tuple(face_data(SimpleNamespace(**{**_FACE_DEFAULTS, **face})) for face in record.faces)
+            faces = tuple(face_data(SimpleNamespace(**{**_FACE_DEFAULTS, **face}))  # type: ignore[arg-type]  # a stand-in with a CardFace's fields
+                          for face in record.faces)
             found[record.name] = CardData(name=record.name, layout=record.layout, faces=faces)
     return found
 

@@ -23,7 +23,7 @@ def event_with_decks(catalogue, users):
     for i in range(17):  # 20 players in all
         user = UserFactory(username=f"player{i}")
         regs[user.username] = draft_services.register_player(event_id=event.pk, user=user)
-    for username, registration in regs.items():
+    for registration in regs.values():
         services.register_deck(event_id=event.pk, actor=registration.user, main=[{"name": "Island", "count": 60}])
     return event, regs
 

@@ -51,7 +51,7 @@ async def test_an_awaited_socket_pick_answers_pushes_and_refuses_like_the_thread
     # Seat 2 picks first so that the pack seat 1 passes is the one in front of it when it arrives.
     _, cards2 = await front(seats[1].pk)
     await neighbour.send_json_to({"type": "pick", "card": cards2[0], "ref": "n"})
-    while (message := await neighbour.receive_json_from(timeout=5))["type"] != "picked":
+    while (await neighbour.receive_json_from(timeout=5))["type"] != "picked":
         pass
     pack, cards = await front(seats[0].pk)
     await picker.send_json_to({"type": "pick", "card": cards[2], "pack": pack.pk, "ref": 7})

@@ -155,6 +155,9 @@ def apply(step, pod_id: int, seats: list[Seat], users, now: dt.datetime, fast: b
 
 @postgres_only
 class FastPathMatchesTheReference(TestCase):
+    names: list[str]
+    users: list
+
     @classmethod
     def setUpTestData(cls):
         cards = Card.objects.bulk_create(

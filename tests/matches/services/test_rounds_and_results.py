@@ -61,7 +61,7 @@ def test_across_the_event_uses_the_mtr_round_count_and_byes(db):
     t.configure(mode=PairingMode.ACROSS_EVENT)
     services.drop_player(event_id=t.event.pk, registration_id=t.regs[0].pk, actor=t.judge, now=T0)
     byes = []
-    for number in range(1, 5):
+    for _round in range(1, 5):
         round_obj = t.pair(pod=False)
         bye = round_obj.matches.filter(player_b=None).first()
         assert bye is not None and bye.table == 0  # 9 active players: a bye each round

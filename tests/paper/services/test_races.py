@@ -20,8 +20,11 @@ def test_two_pauses_at_once_make_one_pause():
     organiser = user("org", roles.ORGANISER)
     event, (pod,) = make_paper_event(organiser, pods=1, per_pod=4)
     services.start_call(pod_id=pod.pk, actor=organiser)
-    pause = lambda reason: lambda: services.control_pod(pod_id=pod.pk, action="pause",  # noqa: E731
-                                                        actor=organiser, reason=reason, now=timezone.now())
+
+    def pause(reason):
+        return lambda: services.control_pod(pod_id=pod.pk, action="pause", actor=organiser, reason=reason,
+                                            now=timezone.now())
+
     results = race(pause("A card fell"), pause("A pack is missing"))
     assert codes(results) == ["call_paused", "ok"]
     assert CallPause.objects.filter(ended_at__isnull=True).count() == 1
@@ -31,8 +34,11 @@ def test_two_pauses_at_once_make_one_pause():
 def test_two_flights_started_at_once_call_each_pod_once():
     organiser = user("org", roles.ORGANISER)
     event, pods = make_paper_event(organiser, pods=2, per_pod=2)
-    start = lambda: services.start_flight(event_id=event.pk, pod_ids=[p.pk for p in pods],  # noqa: E731
-                                          actor=organiser, now=timezone.now())
+
+    def start():
+        return services.start_flight(event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser,
+                                     now=timezone.now())
+
     results = race(start, start)
     assert codes(results) == ["call_already_started", "ok"]
     assert Flight.objects.count() == 1

@@ -92,7 +92,7 @@ def test_a_judge_cannot_review_their_own_penalty(world):
 def test_a_judge_who_is_not_head_judge_cannot_review(world):
     penalty = world.issue("tardiness", actor=world.head_judge)
     for user in (world.judge, world.organiser, world.other_judge, world.player, world.staff):
-        assert refused(lambda: review(world, penalty, "uphold", actor=user)) == "not_head_judge"
+        assert refused(lambda: review(world, penalty, "uphold", actor=user)) == "not_head_judge"  # noqa: B023 - called at once
 
 
 def test_a_withdrawn_penalty_cannot_be_upgraded_or_reviewed_again(world):
@@ -100,7 +100,7 @@ def test_a_withdrawn_penalty_cannot_be_upgraded_or_reviewed_again(world):
     review(world, penalty, "withdraw", reason="Misidentified player.")
     for decision, kind in (("upgrade", "game_loss"), ("downgrade", "no_penalty"), ("uphold", None),
                            ("withdraw", None)):
-        assert refused(lambda: review(world, penalty, decision, penalty_kind=kind)) == "penalty_withdrawn"
+        assert refused(lambda: review(world, penalty, decision, penalty_kind=kind)) == "penalty_withdrawn"  # noqa: B023 - called at once
 
 
 def test_review_api_round_trip_and_errors(world):
