@@ -62,8 +62,8 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter, defaultdict
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -664,7 +664,7 @@ class PublishWatch:
 class Player:
     """One simulated player: its seat socket (picks and pushes) and its HTTP identity."""
 
-    def __init__(self, seat: dict, run: Run, ctx: "Context") -> None:
+    def __init__(self, seat: dict, run: Run, ctx: Context) -> None:
         self.seat = seat
         self.run = run
         self.ctx = ctx
@@ -687,7 +687,7 @@ class Player:
             self.ws = await ctx.socket_session.ws_connect(
                 url, headers={"Origin": ctx.base, "Cookie": f"sessionid={self.seat['session']}"},
                 heartbeat=None, autoping=True, compress=15)  # offered, as browsers do
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
+        except (TimeoutError, aiohttp.ClientError, OSError):
             self.run.errors["socket_connect_failed"] += 1
             self.ws = None
             return
@@ -792,7 +792,7 @@ class Player:
                                                  json={"card": card, "pack": pack["pack_id"]}) as response:
                     body = await response.json(content_type=None)
                     return time.monotonic(), body, response.status
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.run.errors["answer_timeout"] += 1
                 return time.monotonic(), None, 0
             except Exception:
@@ -806,7 +806,7 @@ class Player:
         try:
             await self.ws.send_str(dumps({"type": "pick", "card": card, "pack": pack["pack_id"], "ref": ref}))
             at, data = await asyncio.wait_for(waiter, self.ctx.answer_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.waiters.pop(ref, None)
             self.run.errors["answer_timeout"] += 1
             return time.monotonic(), None, 0
@@ -827,7 +827,7 @@ class Player:
             seconds = max(0.0, min(seconds, left))
         return seconds
 
-    async def play(self, view: dict | None, driver: "PodDriver") -> None:
+    async def play(self, view: dict | None, driver: PodDriver) -> None:
         ctx, run = self.ctx, self.run
         while not ctx.over():
             if view is None:
@@ -888,7 +888,7 @@ class Player:
                 continue
             try:
                 await asyncio.wait_for(self.pushed.wait(), timeout=min(ctx.stall_seconds, max(0.05, ctx.left())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if ctx.left() < 0.05 or driver.finished:  # timers may fire a hair early
                     return
                 heard = self.connection.last_heard if self.connection is not None else 0.0
@@ -928,7 +928,7 @@ class PodDriver:
         for player in self.players:
             player.pushed.set()
 
-    async def advance(self, ctx: "Context", round_number: int) -> None:
+    async def advance(self, ctx: Context, round_number: int) -> None:
         if round_number in self.advanced:
             return
         self.advanced.add(round_number)
@@ -1089,7 +1089,7 @@ def conservation(event_id: int, window: dict) -> dict:
         if found:
             problems[pod.pk] = found
     picks = Pick.objects.filter(seat__pod__event_id=event_id)
-    ended = dt.datetime.fromtimestamp(window["ended_wall"], tz=dt.timezone.utc)
+    ended = dt.datetime.fromtimestamp(window["ended_wall"], tz=dt.UTC)
     duplicates = picks.values("draft_card_id").order_by().annotate(n=Count("pk")).filter(n__gt=1).count()
     return {"pods_checked": Pod.objects.filter(event_id=event_id).count(),
             "problems": {str(k): v for k, v in problems.items()},
@@ -1273,7 +1273,7 @@ def write_result(args, result: dict) -> None:
     print(f"  -> {directory / name}.json / .txt", flush=True)
 
 
-def start_pods(setup: dict, meter: "Meter") -> float:
+def start_pods(setup: dict, meter: Meter) -> float:
     """Start every pod of the run (the organiser), on a thread of this process; returns the
     thread's CPU seconds. Its database session is left out of PostgreSQL's share."""
     from django.contrib.auth import get_user_model
@@ -1326,7 +1326,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
               "web_workers": web_workers, "think": list(think) if think else None,
               "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
               "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": args.beat},
-              "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), **summary}
+              "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), **summary}
     result["conservation"] = conservation(setup["event"], summary["window"])
     result["foreign_messages"] = foreign = foreign_messages(result.pop("_pushed_packs"), result.pop("_max_heard"))
     if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket

@@ -17,7 +17,7 @@ import platform
 import random
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ def main() -> int:
     rounds = args.rounds or recommended_rounds(args.players)
     figures = run(args.players, rounds, args.seed)
     figures.update({"python": platform.python_version(), "machine": platform.machine(),
-                    "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+                    "measured_at": datetime.now(UTC).isoformat(timespec="seconds")})
     Path(args.output).write_text(json.dumps(figures, indent=2) + "\n")
     print(f"{figures['players']} players, {figures['rounds']} rounds: pairing a round takes "
           f"{figures['pairing_seconds_mean']:.3f} s on average, {figures['pairing_seconds_max']:.3f} s at most "

@@ -18,7 +18,7 @@ import os
 import platform
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "target_per_second": TARGET,
         "meets_target": warm >= TARGET,
         "python": platform.python_version(),
-        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ import random
 import sys
 import time
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         "meets_target": rate >= TARGET,
         "seed": args.seed,
         "python": platform.python_version(),
-        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)

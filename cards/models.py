@@ -2,9 +2,9 @@
 official checklist and substitute cards that may stand in for double-faced cards (R9-R11).
 """
 
-from django.utils.translation import gettext_lazy
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 
 class Layout(models.TextChoices):

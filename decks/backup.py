@@ -1,8 +1,8 @@
 """What an event backup (draftsite/backup.py) holds of the decks: deck rules, sealed pools,
 decks with their corrections, deck-check selections and deck checks."""
 
-from draftsite.backup import EVENT, USER, IdList, Section
 from decks.models import Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
+from draftsite.backup import EVENT, USER, IdList, Section
 
 SECTIONS = [
     Section("deck_rules", DeckRules, "event", {"event": EVENT}),

@@ -11,10 +11,9 @@ Corrections and deck checks are append-only: rows are created, never changed or 
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
-
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from draftsite.i18n import localize_problems
 

@@ -22,9 +22,9 @@ from enum import StrEnum
 
 from django.utils.translation import gettext
 
-from draftsite.errors import ForbiddenError, NotFoundError
 from drafts import error_codes, permissions
 from drafts.models import DraftFormat, Event, Pod, Seat
+from draftsite.errors import ForbiddenError, NotFoundError
 
 
 class Permission(StrEnum):

@@ -1,9 +1,20 @@
 """What an event backup (draftsite/backup.py) holds of the draft: the event, its staff and
 players, pods, seats, packs, the cards opened in them, picks and the pod log."""
 
+from drafts.models import (
+                           DraftCard,
+                           Event,
+                           EventLogEntry,
+                           EventStaff,
+                           Pack,
+                           Pick,
+                           Pod,
+                           PodLogEntry,
+                           Registration,
+                           Seat,
+                           StaffInvitation,
+)
 from draftsite.backup import CARD, EVENT, PRINTING, USER, EventRoot, IdList, Section
-from drafts.models import (DraftCard, Event, EventLogEntry, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration,
-                           Seat, StaffInvitation)
 
 EVENT_ROOT = EventRoot(Event, links={"created_by": USER}, card_lists=("cube_card_ids",))
 

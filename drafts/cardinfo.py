@@ -12,7 +12,7 @@ it: ``(draft card id, catalogue card id, printing id, rarity, foil, is_dfc)``.
 from __future__ import annotations
 
 import time
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db.models import Prefetch
 

@@ -15,8 +15,9 @@ them to catalogue printings. Pure Python: no Django.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Hashable
+from typing import Any
 
 Ref = Hashable
 

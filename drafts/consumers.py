@@ -32,19 +32,19 @@ import logging
 
 import orjson
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.consumer import get_handler_name
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from draftsite.errors import DomainError
-from draftsite.middleware import SERVICE_UNAVAILABLE
 from drafts import error_codes, live, permissions, presence, services
 from drafts.models import Event, Pod, Seat
 from drafts.services import fastpath
 from drafts.tasks import event_group
+from draftsite.errors import DomainError
+from draftsite.middleware import SERVICE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 

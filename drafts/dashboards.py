@@ -6,7 +6,6 @@ player and spectator pages use ``selectors.seat_view`` and ``selectors.open_boar
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
 import csv
 import datetime as dt
 import io
@@ -15,6 +14,7 @@ from collections import defaultdict
 
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from drafts import presence, selectors
 from drafts.models import (
@@ -109,7 +109,7 @@ def _seat_row(seat: Seat, queue: list[Pack], kinds: dict, online: dict, drafting
         "timeout_picks": kinds[PickKind.TIMEOUT],
         "automatic_picks": sum(kinds[k] for k in AUTOMATIC_KINDS),
         "connections": online["connections"],
-        "last_seen": (dt.datetime.fromtimestamp(online["last_seen"], tz=dt.timezone.utc)
+        "last_seen": (dt.datetime.fromtimestamp(online["last_seen"], tz=dt.UTC)
                       if online["last_seen"] else None),
     }
 

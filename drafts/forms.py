@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
-
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from drafts.models import DraftFormat, EnforcementLevel, StaffRole

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.translation import gettext
 
-from django.db import transaction
-
-from draftsite.errors import ConflictError, NotFoundError
 from drafts import error_codes
 from drafts.models import DraftFormat, Pod
+from draftsite.errors import ConflictError, NotFoundError
 
 
 def lock_pod(pod_id: int) -> Pod:

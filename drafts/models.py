@@ -7,11 +7,10 @@ picked once (``Pick.draft_card`` is one-to-one); a seat makes one pick per pick 
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 
 class EnforcementLevel(models.TextChoices):

@@ -46,7 +46,7 @@ def iso(value) -> str | None:
         return None
     if isinstance(value, str):
         value = dt.datetime.fromisoformat(value)
-    return value.astimezone(dt.timezone.utc).isoformat()
+    return value.astimezone(dt.UTC).isoformat()
 
 
 def queue_payload(rows: list[dict], *, full: bool = False) -> list[dict]:

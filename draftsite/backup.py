@@ -37,10 +37,9 @@ import datetime as dt
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
 from functools import cache
 from importlib import import_module
+from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model

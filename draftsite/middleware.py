@@ -20,10 +20,6 @@ login throttling on the HTML login page and the API token endpoint.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
-from django.utils.translation import gettext, ngettext
-
 import hashlib
 import logging
 
@@ -40,6 +36,7 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext, ngettext
 
 logger = logging.getLogger(__name__)
 

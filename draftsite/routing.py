@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from draftsite.consumers import PingConsumer
 from drafts import consumers as draft_consumers
+from draftsite.consumers import PingConsumer
 from matches import consumers as match_consumers
 from paper import consumers as paper_consumers
 

@@ -5,14 +5,14 @@ from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from cards import urls as card_urls
-from draftsite import views
 from decks import urls as deck_urls
 from drafts import urls as draft_urls
-from paper import urls as paper_urls
-from rulesdesk import urls as rulesdesk_urls
-from penalties import urls as penalty_urls
-from matches import urls as match_urls
+from draftsite import views
 from draftsite.api import ObtainTokenView
+from matches import urls as match_urls
+from paper import urls as paper_urls
+from penalties import urls as penalty_urls
+from rulesdesk import urls as rulesdesk_urls
 
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),

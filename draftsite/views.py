@@ -1,11 +1,11 @@
 """Site-wide pages: home, health check and friendly error pages."""
 
 from django.contrib.staticfiles.storage import staticfiles_storage
-from django.utils.translation import gettext
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 

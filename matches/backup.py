@@ -3,7 +3,16 @@
 Format version 1 predates the matches app; carrying rounds and results means new sections, and
 files written before them must still import (see the issue on event export)."""
 
-from matches.models import Drop, EventMatchSettings, Match, MatchLogEntry, MatchPenalty, MatchPlayer, ResultReport, Round
+from matches.models import (
+                                          Drop,
+                                          EventMatchSettings,
+                                          Match,
+                                          MatchLogEntry,
+                                          MatchPenalty,
+                                          MatchPlayer,
+                                          ResultReport,
+                                          Round,
+)
 
 _NOT_YET = "not in format version 1: matches are not backed up yet"
 

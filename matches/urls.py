@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from matches.api import standings, views as api
+from matches.api import standings
+from matches.api import views as api
 from matches.views import pages
 
 api_urlpatterns = [

@@ -4,18 +4,17 @@ state the way the draft engine's reads enforce its deadlines)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import datetime as dt
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import DFC_LAYOUTS, Card, CardFace
-from draftsite.errors import NotFoundError
 from drafts import permissions
 from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from draftsite.errors import NotFoundError
 from paper import error_codes, schedule
 from paper.models import CalledPod, CallPause, Flight, PostedDfc
 

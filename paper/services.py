@@ -20,9 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards import selectors as card_selectors
-from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts import permissions
 from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from paper import error_codes, schedule, selectors
 from paper.models import CalledPod, CallJump, CallPause, Flight, JumpKind, PostedDfc
 

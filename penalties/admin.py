@@ -3,14 +3,13 @@ head judge's decisions), the review queue, and the audit trail (nobody may chang
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from draftsite.admin import ReadOnlyAdminMixin
 from draftsite.errors import DomainError

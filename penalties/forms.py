@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
-
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from penalties import selectors
 from penalties.models import Decision, PenaltyKind, PenaltyStatus

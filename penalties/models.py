@@ -8,11 +8,10 @@ on PostgreSQL not even raw SQL (a trigger, see migration 0003).
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy
 
 from draftsite.errors import ForbiddenError
 from penalties import error_codes

@@ -6,13 +6,12 @@ import csv
 import io
 from collections import OrderedDict
 
-from django.db.models import Q, QuerySet
 from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
 from drafts.models import Event, EventStaff, Pick, PickKind, Registration, StaffRole
 from draftsite.errors import DomainError
-from penalties.sources import parse_source, source_pick
 from penalties.models import (
     Appeal,
     AppealStatus,
@@ -22,6 +21,7 @@ from penalties.models import (
     PenaltyKind,
     PenaltyStatus,
 )
+from penalties.sources import parse_source, source_pick
 
 
 def penalty_queryset() -> QuerySet[Penalty]:

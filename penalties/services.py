@@ -22,11 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import EnforcementLevel, Event, Pod, Registration
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from penalties import error_codes, permissions
-from penalties.signals import penalty_changed
-from penalties.sources import parse_source, source_pick
 from penalties.models import (
     Appeal,
     AppealStatus,
@@ -41,6 +39,8 @@ from penalties.models import (
     PenaltyStatus,
     severity,
 )
+from penalties.signals import penalty_changed
+from penalties.sources import parse_source, source_pick
 
 DECISIONS = tuple(Decision.values)
 MAX_TEXT = 5000

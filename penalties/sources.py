@@ -3,12 +3,12 @@ not imported) or an automatic pick of the draft engine ("pick:<id>")."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import re
 
-from draftsite.errors import DomainError
+from django.utils.translation import gettext
+
 from drafts.models import Event, Pick, PickKind
+from draftsite.errors import DomainError
 from penalties import error_codes
 
 SOURCE_RE = re.compile(r"^(deck_check|pick):([1-9][0-9]{0,17})$")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -35,13 +35,13 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.test import Client
-from django.utils import timezone
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from decks import services as deck_services
-from draftsite.routing import websocket_urlpatterns
 from drafts import roles, services
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
+from draftsite.routing import websocket_urlpatterns
 from matches import services as match_services
 from matches.models import Match
 from penalties import services as penalty_services
@@ -49,7 +49,7 @@ from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
-T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 ROLES = ["anonymous", "player", "other_pod_player", "other_event_player", "judge", "other_judge",
          "head_judge", "organiser", "other_organiser", "staff"]
 
@@ -141,7 +141,7 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     # The mate's disqualification now applies to their match (its description stays hidden).
     match_services.apply_penalty(penalties["mate"], now=T0)
     paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
-    return World(paper=paper, 
+    return World(paper=paper,
         users={"anonymous": None, "player": players[0], "other_pod_player": players[4],
                "other_event_player": foreign_players[0], "judge": judge, "other_judge": other_judge,
                "head_judge": head_judge, "organiser": organiser, "other_organiser": other_organiser,

@@ -17,16 +17,16 @@ from django.core.management import CommandError, call_command
 
 from decks import services as deck_services
 from decks.models import Deck, DeckCheck, DeckCorrection
-from draftsite.backup import FORMAT_VERSION, BackupError, declarations, export_event, import_event
 from drafts import services as draft_services
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration, Seat, StaffRole
+from draftsite.backup import FORMAT_VERSION, BackupError, declarations, export_event, import_event
 from penalties import services as penalty_services
 from penalties.models import Appeal, DismissedSource, Penalty, PenaltyAudit
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 
-T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 
 
 def at(minutes: float) -> dt.datetime:

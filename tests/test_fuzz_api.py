@@ -18,7 +18,6 @@ import os
 
 import pytest
 import schemathesis
-from schemathesis import GenerationMode
 from django.core import signals
 from django.core.cache import cache
 from django.core.wsgi import get_wsgi_application
@@ -26,6 +25,7 @@ from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 

@@ -34,9 +34,9 @@ from django.db import connections
 from django.test import Client
 
 from decks import services as deck_services
-from draftsite.routing import websocket_urlpatterns
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
+from draftsite.routing import websocket_urlpatterns
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 from tests.test_authorization_matrix import (
     ENDPOINTS,

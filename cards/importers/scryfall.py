@@ -18,8 +18,17 @@ from cards.models import ChecklistKind, Layout
 from cards.rules.colors import symbol_colors
 
 from .errors import RecordError
-from .records import (NON_CARD_LAYOUTS, ChecklistRecord, FaceData, Invalid, SetInfo, Skip, build_card,
-                      clean_uuid, text_field)
+from .records import (
+    NON_CARD_LAYOUTS,
+    ChecklistRecord,
+    FaceData,
+    Invalid,
+    SetInfo,
+    Skip,
+    build_card,
+    clean_uuid,
+    text_field,
+)
 from .sources import invalid_json, open_binary
 from .text import checklist_names, colors_string
 

@@ -20,11 +20,19 @@ from cards.rules.characteristics import (
     copiable_values,
 )
 from cards.rules.data import CardData, FaceData
-from cards.rules.faces import (become_copy, create_token_copy, flip, lose_abilities, tap, transform,
-                              turn_face_down, turn_face_up, untap)
+from cards.rules.faces import (
+    become_copy,
+    create_token_copy,
+    flip,
+    lose_abilities,
+    tap,
+    transform,
+    turn_face_down,
+    turn_face_up,
+    untap,
+)
 from cards.rules.manifest import ManifestDreadResult, manifest_dread
 from cards.rules.meld import meld
-from cards.rules.rooms import unlock
 from cards.rules.questions import (
     color_identity,
     named_face,
@@ -32,9 +40,9 @@ from cards.rules.questions import (
     playable_faces,
     share_name,
 )
+from cards.rules.rooms import unlock
 from cards.rules.state import ActionResult, GameObject, new_object
-from cards.rules.zones import (cast, cloak, end_game, manifest, move, play_land, put_onto_battlefield,
-                              resolve)
+from cards.rules.zones import cast, cloak, end_game, manifest, move, play_land, put_onto_battlefield, resolve
 
 __all__ = [
     "ACTIONS", "ActionResult", "CardData", "Characteristics", "FaceData", "GameObject",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from cards.rules.data import ADVENTURE, FLIP, MELD, MODAL_DFC, SPLIT, TRANSFORM, CardData, FaceData
 from cards.rules.colors import order_colors
+from cards.rules.data import ADVENTURE, FLIP, MELD, MODAL_DFC, SPLIT, TRANSFORM, CardData, FaceData
 from cards.rules.state import BATTLEFIELD, STACK, WARD_FACE_DOWN, GameObject
 
 

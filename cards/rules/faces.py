@@ -7,12 +7,11 @@ and does not "enter the battlefield" (R5, R22).
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 from dataclasses import replace
 
 from cards.rules.characteristics import copiable_values
 from cards.rules.state import BATTLEFIELD, FACE_DOWN_BY, STACK, ActionResult, GameObject, where
+from cards.rules.text import gettext
 from cards.rules.zones import illegal, no_effect, ok
 
 TURN_UP_VIA = ("disguise", "morph", "mana_cost", "effect")

@@ -6,11 +6,10 @@ inside an :class:`ActionResult`.
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 from dataclasses import dataclass, field
 
 from cards.rules.data import CardData, FaceData
+from cards.rules.text import gettext
 
 LIBRARY = "library"
 HAND = "hand"

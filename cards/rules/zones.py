@@ -8,8 +8,6 @@ object there: face up, front face up, unflipped, untapped, with no copy or abili
 
 from __future__ import annotations
 
-from cards.rules.text import gettext
-
 from cards.rules.characteristics import characteristics
 from cards.rules.state import (
     BATTLEFIELD,
@@ -25,6 +23,7 @@ from cards.rules.state import (
     GameObject,
     where,
 )
+from cards.rules.text import gettext
 
 FACE_LABELS = ("front", "back")
 FACE_DOWN_CASTS = ("disguise", "morph")

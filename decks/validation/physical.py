@@ -7,6 +7,7 @@ from typing import Any
 
 from decks.validation.data import DeckData, Line
 
+
 def physical_deck(deck: DeckData) -> dict:
     """What a judge should find at a deck check (R13).
 

@@ -9,9 +9,16 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from drafts import error_codes, selectors
-from drafts.models import PILE_COVERS, DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffInvitation, StaffRole
-
-
+from drafts.models import (
+    PILE_COVERS,
+    DraftFormat,
+    EnforcementLevel,
+    Event,
+    EventStaff,
+    Registration,
+    StaffInvitation,
+    StaffRole,
+)
 
 
 class EventInput(serializers.Serializer):

@@ -19,11 +19,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from draftsite.errors import DomainError
 from drafts import access, error_codes, selectors, services
 from drafts.access import Permission
 from drafts.api import serializers as s
 from drafts.api.serializers import validated
+from draftsite.errors import DomainError
 
 # --- events ----------------------------------------------------------------------------
 

@@ -1,5 +1,11 @@
 """Every write of the draft engine: plain arguments in, one transaction each."""
 
+from drafts.services.control import (  # noqa: F401
+    extend_clocks,
+    regenerate_spectator_token,
+    set_deck_building_clock,
+    start_deck_building,
+)
 from drafts.services.events import (  # noqa: F401
     create_event,
     move_player,
@@ -21,12 +27,6 @@ from drafts.services.picks import (  # noqa: F401
     resume_pod,
     set_pile_cover,
     start_pod,
-)
-from drafts.services.control import (  # noqa: F401
-    extend_clocks,
-    regenerate_spectator_token,
-    set_deck_building_clock,
-    start_deck_building,
 )
 from drafts.services.staff import (  # noqa: F401
     accept_staff_invitation,

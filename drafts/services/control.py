@@ -8,16 +8,14 @@ the shared steps are public names of ``drafts.services.changes``.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import datetime as dt
 import secrets
 import time
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from draftsite.errors import ConflictError, DomainError
 from drafts import error_codes
 from drafts.access import Permission, access_pod_seat, require
 from drafts.locking import lock_pod
@@ -25,6 +23,7 @@ from drafts.models import Event, Pack, Pod, PodAction, PodState
 from drafts.services.changes import after_commit, log_action, touch
 from drafts.services.picks import settle
 from drafts.timing import ROUNDS
+from draftsite.errors import ConflictError, DomainError
 
 MAX_EXTENSION_SECONDS = 15 * 60
 MAX_DECK_BUILDING_MINUTES = 180

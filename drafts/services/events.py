@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import datetime as dt
 import random
 import secrets
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from cards import selectors as card_selectors
 from cards.models import CardSet
-from draftsite.errors import ConflictError, DomainError, NotFoundError
 from drafts import error_codes
 from drafts.access import Permission, access_event, require
 from drafts.models import (
@@ -28,6 +26,7 @@ from drafts.models import (
     StaffRole,
 )
 from drafts.timing import ROUNDS
+from draftsite.errors import ConflictError, DomainError, NotFoundError
 
 MAX_POD_SIZE = 8
 

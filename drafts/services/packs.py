@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import random
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
-from draftsite.errors import DomainError
 from drafts import error_codes
 from drafts.collation import RarityCollation, SheetCollation, Slot, deal_cube
 from drafts.models import DraftFormat, Event
+from draftsite.errors import DomainError
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.models import Card
-from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts import error_codes
 from drafts.access import Permission, access_seat, require
 from drafts.autopick import Candidate, choose
@@ -34,6 +33,7 @@ from drafts.services import fastpath
 from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
 from drafts.services.packs import open_packs
 from drafts.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 
 ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
 
@@ -467,7 +467,7 @@ def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
     cutoff = cutoff or grace_cutoff(now)
     changed = False
     held: list[Pack] = []
-    for _ in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
+    for _step in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
         if pod.state == PodState.DRAFTING:
             held = _held_packs(pod)
             due = _next_due(pod, now, held, cutoff, own)
@@ -571,7 +571,7 @@ def next_due_at(pod: Pod) -> dt.datetime | None:
     held = _held_packs(pod)
     if not any(p.round == pod.round for p in held):
         return pod.started_at or timezone.now()  # a round end is pending
-    soonest = _next_due(pod, dt.datetime.max.replace(tzinfo=dt.timezone.utc), held)
+    soonest = _next_due(pod, dt.datetime.max.replace(tzinfo=dt.UTC), held)
     return soonest[0] if soonest else None
 
 

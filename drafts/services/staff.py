@@ -17,10 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts import error_codes, selectors
 from drafts.access import Permission, access_event, require
 from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 
 INVITATION_DAYS = 7
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
 import datetime as dt
 import json
 
 from django import template
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy
 
 register = template.Library()
 

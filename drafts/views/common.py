@@ -3,20 +3,19 @@ step of every control, and shaping selector output for templates."""
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, gettext, gettext_lazy
-
 import datetime as dt
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from cards.models import Layout
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from drafts import access, permissions
 from drafts.access import Permission
 from drafts.models import Event, Pod, PodState, Seat, effective_state
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 

@@ -13,13 +13,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
 from drafts import permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
 from drafts.models import StaffRole
 from drafts.services.staff import EDITABLE_FIELDS
 from drafts.views.common import confirm_page, confirmed, get_event, posted, run
+from draftsite.errors import DomainError
 
 
 def _organiser_event(request, event_id: int):

@@ -3,21 +3,20 @@ creating an event, registering players, seating them and starting pods."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
 from drafts import access, error_codes, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import PodState
 from drafts.views.common import confirm_page, confirmed, event_role_label, get_event, on_page
+from draftsite.errors import DomainError
 
 
 def event_list(request):

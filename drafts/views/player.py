@@ -8,8 +8,6 @@ the same actions without script, with a confirm step for the pick.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
-
 import json
 
 from django.contrib import messages
@@ -18,6 +16,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from drafts import access, permissions, selectors, services

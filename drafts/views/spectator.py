@@ -7,12 +7,11 @@ decklists are published). Regenerating the pod's token revokes the old link at o
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import json
 
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from drafts import selectors, services
 from drafts.models import Pod

@@ -8,8 +8,6 @@ of the event, and is logged by its service as a PodLogEntry.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,9 +18,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
 from drafts import access, dashboards, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PodControlForm
@@ -38,6 +36,7 @@ from drafts.views.common import (
     present_board,
     run,
 )
+from draftsite.errors import DomainError
 
 
 def _no_store(response):

@@ -17,9 +17,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import DomainError, NotFoundError
-from drafts.models import Event
 from matches import error_codes, exports, selectors, services
 from matches.api import serializers as s
 from matches.models import Match, Round

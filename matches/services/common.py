@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from drafts import permissions
 from drafts.models import Event
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from matches import error_codes
 from matches.models import EventMatchSettings, Match, MatchLogEntry, Round
 

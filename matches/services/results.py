@@ -14,11 +14,20 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from drafts.models import Registration
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from matches import error_codes, selectors
-from matches.models import (Drop, Match, MatchLogAction, MatchPenalty, MatchPlayer, MatchStatus, ResultReport,
-                            RoundKind, RoundState)
+from matches.models import (
+    Drop,
+    Match,
+    MatchLogAction,
+    MatchPenalty,
+    MatchPlayer,
+    MatchStatus,
+    ResultReport,
+    RoundKind,
+    RoundState,
+)
 from matches.services.common import clean_text, lock_match, lock_settings, log, notify, require_staff
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus

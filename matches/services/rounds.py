@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from draftsite.errors import ConflictError, DomainError, NotFoundError
 from drafts.models import Pod
+from draftsite.errors import ConflictError, DomainError, NotFoundError
 from matches import error_codes, selectors
 from matches.models import (
     EventMatchSettings,

@@ -14,8 +14,8 @@ everybody else pair without a rematch.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
 
 from matches.swiss.matching import maximum_matching
 from matches.swiss.results import Result

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 # Seeds meeting in the first round, in table order: the winners of tables 1 and 2 meet next,
 # so seeds 1 and 2 can only meet in the final.

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Hashable
 
 MATCH_WIN, MATCH_DRAW, MATCH_LOSS = 3, 1, 0  # MTR 3.1 match points
 GAME_WIN, GAME_DRAW = 3, 1  # MTR Appendix C game points

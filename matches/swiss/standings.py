@@ -16,9 +16,9 @@ opponents' game-win percentage (OGW). Players equal on all four share a rank.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Hashable, Iterable, Sequence
 
 from matches.swiss.results import GAME_DRAW, GAME_WIN, MATCH_DRAW, MATCH_WIN, Result
 

@@ -14,10 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError, ForbiddenError
-from draftsite.forms import back_to, posted
 from drafts import permissions
 from drafts.models import Event
+from draftsite.errors import DomainError, ForbiddenError
+from draftsite.forms import back_to, posted
 from matches import exports, forms, selectors, services
 from matches.models import Match, PairingMode, Round, RoundState
 

@@ -4,7 +4,6 @@ before any 400), then the body, then one service; reads come from ``paper.select
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -12,9 +11,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.models import DraftFormat, Event
 from draftsite.api import validated_body
 from draftsite.errors import NotFoundError
-from drafts.models import DraftFormat, Event
 from paper import error_codes, selectors, services
 from paper.api.serializers import ControlInput, FlightInput, FollowersInput, PostDfcInput, StartInput
 

@@ -12,8 +12,6 @@ the API instead (no reload: a projector keeps its sound permission) and falls ba
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -21,16 +19,16 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError, ForbiddenError
-from draftsite.forms import back_to, posted
 from drafts import permissions
 from drafts.models import DraftFormat, Event
 from drafts.templatetags.draft_tags import clock
 from drafts.views.common import confirm_page, confirmed
+from draftsite.errors import DomainError, ForbiddenError
+from draftsite.forms import back_to, posted
 from paper import selectors, services
 from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.utils.translation import gettext
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
@@ -17,14 +16,21 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
-from drafts.models import Event
 from penalties import error_codes, permissions, selectors, services
-from penalties.api.serializers import (AppealInput, DecisionInput, DismissInput, InfractionOutput, PenaltyDetailOutput,
-                                       PenaltyInput, PenaltyOutput, TimeoutPickOutput)
+from penalties.api.serializers import (
+    AppealInput,
+    DecisionInput,
+    DismissInput,
+    InfractionOutput,
+    PenaltyDetailOutput,
+    PenaltyInput,
+    PenaltyOutput,
+    TimeoutPickOutput,
+)
 from penalties.reports import csv_response
-
 
 # --- access helpers --------------------------------------------------------------------
 

@@ -3,18 +3,17 @@ the player's own penalties and appeals, reports. Every view checks who asks, per
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from draftsite.errors import DomainError
 from drafts.models import Event
+from draftsite.errors import DomainError
 from penalties import permissions, selectors, services
 from penalties.forms import DecisionForm, DismissForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus

@@ -23,7 +23,7 @@ from tests.factories import EventStaffFactory, UserFactory
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DATA = Path(settings.BASE_DIR) / "cards" / "data"
-T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 
 # file -> a card (or checklist set code) that shows it is loaded
 NEEDED = [

@@ -9,13 +9,13 @@ import pytest
 from django.contrib.auth.models import Group
 from django.db import connection
 
-from drafts import roles, services
-from drafts.models import Seat
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
+from drafts import roles, services
+from drafts.models import Seat
 from tests.factories import UserFactory
 
-T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 RARITIES = ["common"] * 10 + ["uncommon"] * 3 + ["rare", "mythic"]
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from draftsite.errors import ForbiddenError, NotFoundError
 from drafts import access, error_codes, services
 from drafts.access import Permission
 from drafts.models import DraftFormat, Seat, StaffRole
+from draftsite.errors import ForbiddenError, NotFoundError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import EventFactory, EventStaffFactory, UserFactory
 

@@ -14,10 +14,10 @@ from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
-from draftsite.asgi import application
-from draftsite.routing import websocket_urlpatterns
 from drafts import presence, services
 from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+from draftsite.asgi import application
+from draftsite.routing import websocket_urlpatterns
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 

@@ -265,7 +265,7 @@ class _Drafter:
                         self.front = None
                     try:
                         message = await socket.receive(timeout=1 if polled else 2)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         if polled:  # asked, and still nothing pushed: the push was lost
                             self.missed_pushes += 1
                             self.take(polled, self.seen_version)

@@ -24,14 +24,14 @@ from django.db import connection, connections, transaction
 from django.test import Client
 from django.utils import timezone
 
-from draftsite.errors import DomainError
-from draftsite.routing import websocket_urlpatterns
 from drafts import services
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
 from drafts.services import fresh_pod
 from drafts.simulation import check_conservation
 from drafts.tasks import sweep_due_pods
+from draftsite.errors import DomainError
+from draftsite.routing import websocket_urlpatterns
 from tests.drafts import conftest
 from tests.factories import TokenFactory
 

@@ -124,7 +124,7 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
     data = build(work / "db.sqlite3")  # sets Django up
-    from tests.e2e.conftest import CHROMEDRIVER, CHROMIUM, CHROME_FLAGS, _free_port
+    from tests.e2e.conftest import CHROME_FLAGS, CHROMEDRIVER, CHROMIUM, _free_port
 
     port = _free_port()
     server = serve(work / "db.sqlite3", port)

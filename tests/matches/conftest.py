@@ -11,7 +11,7 @@ from drafts.models import DraftFormat, Pod, StaffRole
 from matches import services
 from tests.factories import EventFactory, EventStaffFactory, PodFactory, RegistrationFactory, SeatFactory, UserFactory
 
-T0 = dt.datetime(2026, 11, 30, 17, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 30, 17, 0, tzinfo=dt.UTC)
 
 
 def minutes(n: float) -> dt.datetime:

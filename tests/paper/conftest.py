@@ -12,7 +12,7 @@ from drafts import roles, services
 from drafts.models import StaffRole
 from tests.factories import EventStaffFactory, UserFactory
 
-T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
 
 
 def s(n: float) -> dt.timedelta:

@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
-from draftsite.routing import websocket_urlpatterns
 from drafts.models import Pod, Seat
+from draftsite.routing import websocket_urlpatterns
 from paper import services
 from tests.paper.conftest import make_paper_event, user
 

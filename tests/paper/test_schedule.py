@@ -11,7 +11,7 @@ from drafts.timing import PICK_SECONDS, REVIEW_SECONDS
 from paper import schedule
 from paper.schedule import Jump, Pause
 
-T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
 
 
 def s(n: float) -> dt.timedelta:

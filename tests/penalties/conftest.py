@@ -9,10 +9,10 @@ from rest_framework.test import APIClient
 
 from drafts.models import DraftFormat, StaffRole
 from penalties import services
-from tests.factories import EventFactory, EventStaffFactory, RegistrationFactory, UserFactory
 from tests.drafts.conftest import cube_names, make_pod  # noqa: F401  (fixture and helper re-used)
+from tests.factories import EventFactory, EventStaffFactory, RegistrationFactory, UserFactory
 
-T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 
 
 def minutes(n: float) -> dt.datetime:

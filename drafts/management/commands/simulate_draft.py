@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from draftsite.errors import DomainError
 from drafts.simulation import simulate_draft
+from draftsite.errors import DomainError
 
 
 class Command(BaseCommand):

@@ -19,7 +19,6 @@ from cards.rules import (
     become_copy,
     characteristics,
     controller_view,
-    create_token_copy,
 )
 
 Step = tuple[str, dict[str, Any]] | Callable[[GameObject], ActionResult]

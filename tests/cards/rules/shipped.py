@@ -4,7 +4,7 @@ Innistrad: Midnight Hunt and the Rooms of Duskmourn. No database needed."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 from cards.importers.cockatrice import read_cockatrice
@@ -20,7 +20,7 @@ FILES = {"EMN": ("mtgjson/EMN.json.gz", read_mtgjson_set),
 _FACE_DEFAULTS = {"disguise_cost": "", "morph_cost": "", "megamorph_cost": ""}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cards(set_code: str) -> dict[str, CardData]:
     path, reader = FILES[set_code]
     found: dict[str, CardData] = {}

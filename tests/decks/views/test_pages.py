@@ -206,7 +206,7 @@ def test_the_last_saved_time_is_not_followed_by_a_second_period(event, users):
     client = login(users["alice"])
     client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"})
     Deck.objects.filter(registration=regs["alice"]).update(
-        updated_at=dt.datetime(2026, 11, 29, 14, 46, tzinfo=dt.timezone.utc))
+        updated_at=dt.datetime(2026, 11, 29, 14, 46, tzinfo=dt.UTC))
     html = client.get(f"/decks/events/{ev.pk}/").content.decode()
     assert "2:46 p.m." in html
     assert not re.search(r"[ap]\.m\.\.", html)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
 from drafts.models import DraftCard, Event, Pack, Pick, Pod, Seat
-from django.utils import timezone
-
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 

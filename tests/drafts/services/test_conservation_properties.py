@@ -10,13 +10,13 @@ from hypothesis.extra.django import TestCase
 
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
-from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, PodState, Seat
 from drafts.simulation import check_conservation
+from draftsite.errors import DomainError
 from tests.factories import UserFactory
 
-T0 = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 steps = st.lists(
     st.one_of(

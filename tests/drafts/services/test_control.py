@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from draftsite.errors import ConflictError, DomainError
 from drafts import dashboards, error_codes, services
 from drafts.models import DraftCard, Pack, PodLogEntry, PodState, Seat
+from draftsite.errors import ConflictError, DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 
 pytestmark = pytest.mark.django_db

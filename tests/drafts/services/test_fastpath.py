@@ -19,10 +19,10 @@ from hypothesis.extra.django import TestCase
 
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
-from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PodLogEntry, Seat
 from drafts.timing import pick_seconds, review_seconds
+from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
 

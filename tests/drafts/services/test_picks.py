@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState, Seat
 from drafts.selectors import seat_view
 from drafts.services import fresh_pod
+from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
 
@@ -56,7 +56,6 @@ def test_start_is_reproducible_from_the_seed(organiser, players, cube_names):
     first = make_pod(organiser, players[:4], cube_names, seed=11)
     contents = [list(DraftCard.objects.filter(opened_in=p).order_by("slot").values_list("card_id", flat=True))
                 for p in Pack.objects.filter(pod=first).order_by("round", "opener__position")]
-    from django.contrib.auth import get_user_model
 
     others = [UserFactory(username=f"q{i}") for i in range(4)]
     second = make_pod(organiser, others, cube_names, seed=11)

@@ -13,10 +13,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.services import fresh_pod
+from draftsite.errors import DomainError
 from tests.drafts.conftest import make_pod
 from tests.factories import UserFactory
 

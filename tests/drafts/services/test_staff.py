@@ -11,9 +11,9 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from draftsite.errors import DomainError
 from drafts import services
 from drafts.models import EventLogEntry, EventStaff, StaffInvitation
+from draftsite.errors import DomainError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -15,11 +15,11 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from draftsite.errors import DomainError
 from drafts import services
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.simulation import check_conservation
+from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from drafts import services as draft_services
 from drafts.models import PodLogEntry, PodState, Seat
+from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from paper import error_codes, schedule, selectors, services
 from paper.models import CallJump, CallPause
 from tests.paper.conftest import T0, make_paper_event, s

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from draftsite.errors import ConflictError, DomainError
 from drafts import services as draft_services
 from drafts.models import Pick, PickKind, StaffRole
+from draftsite.errors import ConflictError, DomainError
 from penalties import selectors, services
 from penalties.models import Penalty
 from tests.factories import EventStaffFactory, UserFactory
