@@ -85,6 +85,7 @@ def changed_version(text: str) -> int | None:
             return int(tail[:-1])
     return None
 
+
 try:  # the load generator parses every frame: the fastest JSON available
     import orjson
 
@@ -106,39 +107,73 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--mode", choices=["saturation", "event", "scaling", "both"], default="both")
-    parser.add_argument("--transport", choices=["socket", "http"], default="socket",
-                        help="how players pick (both hear pushes on their seat socket)")
-    parser.add_argument("--saturation-seconds", type=float, default=3600.0,
-                        help="Cap on a saturation run (default: until every pod has drafted).")
+    parser.add_argument(
+        "--transport",
+        choices=["socket", "http"],
+        default="socket",
+        help="how players pick (both hear pushes on their seat socket)",
+    )
+    parser.add_argument(
+        "--saturation-seconds",
+        type=float,
+        default=3600.0,
+        help="Cap on a saturation run (default: until every pod has drafted).",
+    )
     parser.add_argument("--event-seconds", type=float, default=120.0, help="Event-load window.")
     parser.add_argument("--scaling-seconds", type=float, default=60.0, help="Cap on each scaling run.")
     parser.add_argument("--scaling-workers", default="1,2,4", help="web processes of the scaling runs")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 10.0), metavar=("MIN", "MAX"))
-    parser.add_argument("--deadline-margin", type=float, default=1.0,
-                        help="Event players pick at least this long before their pack's deadline, so "
-                             "every timeout pick is one the server caused (negative: think freely).")
-    parser.add_argument("--idle-seconds", type=float, default=5.0,
-                        help="Measure the idle cost (pages open, nobody picking) this long before the "
-                             "window, and also report CPU per pick net of it (0: skip)")
-    parser.add_argument("--heartbeat-seconds", type=float, default=20.0,
-                        help="Each page's heartbeat on its socket, as static/js/live.js (0: none)")
-    parser.add_argument("--answer-timeout", type=float, default=30.0,
-                        help="A pick without an answer after this long is an error.")
-    parser.add_argument("--stall-seconds", type=float, default=None,
-                        help="A waiting player whose socket heard nothing for this long reads its "
-                             "queue over HTTP (counted as a fallback; default 5 s, event 2*think max + 5)")
-    parser.add_argument("--database-url", default=os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"))
+    parser.add_argument(
+        "--deadline-margin",
+        type=float,
+        default=1.0,
+        help="Event players pick at least this long before their pack's deadline, so "
+        "every timeout pick is one the server caused (negative: think freely).",
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=5.0,
+        help="Measure the idle cost (pages open, nobody picking) this long before the "
+        "window, and also report CPU per pick net of it (0: skip)",
+    )
+    parser.add_argument(
+        "--heartbeat-seconds",
+        type=float,
+        default=20.0,
+        help="Each page's heartbeat on its socket, as static/js/live.js (0: none)",
+    )
+    parser.add_argument(
+        "--answer-timeout", type=float, default=30.0, help="A pick without an answer after this long is an error."
+    )
+    parser.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=None,
+        help="A waiting player whose socket heard nothing for this long reads its "
+        "queue over HTTP (counted as a fallback; default 5 s, event 2*think max + 5)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"),
+    )
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
     parser.add_argument("--set", dest="set_code", default="ISD")
     parser.add_argument("--results-dir", default=str(RESULTS))
     parser.add_argument("--results", default=None, help="Also write every run of this invocation to this JSON file.")
     parser.add_argument("--no-profile", action="store_true", help="Skip the in-process profile.")
-    parser.add_argument("--profile-generator", action="store_true",
-                        help="Print where the load generator's own time goes (cProfile; slows it down).")
+    parser.add_argument(
+        "--profile-generator",
+        action="store_true",
+        help="Print where the load generator's own time goes (cProfile; slows it down).",
+    )
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
-    parser.add_argument("--beat", choices=["separate", "embedded"], default="separate",
-                        help="Celery beat as its own process, or inside the worker (celery worker -B)")
+    parser.add_argument(
+        "--beat",
+        choices=["separate", "embedded"],
+        default="separate",
+        help="Celery beat as its own process, or inside the worker (celery worker -B)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     name = args.database_url.rsplit("/", 1)[1]
@@ -149,6 +184,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 # --- database and Django ---------------------------------------------------------------
 
+
 def recreate_database(url: str) -> None:
     import psycopg
 
@@ -157,7 +193,7 @@ def recreate_database(url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
         # Calls and time of PL/pgSQL functions (the pick function), this database only.
-        conn.execute(f'ALTER DATABASE "{name}" SET track_functions = \'pl\'')
+        conn.execute(f"ALTER DATABASE \"{name}\" SET track_functions = 'pl'")
 
 
 def admin_url(url: str) -> str:
@@ -165,9 +201,15 @@ def admin_url(url: str) -> str:
 
 
 def server_env(args) -> dict:
-    return {"DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url,
-            "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "LOG_LEVEL": "WARNING"}
+    return {
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "DJANGO_SETTINGS_MODULE": "draftsite.settings",
+        "DEBUG": "0",
+        "SECURE_HTTPS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "LOG_LEVEL": "WARNING",
+    }
 
 
 def setup_django(args) -> None:
@@ -198,8 +240,7 @@ def prepare(args) -> None:
     Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
 
 
-def create_event(args, label: str, players: int | None = None, pick_timer: bool = True,
-                 start: bool = True) -> dict:
+def create_event(args, label: str, players: int | None = None, pick_timer: bool = True, start: bool = True) -> dict:
     """An event with ``players`` bench players seated in pods of 8, and every pod started
     (or not: the run starts them once every page is open, so no clock runs meanwhile)."""
     from django.contrib.auth import get_user_model
@@ -210,10 +251,18 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
 
     User = get_user_model()
     organiser = User.objects.get(username="bench-organiser")
-    event = services.create_event(name=f"Bench {label}", date=timezone.now().date(), created_by=organiser,
-                                  set_codes=[args.set_code], pick_timer=pick_timer)
-    chosen = list(User.objects.filter(username__regex=r"^bench-[0-9]+$").order_by("username")
-                  .select_related("auth_token")[: players or args.players])
+    event = services.create_event(
+        name=f"Bench {label}",
+        date=timezone.now().date(),
+        created_by=organiser,
+        set_codes=[args.set_code],
+        pick_timer=pick_timer,
+    )
+    chosen = list(
+        User.objects.filter(username__regex=r"^bench-[0-9]+$")
+        .order_by("username")
+        .select_related("auth_token")[: players or args.players]
+    )
     Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in chosen)
     pods = services.seat_players(event_id=event.pk, seed=args.seed)
     for pod in pods if start else ():
@@ -226,9 +275,17 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
         "organiser_token": organiser.auth_token.key,
         "organiser": organiser.pk,
         "pods": sorted(pod.pk for pod in pods),
-        "seats": [{"id": s.pk, "pod": s.pod_id, "position": s.position, "user": s.registration.user_id,
-                   "token": s.registration.user.auth_token.key,
-                   "session": sessions[s.registration.user_id]} for s in seats],
+        "seats": [
+            {
+                "id": s.pk,
+                "pod": s.pod_id,
+                "position": s.position,
+                "user": s.registration.user_id,
+                "token": s.registration.user.auth_token.key,
+                "session": sessions[s.registration.user_id],
+            }
+            for s in seats
+        ],
     }
 
 
@@ -249,6 +306,7 @@ def _sessions(users) -> dict[int, str | None]:
 
 
 # --- the production shape ----------------------------------------------------------------
+
 
 def free_port() -> int:
     import socket
@@ -278,20 +336,61 @@ class Servers:
         self.tmp = tempfile.TemporaryDirectory(prefix="draft_load_")
         env = {**os.environ, **server_env(args)}
         python = sys.executable
-        self.web_command = [python, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
-                            "--port", str(port), "--workers", str(web_workers), "--no-access-log",
-                            "--log-level", "warning", *uvicorn_options()]
+        self.web_command = [
+            python,
+            "-m",
+            "uvicorn",
+            "draftsite.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(web_workers),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            *uvicorn_options(),
+        ]
         self.web = subprocess.Popen(self.web_command, cwd=ROOT, env=env, start_new_session=True)
         celery = [python, "-m", "celery", "--quiet", "-A", "draftsite"]
         schedule = ["--schedule", os.path.join(self.tmp.name, "beat-schedule")]
         embedded = args.beat == "embedded"  # beat inside the worker process (celery worker -B)
         self.worker = subprocess.Popen(
-            [*celery, "worker", *(["--beat", *schedule] if embedded else []), "--pool", args.worker_pool,
-             "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, start_new_session=True)
-        self.beat = self.worker if embedded else subprocess.Popen(
-            [*celery, "beat", "--loglevel", "WARNING", *schedule, "--pidfile", os.path.join(self.tmp.name, "beat.pid")],
-            cwd=ROOT, env=env, start_new_session=True)
+            [
+                *celery,
+                "worker",
+                *(["--beat", *schedule] if embedded else []),
+                "--pool",
+                args.worker_pool,
+                "--loglevel",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
+        self.beat = (
+            self.worker
+            if embedded
+            else subprocess.Popen(
+                [
+                    *celery,
+                    "beat",
+                    "--loglevel",
+                    "WARNING",
+                    *schedule,
+                    "--pidfile",
+                    os.path.join(self.tmp.name, "beat.pid"),
+                ],
+                cwd=ROOT,
+                env=env,
+                start_new_session=True,
+            )
+        )
         self.processes = [self.web, self.worker] + ([self.beat] if self.beat is not self.worker else [])
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -325,6 +424,7 @@ class Servers:
 
 # --- /proc: CPU and memory ---------------------------------------------------------------
 
+
 def proc_table() -> dict[int, dict]:
     """Every process: parent, name, CPU ticks of its own and of its reaped children."""
     table = {}
@@ -336,11 +436,14 @@ def proc_table() -> dict[int, dict]:
                 text = handle.read()
         except OSError:
             continue
-        comm = text[text.index("(") + 1:text.rindex(")")]
-        fields = text[text.rindex(")") + 2:].split()
-        table[int(entry)] = {"ppid": int(fields[1]), "comm": comm,
-                             "ticks": int(fields[11]) + int(fields[12]),
-                             "child_ticks": int(fields[13]) + int(fields[14])}
+        comm = text[text.index("(") + 1 : text.rindex(")")]
+        fields = text[text.rindex(")") + 2 :].split()
+        table[int(entry)] = {
+            "ppid": int(fields[1]),
+            "comm": comm,
+            "ticks": int(fields[11]) + int(fields[12]),
+            "child_ticks": int(fields[13]) + int(fields[14]),
+        }
     return table
 
 
@@ -430,15 +533,31 @@ class Meter:
         (PostgreSQL 15), so the closing sample of these is taken that much later."""
         stats = self.admin.execute(
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
-            "tup_fetched FROM pg_stat_database WHERE datname = %s", [self.dbname]).fetchone()
+            "tup_fetched FROM pg_stat_database WHERE datname = %s",
+            [self.dbname],
+        ).fetchone()
         assert stats is not None  # the bench database exists
         functions = self.bench_db.execute(
-            "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions").fetchall()
+            "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions"
+        ).fetchall()
         return {
-            "db": dict(zip(["xact_commit", "xact_rollback", "tup_inserted", "tup_updated", "tup_deleted",
-                            "tup_returned", "tup_fetched"], stats)),
-            "functions": {name: {"calls": calls, "total_ms": total, "self_ms": own}
-                          for name, calls, total, own in functions},
+            "db": dict(
+                zip(
+                    [
+                        "xact_commit",
+                        "xact_rollback",
+                        "tup_inserted",
+                        "tup_updated",
+                        "tup_deleted",
+                        "tup_returned",
+                        "tup_fetched",
+                    ],
+                    stats,
+                )
+            ),
+            "functions": {
+                name: {"calls": calls, "total_ms": total, "self_ms": own} for name, calls, total, own in functions
+            },
         }
 
     @staticmethod
@@ -463,9 +582,12 @@ class Meter:
             old = before["functions"].get(name, {"calls": 0, "total_ms": 0.0, "self_ms": 0.0})
             calls = stats["calls"] - old["calls"]
             if calls:
-                functions[name] = {"calls": calls,
-                                   "mean_ms": round((stats["total_ms"] - old["total_ms"]) / calls, 3),
-                                   "calls_per_pick": round(calls / picks, 2) if picks else None}
+                functions[name] = {
+                    "calls": calls,
+                    "mean_ms": round((stats["total_ms"] - old["total_ms"]) / calls, 3),
+                    "calls_per_pick": round(calls / picks, 2) if picks else None,
+                }
+
         def per(value):
             return round(value / picks, 3) if picks else None
 
@@ -473,8 +595,11 @@ class Meter:
             "seconds": round(after["at"] - before["at"], 2),
             "cpu_seconds": {k: round(v / 1000, 2) for k, v in cpu.items()},
             "cpu_ms_per_pick": {k: per(v) for k, v in cpu.items()},
-            "db": {**db, "xact_per_pick": per(db["xact_commit"] + db["xact_rollback"]),
-                   "rows_written_per_pick": per(db["tup_inserted"] + db["tup_updated"] + db["tup_deleted"])},
+            "db": {
+                **db,
+                "xact_per_pick": per(db["xact_commit"] + db["xact_rollback"]),
+                "rows_written_per_pick": per(db["tup_inserted"] + db["tup_updated"] + db["tup_deleted"]),
+            },
             "functions": functions,
         }
 
@@ -483,12 +608,16 @@ class Meter:
         web = memory_kb(descendants(self.servers.web.pid, table))
         worker_pids = set(descendants(self.servers.worker.pid, table)) | set(descendants(self.servers.beat.pid, table))
         worker = memory_kb(sorted(worker_pids))
-        return {"web": web, "worker_and_beat": worker,
-                "total_rss_mb": round(web["rss_mb"] + worker["rss_mb"], 1),
-                "total_pss_mb": round(web["pss_mb"] + worker["pss_mb"], 1)}
+        return {
+            "web": web,
+            "worker_and_beat": worker,
+            "total_rss_mb": round(web["rss_mb"] + worker["rss_mb"], 1),
+            "total_pss_mb": round(web["pss_mb"] + worker["pss_mb"], 1),
+        }
 
 
 # --- what the players measure -----------------------------------------------------------
+
 
 def percentiles(values: list[float]) -> dict:
     ordered = sorted(values)
@@ -496,8 +625,14 @@ def percentiles(values: list[float]) -> dict:
     def pct(p: float) -> float | None:
         return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1) if ordered else None
 
-    return {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99), "max": pct(1.0),
-            "mean": round(statistics.mean(ordered) * 1000, 1) if ordered else None, "count": len(ordered)}
+    return {
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "max": pct(1.0),
+        "mean": round(statistics.mean(ordered) * 1000, 1) if ordered else None,
+        "count": len(ordered),
+    }
 
 
 class Connection:
@@ -587,8 +722,11 @@ class Run:
             for version in versions:
                 missed = False
                 for connection in by_pod.get(pod, ()):
-                    if connection.closed_early or connection.connect_version is None \
-                            or version <= connection.connect_version:
+                    if (
+                        connection.closed_early
+                        or connection.connect_version is None
+                        or version <= connection.connect_version
+                    ):
                         continue  # opened after this version (its connect message covered it) or lost
                     if connection.max_version < version:
                         not_heard += 1
@@ -596,13 +734,18 @@ class Run:
                     elif version not in connection.changed:
                         skipped += 1
                 not_heard_picks += missed
-        return {"sockets": len(self.connections), "sockets_closed_early": sum(c.closed_early for c in self.connections),
-                "changed_messages": sum(sum(c.changed.values()) for c in self.connections),
-                "queue_pushes": sum(sum(c.queue_pushes.values()) for c in self.connections),
-                "queue_pushes_twice": sum(n - 1 for c in self.connections for n in c.queue_pushes.values() if n > 1),
-                "not_heard": not_heard_picks, "not_heard_deliveries": not_heard,
-                "heard_twice": twice, "skipped": skipped,
-                "told_never": sum(len(v) for v in self.pending_told.values())}
+        return {
+            "sockets": len(self.connections),
+            "sockets_closed_early": sum(c.closed_early for c in self.connections),
+            "changed_messages": sum(sum(c.changed.values()) for c in self.connections),
+            "queue_pushes": sum(sum(c.queue_pushes.values()) for c in self.connections),
+            "queue_pushes_twice": sum(n - 1 for c in self.connections for n in c.queue_pushes.values() if n > 1),
+            "not_heard": not_heard_picks,
+            "not_heard_deliveries": not_heard,
+            "heard_twice": twice,
+            "skipped": skipped,
+            "told_never": sum(len(v) for v in self.pending_told.values()),
+        }
 
 
 class PublishWatch:
@@ -657,8 +800,7 @@ class PublishWatch:
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
-        return {"published": self.published, "published_out_of_order": self.out_of_order,
-                "published_twice": self.twice}
+        return {"published": self.published, "published_out_of_order": self.out_of_order, "published_twice": self.twice}
 
 
 class Player:
@@ -685,8 +827,12 @@ class Player:
         url = ctx.base.replace("http", "ws", 1) + f"/ws/seats/{self.seat['id']}/"
         try:
             self.ws = await ctx.socket_session.ws_connect(
-                url, headers={"Origin": ctx.base, "Cookie": f"sessionid={self.seat['session']}"},
-                heartbeat=None, autoping=True, compress=15)  # offered, as browsers do
+                url,
+                headers={"Origin": ctx.base, "Cookie": f"sessionid={self.seat['session']}"},
+                heartbeat=None,
+                autoping=True,
+                compress=15,
+            )  # offered, as browsers do
         except (TimeoutError, aiohttp.ClientError, OSError):
             self.run.errors["socket_connect_failed"] += 1
             self.ws = None
@@ -770,8 +916,9 @@ class Player:
     async def fetch_view(self) -> dict | None:
         """The page's first read (and the fallback): GET the seat's queue."""
         try:
-            async with self.ctx.session.get(f"{self.ctx.base}/api/seats/{self.seat['id']}/queue/",
-                                            headers=self.headers) as response:
+            async with self.ctx.session.get(
+                f"{self.ctx.base}/api/seats/{self.seat['id']}/queue/", headers=self.headers
+            ) as response:
                 status = response.status
                 body = await response.json(content_type=None) if status == 200 else None
         except Exception:
@@ -787,9 +934,11 @@ class Player:
         """(when the answer came, its body or None, HTTP-like status)."""
         if self.ctx.transport == "http":
             try:
-                async with self.ctx.session.post(f"{self.ctx.base}/api/seats/{self.seat['id']}/picks/",
-                                                 headers=self.headers,
-                                                 json={"card": card, "pack": pack["pack_id"]}) as response:
+                async with self.ctx.session.post(
+                    f"{self.ctx.base}/api/seats/{self.seat['id']}/picks/",
+                    headers=self.headers,
+                    json={"card": card, "pack": pack["pack_id"]},
+                ) as response:
                     body = await response.json(content_type=None)
                     return time.monotonic(), body, response.status
             except TimeoutError:
@@ -899,8 +1048,12 @@ class Player:
                 if view is not None and view["queue"] and not view["queue"][0].get("waiting"):
                     run.fallback_found_pack += 1  # a pack no push announced: how long it waited
                     front = view["queue"][0]
-                    run.unannounced[front["pack_id"]] = (time.monotonic(), front.get("deadline"),
-                                                         front.get("cards_left"), view["version"])
+                    run.unannounced[front["pack_id"]] = (
+                        time.monotonic(),
+                        front.get("deadline"),
+                        front.get("cards_left"),
+                        view["version"],
+                    )
                 continue
             if driver.finished:
                 return
@@ -934,8 +1087,9 @@ class PodDriver:
         self.advanced.add(round_number)
         started = time.monotonic()
         try:
-            async with ctx.session.post(f"{ctx.base}/api/pods/{self.pod_id}/advance/",
-                                        headers={"Authorization": f"Token {ctx.organiser_token}"}) as response:
+            async with ctx.session.post(
+                f"{ctx.base}/api/pods/{self.pod_id}/advance/", headers={"Authorization": f"Token {ctx.organiser_token}"}
+            ) as response:
                 await response.read()
                 if response.status >= 500:
                     ctx.run.errors[f"advance_failed_{response.status}"] += 1
@@ -978,9 +1132,12 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
     players = {seat["id"]: Player(seat, run, ctx) for seat in setup["seats"]}
     drivers = {pod: PodDriver(pod, seats, [players[s["id"]] for s in seats]) for pod, seats in by_pod.items()}
     timeout = aiohttp.ClientTimeout(total=args.answer_timeout)
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=200), timeout=timeout) as session, \
-            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
-                                  timeout=aiohttp.ClientTimeout(total=None, sock_connect=30)) as socket_session:
+    async with (
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=200), timeout=timeout) as session,
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None, sock_connect=30)
+        ) as socket_session,
+    ):
         ctx.session, ctx.socket_session = session, socket_session
         # The pages open: every seat socket, then each page's first read of its queue.
         gate = asyncio.Semaphore(64)
@@ -1041,14 +1198,22 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         # Net of idle: the window's CPU minus what the same seconds cost with nobody picking.
         rate = Meter.difference(idle[0], idle[1], 1)
         scale = usage["seconds"] / rate["seconds"]
-        usage["idle_cpu_ms_per_second"] = {k: round(v * 1000 / rate["seconds"], 1)
-                                           for k, v in rate["cpu_seconds"].items()}
+        usage["idle_cpu_ms_per_second"] = {
+            k: round(v * 1000 / rate["seconds"], 1) for k, v in rate["cpu_seconds"].items()
+        }
         usage["cpu_ms_per_pick_net_of_idle"] = {
             k: round((usage["cpu_seconds"][k] - rate["cpu_seconds"][k] * scale) * 1000 / run.picks, 3)
-            if run.picks else None for k in usage["cpu_seconds"]}
+            if run.picks
+            else None
+            for k in usage["cpu_seconds"]
+        }
     return {
-        "window": {"seconds": round(elapsed, 1), "started_wall": time.time() - (time.monotonic() - started),
-                   "ended_wall": window_end, "cap_seconds": seconds},
+        "window": {
+            "seconds": round(elapsed, 1),
+            "started_wall": time.time() - (time.monotonic() - started),
+            "ended_wall": window_end,
+            "cap_seconds": seconds,
+        },
         "picks": run.picks,
         "picks_per_second": round(run.picks / elapsed, 1) if elapsed else None,
         "pods_finished": sum(d.finished for d in drivers.values()),
@@ -1063,19 +1228,25 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "heartbeats_sent": run.heartbeats,
         "organiser_advance_ms": percentiles(run.advances),
         "fallback_reads_that_found_a_pack": run.fallback_found_pack,
-        "unannounced_packs": {"pushed_later": len(run.late_pushes),
-                              "pushed_later_after_ms": percentiles(run.late_pushes),
-                              "never_pushed": len(run.unannounced),
-                              "examples": [{"pack": k, "deadline": v[1], "cards_left": v[2], "view_version": v[3]}
-                                           for k, v in list(run.unannounced.items())[:5]]},
+        "unannounced_packs": {
+            "pushed_later": len(run.late_pushes),
+            "pushed_later_after_ms": percentiles(run.late_pushes),
+            "never_pushed": len(run.unannounced),
+            "examples": [
+                {"pack": k, "deadline": v[1], "cards_left": v[2], "view_version": v[3]}
+                for k, v in list(run.unannounced.items())[:5]
+            ],
+        },
         "usage": usage,
         "_pushed_packs": run.pushed_packs,
-        "_max_heard": {pod: max((c.max_version for c in run.connections if c.pod == pod), default=-1)
-                       for pod in setup["pods"]},
+        "_max_heard": {
+            pod: max((c.max_version for c in run.connections if c.pod == pod), default=-1) for pod in setup["pods"]
+        },
     }
 
 
 # --- checks and profile ----------------------------------------------------------------
+
 
 def conservation(event_id: int, window: dict) -> dict:
     from django.db.models import Count
@@ -1091,11 +1262,13 @@ def conservation(event_id: int, window: dict) -> dict:
     picks = Pick.objects.filter(seat__pod__event_id=event_id)
     ended = dt.datetime.fromtimestamp(window["ended_wall"], tz=dt.UTC)
     duplicates = picks.values("draft_card_id").order_by().annotate(n=Count("pk")).filter(n__gt=1).count()
-    return {"pods_checked": Pod.objects.filter(event_id=event_id).count(),
-            "problems": {str(k): v for k, v in problems.items()},
-            "picks_by_kind": dict(Counter(picks.values_list("kind", flat=True))),
-            "timeout_picks_in_window": picks.filter(kind="timeout", made_at__lte=ended).count(),
-            "duplicated_picks": duplicates}
+    return {
+        "pods_checked": Pod.objects.filter(event_id=event_id).count(),
+        "problems": {str(k): v for k, v in problems.items()},
+        "picks_by_kind": dict(Counter(picks.values_list("kind", flat=True))),
+        "timeout_picks_in_window": picks.filter(kind="timeout", made_at__lte=ended).count(),
+        "duplicated_picks": duplicates,
+    }
 
 
 def foreign_messages(pushed_packs: set, max_heard: dict) -> dict:
@@ -1104,8 +1277,11 @@ def foreign_messages(pushed_packs: set, max_heard: dict) -> dict:
     databases must stay out of this run's sockets (hidden information)."""
     from drafts.models import Pack, Pod
 
-    pods_of = dict(Pack.objects.filter(pk__in={pack for _, pack in pushed_packs if isinstance(pack, int)})
-                   .values_list("pk", "pod_id"))
+    pods_of = dict(
+        Pack.objects.filter(pk__in={pack for _, pack in pushed_packs if isinstance(pack, int)}).values_list(
+            "pk", "pod_id"
+        )
+    )
     foreign_packs = sum(1 for pod, pack in pushed_packs if pods_of.get(pack) != pod)
     versions = dict(Pod.objects.filter(pk__in=list(max_heard)).values_list("pk", "version"))
     beyond = sum(1 for pod, heard in max_heard.items() if heard > versions.get(pod, -1))
@@ -1154,23 +1330,35 @@ def profile_pick(args) -> dict:
                     started = time.process_time()
                     if path == "service":
                         profiler.enable()
-                        picked = _call(services.make_pick, seat_id=seat["id"], draft_card_id=card.pk,
-                                       pack_id=pack.pk, actor=user, owner=user)
+                        picked = _call(
+                            services.make_pick,
+                            seat_id=seat["id"],
+                            draft_card_id=card.pk,
+                            pack_id=pack.pk,
+                            actor=user,
+                            owner=user,
+                        )
                         if hasattr(picked, "answer"):  # the body the socket sends
                             picked.answer()
                         profiler.disable()
                     else:
-                        response = client.post(f"/api/seats/{seat['id']}/picks/", {"card": card.pk, "pack": pack.pk},
-                                               content_type="application/json",
-                                               HTTP_AUTHORIZATION=f"Token {seat['token']}")
+                        response = client.post(
+                            f"/api/seats/{seat['id']}/picks/",
+                            {"card": card.pk, "pack": pack.pk},
+                            content_type="application/json",
+                            HTTP_AUTHORIZATION=f"Token {seat['token']}",
+                        )
                         assert response.status_code == 201, response.content
                     cpu.append(time.process_time() - started)
                 queries.append(len(captured))
                 if len(queries) == 1:
                     result[f"{path}_first_pick_sql"] = [q["sql"][:300] for q in captured.captured_queries]
-        result[path] = {"picks": len(queries), "queries_per_pick": statistics.median(queries) if queries else None,
-                        "queries_max": max(queries) if queries else None,
-                        "cpu_ms_per_pick": round(statistics.median(cpu) * 1000, 2) if cpu else None}
+        result[path] = {
+            "picks": len(queries),
+            "queries_per_pick": statistics.median(queries) if queries else None,
+            "queries_max": max(queries) if queries else None,
+            "cpu_ms_per_pick": round(statistics.median(cpu) * 1000, 2) if cpu else None,
+        }
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(30)
     result["service_profile"] = out.getvalue()
@@ -1179,13 +1367,16 @@ def profile_pick(args) -> dict:
 
 # --- results ------------------------------------------------------------------------------
 
+
 def run_name(mode: str, players: int, web: int, transport: str) -> str:
     return f"draft_load_{mode}_{players}p_{web}web" + ("_http" if transport == "http" else "")
 
 
-TABLE_HEADER = ("| run | transport | web processes | players | picks/s | ack p50 / p99 | next seat told p50 / p99 "
-                "| not heard / twice | errors | timeout picks | CPU ms/pick web / PostgreSQL / all | RSS web+worker |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|")
+TABLE_HEADER = (
+    "| run | transport | web processes | players | picks/s | ack p50 / p99 | next seat told p50 / p99 "
+    "| not heard / twice | errors | timeout picks | CPU ms/pick web / PostgreSQL / all | RSS web+worker |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def fmt_ms(value) -> str:
@@ -1200,16 +1391,20 @@ def table_row(result: dict) -> str:
         label = f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"
     else:
         label = {"saturation": "saturation", "scaling": "saturation (scaling)"}[result["mode"]]
-    label += f", {window['seconds']:.0f} s" + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
+    label += f", {window['seconds']:.0f} s" + (
+        ", all pods drafted" if result["pods_finished"] == result["pods"] else ""
+    )
     notes = result["notifications"]
     cpu = result["usage"]["cpu_ms_per_pick"]
-    return (f"| {label} | {result['transport']} | {result['web_workers']} | {result['players']:,} "
-            f"| {result['picks_per_second']} | {fmt_ms(result['ack_ms']['p50'])} / {fmt_ms(result['ack_ms']['p99'])} "
-            f"| {fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
-            f"| {notes['not_heard']} / {notes['heard_twice']} | {result['errors']['total']} "
-            f"| {result['conservation']['timeout_picks_in_window']} "
-            f"| {cpu['web']} / {cpu['postgres']} / {cpu['server_total']} "
-            f"| {result['memory']['total_rss_mb']:.0f} MB |")
+    return (
+        f"| {label} | {result['transport']} | {result['web_workers']} | {result['players']:,} "
+        f"| {result['picks_per_second']} | {fmt_ms(result['ack_ms']['p50'])} / {fmt_ms(result['ack_ms']['p99'])} "
+        f"| {fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
+        f"| {notes['not_heard']} / {notes['heard_twice']} | {result['errors']['total']} "
+        f"| {result['conservation']['timeout_picks_in_window']} "
+        f"| {cpu['web']} / {cpu['postgres']} / {cpu['server_total']} "
+        f"| {result['memory']['total_rss_mb']:.0f} MB |"
+    )
 
 
 def text_report(result: dict) -> list[str]:
@@ -1242,9 +1437,11 @@ def text_report(result: dict) -> list[str]:
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
         f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "
         f"{cons['duplicated_picks']} duplicated picks",
-        "  CPU ms per pick: " + ", ".join(f"{k} {v}" for k, v in cpu.items())
+        "  CPU ms per pick: "
+        + ", ".join(f"{k} {v}" for k, v in cpu.items())
         + f" (over {usage['seconds']} s; postgres = this database's backends + server background processes)",
-        "  CPU ms per pick net of idle: " + ", ".join(f"{k} {v}" for k, v in usage.get("cpu_ms_per_pick_net_of_idle", {}).items())
+        "  CPU ms per pick net of idle: "
+        + ", ".join(f"{k} {v}" for k, v in usage.get("cpu_ms_per_pick_net_of_idle", {}).items())
         + f" (idle CPU ms per second: {json.dumps(usage.get('idle_cpu_ms_per_second'))})",
         f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
         f"written (both include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
@@ -1253,9 +1450,11 @@ def text_report(result: dict) -> list[str]:
     ]
     profile = result.get("profile")
     if profile:
-        lines.append(f"  in-process profile: service path {profile['service']['queries_per_pick']} queries and "
-                     f"{profile['service']['cpu_ms_per_pick']} ms CPU per pick; HTTP view "
-                     f"{profile['http']['queries_per_pick']} queries and {profile['http']['cpu_ms_per_pick']} ms CPU per pick")
+        lines.append(
+            f"  in-process profile: service path {profile['service']['queries_per_pick']} queries and "
+            f"{profile['service']['cpu_ms_per_pick']} ms CPU per pick; HTTP view "
+            f"{profile['http']['queries_per_pick']} queries and {profile['http']['cpu_ms_per_pick']} ms CPU per pick"
+        )
     return lines
 
 
@@ -1266,9 +1465,16 @@ def write_result(args, result: dict) -> None:
     (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
     lines = text_report(result) + ["", TABLE_HEADER, table_row(result)]
     if result.get("profile"):
-        lines += ["", "SQL of one service pick (the socket's path):", *result["profile"].get("service_first_pick_sql", []),
-                  "", "SQL of one HTTP pick:", *result["profile"].get("http_first_pick_sql", []),
-                  "", result["profile"]["service_profile"]]
+        lines += [
+            "",
+            "SQL of one service pick (the socket's path):",
+            *result["profile"].get("service_first_pick_sql", []),
+            "",
+            "SQL of one HTTP pick:",
+            *result["profile"].get("http_first_pick_sql", []),
+            "",
+            result["profile"]["service_profile"],
+        ]
     (directory / f"{name}.txt").write_text("\n".join(lines) + "\n")
     print(f"  -> {directory / name}.json / .txt", flush=True)
 
@@ -1297,8 +1503,11 @@ def start_pods(setup: dict, meter: Meter) -> float:
 def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
     setup = create_event(args, f"{mode} {web_workers}web", start=False)
     pods = len(setup["pods"])
-    print(f"{mode}: {len(setup['seats'])} players in {pods} pods, {web_workers} web process(es), picks over "
-          f"{args.transport}; starting servers ...", flush=True)
+    print(
+        f"{mode}: {len(setup['seats'])} players in {pods} pods, {web_workers} web process(es), picks over "
+        f"{args.transport}; starting servers ...",
+        flush=True,
+    )
     servers = Servers(args, web_workers)
     meter = None
     try:
@@ -1322,11 +1531,18 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
         if meter is not None:
             meter.close()
         servers.stop()
-    result = {"mode": mode, "transport": args.transport, "players": len(setup["seats"]), "pods": pods,
-              "web_workers": web_workers, "think": list(think) if think else None,
-              "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
-              "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": args.beat},
-              "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), **summary}
+    result = {
+        "mode": mode,
+        "transport": args.transport,
+        "players": len(setup["seats"]),
+        "pods": pods,
+        "web_workers": web_workers,
+        "think": list(think) if think else None,
+        "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
+        "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": args.beat},
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        **summary,
+    }
     result["conservation"] = conservation(setup["event"], summary["window"])
     result["foreign_messages"] = foreign = foreign_messages(result.pop("_pushed_packs"), result.pop("_max_heard"))
     if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket

@@ -202,15 +202,20 @@ def main() -> int:
     for size in sorted(args.sizes):
         started = time.perf_counter()
         path = build_file(size, records)
-        print(f"built {path.name}: {size} records, {path.stat().st_size / 2**20:.0f} MB "
-              f"({time.perf_counter() - started:.1f}s)")
+        print(
+            f"built {path.name}: {size} records, {path.stat().st_size / 2**20:.0f} MB "
+            f"({time.perf_counter() - started:.1f}s)"
+        )
         empty_catalogue(url)
         result = dict(size=size, kind="fresh import", **import_once(path, url, args.batch_size))
         runs.append(result)
         print(_line(result))
     largest = max(args.sizes)
-    again = dict(size=largest, kind="re-import (unchanged)",
-                 **import_once(TMP / f"scryfall_{largest}.json", url, args.batch_size))
+    again = dict(
+        size=largest,
+        kind="re-import (unchanged)",
+        **import_once(TMP / f"scryfall_{largest}.json", url, args.batch_size),
+    )
     runs.append(again)
     print(_line(again))
     if not args.keep_files:
@@ -221,35 +226,36 @@ def main() -> int:
     report = {
         "benchmark": "import_cards",
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count()},
+        "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()},
         "database": url.split("@")[-1],
         "batch_size": args.batch_size,
         "format": "Scryfall JSON array (plain), records repeated from cards/data/scryfall",
         "targets": {"records_per_second": TARGET_RATE, "peak_rss_mb": TARGET_MB},
         "runs": runs,
-        "targets_met": all(r["records_per_second"] >= TARGET_RATE and
-                           r["peak_rss_mb"] < TARGET_MB for r in fresh),
+        "targets_met": all(r["records_per_second"] >= TARGET_RATE and r["peak_rss_mb"] < TARGET_MB for r in fresh),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "import_cards.json").write_text(json.dumps(report, indent=2) + "\n")
-    text = [f"import_cards benchmark, {report['when']}, PostgreSQL {report['database']}, "
-            f"batch size {args.batch_size}"]
+    text = [f"import_cards benchmark, {report['when']}, PostgreSQL {report['database']}, batch size {args.batch_size}"]
     text += [_line(r) for r in runs]
-    text.append(f"targets (>= {TARGET_RATE} records/s, < {TARGET_MB} MB peak RSS): "
-                + ("met" if report["targets_met"] else "NOT met"))
+    text.append(
+        f"targets (>= {TARGET_RATE} records/s, < {TARGET_MB} MB peak RSS): "
+        + ("met" if report["targets_met"] else "NOT met")
+    )
     (RESULTS / "import_cards.txt").write_text("\n".join(text) + "\n")
     print(text[-1])
     return 0 if report["targets_met"] else 1
 
 
 def _line(r: dict) -> str:
-    return (f"{r['kind']:>22}: {r['records']:>7} records ({r['file_mb']} MB) in "
-            f"{r['seconds']:>6}s = {r['records_per_second']:>8} records/s, peak RSS "
-            f"{r['peak_rss_mb']} MB, CPU importer {r['cpu_seconds']}s + "
-            f"PostgreSQL {r['server_cpu_seconds']}s "
-            f"(created {r['created']}, unchanged {r['unchanged']}; "
-            f"load {r['load_average_1min'][0]}-{r['load_average_1min'][1]})")
+    return (
+        f"{r['kind']:>22}: {r['records']:>7} records ({r['file_mb']} MB) in "
+        f"{r['seconds']:>6}s = {r['records_per_second']:>8} records/s, peak RSS "
+        f"{r['peak_rss_mb']} MB, CPU importer {r['cpu_seconds']}s + "
+        f"PostgreSQL {r['server_cpu_seconds']}s "
+        f"(created {r['created']}, unchanged {r['unchanged']}; "
+        f"load {r['load_average_1min'][0]}-{r['load_average_1min'][1]})"
+    )
 
 
 if __name__ == "__main__":

@@ -63,13 +63,17 @@ def run(players: int, rounds: int, seed: int) -> dict:
     compute_standings(everyone, history)
     standings_seconds = time.perf_counter() - started
     return {
-        "players": players, "rounds": rounds, "seed": seed,
+        "players": players,
+        "rounds": rounds,
+        "seed": seed,
         "pairing_seconds_per_round": [round(t, 4) for t in timings],
         "pairing_seconds_max": round(max(timings), 4),
         "pairing_seconds_mean": round(sum(timings) / len(timings), 4),
         "standings_seconds": round(standings_seconds, 4),
-        "byes": len(byes), "rematches": rematches,
-        "target_seconds": TARGET_SECONDS, "passed": max(timings) < TARGET_SECONDS and rematches == 0,
+        "byes": len(byes),
+        "rematches": rematches,
+        "target_seconds": TARGET_SECONDS,
+        "passed": max(timings) < TARGET_SECONDS and rematches == 0,
     }
 
 
@@ -82,13 +86,20 @@ def main() -> int:
     args = parser.parse_args()
     rounds = args.rounds or recommended_rounds(args.players)
     figures = run(args.players, rounds, args.seed)
-    figures.update({"python": platform.python_version(), "machine": platform.machine(),
-                    "measured_at": datetime.now(UTC).isoformat(timespec="seconds")})
+    figures.update(
+        {
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    )
     Path(args.output).write_text(json.dumps(figures, indent=2) + "\n")
-    print(f"{figures['players']} players, {figures['rounds']} rounds: pairing a round takes "
-          f"{figures['pairing_seconds_mean']:.3f} s on average, {figures['pairing_seconds_max']:.3f} s at most "
-          f"(target < {TARGET_SECONDS:.0f} s); standings {figures['standings_seconds']:.3f} s; "
-          f"{figures['byes']} byes, {figures['rematches']} rematches -> {'PASS' if figures['passed'] else 'FAIL'}")
+    print(
+        f"{figures['players']} players, {figures['rounds']} rounds: pairing a round takes "
+        f"{figures['pairing_seconds_mean']:.3f} s on average, {figures['pairing_seconds_max']:.3f} s at most "
+        f"(target < {TARGET_SECONDS:.0f} s); standings {figures['standings_seconds']:.3f} s; "
+        f"{figures['byes']} byes, {figures['rematches']} rematches -> {'PASS' if figures['passed'] else 'FAIL'}"
+    )
     print(f"written to {args.output}")
     return 0 if figures["passed"] else 1
 

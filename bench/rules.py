@@ -42,8 +42,7 @@ def load_catalogue() -> list | None:
         cards = Card.objects.prefetch_related("faces").order_by("pk").iterator(chunk_size=2000)
         return list(iter_card_data(cards))
     except Exception as exc:  # no database, no tables, no settings: use the seed cards
-        print(f"catalogue unavailable ({type(exc).__name__}: {exc}); using the seed cards",
-              file=sys.stderr)
+        print(f"catalogue unavailable ({type(exc).__name__}: {exc}); using the seed cards", file=sys.stderr)
         return None
 
 
@@ -66,10 +65,8 @@ def objects_for(cards: list) -> list:
         objects.append(GameObject(card=card, zone="battlefield"))
         objects.append(GameObject(card=card, zone="battlefield", tapped=True, lost_abilities=True))
         objects.append(GameObject(card=card, zone="stack", face_down=True, face_down_by="disguise"))
-        objects.append(GameObject(card=card, zone="battlefield", face_down=True,
-                                  face_down_by="manifest"))
-        objects.append(GameObject(card=card, zone="battlefield", face_down=True,
-                                  face_down_by="cloak"))
+        objects.append(GameObject(card=card, zone="battlefield", face_down=True, face_down_by="manifest"))
+        objects.append(GameObject(card=card, zone="battlefield", face_down=True, face_down_by="cloak"))
         if len(card.faces) > 1:
             objects.append(GameObject(card=card, zone="battlefield", face_up="back"))
             objects.append(GameObject(card=card, zone="stack", face_up="back"))
@@ -131,8 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     tmp = output.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(result, indent=2) + "\n")
     tmp.replace(output)
-    print(f"characteristics(): {warm:,.0f} evaluations/s over {len(cards)} {source} cards in "
-          f"{len(objects)} states (first pass {cold:,.0f}/s; target {TARGET:,}/s) -> {output}")
+    print(
+        f"characteristics(): {warm:,.0f} evaluations/s over {len(cards)} {source} cards in "
+        f"{len(objects)} states (first pass {cold:,.0f}/s; target {TARGET:,}/s) -> {output}"
+    )
     return 0 if warm >= TARGET else 1
 
 

@@ -78,14 +78,25 @@ def load_catalogue() -> Pool | None:
 def synthetic_pool() -> Pool:
     cards = [core.CardInfo(f"basic:{n}", n, is_basic=True, color_identity=c) for n, c in BASICS.items()]
     colors = "WUBRG"
-    cards += [core.CardInfo(i, f"Spell {i:04d}", color_identity=colors[i % 5] + (colors[(i + 1) % 5] if i % 7 == 0 else ""))
-              for i in range(1, 1500)]
-    dfcs = [core.CardInfo(10_000 + i, f"Front {i:03d} // Back {i:03d}", is_dfc=True, color_identity=colors[i % 5])
-            for i in range(200)]
+    cards += [
+        core.CardInfo(i, f"Spell {i:04d}", color_identity=colors[i % 5] + (colors[(i + 1) % 5] if i % 7 == 0 else ""))
+        for i in range(1, 1500)
+    ]
+    dfcs = [
+        core.CardInfo(10_000 + i, f"Front {i:03d} // Back {i:03d}", is_dfc=True, color_identity=colors[i % 5])
+        for i in range(200)
+    ]
     cards += dfcs
-    checklists = [core.Checklist(20_000 + n, f"Checklist {n}", f"Checklist {n} (TST {n})",
-                                 core.CHECKLIST if n % 2 else core.SUBSTITUTE,
-                                 frozenset(d.key for d in dfcs[n * 20:(n + 1) * 20])) for n in range(10)]
+    checklists = [
+        core.Checklist(
+            20_000 + n,
+            f"Checklist {n}",
+            f"Checklist {n} (TST {n})",
+            core.CHECKLIST if n % 2 else core.SUBSTITUTE,
+            frozenset(d.key for d in dfcs[n * 20 : (n + 1) * 20]),
+        )
+        for n in range(10)
+    ]
     return Pool(cards, checklists, "synthetic")
 
 
@@ -161,9 +172,15 @@ def make_deck(rng: random.Random, pool: Pool) -> core.DeckData:
     dfc_copies = Counter({c: n for c, n in (main + Counter(side)).items() if c.is_dfc})
     sleeves, uses = represent(rng, pool, dfc_copies)
     return core.DeckData(
-        format=fmt, main=[core.Line(front(c), n, c) for c, n in main.items()],
-        sideboard=[core.Line(front(c), n, c) for c, n in Counter(side).items()], commander=commander,
-        pool=pool_lines, opaque_sleeves=sleeves, checklist_policy=policy, checklist_cards=uses)
+        format=fmt,
+        main=[core.Line(front(c), n, c) for c, n in main.items()],
+        sideboard=[core.Line(front(c), n, c) for c, n in Counter(side).items()],
+        commander=commander,
+        pool=pool_lines,
+        opaque_sleeves=sleeves,
+        checklist_policy=policy,
+        checklist_cards=uses,
+    )
 
 
 def measure(decks: list[core.DeckData], seconds: float) -> tuple[float, float, Counter, int]:
@@ -220,9 +237,11 @@ def main(argv: list[str] | None = None) -> int:
     tmp = output.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(result, indent=2) + "\n")
     tmp.replace(output)
-    print(f"validate(): {rate:,.0f} decks/s ({len(decks):,} {pool.source} decks, "
-          f"{result['checklist_cards']:,} checklist cards, {invalid:,} invalid; first pass {first:,.0f}/s; "
-          f"target {TARGET:,}/s) -> {output}")
+    print(
+        f"validate(): {rate:,.0f} decks/s ({len(decks):,} {pool.source} decks, "
+        f"{result['checklist_cards']:,} checklist cards, {invalid:,} invalid; first pass {first:,.0f}/s; "
+        f"target {TARGET:,}/s) -> {output}"
+    )
     return 0 if rate >= TARGET else 1
 
 

@@ -40,8 +40,16 @@ MTGJSON = {
 
 # Scryfall's "lang" values
 SCRYFALL = {
-    "de": "de", "es": "es", "fr": "fr", "it": "it", "ja": "ja", "ko": "ko", "pt": "pt-br",
-    "ru": "ru", "zhs": "zh-hans", "zht": "zh-hant",
+    "de": "de",
+    "es": "es",
+    "fr": "fr",
+    "it": "it",
+    "ja": "ja",
+    "ko": "ko",
+    "pt": "pt-br",
+    "ru": "ru",
+    "zhs": "zh-hans",
+    "zht": "zh-hant",
 }
 
 

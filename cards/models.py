@@ -8,17 +8,17 @@ from django.utils.translation import gettext_lazy
 
 
 class Layout(models.TextChoices):
-    NORMAL = "normal", gettext_lazy('Normal')
-    TRANSFORM = "transform", gettext_lazy('Transforming double-faced')
-    MODAL_DFC = "modal_dfc", gettext_lazy('Modal double-faced')
-    MELD = "meld", gettext_lazy('Meld')
-    FLIP = "flip", gettext_lazy('Flip')
-    SPLIT = "split", gettext_lazy('Split')
-    ADVENTURE = "adventure", gettext_lazy('Adventure')
-    SAGA = "saga", gettext_lazy('Saga')
-    CLASS = "class", gettext_lazy('Class')
-    LEVELER = "leveler", gettext_lazy('Leveler')
-    OTHER = "other", gettext_lazy('Other')
+    NORMAL = "normal", gettext_lazy("Normal")
+    TRANSFORM = "transform", gettext_lazy("Transforming double-faced")
+    MODAL_DFC = "modal_dfc", gettext_lazy("Modal double-faced")
+    MELD = "meld", gettext_lazy("Meld")
+    FLIP = "flip", gettext_lazy("Flip")
+    SPLIT = "split", gettext_lazy("Split")
+    ADVENTURE = "adventure", gettext_lazy("Adventure")
+    SAGA = "saga", gettext_lazy("Saga")
+    CLASS = "class", gettext_lazy("Class")
+    LEVELER = "leveler", gettext_lazy("Leveler")
+    OTHER = "other", gettext_lazy("Other")
 
 
 # Physically two-sided cards: what R9-R17 call DFCs. Meld cards are printed with half of the
@@ -28,12 +28,12 @@ DFC_LAYOUTS = frozenset({Layout.TRANSFORM, Layout.MODAL_DFC, Layout.MELD})
 
 
 class Rarity(models.TextChoices):
-    COMMON = "common", gettext_lazy('Common')
-    UNCOMMON = "uncommon", gettext_lazy('Uncommon')
-    RARE = "rare", gettext_lazy('Rare')
-    MYTHIC = "mythic", gettext_lazy('Mythic rare')
-    SPECIAL = "special", gettext_lazy('Special')
-    BONUS = "bonus", gettext_lazy('Bonus')
+    COMMON = "common", gettext_lazy("Common")
+    UNCOMMON = "uncommon", gettext_lazy("Uncommon")
+    RARE = "rare", gettext_lazy("Rare")
+    MYTHIC = "mythic", gettext_lazy("Mythic rare")
+    SPECIAL = "special", gettext_lazy("Special")
+    BONUS = "bonus", gettext_lazy("Bonus")
 
 
 class CardSet(models.Model):
@@ -147,8 +147,8 @@ class Printing(models.Model):
 
 
 class ChecklistKind(models.TextChoices):
-    CHECKLIST = "checklist", gettext_lazy('Checklist card')
-    SUBSTITUTE = "substitute", gettext_lazy('Substitute card')
+    CHECKLIST = "checklist", gettext_lazy("Checklist card")
+    SUBSTITUTE = "substitute", gettext_lazy("Substitute card")
 
 
 class ChecklistCard(models.Model):
@@ -170,9 +170,7 @@ class ChecklistCard(models.Model):
     class Meta:
         ordering = ["set_code", "collector_number"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["set_code", "collector_number"], name="checklist_unique_set_number"
-            ),
+            models.UniqueConstraint(fields=["set_code", "collector_number"], name="checklist_unique_set_number"),
         ]
 
     def __str__(self) -> str:
@@ -189,16 +187,12 @@ class ChecklistEntry(models.Model):
     checklist = models.ForeignKey(ChecklistCard, on_delete=models.CASCADE, related_name="entries")
     position = models.PositiveSmallIntegerField()
     printed_name = models.CharField(max_length=200)
-    card = models.ForeignKey(
-        Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="checklist_entries"
-    )
+    card = models.ForeignKey(Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="checklist_entries")
 
     class Meta:
         ordering = ["checklist_id", "position"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["checklist", "printed_name"], name="checklistentry_unique_name"
-            ),
+            models.UniqueConstraint(fields=["checklist", "printed_name"], name="checklistentry_unique_name"),
         ]
 
     def __str__(self) -> str:
@@ -222,8 +216,9 @@ class LocalizedName(models.Model):
     class Meta:
         ordering = ["card_id", "position", "language", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["card", "position", "language", "name"],
-                                    name="localizedname_unique_printed_name"),
+            models.UniqueConstraint(
+                fields=["card", "position", "language", "name"], name="localizedname_unique_printed_name"
+            ),
         ]
         indexes = [models.Index(fields=["language", "search_name"], name="localizedname_lang_search")]
 

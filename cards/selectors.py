@@ -117,15 +117,17 @@ def match_names(names: Iterable[str]) -> dict[str, NameMatch]:
     by_face: dict[str, Card] = {}
     missing = wanted - set(by_full)
     if missing:
-        faces = (CardFace.objects.filter(search_name__in=missing).select_related("card")
-                 .order_by("card_id", "position"))
+        faces = CardFace.objects.filter(search_name__in=missing).select_related("card").order_by("card_id", "position")
         for face in faces:
             by_face.setdefault(face.search_name, face.card)
     printed: dict[str, dict[int, tuple[Card, set[str]]]] = {}
     missing -= set(by_face)
     if missing:
-        rows = (LocalizedName.objects.filter(search_name__in=missing).select_related("card")
-                .order_by("card__name", "language"))
+        rows = (
+            LocalizedName.objects.filter(search_name__in=missing)
+            .select_related("card")
+            .order_by("card__name", "language")
+        )
         for row in rows:
             cards = printed.setdefault(row.search_name, {})
             cards.setdefault(row.card_id, (row.card, set()))[1].add(row.language)
@@ -135,8 +137,7 @@ def match_names(names: Iterable[str]) -> dict[str, NameMatch]:
         for key in variants:
             english = by_full.get(key) or by_face.get(key)
             if english is not None:
-                result[name] = NameMatch(card=english, language=languages.ENGLISH,
-                                         languages=(languages.ENGLISH,))
+                result[name] = NameMatch(card=english, language=languages.ENGLISH, languages=(languages.ENGLISH,))
                 break
             found = printed.get(key)
             if found and len(found) == 1:
@@ -145,9 +146,11 @@ def match_names(names: Iterable[str]) -> dict[str, NameMatch]:
                 result[name] = NameMatch(card=card, language=ordered[0], languages=ordered)
                 break
             if found:
-                result[name] = NameMatch(card=None, candidates=tuple(c for c, _ in found.values()),
-                                         languages=tuple(sorted({lang for _, ls in found.values()
-                                                                 for lang in ls}, key=_language_order)))
+                result[name] = NameMatch(
+                    card=None,
+                    candidates=tuple(c for c, _ in found.values()),
+                    languages=tuple(sorted({lang for _, ls in found.values() for lang in ls}, key=_language_order)),
+                )
                 break
     return result
 
@@ -171,15 +174,17 @@ def printed_names(cards: Iterable[Card | int], language: str) -> dict[int, list[
     if not ids or language == languages.ENGLISH:
         return {}
     out: dict[int, dict[int, str]] = {}
-    rows = (LocalizedName.objects.filter(card_id__in=ids, language=language)
-            .order_by("card_id", "position", "pk").values_list("card_id", "position", "name"))
+    rows = (
+        LocalizedName.objects.filter(card_id__in=ids, language=language)
+        .order_by("card_id", "position", "pk")
+        .values_list("card_id", "position", "name")
+    )
     for card_id, position, name in rows:
         out.setdefault(card_id, {}).setdefault(position, name)  # the first printing's wording
     return {card_id: [faces[p] for p in sorted(faces)] for card_id, faces in out.items()}
 
 
-def search_cards(query: str = "", *, layout: str | None = None,
-                 set_code: str | None = None) -> QuerySet[Card]:
+def search_cards(query: str = "", *, layout: str | None = None, set_code: str | None = None) -> QuerySet[Card]:
     """Cards whose full name, any face name or any printed name (every language) contains
     the query, best matches first.
 
@@ -193,29 +198,31 @@ def search_cards(query: str = "", *, layout: str | None = None,
     key = normalize_name(query or "")
     if not key:
         return cards.distinct().order_by("name")
-    matching_ids = (
-        Card.objects.filter(Q(search_name__contains=key) | Q(faces__search_name__contains=key))
-        .values("pk")
-    )
+    matching_ids = Card.objects.filter(Q(search_name__contains=key) | Q(faces__search_name__contains=key)).values("pk")
     # printed names are stored per face: "Front // Back" as printed is looked up by its front
     printed_key = key.split(" // ")[0].strip() if " // " in key else key
     printed_ids = LocalizedName.objects.filter(search_name__contains=printed_key).values("card_id")
     cards = cards.filter(Q(pk__in=matching_ids) | Q(pk__in=printed_ids))
-    exact = set(
-        Card.objects.filter(Q(search_name=key) | Q(faces__search_name=key)).values_list("pk", flat=True)
-    ) | set(LocalizedName.objects.filter(search_name=printed_key).values_list("card_id", flat=True))
+    exact = set(Card.objects.filter(Q(search_name=key) | Q(faces__search_name=key)).values_list("pk", flat=True)) | set(
+        LocalizedName.objects.filter(search_name=printed_key).values_list("card_id", flat=True)
+    )
     prefix = set(
-        Card.objects.filter(Q(search_name__startswith=key) | Q(faces__search_name__startswith=key))
-        .values_list("pk", flat=True)
-    ) | set(LocalizedName.objects.filter(search_name__startswith=printed_key).values_list("card_id", flat=True))
-    return cards.distinct().annotate(
-        rank=Case(
-            When(pk__in=exact, then=Value(0)),
-            When(pk__in=prefix, then=Value(1)),
-            default=Value(2),
-            output_field=IntegerField(),
+        Card.objects.filter(Q(search_name__startswith=key) | Q(faces__search_name__startswith=key)).values_list(
+            "pk", flat=True
         )
-    ).order_by("rank", "name")
+    ) | set(LocalizedName.objects.filter(search_name__startswith=printed_key).values_list("card_id", flat=True))
+    return (
+        cards.distinct()
+        .annotate(
+            rank=Case(
+                When(pk__in=exact, then=Value(0)),
+                When(pk__in=prefix, then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("rank", "name")
+    )
 
 
 class _NameIndex:
@@ -236,21 +243,23 @@ class _NameIndex:
 
     def names(self) -> dict[str, str]:
         version = tuple(Card.objects.aggregate(n=Max("pk"), t=Max("updated_at")).values()) + (
-            Card.objects.count(), LocalizedName.objects.aggregate(n=Max("pk"))["n"],
+            Card.objects.count(),
+            LocalizedName.objects.aggregate(n=Max("pk"))["n"],
         )
         with self._lock:
             if version != self._version:
                 names: dict[str, str] = {}
                 langs: dict[str, set[str]] = {}
-                for name, in Card.objects.values_list("name"):
+                for (name,) in Card.objects.values_list("name"):
                     names.setdefault(normalize_name(name), name)
-                for name, in CardFace.objects.values_list("name"):
+                for (name,) in CardFace.objects.values_list("name"):
                     names.setdefault(normalize_name(name), name)
                 # Printed names in the site's languages, so a misspelt Portuguese name gets
                 # Portuguese suggestions (other languages would only add noise and time).
                 site = [code for code, _ in settings.LANGUAGES if code != languages.ENGLISH]
-                for key, name, language in (LocalizedName.objects.filter(language__in=site)
-                                            .values_list("search_name", "name", "language")):
+                for key, name, language in LocalizedName.objects.filter(language__in=site).values_list(
+                    "search_name", "name", "language"
+                ):
                     names.setdefault(key, name)
                     langs.setdefault(key, set()).add(language)
                 self._names, self._languages, self._version = names, langs, version
@@ -299,5 +308,8 @@ def search_checklists(query: str) -> list[ChecklistCard]:
     key = normalize_name(query or "")
     if not key:
         return []
-    return list(checklist_queryset().filter(search_name__contains=key)
-                .order_by("set_code", "collector_number")[:MAX_CHECKLIST_MATCHES])
+    return list(
+        checklist_queryset()
+        .filter(search_name__contains=key)
+        .order_by("set_code", "collector_number")[:MAX_CHECKLIST_MATCHES]
+    )

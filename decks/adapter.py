@@ -25,8 +25,19 @@ from draftsite.i18n import localize_problems
 BASIC_LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_SUGGESTED = 5  # unknown names that get "did you mean" suggestions
 
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 _ANY_NUMBER = re.compile(r"a deck can have any number of cards named", re.IGNORECASE)
 _UP_TO = re.compile(r"a deck can have up to (\w+) cards named", re.IGNORECASE)
 _LABEL = re.compile(r"^(?P<name>.*?)\s*\(\s*(?P<set>[A-Za-z0-9]{2,8})\s+(?P<number>[A-Za-z0-9\-★]+)\s*\)\s*$")
@@ -48,15 +59,19 @@ def card_infos(cards: Iterable[Card]) -> dict[int, core.CardInfo]:
     fronts = {
         card_id: (supertypes, card_types, oracle_text)
         for card_id, supertypes, card_types, oracle_text in CardFace.objects.filter(
-            card_id__in=cards, position=0).values_list("card_id", "supertypes", "card_types", "oracle_text")
+            card_id__in=cards, position=0
+        ).values_list("card_id", "supertypes", "card_types", "oracle_text")
     }
     infos = {}
     for pk, card in cards.items():
         supertypes, card_types, oracle = fronts.get(pk, ([], [], ""))
         infos[pk] = core.CardInfo(
-            key=pk, name=card.name, is_dfc=card.is_dfc,
+            key=pk,
+            name=card.name,
+            is_dfc=card.is_dfc,
             is_basic="Basic" in (supertypes or []) and "Land" in (card_types or []),
-            color_identity=card.color_identity or "", copy_limit=_copy_limit(oracle or ""),
+            color_identity=card.color_identity or "",
+            copy_limit=_copy_limit(oracle or ""),
         )
     return infos
 
@@ -69,8 +84,7 @@ def basic_land(name: str) -> core.CardInfo | None:
     return None
 
 
-def match_names(names: Iterable[str]) -> tuple[dict[str, core.CardInfo | None],
-                                                dict[str, card_selectors.NameMatch]]:
+def match_names(names: Iterable[str]) -> tuple[dict[str, core.CardInfo | None], dict[str, card_selectors.NameMatch]]:
     """Names as written (English or printed in any language) -> CardInfo, plus each name's
     match (which language it was read in, or the candidates of an ambiguous printed name)."""
     names = list(dict.fromkeys(names))
@@ -102,7 +116,10 @@ def checklist_label(checklist: ChecklistCard) -> str:
 
 def _as_checklist(checklist: ChecklistCard) -> core.Checklist:
     return core.Checklist(
-        key=checklist.pk, name=checklist.name, label=checklist_label(checklist), kind=checklist.kind,
+        key=checklist.pk,
+        name=checklist.name,
+        label=checklist_label(checklist),
+        kind=checklist.kind,
         lists=frozenset(entry.card_id for entry in checklist.entries.all() if entry.card_id is not None),
     )
 
@@ -128,9 +145,11 @@ def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Chec
             query |= Q(set_code__iexact=match.group("set"), collector_number__iexact=match.group("number"))
         names.add(normalize_name(given))
     query |= Q(pk__in=ids) | Q(search_name__in=names)
-    rows = list(ChecklistCard.objects.filter(query).prefetch_related(
-        Prefetch("entries", queryset=ChecklistEntry.objects.only("checklist_id", "card_id")))
-        .order_by("set_code", "collector_number"))
+    rows = list(
+        ChecklistCard.objects.filter(query)
+        .prefetch_related(Prefetch("entries", queryset=ChecklistEntry.objects.only("checklist_id", "card_id")))
+        .order_by("set_code", "collector_number")
+    )
     result: dict[str, tuple[core.Checklist, ...]] = {}
     for given in givens:
         if given.isdigit():
@@ -139,8 +158,12 @@ def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Chec
             match = _LABEL.match(given)
             chosen = []
             if match:
-                chosen = [row for row in rows if row.set_code.upper() == match.group("set").upper()
-                          and row.collector_number.lower() == match.group("number").lower()]
+                chosen = [
+                    row
+                    for row in rows
+                    if row.set_code.upper() == match.group("set").upper()
+                    and row.collector_number.lower() == match.group("number").lower()
+                ]
             if not chosen:
                 key = normalize_name(given)
                 chosen = [row for row in rows if row.search_name == key]
@@ -174,12 +197,22 @@ class Resolved:
 
     def printed_names(self) -> list[dict]:
         """The cards read from a name printed in another language, with their English name."""
-        names = {line.card.key: line.card.name
-                 for section in (self.deck.main, self.deck.sideboard, self.deck.commander)
-                 for line in section if line.card is not None}
-        return [{"card_id": key if isinstance(key, int) else None, "name": names[key],
-                 "printed_name": printed, "language": language}
-                for key, (printed, language) in self.printed.items() if key in names]
+        names = {
+            line.card.key: line.card.name
+            for section in (self.deck.main, self.deck.sideboard, self.deck.commander)
+            for line in section
+            if line.card is not None
+        }
+        return [
+            {
+                "card_id": key if isinstance(key, int) else None,
+                "name": names[key],
+                "printed_name": printed,
+                "language": language,
+            }
+            for key, (printed, language) in self.printed.items()
+            if key in names
+        ]
 
     def stored(self, lines: Sequence[core.Line]) -> list[dict]:
         """Lines as stored: merged per card, full names."""
@@ -203,16 +236,22 @@ class Resolved:
 
 def stored_checklist_cards(rows: Sequence[dict]) -> list[dict]:
     """Checklist cards as stored, as :func:`resolve` takes them (by id where the card is known)."""
-    return [{"checklist": str(row["checklist_id"]) if row.get("checklist_id") else row["checklist"],
-             "marked": row.get("marked", [])} for row in rows]
+    return [
+        {
+            "checklist": str(row["checklist_id"]) if row.get("checklist_id") else row["checklist"],
+            "marked": row.get("marked", []),
+        }
+        for row in rows
+    ]
 
 
 def _entry_name(entry: dict) -> str:
     return str(entry.get("name") or "").strip()
 
 
-def _checklist_lines_out(main: Sequence[dict], sideboard: Sequence[dict],
-                         checklist_cards: Sequence[dict]) -> tuple[list, list, list]:
+def _checklist_lines_out(
+    main: Sequence[dict], sideboard: Sequence[dict], checklist_cards: Sequence[dict]
+) -> tuple[list, list, list]:
     """A pasted list may name its checklist cards among the cards ("1 Innistrad Checklist",
     "4 Innistrad Checklist: Delver of Secrets"): those lines are checklist cards (R9-R11), not
     unknown cards with a "did you mean" for some real card."""
@@ -220,8 +259,9 @@ def _checklist_lines_out(main: Sequence[dict], sideboard: Sequence[dict],
     if not named:
         return list(main), list(sideboard), list(checklist_cards)
     known = resolve_names([_entry_name(e) for e in named])
-    givens = {_entry_name(e): _entry_name(e).split(":", 1)[0].strip()
-              for e in named if known.get(_entry_name(e)) is None}
+    givens = {
+        _entry_name(e): _entry_name(e).split(":", 1)[0].strip() for e in named if known.get(_entry_name(e)) is None
+    }
     found = resolve_checklists(set(givens.values())) if givens else {}
     extra: list[dict] = []
 
@@ -232,8 +272,10 @@ def _checklist_lines_out(main: Sequence[dict], sideboard: Sequence[dict],
             given = givens.get(name)
             if given and found.get(given):
                 mark = name.split(":", 1)[1].strip() if ":" in name else ""
-                extra.extend({"checklist": given, "marked": [mark] if mark else []}
-                             for _ in range(min(int(entry.get("count") or 1), 100)))
+                extra.extend(
+                    {"checklist": given, "marked": [mark] if mark else []}
+                    for _ in range(min(int(entry.get("count") or 1), 100))
+                )
             else:
                 out.append(entry)
         return out
@@ -242,7 +284,7 @@ def _checklist_lines_out(main: Sequence[dict], sideboard: Sequence[dict],
 
 
 def _split_marks(marked: list[str], by_name: dict) -> list[str]:
-    """"Delver of Secrets, Garruk Relentless" is two names marked, not one unknown name.
+    """ "Delver of Secrets, Garruk Relentless" is two names marked, not one unknown name.
 
     Card names may contain commas (Tamiyo, Field Researcher), so a mark is split only when it
     is not itself a card name and every part is one; the validation then reports two marks (R10).
@@ -250,43 +292,55 @@ def _split_marks(marked: list[str], by_name: dict) -> list[str]:
     out: list[str] = []
     for name in marked:
         parts = [part.strip() for part in name.split(",") if part.strip()]
-        if (by_name.get(name) is None and len(parts) > 1
-                and all(by_name.get(part) is not None for part in parts)):
+        if by_name.get(name) is None and len(parts) > 1 and all(by_name.get(part) is not None for part in parts):
             out.extend(parts)
         else:
             out.append(name)
     return out
 
 
-def resolve(*, format: str, main: Sequence[dict], sideboard: Sequence[dict] = (),
-            commander: Sequence[dict] = (), pool: Sequence[dict] | None = None,
-            opaque_sleeves: bool = False, checklist_policy: str = core.POLICY_DECK,
-            checklist_cards: Sequence[dict] = ()) -> Resolved:
+def resolve(
+    *,
+    format: str,
+    main: Sequence[dict],
+    sideboard: Sequence[dict] = (),
+    commander: Sequence[dict] = (),
+    pool: Sequence[dict] | None = None,
+    opaque_sleeves: bool = False,
+    checklist_policy: str = core.POLICY_DECK,
+    checklist_cards: Sequence[dict] = (),
+) -> Resolved:
     """Resolve entries ``{"name", "count"}`` or ``{"card_id", "count"}`` and checklist cards."""
     main, sideboard, checklist_cards = _checklist_lines_out(main, sideboard, checklist_cards)
     sections = [main, sideboard, commander, pool or ()]
     names, ids = _names_and_ids(sections, checklist_cards)
     by_name, matches = match_names(names)
     by_id = resolve_ids(ids) if ids else {}
-    ambiguous = {name: [card.name for card in match.candidates]
-                 for name, match in matches.items() if match.ambiguous}
+    ambiguous = {name: [card.name for card in match.candidates] for name, match in matches.items() if match.ambiguous}
     uses, rows = _checklist_uses(checklist_cards, by_name)
-    main_lines, side_lines, cmd_lines = (_lines(section, by_id, by_name)
-                                         for section in (main, sideboard, commander))
+    main_lines, side_lines, cmd_lines = (_lines(section, by_id, by_name) for section in (main, sideboard, commander))
     pool_lines = _lines(pool, by_id, by_name) if pool is not None else None
     deck = core.DeckData(
-        format=format, main=main_lines, sideboard=side_lines, commander=cmd_lines, pool=pool_lines,
-        opaque_sleeves=bool(opaque_sleeves), checklist_policy=checklist_policy,
+        format=format,
+        main=main_lines,
+        sideboard=side_lines,
+        commander=cmd_lines,
+        pool=pool_lines,
+        opaque_sleeves=bool(opaque_sleeves),
+        checklist_policy=checklist_policy,
         checklist_cards=uses,
         suggestions=_suggestions((main_lines, side_lines, cmd_lines, pool_lines or []), ambiguous),
         ambiguous=ambiguous,
     )
-    return Resolved(deck=deck, checklist_rows=rows, printed=_printed(sections, matches),
-                    languages_of={name: m.languages for name, m in matches.items() if m.card is not None})
+    return Resolved(
+        deck=deck,
+        checklist_rows=rows,
+        printed=_printed(sections, matches),
+        languages_of={name: m.languages for name, m in matches.items() if m.card is not None},
+    )
 
 
-def _names_and_ids(sections: Sequence[Sequence[dict]], checklist_cards: Sequence[dict]
-                   ) -> tuple[list[str], set[int]]:
+def _names_and_ids(sections: Sequence[Sequence[dict]], checklist_cards: Sequence[dict]) -> tuple[list[str], set[int]]:
     """The names to look up (lines and checklist marks, a mark's comma-separated parts too) and
     the card ids."""
     names: list[str] = []
@@ -310,8 +364,9 @@ def _printed(sections: Sequence[Sequence[dict]], matches: dict) -> dict:
     for section in sections:  # stored lines keep the printed name they were entered with
         for entry in section:
             if entry.get("card_id") is not None and entry.get("printed_name"):
-                printed.setdefault(int(entry["card_id"]),
-                                   (str(entry["printed_name"]), str(entry.get("language") or "")))
+                printed.setdefault(
+                    int(entry["card_id"]), (str(entry["printed_name"]), str(entry.get("language") or ""))
+                )
     for name, match in matches.items():
         if match.card is not None and match.language != languages.ENGLISH:
             printed.setdefault(match.card.pk, (name, match.language))
@@ -334,8 +389,7 @@ def _lines(section: Sequence[dict], by_id: dict, by_name: dict) -> list[core.Lin
     return out
 
 
-def _checklist_uses(checklist_cards: Sequence[dict], by_name: dict
-                    ) -> tuple[list[core.ChecklistUse], list[dict]]:
+def _checklist_uses(checklist_cards: Sequence[dict], by_name: dict) -> tuple[list[core.ChecklistUse], list[dict]]:
     """Each checklist card for the core, and as stored (the official card its mark chose)."""
     checklists = resolve_checklists(card.get("checklist", "") for card in checklist_cards)
     uses, rows = [], []
@@ -348,16 +402,23 @@ def _checklist_uses(checklist_cards: Sequence[dict], by_name: dict
         chosen = candidates[0] if candidates else None
         if chosen is not None and len(marks) == 1 and marks[0].card is not None:
             chosen = next((c for c in candidates if marks[0].card.key in c.lists), chosen)
-        rows.append({"checklist_id": chosen.key if chosen else None,
-                     "checklist": chosen.label if chosen else given, "marked": marked})
+        rows.append(
+            {
+                "checklist_id": chosen.key if chosen else None,
+                "checklist": chosen.label if chosen else given,
+                "marked": marked,
+            }
+        )
     return uses, rows
 
 
 def _suggestions(groups: Sequence[Sequence[core.Line]], ambiguous: dict) -> dict[str, list[str]]:
-    """"Did you mean" names for the first unknown names (not for ambiguous ones)."""
+    """ "Did you mean" names for the first unknown names (not for ambiguous ones)."""
     unknown = [line.name for group in groups for line in group if line.card is None]
-    return {name: card_selectors.suggest_names(name, 3)
-            for name in [n for n in dict.fromkeys(unknown) if n not in ambiguous][:MAX_SUGGESTED]}
+    return {
+        name: card_selectors.suggest_names(name, 3)
+        for name in [n for n in dict.fromkeys(unknown) if n not in ambiguous][:MAX_SUGGESTED]
+    }
 
 
 def validate_resolved(resolved: Resolved) -> core.Report:
@@ -379,14 +440,18 @@ def suggest_checklist_cards(lines: Sequence[core.Line]) -> list[dict]:
         if line.card is not None and line.card.is_dfc and isinstance(line.card.key, int):
             wanted[line.card.key] = wanted.get(line.card.key, 0) + line.count
     best: dict[int, ChecklistEntry] = {}
-    entries = (ChecklistEntry.objects.filter(card_id__in=wanted).select_related("checklist")
-               .order_by("checklist__kind", "checklist__set_code", "checklist__collector_number"))
+    entries = (
+        ChecklistEntry.objects.filter(card_id__in=wanted)
+        .select_related("checklist")
+        .order_by("checklist__kind", "checklist__set_code", "checklist__collector_number")
+    )
     for entry in entries:
         best.setdefault(entry.card_id, entry)
     cards = []
     for card_id, count in wanted.items():
         entry = best.get(card_id)
         if entry is not None:
-            cards.extend({"checklist": checklist_label(entry.checklist), "marked": [entry.printed_name]}
-                         for _ in range(count))
+            cards.extend(
+                {"checklist": checklist_label(entry.checklist), "marked": [entry.printed_name]} for _ in range(count)
+            )
     return cards

@@ -6,12 +6,20 @@ from draftsite.backup import EVENT, USER, IdList, Section
 
 SECTIONS = [
     Section("deck_rules", DeckRules, "event", {"event": EVENT}),
-    Section("sealed_pools", SealedPool, "registration__event",
-            {"registration": "registrations", "entered_by": USER}),
+    Section("sealed_pools", SealedPool, "registration__event", {"registration": "registrations", "entered_by": USER}),
     Section("decks", Deck, "event", {"event": EVENT, "registration": "registrations", "updated_by": USER}),
     Section("deck_corrections", DeckCorrection, "deck__event", {"deck": "decks", "judge": USER}),
-    Section("deck_check_selections", DeckCheckSelection, "event", {"event": EVENT, "created_by": USER},
-            id_lists={"registration_ids": IdList("registrations", unknown_as_null=True)}),
-    Section("deck_checks", DeckCheck, "event",
-            {"event": EVENT, "deck": "decks", "selection": "deck_check_selections", "judge": USER}),
+    Section(
+        "deck_check_selections",
+        DeckCheckSelection,
+        "event",
+        {"event": EVENT, "created_by": USER},
+        id_lists={"registration_ids": IdList("registrations", unknown_as_null=True)},
+    ),
+    Section(
+        "deck_checks",
+        DeckCheck,
+        "event",
+        {"event": EVENT, "deck": "decks", "selection": "deck_check_selections", "judge": USER},
+    ),
 ]

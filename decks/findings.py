@@ -32,12 +32,17 @@ FINDING_KINDS: dict[str, tuple[str, str]] = {
     "checklist_unmarked": (gettext_lazy("A checklist card has no name marked (R10)"), DECK_PROBLEM),
     "checklist_multiple_marks": (gettext_lazy("A checklist card has more than one name marked (R10)"), DECK_PROBLEM),
     "checklist_unofficial": (gettext_lazy("An unofficial card stands in for a double-faced card (R11)"), DECK_PROBLEM),
-    "dfc_with_checklist": (gettext_lazy("A double-faced card is in the deck although a checklist card represents it (R13)"), DECK_PROBLEM),
+    "dfc_with_checklist": (
+        gettext_lazy("A double-faced card is in the deck although a checklist card represents it (R13)"),
+        DECK_PROBLEM,
+    ),
     "checklist_mark_visible": (gettext_lazy("A checklist card's mark can be seen from the back (R10)"), MARKED_CARDS),
     "sleeves_not_opaque": (gettext_lazy("Double-faced cards in sleeves that are not fully opaque (R9)"), MARKED_CARDS),
     "marked_cards": (gettext_lazy("Marked or distinguishable cards or sleeves"), MARKED_CARDS),
-    DECKLIST_ILLEGAL: (gettext_lazy("The registered list is illegal or is not the deck the player meant"),
-                         DECKLIST_PROBLEM),
+    DECKLIST_ILLEGAL: (
+        gettext_lazy("The registered list is illegal or is not the deck the player meant"),
+        DECKLIST_PROBLEM,
+    ),
     OTHER: (gettext_lazy("Something else (see the description)"), ""),
 }
 
@@ -60,15 +65,13 @@ def outcome_problem(*, matches: bool, found: Sequence) -> str | None:
     return None
 
 
-def penalty_url(*, event_id: int, registration_id: int, infraction: str, description: str,
-                source: str = "") -> str:
+def penalty_url(*, event_id: int, registration_id: int, infraction: str, description: str, source: str = "") -> str:
     """The penalties page, prefilled (contract with the penalties app).
 
     ``source`` is ``deck_check:<id>`` for a deck check; a correction has none (the penalties
     app only knows deck checks and timer picks as sources), its description says what it was.
     """
-    params = {"event": event_id, "registration": registration_id, "infraction": infraction,
-              "description": description}
+    params = {"event": event_id, "registration": registration_id, "infraction": infraction, "description": description}
     if source:
         params["source"] = source
     return f"/penalties/new/?{urlencode(params)}"

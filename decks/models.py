@@ -19,26 +19,25 @@ from draftsite.i18n import localize_problems
 
 
 class ChecklistPolicy(models.TextChoices):
-    DECK = "deck", gettext_lazy('All or none across the deck (Innistrad rule, R12)')
-    PER_NAME = "per_name", gettext_lazy('All copies of the same card alike (MTR 3.5)')
+    DECK = "deck", gettext_lazy("All or none across the deck (Innistrad rule, R12)")
+    PER_NAME = "per_name", gettext_lazy("All copies of the same card alike (MTR 3.5)")
 
 
 class DeckRules(models.Model):
     """How an event checks decks (only the R12 policy varies)."""
 
     event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="deck_rules")
-    checklist_policy = models.CharField(max_length=10, choices=ChecklistPolicy.choices,
-                                        default=ChecklistPolicy.DECK)
+    checklist_policy = models.CharField(max_length=10, choices=ChecklistPolicy.choices, default=ChecklistPolicy.DECK)
 
 
 class SealedPool(models.Model):
     """The pool a sealed player builds from, entered by the organiser: ``[{"card_id", "count"}]``."""
 
-    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE,
-                                        related_name="sealed_pool")
+    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="sealed_pool")
     cards = models.JSONField(default=list)
-    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -49,8 +48,7 @@ class SealedPool(models.Model):
 
 class Deck(models.Model):
     event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="decks")
-    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE,
-                                        related_name="deck")
+    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="deck")
     format = models.CharField(max_length=12)  # the event's deck_format when registered
     main = models.JSONField(default=list)
     sideboard = models.JSONField(default=list)
@@ -67,8 +65,9 @@ class Deck(models.Model):
     checked_at = models.DateTimeField(null=True, blank=True)
     submitted_at = models.DateTimeField()  # first registration
     updated_at = models.DateTimeField()  # last change by the player (or a judge's correction)
-    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     version = models.PositiveIntegerField(default=1)
 
     class Meta:
@@ -115,8 +114,7 @@ class DeckCorrection(AppendOnly):
     """A judge's change to a registered list: who, when, what changed, why."""
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="corrections")
-    judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField()
     reason = models.TextField()
     # {"main": {"added": [{"name", "count"}], "removed": [...]}, "sideboard": {...},
@@ -132,8 +130,8 @@ class DeckCorrection(AppendOnly):
 
 
 class SelectionMethod(models.TextChoices):
-    RANDOM = "random", gettext_lazy('Random share of the decks (stored seed)')
-    CHOSEN = "chosen", gettext_lazy('Chosen by the judge')
+    RANDOM = "random", gettext_lazy("Random share of the decks (stored seed)")
+    CHOSEN = "chosen", gettext_lazy("Chosen by the judge")
 
 
 class DeckCheckSelection(AppendOnly):
@@ -144,8 +142,7 @@ class DeckCheckSelection(AppendOnly):
     seed = models.BigIntegerField(null=True, blank=True)
     percent = models.PositiveSmallIntegerField(null=True, blank=True)
     registration_ids = models.JSONField(default=list)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField()
 
     class Meta:
@@ -161,10 +158,10 @@ class DeckCheck(AppendOnly):
 
     event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="deck_checks")
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="checks")
-    selection = models.ForeignKey(DeckCheckSelection, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="checks")
-    judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    selection = models.ForeignKey(
+        DeckCheckSelection, null=True, blank=True, on_delete=models.SET_NULL, related_name="checks"
+    )
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField()
     deck_version = models.PositiveIntegerField()
     matches = models.BooleanField()

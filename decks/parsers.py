@@ -43,7 +43,6 @@ FORMATS = (TEXT, ARENA, MTGO_DEK, CSV)
 MAIN, SIDEBOARD, COMMANDER = "main", "sideboard", "commander"
 
 
-
 class ParseError(Exception):
     def __init__(self, code: str, message: str, **extra):
         super().__init__(message)
@@ -66,21 +65,33 @@ class ParsedList:
     def as_dict(self) -> dict:
         def rows(lines):
             return [{"name": name, "count": count} for name, count in lines]
+
         return {
-            "format": self.format, "main": rows(self.main), "sideboard": rows(self.sideboard),
-            "commander": rows(self.commander), "warnings": list(self.warnings),
-            "summary": {"main": sum(c for _, c in self.main),
-                        "sideboard": sum(c for _, c in self.sideboard),
-                        "commander": sum(c for _, c in self.commander)},
+            "format": self.format,
+            "main": rows(self.main),
+            "sideboard": rows(self.sideboard),
+            "commander": rows(self.commander),
+            "warnings": list(self.warnings),
+            "summary": {
+                "main": sum(c for _, c in self.main),
+                "sideboard": sum(c for _, c in self.sideboard),
+                "commander": sum(c for _, c in self.commander),
+            },
         }
 
 
 # --- bytes -> text ---------------------------------------------------------------------
 
+
 def decode(data: bytes) -> str:
     """Uploaded bytes as text: UTF-8 (with or without BOM) or UTF-16 with a BOM."""
     if len(data) > MAX_BYTES:
-        raise ParseError(FILE_TOO_LARGE, gettext('The file is %(count)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'count': len(data) // 1024, 'MAX_BYTES_1024': MAX_BYTES // 1024}, limit_bytes=MAX_BYTES)
+        raise ParseError(
+            FILE_TOO_LARGE,
+            gettext("The file is %(count)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.")
+            % {"count": len(data) // 1024, "MAX_BYTES_1024": MAX_BYTES // 1024},
+            limit_bytes=MAX_BYTES,
+        )
     try:
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             text = data.decode("utf-16")
@@ -89,7 +100,9 @@ def decode(data: bytes) -> str:
                 raise UnicodeDecodeError("utf-8", data, 0, 1, "NUL byte")
             text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ParseError(UNREADABLE_FILE, gettext('The file is not a text decklist (it is binary or not UTF-8 text).')) from None
+        raise ParseError(
+            UNREADABLE_FILE, gettext("The file is not a text decklist (it is binary or not UTF-8 text).")
+        ) from None
     _refuse_unsafe_text(text)
     return text
 
@@ -100,16 +113,32 @@ def _refuse_unsafe_text(text: str) -> None:
         if ch in "\t\n\r":
             continue
         if unicodedata.category(ch) in ("Cc", "Cs", "Co") or ch == "\ufffd":
-            raise ParseError(UNREADABLE_FILE, gettext('The decklist contains control or undecodable characters; it does not look like a text decklist.'))
+            raise ParseError(
+                UNREADABLE_FILE,
+                gettext(
+                    "The decklist contains control or undecodable characters; it does not look like a text decklist."
+                ),
+            )
 
 
 # --- detection -------------------------------------------------------------------------
 
 _HEADERS = {
-    "deck": MAIN, "main": MAIN, "maindeck": MAIN, "main deck": MAIN, "mainboard": MAIN,
-    "sideboard": SIDEBOARD, "side": SIDEBOARD, "side board": SIDEBOARD,
-    "companion": SIDEBOARD, "commander": COMMANDER, "commanders": COMMANDER,
-    "about": "about", "maybeboard": "ignore", "maybe": "ignore", "considering": "ignore",
+    "deck": MAIN,
+    "main": MAIN,
+    "maindeck": MAIN,
+    "main deck": MAIN,
+    "mainboard": MAIN,
+    "sideboard": SIDEBOARD,
+    "side": SIDEBOARD,
+    "side board": SIDEBOARD,
+    "companion": SIDEBOARD,
+    "commander": COMMANDER,
+    "commanders": COMMANDER,
+    "about": "about",
+    "maybeboard": "ignore",
+    "maybe": "ignore",
+    "considering": "ignore",
     "tokens": "ignore",
 }
 _COUNT_LINE = re.compile(r"^(\d+)\s*[xX]?\s+(\S.*)$")
@@ -147,12 +176,15 @@ def parse_bytes(data: bytes) -> ParsedList:
 def parse_decklist(text: str) -> ParsedList:
     """Parse pasted text or a decoded file; the format is read from the content."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise ParseError(FILE_TOO_LARGE, gettext('Decklists are limited to %(MAX_BYTES_1024)s KB.') % {'MAX_BYTES_1024': MAX_BYTES // 1024},
-                         limit_bytes=MAX_BYTES)
+        raise ParseError(
+            FILE_TOO_LARGE,
+            gettext("Decklists are limited to %(MAX_BYTES_1024)s KB.") % {"MAX_BYTES_1024": MAX_BYTES // 1024},
+            limit_bytes=MAX_BYTES,
+        )
     _refuse_unsafe_text(text)
     text = text.lstrip("\ufeff")
     if not text.strip():
-        raise ParseError(EMPTY_DECKLIST, gettext('The decklist is empty.'))
+        raise ParseError(EMPTY_DECKLIST, gettext("The decklist is empty."))
     fmt = detect_format(text)
     if fmt == MTGO_DEK:
         parsed = _parse_dek(text)
@@ -162,23 +194,37 @@ def parse_decklist(text: str) -> ParsedList:
         parsed = _parse_lines(text, fmt)
     entries = len(parsed.main) + len(parsed.sideboard) + len(parsed.commander)
     if not entries:
-        raise ParseError(EMPTY_DECKLIST, gettext('The decklist has no cards.'))
+        raise ParseError(EMPTY_DECKLIST, gettext("The decklist has no cards."))
     if entries > MAX_LINES:
-        raise ParseError(TOO_MANY_ENTRIES, gettext('A decklist has at most %(MAX_LINES)s lines of cards.') % {'MAX_LINES': MAX_LINES})
+        raise ParseError(
+            TOO_MANY_ENTRIES, gettext("A decklist has at most %(MAX_LINES)s lines of cards.") % {"MAX_LINES": MAX_LINES}
+        )
     total = sum(c for section in (parsed.main, parsed.sideboard, parsed.commander) for _, c in section)
     if total > MAX_TOTAL:
-        raise ParseError(TOO_MANY_ENTRIES, gettext('A decklist has at most %(MAX_TOTAL)s cards; this one has %(total)s.') % {'MAX_TOTAL': MAX_TOTAL, 'total': total})
+        raise ParseError(
+            TOO_MANY_ENTRIES,
+            gettext("A decklist has at most %(MAX_TOTAL)s cards; this one has %(total)s.")
+            % {"MAX_TOTAL": MAX_TOTAL, "total": total},
+        )
     return parsed
 
 
 def _count(raw: str, where: str) -> int:
     value = raw.strip()
     if not re.fullmatch(r"\d+", value):
-        raise ParseError(INVALID_COUNT, gettext('%(where)s: “%(strip)s” is not a whole number of copies.') % {'where': where, 'strip': raw.strip()},
-                         value=raw.strip())
+        raise ParseError(
+            INVALID_COUNT,
+            gettext("%(where)s: “%(strip)s” is not a whole number of copies.") % {"where": where, "strip": raw.strip()},
+            value=raw.strip(),
+        )
     count = int(value)
     if count < 1 or count > MAX_COUNT:
-        raise ParseError(INVALID_COUNT, gettext('%(where)s: the number of copies must be between 1 and %(MAX_COUNT)s, not %(count)s.') % {'where': where, 'MAX_COUNT': MAX_COUNT, 'count': count}, value=count)
+        raise ParseError(
+            INVALID_COUNT,
+            gettext("%(where)s: the number of copies must be between 1 and %(MAX_COUNT)s, not %(count)s.")
+            % {"where": where, "MAX_COUNT": MAX_COUNT, "count": count},
+            value=count,
+        )
     return count
 
 
@@ -199,16 +245,19 @@ def _clean_name(name: str) -> str:
 
 # --- text and Arena --------------------------------------------------------------------
 
+
 def _raise_count_problems(problems: list[ParseError]) -> None:
     """Every bad quantity in the list at once, so the player fixes them in one go."""
     if not problems:
         return
     if len(problems) == 1:
         raise problems[0]
-    raise ParseError(INVALID_COUNT, f"{len(problems)} lines have a bad number of copies: "
-                     + " ".join(p.message for p in problems),
-                     lines=[p.extra.get("line") for p in problems],
-                     values=[str(p.extra.get("value")) for p in problems])
+    raise ParseError(
+        INVALID_COUNT,
+        f"{len(problems)} lines have a bad number of copies: " + " ".join(p.message for p in problems),
+        lines=[p.extra.get("line") for p in problems],
+        values=[str(p.extra.get("value")) for p in problems],
+    )
 
 
 @dataclass
@@ -246,8 +295,9 @@ def _read_line(parsed: ParsedList, reading: _Reading, number: int, line: str) ->
         reading.section = _HEADERS[header]
         reading.explicit = True
         if reading.section == "ignore":
-            parsed.warnings.append(f"Line {number}: the “{line.rstrip(':')}” section is not "
-                                   "part of the deck and was left out.")
+            parsed.warnings.append(
+                f"Line {number}: the “{line.rstrip(':')}” section is not part of the deck and was left out."
+            )
         return
     if reading.section == "about":
         return  # "Name My Deck" lines of an Arena export
@@ -270,14 +320,31 @@ def _card_line(line: str, number: int, count_problems: list[ParseError]) -> tupl
     match = _COUNT_LINE.match(line)
     if not match:
         if _COUNT_ONLY.match(line):
-            raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number},
-                             line=number)
+            raise ParseError(
+                INVALID_DECKLIST,
+                gettext("Line %(number)s: the card name is missing.") % {"number": number},
+                line=number,
+            )
         if _BAD_COUNT.match(line):
             bad = line.split()[0]
-            count_problems.append(ParseError(INVALID_COUNT, gettext('Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).') % {'number': number, 'bad': bad},
-                                             line=number, value=bad))
+            count_problems.append(
+                ParseError(
+                    INVALID_COUNT,
+                    gettext("Line %(number)s: “%(bad)s” is not a whole number of copies (1 or more).")
+                    % {"number": number, "bad": bad},
+                    line=number,
+                    value=bad,
+                )
+            )
             return None
-        raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”.') % {'number': number, 'line': line[:80]}, line=number)
+        raise ParseError(
+            INVALID_DECKLIST,
+            gettext(
+                "Line %(number)s: “%(line)s” is not a card line; expected a count and a name, like “4 Gatstaf Shepherd”."
+            )
+            % {"number": number, "line": line[:80]},
+            line=number,
+        )
     try:
         count = _count(match.group(1), f"Line {number}")
     except ParseError as exc:
@@ -286,7 +353,9 @@ def _card_line(line: str, number: int, count_problems: list[ParseError]) -> tupl
         return None
     name = _clean_name(match.group(2))
     if not name:
-        raise ParseError(INVALID_DECKLIST, gettext('Line %(number)s: the card name is missing.') % {'number': number}, line=number)
+        raise ParseError(
+            INVALID_DECKLIST, gettext("Line %(number)s: the card name is missing.") % {"number": number}, line=number
+        )
     return name, count
 
 
@@ -299,8 +368,9 @@ def _place_blocks(parsed: ParsedList, reading: _Reading) -> None:
     else:
         main_blocks, sideboard = blocks[:-1], blocks[-1]
         if len(blocks) > 2:
-            parsed.warnings.append("The list has several blocks separated by blank lines; the "
-                                   "last one was taken as the sideboard.")
+            parsed.warnings.append(
+                "The list has several blocks separated by blank lines; the last one was taken as the sideboard."
+            )
     for block in main_blocks:
         for name, count in block:
             _add(parsed, MAIN, name, count)
@@ -311,12 +381,31 @@ def _place_blocks(parsed: ParsedList, reading: _Reading) -> None:
 # --- CSV -------------------------------------------------------------------------------
 
 _SECTION_VALUES = {
-    "": MAIN, "main": MAIN, "mainboard": MAIN, "maindeck": MAIN, "main deck": MAIN, "deck": MAIN,
-    "md": MAIN, "false": MAIN, "no": MAIN, "0": MAIN,
-    "side": SIDEBOARD, "sideboard": SIDEBOARD, "sb": SIDEBOARD, "side board": SIDEBOARD,
-    "true": SIDEBOARD, "yes": SIDEBOARD, "1": SIDEBOARD, "companion": SIDEBOARD,
-    "commander": COMMANDER, "commanders": COMMANDER, "cmdr": COMMANDER, "command zone": COMMANDER,
-    "maybe": "ignore", "maybeboard": "ignore", "considering": "ignore",
+    "": MAIN,
+    "main": MAIN,
+    "mainboard": MAIN,
+    "maindeck": MAIN,
+    "main deck": MAIN,
+    "deck": MAIN,
+    "md": MAIN,
+    "false": MAIN,
+    "no": MAIN,
+    "0": MAIN,
+    "side": SIDEBOARD,
+    "sideboard": SIDEBOARD,
+    "sb": SIDEBOARD,
+    "side board": SIDEBOARD,
+    "true": SIDEBOARD,
+    "yes": SIDEBOARD,
+    "1": SIDEBOARD,
+    "companion": SIDEBOARD,
+    "commander": COMMANDER,
+    "commanders": COMMANDER,
+    "cmdr": COMMANDER,
+    "command zone": COMMANDER,
+    "maybe": "ignore",
+    "maybeboard": "ignore",
+    "considering": "ignore",
 }
 
 
@@ -330,7 +419,7 @@ def _parse_csv(text: str) -> ParsedList:
 
     columns = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
     if columns[0] is None or columns[1] is None:
-        raise ParseError(INVALID_DECKLIST, gettext('The CSV needs a count (or quantity) column and a name column.'))
+        raise ParseError(INVALID_DECKLIST, gettext("The CSV needs a count (or quantity) column and a name column."))
     count_problems: list[ParseError] = []
     for number, row in enumerate(rows[1:], start=2):
         entry = _csv_entry(row, number, columns, count_problems)
@@ -347,20 +436,25 @@ def _csv_rows(text: str) -> list[list[str]]:
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as exc:
-        raise ParseError(INVALID_DECKLIST, gettext('The CSV could not be read: %(exc)s.') % {'exc': exc}) from None
+        raise ParseError(INVALID_DECKLIST, gettext("The CSV could not be read: %(exc)s.") % {"exc": exc}) from None
     return [row for row in rows if any(cell.strip() for cell in row)]
 
 
-def _csv_entry(row: list[str], number: int, columns: tuple[int | None, int | None, int | None],
-               count_problems: list[ParseError]) -> tuple[str, str, int] | None:
+def _csv_entry(
+    row: list[str], number: int, columns: tuple[int | None, int | None, int | None], count_problems: list[ParseError]
+) -> tuple[str, str, int] | None:
     """One row as (section, name, count); a bad count is kept in ``count_problems`` (None)."""
     count_at, name_at, section_at = columns
     where = f"Row {number}"
     if len(row) <= max(count_at, name_at):
-        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: missing the count or the name.') % {'where': where}, line=number)
+        raise ParseError(
+            INVALID_DECKLIST, gettext("%(where)s: missing the count or the name.") % {"where": where}, line=number
+        )
     name = _clean_name(row[name_at])
     if not name:
-        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: the card name is empty.') % {'where': where}, line=number)
+        raise ParseError(
+            INVALID_DECKLIST, gettext("%(where)s: the card name is empty.") % {"where": where}, line=number
+        )
     try:
         count = _count(row[count_at], where)
     except ParseError as exc:
@@ -370,21 +464,33 @@ def _csv_entry(row: list[str], number: int, columns: tuple[int | None, int | Non
     raw_section = row[section_at].strip().lower() if section_at is not None and section_at < len(row) else ""
     section = _SECTION_VALUES.get(raw_section)
     if section is None:
-        raise ParseError(INVALID_DECKLIST, gettext('%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).') % {'where': where, 'row': row[section_at].strip()}, line=number)
+        raise ParseError(
+            INVALID_DECKLIST,
+            gettext("%(where)s: unknown section “%(row)s” (expected main, sideboard or commander).")
+            % {"where": where, "row": row[section_at].strip()},
+            line=number,
+        )
     return section, name, count
 
 
 # --- MTGO .dek -------------------------------------------------------------------------
 
+
 def _parse_dek(text: str) -> ParsedList:
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.IGNORECASE):
-        raise ParseError(INVALID_DECKLIST, gettext('The XML declares a DTD or entities; a .dek file has none.'))
+        raise ParseError(INVALID_DECKLIST, gettext("The XML declares a DTD or entities; a .dek file has none."))
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise ParseError(INVALID_DECKLIST, gettext('The file is not well-formed XML (%(exc)s).') % {'exc': exc}) from None
+        raise ParseError(
+            INVALID_DECKLIST, gettext("The file is not well-formed XML (%(exc)s).") % {"exc": exc}
+        ) from None
     if root.tag.rsplit("}", 1)[-1] != "Deck":
-        raise ParseError(INVALID_DECKLIST, gettext('Expected an MTGO .dek file (a <Deck> element), found <%(rsplit)s>.') % {'rsplit': root.tag.rsplit('}', 1)[-1]})
+        raise ParseError(
+            INVALID_DECKLIST,
+            gettext("Expected an MTGO .dek file (a <Deck> element), found <%(rsplit)s>.")
+            % {"rsplit": root.tag.rsplit("}", 1)[-1]},
+        )
     parsed = ParsedList(format=MTGO_DEK)
     entry = 0
     for element in root.iter():
@@ -394,11 +500,16 @@ def _parse_dek(text: str) -> ParsedList:
         where = f"Card entry {entry}"
         name = _clean_name(element.get("Name", ""))
         if not name:
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s: a <Cards> element without a Name.') % {'where': where})
+            raise ParseError(
+                INVALID_DECKLIST, gettext("%(where)s: a <Cards> element without a Name.") % {"where": where}
+            )
         count = _count(element.get("Quantity", ""), f"{where} ({name})")
         side = element.get("Sideboard", "false").strip().lower()
         if side not in ("true", "false"):
-            raise ParseError(INVALID_DECKLIST, gettext('%(where)s (%(name)s): Sideboard must be true or false.') % {'where': where, 'name': name})
+            raise ParseError(
+                INVALID_DECKLIST,
+                gettext("%(where)s (%(name)s): Sideboard must be true or false.") % {"where": where, "name": name},
+            )
         _add(parsed, SIDEBOARD if side == "true" else MAIN, name, count)
     return parsed
 
@@ -421,10 +532,19 @@ def parse_checklist_lines(text: str) -> list[dict]:
             continue
         match = _CHECKLIST_LINE.match(line)
         if not match:
-            raise ParseError(INVALID_CHECKLIST_LINE, gettext('Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.') % {'number': number}, line=number)
+            raise ParseError(
+                INVALID_CHECKLIST_LINE,
+                gettext("Checklist line %(number)s: write “Innistrad Checklist: Delver of Secrets”.")
+                % {"number": number},
+                line=number,
+            )
         copies = _count(match.group(1) or "1", f"Checklist line {number}")
         if copies > 100:
-            raise ParseError(INVALID_COUNT, gettext('Checklist line %(number)s: at most 100 copies.') % {'number': number}, line=number)
+            raise ParseError(
+                INVALID_COUNT,
+                gettext("Checklist line %(number)s: at most 100 copies.") % {"number": number},
+                line=number,
+            )
         marked = [m.strip() for m in match.group(3).split(";") if m.strip()]
         cards.extend({"checklist": match.group(2).strip(), "marked": list(marked)} for _ in range(copies))
     return cards

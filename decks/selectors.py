@@ -25,14 +25,16 @@ POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 def event_or_404(event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(event_id)s.') % {'event_id': event_id})
+        raise NotFoundError(
+            error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
+        )
     return event
 
 
 def get_deck(deck_id: int) -> Deck:
     deck = Deck.objects.select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
-        raise NotFoundError(error_codes.UNKNOWN_DECK, gettext('No deck has id %(deck_id)s.') % {'deck_id': deck_id})
+        raise NotFoundError(error_codes.UNKNOWN_DECK, gettext("No deck has id %(deck_id)s.") % {"deck_id": deck_id})
     return deck
 
 
@@ -43,13 +45,17 @@ def is_staff(user, event: Event | int) -> bool:
 
 def require_staff(user, event: Event | int) -> None:
     if not is_staff(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                             gettext("Only the event's judges and organisers may do that."))
+        raise ForbiddenError(
+            error_codes.NOT_EVENT_STAFF, gettext("Only the event's judges and organisers may do that.")
+        )
 
 
 def owns(user, deck: Deck) -> bool:
-    return (getattr(user, "is_authenticated", False)
-            and deck.registration.user_id is not None and deck.registration.user_id == user.pk)
+    return (
+        getattr(user, "is_authenticated", False)
+        and deck.registration.user_id is not None
+        and deck.registration.user_id == user.pk
+    )
 
 
 def can_see_deck(user, deck: Deck) -> bool:
@@ -60,8 +66,9 @@ def can_see_deck(user, deck: Deck) -> bool:
 def visible_deck(user, deck_id: int) -> Deck:
     deck = get_deck(deck_id)
     if not can_see_deck(user, deck):
-        raise ForbiddenError(error_codes.NOT_YOUR_DECK,
-                             gettext('Decks are private to their player until decklists are published.'))
+        raise ForbiddenError(
+            error_codes.NOT_YOUR_DECK, gettext("Decks are private to their player until decklists are published.")
+        )
     return deck
 
 
@@ -74,8 +81,10 @@ def own_registration(user, event: Event) -> Registration | None:
 def get_registration(event: Event, registration_id: int) -> Registration:
     registration = Registration.objects.filter(event=event, pk=registration_id).first()
     if registration is None:
-        raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
-                            gettext('No registration %(registration_id)s in this event.') % {'registration_id': registration_id})
+        raise NotFoundError(
+            error_codes.UNKNOWN_REGISTRATION,
+            gettext("No registration %(registration_id)s in this event.") % {"registration_id": registration_id},
+        )
     return registration
 
 
@@ -83,8 +92,9 @@ def get_registration_by_id(registration_id: int) -> Registration:
     """Any registration by id (with its event), or ``unknown_registration``."""
     registration = Registration.objects.select_related("event").filter(pk=registration_id).first()
     if registration is None:
-        raise NotFoundError(error_codes.UNKNOWN_REGISTRATION,
-                            gettext('No registration has id %(pk)s.') % {'pk': registration_id})
+        raise NotFoundError(
+            error_codes.UNKNOWN_REGISTRATION, gettext("No registration has id %(pk)s.") % {"pk": registration_id}
+        )
     return registration
 
 
@@ -100,7 +110,7 @@ def access_registration(user, event: Event, registration_id: int | None = None) 
         require_staff(user, event)
         return get_registration(event, registration_id)
     if own is None:
-        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
+        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
     return own
 
 
@@ -113,16 +123,17 @@ def player_decks(user) -> list[dict[str, Any]]:
     rows = []
     for registration in Registration.objects.filter(user=user).select_related("event"):
         deck = getattr(registration, "deck", None)
-        rows.append({"event": registration.event, "deck": deck,
-                     "status": deck_status(deck, registration.event)})
+        rows.append({"event": registration.event, "deck": deck, "status": deck_status(deck, registration.event)})
     return rows
 
 
 def staffed_events(user) -> list[dict[str, Any]]:
     """The events the user is staff of, and whether as an organiser."""
     event_ids = EventStaff.objects.filter(user=user).values_list("event_id", flat=True)
-    return [{"event": event, "organiser": permissions.is_organiser(user, event)}
-            for event in Event.objects.filter(pk__in=event_ids)]
+    return [
+        {"event": event, "organiser": permissions.is_organiser(user, event)}
+        for event in Event.objects.filter(pk__in=event_ids)
+    ]
 
 
 def checklist_policy(event: Event | int) -> str:
@@ -154,35 +165,52 @@ def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:
     if seat is None:
         return None
     if seat.pod.state not in POOL_STATES:
-        raise ConflictError(error_codes.POOL_NOT_READY,
-                            gettext('The draft is not over yet: decks are built once it reaches deck building.'))
-    counts = Counter(DraftCard.objects.filter(seat__registration=registration)
-                     .values_list("card_id", flat=True))
+        raise ConflictError(
+            error_codes.POOL_NOT_READY,
+            gettext("The draft is not over yet: decks are built once it reaches deck building."),
+        )
+    counts = Counter(DraftCard.objects.filter(seat__registration=registration).values_list("card_id", flat=True))
     return "draft", [{"card_id": card_id, "count": n} for card_id, n in sorted(counts.items())]
 
 
 def pool_view(pool: list[dict]) -> list[dict]:
     """Pool rows with names and DFC flags, by name."""
     infos = adapter.resolve_ids(row["card_id"] for row in pool)
-    rows = [{"card_id": row["card_id"], "name": infos[row["card_id"]].name, "count": row["count"],
-             "is_dfc": infos[row["card_id"]].is_dfc}
-            for row in pool if row["card_id"] in infos]
+    rows = [
+        {
+            "card_id": row["card_id"],
+            "name": infos[row["card_id"]].name,
+            "count": row["count"],
+            "is_dfc": infos[row["card_id"]].is_dfc,
+        }
+        for row in pool
+        if row["card_id"] in infos
+    ]
     return sorted(rows, key=lambda r: r["name"])
 
 
 def deck_data(deck: Deck, pool: list[dict] | None = None) -> adapter.Resolved:
     """The stored deck resolved again (by card id) for checking or display."""
     return adapter.resolve(
-        format=deck.format, main=deck.main, sideboard=deck.sideboard, commander=deck.commander,
-        pool=pool, opaque_sleeves=deck.opaque_sleeves, checklist_policy=checklist_policy(deck.event_id),
+        format=deck.format,
+        main=deck.main,
+        sideboard=deck.sideboard,
+        commander=deck.commander,
+        pool=pool,
+        opaque_sleeves=deck.opaque_sleeves,
+        checklist_policy=checklist_policy(deck.event_id),
         checklist_cards=adapter.stored_checklist_cards(deck.checklist_cards),
     )
 
 
 def printed_languages(deck: Deck) -> list[str]:
     """The languages (their own names) of the printed names a stored list was written with."""
-    codes = {row["language"] for section in (deck.main, deck.sideboard, deck.commander)
-             for row in section if row.get("printed_name") and row.get("language")}
+    codes = {
+        row["language"]
+        for section in (deck.main, deck.sideboard, deck.commander)
+        for row in section
+        if row.get("printed_name") and row.get("language")
+    }
     return [languages.name_of(code) for code in sorted(codes)]
 
 
@@ -192,14 +220,15 @@ def deck_view(deck: Deck) -> dict[str, Any]:
     data = resolved.deck
     physical = core.physical_deck(data)
     return {
-        "main": _view_lines(data.main, resolved.printed), "sideboard": _view_lines(data.sideboard, resolved.printed),
+        "main": _view_lines(data.main, resolved.printed),
+        "sideboard": _view_lines(data.sideboard, resolved.printed),
         "commander": _view_lines(data.commander, resolved.printed),
         "dfcs": _view_dfcs(resolved, deck.opaque_sleeves),
         "checklist_cards": resolved.checklist_rows,
-        "physical": {key: [{"name": n, "count": c} for n, c in physical[key]]
-                     for key in ("main", "sideboard", "set_aside")}
-        | {"checklist_cards": [{"checklist": label, "marked": mark}
-                               for label, mark in physical["checklist_cards"]]},
+        "physical": {
+            key: [{"name": n, "count": c} for n, c in physical[key]] for key in ("main", "sideboard", "set_aside")
+        }
+        | {"checklist_cards": [{"checklist": label, "marked": mark} for label, mark in physical["checklist_cards"]]},
     }
 
 
@@ -207,9 +236,13 @@ def _view_lines(section: Sequence[core.Line], printed: dict) -> list[dict]:
     """A section's lines as shown: the English name first, the printed one beside it."""
     out = []
     for line in section:
-        row = {"card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
-               "name": line.card.name if line.card else line.name, "count": line.count,
-               "is_dfc": bool(line.card and line.card.is_dfc), "known": line.card is not None}
+        row = {
+            "card_id": line.card.key if line.card and isinstance(line.card.key, int) else None,
+            "name": line.card.name if line.card else line.name,
+            "count": line.count,
+            "is_dfc": bool(line.card and line.card.is_dfc),
+            "known": line.card is not None,
+        }
         if line.card is not None and line.card.key in printed:
             # English name first; the printed one beside it, so any judge can read the list
             row["printed_name"], row["language"] = printed[line.card.key]
@@ -244,24 +277,46 @@ def deck_status(deck: Deck | None, event: Event, now: dt.datetime | None = None)
     deadline = event.decklist_deadline
     locked = is_locked(event, now)
     if deck is None:
-        return {"state": "missing", "valid": False, "error_count": 0, "error_codes": [],
-                "late": locked, "locked": locked}
+        return {
+            "state": "missing",
+            "valid": False,
+            "error_count": 0,
+            "error_codes": [],
+            "late": locked,
+            "locked": locked,
+        }
     codes = sorted({error["code"] for error in deck.check_errors})
-    return {"state": "valid" if deck.valid else "invalid", "valid": deck.valid,
-            "error_count": len(deck.check_errors), "error_codes": codes,
-            "late": bool(deadline and deck.submitted_at > deadline), "locked": locked}
+    return {
+        "state": "valid" if deck.valid else "invalid",
+        "valid": deck.valid,
+        "error_count": len(deck.check_errors),
+        "error_codes": codes,
+        "late": bool(deadline and deck.submitted_at > deadline),
+        "locked": locked,
+    }
 
 
-def event_decks(event: Event, *, status: str = "", query: str = "", error: str = "",
-                late: bool | None = None, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+def event_decks(
+    event: Event,
+    *,
+    status: str = "",
+    query: str = "",
+    error: str = "",
+    late: bool | None = None,
+    now: dt.datetime | None = None,
+) -> list[dict[str, Any]]:
     """Every registration of the event with its deck and status (staff view), filtered."""
     now = now or timezone.now()
     registrations = Registration.objects.filter(event=event).order_by("name")
     query = query.replace("\x00", "")  # no name holds a NUL byte (PostgreSQL refuses it in a query: 500)
     if query:
         registrations = registrations.filter(name__icontains=query)
-    decks = {deck.registration_id: deck for deck in Deck.objects.filter(event=event).annotate(
-        n_corrections=Count("corrections", distinct=True), n_checks=Count("checks", distinct=True))}
+    decks = {
+        deck.registration_id: deck
+        for deck in Deck.objects.filter(event=event).annotate(
+            n_corrections=Count("corrections", distinct=True), n_checks=Count("checks", distinct=True)
+        )
+    }
     rows = []
     for registration in registrations:
         deck = decks.get(registration.pk)
@@ -272,9 +327,15 @@ def event_decks(event: Event, *, status: str = "", query: str = "", error: str =
             continue
         if late is not None and state["late"] != late:
             continue
-        rows.append({"registration": registration, "deck": deck, "status": state,
-                     "corrections": deck.n_corrections if deck else 0,
-                     "checks": deck.n_checks if deck else 0})
+        rows.append(
+            {
+                "registration": registration,
+                "deck": deck,
+                "status": state,
+                "corrections": deck.n_corrections if deck else 0,
+                "checks": deck.n_checks if deck else 0,
+            }
+        )
     return rows
 
 
@@ -286,8 +347,10 @@ def event_error_codes(event: Event) -> list[str]:
 def sealed_pool_rows(event: Event) -> list[tuple[Registration, SealedPool | None]]:
     """Every registration of the event, by name, with its sealed pool (or None)."""
     pools = {pool.registration_id: pool for pool in SealedPool.objects.filter(registration__event=event)}
-    return [(registration, pools.get(registration.pk))
-            for registration in Registration.objects.filter(event=event).order_by("name")]
+    return [
+        (registration, pools.get(registration.pk))
+        for registration in Registration.objects.filter(event=event).order_by("name")
+    ]
 
 
 def selections(event: Event | int):
@@ -301,8 +364,11 @@ def recent_selections(event: Event, limit: int = 10) -> list[DeckCheckSelection]
 
 def selected_decks(selection: DeckCheckSelection) -> dict[int, int]:
     """registration id -> deck id, for the registrations a selection picked."""
-    return dict(Deck.objects.filter(event_id=selection.event_id, registration_id__in=selection.registration_ids)
-                .values_list("registration_id", "pk"))
+    return dict(
+        Deck.objects.filter(event_id=selection.event_id, registration_id__in=selection.registration_ids).values_list(
+            "registration_id", "pk"
+        )
+    )
 
 
 def event_checks(event: Event):
@@ -331,19 +397,28 @@ def check_penalty_links(check: DeckCheck) -> list[dict[str, str]]:
             description += f" {finding['description']}"
         if finding.get("cards"):
             description += " " + gettext("Cards: %(cards)s.") % {"cards": ", ".join(finding["cards"])}
-        links.append({
-            "infraction": infraction, "label": findings.INFRACTIONS[infraction], "kind": finding["kind"],
-            "url": findings.penalty_url(event_id=check.event_id, registration_id=check.deck.registration_id,
-                                        infraction=infraction, description=description,
-                                        source=f"deck_check:{check.pk}"),
-        })
+        links.append(
+            {
+                "infraction": infraction,
+                "label": findings.INFRACTIONS[infraction],
+                "kind": finding["kind"],
+                "url": findings.penalty_url(
+                    event_id=check.event_id,
+                    registration_id=check.deck.registration_id,
+                    infraction=infraction,
+                    description=description,
+                    source=f"deck_check:{check.pk}",
+                ),
+            }
+        )
     return links
 
 
 def correction_penalty_link(correction: DeckCorrection) -> str:
     deck = correction.deck
     return findings.penalty_url(
-        event_id=deck.event_id, registration_id=deck.registration_id,
+        event_id=deck.event_id,
+        registration_id=deck.registration_id,
         infraction=findings.DECKLIST_PROBLEM,
         description=f"Decklist corrected by a judge (correction #{correction.pk}): {correction.reason}",
     )

@@ -63,8 +63,10 @@ def read_checklist_lines(text: str) -> list[dict]:
 
 def decklist_entries(parsed: parsers.ParsedList) -> dict[str, list[dict]]:
     """A parsed list as ``{"main": [{"name", "count"}], "sideboard": [...], "commander": [...]}``."""
-    return {section: [{"name": name, "count": count} for name, count in parsed.section(section)]
-            for section in (parsers.MAIN, parsers.SIDEBOARD, parsers.COMMANDER)}
+    return {
+        section: [{"name": name, "count": count} for name, count in parsed.section(section)]
+        for section in (parsers.MAIN, parsers.SIDEBOARD, parsers.COMMANDER)
+    }
 
 
 def _limited_sideboard(main: Sequence[dict], pool: list[dict]) -> list[dict]:
@@ -107,15 +109,27 @@ def _pool_entries(registration: Registration) -> list[dict] | None:
         return None
     pool = selectors.pool_for(registration)
     if pool is None:
-        raise ConflictError(error_codes.NO_POOL, gettext('There is no pool to build from yet: a draft seat or a sealed pool entered by the organiser.'))
+        raise ConflictError(
+            error_codes.NO_POOL,
+            gettext("There is no pool to build from yet: a draft seat or a sealed pool entered by the organiser."),
+        )
     return pool[1]
 
 
 @transaction.atomic
-def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequence[dict] | None = None,
-                  commander: Sequence[dict] = (), opaque_sleeves: bool = False,
-                  checklist_cards: Sequence[dict] = (), source_format: str = "api",
-                  registration_id: int | None = None, now: dt.datetime | None = None) -> tuple[Deck, core.Report]:
+def register_deck(
+    *,
+    event_id: int,
+    actor,
+    main: Sequence[dict],
+    sideboard: Sequence[dict] | None = None,
+    commander: Sequence[dict] = (),
+    opaque_sleeves: bool = False,
+    checklist_cards: Sequence[dict] = (),
+    source_format: str = "api",
+    registration_id: int | None = None,
+    now: dt.datetime | None = None,
+) -> tuple[Deck, core.Report]:
     """Register or replace a player's deck, checked on save.
 
     The player registers their own deck; the event's staff may enter one for any registration
@@ -126,18 +140,26 @@ def register_deck(*, event_id: int, actor, main: Sequence[dict], sideboard: Sequ
     event = selectors.event_or_404(event_id)
     registration = selectors.access_registration(actor, event, registration_id)
     if selectors.is_locked(event, now):
-        raise ConflictError(error_codes.DECKLIST_LOCKED,
-                            gettext('Decklists are locked since the decklist deadline; ask a judge for a correction.'),
-                            deadline=event.decklist_deadline.isoformat())
+        raise ConflictError(
+            error_codes.DECKLIST_LOCKED,
+            gettext("Decklists are locked since the decklist deadline; ask a judge for a correction."),
+            deadline=event.decklist_deadline.isoformat(),
+        )
     pool = None
     if event.deck_format == DeckFormat.LIMITED:
         pool = _pool_entries(registration)
         if sideboard is None and pool is not None:
             sideboard = _limited_sideboard(main, pool)
     resolved = adapter.resolve(
-        format=event.deck_format, main=main, sideboard=sideboard or (), commander=commander, pool=pool,
-        opaque_sleeves=opaque_sleeves, checklist_policy=selectors.checklist_policy(event),
-        checklist_cards=checklist_cards)
+        format=event.deck_format,
+        main=main,
+        sideboard=sideboard or (),
+        commander=commander,
+        pool=pool,
+        opaque_sleeves=opaque_sleeves,
+        checklist_policy=selectors.checklist_policy(event),
+        checklist_cards=checklist_cards,
+    )
     Registration.objects.select_for_update().filter(pk=registration.pk).first()  # one writer per player
     deck = Deck.objects.select_for_update().filter(registration=registration).first()
     if deck is None:
@@ -194,15 +216,28 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 
 def _snapshot(deck: Deck) -> dict[str, Any]:
-    return {"main": deck.main, "sideboard": deck.sideboard, "commander": deck.commander,
-            "opaque_sleeves": deck.opaque_sleeves, "checklist_cards": deck.checklist_cards}
+    return {
+        "main": deck.main,
+        "sideboard": deck.sideboard,
+        "commander": deck.commander,
+        "opaque_sleeves": deck.opaque_sleeves,
+        "checklist_cards": deck.checklist_cards,
+    }
 
 
 @transaction.atomic
-def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | None = None,
-                 sideboard: Sequence[dict] | None = None, commander: Sequence[dict] | None = None,
-                 opaque_sleeves: bool | None = None, checklist_cards: Sequence[dict] | None = None,
-                 now: dt.datetime | None = None) -> DeckCorrection:
+def correct_deck(
+    *,
+    deck_id: int,
+    judge,
+    reason: str,
+    main: Sequence[dict] | None = None,
+    sideboard: Sequence[dict] | None = None,
+    commander: Sequence[dict] | None = None,
+    opaque_sleeves: bool | None = None,
+    checklist_cards: Sequence[dict] | None = None,
+    now: dt.datetime | None = None,
+) -> DeckCorrection:
     """A judge corrects a registered list (any time, also after the deadline); logged for good."""
     now = now or timezone.now()
     deck = Deck.objects.select_for_update().select_related("event", "registration").filter(pk=deck_id).first()
@@ -211,7 +246,7 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
     selectors.require_staff(judge, deck.event_id)
     reason = (reason or "").strip()
     if not reason:
-        raise DomainError(error_codes.REASON_REQUIRED, gettext('Say why the list is corrected.'), field="reason")
+        raise DomainError(error_codes.REASON_REQUIRED, gettext("Say why the list is corrected."), field="reason")
     before, valid_before = _snapshot(deck), deck.valid
     pool = _pool_entries(deck.registration) if deck.format == DeckFormat.LIMITED else None
     resolved = adapter.resolve(
@@ -222,27 +257,36 @@ def correct_deck(*, deck_id: int, judge, reason: str, main: Sequence[dict] | Non
         pool=pool,
         opaque_sleeves=deck.opaque_sleeves if opaque_sleeves is None else opaque_sleeves,
         checklist_policy=selectors.checklist_policy(deck.event_id),
-        checklist_cards=checklist_cards if checklist_cards is not None
+        checklist_cards=checklist_cards
+        if checklist_cards is not None
         else adapter.stored_checklist_cards(deck.checklist_cards),
     )
     _store_validation(deck, resolved, now)
     after = _snapshot(deck)
     changes = _changes(before, after)
     if not changes:
-        raise DomainError(error_codes.NO_CHANGE, gettext('The correction changes nothing in the list.'))
+        raise DomainError(error_codes.NO_CHANGE, gettext("The correction changes nothing in the list."))
     deck.updated_at = now
     deck.updated_by = judge
     deck.version += 1
     deck.save()
     return DeckCorrection.objects.create(
-        deck=deck, judge=judge, at=now, reason=reason, changes=changes, before=before, after=after,
-        valid_before=valid_before, valid_after=deck.valid)
+        deck=deck,
+        judge=judge,
+        at=now,
+        reason=reason,
+        changes=changes,
+        before=before,
+        after=after,
+        valid_before=valid_before,
+        valid_after=deck.valid,
+    )
 
 
 def require_pool_editor(actor, event) -> None:
     """Only organisers enter sealed pools (checked before the body)."""
     if not permissions.is_organiser(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may enter pools.'))
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may enter pools."))
 
 
 @transaction.atomic
@@ -250,33 +294,45 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
     """The organiser enters a sealed player's pool (names or card ids, with counts)."""
     registration = Registration.objects.select_related("event").filter(pk=registration_id).first()
     if registration is None:
-        raise DomainError(error_codes.UNKNOWN_REGISTRATION, gettext('No registration has id %(registration_id)s.') % {'registration_id': registration_id},
-                          status_code=404)
+        raise DomainError(
+            error_codes.UNKNOWN_REGISTRATION,
+            gettext("No registration has id %(registration_id)s.") % {"registration_id": registration_id},
+            status_code=404,
+        )
     require_pool_editor(actor, registration.event)
     if not cards:
-        raise DomainError(error_codes.EMPTY_DECKLIST, gettext('The pool is empty.'), field="cards")
+        raise DomainError(error_codes.EMPTY_DECKLIST, gettext("The pool is empty."), field="cards")
     resolved = adapter.resolve(format=core.LIMITED, main=cards)
     unknown = [line.name for line in resolved.deck.main if line.card is None]
     if unknown:
-        raise DomainError(error_codes.UNKNOWN_CARD, gettext('Not in the catalogue: %(join)s.') % {'join': ', '.join(unknown[:10])},
-                          field="cards", cards=unknown[:50],
-                          suggestions={n: card_selectors.suggest_names(n, 3) for n in unknown[:5]})
+        raise DomainError(
+            error_codes.UNKNOWN_CARD,
+            gettext("Not in the catalogue: %(join)s.") % {"join": ", ".join(unknown[:10])},
+            field="cards",
+            cards=unknown[:50],
+            suggestions={n: card_selectors.suggest_names(n, 3) for n in unknown[:5]},
+        )
     rows = [row for row in resolved.stored(resolved.deck.main) if row["card_id"] is not None]
     if sum(row["count"] for row in rows) > MAX_POOL_CARDS:
-        raise DomainError(error_codes.TOO_MANY_ENTRIES, gettext('A pool has at most %(MAX_POOL_CARDS)s cards.') % {'MAX_POOL_CARDS': MAX_POOL_CARDS},
-                          field="cards")
+        raise DomainError(
+            error_codes.TOO_MANY_ENTRIES,
+            gettext("A pool has at most %(MAX_POOL_CARDS)s cards.") % {"MAX_POOL_CARDS": MAX_POOL_CARDS},
+            field="cards",
+        )
     pool, _ = SealedPool.objects.update_or_create(
         registration=registration,
-        defaults={"cards": [{"card_id": r["card_id"], "count": r["count"]} for r in rows],
-                  "entered_by": actor})
+        defaults={"cards": [{"card_id": r["card_id"], "count": r["count"]} for r in rows], "entered_by": actor},
+    )
     return pool
 
 
 def require_deck_rules_editor(actor, event) -> None:
     """Organisers and the head judge set how decks are checked (checked before the body)."""
     if not permissions.event_roles(actor, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                             gettext('Only an organiser or the head judge may change how decks are checked.'))
+        raise ForbiddenError(
+            error_codes.NOT_EVENT_STAFF,
+            gettext("Only an organiser or the head judge may change how decks are checked."),
+        )
 
 
 @transaction.atomic
@@ -284,16 +340,26 @@ def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
     event = selectors.event_or_404(event_id)
     require_deck_rules_editor(actor, event)
     if checklist_policy not in core.POLICIES:
-        raise DomainError(error_codes.INVALID_POLICY, gettext('Policy must be one of %(join)s.') % {'join': ', '.join(core.POLICIES)},
-                          field="checklist_policy")
+        raise DomainError(
+            error_codes.INVALID_POLICY,
+            gettext("Policy must be one of %(join)s.") % {"join": ", ".join(core.POLICIES)},
+            field="checklist_policy",
+        )
     rules, _ = DeckRules.objects.update_or_create(event=event, defaults={"checklist_policy": checklist_policy})
     return rules
 
 
 @transaction.atomic
-def select_for_deck_check(*, event_id: int, judge, method: str, percent: int = 10,
-                          seed: int | None = None, registration_ids: Sequence[int] = (),
-                          now: dt.datetime | None = None) -> DeckCheckSelection:
+def select_for_deck_check(
+    *,
+    event_id: int,
+    judge,
+    method: str,
+    percent: int = 10,
+    seed: int | None = None,
+    registration_ids: Sequence[int] = (),
+    now: dt.datetime | None = None,
+) -> DeckCheckSelection:
     """Pick decks to check: a random share (reproducible from the stored seed) or chosen ones."""
     now = now or timezone.now()
     event = selectors.event_or_404(event_id)
@@ -301,30 +367,50 @@ def select_for_deck_check(*, event_id: int, judge, method: str, percent: int = 1
     with_decks = sorted(Deck.objects.filter(event=event).values_list("registration_id", flat=True))
     if method == SelectionMethod.RANDOM:
         if not with_decks:
-            raise ConflictError(error_codes.NOTHING_TO_CHECK, gettext('No deck is registered yet.'))
+            raise ConflictError(error_codes.NOTHING_TO_CHECK, gettext("No deck is registered yet."))
         if not 1 <= percent <= 100:
-            raise DomainError(error_codes.INVALID_PERCENT, gettext('The share is between 1 and 100 percent.'), field="percent")
+            raise DomainError(
+                error_codes.INVALID_PERCENT, gettext("The share is between 1 and 100 percent."), field="percent"
+            )
         seed = secrets.randbits(48) if seed is None else seed
         count = max(1, math.ceil(len(with_decks) * percent / 100))
         chosen = sorted(random.Random(seed).sample(with_decks, count))
     elif method == SelectionMethod.CHOSEN:
         chosen = sorted(set(registration_ids))
         if not chosen:
-            raise DomainError(error_codes.NOTHING_TO_CHECK, gettext('Choose at least one deck.'), field="registrations")
+            raise DomainError(error_codes.NOTHING_TO_CHECK, gettext("Choose at least one deck."), field="registrations")
         missing = sorted(set(chosen) - set(with_decks))
         if missing:
-            raise DomainError(error_codes.NO_DECK, "These registrations have no deck in this event: "
-                              + ", ".join(map(str, missing)), field="registrations", registrations=missing)
+            raise DomainError(
+                error_codes.NO_DECK,
+                "These registrations have no deck in this event: " + ", ".join(map(str, missing)),
+                field="registrations",
+                registrations=missing,
+            )
         seed, percent = None, None
     else:
-        raise DomainError(error_codes.INVALID_METHOD, gettext('Method is random or chosen.'), field="method")
-    return DeckCheckSelection.objects.create(event=event, method=method, seed=seed, percent=percent,
-                                             registration_ids=chosen, created_by=judge, created_at=now)
+        raise DomainError(error_codes.INVALID_METHOD, gettext("Method is random or chosen."), field="method")
+    return DeckCheckSelection.objects.create(
+        event=event,
+        method=method,
+        seed=seed,
+        percent=percent,
+        registration_ids=chosen,
+        created_by=judge,
+        created_at=now,
+    )
 
 
 @transaction.atomic
-def record_deck_check(*, deck_id: int, judge, found: Sequence[dict] = (), notes: str = "",
-                      selection_id: int | None = None, now: dt.datetime | None = None) -> DeckCheck:
+def record_deck_check(
+    *,
+    deck_id: int,
+    judge,
+    found: Sequence[dict] = (),
+    notes: str = "",
+    selection_id: int | None = None,
+    now: dt.datetime | None = None,
+) -> DeckCheck:
     """Record a deck check: no findings means the physical deck matched the list."""
     now = now or timezone.now()
     deck = selectors.get_deck(deck_id)
@@ -333,32 +419,57 @@ def record_deck_check(*, deck_id: int, judge, found: Sequence[dict] = (), notes:
     if selection_id is not None:
         selection = DeckCheckSelection.objects.filter(pk=selection_id, event_id=deck.event_id).first()
         if selection is None:
-            raise DomainError(error_codes.UNKNOWN_SELECTION, gettext('No deck check selection %(selection_id)s in this event.') % {'selection_id': selection_id}, field="selection")
+            raise DomainError(
+                error_codes.UNKNOWN_SELECTION,
+                gettext("No deck check selection %(selection_id)s in this event.") % {"selection_id": selection_id},
+                field="selection",
+            )
     rows = [_finding_row(index, finding) for index, finding in enumerate(found)]
-    if "\x00" in (notes or "") or any("\x00" in r["description"] or any("\x00" in c for c in r["cards"])
-                                      for r in rows):  # the page posts raw text; PostgreSQL refuses NUL (500)
-        raise DomainError(error_codes.NULL_CHARACTERS_NOT_ALLOWED, gettext('Null characters are not allowed.'), field="notes")
-    return DeckCheck.objects.create(event_id=deck.event_id, deck=deck, selection=selection, judge=judge,
-                                    at=now, deck_version=deck.version, matches=not rows, findings=rows,
-                                    notes=(notes or "").strip())
+    if "\x00" in (notes or "") or any(
+        "\x00" in r["description"] or any("\x00" in c for c in r["cards"]) for r in rows
+    ):  # the page posts raw text; PostgreSQL refuses NUL (500)
+        raise DomainError(
+            error_codes.NULL_CHARACTERS_NOT_ALLOWED, gettext("Null characters are not allowed."), field="notes"
+        )
+    return DeckCheck.objects.create(
+        event_id=deck.event_id,
+        deck=deck,
+        selection=selection,
+        judge=judge,
+        at=now,
+        deck_version=deck.version,
+        matches=not rows,
+        findings=rows,
+        notes=(notes or "").strip(),
+    )
 
 
 def _finding_row(index: int, finding: dict) -> dict:
     """One finding as stored, its infraction defaulting to the kind's usual one."""
     kind = finding.get("kind", "")
     if kind not in findings.FINDING_KINDS:
-        raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown finding %(kind)s.') % {'kind': repr(kind)},
-                          field=f"findings[{index}].kind")
+        raise DomainError(
+            error_codes.INVALID_FINDING,
+            gettext("Unknown finding %(kind)s.") % {"kind": repr(kind)},
+            field=f"findings[{index}].kind",
+        )
     infraction = finding.get("infraction")
     if infraction is None:
         infraction = findings.FINDING_KINDS[kind][1]
     if infraction and infraction not in findings.INFRACTIONS:
-        raise DomainError(error_codes.INVALID_FINDING, gettext('Unknown infraction %(infraction)s.') % {'infraction': repr(infraction)},
-                          field=f"findings[{index}].infraction")
+        raise DomainError(
+            error_codes.INVALID_FINDING,
+            gettext("Unknown infraction %(infraction)s.") % {"infraction": repr(infraction)},
+            field=f"findings[{index}].infraction",
+        )
     description = (finding.get("description") or "").strip()
     if kind == findings.OTHER and not description:
-        raise DomainError(error_codes.INVALID_FINDING, gettext('Describe what was found.'),
-                          field=f"findings[{index}].description")
-    return {"kind": kind, "description": description,
-            "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
-            "infraction": infraction}
+        raise DomainError(
+            error_codes.INVALID_FINDING, gettext("Describe what was found."), field=f"findings[{index}].description"
+        )
+    return {
+        "kind": kind,
+        "description": description,
+        "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
+        "infraction": infraction,
+    }

@@ -20,8 +20,7 @@ api_urlpatterns = [
     path("events/<int:event_id>/pool/", players.MyPoolView.as_view(), name="decks-my-pool"),
     path("events/<int:event_id>/decks/", judges.EventDecksView.as_view(), name="decks-event-list"),
     path("events/<int:event_id>/deck-checks/", judges.EventDeckChecksView.as_view(), name="decks-event-checks"),
-    path("events/<int:event_id>/deck-check-selections/", judges.SelectionsView.as_view(),
-         name="decks-selections"),
+    path("events/<int:event_id>/deck-check-selections/", judges.SelectionsView.as_view(), name="decks-selections"),
     path("events/<int:event_id>/deck-rules/", judges.DeckRulesView.as_view(), name="decks-rules"),
     path("registrations/<int:pk>/sealed-pool/", judges.SealedPoolView.as_view(), name="decks-sealed-pool"),
 ]

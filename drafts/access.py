@@ -40,15 +40,16 @@ class Permission(StrEnum):
 
 def _denied(permission: Permission) -> ForbiddenError:
     if permission == Permission.MEMBER:
-        return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('You are not part of this event.'))
+        return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("You are not part of this event."))
     if permission == Permission.STAFF:
-        return ForbiddenError(error_codes.NOT_EVENT_STAFF,
-                              gettext("Only the event's organisers and judges may see that."))
+        return ForbiddenError(
+            error_codes.NOT_EVENT_STAFF, gettext("Only the event's organisers and judges may see that.")
+        )
     if permission == Permission.ORGANISER:
-        return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only an organiser of this event may do that.'))
+        return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may do that."))
     if permission == Permission.POD_MEMBER:
-        return ForbiddenError(error_codes.NOT_IN_POD, gettext('You are not in this pod.'))
-    return ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext('That is not your seat.'))
+        return ForbiddenError(error_codes.NOT_IN_POD, gettext("You are not in this pod."))
+    return ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext("That is not your seat."))
 
 
 def _event_allows(user, event: Event, permission: Permission) -> bool:
@@ -58,12 +59,12 @@ def _event_allows(user, event: Event, permission: Permission) -> bool:
         return permissions.sees_everything(user, event)
     if permission == Permission.MEMBER:
         return bool(permissions.event_roles(user, event)) or (
-            getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists())
+            getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists()
+        )
     raise ValueError(f"{permission} is not a permission on an event")
 
 
-def require(user, event: Event, permission: Permission, message: str | None = None,
-            code: str | None = None) -> None:
+def require(user, event: Event, permission: Permission, message: str | None = None, code: str | None = None) -> None:
     """Refuse ``user`` unless they have ``permission`` on ``event`` (``None``: a trusted system
     caller). ``message`` and ``code`` replace the standard refusal's (an app that has its own
     wording or code for the refusal keeps it)."""
@@ -77,12 +78,19 @@ def require(user, event: Event, permission: Permission, message: str | None = No
 
 def require_event_creator(user) -> None:
     if not permissions.can_create_event(user):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext('Only organisers may create events.'))
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only organisers may create events."))
 
 
-def access_event(event_id: int, user=None, *, permission: Permission | None = None,
-                 draft_format: str | None = None, for_update: bool = False,
-                 message: str | None = None, code: str | None = None) -> Event:
+def access_event(
+    event_id: int,
+    user=None,
+    *,
+    permission: Permission | None = None,
+    draft_format: str | None = None,
+    for_update: bool = False,
+    message: str | None = None,
+    code: str | None = None,
+) -> Event:
     """The event ``event_id`` (of ``draft_format``, if given), if ``user`` has ``permission``."""
     events = Event.objects.select_for_update() if for_update else Event.objects
     events = events.filter(pk=event_id)
@@ -91,9 +99,10 @@ def access_event(event_id: int, user=None, *, permission: Permission | None = No
     event = events.first()
     if event is None:
         if draft_format == DraftFormat.PAPER:
-            raise NotFoundError(error_codes.UNKNOWN_EVENT,
-                                gettext('No paper draft event has id %(pk)s.') % {'pk': event_id})
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(pk)s.') % {'pk': event_id})
+            raise NotFoundError(
+                error_codes.UNKNOWN_EVENT, gettext("No paper draft event has id %(pk)s.") % {"pk": event_id}
+            )
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": event_id})
     if permission is not None:
         require(user, event, permission, message, code)
     return event
@@ -104,7 +113,7 @@ def access_pod(pod_id: int, user=None, *, permission: Permission | None = None) 
     POD_MEMBER)."""
     pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
     if pod is None:
-        raise NotFoundError(error_codes.UNKNOWN_POD, gettext('No pod has id %(pk)s.') % {'pk': pod_id})
+        raise NotFoundError(error_codes.UNKNOWN_POD, gettext("No pod has id %(pk)s.") % {"pk": pod_id})
     if permission is None or user is None:
         return pod
     if permission == Permission.POD_MEMBER:
@@ -120,7 +129,7 @@ def access_seat(seat_id: int, user=None, *, permission: Permission | None = None
     ``permission`` (SEAT_OWNER, SEAT_READER or ORGANISER)."""
     seat = Seat.objects.select_related("registration", "pod__event").filter(pk=seat_id).first()
     if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext('No seat has id %(pk)s.') % {'pk': seat_id})
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext("No seat has id %(pk)s.") % {"pk": seat_id})
     if permission is None or user is None:
         return seat
     if permission == Permission.SEAT_OWNER:
@@ -139,7 +148,7 @@ def access_pod_seat(pod: Pod, seat_id: int) -> Seat:
     """A seat that must belong to ``pod`` (organiser controls aimed at one seat)."""
     seat = Seat.objects.select_related("registration").filter(pk=seat_id, pod=pod).first()
     if seat is None:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext('No such seat in this pod.'))
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext("No such seat in this pod."))
     return seat
 
 

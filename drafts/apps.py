@@ -2,8 +2,8 @@ from django.apps import AppConfig
 
 
 class DraftsConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'drafts'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "drafts"
 
     def ready(self):
         from cards.signals import catalogue_imported

@@ -14,9 +14,9 @@ RARITY_RANK = {"mythic": 0, "rare": 1, "special": 1, "bonus": 1, "uncommon": 2, 
 
 @dataclass(frozen=True)
 class Candidate:
-    key: int          # the DraftCard id
+    key: int  # the DraftCard id
     rarity: str
-    colors: str       # WUBRG letters of the card (color identity)
+    colors: str  # WUBRG letters of the card (color identity)
 
 
 def choose(candidates: list[Candidate], picked_colors: list[str]) -> tuple[Candidate, str]:

@@ -2,17 +2,17 @@
 players, pods, seats, packs, the cards opened in them, picks and the pod log."""
 
 from drafts.models import (
-                           DraftCard,
-                           Event,
-                           EventLogEntry,
-                           EventStaff,
-                           Pack,
-                           Pick,
-                           Pod,
-                           PodLogEntry,
-                           Registration,
-                           Seat,
-                           StaffInvitation,
+    DraftCard,
+    Event,
+    EventLogEntry,
+    EventStaff,
+    Pack,
+    Pick,
+    Pod,
+    PodLogEntry,
+    Registration,
+    Seat,
+    StaffInvitation,
 )
 from draftsite.backup import CARD, EVENT, PRINTING, USER, EventRoot, IdList, Section
 
@@ -24,12 +24,21 @@ SECTIONS = [
     Section("pods", Pod, "event", {"event": EVENT}),
     Section("seats", Seat, "pod__event", {"pod": "pods", "registration": "registrations"}),
     Section("packs", Pack, "pod__event", {"pod": "pods", "opener": "seats", "holder": "seats"}),
-    Section("draft_cards", DraftCard, "pod__event",
-            {"pod": "pods", "card": CARD, "printing": PRINTING, "opened_in": "packs",
-             "pack": "packs", "seat": "seats"}, bulk=True),
-    Section("picks", Pick, "seat__pod__event",
-            {"seat": "seats", "draft_card": "draft_cards", "pack": "packs", "made_by": USER}, bulk=True,
-            id_lists={"pack_contents": IdList("draft_cards")}),
+    Section(
+        "draft_cards",
+        DraftCard,
+        "pod__event",
+        {"pod": "pods", "card": CARD, "printing": PRINTING, "opened_in": "packs", "pack": "packs", "seat": "seats"},
+        bulk=True,
+    ),
+    Section(
+        "picks",
+        Pick,
+        "seat__pod__event",
+        {"seat": "seats", "draft_card": "draft_cards", "pack": "packs", "made_by": USER},
+        bulk=True,
+        id_lists={"pack_contents": IdList("draft_cards")},
+    ),
     Section("pod_log", PodLogEntry, "pod__event", {"pod": "pods", "actor": USER}, bulk=True),
 ]
 

@@ -66,8 +66,13 @@ def card_info(card_ids: set[int]) -> dict[int, dict]:
         Prefetch("faces", queryset=CardFace.objects.order_by("position")),
         # The face names printed in the site's languages, so pages show the player's printed
         # name beside the English one.
-        Prefetch("localized_names", queryset=LocalizedName.objects.filter(
-            language__in=[code for code, _ in settings.LANGUAGES]).order_by("position", "pk")))
+        Prefetch(
+            "localized_names",
+            queryset=LocalizedName.objects.filter(language__in=[code for code, _ in settings.LANGUAGES]).order_by(
+                "position", "pk"
+            ),
+        ),
+    )
     for card in cards:
         info[card.pk] = {
             "card_id": card.pk,
@@ -76,10 +81,16 @@ def card_info(card_ids: set[int]) -> dict[int, dict]:
             "is_dfc": card.is_dfc,
             "color_identity": list(card.color_identity),
             "faces": [
-                {"name": f.name, "mana_cost": f.mana_cost, "type_line": f.type_line,
-                 "oracle_text": f.oracle_text, "power": f.power or None,
-                 "toughness": f.toughness or None, "loyalty": f.loyalty or None,
-                 "colors": list(f.colors)}
+                {
+                    "name": f.name,
+                    "mana_cost": f.mana_cost,
+                    "type_line": f.type_line,
+                    "oracle_text": f.oracle_text,
+                    "power": f.power or None,
+                    "toughness": f.toughness or None,
+                    "loyalty": f.loyalty or None,
+                    "colors": list(f.colors),
+                }
                 for f in card.faces.all()
             ],
             "printed_names": printed_names_of(card),
@@ -120,8 +131,7 @@ def payloads(rows: Iterable[CardRow]) -> dict[int, dict]:
     info = card_info({row[1] for row in rows})
     uris = images({row[2] for row in rows if row[2]})
     return {
-        row[0]: {"id": row[0], **info[row[1]], "rarity": row[3], "foil": row[4],
-                 "image_uris": uris.get(row[2]) or {}}
+        row[0]: {"id": row[0], **info[row[1]], "rarity": row[3], "foil": row[4], "image_uris": uris.get(row[2]) or {}}
         for row in rows
     }
 

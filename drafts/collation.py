@@ -64,15 +64,12 @@ class SheetCollation:
         variants = [(dict(b["contents"]), int(b["weight"])) for b in booster["boosters"]]
         sheets = {}
         for name, sheet in booster["sheets"].items():
-            items = [(ref, int(w)) for ref, w in sheet["cards"].items()
-                     if usable is None or ref in usable]
-            sheets[name] = Sheet(name, [r for r, _ in items], [w for _, w in items],
-                                 foil=bool(sheet.get("foil")))
+            items = [(ref, int(w)) for ref, w in sheet["cards"].items() if usable is None or ref in usable]
+            sheets[name] = Sheet(name, [r for r, _ in items], [w for _, w in items], foil=bool(sheet.get("foil")))
         return cls(variants, sheets)
 
     def open(self, rng: random.Random) -> list[Slot]:
-        contents = rng.choices([v for v, _ in self.variants],
-                               weights=[w for _, w in self.variants], k=1)[0]
+        contents = rng.choices([v for v, _ in self.variants], weights=[w for _, w in self.variants], k=1)[0]
         slots: list[Slot] = []
         seen: set[Ref] = set()
         for sheet_name, count in contents.items():
@@ -80,8 +77,9 @@ class SheetCollation:
             if sheet is None or not sheet.refs:
                 continue
             for ref in sheet.draw(rng, count, seen):
-                slots.append(Slot(ref, sheet_name, foil=sheet.foil,
-                                  draftable=sheet_name not in self.non_draftable_sheets))
+                slots.append(
+                    Slot(ref, sheet_name, foil=sheet.foil, draftable=sheet_name not in self.non_draftable_sheets)
+                )
         return slots
 
 
@@ -118,4 +116,4 @@ def deal_cube(card_refs: list[Ref], packs: int, pack_size: int, rng: random.Rand
         raise ValueError(f"The cube has {len(card_refs)} cards; {needed} are needed.")
     deck = list(card_refs)
     rng.shuffle(deck)
-    return [deck[i * pack_size:(i + 1) * pack_size] for i in range(packs)]
+    return [deck[i * pack_size : (i + 1) * pack_size] for i in range(packs)]

@@ -126,8 +126,11 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         versions = await database_sync_to_async(self.arrived)()
         for pod_id in self.pod_ids:
             version = versions.get(pod_id, 0)
-            await self.deliver(live.pod_topic(pod_id), version,
-                               orjson.dumps({"type": "changed", "pod": pod_id, "version": version}).decode())
+            await self.deliver(
+                live.pod_topic(pod_id),
+                version,
+                orjson.dumps({"type": "changed", "pod": pod_id, "version": version}).decode(),
+            )
 
     async def deliver(self, topic: str, version: int, text: str) -> None:
         """drafts.live: send a published message unless this socket already sent that version.
@@ -216,7 +219,8 @@ class SeatSocket(_PodSocket):
         received_at = getattr(self, "received_at", None) or timezone.now()
         ref = content.get("ref")
         if not (ref is None or isinstance(ref, (str, int)) and not isinstance(ref, bool)) or (
-                isinstance(ref, str) and len(ref) > 100):
+            isinstance(ref, str) and len(ref) > 100
+        ):
             ref = None
         if self.role != "player":
             await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("Only the seat's player may pick."))
@@ -228,19 +232,38 @@ class SeatSocket(_PodSocket):
             if position is not None and position > MAX_PILE_POSITION:
                 raise ValueError
         except ValueError:
-            await self.refuse(ref, 400, error_codes.INVALID_PICK,
-                              _("A pick names a card (a whole number), and optionally the pack and "
-                                "a pile position from 0 to %(max)s.") % {"max": MAX_PILE_POSITION})
+            await self.refuse(
+                ref,
+                400,
+                error_codes.INVALID_PICK,
+                _(
+                    "A pick names a card (a whole number), and optionally the pack and "
+                    "a pile position from 0 to %(max)s."
+                )
+                % {"max": MAX_PILE_POSITION},
+            )
             return
         try:
             if fastpath.async_enabled():
                 answer = await services.amake_pick(
-                    seat_id=self.seat_id, draft_card_id=card, pack_id=pack, position=position,
-                    actor_id=self.user.pk, owner_id=self.user.pk, received_at=received_at)
+                    seat_id=self.seat_id,
+                    draft_card_id=card,
+                    pack_id=pack,
+                    position=position,
+                    actor_id=self.user.pk,
+                    owner_id=self.user.pk,
+                    received_at=received_at,
+                )
             else:
                 answer = await sync_to_async(_pick_in_thread, thread_sensitive=False)(
-                    seat_id=self.seat_id, draft_card_id=card, pack_id=pack, position=position,
-                    actor=self.user, owner=self.user, received_at=received_at)
+                    seat_id=self.seat_id,
+                    draft_card_id=card,
+                    pack_id=pack,
+                    position=position,
+                    actor=self.user,
+                    owner=self.user,
+                    received_at=received_at,
+                )
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error())
             return
@@ -249,18 +272,29 @@ class SeatSocket(_PodSocket):
             # The pick itself may have committed before the answer's card details were read, so
             # the page is told to look, and it reloads where the draft is; the socket stays.
             logger.warning("Socket pick without the database", exc_info=True)
-            await self.refuse(ref, 503, SERVICE_UNAVAILABLE,
-                              _("The server is busy. The page now shows whether your pick was made."))
+            await self.refuse(
+                ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
+            )
             return
         await self.send_json({"type": "picked", "ref": ref, **answer})
 
     async def refuse(self, ref, status: int, code: str, message: str, error: dict | None = None) -> None:
-        await self.send_json({"type": "pick_refused", "ref": ref, "status": status, "detail": str(message),
-                              "errors": [error or {"code": code, "message": str(message)}]})
+        await self.send_json(
+            {
+                "type": "pick_refused",
+                "ref": ref,
+                "status": status,
+                "detail": str(message),
+                "errors": [error or {"code": code, "message": str(message)}],
+            }
+        )
 
     def authorise(self):
-        seat = Seat.objects.select_related("registration", "pod").filter(
-            pk=self.scope["url_route"]["kwargs"]["seat_id"]).first()
+        seat = (
+            Seat.objects.select_related("registration", "pod")
+            .filter(pk=self.scope["url_route"]["kwargs"]["seat_id"])
+            .first()
+        )
         if seat is None:
             return None
         if permissions.owns_seat(self.user, seat):
@@ -277,8 +311,11 @@ class SeatSocket(_PodSocket):
         # Plain SQL: 1,000 pages send 50 heartbeats a second, and compiling the ORM query cost
         # more than running it.
         with connection.cursor() as cursor:
-            cursor.execute("SELECT r.user_id FROM drafts_seat s JOIN drafts_registration r"
-                           " ON r.id = s.registration_id WHERE s.id = %s", [self.presence_seat])
+            cursor.execute(
+                "SELECT r.user_id FROM drafts_seat s JOIN drafts_registration r"
+                " ON r.id = s.registration_id WHERE s.id = %s",
+                [self.presence_seat],
+            )
             holder = cursor.fetchone()
         return self.user.pk is not None and holder is not None and holder[0] == self.user.pk
 
@@ -328,7 +365,8 @@ class EventSocket(_PodSocket):
     async def event_changed(self, event):
         """drafts.tasks.notify_event: pods seated or removed, settings changed."""
         current = await database_sync_to_async(
-            lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True)))()
+            lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True))
+        )()
         if self.hub is not None:
             for pod_id in set(current) - set(self.pod_ids):
                 self.hub.join(live.pod_topic(pod_id), self)

@@ -43,8 +43,9 @@ def _ms_left(deadline: dt.datetime | None, now: dt.datetime) -> int | None:
     return None if deadline is None else int((deadline - now).total_seconds() * 1000)
 
 
-def pod_clock(pod: Pod, now: dt.datetime, soonest_pick: dt.datetime | None = None,
-              soonest_paused_ms: int | None = None) -> dict:
+def pod_clock(
+    pod: Pod, now: dt.datetime, soonest_pick: dt.datetime | None = None, soonest_paused_ms: int | None = None
+) -> dict:
     """The pod-level clock to show: review, deck building, or the next pick timer to run out."""
     state = pod.effective_state
     paused = pod.state == PodState.PAUSED
@@ -75,14 +76,14 @@ def _seat_rows(pod: Pod, now: dt.datetime) -> list[dict]:
         counts[row["seat_id"]][row["kind"]] = row["n"]
     online = presence.status([s.pk for s in seats])
     drafting = pod.state == PodState.DRAFTING
-    rows = [_seat_row(seat, by_holder.get(seat.pk, []), counts[seat.pk], online[seat.pk], drafting, now)
-            for seat in seats]
+    rows = [
+        _seat_row(seat, by_holder.get(seat.pk, []), counts[seat.pk], online[seat.pk], drafting, now) for seat in seats
+    ]
     _mark_holding_up(rows, pod, drafting)
     return rows
 
 
-def _seat_row(seat: Seat, queue: list[Pack], kinds: dict, online: dict, drafting: bool,
-              now: dt.datetime) -> dict:
+def _seat_row(seat: Seat, queue: list[Pack], kinds: dict, online: dict, drafting: bool, now: dt.datetime) -> dict:
     """One seat's line: its queue, how long the pack in front has waited, picks, presence."""
     head = queue[0] if queue else None
     waiting = over = None
@@ -92,25 +93,31 @@ def _seat_row(seat: Seat, queue: list[Pack], kinds: dict, online: dict, drafting
         allowed = pick_seconds(head.cards_left)
         over = max(0, waiting - allowed) if allowed is not None else 0
     return {
-        "seat": seat, "id": seat.pk, "position": seat.position, "number": seat.position + 1,
-        "name": _name(seat), "is_automatic": seat.is_automatic, "ready": seat.ready,
+        "seat": seat,
+        "id": seat.pk,
+        "position": seat.position,
+        "number": seat.position + 1,
+        "name": _name(seat),
+        "is_automatic": seat.is_automatic,
+        "ready": seat.ready,
         "registration_id": seat.registration_id,
         "queue": [{"pack_id": p.pk, "cards_left": p.cards_left, "round": p.round} for p in queue],
         "queue_length": len(queue),
         "pick_number": head.picks_made + 1 if head else None,
         "cards_left": head.cards_left if head else None,
         "deadline": head.deadline if head else None,
-        "remaining_ms": (_ms_left(head.deadline, now) if head and head.deadline
-                         else (head.remaining_ms if head else None)),
-        "waiting_seconds": waiting, "seconds_over": over,
+        "remaining_ms": (
+            _ms_left(head.deadline, now) if head and head.deadline else (head.remaining_ms if head else None)
+        ),
+        "waiting_seconds": waiting,
+        "seconds_over": over,
         "last_pick_at": seat.last_pick_at,
         "picks": sum(kinds.values()),
         "manual_picks": kinds[PickKind.MANUAL],
         "timeout_picks": kinds[PickKind.TIMEOUT],
         "automatic_picks": sum(kinds[k] for k in AUTOMATIC_KINDS),
         "connections": online["connections"],
-        "last_seen": (dt.datetime.fromtimestamp(online["last_seen"], tz=dt.UTC)
-                      if online["last_seen"] else None),
+        "last_seen": (dt.datetime.fromtimestamp(online["last_seen"], tz=dt.UTC) if online["last_seen"] else None),
     }
 
 
@@ -133,8 +140,10 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
     picks = sorted({r["pick_number"] for r in heads})
     deadlines = [r["deadline"] for r in heads if r["deadline"] is not None]
     frozen = [r["remaining_ms"] for r in heads if r["deadline"] is None and r["remaining_ms"] is not None]
-    holding = sorted((r for r in rows if r["holding_up"]),
-                     key=lambda r: (-r["queue_length"], -(r["seconds_over"] or 0), r["position"]))
+    holding = sorted(
+        (r for r in rows if r["holding_up"]),
+        key=lambda r: (-r["queue_length"], -(r["seconds_over"] or 0), r["position"]),
+    )
     return {
         "pod": pod,
         "summary": selectors.pod_summary(pod),
@@ -177,8 +186,15 @@ LOG_TEXT = {
     PodAction.START_DECK_BUILDING: gettext_lazy("Deck-building clock started: {minutes} min"),
     PodAction.SPECTATOR_LINK_REGENERATED: gettext_lazy("New spectator link (the old one is revoked)"),
 }
-_KIND_TEXT = {PickKind.TIMEOUT: gettext_lazy("timer ran out"), PickKind.AUTOMATIC_DRAFTER: gettext_lazy("automatic drafter")}
-_CLOCK_TEXT = {"pick": gettext_lazy("Pick timers"), "review": gettext_lazy("Review clock"), "deck_building": gettext_lazy("Deck-building clock")}
+_KIND_TEXT = {
+    PickKind.TIMEOUT: gettext_lazy("timer ran out"),
+    PickKind.AUTOMATIC_DRAFTER: gettext_lazy("automatic drafter"),
+}
+_CLOCK_TEXT = {
+    "pick": gettext_lazy("Pick timers"),
+    "review": gettext_lazy("Review clock"),
+    "deck_building": gettext_lazy("Deck-building clock"),
+}
 
 
 def describe(entry: PodLogEntry) -> str:
@@ -201,9 +217,16 @@ def log_entries(pod: Pod, limit: int | None = None) -> list[dict]:
     entries = PodLogEntry.objects.filter(pod=pod).select_related("actor").order_by("-at", "-pk")
     if limit:
         entries = entries[:limit]
-    return [{"at": e.at, "action": e.action, "text": describe(e),
-             "actor": e.actor.get_username() if e.actor_id else None, "details": e.details}
-            for e in entries]
+    return [
+        {
+            "at": e.at,
+            "action": e.action,
+            "text": describe(e),
+            "actor": e.actor.get_username() if e.actor_id else None,
+            "details": e.details,
+        }
+        for e in entries
+    ]
 
 
 def pod_detail(pod: Pod, now: dt.datetime | None = None) -> dict:
@@ -212,16 +235,20 @@ def pod_detail(pod: Pod, now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
     glance = pod_glance(pod, now)
     seated = Seat.objects.filter(pod__event=pod.event, registration__isnull=False).values("registration_id")
-    glance.update({
-        "log": log_entries(pod, limit=40),
-        "free_registrations": list(Registration.objects.filter(event=pod.event)
-                                   .exclude(pk__in=seated).order_by("name")),
-        "server_time": now,
-    })
+    glance.update(
+        {
+            "log": log_entries(pod, limit=40),
+            "free_registrations": list(
+                Registration.objects.filter(event=pod.event).exclude(pk__in=seated).order_by("name")
+            ),
+            "server_time": now,
+        }
+    )
     return glance
 
 
 # --- downloads -------------------------------------------------------------------------
+
 
 def _iso(value):
     return value.isoformat() if value else None
@@ -232,30 +259,63 @@ def pod_log_json(pod: Pod) -> str:
     data = {
         "event": {"id": pod.event_id, "name": pod.event.name, "date": pod.event.date.isoformat()},
         "pod": selectors.pod_summary(pod),
-        "log": [{"at": _iso(e["at"]), "action": e["action"], "text": e["text"], "actor": e["actor"],
-                 "details": e["details"]} for e in reversed(log_entries(pod))],
-        "seats": [{"id": s.pk, "position": s.position, "name": _name(s), "is_automatic": s.is_automatic,
-                   "picks": selectors.draft_log(s, include_packs=True)} for s in seats],
+        "log": [
+            {
+                "at": _iso(e["at"]),
+                "action": e["action"],
+                "text": e["text"],
+                "actor": e["actor"],
+                "details": e["details"],
+            }
+            for e in reversed(log_entries(pod))
+        ],
+        "seats": [
+            {
+                "id": s.pk,
+                "position": s.position,
+                "name": _name(s),
+                "is_automatic": s.is_automatic,
+                "picks": selectors.draft_log(s, include_packs=True),
+            }
+            for s in seats
+        ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def pod_log_text(pod: Pod) -> str:
-    lines = [f"{pod.event.name} ({pod.event.date}) · pod {pod.number}", f"State: {pod.get_state_display()}",
-             "", "Pod log:"]
+    lines = [
+        f"{pod.event.name} ({pod.event.date}) · pod {pod.number}",
+        f"State: {pod.get_state_display()}",
+        "",
+        "Pod log:",
+    ]
     for entry in reversed(log_entries(pod)):
         who = f" [{entry['actor']}]" if entry["actor"] else ""
         lines.append(f"  {entry['at']:%Y-%m-%d %H:%M:%S} {entry['text']}{who}")
     lines.append("")
     for seat in pod.seats.select_related("registration", "pod__event").order_by("position"):
-        lines += [f"=== Seat {seat.position + 1}: {_name(seat)} ===",
-                  selectors.mtgo_log_text(seat, include_packs=True)]
+        lines += [f"=== Seat {seat.position + 1}: {_name(seat)} ===", selectors.mtgo_log_text(seat, include_packs=True)]
     return "\n".join(lines)
 
 
-REPORT_COLUMNS = ["event_id", "event", "date", "pod", "pod_state", "round", "seat", "player",
-                  "automatic_drafter", "picks", "manual_picks", "timeout_picks",
-                  "automatic_drafter_picks", "last_card_picks", "last_pick_at"]
+REPORT_COLUMNS = [
+    "event_id",
+    "event",
+    "date",
+    "pod",
+    "pod_state",
+    "round",
+    "seat",
+    "player",
+    "automatic_drafter",
+    "picks",
+    "manual_picks",
+    "timeout_picks",
+    "automatic_drafter_picks",
+    "last_card_picks",
+    "last_pick_at",
+]
 
 
 def event_report_csv(event: Event) -> str:
@@ -264,20 +324,32 @@ def event_report_csv(event: Event) -> str:
     writer = csv.writer(out)
     writer.writerow(REPORT_COLUMNS)
     counts = defaultdict(lambda: defaultdict(int))
-    for row in (Pick.objects.filter(seat__pod__event=event).values("seat_id", "kind")
-                .annotate(n=Count("pk"))):
+    for row in Pick.objects.filter(seat__pod__event=event).values("seat_id", "kind").annotate(n=Count("pk")):
         counts[row["seat_id"]][row["kind"]] = row["n"]
-    seats = (Seat.objects.filter(pod__event=event).select_related("registration", "pod")
-             .order_by("pod__number", "position"))
+    seats = (
+        Seat.objects.filter(pod__event=event).select_related("registration", "pod").order_by("pod__number", "position")
+    )
     for seat in seats:
         kinds = counts[seat.pk]
-        writer.writerow([
-            event.pk, _safe_cell(event.name), event.date.isoformat(), seat.pod.number, seat.pod.state,
-            seat.pod.round, seat.position + 1, _safe_cell(_name(seat)),
-            "yes" if seat.is_automatic else "no", sum(kinds.values()), kinds[PickKind.MANUAL],
-            kinds[PickKind.TIMEOUT], kinds[PickKind.AUTOMATIC_DRAFTER], kinds[PickKind.LAST_CARD],
-            _iso(seat.last_pick_at) or "",
-        ])
+        writer.writerow(
+            [
+                event.pk,
+                _safe_cell(event.name),
+                event.date.isoformat(),
+                seat.pod.number,
+                seat.pod.state,
+                seat.pod.round,
+                seat.position + 1,
+                _safe_cell(_name(seat)),
+                "yes" if seat.is_automatic else "no",
+                sum(kinds.values()),
+                kinds[PickKind.MANUAL],
+                kinds[PickKind.TIMEOUT],
+                kinds[PickKind.AUTOMATIC_DRAFTER],
+                kinds[PickKind.LAST_CARD],
+                _iso(seat.last_pick_at) or "",
+            ]
+        )
     return out.getvalue()
 
 

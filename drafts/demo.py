@@ -61,13 +61,21 @@ def create_demo_event(now=None):
     now = now or timezone.now()
     User = get_user_model()
     organiser = User.objects.get(username="organiser")
-    event = services.create_event(name=DEMO_EVENT_NAME, date=now.date(), created_by=organiser,
-                                  set_codes=["ISD"], pick_timer=False, enforcement_level="competitive")
-    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="headjudge"),
-                                     role=StaffRole.HEAD_JUDGE)
+    event = services.create_event(
+        name=DEMO_EVENT_NAME,
+        date=now.date(),
+        created_by=organiser,
+        set_codes=["ISD"],
+        pick_timer=False,
+        enforcement_level="competitive",
+    )
+    EventStaff.objects.get_or_create(
+        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
+    )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
-    registrations = [services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"))
-                     for n in range(1, 9)]
+    registrations = [
+        services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}")) for n in range(1, 9)
+    ]
     (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]])
     services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
     for seat in Seat.objects.filter(pod=pod, position__gt=0).order_by("position"):

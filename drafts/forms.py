@@ -15,22 +15,46 @@ MAX_SEED = 2**48
 class EventForm(forms.Form):
     name = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"autocomplete": "off"}))
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), initial=timezone.localdate)
-    enforcement_level = forms.ChoiceField(choices=EnforcementLevel.choices, initial=EnforcementLevel.REGULAR,
-                                          label=gettext_lazy('Rules enforcement level'))
-    draft_format = forms.ChoiceField(choices=DraftFormat.choices, initial=DraftFormat.BOOSTER,
-                                     widget=forms.RadioSelect, label=gettext_lazy('Format'))
+    enforcement_level = forms.ChoiceField(
+        choices=EnforcementLevel.choices,
+        initial=EnforcementLevel.REGULAR,
+        label=gettext_lazy("Rules enforcement level"),
+    )
+    draft_format = forms.ChoiceField(
+        choices=DraftFormat.choices, initial=DraftFormat.BOOSTER, widget=forms.RadioSelect, label=gettext_lazy("Format")
+    )
     set_codes = forms.CharField(
-        max_length=40, required=False, label=gettext_lazy("Set(s)"),
-        help_text=gettext_lazy('Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA).'))
+        max_length=40,
+        required=False,
+        label=gettext_lazy("Set(s)"),
+        help_text=gettext_lazy(
+            "Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA)."
+        ),
+    )
     cube_list = forms.CharField(
-        required=False, label=gettext_lazy('Cube list'), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
-        help_text=gettext_lazy('Cube drafts: one card name per line (any face name works; lines starting with # are ignored).'))
-    pack_size = forms.IntegerField(min_value=2, max_value=20, initial=15, label=gettext_lazy('Cards per pack'),
-                                   help_text=gettext_lazy("Cube and paper drafts; set boosters follow their set's collation."))
-    pick_timer = forms.BooleanField(required=False, initial=True, label=gettext_lazy('Pick timer on'),
-                                    help_text=gettext_lazy('The tournament pick timer; when it runs out a card is picked for the player.'))
-    deck_building_minutes = forms.IntegerField(min_value=1, max_value=180, initial=25,
-                                               label=gettext_lazy('Deck-building minutes'))
+        required=False,
+        label=gettext_lazy("Cube list"),
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=gettext_lazy(
+            "Cube drafts: one card name per line (any face name works; lines starting with # are ignored)."
+        ),
+    )
+    pack_size = forms.IntegerField(
+        min_value=2,
+        max_value=20,
+        initial=15,
+        label=gettext_lazy("Cards per pack"),
+        help_text=gettext_lazy("Cube and paper drafts; set boosters follow their set's collation."),
+    )
+    pick_timer = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Pick timer on"),
+        help_text=gettext_lazy("The tournament pick timer; when it runs out a card is picked for the player."),
+    )
+    deck_building_minutes = forms.IntegerField(
+        min_value=1, max_value=180, initial=25, label=gettext_lazy("Deck-building minutes")
+    )
 
     def clean(self):
         data = super().clean()
@@ -44,21 +68,33 @@ class EventForm(forms.Form):
     def service_arguments(self) -> dict:
         data = self.cleaned_data
         return {
-            "name": data["name"], "date": data["date"], "enforcement_level": data["enforcement_level"],
+            "name": data["name"],
+            "date": data["date"],
+            "enforcement_level": data["enforcement_level"],
             "draft_format": data["draft_format"],
             "set_codes": [c for c in (data.get("set_codes") or "").replace(";", ",").split(",") if c.strip()]
-            if data["draft_format"] in (DraftFormat.BOOSTER, DraftFormat.PAPER) else [],
+            if data["draft_format"] in (DraftFormat.BOOSTER, DraftFormat.PAPER)
+            else [],
             "cube_list": (data.get("cube_list") or "").splitlines() if data["draft_format"] == DraftFormat.CUBE else [],
-            "pack_size": data["pack_size"], "pick_timer": data["pick_timer"],
+            "pack_size": data["pack_size"],
+            "pick_timer": data["pick_timer"],
             "deck_building_minutes": data["deck_building_minutes"],
         }
 
 
 class RegistrationForm(forms.Form):
-    username = forms.CharField(max_length=150, required=False, label=gettext_lazy('Account (username)'),
-                               widget=forms.TextInput(attrs={"autocomplete": "off"}))
-    name = forms.CharField(max_length=100, required=False, label=gettext_lazy("Or a guest's name"),
-                           widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    username = forms.CharField(
+        max_length=150,
+        required=False,
+        label=gettext_lazy("Account (username)"),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    name = forms.CharField(
+        max_length=100,
+        required=False,
+        label=gettext_lazy("Or a guest's name"),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
 
     def clean(self):
         data = super().clean()
@@ -68,13 +104,19 @@ class RegistrationForm(forms.Form):
 
 
 class SeatingForm(forms.Form):
-    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label=gettext_lazy('Seed (optional)'),
-                              help_text=gettext_lazy('The same seed gives the same seating; leave empty for a random one.'))
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        label=gettext_lazy("Seed (optional)"),
+        help_text=gettext_lazy("The same seed gives the same seating; leave empty for a random one."),
+    )
 
 
 class StaffForm(forms.Form):
-    username = forms.CharField(max_length=150, label=_("Account (username)"),
-                               widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    username = forms.CharField(
+        max_length=150, label=_("Account (username)"), widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
     role = forms.ChoiceField(choices=StaffRole.choices, initial=StaffRole.JUDGE, label=_("Role"))
 
 
@@ -89,11 +131,16 @@ class EventSettingsForm(forms.Form):
     pick_timer = forms.BooleanField(required=False, label=_("Pick timer on"))
     deck_building_minutes = forms.IntegerField(min_value=1, max_value=180, label=_("Deck-building minutes"))
     decklist_deadline = forms.DateTimeField(
-        required=False, label=_("Decklist deadline"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text=_("Registered lists lock at this moment (leave empty for no deadline)."))
+        required=False,
+        label=_("Decklist deadline"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Registered lists lock at this moment (leave empty for no deadline)."),
+    )
     decklists_published = forms.BooleanField(
-        required=False, label=_("Decklists published"),
-        help_text=_("Every player may then read every registered list and every draft log with its packs."))
+        required=False,
+        label=_("Decklists published"),
+        help_text=_("Every player may then read every registered list and every draft log with its packs."),
+    )
 
 
 class StaffRoleForm(forms.Form):
@@ -102,6 +149,7 @@ class StaffRoleForm(forms.Form):
 
 # The draft page's and pod page's buttons (no script): hidden fields. A field missing or not a
 # number reads as None, and the page or service says what is wrong.
+
 
 class PickForm(forms.Form):
     card = forms.IntegerField(required=False)

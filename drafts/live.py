@@ -29,6 +29,7 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
+
 def prefix() -> str:
     """``draftsite:<database name>:<redis db>:live:``: the channels of this site only."""
     url = _url()
@@ -95,7 +96,7 @@ class Hub:
                     async for message in pubsub.listen():
                         if message.get("type") != "pmessage":
                             continue
-                        topic = message["channel"].decode()[len(namespace):]
+                        topic = message["channel"].decode()[len(namespace) :]
                         await self.dispatch(topic, message["data"].decode())
             except asyncio.CancelledError:
                 raise
@@ -163,8 +164,9 @@ def publish(*messages: tuple[str, dict]) -> None:
         for topic, text in encoded:
             for local in hubs:
                 if topic in local.listeners:
-                    asyncio.run_coroutine_threadsafe(local.dispatch(topic, text), local.loop) \
-                        if _other_loop(local.loop) else local.loop.create_task(local.dispatch(topic, text))
+                    asyncio.run_coroutine_threadsafe(local.dispatch(topic, text), local.loop) if _other_loop(
+                        local.loop
+                    ) else local.loop.create_task(local.dispatch(topic, text))
     except Exception:
         logger.warning("Could not publish live updates on %s", [t for t, _ in encoded], exc_info=True)
 

@@ -22,8 +22,10 @@ def lock_pod(pod_id: int) -> Pod:
     # make every pod of an event wait for every other.
     pod = Pod.objects.select_for_update(of=("self",)).select_related("event").filter(pk=pod_id).first()
     if pod is None:
-        raise NotFoundError(error_codes.UNKNOWN_POD, gettext('No pod has id %(pod_id)s.') % {'pod_id': pod_id})
+        raise NotFoundError(error_codes.UNKNOWN_POD, gettext("No pod has id %(pod_id)s.") % {"pod_id": pod_id})
     if pod.event.draft_format == DraftFormat.PAPER:
         # Every engine write locks here first: a paper pod has no packs to open or pass.
-        raise ConflictError(error_codes.PAPER_POD, gettext("This pod drafts paper boosters: call it from its caller page."))
+        raise ConflictError(
+            error_codes.PAPER_POD, gettext("This pod drafts paper boosters: call it from its caller page.")
+        )
     return pod

@@ -14,31 +14,31 @@ from django.utils.translation import gettext_lazy
 
 
 class EnforcementLevel(models.TextChoices):
-    REGULAR = "regular", gettext_lazy('Regular')
-    COMPETITIVE = "competitive", gettext_lazy('Competitive')
-    PROFESSIONAL = "professional", gettext_lazy('Professional')
+    REGULAR = "regular", gettext_lazy("Regular")
+    COMPETITIVE = "competitive", gettext_lazy("Competitive")
+    PROFESSIONAL = "professional", gettext_lazy("Professional")
 
 
 class DraftFormat(models.TextChoices):
-    BOOSTER = "booster", gettext_lazy('Set booster draft')
-    CUBE = "cube", gettext_lazy('Cube draft')
+    BOOSTER = "booster", gettext_lazy("Set booster draft")
+    CUBE = "cube", gettext_lazy("Cube draft")
     # Players draft real boosters at real tables; the site seats and calls the pods (paper app).
     PAPER = "paper", gettext_lazy("Paper booster draft")
 
 
 class DeckFormat(models.TextChoices):
-    LIMITED = "limited", gettext_lazy('Limited (draft or sealed)')
-    CONSTRUCTED = "constructed", gettext_lazy('Constructed')
-    COMMANDER = "commander", gettext_lazy('Commander')
+    LIMITED = "limited", gettext_lazy("Limited (draft or sealed)")
+    CONSTRUCTED = "constructed", gettext_lazy("Constructed")
+    COMMANDER = "commander", gettext_lazy("Commander")
 
 
 class Event(models.Model):
     name = models.CharField(max_length=200)
     date = models.DateField()
-    enforcement_level = models.CharField(max_length=12, choices=EnforcementLevel.choices,
-                                         default=EnforcementLevel.REGULAR)
-    draft_format = models.CharField(max_length=10, choices=DraftFormat.choices,
-                                    default=DraftFormat.BOOSTER)
+    enforcement_level = models.CharField(
+        max_length=12, choices=EnforcementLevel.choices, default=EnforcementLevel.REGULAR
+    )
+    draft_format = models.CharField(max_length=10, choices=DraftFormat.choices, default=DraftFormat.BOOSTER)
     # One set code per round, e.g. ["ISD", "ISD", "ISD"] (booster drafts).
     set_codes = models.JSONField(default=list, blank=True)
     # Catalogue card ids of the cube list, dealt without replacement (cube drafts).
@@ -51,8 +51,9 @@ class Event(models.Model):
     # Registered decklists lock at this moment (MTR: a list cannot change once accepted).
     decklist_deadline = models.DateTimeField(null=True, blank=True)
     decklists_published = models.BooleanField(default=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                   related_name="created_events")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_events"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -63,17 +64,16 @@ class Event(models.Model):
 
 
 class StaffRole(models.TextChoices):
-    ORGANISER = "organiser", gettext_lazy('Organiser')
-    HEAD_JUDGE = "head_judge", gettext_lazy('Head judge')
-    JUDGE = "judge", gettext_lazy('Judge')
+    ORGANISER = "organiser", gettext_lazy("Organiser")
+    HEAD_JUDGE = "head_judge", gettext_lazy("Head judge")
+    JUDGE = "judge", gettext_lazy("Judge")
 
 
 class EventStaff(models.Model):
     """Who runs an event: its organisers and judges (permissions are checked per event)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="event_roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles")
     role = models.CharField(max_length=12, choices=StaffRole.choices)
 
     class Meta:
@@ -92,12 +92,12 @@ class StaffInvitation(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff_invitations")
     role = models.CharField(max_length=12, choices=StaffRole.choices)
     token = models.CharField(max_length=64, unique=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
-    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     accepted_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -109,8 +109,9 @@ class LogEntryFields(models.Model):
     """When, who, what and its details: the shape of the event and pod logs."""
 
     at = models.DateTimeField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     action = models.CharField(max_length=40)
     details = models.JSONField(default=dict, blank=True)
 
@@ -132,16 +133,18 @@ class Registration(models.Model):
     """A player in an event: an account, or a guest entered by name by the organiser."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="registrations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="registrations"
+    )
     name = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["event_id", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "user"], condition=Q(user__isnull=False),
-                                    name="registration_unique_user"),
+            models.UniqueConstraint(
+                fields=["event", "user"], condition=Q(user__isnull=False), name="registration_unique_user"
+            ),
             models.UniqueConstraint(fields=["event", "name"], name="registration_unique_name"),
         ]
 
@@ -150,12 +153,12 @@ class Registration(models.Model):
 
 
 class PodState(models.TextChoices):
-    NOT_STARTED = "not_started", gettext_lazy('Not started')
-    DRAFTING = "drafting", gettext_lazy('Drafting')
-    PAUSED = "paused", gettext_lazy('Paused')
-    REVIEWING = "reviewing", gettext_lazy('Reviewing between rounds')
-    DECK_BUILDING = "deck_building", gettext_lazy('Deck building')
-    DONE = "done", gettext_lazy('Done')
+    NOT_STARTED = "not_started", gettext_lazy("Not started")
+    DRAFTING = "drafting", gettext_lazy("Drafting")
+    PAUSED = "paused", gettext_lazy("Paused")
+    REVIEWING = "reviewing", gettext_lazy("Reviewing between rounds")
+    DECK_BUILDING = "deck_building", gettext_lazy("Deck building")
+    DONE = "done", gettext_lazy("Done")
 
 
 def effective_state(state: str, paused_from: str | None) -> str:
@@ -204,8 +207,9 @@ PILE_COVERS = ("", "basic_land", "checklist")
 class Seat(models.Model):
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="seats")
+    registration = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     # An automatic drafter picks the moment a pack reaches it (a player who left).
     is_automatic = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)  # done reviewing between rounds
@@ -217,8 +221,9 @@ class Seat(models.Model):
         ordering = ["pod_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["pod", "position"], name="seat_unique_position"),
-            models.UniqueConstraint(fields=["registration"], condition=Q(registration__isnull=False),
-                                    name="seat_unique_registration"),
+            models.UniqueConstraint(
+                fields=["registration"], condition=Q(registration__isnull=False), name="seat_unique_registration"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -231,8 +236,7 @@ class Pack(models.Model):
     round = models.PositiveSmallIntegerField()
     opener = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="opened_packs")
     # The seat whose queue holds the pack; null once the last card is taken.
-    holder = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="held_packs")
+    holder = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="held_packs")
     queue_seq = models.BigIntegerField(default=0)
     arrived_at = models.DateTimeField(null=True, blank=True)  # reached its holder's queue
     initial_size = models.PositiveSmallIntegerField()
@@ -260,13 +264,10 @@ class DraftCard(models.Model):
 
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="cards")
     card = models.ForeignKey("cards.Card", on_delete=models.PROTECT, related_name="+")
-    printing = models.ForeignKey("cards.Printing", null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="+")
+    printing = models.ForeignKey("cards.Printing", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     opened_in = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="opened_cards")
-    pack = models.ForeignKey(Pack, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="cards")
-    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="pile")
+    pack = models.ForeignKey(Pack, null=True, blank=True, on_delete=models.CASCADE, related_name="cards")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="pile")
     pile_position = models.PositiveIntegerField(null=True, blank=True)
     slot = models.PositiveSmallIntegerField(default=0)  # order in the opened pack
     # Copied from the catalogue so the open-information board is one indexed query.
@@ -278,8 +279,10 @@ class DraftCard(models.Model):
         ordering = ["pod_id", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=(Q(pack__isnull=False, seat__isnull=True, pile_position__isnull=True)
-                           | Q(pack__isnull=True, seat__isnull=False, pile_position__isnull=False)),
+                condition=(
+                    Q(pack__isnull=False, seat__isnull=True, pile_position__isnull=True)
+                    | Q(pack__isnull=True, seat__isnull=False, pile_position__isnull=False)
+                ),
                 name="draftcard_in_pack_xor_pile",
             ),
         ]
@@ -291,10 +294,10 @@ class DraftCard(models.Model):
 
 
 class PickKind(models.TextChoices):
-    MANUAL = "manual", gettext_lazy('Picked by the player')
-    TIMEOUT = "timeout", gettext_lazy('Picked automatically when the timer ran out')
-    AUTOMATIC_DRAFTER = "automatic", gettext_lazy('Picked by an automatic drafter')
-    LAST_CARD = "last_card", gettext_lazy('Last card of the pack, passed automatically')
+    MANUAL = "manual", gettext_lazy("Picked by the player")
+    TIMEOUT = "timeout", gettext_lazy("Picked automatically when the timer ran out")
+    AUTOMATIC_DRAFTER = "automatic", gettext_lazy("Picked by an automatic drafter")
+    LAST_CARD = "last_card", gettext_lazy("Last card of the pack, passed automatically")
 
 
 class Pick(models.Model):
@@ -304,8 +307,9 @@ class Pick(models.Model):
     round = models.PositiveSmallIntegerField()
     pick_number = models.PositiveSmallIntegerField()  # 1-based within the round
     kind = models.CharField(max_length=10, choices=PickKind.choices, default=PickKind.MANUAL)
-    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                on_delete=models.SET_NULL, related_name="+")
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     made_at = models.DateTimeField()
     # The cards the pack held when this pick was made (draft logs show them).
     pack_contents = models.JSONField(default=list)
@@ -313,8 +317,7 @@ class Pick(models.Model):
     class Meta:
         ordering = ["seat_id", "round", "pick_number"]
         constraints = [
-            models.UniqueConstraint(fields=["seat", "round", "pick_number"],
-                                    name="pick_unique_seat_round_number"),
+            models.UniqueConstraint(fields=["seat", "round", "pick_number"], name="pick_unique_seat_round_number"),
             models.UniqueConstraint(fields=["pack", "pick_number"], name="pick_unique_pack_number"),
         ]
 

@@ -19,8 +19,7 @@ def event_roles(user, event: Event | int) -> set[str]:
 
 
 def can_create_event(user) -> bool:
-    return getattr(user, "is_authenticated", False) and (
-        user.is_superuser or roles.has_role(user, roles.ORGANISER))
+    return getattr(user, "is_authenticated", False) and (user.is_superuser or roles.has_role(user, roles.ORGANISER))
 
 
 def is_organiser(user, event: Event | int) -> bool:
@@ -33,8 +32,11 @@ def sees_everything(user, event: Event | int) -> bool:
 
 
 def owns_seat(user, seat: Seat) -> bool:
-    return (getattr(user, "is_authenticated", False) and seat.registration_id is not None
-            and seat.registration.user_id == user.pk)
+    return (
+        getattr(user, "is_authenticated", False)
+        and seat.registration_id is not None
+        and seat.registration.user_id == user.pk
+    )
 
 
 def seat_in_pod(user, pod_id: int) -> Seat | None:

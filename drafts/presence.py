@@ -57,7 +57,6 @@ def status(seat_ids: list[int], now: float | None = None) -> dict[int, dict]:
     keys = [_key(s) for s in seat_ids] + [_seen_key(s) for s in seat_ids]
     found = cache.get_many(keys)
     return {
-        s: {"connections": len(_live(found.get(_key(s)) or {}, now)),
-            "last_seen": found.get(_seen_key(s))}
+        s: {"connections": len(_live(found.get(_key(s)) or {}, now)), "last_seen": found.get(_seen_key(s))}
         for s in seat_ids
     }

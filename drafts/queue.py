@@ -25,18 +25,31 @@ def queue_rows_by_seat(seat_ids: list[int]) -> dict[int, list[dict]]:
     """``queue_rows`` of several seats in two queries (a round start reaches every seat)."""
     from drafts.models import DraftCard, Pack
 
-    packs = list(Pack.objects.filter(holder_id__in=seat_ids).order_by("queue_seq")
-                 .values("pk", "holder_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms"))
+    packs = list(
+        Pack.objects.filter(holder_id__in=seat_ids)
+        .order_by("queue_seq")
+        .values("pk", "holder_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms")
+    )
     cards: dict[int, list] = {p["pk"]: [] for p in packs}
-    for row in (DraftCard.objects.filter(pack__in=list(cards)).order_by("slot", "pk")
-                .values_list("pack_id", "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc")):
+    for row in (
+        DraftCard.objects.filter(pack__in=list(cards))
+        .order_by("slot", "pk")
+        .values_list("pack_id", "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc")
+    ):
         cards[row[0]].append(row[1:])
     queues: dict[int, list[dict]] = {seat_id: [] for seat_id in seat_ids}
     for p in packs:
-        queues[p["holder_id"]].append({
-            "pack_id": p["pk"], "round": p["round"], "picks_made": p["picks_made"],
-            "initial_size": p["initial_size"], "deadline": p["deadline"],
-            "remaining_ms": p["remaining_ms"], "cards": cards[p["pk"]]})
+        queues[p["holder_id"]].append(
+            {
+                "pack_id": p["pk"],
+                "round": p["round"],
+                "picks_made": p["picks_made"],
+                "initial_size": p["initial_size"],
+                "deadline": p["deadline"],
+                "remaining_ms": p["remaining_ms"],
+                "cards": cards[p["pk"]],
+            }
+        )
     return queues
 
 
@@ -52,18 +65,21 @@ def iso(value) -> str | None:
 def queue_payload(rows: list[dict], *, full: bool = False) -> list[dict]:
     """What the viewer sees of the queue: every card when ``full`` (staff), else the pack in
     front in full and only the DFCs of the packs waiting behind it (R15)."""
-    shown = [card for index, pack in enumerate(rows) for card in pack["cards"]
-             if full or index == 0 or card[5]]
+    shown = [card for index, pack in enumerate(rows) for card in pack["cards"] if full or index == 0 or card[5]]
     payload = cardinfo.payloads(shown)
     out = []
     for index, pack in enumerate(rows):
         visible = full or index == 0
         cards = [payload[card[0]] for card in pack["cards"] if visible or card[5]]
-        entry = {"pack_id": pack["pack_id"], "round": pack["round"],
-                 "pick_number": pack["picks_made"] + 1,
-                 "cards_left": pack["initial_size"] - pack["picks_made"],
-                 "deadline": iso(pack["deadline"]), "remaining_ms": pack["remaining_ms"],
-                 "cards": cards}
+        entry = {
+            "pack_id": pack["pack_id"],
+            "round": pack["round"],
+            "pick_number": pack["picks_made"] + 1,
+            "cards_left": pack["initial_size"] - pack["picks_made"],
+            "deadline": iso(pack["deadline"]),
+            "remaining_ms": pack["remaining_ms"],
+            "cards": cards,
+        }
         if not visible:
             entry["waiting"] = True  # face down: only its DFCs are shown
         out.append(entry)

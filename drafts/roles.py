@@ -16,8 +16,12 @@ PLAYER = "player"
 
 ALL_ROLES = (ORGANISER, HEAD_JUDGE, JUDGE, PLAYER)
 # What the navigation bar calls each role, in the reader's language.
-ROLE_LABELS = {ORGANISER: gettext_lazy("Organiser"), HEAD_JUDGE: gettext_lazy("Head judge"),
-               JUDGE: gettext_lazy("Judge"), PLAYER: gettext_lazy("Player")}
+ROLE_LABELS = {
+    ORGANISER: gettext_lazy("Organiser"),
+    HEAD_JUDGE: gettext_lazy("Head judge"),
+    JUDGE: gettext_lazy("Judge"),
+    PLAYER: gettext_lazy("Player"),
+}
 
 
 def user_roles(user: AbstractBaseUser | AnonymousUser) -> list[str]:

@@ -55,19 +55,32 @@ _iso = iso
 def pod_summary(pod: Pod | dict) -> dict:
     """The pod's state and clocks; from a Pod or from the fields the pick engine returns."""
     if isinstance(pod, Pod):
-        pod = {"id": pod.pk, "event_id": pod.event_id, "number": pod.number, "state": pod.state,
-               "paused_from": pod.paused_from, "round": pod.round, "review_deadline": pod.review_deadline,
-               "deck_building_deadline": pod.deck_building_deadline,
-               "paused_remaining_ms": pod.paused_remaining_ms, "pick_timer": pod.event.pick_timer,
-               "version": pod.version}
+        pod = {
+            "id": pod.pk,
+            "event_id": pod.event_id,
+            "number": pod.number,
+            "state": pod.state,
+            "paused_from": pod.paused_from,
+            "round": pod.round,
+            "review_deadline": pod.review_deadline,
+            "deck_building_deadline": pod.deck_building_deadline,
+            "paused_remaining_ms": pod.paused_remaining_ms,
+            "pick_timer": pod.event.pick_timer,
+            "version": pod.version,
+        }
     return {
-        "id": pod["id"], "event_id": pod["event_id"], "number": pod["number"], "state": pod["state"],
-        "paused_from": pod["paused_from"] or None, "round": pod["round"],
+        "id": pod["id"],
+        "event_id": pod["event_id"],
+        "number": pod["number"],
+        "state": pod["state"],
+        "paused_from": pod["paused_from"] or None,
+        "round": pod["round"],
         "direction": ("left" if pass_direction(pod["round"]) > 0 else "right") if pod["round"] else None,
         "review_deadline": iso(pod["review_deadline"]),
         "deck_building_deadline": iso(pod["deck_building_deadline"]),
         "paused_remaining_ms": pod["paused_remaining_ms"],
-        "pick_timer": pod["pick_timer"], "version": pod["version"],
+        "pick_timer": pod["pick_timer"],
+        "version": pod["version"],
     }
 
 
@@ -81,8 +94,7 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
     """R15: every DFC in the pod that a member may see, by seat; counts of every held pack."""
     include_piles = _piles_are_open(pod) if include_piles is None else include_piles
     seats = list(pod.seats.select_related("registration").order_by("position"))
-    packs = list(Pack.objects.filter(pod=pod, holder__isnull=False)
-                 .annotate(n=Count("cards")).order_by("queue_seq"))
+    packs = list(Pack.objects.filter(pod=pod, holder__isnull=False).annotate(n=Count("cards")).order_by("queue_seq"))
     dfc_filter = Q(pack__in=packs)
     if include_piles:
         dfc_filter |= Q(seat__pod=pod)
@@ -93,14 +105,21 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
         (by_pack[dc.pack_id] if dc.pack_id else by_pile[dc.seat_id]).append(payload[dc.pk])
     held = defaultdict(list)
     for pack in packs:
-        held[pack.holder_id].append({"pack_id": pack.pk, "round": pack.round, "cards_left": pack.n,
-                                     "dfcs": by_pack.get(pack.pk, [])})
-    return {"seats": [
-        {"position": s.position, "name": s.registration.name if s.registration_id else "Automatic drafter",
-         "is_automatic": s.is_automatic, "packs": held.get(s.pk, []),
-         "pile_dfcs": by_pile.get(s.pk, []) if include_piles else None}
-        for s in seats
-    ]}
+        held[pack.holder_id].append(
+            {"pack_id": pack.pk, "round": pack.round, "cards_left": pack.n, "dfcs": by_pack.get(pack.pk, [])}
+        )
+    return {
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.registration.name if s.registration_id else "Automatic drafter",
+                "is_automatic": s.is_automatic,
+                "packs": held.get(s.pk, []),
+                "pile_dfcs": by_pile.get(s.pk, []) if include_piles else None,
+            }
+            for s in seats
+        ]
+    }
 
 
 def queue(seat: Seat, *, full: bool = False) -> list[dict]:
@@ -122,9 +141,14 @@ def seat_view(seat: Seat, now: dt.datetime | None = None, *, pod: Pod | None = N
     now = now or timezone.now()
     seat.refresh_from_db()
     return {
-        "seat": {"id": seat.pk, "position": seat.position, "name": seat.registration.name
-                 if seat.registration_id else "Automatic drafter", "is_automatic": seat.is_automatic,
-                 "pile_cover": seat.pile_cover, "ready": seat.ready},
+        "seat": {
+            "id": seat.pk,
+            "position": seat.position,
+            "name": seat.registration.name if seat.registration_id else "Automatic drafter",
+            "is_automatic": seat.is_automatic,
+            "pile_cover": seat.pile_cover,
+            "ready": seat.ready,
+        },
         "pod": pod_summary(pod),
         "queue": queue(seat),
         "pile": pile(seat),
@@ -137,20 +161,32 @@ def pod_overview(pod: Pod, now: dt.datetime | None = None) -> dict:
     """The organiser's and judges' view: every seat, every card, who is holding things up."""
     now = now or timezone.now()
     seats = list(pod.seats.select_related("registration").order_by("position"))
-    automatic = dict(Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT)
-                     .values("seat_id").annotate(n=Count("pk")).values_list("seat_id", "n"))
-    picks = dict(Pick.objects.filter(seat__pod=pod).values("seat_id").annotate(n=Count("pk"))
-                 .values_list("seat_id", "n"))
+    automatic = dict(
+        Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT)
+        .values("seat_id")
+        .annotate(n=Count("pk"))
+        .values_list("seat_id", "n")
+    )
+    picks = dict(
+        Pick.objects.filter(seat__pod=pod).values("seat_id").annotate(n=Count("pk")).values_list("seat_id", "n")
+    )
     return {
         "pod": pod_summary(pod),
         "spectator_token": pod.spectator_token,
         "seats": [
-            {"id": s.pk, "position": s.position,
-             "name": s.registration.name if s.registration_id else "Automatic drafter",
-             "registration_id": s.registration_id, "is_automatic": s.is_automatic,
-             "ready": s.ready, "last_pick_at": _iso(s.last_pick_at),
-             "picks": picks.get(s.pk, 0), "timeout_picks": automatic.get(s.pk, 0),
-             "queue": queue(s, full=True), "pile": pile(s)}
+            {
+                "id": s.pk,
+                "position": s.position,
+                "name": s.registration.name if s.registration_id else "Automatic drafter",
+                "registration_id": s.registration_id,
+                "is_automatic": s.is_automatic,
+                "ready": s.ready,
+                "last_pick_at": _iso(s.last_pick_at),
+                "picks": picks.get(s.pk, 0),
+                "timeout_picks": automatic.get(s.pk, 0),
+                "queue": queue(s, full=True),
+                "pile": pile(s),
+            }
             for s in seats
         ],
         "server_time": now.isoformat(),
@@ -168,11 +204,19 @@ def draft_log(seat: Seat, *, include_packs: bool = True) -> list[dict]:
     if include_packs:
         ids |= {pk for p in picks for pk in p.pack_contents}
     names = dict(DraftCard.objects.filter(pk__in=ids).values_list("pk", "card__name"))
-    return [{"round": p.round, "pick": p.pick_number, "kind": p.kind, "made_at": _iso(p.made_at),
-             "card": names.get(p.draft_card_id), "draft_card_id": p.draft_card_id,
-             "pack": [names.get(pk) for pk in p.pack_contents] if include_packs else None,
-             "pack_ids": list(p.pack_contents) if include_packs else None}
-            for p in picks]
+    return [
+        {
+            "round": p.round,
+            "pick": p.pick_number,
+            "kind": p.kind,
+            "made_at": _iso(p.made_at),
+            "card": names.get(p.draft_card_id),
+            "draft_card_id": p.draft_card_id,
+            "pack": [names.get(pk) for pk in p.pack_contents] if include_packs else None,
+            "pack_ids": list(p.pack_contents) if include_packs else None,
+        }
+        for p in picks
+    ]
 
 
 def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
@@ -180,9 +224,11 @@ def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
     pod = seat.pod
     event = pod.event
     seats = list(pod.seats.select_related("registration").order_by("position"))
-    lines = [f"Event #: {event.pk}-{pod.number}",
-             f"Time:    {pod.started_at.strftime('%m/%d/%Y %I:%M:%S %p') if pod.started_at else ''}",
-             "Players:"]
+    lines = [
+        f"Event #: {event.pk}-{pod.number}",
+        f"Time:    {pod.started_at.strftime('%m/%d/%Y %I:%M:%S %p') if pod.started_at else ''}",
+        "Players:",
+    ]
     for s in seats:
         name = s.registration.name if s.registration_id else "Automatic drafter"
         lines.append(("--> " if s.pk == seat.pk else "    ") + name)
@@ -205,18 +251,21 @@ def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
 
 # --- events and their staff -----------------------------------------------------------------
 
+
 def events_taken_part_in(user) -> list[Event]:
     """The events the user runs, judges or plays in (every event for a superuser), newest
     first: the event list's and ``GET /api/events/``."""
     if user.is_superuser:
         return list(Event.objects.all().order_by("-date", "name"))
-    return list(Event.objects.filter(Q(staff__user=user) | Q(registrations__user=user)).distinct()
-                .order_by("-date", "name"))
+    return list(
+        Event.objects.filter(Q(staff__user=user) | Q(registrations__user=user)).distinct().order_by("-date", "name")
+    )
 
 
 def upcoming_events(*, exclude: list[int], limit: int = 20) -> list[Event]:
-    return list(Event.objects.filter(date__gte=timezone.localdate()).exclude(pk__in=exclude)
-                .order_by("date", "name")[:limit])
+    return list(
+        Event.objects.filter(date__gte=timezone.localdate()).exclude(pk__in=exclude).order_by("date", "name")[:limit]
+    )
 
 
 def seats_by_event(user) -> dict[int, Seat]:
@@ -230,13 +279,16 @@ def seat_of(registration) -> Seat | None:
 
 def pods_with_seats(event: Event) -> list[dict]:
     """The event's pods by number, each with its seats in order."""
-    return [{"pod": pod, "seats": sorted(pod.seats.all(), key=lambda s: s.position)}
-            for pod in event.pods.order_by("number").prefetch_related("seats__registration")]
+    return [
+        {"pod": pod, "seats": sorted(pod.seats.all(), key=lambda s: s.position)}
+        for pod in event.pods.order_by("number").prefetch_related("seats__registration")
+    ]
 
 
 def seated_registration_ids(event: Event) -> set[int]:
-    return set(Seat.objects.filter(pod__event=event, registration__isnull=False)
-               .values_list("registration_id", flat=True))
+    return set(
+        Seat.objects.filter(pod__event=event, registration__isnull=False).values_list("registration_id", flat=True)
+    )
 
 
 ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
@@ -260,8 +312,10 @@ def invitation_state(invitation: StaffInvitation, now: dt.datetime) -> str:
 def invitations(event: Event, now: dt.datetime | None = None) -> list[dict]:
     """Every invitation of the event with its state (organisers only: the token is a key)."""
     now = now or timezone.now()
-    return [{"invitation": inv, "state": invitation_state(inv, now)}
-            for inv in StaffInvitation.objects.filter(event=event).select_related("accepted_by")[:100]]
+    return [
+        {"invitation": inv, "state": invitation_state(inv, now)}
+        for inv in StaffInvitation.objects.filter(event=event).select_related("accepted_by")[:100]
+    ]
 
 
 def invitation_by_token(token: str) -> StaffInvitation | None:

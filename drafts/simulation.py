@@ -52,17 +52,24 @@ def check_conservation(pod: Pod) -> list[str]:
     return problems
 
 
-def simulate_draft(*, set_code: str | None = None, cube_list: list[str] | None = None,
-                   players: int = 8, seed: int = 1, now: dt.datetime | None = None) -> SimulationReport:
+def simulate_draft(
+    *,
+    set_code: str | None = None,
+    cube_list: list[str] | None = None,
+    players: int = 8,
+    seed: int = 1,
+    now: dt.datetime | None = None,
+) -> SimulationReport:
     """Create an event, seat ``players`` automatic drafters and draft all three rounds."""
     now = now or timezone.now()
     event = services.create_event(
-        name=f"Simulated {set_code or 'cube'} draft (seed {seed})", date=now.date(),
+        name=f"Simulated {set_code or 'cube'} draft (seed {seed})",
+        date=now.date(),
         draft_format=DraftFormat.CUBE if cube_list else DraftFormat.BOOSTER,
-        set_codes=[set_code] if set_code else [], cube_list=cube_list or [],
+        set_codes=[set_code] if set_code else [],
+        cube_list=cube_list or [],
     )
-    registrations = [services.register_player(event_id=event.pk, name=f"Drafter {n}")
-                     for n in range(1, players + 1)]
+    registrations = [services.register_player(event_id=event.pk, name=f"Drafter {n}") for n in range(1, players + 1)]
     (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in registrations]])
     Seat.objects.filter(pod=pod).update(is_automatic=True)
     services.start_pod(pod_id=pod.pk, now=now)
@@ -83,7 +90,10 @@ def simulate_draft(*, set_code: str | None = None, cube_list: list[str] | None =
     report.dfcs_opened = cards.filter(is_dfc=True).count()
     for pack in Pack.objects.filter(pod=pod):
         report.removed.update(item["kind"] for item in pack.removed)
-    report.pile_sizes = dict(Seat.objects.filter(pod=pod).annotate(n=Count("pile", filter=Q(pile__isnull=False)))
-                             .values_list("position", "n"))
+    report.pile_sizes = dict(
+        Seat.objects.filter(pod=pod)
+        .annotate(n=Count("pile", filter=Q(pile__isnull=False)))
+        .values_list("position", "n")
+    )
     report.conservation_errors = check_conservation(pod)
     return report

@@ -45,11 +45,17 @@ def sweep_due_pods() -> int:
 
     now = timezone.now()
     cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS)
-    due = set(Pack.objects.filter(holder__isnull=False, deadline__lte=cutoff,
-                                  pod__state=PodState.DRAFTING).values_list("pod_id", flat=True))
-    due |= set(Pod.objects.filter(Q(state=PodState.REVIEWING, review_deadline__lte=cutoff)
-                                  | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=cutoff))
-               .values_list("pk", flat=True))
+    due = set(
+        Pack.objects.filter(holder__isnull=False, deadline__lte=cutoff, pod__state=PodState.DRAFTING).values_list(
+            "pod_id", flat=True
+        )
+    )
+    due |= set(
+        Pod.objects.filter(
+            Q(state=PodState.REVIEWING, review_deadline__lte=cutoff)
+            | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=cutoff)
+        ).values_list("pk", flat=True)
+    )
     return sum(bool(enforce_deadlines(pod_id=pod_id, now=now, grace=True)) for pod_id in sorted(due))
 
 
@@ -67,8 +73,12 @@ def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | N
     for seat_id, rows in arrivals.items():
         try:
             rows = read[seat_id] if rows is None else rows
-            messages.append((live.seat_topic(seat_id), {"type": "queue", "seat": seat_id, "version": version,
-                                                        "queue": queue_payload(rows)}))
+            messages.append(
+                (
+                    live.seat_topic(seat_id),
+                    {"type": "queue", "seat": seat_id, "version": version, "queue": queue_payload(rows)},
+                )
+            )
         except Exception:  # the page still hears ``changed`` and fetches its queue
             logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
     return messages

@@ -5,8 +5,20 @@ from __future__ import annotations
 # Seconds to pick from a pack holding N cards (MTR table for 15-card packs). A pack with
 # fewer cards starts lower in the same table; the last card is passed without a timer.
 PICK_SECONDS = {
-    15: 40, 14: 40, 13: 35, 12: 30, 11: 25, 10: 25, 9: 20, 8: 20,
-    7: 15, 6: 10, 5: 10, 4: 5, 3: 5, 2: 5,
+    15: 40,
+    14: 40,
+    13: 35,
+    12: 30,
+    11: 25,
+    10: 25,
+    9: 20,
+    8: 20,
+    7: 15,
+    6: 10,
+    5: 10,
+    4: 5,
+    3: 5,
+    2: 5,
 }
 
 # Review time after round N (seconds): 60 after the first pack, 90 after the second.

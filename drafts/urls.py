@@ -14,22 +14,36 @@ api_urlpatterns = [
     path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),
     path("events/<int:pk>/pods/", api_views.EventPodsView.as_view(), name="api-event-pods"),
     path("events/<int:pk>/staff/", staff_api.EventStaffView.as_view(), name="api-event-staff"),
-    path("events/<int:pk>/staff/<int:staff_id>/", staff_api.EventStaffDetailView.as_view(),
-         name="api-event-staff-detail"),
-    path("events/<int:pk>/staff-invitations/", staff_api.StaffInvitationListView.as_view(),
-         name="api-staff-invitations"),
-    path("events/<int:pk>/staff-invitations/<int:invitation_id>/", staff_api.StaffInvitationDetailView.as_view(),
-         name="api-staff-invitation-detail"),
-    path("staff-invitations/<str:token>/accept/", staff_api.StaffInvitationAcceptView.as_view(),
-         name="api-staff-invitation-accept"),
+    path(
+        "events/<int:pk>/staff/<int:staff_id>/", staff_api.EventStaffDetailView.as_view(), name="api-event-staff-detail"
+    ),
+    path(
+        "events/<int:pk>/staff-invitations/", staff_api.StaffInvitationListView.as_view(), name="api-staff-invitations"
+    ),
+    path(
+        "events/<int:pk>/staff-invitations/<int:invitation_id>/",
+        staff_api.StaffInvitationDetailView.as_view(),
+        name="api-staff-invitation-detail",
+    ),
+    path(
+        "staff-invitations/<str:token>/accept/",
+        staff_api.StaffInvitationAcceptView.as_view(),
+        name="api-staff-invitation-accept",
+    ),
     path("pods/<int:pk>/", api_views.PodDetailView.as_view(), name="api-pod-detail"),
     path("pods/<int:pk>/board/", api_views.PodBoardView.as_view(), name="api-pod-board"),
     path("pods/<int:pk>/move-player/", api_views.MovePlayerView.as_view(), name="api-pod-move-player"),
     path("pods/<int:pk>/extend/", api_views.ExtendClocksView.as_view(), name="api-pod-extend"),
-    path("pods/<int:pk>/deck-building-clock/", api_views.DeckBuildingClockView.as_view(),
-         name="api-pod-deck-building-clock"),
-    path("pods/<int:pk>/start-deck-building/", api_views.StartDeckBuildingView.as_view(),
-         name="api-pod-start-deck-building"),
+    path(
+        "pods/<int:pk>/deck-building-clock/",
+        api_views.DeckBuildingClockView.as_view(),
+        name="api-pod-deck-building-clock",
+    ),
+    path(
+        "pods/<int:pk>/start-deck-building/",
+        api_views.StartDeckBuildingView.as_view(),
+        name="api-pod-start-deck-building",
+    ),
     path("pods/<int:pk>/spectator-link/", api_views.SpectatorLinkView.as_view(), name="api-pod-spectator-link"),
     *[
         path(f"pods/<int:pk>/{name}/", api_views.PodActionView.as_view(action_name=name), name=f"api-pod-{name}")
@@ -60,8 +74,11 @@ page_urlpatterns = [
     path("<int:event_id>/staff/<int:staff_id>/role/", event_staff.staff_role, name="event-staff-role"),
     path("<int:event_id>/staff/<int:staff_id>/remove/", event_staff.staff_remove, name="event-staff-remove"),
     path("<int:event_id>/staff/invite/", event_staff.staff_invite, name="event-staff-invite"),
-    path("<int:event_id>/staff/invitations/<int:invitation_id>/revoke/", event_staff.staff_invitation_revoke,
-         name="event-staff-invitation-revoke"),
+    path(
+        "<int:event_id>/staff/invitations/<int:invitation_id>/revoke/",
+        event_staff.staff_invitation_revoke,
+        name="event-staff-invitation-revoke",
+    ),
     path("staff-invitations/<str:token>/", event_staff.invitation_page, name="staff-invitation"),
     path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
     path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),

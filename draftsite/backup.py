@@ -65,6 +65,7 @@ class BackupError(Exception):
 @dataclass(frozen=True)
 class IdList:
     """A JSON list of ids of another section's rows, written as that section's keys."""
+
     section: str
     # Ids the file does not know become null instead of an error (a deck-check selection keeps
     # the ids of registrations that may have been removed since).
@@ -86,6 +87,7 @@ class Section:
 @dataclass(frozen=True)
 class EventRoot:
     """The event row itself: its model, its links and its lists of catalogue card ids."""
+
     model: type[models.Model]
     links: dict[str, str]
     card_lists: tuple[str, ...] = ()
@@ -95,6 +97,7 @@ class EventRoot:
 class Catalogue:
     """The catalogue rows an event's rows name: cards by name, printings by Scryfall id (or set
     and number), checklist cards by set and number."""
+
     card: type[models.Model]
     printing: type[models.Model]
     checklist: type[models.Model]
@@ -103,6 +106,7 @@ class Catalogue:
 @dataclass(frozen=True)
 class NaturalKey:
     """Rows of a site-wide list named by a unique field (an infraction by its IPG code)."""
+
     model: type[models.Model]
     field: str
     label: str  # for the refusal of unknown values, e.g. "infraction code"
@@ -152,7 +156,8 @@ def _check_link_order(sections: list[Section]) -> None:
         later = [name for name in targets if name not in seen]
         if section.name in seen or later:
             raise ImproperlyConfigured(
-                f"Backup section {section.name!r} is declared twice or links to a section below it: {later}.")
+                f"Backup section {section.name!r} is declared twice or links to a section below it: {later}."
+            )
         seen.add(section.name)
 
 
@@ -165,6 +170,7 @@ def _catalogue() -> Catalogue:
 
 
 # --- value conversion --------------------------------------------------------------------
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, dt.datetime):
@@ -179,8 +185,10 @@ def _plain(value: Any) -> Any:
 def _walk(value: Any, convert: Callable[[str, Any], Any]) -> Any:
     """Apply ``convert(key, value)`` to every ``card_id``/``checklist_id`` inside JSON."""
     if isinstance(value, dict):
-        return {key: (convert(key, item) if key in ("card_id", "checklist_id") else _walk(item, convert))
-                for key, item in value.items()}
+        return {
+            key: (convert(key, item) if key in ("card_id", "checklist_id") else _walk(item, convert))
+            for key, item in value.items()
+        }
     if isinstance(value, list):
         return [_walk(item, convert) for item in value]
     return value
@@ -188,11 +196,11 @@ def _walk(value: Any, convert: Callable[[str, Any], Any]) -> Any:
 
 def _own_fields(model: type[models.Model], links: dict[str, str]) -> list[models.Field]:
     """Concrete fields stored as values (not the id, not the links, not a parent pointer)."""
-    return [f for f in model._meta.concrete_fields
-            if not f.primary_key and f.name not in links and not f.is_relation]
+    return [f for f in model._meta.concrete_fields if not f.primary_key and f.name not in links and not f.is_relation]
 
 
 # --- export ------------------------------------------------------------------------------
+
 
 class _Exporter:
     def __init__(self) -> None:
@@ -221,8 +229,7 @@ class _Exporter:
             return None
         if checklist_id not in self.checklists:
             row = _catalogue().checklist.objects.filter(pk=checklist_id).values("set_code", "collector_number").first()
-            self.checklists[checklist_id] = (
-                {"set": row["set_code"], "number": row["collector_number"]} if row else None)
+            self.checklists[checklist_id] = {"set": row["set_code"], "number": row["collector_number"]} if row else None
         return self.checklists[checklist_id]
 
     def json_ids(self, key: str, value: Any) -> Any:
@@ -297,8 +304,7 @@ def _export(event_id: int) -> dict[str, Any]:
     except root.model.DoesNotExist:
         raise BackupError(f"There is no event with id {event_id}.") from None
     ex = _Exporter()
-    event_row: dict[str, Any] = {name: ex.link(kind, getattr(event, f"{name}_id"))
-                                 for name, kind in root.links.items()}
+    event_row: dict[str, Any] = {name: ex.link(kind, getattr(event, f"{name}_id")) for name, kind in root.links.items()}
     for f in _own_fields(root.model, root.links):
         event_row[f.name] = _plain(getattr(event, f.attname))
     for name in root.card_lists:
@@ -316,8 +322,10 @@ def _export(event_id: int) -> dict[str, Any]:
         _read_catalogue(ex, section, rows)
         document[section.name] = [ex.row(section, obj) for obj in rows]
     users = get_user_model().objects.filter(pk__in=list(ex.usernames)).order_by("username")
-    document["users"] = [{"username": u.get_username(), "email": u.email, "first_name": u.first_name,
-                          "last_name": u.last_name} for u in users]
+    document["users"] = [
+        {"username": u.get_username(), "email": u.email, "first_name": u.first_name, "last_name": u.last_name}
+        for u in users
+    ]
     return document
 
 
@@ -325,19 +333,25 @@ def _read_catalogue(ex: _Exporter, section: Section, rows: list[models.Model]) -
     """The names of the cards and printings the rows link to, in two queries."""
     card_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == CARD for r in rows}
     if card_ids:
-        ex.card_names.update(_catalogue().card.objects.filter(pk__in=card_ids)
-                             .values_list("pk", "name"))
-    printing_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == PRINTING
-                    for r in rows}
+        ex.card_names.update(_catalogue().card.objects.filter(pk__in=card_ids).values_list("pk", "name"))
+    printing_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == PRINTING for r in rows}
     printing_ids.discard(None)
     if printing_ids:
         ex.printings.update(
-            (p.pk, {"scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
-                    "set": p.card_set.code, "number": p.collector_number})
-            for p in _catalogue().printing.objects.filter(pk__in=printing_ids).select_related("card_set"))
+            (
+                p.pk,
+                {
+                    "scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
+                    "set": p.card_set.code,
+                    "number": p.collector_number,
+                },
+            )
+            for p in _catalogue().printing.objects.filter(pk__in=printing_ids).select_related("card_set")
+        )
 
 
 # --- import ------------------------------------------------------------------------------
+
 
 @dataclass
 class ImportResult:
@@ -361,8 +375,13 @@ class _Importer:
 
     def _linked(self, kind: str) -> list[Any]:
         """Every value the document's rows give for links of ``kind``."""
-        return [row[name] for section in _sections() for name, link in section.links.items() if link == kind
-                for row in self.document[section.name]]
+        return [
+            row[name]
+            for section in _sections()
+            for name, link in section.links.items()
+            if link == kind
+            for row in self.document[section.name]
+        ]
 
     # Look-ups, resolved in bulk before rows are built.
     def prepare(self) -> None:
@@ -380,6 +399,7 @@ class _Importer:
             if key == "card_id" and isinstance(value, dict) and value.get("card"):
                 names.add(value["card"])
             return value
+
         for section in _sections():
             for row in doc[section.name]:
                 for value in row.values():
@@ -391,18 +411,21 @@ class _Importer:
         if missing_required:
             raise BackupError(
                 f"{len(missing_required)} card(s) opened in the draft are not in this catalogue "
-                f"(import the same card data first): {', '.join(missing_required[:10])}")
+                f"(import the same card data first): {', '.join(missing_required[:10])}"
+            )
         missing_other = sorted(names - set(found))
         if missing_other:
             self.result.warnings.append(
                 f"{len(missing_other)} card name(s) in lists are not in this catalogue and stay "
-                f"unlinked: {', '.join(missing_other[:10])}")
+                f"unlinked: {', '.join(missing_other[:10])}"
+            )
 
     def _prepare_natural_keys(self) -> None:
         for kind, key in declarations().natural_keys.items():
             values = set(self._linked(kind))
-            self.natural[kind] = dict(key.model.objects.filter(**{f"{key.field}__in": values})
-                                      .values_list(key.field, "pk"))
+            self.natural[kind] = dict(
+                key.model.objects.filter(**{f"{key.field}__in": values}).values_list(key.field, "pk")
+            )
             unknown = sorted(values - set(self.natural[kind]))
             if unknown:
                 raise BackupError(f"Unknown {key.label}(s): {', '.join(unknown)}.")
@@ -417,12 +440,15 @@ class _Importer:
                 if kind == USER:
                     wanted |= {row.get(name) or "" for row in self.document[section.name]}
         wanted.discard("")
-        self.users = {u.get_username(): u.pk
-                      for u in User.objects.filter(**{f"{User.USERNAME_FIELD}__in": wanted})}
+        self.users = {u.get_username(): u.pk for u in User.objects.filter(**{f"{User.USERNAME_FIELD}__in": wanted})}
         for username in sorted(wanted - set(self.users)):
             info = details.get(username, {})
-            user = User(**{User.USERNAME_FIELD: username}, email=info.get("email", ""),
-                        first_name=info.get("first_name", ""), last_name=info.get("last_name", ""))
+            user = User(
+                **{User.USERNAME_FIELD: username},
+                email=info.get("email", ""),
+                first_name=info.get("first_name", ""),
+                last_name=info.get("last_name", ""),
+            )
             user.set_unusable_password()
             user.full_clean(exclude=["password"])
             user.save()
@@ -438,8 +464,12 @@ class _Importer:
             if ident[0]:
                 pk = _catalogue().printing.objects.filter(scryfall_id=ident[0]).values_list("pk", flat=True).first()
             if pk is None and ident[1] and ident[2]:
-                pk = (_catalogue().printing.objects.filter(card_set__code=ident[1], collector_number=ident[2])
-                      .values_list("pk", flat=True).first())
+                pk = (
+                    _catalogue()
+                    .printing.objects.filter(card_set__code=ident[1], collector_number=ident[2])
+                    .values_list("pk", flat=True)
+                    .first()
+                )
             if pk is None:
                 self.result.warnings.append(f"Printing {ident[1]} {ident[2]} is not in this catalogue.")
             self.printings[ident] = pk
@@ -450,9 +480,12 @@ class _Importer:
             return None
         ident = (value["set"], value["number"])
         if ident not in self.checklists:
-            self.checklists[ident] = (_catalogue().checklist.objects
-                                      .filter(set_code=ident[0], collector_number=ident[1])
-                                      .values_list("pk", flat=True).first())
+            self.checklists[ident] = (
+                _catalogue()
+                .checklist.objects.filter(set_code=ident[0], collector_number=ident[1])
+                .values_list("pk", flat=True)
+                .first()
+            )
         return self.checklists[ident]
 
     def json_ids(self, key: str, value: Any) -> Any:
@@ -525,7 +558,8 @@ class _Importer:
             existing = same.first()
             raise BackupError(
                 f'An event "{kwargs["name"]}" on {kwargs["date"]} already exists (id {existing.pk}). '
-                "Import it under another name with --rename to make a copy.")
+                "Import it under another name with --rename to make a copy."
+            )
         created_at = kwargs.pop("created_at", None)
         self.event = root.model.objects.create(**kwargs)
         if created_at:
@@ -574,8 +608,9 @@ def _check_header(document: Any) -> None:
     if version is None:
         raise BackupError('The file has no "format_version": it is not an event backup.')
     if version != FORMAT_VERSION:
-        raise BackupError(f"Backup format version {version!r} is not supported (this site reads "
-                          f"version {FORMAT_VERSION}).")
+        raise BackupError(
+            f"Backup format version {version!r} is not supported (this site reads version {FORMAT_VERSION})."
+        )
     if document.get("kind", KIND) != KIND:
         raise BackupError(f"The file holds {document.get('kind')!r}, not an event.")
     missing = [name for name in ["event", *(s.name for s in _sections())] if name not in document]
@@ -609,8 +644,11 @@ def import_event(document: Any, *, rename: str | None = None) -> ImportResult:
 def _restore_times(document: dict[str, Any], importer: _Importer) -> None:
     """Fields Django stamps on save (auto_now/auto_now_add) get the file's values back."""
     for section in _sections():
-        auto = [f for f in _own_fields(section.model, section.links)
-                if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+        auto = [
+            f
+            for f in _own_fields(section.model, section.links)
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        ]
         if not auto:
             continue
         for row in document[section.name]:

@@ -93,8 +93,9 @@ def _flatten_validation(detail: Any, field: str | None = None) -> list[dict[str,
     return [error]
 
 
-def error_response(errors: list[dict[str, Any]], status_code: int, detail: str | None = None,
-                   headers: dict[str, str] | None = None) -> Response:
+def error_response(
+    errors: list[dict[str, Any]], status_code: int, detail: str | None = None, headers: dict[str, str] | None = None
+) -> Response:
     """Build the one error body every API endpoint uses."""
     if detail is None:
         detail = errors[0]["message"] if errors else "Request failed."
@@ -106,9 +107,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, DomainError):
         return error_response([exc.as_error()], exc.status_code, exc.message)
     if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(
-            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
-        )
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

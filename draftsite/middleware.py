@@ -51,8 +51,7 @@ def _is_api(request) -> bool:
 
 
 def _json_error(code: str, message: str, status: int, **headers) -> JsonResponse:
-    response = JsonResponse({"detail": message, "errors": [{"code": code, "message": message}]},
-                            status=status)
+    response = JsonResponse({"detail": message, "errors": [{"code": code, "message": message}]}, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response
@@ -67,15 +66,16 @@ class ResilienceMiddleware(MiddlewareMixin):
 
     def process_request(self, request):
         if "%00" in request.META.get("QUERY_STRING", "") or any(
-                "\x00" in key or any("\x00" in v for v in values)
-                for key, values in request.GET.lists()):
+            "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
+        ):
             # PostgreSQL refuses NUL in any text it is given (a filter, a search): refuse it
             # here for every page and endpoint rather than let a query fail with a 500.
             message = "The address contains a NUL character."
             if _is_api(request):
                 return _json_error(INVALID_TEXT, message, 400)
-            return render(request, "error.html", {"title": gettext('Bad request'), "status": 400,
-                                                  "message": message}, status=400)
+            return render(
+                request, "error.html", {"title": gettext("Bad request"), "status": 400, "message": message}, status=400
+            )
         return None
 
     def process_view(self, request, view_func, view_args, view_kwargs):
@@ -107,8 +107,7 @@ class ResilienceMiddleware(MiddlewareMixin):
         if isinstance(exception, RequestDataTooBig):
             return _too_large(request, None, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         if isinstance(exception, (OperationalError, InterfaceError)):
-            logger.warning("Database unavailable during %s %s: %s", request.method, request.path,
-                           exception)
+            logger.warning("Database unavailable during %s %s: %s", request.method, request.path, exception)
             # Drop a broken connection now (Django also does at request end), so the next
             # request on this thread starts with a fresh one; with the pool, a dead
             # connection is discarded on return instead of being handed out again.
@@ -124,10 +123,16 @@ class ResilienceMiddleware(MiddlewareMixin):
                 return _json_error(SERVICE_UNAVAILABLE, message, 503, Retry_After=_retry_after())
             # Rendered without the request: context processors (the signed-in user, roles)
             # would query the database that just failed.
-            html = render_to_string("error.html", {
-                "title": gettext('Briefly unavailable'), "status": 503,
-                "message": gettext('The site cannot reach its database right now. Nothing was lost: please try again in a few seconds.'),
-            })
+            html = render_to_string(
+                "error.html",
+                {
+                    "title": gettext("Briefly unavailable"),
+                    "status": 503,
+                    "message": gettext(
+                        "The site cannot reach its database right now. Nothing was lost: please try again in a few seconds."
+                    ),
+                },
+            )
             response = HttpResponse(html, status=503)
             response["Retry-After"] = _retry_after()
             return response
@@ -137,18 +142,30 @@ class ResilienceMiddleware(MiddlewareMixin):
 def _too_large(request, length, limit):
     if length is not None:
         message = gettext("The request body is %(size)s KB; the limit is %(limit)s KB.") % {
-            "size": length // 1024, "limit": limit // 1024}
+            "size": length // 1024,
+            "limit": limit // 1024,
+        }
     else:
         message = gettext("The request body is too large; the limit is %(limit)s KB.") % {"limit": limit // 1024}
     if _is_api(request):
         return _json_error(REQUEST_TOO_LARGE, message, 413)
-    return render(request, "error.html", {
-        "title": gettext('Request too large'), "status": 413, "message": message,
-        "advice": "Nothing was saved. Go back: your browser keeps what you typed, so you can "
-                  "shorten it and send it again.", "back": True}, status=413)
+    return render(
+        request,
+        "error.html",
+        {
+            "title": gettext("Request too large"),
+            "status": 413,
+            "message": message,
+            "advice": "Nothing was saved. Go back: your browser keeps what you typed, so you can "
+            "shorten it and send it again.",
+            "back": True,
+        },
+        status=413,
+    )
 
 
 # --- Login throttling -------------------------------------------------------------------
+
 
 def _failure_limit() -> int:
     return int(getattr(settings, "LOGIN_FAILURE_LIMIT", 5))
@@ -229,10 +246,10 @@ class LoginThrottleMiddleware(MiddlewareMixin):
             return None
         minutes = max(1, _lockout_seconds() // 60)
         message = ngettext(
-            "Too many failed sign-in attempts for this account from your address. "
-            "Try again in %(minutes)s minute.",
-            "Too many failed sign-in attempts for this account from your address. "
-            "Try again in %(minutes)s minutes.", minutes) % {"minutes": minutes}
+            "Too many failed sign-in attempts for this account from your address. Try again in %(minutes)s minute.",
+            "Too many failed sign-in attempts for this account from your address. Try again in %(minutes)s minutes.",
+            minutes,
+        ) % {"minutes": minutes}
         if request.path == token_path:
             return _json_error(LOGIN_LOCKED, message, 429, Retry_After=str(_lockout_seconds()))
         from django.contrib.auth.forms import AuthenticationForm
@@ -240,9 +257,12 @@ class LoginThrottleMiddleware(MiddlewareMixin):
         form = AuthenticationForm(request, data=None, initial={"username": username})
         form.cleaned_data = {}
         form.add_error(None, message)  # shows as a non-field error on the page
-        response = render(request, "registration/login.html",
-                          {"form": form, "title": gettext('Sign in'), "next": request.POST.get("next", "")},
-                          status=429)
+        response = render(
+            request,
+            "registration/login.html",
+            {"form": form, "title": gettext("Sign in"), "next": request.POST.get("next", "")},
+            status=429,
+        )
         response["Retry-After"] = str(_lockout_seconds())
         return response
 

@@ -19,6 +19,9 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
     def get_offset(self, request):
         offset = super().get_offset(request)
         if offset > MAX_OFFSET:
-            raise DomainError(INVALID_OFFSET, _("offset must be at most %(max)d.") % {"max": MAX_OFFSET},
-                              field=self.offset_query_param)
+            raise DomainError(
+                INVALID_OFFSET,
+                _("offset must be at most %(max)d.") % {"max": MAX_OFFSET},
+                field=self.offset_query_param,
+            )
         return offset

@@ -42,13 +42,17 @@ def check_json_value(data: Any, max_depth: int = MAX_DEPTH) -> None:
         value, depth = stack.pop()
         if isinstance(value, str):
             if bad_text(value):
-                raise ParseError(_("Text in the request contains a NUL character or an invalid "
-                                   "Unicode code point."), code=INVALID_TEXT)
+                raise ParseError(
+                    _("Text in the request contains a NUL character or an invalid Unicode code point."),
+                    code=INVALID_TEXT,
+                )
             continue
         if isinstance(value, (dict, list)):
             if depth > max_depth:
-                raise ParseError(_("The request is nested more than %(depth)d levels deep.")
-                                 % {"depth": max_depth}, code=JSON_TOO_DEEP)
+                raise ParseError(
+                    _("The request is nested more than %(depth)d levels deep.") % {"depth": max_depth},
+                    code=JSON_TOO_DEEP,
+                )
             items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
             for key, item in items:
                 if key is not None:
@@ -83,15 +87,17 @@ def _nesting_exceeds(raw: bytes | str, max_depth: int) -> bool:
 def loads(raw: bytes | str) -> Any:
     """``json.loads`` for untrusted bodies: ParseError with a stable code on anything bad."""
     if _nesting_exceeds(raw, MAX_DEPTH):
-        raise ParseError(_("The request is nested more than %(depth)d levels deep.")
-                         % {"depth": MAX_DEPTH}, code=JSON_TOO_DEEP)
+        raise ParseError(
+            _("The request is nested more than %(depth)d levels deep.") % {"depth": MAX_DEPTH}, code=JSON_TOO_DEEP
+        )
     try:
         data = json.loads(raw, parse_constant=_refuse_constant)
     except RecursionError as exc:
         raise ParseError(_("The request is nested too deeply."), code=JSON_TOO_DEEP) from exc
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ParseError(_("The request body is not valid JSON: %(error)s") % {"error": exc},
-                         code=MALFORMED_REQUEST) from exc
+        raise ParseError(
+            _("The request body is not valid JSON: %(error)s") % {"error": exc}, code=MALFORMED_REQUEST
+        ) from exc
     check_json_value(data)
     return data
 
@@ -110,6 +116,7 @@ class JSONParser(DRFJSONParser):
         try:
             text = raw.decode(encoding)
         except (UnicodeDecodeError, LookupError) as exc:
-            raise ParseError(_("The request body is not valid %(encoding)s text.")
-                             % {"encoding": encoding}, code=MALFORMED_REQUEST) from exc
+            raise ParseError(
+                _("The request body is not valid %(encoding)s text.") % {"encoding": encoding}, code=MALFORMED_REQUEST
+            ) from exc
         return loads(text)

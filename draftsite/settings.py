@@ -184,8 +184,7 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py's default 5 s read timeout equals the layer's 5 s blocking pop, so idle
             # consumers would die of read timeouts: give reads room beyond the pop.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
-                                  "socket_connect_timeout": 5}]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]},
         }
     }
     CACHES = {
@@ -225,8 +224,10 @@ CELERY_TIMEZONE = TIME_ZONE
 # Celery beat: the sweep that enforces every pick clock (picks book no check of their own),
 # and the safety net behind the checks booked by pod controls (see drafts.tasks).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-due-pods": {"task": "drafts.sweep_due_pods",
-                       "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "1"))},
+    "sweep-due-pods": {
+        "task": "drafts.sweep_due_pods",
+        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "1")),
+    },
 }
 
 # --- API --------------------------------------------------------------------------------

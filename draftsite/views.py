@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 
 def home(request):
-    return render(request, "home.html", {"title": gettext('Home')})
+    return render(request, "home.html", {"title": gettext("Home")})
 
 
 def favicon(request):
@@ -33,13 +33,13 @@ def healthz(request):
     except Exception as exc:
         checks["cache"] = f"error: {exc.__class__.__name__}"
     healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "unavailable", "checks": checks},
-                        status=200 if healthy else 503)
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", "checks": checks}, status=200 if healthy else 503
+    )
 
 
 def _error_page(request, status, title, message):
-    return render(request, "error.html", {"title": title, "message": message, "status": status},
-                  status=status)
+    return render(request, "error.html", {"title": title, "message": message, "status": status}, status=status)
 
 
 def bad_request(request, exception=None):
@@ -54,11 +54,9 @@ def page_not_found(request, exception=None):
     if request.path.startswith("/api/"):
         # API clients parse one error shape everywhere, unknown paths included.
         message = _("There is nothing at this address.")
-        return JsonResponse({"detail": message, "errors": [{"code": "not_found", "message": message}]},
-                            status=404)
+        return JsonResponse({"detail": message, "errors": [{"code": "not_found", "message": message}]}, status=404)
     return _error_page(request, 404, "Not found", "There is nothing at this address.")
 
 
 def server_error(request):
-    return _error_page(request, 500, "Something went wrong",
-                       "The error has been logged. Please try again in a moment.")
+    return _error_page(request, 500, "Something went wrong", "The error has been logged. Please try again in a moment.")

@@ -4,17 +4,19 @@ Format version 1 predates the matches app; carrying rounds and results means new
 files written before them must still import (see the issue on event export)."""
 
 from matches.models import (
-                                          Drop,
-                                          EventMatchSettings,
-                                          Match,
-                                          MatchLogEntry,
-                                          MatchPenalty,
-                                          MatchPlayer,
-                                          ResultReport,
-                                          Round,
+    Drop,
+    EventMatchSettings,
+    Match,
+    MatchLogEntry,
+    MatchPenalty,
+    MatchPlayer,
+    ResultReport,
+    Round,
 )
 
 _NOT_YET = "not in format version 1: matches are not backed up yet"
 
-LEFT_OUT = {model: _NOT_YET for model in (EventMatchSettings, Round, Match, MatchPlayer, ResultReport, Drop,
-                                          MatchPenalty, MatchLogEntry)}
+LEFT_OUT = {
+    model: _NOT_YET
+    for model in (EventMatchSettings, Round, Match, MatchPlayer, ResultReport, Drop, MatchPenalty, MatchLogEntry)
+}

@@ -17,5 +17,6 @@ def set_up_demo_matches(event) -> None:
     if selectors.match_settings(event.pk) is not None:
         return
     organiser = event.staff.filter(role="organiser").select_related("user").first().user
-    services.configure_matches(event_id=event.pk, actor=organiser, mode=PairingMode.PER_POD, round_minutes=50,
-                               seed=DEMO_SEED)
+    services.configure_matches(
+        event_id=event.pk, actor=organiser, mode=PairingMode.PER_POD, round_minutes=50, seed=DEMO_SEED
+    )

@@ -28,8 +28,9 @@ class EventMatchSettings(models.Model):
     # Empty: the MTR recommendation for the player count (three for an eight-player pod).
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     round_minutes = models.PositiveSmallIntegerField(default=50)
-    playoff_size = models.PositiveSmallIntegerField(default=0, choices=[(0, _("No playoff")),
-                                                                        (4, _("Top 4")), (8, _("Top 8"))])
+    playoff_size = models.PositiveSmallIntegerField(
+        default=0, choices=[(0, _("No playoff")), (4, _("Top 4")), (8, _("Top 8"))]
+    )
     # Every pairing derives from this seed and the history: the same inputs, the same pairings.
     seed = models.BigIntegerField()
     started_at = models.DateTimeField(null=True, blank=True)
@@ -55,8 +56,7 @@ class RoundState(models.TextChoices):
 
 class Round(models.Model):
     event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="match_rounds")
-    pod = models.ForeignKey("drafts.Pod", null=True, blank=True, on_delete=models.CASCADE,
-                            related_name="match_rounds")
+    pod = models.ForeignKey("drafts.Pod", null=True, blank=True, on_delete=models.CASCADE, related_name="match_rounds")
     number = models.PositiveSmallIntegerField()  # playoff rounds continue the numbering
     kind = models.CharField(max_length=8, choices=RoundKind.choices, default=RoundKind.SWISS)
     state = models.CharField(max_length=10, choices=RoundState.choices, default=RoundState.PAIRED)
@@ -71,10 +71,12 @@ class Round(models.Model):
     class Meta:
         ordering = ["event_id", "pod_id", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["pod", "number"], condition=Q(pod__isnull=False),
-                                    name="round_unique_pod_number"),
-            models.UniqueConstraint(fields=["event", "number"], condition=Q(pod__isnull=True),
-                                    name="round_unique_event_number"),
+            models.UniqueConstraint(
+                fields=["pod", "number"], condition=Q(pod__isnull=False), name="round_unique_pod_number"
+            ),
+            models.UniqueConstraint(
+                fields=["event", "number"], condition=Q(pod__isnull=True), name="round_unique_event_number"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -93,15 +95,17 @@ class Match(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField()  # 0 for a bye
     player_a = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="+")
-    player_b = models.ForeignKey("drafts.Registration", null=True, blank=True, on_delete=models.RESTRICT,
-                                 related_name="+")  # empty: a bye
+    player_b = models.ForeignKey(
+        "drafts.Registration", null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+    )  # empty: a bye
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING)
     # The result in force, from player A's side (set when confirmed or entered by staff).
     a_wins = models.PositiveSmallIntegerField(null=True, blank=True)
     b_wins = models.PositiveSmallIntegerField(null=True, blank=True)
     draws = models.PositiveSmallIntegerField(null=True, blank=True)
-    result_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                  on_delete=models.SET_NULL, related_name="+")
+    result_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     result_at = models.DateTimeField(null=True, blank=True)
     extension_minutes = models.PositiveSmallIntegerField(default=0)  # judges' time extension
 
@@ -109,8 +113,7 @@ class Match(models.Model):
         ordering = ["round_id", "table"]
         verbose_name_plural = _("matches")
         constraints = [
-            models.UniqueConstraint(fields=["round", "table"], condition=Q(table__gt=0),
-                                    name="match_unique_table"),
+            models.UniqueConstraint(fields=["round", "table"], condition=Q(table__gt=0), name="match_unique_table"),
             models.CheckConstraint(condition=~Q(player_a=models.F("player_b")), name="match_two_players"),
         ]
 
@@ -162,8 +165,7 @@ class Drop(models.Model):
     registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="match_drop")
     after_round = models.PositiveSmallIntegerField()
     reason = models.CharField(max_length=200, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                           related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField()
 
 
@@ -201,8 +203,9 @@ class MatchLogEntry(models.Model):
     event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="match_log")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE, related_name="log")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="log")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     action = models.CharField(max_length=40, choices=MatchLogAction.choices)
     details = models.JSONField(default=dict, blank=True)
     at = models.DateTimeField()

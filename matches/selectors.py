@@ -62,8 +62,7 @@ def round_by_id(round_id: int) -> Round | None:
 
 
 def match_by_id(match_id: int) -> Match | None:
-    return (Match.objects.select_related("round", "round__event", "player_a", "player_b")
-            .filter(pk=match_id).first())
+    return Match.objects.select_related("round", "round__event", "player_a", "player_b").filter(pk=match_id).first()
 
 
 def latest_round(event_id: int, pod_id: int | None) -> Round | None:
@@ -76,8 +75,11 @@ def drops(event_id: int) -> dict[int, Drop]:
 
 def penalties_by_match(match_ids) -> dict[int, list]:
     """Penalties in force (not withdrawn) that apply to each match."""
-    links = (MatchPenalty.objects.filter(match_id__in=list(match_ids), penalty__penalty__in=APPLIED_PENALTIES)
-             .exclude(penalty__status=PenaltyStatus.WITHDRAWN).select_related("penalty", "penalty__infraction"))
+    links = (
+        MatchPenalty.objects.filter(match_id__in=list(match_ids), penalty__penalty__in=APPLIED_PENALTIES)
+        .exclude(penalty__status=PenaltyStatus.WITHDRAWN)
+        .select_related("penalty", "penalty__infraction")
+    )
     found: dict[int, list] = {}
     for link in links:
         found.setdefault(link.match_id, []).append(link.penalty)
@@ -112,10 +114,12 @@ def effective_score(match: Match, penalties: list) -> Score | None:
         return Score(2, 0, 0, penalised=True)
     if match.status != MatchStatus.CONFIRMED:
         return None
-    a_game_losses = sum(p.penalty == PenaltyKind.GAME_LOSS and p.registration_id == match.player_a_id
-                        for p in penalties)
-    b_game_losses = sum(p.penalty == PenaltyKind.GAME_LOSS and p.registration_id == match.player_b_id
-                        for p in penalties)
+    a_game_losses = sum(
+        p.penalty == PenaltyKind.GAME_LOSS and p.registration_id == match.player_a_id for p in penalties
+    )
+    b_game_losses = sum(
+        p.penalty == PenaltyKind.GAME_LOSS and p.registration_id == match.player_b_id for p in penalties
+    )
     if a_game_losses or b_game_losses:
         return _with_game_losses(match, a_game_losses, b_game_losses)
     return Score(match.a_wins, match.b_wins, match.draws)
@@ -137,8 +141,9 @@ def _with_game_losses(match: Match, a_game_losses: int, b_game_losses: int) -> S
 
 def history(event_id: int, pod_id: int | None, *, kind: str = RoundKind.SWISS) -> list[Result]:
     """Every decided match of the Swiss as the core sees it (registration ids as players)."""
-    matches = list(Match.objects.filter(round__event_id=event_id, round__pod_id=pod_id, round__kind=kind)
-                   .select_related("round"))
+    matches = list(
+        Match.objects.filter(round__event_id=event_id, round__pod_id=pod_id, round__kind=kind).select_related("round")
+    )
     penalties = penalties_by_match(m.pk for m in matches)
     results = []
     for match in matches:
@@ -148,8 +153,17 @@ def history(event_id: int, pod_id: int | None, *, kind: str = RoundKind.SWISS) -
         if match.is_bye:
             results.append(Result(match.round.number, match.player_a_id))
         else:
-            results.append(Result(match.round.number, match.player_a_id, match.player_b_id, score.a_wins,
-                                  score.b_wins, score.draws, double_loss=score.double_loss))
+            results.append(
+                Result(
+                    match.round.number,
+                    match.player_a_id,
+                    match.player_b_id,
+                    score.a_wins,
+                    score.b_wins,
+                    score.draws,
+                    double_loss=score.double_loss,
+                )
+            )
     return results
 
 
@@ -166,9 +180,18 @@ class StandingRow:
     pod: int | None = None
 
     def as_dict(self) -> dict:
-        return {"pod": self.pod, "rank": self.rank, "registration": self.registration.pk, "player": self.registration.name,
-                "match_points": self.match_points, "record": self.record, "omw": self.omw, "gw": self.gw,
-                "ogw": self.ogw, "dropped_after_round": self.dropped_after}
+        return {
+            "pod": self.pod,
+            "rank": self.rank,
+            "registration": self.registration.pk,
+            "player": self.registration.name,
+            "match_points": self.match_points,
+            "record": self.record,
+            "omw": self.omw,
+            "gw": self.gw,
+            "ogw": self.ogw,
+            "dropped_after_round": self.dropped_after,
+        }
 
 
 def standings(event: Event, pod_id: int | None) -> list[StandingRow]:
@@ -185,9 +208,19 @@ def standings(event: Event, pod_id: int | None) -> list[StandingRow]:
     for row in rows:
         data = row.as_contract()
         drop = dropped.get(row.player)
-        out.append(StandingRow(rank=data["rank"], registration=by_id[row.player], match_points=data["match_points"],
-                               record=data["record"], omw=data["omw"], gw=data["gw"], ogw=data["ogw"],
-                               dropped_after=drop.after_round if drop else None, pod=pod_id))
+        out.append(
+            StandingRow(
+                rank=data["rank"],
+                registration=by_id[row.player],
+                match_points=data["match_points"],
+                record=data["record"],
+                omw=data["omw"],
+                gw=data["gw"],
+                ogw=data["ogw"],
+                dropped_after=drop.after_round if drop else None,
+                pod=pod_id,
+            )
+        )
     return out
 
 
@@ -222,16 +255,26 @@ def table_deadline(round_obj: Round, match: Match | None = None):
 def clock(round_obj: Round | None, now, match: Match | None = None) -> dict:
     """What a clock shows: seconds left (server time), and whether time has been called."""
     if round_obj is None:
-        return {"state": "none", "remaining_seconds": None, "time_called": False, "ends_at": None,
-                "extension_minutes": 0}
+        return {
+            "state": "none",
+            "remaining_seconds": None,
+            "time_called": False,
+            "ends_at": None,
+            "extension_minutes": 0,
+        }
     deadline = table_deadline(round_obj, match)
     remaining = None
     if deadline is not None and round_obj.state == RoundState.RUNNING:
         remaining = max(0, int((deadline - now).total_seconds()))
-    return {"state": round_obj.state, "round": round_obj.number,
-            "ends_at": deadline.isoformat() if deadline else None, "remaining_seconds": remaining,
-            "time_called": remaining == 0, "extension_minutes": match.extension_minutes if match else 0,
-            "additional_turns": ADDITIONAL_TURNS}
+    return {
+        "state": round_obj.state,
+        "round": round_obj.number,
+        "ends_at": deadline.isoformat() if deadline else None,
+        "remaining_seconds": remaining,
+        "time_called": remaining == 0,
+        "extension_minutes": match.extension_minutes if match else 0,
+        "additional_turns": ADDITIONAL_TURNS,
+    }
 
 
 @dataclass
@@ -250,8 +293,13 @@ def round_progress(round_obj: Round, now) -> RoundProgress:
     over = []
     if round_obj.state == RoundState.RUNNING and round_obj.ends_at:
         over = [m for m in outstanding if now >= table_deadline(round_obj, m)]
-    return RoundProgress(round=round_obj, tables=sum(1 for m in matches if not m.is_bye), outstanding=outstanding,
-                         disputed=[m for m in matches if m.status == MatchStatus.DISPUTED], over_time=over)
+    return RoundProgress(
+        round=round_obj,
+        tables=sum(1 for m in matches if not m.is_bye),
+        outstanding=outstanding,
+        disputed=[m for m in matches if m.status == MatchStatus.DISPUTED],
+        over_time=over,
+    )
 
 
 def player_registration(user, event_id: int) -> Registration | None:
@@ -262,16 +310,24 @@ def player_registration(user, event_id: int) -> Registration | None:
 
 def current_match(registration: Registration) -> Match | None:
     """The player's match in their latest round (the one to play or just played)."""
-    return (Match.objects.filter(Q(player_a=registration) | Q(player_b=registration))
-            .select_related("round", "player_a", "player_b").order_by("-round__number", "-pk").first())
+    return (
+        Match.objects.filter(Q(player_a=registration) | Q(player_b=registration))
+        .select_related("round", "player_a", "player_b")
+        .order_by("-round__number", "-pk")
+        .first()
+    )
 
 
 def matches_of(registration: Registration):
-    return (Match.objects.filter(Q(player_a=registration) | Q(player_b=registration))
-            .select_related("round", "player_a", "player_b").order_by("round__number"))
+    return (
+        Match.objects.filter(Q(player_a=registration) | Q(player_b=registration))
+        .select_related("round", "player_a", "player_b")
+        .order_by("round__number")
+    )
 
 
 # --- what each viewer may see -----------------------------------------------------------
+
 
 def viewer_is_staff(user, event_id: int) -> bool:
     from drafts import permissions
@@ -290,22 +346,48 @@ def match_payload(match: Match, penalties: list, *, user=None, staff: bool = Fal
     players' reports only to the match's two players and the event's staff."""
     score = effective_score(match, penalties)
     data = {
-        "id": match.pk, "round": match.round_id, "round_number": match.round.number, "table": match.table,
-        "player_a": _player(match.player_a), "player_b": _player(match.player_b), "status": match.status,
-        "result": None if score is None else {"a_wins": score.a_wins, "b_wins": score.b_wins, "draws": score.draws,
-                                              "double_loss": score.double_loss, "penalised": score.penalised},
+        "id": match.pk,
+        "round": match.round_id,
+        "round_number": match.round.number,
+        "table": match.table,
+        "player_a": _player(match.player_a),
+        "player_b": _player(match.player_b),
+        "status": match.status,
+        "result": None
+        if score is None
+        else {
+            "a_wins": score.a_wins,
+            "b_wins": score.b_wins,
+            "draws": score.draws,
+            "double_loss": score.double_loss,
+            "penalised": score.penalised,
+        },
         "extension_minutes": match.extension_minutes,
     }
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     involved = user_id is not None and user_id in (
-        getattr(match.player_a, "user_id", None), getattr(match.player_b, "user_id", None))
+        getattr(match.player_a, "user_id", None),
+        getattr(match.player_b, "user_id", None),
+    )
     if staff or involved:
         data["penalties"] = [
-            {"registration": p.registration_id, "penalty": p.penalty,
-             **({"id": p.pk, "infraction": p.infraction.name} if staff else {})}
-            for p in penalties]
-        data["reports"] = [{"registration": r.registration_id, "a_wins": r.a_wins, "b_wins": r.b_wins,
-                            "draws": r.draws, "at": r.at.isoformat()} for r in match.reports.all()]
+            {
+                "registration": p.registration_id,
+                "penalty": p.penalty,
+                **({"id": p.pk, "infraction": p.infraction.name} if staff else {}),
+            }
+            for p in penalties
+        ]
+        data["reports"] = [
+            {
+                "registration": r.registration_id,
+                "a_wins": r.a_wins,
+                "b_wins": r.b_wins,
+                "draws": r.draws,
+                "at": r.at.isoformat(),
+            }
+            for r in match.reports.all()
+        ]
     return data
 
 
@@ -313,10 +395,20 @@ def round_payload(round_obj: Round, now, *, user=None, staff: bool = False, with
     matches = round_matches(round_obj)
     penalties = penalties_by_match(m.pk for m in matches)
     outstanding = sum(1 for m in matches if effective_score(m, penalties.get(m.pk, [])) is None)
-    data = {"id": round_obj.pk, "event": round_obj.event_id, "pod": round_obj.pod_id, "number": round_obj.number,
-            "kind": round_obj.kind, "state": round_obj.state, "seed": round_obj.seed, "minutes": round_obj.minutes,
-            "started_at": round_obj.started_at, "ends_at": round_obj.ends_at, "rematches": round_obj.rematches,
-            "outstanding": outstanding}
+    data = {
+        "id": round_obj.pk,
+        "event": round_obj.event_id,
+        "pod": round_obj.pod_id,
+        "number": round_obj.number,
+        "kind": round_obj.kind,
+        "state": round_obj.state,
+        "seed": round_obj.seed,
+        "minutes": round_obj.minutes,
+        "started_at": round_obj.started_at,
+        "ends_at": round_obj.ends_at,
+        "rematches": round_obj.rematches,
+        "outstanding": outstanding,
+    }
     if with_matches:
         data["matches"] = [match_payload(m, penalties.get(m.pk, []), user=user, staff=staff) for m in matches]
     return data
@@ -326,10 +418,19 @@ def my_match_payload(registration: Registration, user, now) -> dict:
     match = current_match(registration)
     dropped = Drop.objects.filter(registration=registration).exists()
     if match is None:
-        return {"registration": registration.pk, "dropped": dropped, "match": None, "opponent": None,
-                "clock": clock(None, now)}
+        return {
+            "registration": registration.pk,
+            "dropped": dropped,
+            "match": None,
+            "opponent": None,
+            "clock": clock(None, now),
+        }
     penalties = penalties_by_match([match.pk]).get(match.pk, [])
     opponent = match.player_b if match.player_a_id == registration.pk else match.player_a
-    return {"registration": registration.pk, "dropped": dropped,
-            "match": match_payload(match, penalties, user=user),
-            "opponent": _player(opponent), "clock": clock(match.round, now, match)}
+    return {
+        "registration": registration.pk,
+        "dropped": dropped,
+        "match": match_payload(match, penalties, user=user),
+        "opponent": _player(opponent),
+        "clock": clock(match.round, now, match),
+    }

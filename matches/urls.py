@@ -14,8 +14,10 @@ api_urlpatterns = [
     path("events/<int:event_id>/standings/", api.StandingsView.as_view(), name="matches-standings"),
     path("events/<int:event_id>/drops/", api.DropView.as_view(), name="matches-drops"),
     path("events/<int:event_id>/my-match/", api.MyMatchView.as_view(), name="matches-my-match"),
-    *[path(f"events/<int:event_id>/{kind}.csv", api.CsvView.as_view(kind=kind), name=f"matches-{kind}-csv")
-      for kind in ("pairings", "results", "standings")],
+    *[
+        path(f"events/<int:event_id>/{kind}.csv", api.CsvView.as_view(kind=kind), name=f"matches-{kind}-csv")
+        for kind in ("pairings", "results", "standings")
+    ],
     path("rounds/<int:pk>/", api.RoundDetailView.as_view(), name="matches-round"),
     path("rounds/<int:pk>/start/", api.RoundActionView.as_view(action_name="start"), name="matches-round-start"),
     path("rounds/<int:pk>/finish/", api.RoundActionView.as_view(action_name="finish"), name="matches-round-finish"),

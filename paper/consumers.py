@@ -52,9 +52,11 @@ class _CallSocket(_PodSocket):
         await self.accept()
         await self.send_json({"type": "hello", "role": self.role})
         version = await database_sync_to_async(
-            lambda: Pod.objects.filter(pk=self.pod_id).values_list("version", flat=True).first())()
-        await self.send_json({"type": "changed", "pod": self.pod_id, "version": version or 0,
-                              "server_time": timezone.now().isoformat()})
+            lambda: Pod.objects.filter(pk=self.pod_id).values_list("version", flat=True).first()
+        )()
+        await self.send_json(
+            {"type": "changed", "pod": self.pod_id, "version": version or 0, "server_time": timezone.now().isoformat()}
+        )
 
     async def disconnect(self, code):
         if self.pod_id is not None:
@@ -70,8 +72,14 @@ class _CallSocket(_PodSocket):
             await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
 
     async def paper_changed(self, event):
-        await self.send_json({"type": "changed", "pod": self.pod_id, "version": event.get("version"),
-                              "server_time": timezone.now().isoformat()})
+        await self.send_json(
+            {
+                "type": "changed",
+                "pod": self.pod_id,
+                "version": event.get("version"),
+                "server_time": timezone.now().isoformat(),
+            }
+        )
 
     async def paper_followers_revoked(self, event):
         """Only follower sockets care (their link was replaced or turned off)."""
@@ -81,8 +89,11 @@ class CallSocket(_CallSocket):
     """ws/paper/pods/<pod_id>/: the event's staff (caller pages) and the pod's players."""
 
     def authorise(self):
-        pod = Pod.objects.select_related("event").filter(pk=self.scope["url_route"]["kwargs"]["pod_id"],
-                                                         event__draft_format="paper").first()
+        pod = (
+            Pod.objects.select_related("event")
+            .filter(pk=self.scope["url_route"]["kwargs"]["pod_id"], event__draft_format="paper")
+            .first()
+        )
         user = self.scope.get("user")
         if pod is None:
             return None

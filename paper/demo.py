@@ -29,20 +29,43 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     now = now or timezone.now()
     User = get_user_model()
     organiser = User.objects.get(username="organiser")
-    event = draft_services.create_event(name=DEMO_PAPER_EVENT_NAME, date=now.date(), created_by=organiser,
-                                        draft_format="paper", set_codes=["ISD"], enforcement_level="competitive")
-    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="headjudge"),
-                                     role=StaffRole.HEAD_JUDGE)
+    event = draft_services.create_event(
+        name=DEMO_PAPER_EVENT_NAME,
+        date=now.date(),
+        created_by=organiser,
+        draft_format="paper",
+        set_codes=["ISD"],
+        enforcement_level="competitive",
+    )
+    EventStaff.objects.get_or_create(
+        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
+    )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
-    players = [draft_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"))
-               for n in range(1, 9)]
-    guests = [draft_services.register_player(event_id=event.pk, name=name) for name in (
-        "Ana Souza", "Bruno Lima", "Chiara Rossi", "Dmitri Ivanov", "Elena García", "Filippo Bianchi",
-        "Gabriela Costa", "Hugo Martín")]
-    pods = draft_services.seat_players(event_id=event.pk, seed=2026, pods=[
-        [r.pk for r in players[:4] + guests[:4]], [r.pk for r in players[4:] + guests[4:]]])
-    flight = services.start_flight(event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser,
-                                   now=now - dt.timedelta(seconds=5))
+    players = [
+        draft_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"))
+        for n in range(1, 9)
+    ]
+    guests = [
+        draft_services.register_player(event_id=event.pk, name=name)
+        for name in (
+            "Ana Souza",
+            "Bruno Lima",
+            "Chiara Rossi",
+            "Dmitri Ivanov",
+            "Elena García",
+            "Filippo Bianchi",
+            "Gabriela Costa",
+            "Hugo Martín",
+        )
+    ]
+    pods = draft_services.seat_players(
+        event_id=event.pk,
+        seed=2026,
+        pods=[[r.pk for r in players[:4] + guests[:4]], [r.pk for r in players[4:] + guests[4:]]],
+    )
+    flight = services.start_flight(
+        event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser, now=now - dt.timedelta(seconds=5)
+    )
     services.control_flight(flight_id=flight.pk, action="pause", actor=organiser, reason=DEMO_PAUSE_REASON, now=now)
     services.set_followers_allowed(event_id=event.pk, allowed=True, actor=organiser, now=now)
     services.post_dfc(pod_id=pods[0].pk, actor=players[1].user, card="Delver of Secrets", now=now)

@@ -20,8 +20,9 @@ class Flight(models.Model):
     event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="paper_flights")
     number = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField()
 
     class Meta:
@@ -55,22 +56,30 @@ class CallPause(models.Model):
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=200)
-    paused_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                  on_delete=models.SET_NULL, related_name="+")
-    resumed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    paused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resumed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["called_pod_id", "started_at", "pk"]
         constraints = [
             # One open pause of the pod's own, and one per flight: racing pauses cannot stack.
-            models.UniqueConstraint(fields=["called_pod"], condition=Q(ended_at__isnull=True, flight__isnull=True),
-                                    name="callpause_one_open_per_pod"),
-            models.UniqueConstraint(fields=["called_pod", "flight"],
-                                    condition=Q(ended_at__isnull=True, flight__isnull=False),
-                                    name="callpause_one_open_per_flight"),
-            models.CheckConstraint(condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
-                                   name="callpause_ends_after_start"),
+            models.UniqueConstraint(
+                fields=["called_pod"],
+                condition=Q(ended_at__isnull=True, flight__isnull=True),
+                name="callpause_one_open_per_pod",
+            ),
+            models.UniqueConstraint(
+                fields=["called_pod", "flight"],
+                condition=Q(ended_at__isnull=True, flight__isnull=False),
+                name="callpause_one_open_per_flight",
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")), name="callpause_ends_after_start"
+            ),
         ]
 
 
@@ -87,8 +96,9 @@ class CallJump(models.Model):
     at = models.DateTimeField()
     step = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=20, choices=JumpKind.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["called_pod_id", "at", "pk"]

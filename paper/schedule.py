@@ -133,8 +133,15 @@ def _ms(delta: dt.timedelta) -> int:
     return delta // dt.timedelta(milliseconds=1)
 
 
-def schedule(start: dt.datetime | None, pauses: Sequence[Pause], pack_size: int, now: dt.datetime, *,
-             jumps: Sequence[Jump] = (), deck_building_minutes: int = 25) -> Call:
+def schedule(
+    start: dt.datetime | None,
+    pauses: Sequence[Pause],
+    pack_size: int,
+    now: dt.datetime,
+    *,
+    jumps: Sequence[Jump] = (),
+    deck_building_minutes: int = 25,
+) -> Call:
     """The call in force at ``now``."""
     if start is None or now < start:
         return Call(NOT_STARTED, None, None, False, None, starts_at=start)
@@ -142,7 +149,7 @@ def schedule(start: dt.datetime | None, pauses: Sequence[Pause], pack_size: int,
     anchor_at, index = _anchor(start, jumps, now)
     elapsed = active_time(anchor_at, now, pauses)
     paused = any(p.start <= now and (p.end is None or p.end > now) for p in pauses)
-    for step in sequence[min(index, len(sequence)):]:
+    for step in sequence[min(index, len(sequence)) :]:
         length = dt.timedelta(seconds=step.seconds)
         if elapsed < length:
             remaining = length - elapsed
@@ -151,8 +158,15 @@ def schedule(start: dt.datetime | None, pauses: Sequence[Pause], pack_size: int,
     return Call(DONE, None, None, paused, None)
 
 
-def timeline(start: dt.datetime | None, pauses: Sequence[Pause], pack_size: int, now: dt.datetime, *,
-             jumps: Sequence[Jump] = (), deck_building_minutes: int = 25) -> list[Segment]:
+def timeline(
+    start: dt.datetime | None,
+    pauses: Sequence[Pause],
+    pack_size: int,
+    now: dt.datetime,
+    *,
+    jumps: Sequence[Jump] = (),
+    deck_building_minutes: int = 25,
+) -> list[Segment]:
     """The current step and every one after it, with wall-clock times, if nothing changes.
 
     Empty while paused, before the start and after the end: a page then shows the frozen
@@ -166,7 +180,7 @@ def timeline(start: dt.datetime | None, pauses: Sequence[Pause], pack_size: int,
     ends = call.ends_at
     assert ends is not None  # a call that runs has an end
     out = [Segment(call.step, ends - dt.timedelta(seconds=call.step.seconds), ends)]
-    for step in sequence[call.step.index + 1:]:
+    for step in sequence[call.step.index + 1 :]:
         begins, ends = ends, ends + dt.timedelta(seconds=step.seconds)
         out.append(Segment(step, begins, ends))
     return out

@@ -33,10 +33,12 @@ MAX_POSTED_COUNT = 4
 
 # --- helpers --------------------------------------------------------------------------------
 
+
 def _lock_paper_pods(pod_ids: Sequence[int]) -> list[Pod]:
     """Lock pods (id order: one order, no deadlocks); each must be a paper draft's pod."""
-    pods = list(Pod.objects.select_for_update().select_related("event").filter(pk__in=sorted(set(pod_ids)))
-                .order_by("pk"))
+    pods = list(
+        Pod.objects.select_for_update().select_related("event").filter(pk__in=sorted(set(pod_ids))).order_by("pk")
+    )
     found = {p.pk for p in pods}
     missing = [pk for pk in pod_ids if pk not in found]
     if missing or any(p.event.draft_format != DraftFormat.PAPER for p in pods):
@@ -52,6 +54,7 @@ def _called(pod: Pod) -> CalledPod:
 
 
 # Access checks: the services call them, and the API and pages call them before reading a body.
+
 
 def require_organiser(actor, event: Event) -> None:
     if not permissions.is_organiser(actor, event):
@@ -70,8 +73,13 @@ def require_follower(actor, pod: Pod) -> None:
 
 
 def _log(pod: Pod, at: dt.datetime, action: str, actor=None, **details) -> None:
-    PodLogEntry.objects.create(pod=pod, at=at, actor=actor if getattr(actor, "is_authenticated", False) else None,
-                               action=action, details=details)
+    PodLogEntry.objects.create(
+        pod=pod,
+        at=at,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        details=details,
+    )
 
 
 def _changed(pod: Pod, called: CalledPod | None, now: dt.datetime) -> None:
@@ -90,35 +98,49 @@ def _changed(pod: Pod, called: CalledPod | None, now: dt.datetime) -> None:
 
 
 def _delay(delay_seconds) -> dt.timedelta:
-    if not isinstance(delay_seconds, int) or isinstance(delay_seconds, bool) \
-            or not 0 <= delay_seconds <= MAX_DELAY_SECONDS:
-        raise DomainError(error_codes.INVALID_DELAY,
-                          _("Start now or in up to %(max)s seconds.") % {"max": MAX_DELAY_SECONDS},
-                          field="delay_seconds")
+    if (
+        not isinstance(delay_seconds, int)
+        or isinstance(delay_seconds, bool)
+        or not 0 <= delay_seconds <= MAX_DELAY_SECONDS
+    ):
+        raise DomainError(
+            error_codes.INVALID_DELAY,
+            _("Start now or in up to %(max)s seconds.") % {"max": MAX_DELAY_SECONDS},
+            field="delay_seconds",
+        )
     return dt.timedelta(seconds=delay_seconds)
 
 
 def _clean_reason(reason) -> str:
     text = " ".join(str(reason or "").split())
     if not text:
-        raise DomainError(error_codes.REASON_REQUIRED, _("Say why the call is paused (a fallen card, a missing pack…)."),
-                          field="reason")
+        raise DomainError(
+            error_codes.REASON_REQUIRED,
+            _("Say why the call is paused (a fallen card, a missing pack…)."),
+            field="reason",
+        )
     if len(text) > MAX_REASON or "\x00" in text:
-        raise DomainError(error_codes.INVALID_REASON,
-                          _("A reason is at most %(max)s characters of text.") % {"max": MAX_REASON}, field="reason")
+        raise DomainError(
+            error_codes.INVALID_REASON,
+            _("A reason is at most %(max)s characters of text.") % {"max": MAX_REASON},
+            field="reason",
+        )
     return text
 
 
 # --- starting -----------------------------------------------------------------------------------
 
+
 def _start(pod: Pod, at: dt.datetime, flight: Flight | None) -> CalledPod:
     called = _called(pod)
     if called.started_at is not None:
-        raise ConflictError(error_codes.CALL_ALREADY_STARTED,
-                            _("Pod %(number)s is already being called.") % {"number": pod.number})
+        raise ConflictError(
+            error_codes.CALL_ALREADY_STARTED, _("Pod %(number)s is already being called.") % {"number": pod.number}
+        )
     if Seat.objects.filter(pod=pod).count() < 2:
-        raise DomainError(error_codes.TOO_FEW_PLAYERS,
-                          _("Pod %(number)s needs at least two players.") % {"number": pod.number})
+        raise DomainError(
+            error_codes.TOO_FEW_PLAYERS, _("Pod %(number)s needs at least two players.") % {"number": pod.number}
+        )
     called.started_at = at
     called.flight = flight
     called.save(update_fields=["started_at", "flight"])
@@ -140,8 +162,9 @@ def start_call(*, pod_id: int, actor, delay_seconds: int = 0, now: dt.datetime |
 
 
 @transaction.atomic
-def start_flight(*, event_id: int, pod_ids: Sequence[int], actor, delay_seconds: int = 0,
-                 now: dt.datetime | None = None) -> Flight:
+def start_flight(
+    *, event_id: int, pod_ids: Sequence[int], actor, delay_seconds: int = 0, now: dt.datetime | None = None
+) -> Flight:
     """Call several pods in lockstep from one start; their controls can then act on all at once."""
     now = now or timezone.now()
     event = Event.objects.select_for_update().filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
@@ -153,8 +176,9 @@ def start_flight(*, event_id: int, pod_ids: Sequence[int], actor, delay_seconds:
         raise DomainError(error_codes.EMPTY_FLIGHT, _("Choose the pods to call together."), field="pods")
     pods = _lock_paper_pods(list(pod_ids))
     if any(p.event_id != event.pk for p in pods):
-        raise DomainError(error_codes.UNKNOWN_PAPER_POD, _("Every pod of a flight belongs to this event."),
-                          field="pods")
+        raise DomainError(
+            error_codes.UNKNOWN_PAPER_POD, _("Every pod of a flight belongs to this event."), field="pods"
+        )
     number = (Flight.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
     flight = Flight.objects.create(event=event, number=number, started_at=at, created_by=actor, created_at=now)
     for pod in pods:
@@ -166,12 +190,17 @@ def start_flight(*, event_id: int, pod_ids: Sequence[int], actor, delay_seconds:
 
 # --- the judges' controls -------------------------------------------------------------------------
 
+
 def _running_call(pod: Pod, called: CalledPod, now: dt.datetime) -> schedule.Call:
     call = selectors.call_at(pod, called, now)
     if called.started_at is None:
-        raise ConflictError(error_codes.CALL_NOT_STARTED, _("Pod %(number)s is not being called.") % {"number": pod.number})
+        raise ConflictError(
+            error_codes.CALL_NOT_STARTED, _("Pod %(number)s is not being called.") % {"number": pod.number}
+        )
     if call.phase == schedule.DONE:
-        raise ConflictError(error_codes.CALL_FINISHED, _("The draft of pod %(number)s is over.") % {"number": pod.number})
+        raise ConflictError(
+            error_codes.CALL_FINISHED, _("The draft of pod %(number)s is over.") % {"number": pod.number}
+        )
     return call
 
 
@@ -181,11 +210,17 @@ def _pause(pod, called, now, actor, *, reason: str, flight: Flight | None = None
         raise ConflictError(error_codes.CALL_PAUSED, _("Pod %(number)s is already paused.") % {"number": pod.number})
     try:
         with transaction.atomic():
-            CallPause.objects.create(called_pod=called, flight=flight, started_at=now, reason=reason,
-                                     paused_by=actor if getattr(actor, "is_authenticated", False) else None)
+            CallPause.objects.create(
+                called_pod=called,
+                flight=flight,
+                started_at=now,
+                reason=reason,
+                paused_by=actor if getattr(actor, "is_authenticated", False) else None,
+            )
     except IntegrityError:  # the constraint backs the check above
-        raise ConflictError(error_codes.CALL_PAUSED,
-                            _("Pod %(number)s is already paused.") % {"number": pod.number}) from None
+        raise ConflictError(
+            error_codes.CALL_PAUSED, _("Pod %(number)s is already paused.") % {"number": pod.number}
+        ) from None
     _log(pod, now, "call_pause", actor, reason=reason, flight=flight.number if flight else None)
 
 
@@ -203,23 +238,34 @@ def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
         pause.ended_at = now
         pause.resumed_by = actor if getattr(actor, "is_authenticated", False) else None
         pause.save(update_fields=["ended_at", "resumed_by"])
-    _log(pod, now, "call_resume", actor, flight=flight.number if flight else None,
-         paused_seconds=int((now - pauses[0].started_at).total_seconds()))
+    _log(
+        pod,
+        now,
+        "call_resume",
+        actor,
+        flight=flight.number if flight else None,
+        paused_seconds=int((now - pauses[0].started_at).total_seconds()),
+    )
 
 
 def _jump_target(kind: str, pod: Pod, call: schedule.Call) -> int:
     pack_size = pod.event.pack_size
     if call.step is None:  # not started yet: nothing to move
-        raise ConflictError(error_codes.CALL_NOT_STARTED,
-                            _("The first call of pod %(number)s has not come yet.") % {"number": pod.number})
+        raise ConflictError(
+            error_codes.CALL_NOT_STARTED,
+            _("The first call of pod %(number)s has not come yet.") % {"number": pod.number},
+        )
     if kind == JumpKind.RESTART_ROUND:
         if call.phase == schedule.DECK_BUILDING:
-            raise ConflictError(error_codes.NOT_PICKING, _("The draft of pod %(number)s is over; deck building runs.")
-                                % {"number": pod.number})
+            raise ConflictError(
+                error_codes.NOT_PICKING,
+                _("The draft of pod %(number)s is over; deck building runs.") % {"number": pod.number},
+            )
         return schedule.round_start_step(pack_size, call.step.round)
     if call.phase != schedule.PICK:
-        raise ConflictError(error_codes.NOT_PICKING, _("No pick is being called in pod %(number)s.")
-                            % {"number": pod.number})
+        raise ConflictError(
+            error_codes.NOT_PICKING, _("No pick is being called in pod %(number)s.") % {"number": pod.number}
+        )
     if kind == JumpKind.REPEAT_PICK:
         return call.step.index
     return schedule.round_end_step(pack_size, call.step.round)
@@ -228,10 +274,14 @@ def _jump_target(kind: str, pod: Pod, call: schedule.Call) -> int:
 def _jump(pod, called, now, actor, *, kind: str, flight: Flight | None = None) -> None:
     call = _running_call(pod, called, now)
     step = _jump_target(kind, pod, call)
-    CallJump.objects.create(called_pod=called, at=now, step=step, kind=kind,
-                            actor=actor if getattr(actor, "is_authenticated", False) else None)
-    _log(pod, now, f"call_{kind}", actor, round=call.round, pick=call.pick,
-         flight=flight.number if flight else None)
+    CallJump.objects.create(
+        called_pod=called,
+        at=now,
+        step=step,
+        kind=kind,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    _log(pod, now, f"call_{kind}", actor, round=call.round, pick=call.pick, flight=flight.number if flight else None)
 
 
 CONTROLS: dict[str, Callable] = {
@@ -260,8 +310,9 @@ def control_pod(*, pod_id: int, action: str, actor, reason: str = "", now: dt.da
 
 
 @transaction.atomic
-def control_flight(*, flight_id: int, action: str, actor, reason: str = "",
-                   now: dt.datetime | None = None) -> list[Pod]:
+def control_flight(
+    *, flight_id: int, action: str, actor, reason: str = "", now: dt.datetime | None = None
+) -> list[Pod]:
     """The same control on every pod of a flight, at the same instant (lockstep stays exact).
 
     Pausing a flight adds the flight's own pause to each pod, so a pod a judge paused on its
@@ -314,6 +365,7 @@ def settle(*, pod_id: int, now: dt.datetime | None = None) -> bool:
 
 # --- followers (players on their phones, no account) ------------------------------------------------
 
+
 @transaction.atomic
 def set_followers_allowed(*, event_id: int, allowed: bool, actor, now: dt.datetime | None = None) -> int:
     """Let the players of every pod follow the call and the open table on their pod's
@@ -358,6 +410,7 @@ def _close_followers(pod_id: int) -> None:
 
 # --- the open table: DFCs a player chooses to show (R15) -------------------------------------------
 
+
 def require_pod_player(actor, pod: Pod) -> Seat:
     """The actor's seat in the pod: only the pod's players post to its table."""
     seat = permissions.seat_in_pod(actor, pod.pk)
@@ -382,22 +435,31 @@ def post_dfc(*, pod_id: int, actor, card: str | int, count: int = 1, now: dt.dat
     (pod,) = _lock_paper_pods([pod_id])
     seat = require_pod_player(actor, pod)
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_POSTED_COUNT:
-        raise DomainError(error_codes.INVALID_COUNT,
-                          _("Show 1 to %(max)s copies.") % {"max": MAX_POSTED_COUNT}, field="count")
+        raise DomainError(
+            error_codes.INVALID_COUNT, _("Show 1 to %(max)s copies.") % {"max": MAX_POSTED_COUNT}, field="count"
+        )
     query = card if isinstance(card, int) else str(card or "").strip()
     valid = (0 < query < 2**31) if isinstance(query, int) else (bool(query) and "\x00" not in query)
     found = card_selectors.find_card(query) if valid else None  # an id past the column's range is none
     if found is None:
-        raise DomainError(error_codes.UNKNOWN_CARD, _("No card is called %(name)s.") % {"name": str(query)[:100]},
-                          field="card", suggestions=card_selectors.suggest_names(str(query)[:100], 3)
-                          if isinstance(query, str) and "\x00" not in query else [])
+        raise DomainError(
+            error_codes.UNKNOWN_CARD,
+            _("No card is called %(name)s.") % {"name": str(query)[:100]},
+            field="card",
+            suggestions=card_selectors.suggest_names(str(query)[:100], 3)
+            if isinstance(query, str) and "\x00" not in query
+            else [],
+        )
     if not found.is_dfc:
-        raise DomainError(error_codes.NOT_A_DFC,
-                          _("%(name)s is not a double-faced card: only those are open information (R16).")
-                          % {"name": found.name}, field="card")
+        raise DomainError(
+            error_codes.NOT_A_DFC,
+            _("%(name)s is not a double-faced card: only those are open information (R16).") % {"name": found.name},
+            field="card",
+        )
     called = _called(pod)
-    posted, created = PostedDfc.objects.get_or_create(seat=seat, card=found, defaults={
-        "called_pod": called, "count": count, "posted_at": now})
+    posted, created = PostedDfc.objects.get_or_create(
+        seat=seat, card=found, defaults={"called_pod": called, "count": count, "posted_at": now}
+    )
     if not created:
         posted.count = count
         posted.save(update_fields=["count"])

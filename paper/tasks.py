@@ -72,8 +72,14 @@ def book_settle(pod_id: int) -> None:
     now = timezone.now()
     inputs = selectors.call_inputs(called)
     due = []
-    for segment in schedule.timeline(inputs["start"], inputs["pauses"], pod.event.pack_size, now,
-                                     jumps=inputs["jumps"], deck_building_minutes=pod.event.deck_building_minutes):
+    for segment in schedule.timeline(
+        inputs["start"],
+        inputs["pauses"],
+        pod.event.pack_size,
+        now,
+        jumps=inputs["jumps"],
+        deck_building_minutes=pod.event.deck_building_minutes,
+    ):
         if segment.step.phase == schedule.DECK_BUILDING:
             due += [t for t in (segment.begins_at, segment.ends_at) if t > now]
     try:

@@ -9,8 +9,7 @@ api_urlpatterns = [
     path("paper/pods/<int:pk>/call/", api.CallView.as_view(), name="paper-api-call"),
     path("paper/pods/<int:pk>/start/", api.StartCallView.as_view(), name="paper-api-start"),
     *[
-        path(f"paper/pods/<int:pk>/{name}/", api.PodControlView.as_view(action_name=name),
-             name=f"paper-api-pod-{name}")
+        path(f"paper/pods/<int:pk>/{name}/", api.PodControlView.as_view(action_name=name), name=f"paper-api-pod-{name}")
         for name in api.POD_CONTROLS
     ],
     path("paper/pods/<int:pk>/dfcs/", api.PostedDfcsView.as_view(), name="paper-api-dfcs"),
@@ -19,8 +18,11 @@ api_urlpatterns = [
     path("paper/events/<int:pk>/followers/", api.FollowersView.as_view(), name="paper-api-followers"),
     path("paper/events/<int:pk>/seating/", api.SeatingListView.as_view(), name="paper-api-seating"),
     *[
-        path(f"paper/flights/<int:pk>/{name}/", api.FlightControlView.as_view(action_name=name),
-             name=f"paper-api-flight-{name}")
+        path(
+            f"paper/flights/<int:pk>/{name}/",
+            api.FlightControlView.as_view(action_name=name),
+            name=f"paper-api-flight-{name}",
+        )
         for name in api.POD_CONTROLS
     ],
     path("paper/follow/<str:token>/", api.FollowView.as_view(), name="paper-api-follow"),

@@ -20,8 +20,17 @@ from penalties.models import Appeal, AppealStatus, Infraction, Penalty, PenaltyA
 
 @admin.register(Infraction)
 class InfractionAdmin(admin.ModelAdmin):
-    list_display = ["section", "name", "code", "category", "default_regular", "default_competitive",
-                    "default_professional", "upgrade_at", "active"]
+    list_display = [
+        "section",
+        "name",
+        "code",
+        "category",
+        "default_regular",
+        "default_competitive",
+        "default_professional",
+        "upgrade_at",
+        "active",
+    ]
     list_filter = ["category", "active"]
     search_fields = ["code", "name", "section"]
     ordering = ["section", "code"]
@@ -39,8 +48,17 @@ class _PenaltyAdminBase(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Penalties are issued on the site, where the IPG defaults apply, and change only through
     the review decision, which writes the audit trail."""
 
-    list_display = ["id", "event", "registration", "infraction", "penalty", "status", "issued_by", "issued_at",
-                    "review_link"]
+    list_display = [
+        "id",
+        "event",
+        "registration",
+        "infraction",
+        "penalty",
+        "status",
+        "issued_by",
+        "issued_at",
+        "review_link",
+    ]
     list_filter = ["status", "penalty", "infraction__category"]
     search_fields = ["registration__name", "description", "event__name"]
     list_select_related = ["event", "registration", "infraction", "issued_by"]
@@ -72,9 +90,14 @@ class _PenaltyAdminBase(ReadOnlyAdminMixin, admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             try:
-                services.decide(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
-                                reason=data["reason"], penalty=form.new_kind(),
-                                appeal=appeal is not None and form.decides_appeal())
+                services.decide(
+                    penalty_id=penalty.pk,
+                    actor=request.user,
+                    decision=data["decision"],
+                    reason=data["reason"],
+                    penalty=form.new_kind(),
+                    appeal=appeal is not None and form.decides_appeal(),
+                )
             except DomainError as exc:
                 field = exc.extra.get("field")
                 form.add_error(field if field in form.fields else None, exc.message)
@@ -83,11 +106,16 @@ class _PenaltyAdminBase(ReadOnlyAdminMixin, admin.ModelAdmin):
                 return redirect("admin:penalties_penalty_change", penalty.pk)
         context = {
             **self.admin_site.each_context(request),
-            "opts": self.model._meta, "title": gettext('Review penalty #%(pk)s') % {'pk': penalty.pk}, "p": penalty, "form": form,
-            "appeal": appeal, "history": list(penalty.history.select_related("actor")),
+            "opts": self.model._meta,
+            "title": gettext("Review penalty #%(pk)s") % {"pk": penalty.pk},
+            "p": penalty,
+            "form": form,
+            "appeal": appeal,
+            "history": list(penalty.history.select_related("actor")),
         }
-        return TemplateResponse(request, "penalties/admin_review.html", context,
-                                status=400 if request.method == "POST" else 200)
+        return TemplateResponse(
+            request, "penalties/admin_review.html", context, status=400 if request.method == "POST" else 200
+        )
 
 
 @admin.register(Penalty)
@@ -100,8 +128,11 @@ class ReviewQueueAdmin(_PenaltyAdminBase):
     """The head judge's queue: penalties awaiting review in the events they head-judge."""
 
     def get_queryset(self, request):
-        return super().get_queryset(request).filter(
-            status=PenaltyStatus.PENDING_REVIEW, event__in=selectors.events_head_judged(request.user))
+        return (
+            super()
+            .get_queryset(request)
+            .filter(status=PenaltyStatus.PENDING_REVIEW, event__in=selectors.events_head_judged(request.user))
+        )
 
     @admin.display(description="Review")
     def review_link(self, obj):

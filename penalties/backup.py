@@ -11,12 +11,21 @@ NATURAL_KEYS = {INFRACTION: NaturalKey(Infraction, "code", "infraction code")}
 SOURCES = {"source": {"pick": "picks", "deck_check": "deck_checks"}}
 
 SECTIONS = [
-    Section("penalties", Penalty, "event",
-            {"event": EVENT, "registration": "registrations", "infraction": INFRACTION, "pod": "pods",
-             "issued_by": USER, "reviewed_by": USER}, sources=SOURCES),
-    Section("appeals", Appeal, "penalty__event",
-            {"penalty": "penalties", "submitted_by": USER, "decided_by": USER}),
-    Section("dismissed_sources", DismissedSource, "event", {"event": EVENT, "dismissed_by": USER},
-            sources=SOURCES),
+    Section(
+        "penalties",
+        Penalty,
+        "event",
+        {
+            "event": EVENT,
+            "registration": "registrations",
+            "infraction": INFRACTION,
+            "pod": "pods",
+            "issued_by": USER,
+            "reviewed_by": USER,
+        },
+        sources=SOURCES,
+    ),
+    Section("appeals", Appeal, "penalty__event", {"penalty": "penalties", "submitted_by": USER, "decided_by": USER}),
+    Section("dismissed_sources", DismissedSource, "event", {"event": EVENT, "dismissed_by": USER}, sources=SOURCES),
     Section("penalty_audit", PenaltyAudit, "penalty__event", {"penalty": "penalties", "actor": USER}),
 ]

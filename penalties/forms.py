@@ -12,45 +12,76 @@ TEXT = {"rows": 4, "maxlength": 5000}
 
 
 class IssueForm(forms.Form):
-    registration = forms.TypedChoiceField(label=gettext_lazy('Player'), coerce=int)
-    infraction = forms.ChoiceField(label=gettext_lazy('Infraction (IPG)'))
+    registration = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
+    infraction = forms.ChoiceField(label=gettext_lazy("Infraction (IPG)"))
     penalty = forms.ChoiceField(
-        label=gettext_lazy('Penalty'), required=False,
-        help_text=gettext_lazy("Leave on the IPG default: it follows the catalogue, the event's enforcement level and the automatic upgrade of repeat warnings. Anything else goes to the head judge."))
-    deviation_reason = forms.CharField(label=gettext_lazy('Reason for deviating from the default'), required=False,
-                                       widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}))
-    description = forms.CharField(label=gettext_lazy('What happened'), widget=forms.Textarea(attrs=TEXT), max_length=5000)
-    fix = forms.CharField(label=gettext_lazy('Fix applied'), required=False, max_length=5000,
-                          widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}))
-    match_round = forms.IntegerField(label=gettext_lazy('Match round'), required=False, min_value=1, max_value=99)
-    pod = forms.TypedChoiceField(label=gettext_lazy('Draft pod'), required=False, coerce=int, empty_value=None)
-    draft_round = forms.IntegerField(label=gettext_lazy('Pack (draft round)'), required=False, min_value=1, max_value=9)
-    pick_number = forms.IntegerField(label=gettext_lazy('Pick'), required=False, min_value=1, max_value=99)
-    source = forms.CharField(label=gettext_lazy('Prompted by'), required=False, max_length=60,
-                             help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>"; filled in from a deck check or a timer pick.'))
-    judge_statement = forms.CharField(label=gettext_lazy('Your statement (for a disqualification report)'), required=False,
-                                      max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
+        label=gettext_lazy("Penalty"),
+        required=False,
+        help_text=gettext_lazy(
+            "Leave on the IPG default: it follows the catalogue, the event's enforcement level and the automatic upgrade of repeat warnings. Anything else goes to the head judge."
+        ),
+    )
+    deviation_reason = forms.CharField(
+        label=gettext_lazy("Reason for deviating from the default"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}),
+    )
+    description = forms.CharField(
+        label=gettext_lazy("What happened"), widget=forms.Textarea(attrs=TEXT), max_length=5000
+    )
+    fix = forms.CharField(
+        label=gettext_lazy("Fix applied"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": 5000}),
+    )
+    match_round = forms.IntegerField(label=gettext_lazy("Match round"), required=False, min_value=1, max_value=99)
+    pod = forms.TypedChoiceField(label=gettext_lazy("Draft pod"), required=False, coerce=int, empty_value=None)
+    draft_round = forms.IntegerField(label=gettext_lazy("Pack (draft round)"), required=False, min_value=1, max_value=9)
+    pick_number = forms.IntegerField(label=gettext_lazy("Pick"), required=False, min_value=1, max_value=99)
+    source = forms.CharField(
+        label=gettext_lazy("Prompted by"),
+        required=False,
+        max_length=60,
+        help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>"; filled in from a deck check or a timer pick.'),
+    )
+    judge_statement = forms.CharField(
+        label=gettext_lazy("Your statement (for a disqualification report)"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}),
+    )
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.event = event
         self.fields["registration"].choices = [("", gettext("Choose a player"))] + [
-            (r.pk, r.name) for r in event.registrations.order_by("name")]
+            (r.pk, r.name) for r in event.registrations.order_by("name")
+        ]
         self.fields["infraction"].choices = [("", gettext("Choose an infraction"))] + [
-            (i.code, gettext("%(section)s %(name)s — default %(penalty)s") % {
-                "section": i.section, "name": i.display_name,
-                "penalty": i.default_label(event.enforcement_level)})
-            for i in selectors.infractions()]
+            (
+                i.code,
+                gettext("%(section)s %(name)s — default %(penalty)s")
+                % {"section": i.section, "name": i.display_name, "penalty": i.default_label(event.enforcement_level)},
+            )
+            for i in selectors.infractions()
+        ]
         self.fields["penalty"].choices = [("", gettext("IPG default"))] + list(PenaltyKind.choices)
-        self.fields["pod"].choices = [("", "—")] + [(p.pk, gettext("Pod %(number)s") % {"number": p.number})
-                                                    for p in event.pods.order_by("number")]
+        self.fields["pod"].choices = [("", "—")] + [
+            (p.pk, gettext("Pod %(number)s") % {"number": p.number}) for p in event.pods.order_by("number")
+        ]
 
 
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=Decision.choices, widget=forms.RadioSelect)
-    penalty = forms.ChoiceField(label=gettext_lazy('New penalty (upgrade or downgrade)'), required=False,
-                                choices=[("", "—")] + list(PenaltyKind.choices))
-    reason = forms.CharField(label=gettext_lazy('Reason'), max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000}))
+    penalty = forms.ChoiceField(
+        label=gettext_lazy("New penalty (upgrade or downgrade)"),
+        required=False,
+        choices=[("", "—")] + list(PenaltyKind.choices),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=5000, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 5000})
+    )
     # Sent by the confirm page and the admin's appeal checkbox; the templates write them by hand.
     confirm = forms.CharField(required=False, strip=False)
     appeal = forms.CharField(required=False, strip=False)
@@ -74,16 +105,17 @@ class StatementForm(forms.Form):
 
 class DismissForm(forms.Form):
     source = forms.CharField(max_length=60, widget=forms.HiddenInput)
-    reason = forms.CharField(label=gettext_lazy('Why no penalty'), max_length=5000)
+    reason = forms.CharField(label=gettext_lazy("Why no penalty"), max_length=5000)
 
 
 class FilterForm(forms.Form):
     status = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices))
     penalty = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices))
     infraction = forms.ChoiceField(required=False)
-    q = forms.CharField(label=gettext_lazy('Player or text'), required=False, max_length=100)
+    q = forms.CharField(label=gettext_lazy("Player or text"), required=False, max_length=100)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["infraction"].choices = [("", gettext("Any infraction"))] + [
-            (i.code, f"{i.section} {i.display_name}") for i in selectors.infractions(active_only=False)]
+            (i.code, f"{i.section} {i.display_name}") for i in selectors.infractions(active_only=False)
+        ]

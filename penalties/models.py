@@ -18,19 +18,19 @@ from penalties import error_codes
 
 
 class Category(models.TextChoices):
-    GAME_PLAY_ERROR = "game_play_error", gettext_lazy('Game Play Error')
-    TOURNAMENT_ERROR = "tournament_error", gettext_lazy('Tournament Error')
-    UNSPORTING_CONDUCT = "unsporting_conduct", gettext_lazy('Unsporting Conduct')
+    GAME_PLAY_ERROR = "game_play_error", gettext_lazy("Game Play Error")
+    TOURNAMENT_ERROR = "tournament_error", gettext_lazy("Tournament Error")
+    UNSPORTING_CONDUCT = "unsporting_conduct", gettext_lazy("Unsporting Conduct")
 
 
 class PenaltyKind(models.TextChoices):
     """Ordered from lightest to heaviest (see SEVERITY)."""
 
-    NO_PENALTY = "no_penalty", gettext_lazy('No penalty (fix only)')
-    WARNING = "warning", gettext_lazy('Warning')
-    GAME_LOSS = "game_loss", gettext_lazy('Game Loss')
-    MATCH_LOSS = "match_loss", gettext_lazy('Match Loss')
-    DISQUALIFICATION = "disqualification", gettext_lazy('Disqualification')
+    NO_PENALTY = "no_penalty", gettext_lazy("No penalty (fix only)")
+    WARNING = "warning", gettext_lazy("Warning")
+    GAME_LOSS = "game_loss", gettext_lazy("Game Loss")
+    MATCH_LOSS = "match_loss", gettext_lazy("Match Loss")
+    DISQUALIFICATION = "disqualification", gettext_lazy("Disqualification")
 
 
 SEVERITY = {kind: rank for rank, kind in enumerate(PenaltyKind.values)}
@@ -50,7 +50,7 @@ class Infraction(models.Model):
     section = models.CharField(max_length=10, help_text=gettext_lazy('IPG section, e.g. "3.1".'))
     category = models.CharField(max_length=20, choices=Category.choices)
     name = models.CharField(max_length=100)
-    summary = models.TextField(blank=True, help_text=gettext_lazy('Our own one-line summary, for judges.'))
+    summary = models.TextField(blank=True, help_text=gettext_lazy("Our own one-line summary, for judges."))
     default_regular = models.CharField(max_length=20, choices=PenaltyKind.choices)
     default_competitive = models.CharField(max_length=20, choices=PenaltyKind.choices)
     default_professional = models.CharField(max_length=20, choices=PenaltyKind.choices)
@@ -87,24 +87,22 @@ class Infraction(models.Model):
 
 
 class PenaltyStatus(models.TextChoices):
-    PENDING_REVIEW = "pending_review", gettext_lazy('Awaiting the head judge')
-    FINAL = "final", gettext_lazy('Final')
-    WITHDRAWN = "withdrawn", gettext_lazy('Withdrawn')
+    PENDING_REVIEW = "pending_review", gettext_lazy("Awaiting the head judge")
+    FINAL = "final", gettext_lazy("Final")
+    WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
 
 
 class Penalty(models.Model):
     event = models.ForeignKey("drafts.Event", on_delete=models.PROTECT, related_name="penalties")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.PROTECT,
-                                     related_name="penalties")
+    registration = models.ForeignKey("drafts.Registration", on_delete=models.PROTECT, related_name="penalties")
     infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="penalties")
     # Where it happened: a match round of the event, or a draft pod with round and pick.
     match_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    pod = models.ForeignKey("drafts.Pod", null=True, blank=True, on_delete=models.SET_NULL,
-                            related_name="+")
+    pod = models.ForeignKey("drafts.Pod", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     draft_round = models.PositiveSmallIntegerField(null=True, blank=True)
     pick_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    description = models.TextField(help_text=gettext_lazy('What happened.'))
-    fix = models.TextField(blank=True, help_text=gettext_lazy('The fix applied.'))
+    description = models.TextField(help_text=gettext_lazy("What happened."))
+    fix = models.TextField(blank=True, help_text=gettext_lazy("The fix applied."))
     # "deck_check:<id>" or "pick:<id>": what prompted it (kept as text on purpose).
     source = models.CharField(max_length=60, blank=True, db_index=True)
 
@@ -123,11 +121,13 @@ class Penalty(models.Model):
     player_statement = models.TextField(blank=True)
     head_judge_statement = models.TextField(blank=True)
 
-    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                  related_name="issued_penalties")
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="issued_penalties"
+    )
     issued_at = models.DateTimeField()
-    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="reviewed_penalties")
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="reviewed_penalties"
+    )
     reviewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -170,6 +170,7 @@ class ReviewQueueItem(Penalty):
 
 class Decision(models.TextChoices):
     """The head judge's decision on a penalty (a review) or on its appeal."""
+
     UPHOLD = "uphold", gettext_lazy("Uphold")
     UPGRADE = "upgrade", gettext_lazy("Upgrade")
     DOWNGRADE = "downgrade", gettext_lazy("Downgrade")
@@ -177,8 +178,8 @@ class Decision(models.TextChoices):
 
 
 class AppealStatus(models.TextChoices):
-    PENDING = "pending", gettext_lazy('Awaiting the head judge')
-    DECIDED = "decided", gettext_lazy('Decided')
+    PENDING = "pending", gettext_lazy("Awaiting the head judge")
+    DECIDED = "decided", gettext_lazy("Decided")
 
 
 class Appeal(models.Model):
@@ -186,14 +187,14 @@ class Appeal(models.Model):
 
     penalty = models.OneToOneField(Penalty, on_delete=models.PROTECT, related_name="appeal")
     statement = models.TextField()
-    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                     related_name="+")
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     submitted_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=AppealStatus.choices, default=AppealStatus.PENDING)
     decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
     reason = models.TextField(blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -206,8 +207,7 @@ class DismissedSource(models.Model):
     event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="+")
     source = models.CharField(max_length=60)
     reason = models.TextField()
-    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                     related_name="+")
+    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     dismissed_at = models.DateTimeField()
 
     class Meta:
@@ -216,7 +216,9 @@ class DismissedSource(models.Model):
 
 class AuditImmutableError(ForbiddenError):
     def __init__(self):
-        super().__init__(error_codes.AUDIT_IMMUTABLE, "Audit records are append-only: they cannot be changed or deleted.")
+        super().__init__(
+            error_codes.AUDIT_IMMUTABLE, "Audit records are append-only: they cannot be changed or deleted."
+        )
 
 
 class AuditQuerySet(models.QuerySet):
@@ -239,15 +241,15 @@ class AuditQuerySet(models.QuerySet):
 
 
 class AuditAction(models.TextChoices):
-    ISSUED = "issued", gettext_lazy('Issued')
-    AUTO_UPGRADED = "auto_upgraded", gettext_lazy('Upgraded automatically (repeat)')
-    UPHOLD = "uphold", gettext_lazy('Upheld')
-    UPGRADE = "upgrade", gettext_lazy('Upgraded')
-    DOWNGRADE = "downgrade", gettext_lazy('Downgraded')
-    WITHDRAW = "withdraw", gettext_lazy('Withdrawn')
-    APPEALED = "appealed", gettext_lazy('Appealed')
-    APPEAL_DECIDED = "appeal_decided", gettext_lazy('Appeal decided')
-    STATEMENT = "statement", gettext_lazy('Statement added')
+    ISSUED = "issued", gettext_lazy("Issued")
+    AUTO_UPGRADED = "auto_upgraded", gettext_lazy("Upgraded automatically (repeat)")
+    UPHOLD = "uphold", gettext_lazy("Upheld")
+    UPGRADE = "upgrade", gettext_lazy("Upgraded")
+    DOWNGRADE = "downgrade", gettext_lazy("Downgraded")
+    WITHDRAW = "withdraw", gettext_lazy("Withdrawn")
+    APPEALED = "appealed", gettext_lazy("Appealed")
+    APPEAL_DECIDED = "appeal_decided", gettext_lazy("Appeal decided")
+    STATEMENT = "statement", gettext_lazy("Statement added")
 
 
 class PenaltyAudit(models.Model):
@@ -255,8 +257,7 @@ class PenaltyAudit(models.Model):
 
     penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="history")
     at = models.DateTimeField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT,
-                              related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=20, choices=AuditAction.choices)
     from_penalty = models.CharField(max_length=20, choices=PenaltyKind.choices, blank=True)
     to_penalty = models.CharField(max_length=20, choices=PenaltyKind.choices, blank=True)

@@ -26,13 +26,19 @@ from penalties.sources import parse_source, source_pick
 
 def penalty_queryset() -> QuerySet[Penalty]:
     return Penalty.objects.select_related(
-        "event", "registration", "registration__user", "infraction", "pod", "issued_by", "reviewed_by",
+        "event",
+        "registration",
+        "registration__user",
+        "infraction",
+        "pod",
+        "issued_by",
+        "reviewed_by",
         "appeal",
     )
 
 
 def penalty_with_history(penalty_id: int) -> Penalty | None:
-    return (penalty_queryset().prefetch_related("history", "history__actor").filter(pk=penalty_id).first())
+    return penalty_queryset().prefetch_related("history", "history__actor").filter(pk=penalty_id).first()
 
 
 def infractions(active_only: bool = True) -> list[Infraction]:
@@ -45,8 +51,15 @@ def infractions(active_only: bool = True) -> list[Infraction]:
 FILTERS = ("status", "infraction", "penalty", "registration", "q")
 
 
-def event_penalties(event: Event | int, *, status: str = "", infraction: str = "", penalty: str = "",
-                    registration: int | str | None = None, q: str = "") -> QuerySet[Penalty]:
+def event_penalties(
+    event: Event | int,
+    *,
+    status: str = "",
+    infraction: str = "",
+    penalty: str = "",
+    registration: int | str | None = None,
+    q: str = "",
+) -> QuerySet[Penalty]:
     qs = penalty_queryset().filter(event=event)
     if status in PenaltyStatus.values:
         qs = qs.filter(status=status)
@@ -78,8 +91,7 @@ def events_judged(user) -> QuerySet[Event]:
         return Event.objects.none()
     if user.is_superuser:
         return Event.objects.all()
-    return Event.objects.filter(
-        pk__in=EventStaff.objects.filter(user=user).values("event_id")).distinct()
+    return Event.objects.filter(pk__in=EventStaff.objects.filter(user=user).values("event_id")).distinct()
 
 
 def events_head_judged(user) -> QuerySet[Event]:
@@ -87,35 +99,48 @@ def events_head_judged(user) -> QuerySet[Event]:
         return Event.objects.none()
     if user.is_superuser:
         return Event.objects.all()
-    return Event.objects.filter(pk__in=EventStaff.objects.filter(
-        user=user, role=StaffRole.HEAD_JUDGE).values("event_id"))
+    return Event.objects.filter(
+        pk__in=EventStaff.objects.filter(user=user, role=StaffRole.HEAD_JUDGE).values("event_id")
+    )
 
 
 def review_queue(user) -> QuerySet[Penalty]:
     """Penalties awaiting review in the events this user head-judges."""
-    return (penalty_queryset().filter(event__in=events_head_judged(user), status=PenaltyStatus.PENDING_REVIEW)
-            .order_by("issued_at", "pk"))
+    return (
+        penalty_queryset()
+        .filter(event__in=events_head_judged(user), status=PenaltyStatus.PENDING_REVIEW)
+        .order_by("issued_at", "pk")
+    )
 
 
 def pending_appeals(user) -> QuerySet[Appeal]:
-    return (Appeal.objects.select_related("penalty", "penalty__event", "penalty__registration",
-                                          "penalty__infraction", "penalty__issued_by")
-            .filter(penalty__event__in=events_head_judged(user), status=AppealStatus.PENDING)
-            .order_by("submitted_at", "pk"))
+    return (
+        Appeal.objects.select_related(
+            "penalty", "penalty__event", "penalty__registration", "penalty__infraction", "penalty__issued_by"
+        )
+        .filter(penalty__event__in=events_head_judged(user), status=AppealStatus.PENDING)
+        .order_by("submitted_at", "pk")
+    )
 
 
 def handled_sources(event: Event | int) -> set[str]:
-    used = set(Penalty.objects.filter(event=event).exclude(source="")
-               .exclude(status=PenaltyStatus.WITHDRAWN).values_list("source", flat=True))
+    used = set(
+        Penalty.objects.filter(event=event)
+        .exclude(source="")
+        .exclude(status=PenaltyStatus.WITHDRAWN)
+        .values_list("source", flat=True)
+    )
     return used | set(DismissedSource.objects.filter(event=event).values_list("source", flat=True))
 
 
 def unhandled_timeout_picks(event: Event | int) -> list[Pick]:
     """Picks the timer made for a player that no judge has handled yet (penalised or dismissed)."""
     done = handled_sources(event)
-    picks = (Pick.objects.select_related("seat__pod", "seat__registration")
-             .filter(seat__pod__event=event, kind=PickKind.TIMEOUT, seat__registration__isnull=False)
-             .order_by("made_at", "pk"))
+    picks = (
+        Pick.objects.select_related("seat__pod", "seat__registration")
+        .filter(seat__pod__event=event, kind=PickKind.TIMEOUT, seat__registration__isnull=False)
+        .order_by("made_at", "pk")
+    )
     return [pick for pick in picks if f"pick:{pick.pk}" not in done]
 
 
@@ -160,9 +185,13 @@ def _prefill_source(event: Event, source: str, initial: dict) -> None:
     initial["pod"] = pick.seat.pod_id
     initial["draft_round"] = pick.round
     initial["pick_number"] = pick.pick_number
-    initial.setdefault("description", gettext(
-        "The pick timer ran out in pod %(pod)s, pack %(pack)s, pick %(pick)s; the card was "
-        "picked automatically.") % {"pod": pick.seat.pod.number, "pack": pick.round, "pick": pick.pick_number})
+    initial.setdefault(
+        "description",
+        gettext(
+            "The pick timer ran out in pod %(pod)s, pack %(pack)s, pick %(pick)s; the card was picked automatically."
+        )
+        % {"pod": pick.seat.pod.number, "pack": pick.round, "pick": pick.pick_number},
+    )
 
 
 def player_report(*, q: str = "", user_id: int | None = None) -> list[dict]:
@@ -176,21 +205,48 @@ def player_report(*, q: str = "", user_id: int | None = None) -> list[dict]:
     for penalty in qs[:2000]:
         reg = penalty.registration
         key = f"user:{reg.user_id}" if reg.user_id else f"guest:{reg.name}"
-        group = groups.setdefault(key, {
-            "key": key, "user_id": reg.user_id,
-            "name": reg.user.get_username() if reg.user_id else f"{reg.name} (guest)",
-            "penalties": [], "counts": {},
-        })
+        group = groups.setdefault(
+            key,
+            {
+                "key": key,
+                "user_id": reg.user_id,
+                "name": reg.user.get_username() if reg.user_id else f"{reg.name} (guest)",
+                "penalties": [],
+                "counts": {},
+            },
+        )
         group["penalties"].append(penalty)
         group["counts"][penalty.penalty] = group["counts"].get(penalty.penalty, 0) + 1
     return list(groups.values())
 
 
 CSV_COLUMNS = [
-    "id", "issued_at", "event", "player", "infraction_code", "ipg_section", "category", "infraction",
-    "penalty", "status", "default_penalty", "expected_penalty", "issued_penalty", "upgrade_reason",
-    "deviation_reason", "match_round", "pod", "draft_round", "pick_number", "description", "fix",
-    "source", "issued_by", "reviewed_by", "reviewed_at", "appeal",
+    "id",
+    "issued_at",
+    "event",
+    "player",
+    "infraction_code",
+    "ipg_section",
+    "category",
+    "infraction",
+    "penalty",
+    "status",
+    "default_penalty",
+    "expected_penalty",
+    "issued_penalty",
+    "upgrade_reason",
+    "deviation_reason",
+    "match_round",
+    "pod",
+    "draft_round",
+    "pick_number",
+    "description",
+    "fix",
+    "source",
+    "issued_by",
+    "reviewed_by",
+    "reviewed_at",
+    "appeal",
 ]
 
 
@@ -204,16 +260,37 @@ def _cell(value) -> str:
 
 def penalty_row(p: Penalty) -> list[str]:
     appeal = getattr(p, "appeal", None) if hasattr(p, "appeal") else None
-    return [_cell(v) for v in (
-        p.pk, p.issued_at.isoformat(), p.event.name, p.registration.name, p.infraction.code,
-        p.infraction.section, p.infraction.get_category_display(), p.infraction.name, p.penalty, p.status,
-        p.default_penalty, p.expected_penalty, p.issued_penalty, p.upgrade_reason, p.deviation_reason,
-        p.match_round, p.pod.number if p.pod_id else "", p.draft_round, p.pick_number, p.description, p.fix,
-        p.source, p.issued_by.get_username() if p.issued_by_id else "",
-        p.reviewed_by.get_username() if p.reviewed_by_id else "",
-        p.reviewed_at.isoformat() if p.reviewed_at else "",
-        f"{appeal.status}{':' + appeal.decision if appeal.decision else ''}" if appeal else "",
-    )]
+    return [
+        _cell(v)
+        for v in (
+            p.pk,
+            p.issued_at.isoformat(),
+            p.event.name,
+            p.registration.name,
+            p.infraction.code,
+            p.infraction.section,
+            p.infraction.get_category_display(),
+            p.infraction.name,
+            p.penalty,
+            p.status,
+            p.default_penalty,
+            p.expected_penalty,
+            p.issued_penalty,
+            p.upgrade_reason,
+            p.deviation_reason,
+            p.match_round,
+            p.pod.number if p.pod_id else "",
+            p.draft_round,
+            p.pick_number,
+            p.description,
+            p.fix,
+            p.source,
+            p.issued_by.get_username() if p.issued_by_id else "",
+            p.reviewed_by.get_username() if p.reviewed_by_id else "",
+            p.reviewed_at.isoformat() if p.reviewed_at else "",
+            f"{appeal.status}{':' + appeal.decision if appeal.decision else ''}" if appeal else "",
+        )
+    ]
 
 
 def event_csv(event: Event) -> str:
@@ -231,7 +308,7 @@ def event_summary(event: Event) -> dict:
         "total": qs.count(),
         "pending": qs.filter(status=PenaltyStatus.PENDING_REVIEW).count(),
         "withdrawn": qs.filter(status=PenaltyStatus.WITHDRAWN).count(),
-        "by_penalty": {kind: qs.exclude(status=PenaltyStatus.WITHDRAWN).filter(penalty=kind).count()
-                       for kind in PenaltyKind.values},
+        "by_penalty": {
+            kind: qs.exclude(status=PenaltyStatus.WITHDRAWN).filter(penalty=kind).count() for kind in PenaltyKind.values
+        },
     }
-

@@ -21,20 +21,29 @@ def parse_source(source: str) -> tuple[str, int] | None:
         return None
     match = SOURCE_RE.match(source)
     if match is None:
-        raise DomainError(error_codes.INVALID_SOURCE,
-                          gettext('Source must be "deck_check:<id>" or "pick:<id>".'), field="source")
+        raise DomainError(
+            error_codes.INVALID_SOURCE, gettext('Source must be "deck_check:<id>" or "pick:<id>".'), field="source"
+        )
     return match.group(1), int(match.group(2))
 
 
 def source_pick(*, event: Event, pick_id: int) -> Pick:
     """An automatic (timer) pick of this event, or a refusal."""
-    pick = (Pick.objects.select_related("seat__pod", "seat__registration")
-            .filter(pk=pick_id, seat__pod__event=event).first())
+    pick = (
+        Pick.objects.select_related("seat__pod", "seat__registration")
+        .filter(pk=pick_id, seat__pod__event=event)
+        .first()
+    )
     if pick is None:
-        raise DomainError(error_codes.UNKNOWN_PICK, gettext('No pick %(pick_id)s was made in this event.') % {'pick_id': pick_id},
-                          field="source")
+        raise DomainError(
+            error_codes.UNKNOWN_PICK,
+            gettext("No pick %(pick_id)s was made in this event.") % {"pick_id": pick_id},
+            field="source",
+        )
     if pick.kind != PickKind.TIMEOUT:
-        raise DomainError(error_codes.INVALID_SOURCE,
-                          gettext('Only picks made automatically when the timer ran out can prompt a penalty.'),
-                          field="source")
+        raise DomainError(
+            error_codes.INVALID_SOURCE,
+            gettext("Only picks made automatically when the timer ran out can prompt a penalty."),
+            field="source",
+        )
     return pick

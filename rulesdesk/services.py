@@ -44,15 +44,25 @@ def find_card(query: Any) -> Card:
     with suggestions."""
     text = str(query).strip() if isinstance(query, (str, int)) else ""
     if not text:
-        raise DomainError(UNKNOWN_CARD, gettext('Name a card: its full name, a face name or its id.'),
-                          field="card", suggestions=[])
+        raise DomainError(
+            UNKNOWN_CARD, gettext("Name a card: its full name, a face name or its id."), field="card", suggestions=[]
+        )
     if len(text) > MAX_QUERY_LENGTH:
-        raise DomainError(UNKNOWN_CARD, gettext('A card name has at most %(MAX_QUERY_LENGTH)s characters.') % {'MAX_QUERY_LENGTH': MAX_QUERY_LENGTH},
-                          field="card", suggestions=[])
+        raise DomainError(
+            UNKNOWN_CARD,
+            gettext("A card name has at most %(MAX_QUERY_LENGTH)s characters.")
+            % {"MAX_QUERY_LENGTH": MAX_QUERY_LENGTH},
+            field="card",
+            suggestions=[],
+        )
     card = selectors.find_card(text)
     if card is None:
-        raise DomainError(UNKNOWN_CARD, gettext('No card is called “%(text)s”.') % {'text': text}, field="card",
-                          suggestions=selectors.suggest_names(text))
+        raise DomainError(
+            UNKNOWN_CARD,
+            gettext("No card is called “%(text)s”.") % {"text": text},
+            field="card",
+            suggestions=selectors.suggest_names(text),
+        )
     return card
 
 
@@ -64,7 +74,11 @@ def parse_zone(zone: Any) -> str:
     if zone is None or zone == "":
         return "hand"
     if zone not in START_ZONES:
-        raise _invalid(gettext('Unknown starting zone %(zone)s; one of %(join)s.') % {'zone': repr(zone), 'join': ', '.join(START_ZONES)}, "zone")
+        raise _invalid(
+            gettext("Unknown starting zone %(zone)s; one of %(join)s.")
+            % {"zone": repr(zone), "join": ", ".join(START_ZONES)},
+            "zone",
+        )
     return zone
 
 
@@ -74,20 +88,30 @@ def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise _invalid(gettext('actions must be a list of objects.'), "actions")
+        raise _invalid(gettext("actions must be a list of objects."), "actions")
     if len(raw) > MAX_ACTIONS:
-        raise DomainError(TOO_MANY_ACTIONS,
-                          gettext('At most %(MAX_ACTIONS)s actions per simulation (%(count)s given).') % {'MAX_ACTIONS': MAX_ACTIONS, 'count': len(raw)},
-                          field="actions", limit=MAX_ACTIONS)
+        raise DomainError(
+            TOO_MANY_ACTIONS,
+            gettext("At most %(MAX_ACTIONS)s actions per simulation (%(count)s given).")
+            % {"MAX_ACTIONS": MAX_ACTIONS, "count": len(raw)},
+            field="actions",
+            limit=MAX_ACTIONS,
+        )
     steps = []
     for index, item in enumerate(raw):
         where = f"actions[{index}]"
         if not isinstance(item, Mapping):
-            raise _invalid(gettext('%(where)s must be an object with an "action".') % {'where': where}, where, index=index)
+            raise _invalid(
+                gettext('%(where)s must be an object with an "action".') % {"where": where}, where, index=index
+            )
         name = item.get("action")
         if not isinstance(name, str) or name not in ACTIONS:
-            raise _invalid(gettext('%(where)s: unknown action %(name)s; one of %(join)s.') % {'where': where, 'name': repr(name), 'join': ', '.join(ACTIONS)},
-                           f"{where}.action", index=index)
+            raise _invalid(
+                gettext("%(where)s: unknown action %(name)s; one of %(join)s.")
+                % {"where": where, "name": repr(name), "join": ", ".join(ACTIONS)},
+                f"{where}.action",
+                index=index,
+            )
         params = {key: value for key, value in item.items() if key != "action"}
         try:
             clean = check_params(name, params)
@@ -134,8 +158,18 @@ def state_dict(obj: GameObject) -> dict[str, Any]:
 
 
 _WATCHED = ("zone", "face_down", "face_down_by", "face_up", "flipped", "tapped", "lost_abilities")
-_WATCHED_CHARS = ("name", "mana_cost", "mana_value", "colors", "supertypes", "card_types",
-                  "subtypes", "power", "toughness", "ward")
+_WATCHED_CHARS = (
+    "name",
+    "mana_cost",
+    "mana_value",
+    "colors",
+    "supertypes",
+    "card_types",
+    "subtypes",
+    "power",
+    "toughness",
+    "ward",
+)
 
 
 def _show(value: Any) -> str:
@@ -150,11 +184,17 @@ def _show(value: Any) -> str:
 
 def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """What changed between two states, for people: ``["zone: hand → stack", ...]``."""
-    found = [f"{key.replace('_', ' ')}: {_show(before[key])} → {_show(after[key])}"
-             for key in _WATCHED if before[key] != after[key]]
+    found = [
+        f"{key.replace('_', ' ')}: {_show(before[key])} → {_show(after[key])}"
+        for key in _WATCHED
+        if before[key] != after[key]
+    ]
     old, new = before["characteristics"], after["characteristics"]
-    found += [f"{key.replace('_', ' ')}: {_show(old[key])} → {_show(new[key])}"
-              for key in _WATCHED_CHARS if old[key] != new[key]]
+    found += [
+        f"{key.replace('_', ' ')}: {_show(old[key])} → {_show(new[key])}"
+        for key in _WATCHED_CHARS
+        if old[key] != new[key]
+    ]
     return found
 
 
@@ -170,11 +210,16 @@ def card_dict(card: Card) -> dict[str, Any]:
         "names_for_naming": list(names_for_naming(data)),
         "faces": [
             {
-                "position": face.position, "name": face.name,
-                "mana_cost": face.mana_cost or None, "mana_value": face.mana_value,
-                "type_line": face.type_line, "oracle_text": face.oracle_text,
-                "colors": list(face.colors or ""), "power": face.power or None,
-                "toughness": face.toughness or None, "loyalty": face.loyalty or None,
+                "position": face.position,
+                "name": face.name,
+                "mana_cost": face.mana_cost or None,
+                "mana_value": face.mana_value,
+                "type_line": face.type_line,
+                "oracle_text": face.oracle_text,
+                "colors": list(face.colors or ""),
+                "power": face.power or None,
+                "toughness": face.toughness or None,
+                "loyalty": face.loyalty or None,
                 "disguise_cost": face.disguise_cost or None,
                 "morph_cost": face.morph_cost or None,
                 "megamorph_cost": face.megamorph_cost or None,
@@ -184,21 +229,29 @@ def card_dict(card: Card) -> dict[str, Any]:
     }
 
 
-def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any]]]
-                 ) -> list[dict[str, Any]]:
+def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The steps of a simulation: a ``start`` step, then one per action. An action after an
     illegal (or no-effect) step applies to the unchanged state."""
     obj = GameObject(card=card_data(card), zone=zone)
     state = state_dict(obj)
-    out = [{"action": "start", "params": {}, "outcome": "ok", "reason": None, "events": [],
-            "changes": [], "state": state}]
+    out = [
+        {"action": "start", "params": {}, "outcome": "ok", "reason": None, "events": [], "changes": [], "state": state}
+    ]
     for name, params in steps:
         result = apply(obj, name, **params)
         obj = result.state
         new_state = state_dict(obj)
-        out.append({"action": name, "params": dict(params), "outcome": result.outcome,
-                    "reason": localize(result.reason), "events": list(result.events),
-                    "changes": changes(state, new_state), "state": new_state})
+        out.append(
+            {
+                "action": name,
+                "params": dict(params),
+                "outcome": result.outcome,
+                "reason": localize(result.reason),
+                "events": list(result.events),
+                "changes": changes(state, new_state),
+                "state": new_state,
+            }
+        )
         state = new_state
     return out
 
@@ -206,10 +259,13 @@ def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any
 def simulate(payload: Mapping[str, Any]) -> dict[str, Any]:
     """Run a simulate request ``{"card", "zone", "actions"}`` (already JSON-decoded)."""
     if not isinstance(payload, Mapping):
-        raise _invalid(gettext('The request body must be a JSON object.'), "body")
+        raise _invalid(gettext("The request body must be a JSON object."), "body")
     unknown = sorted(set(payload) - REQUEST_FIELDS)
     if unknown:
-        raise _invalid(gettext('Unknown field %(unknown)s; fields: card, zone, actions.') % {'unknown': repr(unknown[0])}, unknown[0])
+        raise _invalid(
+            gettext("Unknown field %(unknown)s; fields: card, zone, actions.") % {"unknown": repr(unknown[0])},
+            unknown[0],
+        )
     zone = parse_zone(payload.get("zone"))
     steps = parse_actions(payload.get("actions"))
     card = find_card(payload.get("card"))
@@ -225,7 +281,7 @@ def parse_query_action(text: str) -> dict[str, Any]:
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep:
-            raise _invalid(gettext('%(text)s: parameters are written key=value.') % {'text': repr(text)}, "a")
+            raise _invalid(gettext("%(text)s: parameters are written key=value.") % {"text": repr(text)}, "a")
         value = value.strip()
         item[key.strip()] = {"true": True, "false": False}.get(value.lower(), value)
     return item
@@ -242,6 +298,9 @@ def simulate_query(card_query: str, zone: str, actions: Sequence[str]) -> tuple[
 
 def format_query_action(name: str, params: Mapping[str, Any]) -> str:
     """The inverse of :func:`parse_query_action`."""
-    parts = [f"{key}={str(value).lower() if isinstance(value, bool) else value}"
-             for key, value in params.items() if value is not None]
+    parts = [
+        f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+        for key, value in params.items()
+        if value is not None
+    ]
     return f"{name}:{','.join(parts)}" if parts else name

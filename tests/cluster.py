@@ -41,8 +41,10 @@ def start_redis(port: int) -> subprocess.Popen:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.fail("These tests need redis-server (Debian package redis-server).")
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
     for _ in range(100):
         if reachable(f"redis://127.0.0.1:{port}/0"):
             return process
@@ -60,14 +62,34 @@ def database_url() -> str:
 
 
 def service_env(redis_url: str) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url,
-            "DJANGO_SETTINGS_MODULE": "draftsite.settings", "DEBUG": "0", "SECURE_HTTPS": "0",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost", "DEADLINE_SWEEP_SECONDS": "1"}
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": "draftsite.settings",
+        "DEBUG": "0",
+        "SECURE_HTTPS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEADLINE_SWEEP_SECONDS": "1",
+    }
 
 
 def start_worker(redis_url: str, *, beat: bool = False) -> subprocess.Popen:
-    command = [sys.executable, "-m", "celery", "-A", "draftsite", "worker", "--pool", "solo",
-               "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"]
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "draftsite",
+        "worker",
+        "--pool",
+        "solo",
+        "--loglevel",
+        "WARNING",
+        "--without-heartbeat",
+        "--without-gossip",
+        "--without-mingle",
+    ]
     if beat:
         command += ["--beat", "--schedule", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"beat-{os.getpid()}")]
     return subprocess.Popen(command, cwd=ROOT, env=service_env(redis_url), start_new_session=True)
@@ -75,9 +97,22 @@ def start_worker(redis_url: str, *, beat: bool = False) -> subprocess.Popen:
 
 def start_web(redis_url: str, port: int) -> subprocess.Popen:
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "draftsite.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=service_env(redis_url), start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "draftsite.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=service_env(redis_url),
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:

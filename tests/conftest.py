@@ -53,9 +53,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
             import_card_file(BUNDLED_DATA_DIR / name)
         for connection in connections.all():
             if getattr(connection, "_test_serialized_contents", None) is not None:
-                connection._test_serialized_contents = (
-                    connection.creation.serialize_db_to_string()
-                )
+                connection._test_serialized_contents = connection.creation.serialize_db_to_string()
 
 
 @pytest.fixture

@@ -63,6 +63,7 @@ def make_card(name: str, layout: str = "normal", **face_fields) -> Card:
 
 # --- people and event staff (the draft engine's tests) ------------------------------------
 
+
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = "auth.User"
@@ -104,6 +105,7 @@ class TokenFactory(factory.django.DjangoModelFactory):
 
 # --- registrations, pods and seats (the matches, paper and penalties tests) ----------------
 
+
 class RegistrationFactory(factory.django.DjangoModelFactory):
     """A player of an event (give ``event``; ``user`` empty for a guest)."""
 
@@ -134,6 +136,7 @@ class SeatFactory(factory.django.DjangoModelFactory):
 
 # --- checklist cards (the decks tests) -----------------------------------------------------
 
+
 class ChecklistCardFactory(factory.django.DjangoModelFactory):
     """An official checklist (or, with ``kind="substitute"``, substitute) card (R11)."""
 
@@ -160,6 +163,7 @@ class ChecklistEntryFactory(factory.django.DjangoModelFactory):
 
 # --- draft rows the decks tests stand on (events come from drafts.services or EventFactory) ---
 
+
 class PackFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Pack
@@ -180,6 +184,7 @@ class DraftCardFactory(factory.django.DjangoModelFactory):
 
 
 # --- decks ----------------------------------------------------------------------------------
+
 
 class DeckRulesFactory(factory.django.DjangoModelFactory):
     """How ``event`` checks checklist cards (R12)."""

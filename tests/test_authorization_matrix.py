@@ -50,26 +50,37 @@ from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 pytestmark = pytest.mark.django_db
 
 T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
-ROLES = ["anonymous", "player", "other_pod_player", "other_event_player", "judge", "other_judge",
-         "head_judge", "organiser", "other_organiser", "staff"]
+ROLES = [
+    "anonymous",
+    "player",
+    "other_pod_player",
+    "other_event_player",
+    "judge",
+    "other_judge",
+    "head_judge",
+    "organiser",
+    "other_organiser",
+    "staff",
+]
 
 
 # --- the world: an event in mid-draft with two pods, and another event ----------------------
 
+
 @dataclasses.dataclass
 class World:
-    users: dict                 # role -> user (None for anonymous)
+    users: dict  # role -> user (None for anonymous)
     event: Event
     other_event: Event
-    pod: Pod                    # the player's pod
-    other_pod: Pod              # another pod of the same event
-    foreign_pod: Pod            # a pod of the other event
-    seats: dict                 # "own" | "mate" | "other_pod" | "foreign" -> Seat
-    decks: dict                 # "own" | "mate" | "foreign" -> Deck
-    penalties: dict             # "own" | "mate" | "foreign" -> Penalty
-    registrations: dict         # "own" | "mate" | "foreign" -> Registration
-    mates: list                 # every user seated in the player's pod (player first)
-    rounds: dict = dataclasses.field(default_factory=dict)   # "own" | "foreign" -> running match Round
+    pod: Pod  # the player's pod
+    other_pod: Pod  # another pod of the same event
+    foreign_pod: Pod  # a pod of the other event
+    seats: dict  # "own" | "mate" | "other_pod" | "foreign" -> Seat
+    decks: dict  # "own" | "mate" | "foreign" -> Deck
+    penalties: dict  # "own" | "mate" | "foreign" -> Penalty
+    registrations: dict  # "own" | "mate" | "foreign" -> Registration
+    mates: list  # every user seated in the player's pod (player first)
+    rounds: dict = dataclasses.field(default_factory=dict)  # "own" | "foreign" -> running match Round
     matches: dict = dataclasses.field(default_factory=dict)  # "own" | "mate" | "foreign" -> Match
     paper: dict = dataclasses.field(default_factory=dict)  # the paper draft objects (build_paper_world)
 
@@ -101,19 +112,26 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     players = [_user(f"p{i}") for i in range(8)]
     foreign_players = [_user(f"b{i}") for i in range(2)]
 
-    event = services.create_event(name="Cube night", date=T0.date(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube, pick_timer=False)
+    event = services.create_event(
+        name="Cube night", date=T0.date(), created_by=organiser, draft_format="cube", cube_list=cube, pick_timer=False
+    )
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
     regs = [services.register_player(event_id=event.pk, user=u) for u in players]
-    pod, other_pod = services.seat_players(event_id=event.pk, seed=3,
-                                           pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]])
-    other_event = services.create_event(name="Elsewhere", date=T0.date(), created_by=other_organiser,
-                                        draft_format="cube", cube_list=cube, pick_timer=False)
+    pod, other_pod = services.seat_players(
+        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]]
+    )
+    other_event = services.create_event(
+        name="Elsewhere",
+        date=T0.date(),
+        created_by=other_organiser,
+        draft_format="cube",
+        cube_list=cube,
+        pick_timer=False,
+    )
     EventStaff.objects.create(event=other_event, user=other_judge, role=StaffRole.JUDGE)
     foreign_regs = [services.register_player(event_id=other_event.pk, user=u) for u in foreign_players]
-    (foreign_pod,) = services.seat_players(event_id=other_event.pk, seed=5,
-                                           pods=[[r.pk for r in foreign_regs]])
+    (foreign_pod,) = services.seat_players(event_id=other_event.pk, seed=5, pods=[[r.pk for r in foreign_regs]])
     for p, by in ((pod, organiser), (other_pod, organiser), (foreign_pod, other_organiser)):
         services.start_pod(pod_id=p.pk, actor=by, now=T0)  # each event's own organiser
         _picks(p, 2)
@@ -123,35 +141,64 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
 
     decks = {}
     for key, reg in (("own", regs[0]), ("mate", regs[1]), ("foreign", foreign_regs[0])) if with_decks else ():
-        deck, _ = deck_services.register_deck(event_id=reg.event_id, actor=reg.user,
-                                              main=[{"name": "Island", "count": 40}], now=T0)
+        deck, _ = deck_services.register_deck(
+            event_id=reg.event_id, actor=reg.user, main=[{"name": "Island", "count": 40}], now=T0
+        )
         decks[key] = deck
     penalties = {}
-    for key, reg, actor, code in (("own", regs[0], judge, "slow_play"),
-                                  ("mate", regs[1], judge, "unsporting_conduct_cheating"),
-                                  ("foreign", foreign_regs[0], other_judge, "slow_play")):
+    for key, reg, actor, code in (
+        ("own", regs[0], judge, "slow_play"),
+        ("mate", regs[1], judge, "unsporting_conduct_cheating"),
+        ("foreign", foreign_regs[0], other_judge, "slow_play"),
+    ):
         penalties[key] = penalty_services.issue_penalty(
-            event_id=reg.event_id, registration_id=reg.pk, infraction_code=code, actor=actor,
-            description=f"Secret note about {reg.name}", now=T0)
+            event_id=reg.event_id,
+            registration_id=reg.pk,
+            infraction_code=code,
+            actor=actor,
+            description=f"Secret note about {reg.name}",
+            now=T0,
+        )
     # The player appealed their penalty (the head judge's decision then has something to decide).
-    penalty_services.appeal_penalty(penalty_id=penalties["own"].pk, actor=players[0],
-                                    statement="I was not slow.", now=T0)
+    penalty_services.appeal_penalty(
+        penalty_id=penalties["own"].pk, actor=players[0], statement="I was not slow.", now=T0
+    )
     seat = lambda reg: Seat.objects.get(registration=reg)  # noqa: E731
     rounds, matches = _match_rounds(organiser, other_organiser, pod, foreign_pod, regs[0])
     # The mate's disqualification now applies to their match (its description stays hidden).
     match_services.apply_penalty(penalties["mate"], now=T0)
     paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
-    return World(paper=paper,
-        users={"anonymous": None, "player": players[0], "other_pod_player": players[4],
-               "other_event_player": foreign_players[0], "judge": judge, "other_judge": other_judge,
-               "head_judge": head_judge, "organiser": organiser, "other_organiser": other_organiser,
-               "staff": staff},
-        event=event, other_event=other_event, pod=pod, other_pod=other_pod, foreign_pod=foreign_pod,
-        seats={"own": seat(regs[0]), "mate": seat(regs[1]), "other_pod": seat(regs[4]),
-               "foreign": seat(foreign_regs[0])},
-        decks=decks, penalties=penalties,
+    return World(
+        paper=paper,
+        users={
+            "anonymous": None,
+            "player": players[0],
+            "other_pod_player": players[4],
+            "other_event_player": foreign_players[0],
+            "judge": judge,
+            "other_judge": other_judge,
+            "head_judge": head_judge,
+            "organiser": organiser,
+            "other_organiser": other_organiser,
+            "staff": staff,
+        },
+        event=event,
+        other_event=other_event,
+        pod=pod,
+        other_pod=other_pod,
+        foreign_pod=foreign_pod,
+        seats={
+            "own": seat(regs[0]),
+            "mate": seat(regs[1]),
+            "other_pod": seat(regs[4]),
+            "foreign": seat(foreign_regs[0]),
+        },
+        decks=decks,
+        penalties=penalties,
         registrations={"own": regs[0], "mate": regs[1], "foreign": foreign_regs[0]},
-        mates=players[:4], rounds=rounds, matches=matches,
+        mates=players[:4],
+        rounds=rounds,
+        matches=matches,
     )
 
 
@@ -163,8 +210,13 @@ def _match_rounds(organiser, other_organiser, pod, foreign_pod, own_reg):
         round_obj = match_services.pair_next_round(event_id=p.event_id, actor=actor, pod_id=p.pk, now=T0)
         rounds[key] = match_services.start_round(round_id=round_obj.pk, actor=actor, now=T0)
     own = Match.objects.get(Q(player_a=own_reg) | Q(player_b=own_reg), round=rounds["own"])
-    return rounds, {"own": own, "mate": rounds["own"].matches.exclude(pk=own.pk).first(),
-                    "foreign": rounds["foreign"].matches.first()}
+    return rounds, {
+        "own": own,
+        "mate": rounds["own"].matches.exclude(pk=own.pk).first(),
+        "foreign": rounds["foreign"].matches.first(),
+    }
+
+
 def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players) -> dict:
     """Event "Paper night" (paper booster draft, same staff, the same players in two 4-seat pods,
     pod 1 called and paused by a judge, followers allowed, a DFC posted by each of two players)
@@ -172,15 +224,18 @@ def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge
     from paper import services as paper_services
     from paper.models import Flight, PostedDfc
 
-    event = services.create_event(name="Paper night", date=T0.date(), created_by=organiser, draft_format="paper",
-                                  set_codes=["ISD"])
+    event = services.create_event(
+        name="Paper night", date=T0.date(), created_by=organiser, draft_format="paper", set_codes=["ISD"]
+    )
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
     regs = [services.register_player(event_id=event.pk, user=u) for u in players]
-    pod, other_pod = services.seat_players(event_id=event.pk, seed=3,
-                                           pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]])
-    foreign = services.create_event(name="Paper elsewhere", date=T0.date(), created_by=other_organiser,
-                                    draft_format="paper", set_codes=["ISD"])
+    pod, other_pod = services.seat_players(
+        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]]
+    )
+    foreign = services.create_event(
+        name="Paper elsewhere", date=T0.date(), created_by=other_organiser, draft_format="paper", set_codes=["ISD"]
+    )
     EventStaff.objects.create(event=foreign, user=other_judge, role=StaffRole.JUDGE)
     foreign_regs = [services.register_player(event_id=foreign.pk, user=u) for u in foreign_players]
     (foreign_pod,) = services.seat_players(event_id=foreign.pk, seed=5, pods=[[r.pk for r in foreign_regs]])
@@ -188,14 +243,27 @@ def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge
     foreign_flight = paper_services.start_flight(event_id=foreign.pk, pod_ids=[foreign_pod.pk], actor=other_organiser)
     paper_services.control_pod(pod_id=pod.pk, action="pause", actor=judge, reason=PAPER_SECRET)
     paper_services.set_followers_allowed(event_id=event.pk, allowed=True, actor=organiser)
-    posted = {key: paper_services.post_dfc(pod_id=p.pk, actor=who, card="Gatstaf Shepherd")
-              for key, p, who in (("own", pod, players[0]), ("mate", pod, players[1]),
-                                  ("foreign", foreign_pod, foreign_players[0]))}
+    posted = {
+        key: paper_services.post_dfc(pod_id=p.pk, actor=who, card="Gatstaf Shepherd")
+        for key, p, who in (
+            ("own", pod, players[0]),
+            ("mate", pod, players[1]),
+            ("foreign", foreign_pod, foreign_players[0]),
+        )
+    }
     assert Flight.objects.count() == 2 and PostedDfc.objects.count() == 3
     for p in (pod, other_pod, foreign_pod):
         p.refresh_from_db()
-    return {"event": event, "other_event": foreign, "pod": pod, "other_pod": other_pod, "foreign_pod": foreign_pod,
-            "flight": flight, "foreign_flight": foreign_flight, "posted": posted}
+    return {
+        "event": event,
+        "other_event": foreign,
+        "pod": pod,
+        "other_pod": other_pod,
+        "foreign_pod": foreign_pod,
+        "flight": flight,
+        "foreign_flight": foreign_flight,
+        "posted": posted,
+    }
 
 
 # A judge's pause reason may name a player: staff see it, players and followers never do.
@@ -204,16 +272,17 @@ PAPER_SECRET = "Judge note: seat 3 may be marking cards"
 
 # --- targets: what a path parameter names, and the facts about it ----------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class Target:
     label: str
     kwargs: dict
-    event_id: int | None = None       # the event the object belongs to
-    pod_id: int | None = None         # the pod (seat and pod targets)
-    owner_id: int | None = None       # the user whose object it is (seat, deck, penalty, ...)
-    valid: bool = True                # an existing object (spectator tokens: the current one)
-    issuer_id: int | None = None      # penalties: the judge who issued it
-    disqualification: bool = False    # penalties: a disqualification (it has a report page)
+    event_id: int | None = None  # the event the object belongs to
+    pod_id: int | None = None  # the pod (seat and pod targets)
+    owner_id: int | None = None  # the user whose object it is (seat, deck, penalty, ...)
+    valid: bool = True  # an existing object (spectator tokens: the current one)
+    issuer_id: int | None = None  # penalties: the judge who issued it
+    disqualification: bool = False  # penalties: a disqualification (it has a report page)
 
 
 def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
@@ -226,53 +295,86 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
         return {k: mapping[k] for k in obj_key}
 
     if kind == "event":
-        return [Target("own event", {param: w.event.pk}, w.event.pk),
-                Target("other event", {param: w.other_event.pk}, w.other_event.pk)]
+        return [
+            Target("own event", {param: w.event.pk}, w.event.pk),
+            Target("other event", {param: w.other_event.pk}, w.other_event.pk),
+        ]
     if kind == "pod":
-        return [Target(label, {param: p.pk}, p.event_id, p.pk)
-                for label, p in (("own pod", w.pod), ("other pod", w.other_pod), ("foreign pod", w.foreign_pod))]
+        return [
+            Target(label, {param: p.pk}, p.event_id, p.pk)
+            for label, p in (("own pod", w.pod), ("other pod", w.other_pod), ("foreign pod", w.foreign_pod))
+        ]
     if kind == "seat":
-        return [Target(f"{label} seat", {param: s.pk}, s.pod.event_id, s.pod_id, s.registration.user_id)
-                for label, s in w.seats.items()]
+        return [
+            Target(f"{label} seat", {param: s.pk}, s.pod.event_id, s.pod_id, s.registration.user_id)
+            for label, s in w.seats.items()
+        ]
     if kind == "deck":
-        return [Target(f"{label} deck", {param: d.pk}, d.event_id, None, d.registration.user_id)
-                for label, d in w.decks.items()]
+        return [
+            Target(f"{label} deck", {param: d.pk}, d.event_id, None, d.registration.user_id)
+            for label, d in w.decks.items()
+        ]
     if kind == "penalty":
-        return [Target(f"{label} penalty", {param: p.pk}, p.event_id, None, p.registration.user_id,
-                       issuer_id=p.issued_by_id, disqualification=p.penalty == "disqualification")
-                for label, p in w.penalties.items()]
+        return [
+            Target(
+                f"{label} penalty",
+                {param: p.pk},
+                p.event_id,
+                None,
+                p.registration.user_id,
+                issuer_id=p.issued_by_id,
+                disqualification=p.penalty == "disqualification",
+            )
+            for label, p in w.penalties.items()
+        ]
     if kind == "registration":
-        return [Target(f"{label} registration", {param: r.pk}, r.event_id, None, r.user_id)
-                for label, r in w.registrations.items()]
+        return [
+            Target(f"{label} registration", {param: r.pk}, r.event_id, None, r.user_id)
+            for label, r in w.registrations.items()
+        ]
     if kind == "user":
-        return [Target(f"{label} user", {param: r.user_id}, None, None, r.user_id)
-                for label, r in w.registrations.items()]
+        return [
+            Target(f"{label} user", {param: r.user_id}, None, None, r.user_id) for label, r in w.registrations.items()
+        ]
     if kind == "card":
         card = DraftCard.objects.filter(seat=w.seats["own"]).first().card
         return [Target("card", {param: card.pk})]
     if kind == "token":
-        return [Target("own pod token", {param: w.pod.spectator_token}, w.event.pk, w.pod.pk),
-                Target("foreign pod token", {param: w.foreign_pod.spectator_token}, w.other_event.pk,
-                       w.foreign_pod.pk),
-                Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
-                # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
-                Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+        return [
+            Target("own pod token", {param: w.pod.spectator_token}, w.event.pk, w.pod.pk),
+            Target("foreign pod token", {param: w.foreign_pod.spectator_token}, w.other_event.pk, w.foreign_pod.pk),
+            Target("revoked token", {param: "not-a-current-token"}, None, None, valid=False),
+            # A NUL byte: PostgreSQL refuses it in a query (was a 500 before the check).
+            Target("garbled token", {param: "a%00b"}, None, None, valid=False),
+        ]
     if kind == "round":
         return [Target(f"{label} round", {param: r.pk}, r.event_id, r.pod_id) for label, r in w.rounds.items()]
     if kind == "round+action":
-        return [Target(f"{label} round ({action})", {"round_id": r.pk, "action": action}, r.event_id, r.pod_id)
-                for label, r in w.rounds.items() for action in ("start", "finish")]
+        return [
+            Target(f"{label} round ({action})", {"round_id": r.pk, "action": action}, r.event_id, r.pod_id)
+            for label, r in w.rounds.items()
+            for action in ("start", "finish")
+        ]
     if kind == "match":
         # owner: the role user playing in it (the player in their own match, the other
         # event's player in the foreign one; no role plays in the mate's match).
         role_users = {u.pk for u in w.users.values() if u is not None}
-        return [Target(f"{label} match", {param: m.pk}, m.round.event_id, m.round.pod_id,
-                       next((r.user_id for r in (m.player_a, m.player_b) if r and r.user_id in role_users), None))
-                for label, m in w.matches.items()]
+        return [
+            Target(
+                f"{label} match",
+                {param: m.pk},
+                m.round.event_id,
+                m.round.pod_id,
+                next((r.user_id for r in (m.player_a, m.player_b) if r and r.user_id in role_users), None),
+            )
+            for label, m in w.matches.items()
+        ]
     if kind == "event+export":
-        return [Target(f"{label} {kind_}", {"event_id": e.pk, "kind": kind_}, e.pk)
-                for label, e in (("own event", w.event), ("other event", w.other_event))
-                for kind_ in ("pairings", "results", "standings")]
+        return [
+            Target(f"{label} {kind_}", {"event_id": e.pk, "kind": kind_}, e.pk)
+            for label, e in (("own event", w.event), ("other event", w.other_event))
+            for kind_ in ("pairings", "results", "standings")
+        ]
     if kind in ("event+staff", "event+invitation"):
         from drafts.models import StaffInvitation
 
@@ -283,86 +385,139 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 out.append(Target(f"{label} staff", {param: event.pk, "staff_id": row.pk}, event.pk))
             else:
                 invitation = StaffInvitation.objects.filter(event=event).first() or StaffInvitation.objects.create(
-                    event=event, role="judge", token=f"matrix-{event.pk}", created_at=timezone.now(),
-                    expires_at=timezone.now() + dt.timedelta(days=1))
-                out.append(Target(f"{label} invitation", {param: event.pk, "invitation_id": invitation.pk},
-                                  event.pk))
+                    event=event,
+                    role="judge",
+                    token=f"matrix-{event.pk}",
+                    created_at=timezone.now(),
+                    expires_at=timezone.now() + dt.timedelta(days=1),
+                )
+                out.append(Target(f"{label} invitation", {param: event.pk, "invitation_id": invitation.pk}, event.pk))
         return out
     if kind == "invitation":
         from drafts.models import StaffInvitation
 
         invitation = StaffInvitation.objects.filter(event=w.event).first() or StaffInvitation.objects.create(
-            event=w.event, role="judge", token="matrix-token", created_at=timezone.now(),
-            expires_at=timezone.now() + dt.timedelta(days=1))
+            event=w.event,
+            role="judge",
+            token="matrix-token",
+            created_at=timezone.now(),
+            expires_at=timezone.now() + dt.timedelta(days=1),
+        )
         return [Target("open invitation", {param: invitation.token}, w.event.pk)]
     if kind in ("paper_pod", "paper_pod+action"):
-        pods = (("own paper pod", w.paper["pod"]), ("other paper pod", w.paper["other_pod"]),
-                ("foreign paper pod", w.paper["foreign_pod"]))
+        pods = (
+            ("own paper pod", w.paper["pod"]),
+            ("other paper pod", w.paper["other_pod"]),
+            ("foreign paper pod", w.paper["foreign_pod"]),
+        )
         if kind == "paper_pod":
             return [Target(label, {param: p.pk}, p.event_id, p.pk) for label, p in pods]
-        return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
-                for label, p in pods[::2] for action in ("pause", "resume")]
+        return [
+            Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
+            for label, p in pods[::2]
+            for action in ("pause", "resume")
+        ]
     if kind in ("paper_event", "paper_event+action"):
         events = (("own paper event", w.paper["event"]), ("other paper event", w.paper["other_event"]))
         if kind == "paper_event":
             return [Target(label, {param: e.pk}, e.pk) for label, e in events]
-        return [Target(f"{label} (followers-on)", {"event_id": e.pk, "action": "followers-on"}, e.pk)
-                for label, e in events]
+        return [
+            Target(f"{label} (followers-on)", {"event_id": e.pk, "action": "followers-on"}, e.pk) for label, e in events
+        ]
     if kind in ("flight", "flight+action"):
         flights = (("own flight", w.paper["flight"]), ("foreign flight", w.paper["foreign_flight"]))
         if kind == "flight":
             return [Target(label, {param: f.pk}, f.event_id) for label, f in flights]
-        return [Target(f"{label} ({action})", {"flight_id": f.pk, "action": action}, f.event_id)
-                for label, f in flights for action in ("pause", "resume")]
+        return [
+            Target(f"{label} ({action})", {"flight_id": f.pk, "action": action}, f.event_id)
+            for label, f in flights
+            for action in ("pause", "resume")
+        ]
     if kind == "paper_token":
-        return [Target("own paper pod link (followers allowed)", {param: w.paper["pod"].spectator_token},
-                       w.paper["event"].pk, w.paper["pod"].pk),
-                Target("foreign paper pod link (followers not allowed)", {param: w.paper["foreign_pod"].spectator_token},
-                       None, None, valid=False),
-                Target("digital pod token", {param: w.pod.spectator_token}, None, None, valid=False),
-                Target("garbled token", {param: "a%00b"}, None, None, valid=False)]
+        return [
+            Target(
+                "own paper pod link (followers allowed)",
+                {param: w.paper["pod"].spectator_token},
+                w.paper["event"].pk,
+                w.paper["pod"].pk,
+            ),
+            Target(
+                "foreign paper pod link (followers not allowed)",
+                {param: w.paper["foreign_pod"].spectator_token},
+                None,
+                None,
+                valid=False,
+            ),
+            Target("digital pod token", {param: w.pod.spectator_token}, None, None, valid=False),
+            Target("garbled token", {param: "a%00b"}, None, None, valid=False),
+        ]
     if kind == "dfc":
-        return [Target(f"{label} posted DFC", {param: posted.pk}, posted.seat.pod.event_id, posted.seat.pod_id,
-                       posted.seat.registration.user_id)
-                for label, posted in w.paper["posted"].items()]
+        return [
+            Target(
+                f"{label} posted DFC",
+                {param: posted.pk},
+                posted.seat.pod.event_id,
+                posted.seat.pod_id,
+                posted.seat.registration.user_id,
+            )
+            for label, posted in w.paper["posted"].items()
+        ]
     if kind == "pod+action":
-        return [Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
-                for label, p in (("own pod", w.pod), ("foreign pod", w.foreign_pod))
-                for action in ("pause", "resume")]
+        return [
+            Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
+            for label, p in (("own pod", w.pod), ("foreign pod", w.foreign_pod))
+            for action in ("pause", "resume")
+        ]
     raise AssertionError(kind)
 
 
 @dataclasses.dataclass(frozen=True)
 class Facts:
     authenticated: bool
-    owner: bool            # the object is the caller's (their seat, deck, penalty, registration)
-    in_pod: bool           # the caller is seated in the object's pod
-    in_event: bool         # the caller is registered in the object's event
-    event_staff: bool      # organiser, head judge or judge of the object's event
-    organiser: bool        # organiser of the object's event
-    head_judge: bool       # head judge of the object's event
-    issuer: bool           # the judge who issued the penalty
+    owner: bool  # the object is the caller's (their seat, deck, penalty, registration)
+    in_pod: bool  # the caller is seated in the object's pod
+    in_event: bool  # the caller is registered in the object's event
+    event_staff: bool  # organiser, head judge or judge of the object's event
+    organiser: bool  # organiser of the object's event
+    head_judge: bool  # head judge of the object's event
+    issuer: bool  # the judge who issued the penalty
     head_judge_anywhere: bool  # head judge of some event (the review queue)
-    site_staff: bool       # user.is_staff
-    site_organiser: bool   # in the site-wide organiser group
-    published: bool        # the object's event published its decklists
-    valid: bool            # the object exists (a current spectator token)
+    site_staff: bool  # user.is_staff
+    site_organiser: bool  # in the site-wide organiser group
+    published: bool  # the object's event published its decklists
+    valid: bool  # the object exists (a current spectator token)
     disqualification: bool  # the penalty is a disqualification
 
 
 def facts(world: World, role: str, target: Target) -> Facts:
     user = world.users[role]
     if user is None:
-        return Facts(False, False, False, False, False, False, False, False, False, False, False, False,
-                     target.valid, target.disqualification)
-    staff_roles = set(EventStaff.objects.filter(event_id=target.event_id, user=user)
-                      .values_list("role", flat=True)) if target.event_id else set()
+        return Facts(
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            target.valid,
+            target.disqualification,
+        )
+    staff_roles = (
+        set(EventStaff.objects.filter(event_id=target.event_id, user=user).values_list("role", flat=True))
+        if target.event_id
+        else set()
+    )
     return Facts(
         authenticated=True,
         owner=target.owner_id == user.pk,
         in_pod=bool(target.pod_id) and Seat.objects.filter(pod_id=target.pod_id, registration__user=user).exists(),
-        in_event=bool(target.event_id) and Registration.objects.filter(event_id=target.event_id,
-                                                                        user=user).exists(),
+        in_event=bool(target.event_id) and Registration.objects.filter(event_id=target.event_id, user=user).exists(),
         event_staff=bool(staff_roles),
         organiser=StaffRole.ORGANISER in staff_roles,
         head_judge=StaffRole.HEAD_JUDGE in staff_roles,
@@ -433,16 +588,24 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     # draft API
     "api-event-list": [("GET", None, SIGNED_IN, None), ("POST", None, SITE_ORGANISER, {})],
     "api-event-detail": [("GET", "event", EVENT_MEMBER, None), ("PATCH", "event", EVENT_ORGANISER, {})],
-    "api-registrations": [("GET", "event", EVENT_MEMBER, None),
-                          ("POST", "event", EVENT_ORGANISER, {"name": "Gwen Guest"})],
+    "api-registrations": [
+        ("GET", "event", EVENT_MEMBER, None),
+        ("POST", "event", EVENT_ORGANISER, {"name": "Gwen Guest"}),
+    ],
     "api-seating": [("POST", "event", EVENT_ORGANISER, {})],
     "api-event-pods": [("GET", "event", EVENT_MEMBER, None)],
-    "api-event-staff": [("GET", "event", EVENT_STAFF, None),
-                        ("POST", "event", EVENT_ORGANISER, {"username": "p0", "role": "judge"})],
-    "api-event-staff-detail": [("PATCH", "event+staff", EVENT_ORGANISER, {"role": "head_judge"}),
-                               ("DELETE", "event+staff", EVENT_ORGANISER, None)],
-    "api-staff-invitations": [("GET", "event", EVENT_ORGANISER, None),
-                              ("POST", "event", EVENT_ORGANISER, {"role": "judge"})],
+    "api-event-staff": [
+        ("GET", "event", EVENT_STAFF, None),
+        ("POST", "event", EVENT_ORGANISER, {"username": "p0", "role": "judge"}),
+    ],
+    "api-event-staff-detail": [
+        ("PATCH", "event+staff", EVENT_ORGANISER, {"role": "head_judge"}),
+        ("DELETE", "event+staff", EVENT_ORGANISER, None),
+    ],
+    "api-staff-invitations": [
+        ("GET", "event", EVENT_ORGANISER, None),
+        ("POST", "event", EVENT_ORGANISER, {"role": "judge"}),
+    ],
     "api-staff-invitation-detail": [("DELETE", "event+invitation", EVENT_ORGANISER, None)],
     # Anyone signed in who holds the link may accept it (it is the key).
     "api-staff-invitation-accept": [("POST", "invitation", SIGNED_IN, None)],
@@ -473,26 +636,36 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "decks-parse-slash": [("POST", None, PUBLIC, {})],
     "decks-detail": [("GET", "deck", DECK_READER, None)],
     "decks-revalidate": [("POST", "deck", DECK_OWNER_OR_STAFF, None)],
-    "decks-corrections": [("GET", "deck", DECK_OWNER_OR_STAFF, None),
-                          ("POST", "deck", EVENT_STAFF, {"reason": "Typo", "main": DECK["main"]})],
+    "decks-corrections": [
+        ("GET", "deck", DECK_OWNER_OR_STAFF, None),
+        ("POST", "deck", EVENT_STAFF, {"reason": "Typo", "main": DECK["main"]}),
+    ],
     "decks-checks": [("GET", "deck", EVENT_STAFF, None), ("POST", "deck", EVENT_STAFF, {})],
     "decks-my-deck": [("GET", "event", REGISTERED, None), ("PUT", "event", REGISTERED, DECK)],
     "decks-my-pool": [("GET", "event", REGISTERED, None)],
     "decks-event-list": [("GET", "event", EVENT_STAFF, None)],
     "decks-event-checks": [("GET", "event", EVENT_STAFF, None)],
-    "decks-selections": [("GET", "event", EVENT_STAFF, None),
-                         ("POST", "event", EVENT_STAFF, {"method": "random", "percent": 50, "seed": 1})],
+    "decks-selections": [
+        ("GET", "event", EVENT_STAFF, None),
+        ("POST", "event", EVENT_STAFF, {"method": "random", "percent": 50, "seed": 1}),
+    ],
     # The checklist policy (R12) is a published rule of the event, not hidden information.
-    "decks-rules": [("GET", "event", SIGNED_IN, None),
-                    ("PUT", "event", lambda f: f.organiser or f.head_judge, {"checklist_policy": "deck"})],
-    "decks-sealed-pool": [("GET", "registration", DECK_OWNER_OR_STAFF, None),
-                          ("PUT", "registration", EVENT_ORGANISER, {})],
+    "decks-rules": [
+        ("GET", "event", SIGNED_IN, None),
+        ("PUT", "event", lambda f: f.organiser or f.head_judge, {"checklist_policy": "deck"}),
+    ],
+    "decks-sealed-pool": [
+        ("GET", "registration", DECK_OWNER_OR_STAFF, None),
+        ("PUT", "registration", EVENT_ORGANISER, {}),
+    ],
     # penalties API
     "penalties-infractions": [("GET", None, PUBLIC, None)],
     "penalties-event": [("GET", "event", EVENT_PENALTY_READER, None), ("POST", "event", EVENT_STAFF, PENALTY)],
     "penalties-event-csv": [("GET", "event", EVENT_PENALTY_READER, None)],
-    "penalties-timeout-picks": [("GET", "event", EVENT_STAFF, None),
-                                ("POST", "event", EVENT_STAFF, {"source": "pick:1", "reason": "x"})],
+    "penalties-timeout-picks": [
+        ("GET", "event", EVENT_STAFF, None),
+        ("POST", "event", EVENT_STAFF, {"source": "pick:1", "reason": "x"}),
+    ],
     "penalties-queue": [("GET", None, SIGNED_IN, None)],
     "penalties-detail": [("GET", "penalty", PENALTY_READER, None)],
     "penalties-review": [("POST", "penalty", HEAD_JUDGE, DECISION)],
@@ -606,12 +779,18 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     # paper drafts: API
     "paper-api-call": [("GET", "paper_pod", POD_MEMBER, None)],
     "paper-api-start": [("POST", "paper_pod", EVENT_ORGANISER, {})],
-    **{f"paper-api-pod-{action}": [("POST", "paper_pod", EVENT_STAFF, {"reason": "x"})]
-       for action in ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")},
-    **{f"paper-api-flight-{action}": [("POST", "flight", EVENT_STAFF, {"reason": "x"})]
-       for action in ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")},
-    "paper-api-dfcs": [("GET", "paper_pod", POD_MEMBER, None),
-                       ("POST", "paper_pod", lambda f: f.in_pod, {"card": "Delver of Secrets"})],  # players only
+    **{
+        f"paper-api-pod-{action}": [("POST", "paper_pod", EVENT_STAFF, {"reason": "x"})]
+        for action in ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")
+    },
+    **{
+        f"paper-api-flight-{action}": [("POST", "flight", EVENT_STAFF, {"reason": "x"})]
+        for action in ("pause", "resume", "repeat-pick", "skip-to-review", "restart-round")
+    },
+    "paper-api-dfcs": [
+        ("GET", "paper_pod", POD_MEMBER, None),
+        ("POST", "paper_pod", lambda f: f.in_pod, {"card": "Delver of Secrets"}),
+    ],  # players only
     "paper-api-dfc": [("DELETE", "dfc", SEAT_OWNER, None)],
     "paper-api-flights": [("POST", "paper_event", EVENT_ORGANISER, {"pods": []})],
     "paper-api-followers": [("PUT", "paper_event", EVENT_ORGANISER, {"allowed": True})],
@@ -636,6 +815,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
 
 # --- the resolver walk ------------------------------------------------------------------------
 
+
 def project_routes() -> list[tuple[str, str, list[str]]]:
     """(route name with namespace, route pattern, path parameter names) of every URL of the
     project except the Django admin (its own permission system, tested by Django)."""
@@ -649,8 +829,7 @@ def project_routes() -> list[tuple[str, str, list[str]]]:
                 ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
                 walk(p.url_patterns, prefix + str(p.pattern), ns)
             elif isinstance(p, URLPattern):
-                found.append((f"{namespace}{p.name}", prefix + str(p.pattern),
-                              list(p.pattern.converters)))
+                found.append((f"{namespace}{p.name}", prefix + str(p.pattern), list(p.pattern.converters)))
 
     walk(get_resolver().url_patterns)
     return found
@@ -706,8 +885,9 @@ def request(client: Client, method: str, url: str, body: dict | None):
         elif method == "POST" and not url.startswith("/api/"):
             response = client.post(url, data=body or {})  # an HTML form
         else:
-            response = client.generic(method, url, data=__import__("json").dumps(body or {}),
-                                      content_type="application/json")
+            response = client.generic(
+                method, url, data=__import__("json").dumps(body or {}), content_type="application/json"
+            )
         transaction.set_rollback(True)
     return response
 
@@ -729,8 +909,9 @@ def test_authorization_matrix_http(cube_names):  # noqa: F811
                     got = answer_class(request(client, method, url, body), method)
                     checked += 1
                     if got != expected:
-                        mismatches.append(f"{method} {url} [{name}, {target.label}] as {role}: "
-                                          f"expected {expected}, got {got}")
+                        mismatches.append(
+                            f"{method} {url} [{name}, {target.label}] as {role}: expected {expected}, got {got}"
+                        )
     assert checked > 1000
     assert mismatches == [], "\n" + "\n".join(mismatches)
 
@@ -738,7 +919,7 @@ def test_authorization_matrix_http(cube_names):  # noqa: F811
 def _converter(route: str, key: str) -> str:
     start = route.index(f"{key}>")
     opening = route.rindex("<", 0, start)
-    return route[opening + 1:start]
+    return route[opening + 1 : start]
 
 
 # --- websockets ------------------------------------------------------------------------------
@@ -781,7 +962,7 @@ def test_authorization_matrix_websockets(cube_names):  # noqa: F811
     assert routes == set(WEBSOCKETS)
     mismatches = []
     for route, (kind, rule) in WEBSOCKETS.items():
-        params = [route[route.index(":") + 1:route.index(">")]] if "<" in route else []
+        params = [route[route.index(":") + 1 : route.index(">")]] if "<" in route else []
         for target in targets(world, kind, params):
             path = route
             for key, value in target.kwargs.items():
@@ -789,13 +970,15 @@ def test_authorization_matrix_websockets(cube_names):  # noqa: F811
             for role in ROLES:
                 expected = rule(facts(world, role, target))
                 if socket_opens(path, world.users[role]) != expected:
-                    mismatches.append(f"{path} [{target.label}] as {role}: expected "
-                                      f"{'open' if expected else 'refused'}")
+                    mismatches.append(
+                        f"{path} [{target.label}] as {role}: expected {'open' if expected else 'refused'}"
+                    )
     assert mismatches == [], "\n" + "\n".join(mismatches)
 
 
 def socket_pick(path: str, user, card_id: int, pack_id: int) -> dict | None:
     """Open the seat socket as ``user`` and pick; the answer, or None when the socket is refused."""
+
     async def attempt():
         communicator = WebsocketCommunicator(router, path)
         communicator.scope["user"] = user if user is not None else AnonymousUser()
@@ -873,12 +1056,12 @@ def test_role_is_checked_before_the_body_everywhere(cube_names):  # noqa: F811
                 for role in ROLES:
                     if rule(facts(world, role, target)):
                         continue
-                    response = request(clients[role], method, url, {"method": 7, "checklist_policy": 7,
-                                                                    "source": 7, "reason": 7})
+                    response = request(
+                        clients[role], method, url, {"method": 7, "checklist_policy": 7, "source": 7, "reason": 7}
+                    )
                     checked += 1
                     got = answer_class(response, method)
                     if got != "REFUSED":
-                        mismatches.append(f"{method} {url} [{name}, {target.label}] as {role}: "
-                                          f"{response.status_code}")
+                        mismatches.append(f"{method} {url} [{name}, {target.label}] as {role}: {response.status_code}")
     assert checked > 300
     assert mismatches == [], "\n" + "\n".join(mismatches)

@@ -38,8 +38,9 @@ def _pick_round(pod: Pod, now: dt.datetime) -> None:
     for seat in Seat.objects.filter(pod=pod).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-        draft_services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=seat.registration.user,
-                                 pack_id=pack.pk, now=now)
+        draft_services.make_pick(
+            seat_id=seat.pk, draft_card_id=card.pk, actor=seat.registration.user, pack_id=pack.pk, now=now
+        )
 
 
 @pytest.fixture
@@ -66,33 +67,59 @@ def busy_event(organiser, players, cube_names):  # noqa: F811
     guest = Registration.objects.get(event=event, name="Gwen Guest")
     deck_services.set_deck_rules(event_id=event.pk, actor=organiser, checklist_policy="per_name")
     pool_names = [f"Single {i:03d}" for i in range(1, 30) if i % 5]
-    deck_services.set_sealed_pool(registration_id=guest.pk, actor=organiser,
-                                  cards=[{"name": name, "count": 1} for name in pool_names])
+    deck_services.set_sealed_pool(
+        registration_id=guest.pk, actor=organiser, cards=[{"name": name, "count": 1} for name in pool_names]
+    )
     deck, _ = deck_services.register_deck(
-        event_id=event.pk, actor=organiser, registration_id=guest.pk,
+        event_id=event.pk,
+        actor=organiser,
+        registration_id=guest.pk,
         main=[{"name": name, "count": 1} for name in pool_names[:18]] + [{"name": "Island", "count": 20}],
-        now=at(5))
-    deck_services.correct_deck(deck_id=deck.pk, judge=judge, reason="Wrong basic count",
-                               main=[{"name": name, "count": 1} for name in pool_names[:18]]
-                               + [{"name": "Island", "count": 22}], now=at(6))
-    selection = deck_services.select_for_deck_check(event_id=event.pk, judge=judge, method="chosen",
-                                                    registration_ids=[guest.pk], now=at(7))
-    check = deck_services.record_deck_check(deck_id=deck.pk, judge=judge, selection_id=selection.pk,
-                                            notes="Sleeves fine", now=at(8))
+        now=at(5),
+    )
+    deck_services.correct_deck(
+        deck_id=deck.pk,
+        judge=judge,
+        reason="Wrong basic count",
+        main=[{"name": name, "count": 1} for name in pool_names[:18]] + [{"name": "Island", "count": 22}],
+        now=at(6),
+    )
+    selection = deck_services.select_for_deck_check(
+        event_id=event.pk, judge=judge, method="chosen", registration_ids=[guest.pk], now=at(7)
+    )
+    check = deck_services.record_deck_check(
+        deck_id=deck.pk, judge=judge, selection_id=selection.pk, notes="Sleeves fine", now=at(8)
+    )
     pick = Pick.objects.filter(seat=seat).order_by("round", "pick_number").first()
     slow = penalty_services.issue_penalty(
-        event_id=event.pk, registration_id=seat.registration_id, infraction_code="slow_play", actor=judge,
-        description="Long pick", pod_id=pod.pk, draft_round=1, pick_number=1, source=f"pick:{pick.pk}",
-        now=at(9))
+        event_id=event.pk,
+        registration_id=seat.registration_id,
+        infraction_code="slow_play",
+        actor=judge,
+        description="Long pick",
+        pod_id=pod.pk,
+        draft_round=1,
+        pick_number=1,
+        source=f"pick:{pick.pk}",
+        now=at(9),
+    )
     penalty_services.appeal_penalty(penalty_id=slow.pk, actor=player, statement="I was quick", now=at(10))
-    penalty_services.decide_appeal(penalty_id=slow.pk, actor=head_judge, decision="uphold",
-                                   reason="Timer log agrees", now=at(11))
+    penalty_services.decide_appeal(
+        penalty_id=slow.pk, actor=head_judge, decision="uphold", reason="Timer log agrees", now=at(11)
+    )
     other_pick = Pick.objects.filter(seat__pod=pod).exclude(seat=seat).first()
-    penalty_services.dismiss_source(event_id=event.pk, source=f"pick:{other_pick.pk}", actor=judge,
-                                    reason="Clock was paused", now=at(12))
+    penalty_services.dismiss_source(
+        event_id=event.pk, source=f"pick:{other_pick.pk}", actor=judge, reason="Clock was paused", now=at(12)
+    )
     penalty_services.issue_penalty(
-        event_id=event.pk, registration_id=guest.pk, infraction_code="slow_play", actor=judge,
-        description="Found at the deck check", source=f"deck_check:{check.pk}", now=at(13))
+        event_id=event.pk,
+        registration_id=guest.pk,
+        infraction_code="slow_play",
+        actor=judge,
+        description="Found at the deck check",
+        source=f"deck_check:{check.pk}",
+        now=at(13),
+    )
     return event
 
 
@@ -152,8 +179,9 @@ def test_import_links_point_at_the_new_rows(busy_event):
         assert set(pick.pack_contents) <= set(DraftCard.objects.filter(pod=pod).values_list("pk", flat=True))
         assert pick.draft_card_id in pick.pack_contents
     # The same cards, in the same places.
-    assert sorted(DraftCard.objects.filter(pod=pod).values_list("card_id", "slot", "pile_position")) == \
-        sorted(DraftCard.objects.filter(pod=old_pod).values_list("card_id", "slot", "pile_position"))
+    assert sorted(DraftCard.objects.filter(pod=pod).values_list("card_id", "slot", "pile_position")) == sorted(
+        DraftCard.objects.filter(pod=old_pod).values_list("card_id", "slot", "pile_position")
+    )
     assert PodLogEntry.objects.filter(pod=pod).count() == PodLogEntry.objects.filter(pod=old_pod).count()
     # Decks: the same cards by catalogue id; correction and check on the new deck.
     deck = Deck.objects.get(event=copy)
@@ -164,8 +192,10 @@ def test_import_links_point_at_the_new_rows(busy_event):
     assert check.selection.event_id == copy.pk
     assert check.selection.registration_ids == [deck.registration_id]
     assert deck.registration.name == "Gwen Guest" and deck.registration.user is None
-    assert deck.registration.sealed_pool.cards == \
-        Registration.objects.get(event=busy_event, name="Gwen Guest").sealed_pool.cards
+    assert (
+        deck.registration.sealed_pool.cards
+        == Registration.objects.get(event=busy_event, name="Gwen Guest").sealed_pool.cards
+    )
     # Penalties: sources name the copy's own pick and deck check; appeal and audit follow.
     sources = set(Penalty.objects.filter(event=copy).values_list("source", flat=True))
     first_seat = Seat.objects.get(pod=pod, position=0)
@@ -174,9 +204,11 @@ def test_import_links_point_at_the_new_rows(busy_event):
     slow = Penalty.objects.get(event=copy, source=f"pick:{pick.pk}")
     assert slow.pod_id == pod.pk and slow.infraction.code == "slow_play"
     assert Appeal.objects.get(penalty=slow).status == "decided"
-    assert list(PenaltyAudit.objects.filter(penalty=slow).values_list("action", "actor__username")) == \
-        list(PenaltyAudit.objects.filter(penalty__event=busy_event, penalty__source__startswith="pick:")
-             .values_list("action", "actor__username"))
+    assert list(PenaltyAudit.objects.filter(penalty=slow).values_list("action", "actor__username")) == list(
+        PenaltyAudit.objects.filter(penalty__event=busy_event, penalty__source__startswith="pick:").values_list(
+            "action", "actor__username"
+        )
+    )
     dismissed = DismissedSource.objects.get(event=copy)
     assert dismissed.source.startswith("pick:")
     assert Pick.objects.filter(pk=int(dismissed.source.split(":")[1]), seat__pod=pod).exists()
@@ -209,7 +241,7 @@ def test_commands_round_trip_through_a_file(busy_event, tmp_path, capsys):
     with pytest.raises(CommandError, match="already exists"):
         call_command("import_event", str(path))
     call_command("import_event", str(path), "--rename", "Restored")
-    assert "Imported \"Restored\"" in capsys.readouterr().out
+    assert 'Imported "Restored"' in capsys.readouterr().out
     copy = Event.objects.get(name="Restored")
     assert Pick.objects.filter(seat__pod__event=copy).count() == 16
 
@@ -219,21 +251,26 @@ def test_export_of_an_unknown_event_is_a_command_error(db):
         call_command("export_event", "999999")
 
 
-@pytest.mark.parametrize("mangle, message", [
-    (lambda d: "not json at all {", "not valid JSON"),
-    (lambda d: [], "not an event backup"),
-    (lambda d: {k: v for k, v in d.items() if k != "format_version"}, "format_version"),
-    (lambda d: {**d, "format_version": 99}, "not supported"),
-    (lambda d: {k: v for k, v in d.items() if k != "picks"}, "missing picks"),
-    (lambda d: {**d, "seats": [{**d["seats"][0], "pod": 42}, *d["seats"][1:]]}, "pods key 42"),
-    (lambda d: {**d, "draft_cards": [{**d["draft_cards"][0], "card": "No Such Card"}, *d["draft_cards"][1:]]},
-     "not in this catalogue"),
-    (lambda d: {**d, "picks": [{**d["picks"][0], "made_at": "yesterday-ish"}, *d["picks"][1:]]}, "malformed"),
-    (lambda d: {**d, "penalties": [{**d["penalties"][0], "infraction": "made_up"}]}, "Unknown infraction"),
-    (lambda d: {**d, "pods": [{**d["pods"][0], "colour": "red"}]}, "unknown field"),
-    # The last rows are fine until the database refuses a duplicate pick (one transaction).
-    (lambda d: {**d, "picks": [*d["picks"], {**d["picks"][-1], "key": 999}]}, "database rule"),
-])
+@pytest.mark.parametrize(
+    "mangle, message",
+    [
+        (lambda d: "not json at all {", "not valid JSON"),
+        (lambda d: [], "not an event backup"),
+        (lambda d: {k: v for k, v in d.items() if k != "format_version"}, "format_version"),
+        (lambda d: {**d, "format_version": 99}, "not supported"),
+        (lambda d: {k: v for k, v in d.items() if k != "picks"}, "missing picks"),
+        (lambda d: {**d, "seats": [{**d["seats"][0], "pod": 42}, *d["seats"][1:]]}, "pods key 42"),
+        (
+            lambda d: {**d, "draft_cards": [{**d["draft_cards"][0], "card": "No Such Card"}, *d["draft_cards"][1:]]},
+            "not in this catalogue",
+        ),
+        (lambda d: {**d, "picks": [{**d["picks"][0], "made_at": "yesterday-ish"}, *d["picks"][1:]]}, "malformed"),
+        (lambda d: {**d, "penalties": [{**d["penalties"][0], "infraction": "made_up"}]}, "Unknown infraction"),
+        (lambda d: {**d, "pods": [{**d["pods"][0], "colour": "red"}]}, "unknown field"),
+        # The last rows are fine until the database refuses a duplicate pick (one transaction).
+        (lambda d: {**d, "picks": [*d["picks"], {**d["picks"][-1], "key": 999}]}, "database rule"),
+    ],
+)
 def test_malformed_file_is_a_command_error_and_stores_nothing(busy_event, tmp_path, mangle, message):
     doc = export_event(busy_event.pk)
     doc["event"]["name"] = "Fresh name"  # so only the mangling can fail
@@ -241,12 +278,24 @@ def test_malformed_file_is_a_command_error_and_stores_nothing(busy_event, tmp_pa
     path = tmp_path / "bad.json"
     path.write_text(mangled if isinstance(mangled, str) else json.dumps(mangled))
     User = get_user_model()
-    before = (Event.objects.count(), Pod.objects.count(), Pick.objects.count(), Penalty.objects.count(),
-              PenaltyAudit.objects.count(), User.objects.count())
+    before = (
+        Event.objects.count(),
+        Pod.objects.count(),
+        Pick.objects.count(),
+        Penalty.objects.count(),
+        PenaltyAudit.objects.count(),
+        User.objects.count(),
+    )
     with pytest.raises(CommandError, match=message):
         call_command("import_event", str(path))
-    after = (Event.objects.count(), Pod.objects.count(), Pick.objects.count(), Penalty.objects.count(),
-             PenaltyAudit.objects.count(), User.objects.count())
+    after = (
+        Event.objects.count(),
+        Pod.objects.count(),
+        Pick.objects.count(),
+        Penalty.objects.count(),
+        PenaltyAudit.objects.count(),
+        User.objects.count(),
+    )
     assert after == before
 
 
@@ -260,17 +309,22 @@ def _tied_to_the_event(model, event_model) -> bool:
         if current in seen:
             continue
         seen.add(current)
-        todo += [f.related_model for f in current._meta.concrete_fields
-                 if f.is_relation and (f.many_to_one or f.one_to_one)]
+        todo += [
+            f.related_model for f in current._meta.concrete_fields if f.is_relation and (f.many_to_one or f.one_to_one)
+        ]
     return False
 
 
 def _not_covered(declared) -> list[str]:
     from django.apps import apps
+
     event_model = declared.root.model
     covered = {section.model for section in declared.sections} | set(declared.left_out) | {event_model}
-    return sorted(model._meta.label for model in apps.get_models()
-                  if not model._meta.proxy and _tied_to_the_event(model, event_model) and model not in covered)
+    return sorted(
+        model._meta.label
+        for model in apps.get_models()
+        if not model._meta.proxy and _tied_to_the_event(model, event_model) and model not in covered
+    )
 
 
 def test_every_model_tied_to_an_event_is_exported_or_left_out_with_a_reason():
@@ -284,14 +338,29 @@ def test_every_model_tied_to_an_event_is_exported_or_left_out_with_a_reason():
 
 def test_the_coverage_check_finds_a_model_no_app_declares():
     declared = declarations()
-    without_picks = dataclasses.replace(
-        declared, sections=tuple(s for s in declared.sections if s.model is not Pick))
+    without_picks = dataclasses.replace(declared, sections=tuple(s for s in declared.sections if s.model is not Pick))
     assert _not_covered(without_picks) == ["drafts.Pick"]
 
 
 def test_sections_come_in_the_order_of_the_installed_apps():
     """The document's sections keep the order of format version 1."""
     assert [section.name for section in declarations().sections] == [
-        "staff", "registrations", "pods", "seats", "packs", "draft_cards", "picks", "pod_log",
-        "deck_rules", "sealed_pools", "decks", "deck_corrections", "deck_check_selections", "deck_checks",
-        "penalties", "appeals", "dismissed_sources", "penalty_audit"]
+        "staff",
+        "registrations",
+        "pods",
+        "seats",
+        "packs",
+        "draft_cards",
+        "picks",
+        "pod_log",
+        "deck_rules",
+        "sealed_pools",
+        "decks",
+        "deck_corrections",
+        "deck_check_selections",
+        "deck_checks",
+        "penalties",
+        "appeals",
+        "dismissed_sources",
+        "penalty_audit",
+    ]

@@ -17,9 +17,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _env(**overrides) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SECURE_HTTPS",
-                          "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "DJANGO_SETTINGS_MODULE"}}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DEBUG",
+            "SECRET_KEY",
+            "SECURE_HTTPS",
+            "SECURE_SSL_REDIRECT",
+            "SECURE_HSTS_SECONDS",
+            "DJANGO_SETTINGS_MODULE",
+        }
+    }
     env["DJANGO_SETTINGS_MODULE"] = "draftsite.settings"
     env.update(overrides)
     return env
@@ -36,8 +48,9 @@ PRODUCTION = {
 
 
 def _manage(*args, env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_check_deploy_is_clean_with_production_settings():
@@ -64,10 +77,10 @@ def test_healthz_is_503_when_the_database_port_is_closed():
         "r = Client().get('/healthz');"
         "print(json.dumps({'status': r.status_code, 'body': r.json()}))"
     )
-    env = _env(DATABASE_URL="postgres://postgres@127.0.0.1:1/draftsite_nowhere", DB_POOL="0",
-               PGCONNECT_TIMEOUT="2")
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
+    env = _env(DATABASE_URL="postgres://postgres@127.0.0.1:1/draftsite_nowhere", DB_POOL="0", PGCONNECT_TIMEOUT="2")
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout.strip().splitlines()[-1])
     assert answer["status"] == 503
@@ -78,8 +91,9 @@ def test_healthz_is_503_when_the_database_port_is_closed():
 
 @pytest.mark.django_db
 def test_healthz_is_503_when_queries_fail(client):
-    with mock.patch("django.db.backends.utils.CursorWrapper.execute",
-                    side_effect=OperationalError("server closed the connection")):
+    with mock.patch(
+        "django.db.backends.utils.CursorWrapper.execute", side_effect=OperationalError("server closed the connection")
+    ):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["checks"]["database"] == "error: OperationalError"
@@ -87,6 +101,7 @@ def test_healthz_is_503_when_queries_fail(client):
 
 
 # --- deploy/ files ------------------------------------------------------------------------
+
 
 def test_every_setting_read_from_the_environment_is_in_env_example():
     import re
@@ -132,14 +147,16 @@ def test_local_cluster_script_is_valid_bash_and_explains_its_usage():
 
 def test_local_cluster_status_of_a_stopped_cluster(tmp_path):
     env = _env(RUN_DIR=str(tmp_path), WEB_PORT="1")
-    result = subprocess.run([str(ROOT / "deploy" / "local_cluster"), "status"], capture_output=True,
-                            text=True, timeout=60, env=env)
+    result = subprocess.run(
+        [str(ROOT / "deploy" / "local_cluster"), "status"], capture_output=True, text=True, timeout=60, env=env
+    )
     assert result.returncode == 3
     assert "web     stopped" in result.stdout and "worker  stopped" in result.stdout
     assert "beat    stopped" in result.stdout
 
 
 # --- `make test` on a fresh machine: the browser tests' Chromium ------------------------
+
 
 def test_make_test_installs_or_names_the_browser_first():
     """`make test` runs .ci/install_browser before pytest, so a machine without Chromium gets
@@ -155,19 +172,24 @@ def test_install_browser_is_quiet_when_present_and_explains_when_it_cannot_insta
     fake = tmp_path / "chromium"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)
-    present = subprocess.run(["bash", script], capture_output=True, text=True,
-                             env={"PATH": "/usr/bin:/bin", "CHROMIUM_BINARY": str(fake),
-                                  "CHROMEDRIVER": str(fake)})
+    present = subprocess.run(
+        ["bash", script],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "CHROMIUM_BINARY": str(fake), "CHROMEDRIVER": str(fake)},
+    )
     assert present.returncode == 0 and present.stdout == ""
     # No apt-get on PATH (not Debian): stop with the exact install instructions.
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in ("id", "cat"):
-        (bin_dir / tool).symlink_to(subprocess.run(["which", tool], capture_output=True,
-                                                   text=True).stdout.strip())
-    missing = subprocess.run(["/bin/bash", script], capture_output=True, text=True,
-                             env={"PATH": str(bin_dir), "CHROMIUM_BINARY": str(tmp_path / "none"),
-                                  "CHROMEDRIVER": str(tmp_path / "none")})
+        (bin_dir / tool).symlink_to(subprocess.run(["which", tool], capture_output=True, text=True).stdout.strip())
+    missing = subprocess.run(
+        ["/bin/bash", script],
+        capture_output=True,
+        text=True,
+        env={"PATH": str(bin_dir), "CHROMIUM_BINARY": str(tmp_path / "none"), "CHROMEDRIVER": str(tmp_path / "none")},
+    )
     assert missing.returncode == 1
     assert "apt-get install chromium chromium-driver" in missing.stderr
     assert "CHROMIUM_BINARY" in missing.stderr

@@ -83,10 +83,22 @@ def test_the_api_never_answers_5xx_and_always_matches_its_schema(cube_names, in_
     assert len(operations) > 50
 
     for operation in operations:
-        @settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, database=None, deadline=None,
-                  phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
-        @given(case=st.one_of(operation.as_strategy(GenerationMode.POSITIVE),
-                                 operation.as_strategy(GenerationMode.NEGATIVE)), role=st.sampled_from(FUZZ_ROLES), data=st.data())
+
+        @settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(
+            case=st.one_of(
+                operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)
+            ),
+            role=st.sampled_from(FUZZ_ROLES),
+            data=st.data(),
+        )
         def fuzz(case, role, data):
             nonlocal cases
             known = ids.get(kind_of(operation.path))  # noqa: B023 - hypothesis runs fuzz within this iteration
@@ -114,8 +126,24 @@ def test_the_api_never_answers_5xx_and_always_matches_its_schema(cube_names, in_
 
 
 # Every query parameter any view reads (grep of request.GET / query_params and penalties' FILTERS).
-QUERY_PARAMS = ["q", "status", "error", "late", "layout", "page", "set", "user", "event", "registration",
-                "selection", "infraction", "penalty", "limit", "offset", "format"]
+QUERY_PARAMS = [
+    "q",
+    "status",
+    "error",
+    "late",
+    "layout",
+    "page",
+    "set",
+    "user",
+    "event",
+    "registration",
+    "selection",
+    "infraction",
+    "penalty",
+    "limit",
+    "offset",
+    "format",
+]
 ODD_VALUES = ["a\x00b", "-1", "99999999999999999999", "%", "' OR 1=1 --", "é" * 300, "[]"]
 
 
@@ -147,13 +175,57 @@ def test_odd_query_strings_on_every_get_route_never_break_a_page(cube_names, in_
     assert broken == [], "\n".join(broken)
 
 
-FORM_FIELDS = ["action", "appeal", "card", "confirm", "confirmed", "cover", "event", "matches", "method", "next",
-               "notes", "pack", "percent", "pool", "position", "registration", "registrations", "seed", "selection",
-               "username", "checklist_lines", "cube_list", "date", "decision", "deck_building_minutes",
-               "decklist", "description", "deviation_reason", "draft_format", "draft_round", "enforcement_level",
-               "fix", "infraction", "judge_statement", "match_round", "name", "opaque_sleeves", "pack_size",
-               "penalty", "pick_number", "pick_timer", "pod", "q", "reason", "set_codes", "source", "statement",
-               "status", "password"]
+FORM_FIELDS = [
+    "action",
+    "appeal",
+    "card",
+    "confirm",
+    "confirmed",
+    "cover",
+    "event",
+    "matches",
+    "method",
+    "next",
+    "notes",
+    "pack",
+    "percent",
+    "pool",
+    "position",
+    "registration",
+    "registrations",
+    "seed",
+    "selection",
+    "username",
+    "checklist_lines",
+    "cube_list",
+    "date",
+    "decision",
+    "deck_building_minutes",
+    "decklist",
+    "description",
+    "deviation_reason",
+    "draft_format",
+    "draft_round",
+    "enforcement_level",
+    "fix",
+    "infraction",
+    "judge_statement",
+    "match_round",
+    "name",
+    "opaque_sleeves",
+    "pack_size",
+    "penalty",
+    "pick_number",
+    "pick_timer",
+    "pod",
+    "q",
+    "reason",
+    "set_codes",
+    "source",
+    "statement",
+    "status",
+    "password",
+]
 
 
 @pytest.mark.parametrize("odd", ["a\x00b", "-1", "99999999999999999999", "é" * 3000])
@@ -198,10 +270,14 @@ BAD_BODIES = {
     "deep nesting": (DEEP_JSON, "json_too_deep"),
     "deep object": ('{"a":' * 50_000 + "1" + "}" * 50_000, "json_too_deep"),
     # A lone UTF-16 surrogate decodes but cannot be encoded again (hashing, the database).
-    "lone surrogate": ('{"username": "\\ud800", "password": "x", "text": "\\udfff", "name": "\\ud800"}',
-                       "invalid_text"),
-    "NUL in a string": ('{"username": "a\\u0000b", "password": "x", "text": "1 Island\\u0000", '
-                        '"name": "a\\u0000"}', "invalid_text"),
+    "lone surrogate": (
+        '{"username": "\\ud800", "password": "x", "text": "\\udfff", "name": "\\ud800"}',
+        "invalid_text",
+    ),
+    "NUL in a string": (
+        '{"username": "a\\u0000b", "password": "x", "text": "1 Island\\u0000", "name": "a\\u0000"}',
+        "invalid_text",
+    ),
 }
 
 
@@ -248,8 +324,9 @@ def test_bad_json_bodies_on_every_write_endpoint_are_coded_400s(cube_names, in_p
     assert (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count()) == before
 
 
-@pytest.mark.parametrize("url", ["/api/penalties/", "/api/events/{event}/penalties/", "/api/cards/",
-                                 "/penalties/", "/cards/"])
+@pytest.mark.parametrize(
+    "url", ["/api/penalties/", "/api/events/{event}/penalties/", "/api/cards/", "/penalties/", "/cards/"]
+)
 @pytest.mark.parametrize("param", ["q", "infraction", "status"])
 def test_a_nul_byte_in_a_query_parameter_is_a_400(cube_names, url, param):  # noqa: F811
     """PostgreSQL refuses NUL in any query text: refused up front, on every engine alike."""
@@ -264,9 +341,16 @@ def test_a_nul_byte_in_a_query_parameter_is_a_400(cube_names, url, param):  # no
         assert response.json()["errors"][0]["code"] == "invalid_text"
 
 
-@pytest.mark.parametrize("query, status", [("limit=" + "9" * 30, 200), ("offset=" + "9" * 30, 400),
-                                           ("limit=" + "9" * 30 + "&offset=" + "9" * 30, 400),
-                                           ("limit=abc", 200), ("limit=-5", 200)])
+@pytest.mark.parametrize(
+    "query, status",
+    [
+        ("limit=" + "9" * 30, 200),
+        ("offset=" + "9" * 30, 400),
+        ("limit=" + "9" * 30 + "&offset=" + "9" * 30, 400),
+        ("limit=abc", 200),
+        ("limit=-5", 200),
+    ],
+)
 def test_huge_pagination_numbers_on_the_card_list(client, db, query, status):
     response = client.get("/api/cards/?" + query)
     assert response.status_code == status
@@ -277,7 +361,8 @@ def test_huge_pagination_numbers_on_the_card_list(client, db, query, status):
 
 
 def test_the_token_endpoint_with_a_lone_surrogate_username(client, db):
-    response = client.post("/api/auth/token/", data='{"username": "\\ud800", "password": "x"}',
-                           content_type="application/json")
+    response = client.post(
+        "/api/auth/token/", data='{"username": "\\ud800", "password": "x"}', content_type="application/json"
+    )
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "invalid_text"

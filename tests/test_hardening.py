@@ -35,11 +35,11 @@ def user(db):
 
 
 def _login(client, username, password, address="10.0.0.1"):
-    return client.post("/accounts/login/", {"username": username, "password": password},
-                       REMOTE_ADDR=address)
+    return client.post("/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
 # --- login throttling -------------------------------------------------------------------
+
 
 def test_login_page_locks_after_repeated_failures(client, user, settings):
     settings.LOGIN_FAILURE_LIMIT = 3
@@ -71,14 +71,26 @@ def test_behind_a_proxy_the_lock_uses_the_forwarded_address(client, user, settin
     settings.LOGIN_FAILURE_LIMIT = 2
     settings.BEHIND_PROXY = True
     for _ in range(2):
-        client.post("/accounts/login/", {"username": "alice", "password": "wrong"},
-                    REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.5")
-    locked = client.post("/accounts/login/", {"username": "alice", "password": "right-password"},
-                         REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.5, 10.9.9.9")
+        client.post(
+            "/accounts/login/",
+            {"username": "alice", "password": "wrong"},
+            REMOTE_ADDR="10.9.9.9",
+            HTTP_X_FORWARDED_FOR="203.0.113.5",
+        )
+    locked = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": "right-password"},
+        REMOTE_ADDR="10.9.9.9",
+        HTTP_X_FORWARDED_FOR="203.0.113.5, 10.9.9.9",
+    )
     assert locked.status_code == 429
     # Another client behind the same proxy is not locked out.
-    other = Client().post("/accounts/login/", {"username": "alice", "password": "right-password"},
-                          REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    other = Client().post(
+        "/accounts/login/",
+        {"username": "alice", "password": "right-password"},
+        REMOTE_ADDR="10.9.9.9",
+        HTTP_X_FORWARDED_FOR="198.51.100.7",
+    )
     assert other.status_code == 302
 
 
@@ -96,11 +108,9 @@ def test_successful_login_clears_the_failure_count(client, user, settings):
 def test_token_endpoint_locked_after_failures_answers_429(api_client, user, settings):
     settings.LOGIN_FAILURE_LIMIT = 2
     for _ in range(2):
-        response = api_client.post("/api/auth/token/", {"username": "alice", "password": "bad"},
-                                   format="json")
+        response = api_client.post("/api/auth/token/", {"username": "alice", "password": "bad"}, format="json")
         assert response.status_code == 400
-    response = api_client.post("/api/auth/token/", {"username": "alice", "password": "right-password"},
-                               format="json")
+    response = api_client.post("/api/auth/token/", {"username": "alice", "password": "right-password"}, format="json")
     assert response.status_code == 429
     assert response.json()["errors"][0]["code"] == "login_locked"
     assert "Retry-After" in response
@@ -111,8 +121,7 @@ def test_token_endpoint_rate_limited_per_account_and_address(api_client, user, s
     settings.LOGIN_FAILURE_LIMIT = 1000
     codes = []
     for _ in range(12):
-        response = api_client.post("/api/auth/token/", {"username": "alice", "password": "x"},
-                                   format="json")
+        response = api_client.post("/api/auth/token/", {"username": "alice", "password": "x"}, format="json")
         codes.append(response.status_code)
     assert codes[:10] == [400] * 10 and codes[10:] == [429, 429]
     assert response.json()["errors"][0]["code"] == "throttled"
@@ -125,19 +134,24 @@ def test_a_room_of_200_players_behind_one_address_all_get_tokens_within_a_minute
     """At a venue the whole room shares one address: 200 sign-ins in a minute all succeed."""
     User = get_user_model()
     User.objects.bulk_create([User(username=f"room{i}", password=make_password("pw")) for i in range(200)])
-    statuses = [api_client.post("/api/auth/token/", {"username": f"room{i}", "password": "pw"},
-                                format="json").status_code for i in range(200)]
+    statuses = [
+        api_client.post("/api/auth/token/", {"username": f"room{i}", "password": "pw"}, format="json").status_code
+        for i in range(200)
+    ]
     assert statuses == [200] * 200
 
 
 def test_token_endpoint_rate_limited_per_address_beyond_a_venue(api_client, db, settings):
     settings.LOGIN_ADDRESS_THROTTLE_RATE = "5/min"
-    codes = [api_client.post("/api/auth/token/", {"username": f"nobody{i}", "password": "x"},
-                             format="json").status_code for i in range(7)]
+    codes = [
+        api_client.post("/api/auth/token/", {"username": f"nobody{i}", "password": "x"}, format="json").status_code
+        for i in range(7)
+    ]
     assert codes == [400] * 5 + [429, 429]
 
 
 # --- CSRF on every HTML form ------------------------------------------------------------
+
 
 def _page_urls():
     """Every non-API, non-admin URL pattern, with its parameters filled in."""
@@ -201,6 +215,7 @@ def test_csrf_failure_is_a_403_for_the_login_form(user):
 
 # --- request size limits ----------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_oversized_json_body_to_the_api_is_a_clean_413(api_client, settings, user):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
@@ -258,6 +273,7 @@ def test_binary_file_named_deck_txt_is_refused(api_client, db):
 
 # --- database unavailable ---------------------------------------------------------------
 
+
 def _failing_fetch(*args, **kwargs):
     raise OperationalError("connection to server was lost")
 
@@ -296,8 +312,7 @@ def test_failure_mid_write_leaves_nothing_half_written(api_client):
     organiser = get_user_model().objects.create_user("org", password="pw")
     organiser.groups.add(Group.objects.get_or_create(name=roles.ORGANISER)[0])
     api_client.force_authenticate(organiser)
-    payload = {"name": "Friday draft", "date": "2026-11-29", "draft_format": "booster",
-               "set_codes": ["ISD"]}
+    payload = {"name": "Friday draft", "date": "2026-11-29", "draft_format": "booster", "set_codes": ["ISD"]}
     # The event row is written, then the database goes away before the staff row.
     with mock.patch.object(EventStaff.objects, "create", side_effect=OperationalError("gone")):
         response = api_client.post("/api/events/", payload, format="json")

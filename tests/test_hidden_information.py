@@ -71,8 +71,7 @@ def hidden_names(world, *, piles_too: bool) -> set[str]:
     me = world.seats["own"]
     front = Pack.objects.filter(holder=me).order_by("queue_seq").first()
     others = DraftCard.objects.exclude(seat=me).exclude(pack=front) if front else DraftCard.objects.exclude(seat=me)
-    names = set(others.filter(is_dfc=False).exclude(seat=None, pack__holder=None)
-                .values_list("card__name", flat=True))
+    names = set(others.filter(is_dfc=False).exclude(seat=None, pack__holder=None).values_list("card__name", flat=True))
     if piles_too:
         names |= set(others.exclude(seat=None).values_list("card__name", flat=True))
     return names - visible_names(me)
@@ -103,8 +102,11 @@ def player_requests(world) -> list[tuple[str, str, dict | None]]:
             ("POST", f"/api/seats/{own.pk}/pile/", {"card": stranger.pk, "position": 0}),
             ("POST", f"/events/seats/{own.pk}/pick/", {"card": stranger.pk}),
         ]
-    requests += [("GET", f"/api/seats/{own.pk}/?format=json", None),
-                 ("GET", "/api/me/penalties/", None), ("GET", "/penalties/", None)]
+    requests += [
+        ("GET", f"/api/seats/{own.pk}/?format=json", None),
+        ("GET", "/api/me/penalties/", None),
+        ("GET", "/penalties/", None),
+    ]
     return requests
 
 
@@ -124,8 +126,9 @@ def fetch_everything(world) -> dict[str, str]:
     return bodies
 
 
-def assert_nothing_hidden(world, bodies: dict[str, str], messages: list, *, piles_too: bool,
-                          decks_published: bool = False) -> None:
+def assert_nothing_hidden(
+    world, bodies: dict[str, str], messages: list, *, piles_too: bool, decks_published: bool = False
+) -> None:
     # Once decklists are published, every pile is public (decks, logs): only penalties stay hidden.
     names = set() if decks_published else hidden_names(world, piles_too=piles_too)
     secrets = secret_penalty_texts(world)
@@ -225,11 +228,13 @@ def register_decks(world) -> None:
     """Seats 0-3 of pod 1 register 23 cards of their pile (+ basics) as their limited deck."""
     world.decks = {}
     for key, seat in (("own", world.seats["own"]), ("mate", world.seats["mate"])):
-        names = list(DraftCard.objects.filter(seat=seat).order_by("pile_position")
-                     .values_list("card__name", flat=True)[:23])
+        names = list(
+            DraftCard.objects.filter(seat=seat).order_by("pile_position").values_list("card__name", flat=True)[:23]
+        )
         main = [{"name": n, "count": 1} for n in names] + [{"name": "Island", "count": 17}]
-        world.decks[key], _ = deck_services.register_deck(event_id=world.event.pk, actor=seat.registration.user,
-                                                          main=main)
+        world.decks[key], _ = deck_services.register_deck(
+            event_id=world.event.pk, actor=seat.registration.user, main=main
+        )
 
 
 def publish(world) -> None:
@@ -264,12 +269,16 @@ async def test_a_player_receives_no_hidden_information_during_a_whole_draft(cube
         seen = {name: [] for name in sockets}
         while state != PodState.DECK_BUILDING:
             # The player dawdles for two steps first: packs pile up behind the one in front.
-            frame = None if steps < 2 else await database_sync_to_async(pick_over_the_socket_first)(
-                world.pod.pk, own_seat.pk)
+            frame = (
+                None
+                if steps < 2
+                else await database_sync_to_async(pick_over_the_socket_first)(world.pod.pk, own_seat.pk)
+            )
             if frame is not None:
                 await sockets["own seat"].send_json_to(frame)
-            state = await database_sync_to_async(draft_step)(world.pod.pk, skip_seat=own_seat.pk,
-                                                             picked=frame is not None)
+            state = await database_sync_to_async(draft_step)(
+                world.pod.pk, skip_seat=own_seat.pk, picked=frame is not None
+            )
             steps += 1
             assert steps < 100
             for name, communicator in sockets.items():
@@ -297,12 +306,12 @@ async def test_a_player_receives_no_hidden_information_during_a_whole_draft(cube
             assert sum(m["type"] == "changed" for m in heard) > 40, name
             if name == "own seat":
                 assert kinds == {"hello", "changed", "picked", "queue"}, kinds
-                manual = await database_sync_to_async(
-                    Pick.objects.filter(seat=own_seat, kind="manual").count)()
+                manual = await database_sync_to_async(Pick.objects.filter(seat=own_seat, kind="manual").count)()
                 # Every pick of theirs since the sockets opened went over the socket.
                 assert sum(m["type"] == "picked" for m in heard) == manual - picked_before > 30
-                assert any(len(m["queue"]) > 1 for m in heard if m["type"] in CARD_MESSAGES), \
+                assert any(len(m["queue"]) > 1 for m in heard if m["type"] in CARD_MESSAGES), (
                     "no answer showed a pack waiting behind the front one (the R15 check ran on nothing)"
+                )
             elif name == "mate seat":
                 assert kinds == {"hello", "changed", "queue"}, kinds
             else:
@@ -320,8 +329,9 @@ async def test_a_player_receives_no_hidden_information_during_a_whole_draft(cube
         mate_deck = world.decks["mate"]
         published = bodies[f"GET /api/decks/{mate_deck.pk}/"]
         assert '"not_your_deck"' not in published and f'"id":{mate_deck.pk}' in published.replace(" ", "")
-        await database_sync_to_async(assert_nothing_hidden)(world, bodies, messages, piles_too=False,
-                                                            decks_published=True)
+        await database_sync_to_async(assert_nothing_hidden)(
+            world, bodies, messages, piles_too=False, decks_published=True
+        )
         checks += 3
     finally:
         for communicator in sockets.values():

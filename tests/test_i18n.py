@@ -111,8 +111,7 @@ def test_the_search_finds_template_strings():
 def test_committed_mo_is_the_compiled_po(lang, domain):
     """The site runs the committed .mo files: they must hold what the .po files say."""
     base = ROOT / "locale" / lang / "LC_MESSAGES" / domain
-    compiled = {(e.msgid, e.msgid_plural): (e.msgstr, dict(e.msgstr_plural))
-                for e in polib.mofile(str(base) + ".mo")}
+    compiled = {(e.msgid, e.msgid_plural): (e.msgstr, dict(e.msgstr_plural)) for e in polib.mofile(str(base) + ".mo")}
     for entry in catalogue(lang, domain):
         if entry.obsolete or not entry.msgid:
             continue
@@ -187,9 +186,15 @@ def test_an_unknown_language_falls_back_to_english(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("accept, expected", [
-    ("pt-br", "Escolher"), ("es", "Elegir"), ("it", "Scegli"), ("ru", "Взять"),
-])
+@pytest.mark.parametrize(
+    "accept, expected",
+    [
+        ("pt-br", "Escolher"),
+        ("es", "Elegir"),
+        ("it", "Scegli"),
+        ("ru", "Взять"),
+    ],
+)
 def test_the_live_pages_script_strings_come_translated(client, accept, expected):
     response = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE=accept)
     assert response.status_code == 200
@@ -210,8 +215,10 @@ def test_dates_and_numbers_use_the_locale_format(accept):
     with translation.override(accept):
         out = template.render({"day": dt.date(2026, 11, 30), "number": 1234.5})
     expected = {
-        "en": "Nov. 30, 2026|1234.5", "pt-br": "30 de Novembro de 2026|1234,5",
-        "es": "30 de noviembre de 2026|1234,5", "it": "30 Novembre 2026|1234,5",
+        "en": "Nov. 30, 2026|1234.5",
+        "pt-br": "30 de Novembro de 2026|1234,5",
+        "es": "30 de noviembre de 2026|1234,5",
+        "it": "30 Novembre 2026|1234,5",
         "ru": "30 ноября 2026 г.|1234,5",
     }[accept]
     assert out == expected
@@ -239,14 +246,18 @@ def test_api_error_code_is_the_same_in_every_language(api_client, accept, messag
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("accept, fragment", [
-    ("en", "is not a card line"), ("pt-br", "não é uma linha de carta"),
-    ("es", "no es una línea de carta"), ("it", "non è una riga di carta"),
-    ("ru", "не строка с картой"),
-])
+@pytest.mark.parametrize(
+    "accept, fragment",
+    [
+        ("en", "is not a card line"),
+        ("pt-br", "não é uma linha de carta"),
+        ("es", "no es una línea de carta"),
+        ("it", "non è una riga di carta"),
+        ("ru", "не строка с картой"),
+    ],
+)
 def test_decklist_parse_errors_from_the_plain_python_parser_are_translated(api_client, accept, fragment):
-    response = api_client.post("/api/decks/parse", {"text": "four Island"},
-                               format="json", HTTP_ACCEPT_LANGUAGE=accept)
+    response = api_client.post("/api/decks/parse", {"text": "four Island"}, format="json", HTTP_ACCEPT_LANGUAGE=accept)
     assert response.status_code == 400
     error = response.json()["errors"][0]
     assert error["code"] == "invalid_decklist"
@@ -254,14 +265,16 @@ def test_decklist_parse_errors_from_the_plain_python_parser_are_translated(api_c
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("accept, fragment", [
-    ("en", "R35: modal double-faced cards can't transform"),
-    ("pt-br", "R35: cartas modais de dupla face não se transformam"),
-    ("ru", "R35: модальные двусторонние карты не трансформируются"),
-])
+@pytest.mark.parametrize(
+    "accept, fragment",
+    [
+        ("en", "R35: modal double-faced cards can't transform"),
+        ("pt-br", "R35: cartas modais de dupla face não se transformam"),
+        ("ru", "R35: модальные двусторонние карты не трансформируются"),
+    ],
+)
 def test_rules_desk_explanations_are_translated(api_client, accept, fragment):
-    body = {"card": "Sejiri Shelter", "zone": "hand",
-            "actions": [{"action": "play_land"}, {"action": "transform"}]}
+    body = {"card": "Sejiri Shelter", "zone": "hand", "actions": [{"action": "play_land"}, {"action": "transform"}]}
     response = api_client.post("/api/rules/simulate", body, format="json", HTTP_ACCEPT_LANGUAGE=accept)
     assert response.status_code == 200, response.content
     reasons = [step["reason"] for step in response.json()["steps"] if step["reason"]]

@@ -90,8 +90,7 @@ def test_validation_errors_name_their_fields(api_client):
 
 def test_token_auth_round_trip(api_client):
     create_demo_accounts()
-    response = api_client.post("/api/auth/token/", {"username": "judge", "password": "demo-judge"},
-                               format="json")
+    response = api_client.post("/api/auth/token/", {"username": "judge", "password": "demo-judge"}, format="json")
     assert response.status_code == 200
     token = response.json()["token"]
     api_client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
@@ -107,8 +106,7 @@ def test_bad_token_is_a_clean_401(api_client):
 
 def test_wrong_password_is_refused(api_client):
     create_demo_accounts()
-    response = api_client.post("/api/auth/token/", {"username": "judge", "password": "nope"},
-                               format="json")
+    response = api_client.post("/api/auth/token/", {"username": "judge", "password": "nope"}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "authorization"
 
@@ -126,8 +124,7 @@ def test_demo_accounts_hold_their_roles():
 def test_login_page_logs_in_and_nav_shows_role(client):
     create_demo_accounts()
     assert client.get(reverse("login")).status_code == 200
-    response = client.post(reverse("login"), {"username": "organiser", "password": "demo-organiser"},
-                           follow=True)
+    response = client.post(reverse("login"), {"username": "organiser", "password": "demo-organiser"}, follow=True)
     assert response.status_code == 200
     assert b"role-badge" in response.content and b"organiser" in response.content
     response = client.post(reverse("logout"), follow=True)
@@ -158,8 +155,7 @@ def _settings_in_subprocess(env: dict[str, str]) -> dict:
     )
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS"}}
     clean.update(env, DJANGO_SETTINGS_MODULE="draftsite.settings")
-    out = subprocess.run([sys.executable, "-c", code], env=clean, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], env=clean, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -173,10 +169,14 @@ def test_embedded_defaults_need_no_services():
 
 
 def test_services_come_from_the_environment():
-    found = _settings_in_subprocess({
-        "DATABASE_URL": "postgres://u@db.example:5432/x", "REDIS_URL": "redis://r.example:6379/1",
-        "DEBUG": "true", "ALLOWED_HOSTS": "draft.example,other.example",
-    })
+    found = _settings_in_subprocess(
+        {
+            "DATABASE_URL": "postgres://u@db.example:5432/x",
+            "REDIS_URL": "redis://r.example:6379/1",
+            "DEBUG": "true",
+            "ALLOWED_HOSTS": "draft.example,other.example",
+        }
+    )
     assert found["engine"] == "django.db.backends.postgresql"
     assert found["eager"] is False and found["broker"] == "redis://r.example:6379/1"
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"

@@ -21,9 +21,24 @@ class CardFaceSerializer(serializers.ModelSerializer):
     class Meta:
         model = CardFace
         fields = [
-            "position", "name", "mana_cost", "mana_value", "type_line", "supertypes",
-            "card_types", "subtypes", "oracle_text", "colors", "color_indicator", "power",
-            "toughness", "loyalty", "defense", "disguise_cost", "morph_cost", "megamorph_cost",
+            "position",
+            "name",
+            "mana_cost",
+            "mana_value",
+            "type_line",
+            "supertypes",
+            "card_types",
+            "subtypes",
+            "oracle_text",
+            "colors",
+            "color_indicator",
+            "power",
+            "toughness",
+            "loyalty",
+            "defense",
+            "disguise_cost",
+            "morph_cost",
+            "megamorph_cost",
         ]
 
     def get_colors(self, face: CardFace) -> list[str]:
@@ -39,24 +54,30 @@ class PrintingSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Printing
-        fields = ["set_code", "set_name", "collector_number", "rarity", "scryfall_id",
-                  "image_uris", "in_boosters"]
+        fields = ["set_code", "set_name", "collector_number", "rarity", "scryfall_id", "image_uris", "in_boosters"]
 
 
 PRINTED_NAMES_FIELD = serializers.DictField(
     child=serializers.ListField(child=serializers.CharField()),
-    help_text=gettext_lazy('The face names as printed in other languages, per language code '
-                           '(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant).'),
+    help_text=gettext_lazy(
+        "The face names as printed in other languages, per language code "
+        "(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant)."
+    ),
 )
 
 
 class PrintedNamesMixin(serializers.Serializer):
     printed_names = serializers.SerializerMethodField(
-        help_text=gettext_lazy('The face names as printed in other languages, per language code '
-                               '(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant).'))
+        help_text=gettext_lazy(
+            "The face names as printed in other languages, per language code "
+            "(pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant)."
+        )
+    )
     local_name = serializers.SerializerMethodField(
-        help_text=gettext_lazy("The card's name in the request's language when it was printed "
-                               "in it (faces joined by //); null otherwise."))
+        help_text=gettext_lazy(
+            "The card's name in the request's language when it was printed in it (faces joined by //); null otherwise."
+        )
+    )
 
     @extend_schema_field(PRINTED_NAMES_FIELD)
     def get_printed_names(self, card: Card) -> dict[str, list[str]]:
@@ -75,8 +96,7 @@ class CardSummarySerializer(PrintedNamesMixin, serializers.ModelSerializer):
 
     class Meta:
         model = Card
-        fields = ["id", "name", "layout", "is_dfc", "color_identity", "faces", "local_name",
-                  "printed_names"]
+        fields = ["id", "name", "layout", "is_dfc", "color_identity", "faces", "local_name", "printed_names"]
 
     def get_faces(self, card: Card) -> list[str]:
         return [face.name for face in card.faces.all()]
@@ -90,16 +110,27 @@ class CardDetailSerializer(PrintedNamesMixin, serializers.ModelSerializer):
     printings = PrintingSerializer(many=True, read_only=True)
     is_dfc = serializers.BooleanField(read_only=True)
     color_identity = serializers.SerializerMethodField(
-        help_text=gettext_lazy('R39: colors of mana symbols, color indicators and basic land types on every face.')
+        help_text=gettext_lazy("R39: colors of mana symbols, color indicators and basic land types on every face.")
     )
     checklists = serializers.SerializerMethodField(
-        help_text=gettext_lazy('Official checklist or substitute cards that can stand in for this card (R11).')
+        help_text=gettext_lazy("Official checklist or substitute cards that can stand in for this card (R11).")
     )
 
     class Meta:
         model = Card
-        fields = ["id", "name", "layout", "is_dfc", "color_identity", "oracle_id", "faces",
-                  "local_name", "printed_names", "printings", "checklists"]
+        fields = [
+            "id",
+            "name",
+            "layout",
+            "is_dfc",
+            "color_identity",
+            "oracle_id",
+            "faces",
+            "local_name",
+            "printed_names",
+            "printings",
+            "checklists",
+        ]
 
     def get_color_identity(self, card: Card) -> list[str]:
         return _letters(card.color_identity)
@@ -107,9 +138,13 @@ class CardDetailSerializer(PrintedNamesMixin, serializers.ModelSerializer):
     @extend_schema_field(
         inline_serializer(
             "ChecklistRef",
-            {"id": serializers.IntegerField(), "name": serializers.CharField(),
-             "kind": serializers.CharField(), "set_code": serializers.CharField(),
-             "collector_number": serializers.CharField()},
+            {
+                "id": serializers.IntegerField(),
+                "name": serializers.CharField(),
+                "kind": serializers.CharField(),
+                "set_code": serializers.CharField(),
+                "collector_number": serializers.CharField(),
+            },
             many=True,
         )
     )
@@ -117,10 +152,16 @@ class CardDetailSerializer(PrintedNamesMixin, serializers.ModelSerializer):
         seen = {}
         for entry in card.checklist_entries.all():
             checklist = entry.checklist
-            seen.setdefault(checklist.pk, {
-                "id": checklist.pk, "name": checklist.name, "kind": checklist.kind,
-                "set_code": checklist.set_code, "collector_number": checklist.collector_number,
-            })
+            seen.setdefault(
+                checklist.pk,
+                {
+                    "id": checklist.pk,
+                    "name": checklist.name,
+                    "kind": checklist.kind,
+                    "set_code": checklist.set_code,
+                    "collector_number": checklist.collector_number,
+                },
+            )
         return list(seen.values())
 
 
@@ -134,5 +175,14 @@ class ChecklistCardSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ChecklistCard
-        fields = ["id", "name", "kind", "set_code", "parent_set_code", "collector_number",
-                  "scryfall_id", "oracle_text", "entries"]
+        fields = [
+            "id",
+            "name",
+            "kind",
+            "set_code",
+            "parent_set_code",
+            "collector_number",
+            "scryfall_id",
+            "oracle_text",
+            "entries",
+        ]

@@ -52,7 +52,8 @@ class CardListView(generics.ListAPIView):
         if len(query) > selectors.MAX_QUERY_LENGTH:
             raise DomainError(
                 error_codes.QUERY_TOO_LONG,
-                gettext('The search text is limited to %(MAX_QUERY_LENGTH)s characters.') % {'MAX_QUERY_LENGTH': selectors.MAX_QUERY_LENGTH},
+                gettext("The search text is limited to %(MAX_QUERY_LENGTH)s characters.")
+                % {"MAX_QUERY_LENGTH": selectors.MAX_QUERY_LENGTH},
                 field="q",
             )
         return query
@@ -60,18 +61,27 @@ class CardListView(generics.ListAPIView):
     def get_queryset(self):
         layout = self.request.query_params.get("layout") or None
         if layout and layout not in Layout.values:
-            raise DomainError(error_codes.INVALID_FILTER,
-                              gettext('Unknown layout %(layout)s; expected one of %(join)s.') % {'layout': repr(layout), 'join': ', '.join(Layout.values)},
-                              field="layout")
-        return selectors.search_cards(self._query(), layout=layout,
-                                      set_code=self.request.query_params.get("set") or None)
+            raise DomainError(
+                error_codes.INVALID_FILTER,
+                gettext("Unknown layout %(layout)s; expected one of %(join)s.")
+                % {"layout": repr(layout), "join": ", ".join(Layout.values)},
+                field="layout",
+            )
+        return selectors.search_cards(
+            self._query(), layout=layout, set_code=self.request.query_params.get("set") or None
+        )
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("q", OpenApiTypes.STR, description=(
-                "Any face name or the full name, in English or as printed in any language "
-                "(Pastor de Gatstaf, Гастафский Завыватель). Suggestions come in the language "
-                "of the query.")),
+            OpenApiParameter(
+                "q",
+                OpenApiTypes.STR,
+                description=(
+                    "Any face name or the full name, in English or as printed in any language "
+                    "(Pastor de Gatstaf, Гастафский Завыватель). Suggestions come in the language "
+                    "of the query."
+                ),
+            ),
             OpenApiParameter("layout", OpenApiTypes.STR, enum=Layout.values),
             OpenApiParameter("set", OpenApiTypes.STR, description="Set code, e.g. ISD."),
         ]
@@ -97,7 +107,9 @@ class CardDetailView(generics.RetrieveAPIView):
     def get_object(self):
         card = selectors.card_by_id(self.kwargs["pk"])
         if card is None:
-            raise NotFoundError(error_codes.UNKNOWN_CARD, gettext('No card has id %(kwargs)s.') % {'kwargs': self.kwargs['pk']})
+            raise NotFoundError(
+                error_codes.UNKNOWN_CARD, gettext("No card has id %(kwargs)s.") % {"kwargs": self.kwargs["pk"]}
+            )
         return card
 
 

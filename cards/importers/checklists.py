@@ -24,8 +24,16 @@ from cards.name_folding import normalize_name
 from .records import ChecklistRecord
 
 _NUMBER = re.compile(r"(\d+)")
-_FIELDS = ("name", "kind", "set_code", "parent_set_code", "collector_number", "scryfall_id",
-           "oracle_text", "search_name")
+_FIELDS = (
+    "name",
+    "kind",
+    "set_code",
+    "parent_set_code",
+    "collector_number",
+    "scryfall_id",
+    "oracle_text",
+    "search_name",
+)
 
 
 def write_checklist_cards(batch: list[ChecklistRecord]) -> tuple[int, int]:
@@ -116,9 +124,11 @@ def relink() -> tuple[int, int]:
 def _front_faces(names: set[str]) -> tuple[dict[str, int], dict[str, int]]:
     """Printed name -> card id of the card whose front face has that name (DFCs first)."""
     folded_names = {normalize_name(name) for name in names}
-    rows = CardFace.objects.filter(position=0).filter(
-        search_name__in=folded_names
-    ).values_list("name", "search_name", "card_id", "card__layout")
+    rows = (
+        CardFace.objects.filter(position=0)
+        .filter(search_name__in=folded_names)
+        .values_list("name", "search_name", "card_id", "card__layout")
+    )
     exact: dict[str, tuple] = {}
     folded: dict[str, tuple] = {}
     for name, search_name, card_id, layout in rows:
@@ -140,9 +150,9 @@ def _sync_substitutes() -> None:
     if not substitutes:
         return
     parents = {s.parent_set_code for s in substitutes if s.parent_set_code}
-    rows = Printing.objects.filter(
-        card_set__code__in=parents, card__layout__in=list(DFC_LAYOUTS)
-    ).values_list("card_set__code", "collector_number", "card_id")
+    rows = Printing.objects.filter(card_set__code__in=parents, card__layout__in=list(DFC_LAYOUTS)).values_list(
+        "card_set__code", "collector_number", "card_id"
+    )
     best: dict[str, dict[int, tuple]] = {}
     for code, number, card_id in rows:
         cards = best.setdefault(code, {})
@@ -150,13 +160,13 @@ def _sync_substitutes() -> None:
         if card_id not in cards or key < cards[card_id]:
             cards[card_id] = key
     card_ids = {card_id for cards in best.values() for card_id in cards}
-    front = dict(CardFace.objects.filter(card_id__in=card_ids, position=0).values_list(
-        "card_id", "name"))
+    front = dict(CardFace.objects.filter(card_id__in=card_ids, position=0).values_list("card_id", "name"))
     wanted_by_set = {
-        code: list(dict.fromkeys(
-            front[card_id] for card_id, _ in sorted(cards.items(), key=lambda kv: kv[1])
-            if card_id in front
-        ))
+        code: list(
+            dict.fromkeys(
+                front[card_id] for card_id, _ in sorted(cards.items(), key=lambda kv: kv[1]) if card_id in front
+            )
+        )
         for code, cards in best.items()
     }
     existing: dict[int, list[ChecklistEntry]] = {}

@@ -39,7 +39,8 @@ def read_cockatrice(path: str) -> Iterator:
         except ET.ParseError as exc:
             raise ImportFormatError(
                 f"invalid or truncated XML after card entry #{reader.index}: {exc}",
-                code=errors.INVALID_XML, path=path,
+                code=errors.INVALID_XML,
+                path=path,
             ) from exc
     yield from reader.flush(everything=True)
 
@@ -53,18 +54,21 @@ class _Entry:
         self.text = elem.findtext("text") or ""
         prop = elem.find("prop")
         source = prop if prop is not None else elem  # version 3 keeps these on the card
-        self.props = {tag: (source.findtext(tag) or "").strip() for tag in
-                      ("type", "manacost", "cmc", "colors", "pt", "loyalty")}
+        self.props = {
+            tag: (source.findtext(tag) or "").strip() for tag in ("type", "manacost", "cmc", "colors", "pt", "loyalty")
+        }
         self.is_token = (elem.findtext("token") or "").strip() in {"1", "true"}
         self.printings = []
         for set_elem in elem.findall("set"):
             attrs = {k.lower(): v for k, v in set_elem.attrib.items()}
-            self.printings.append({
-                "set": (set_elem.text or "").strip(),
-                "rarity": attrs.get("rarity", ""),
-                "picurl": attrs.get("picurl", "").strip(),
-                "num": attrs.get("num", "").strip(),
-            })
+            self.printings.append(
+                {
+                    "set": (set_elem.text or "").strip(),
+                    "rarity": attrs.get("rarity", ""),
+                    "picurl": attrs.get("picurl", "").strip(),
+                    "num": attrs.get("num", "").strip(),
+                }
+            )
 
     @property
     def group_key(self) -> str | None:
@@ -90,7 +94,8 @@ class _Reader:
                     if elem.tag != ROOT_TAG:
                         raise ImportFormatError(
                             f"XML root is <{elem.tag}>, not <{ROOT_TAG}>",
-                            code=errors.UNKNOWN_FORMAT, path=self.path,
+                            code=errors.UNKNOWN_FORMAT,
+                            path=self.path,
                         )
                 if elem.tag == "cards":
                     cards_elem = elem
@@ -116,13 +121,18 @@ class _Reader:
         name = (elem.findtext("longname") or "").strip()
         name = re.sub(r"\s*\(Spoiler\)$", "", name)
         date = (elem.findtext("releasedate") or "").strip() or None
-        return SetInfo(code=code, name=name[:200], release_date=date,
-                       set_type=(elem.findtext("settype") or "").strip().lower()[:40],
-                       authoritative=True)
+        return SetInfo(
+            code=code,
+            name=name[:200],
+            release_date=date,
+            set_type=(elem.findtext("settype") or "").strip().lower()[:40],
+            authoritative=True,
+        )
 
     def _error(self, index: int, name, exc: Exception) -> RecordError:
-        return RecordError(str(exc) or type(exc).__name__, path=self.path, index=index,
-                           section="card entry", ident=name or None)
+        return RecordError(
+            str(exc) or type(exc).__name__, path=self.path, index=index, section="card entry", ident=name or None
+        )
 
     def _add(self, entry: _Entry) -> Iterator:
         if not entry.name:
@@ -153,8 +163,9 @@ def _cards(group: list[_Entry]) -> Iterator:
     first = group[0]
     if len(names) > 1:
         halves = [next(e for e in group if e.name == n) for n in names]
-        faces = [_face(e, e.props["type"], e.props["manacost"], e.text, e.props["pt"],
-                       own_colors=False) for e in halves]
+        faces = [
+            _face(e, e.props["type"], e.props["manacost"], e.text, e.props["pt"], own_colors=False) for e in halves
+        ]
         name, layout = " // ".join(names), Layout.SPLIT.value
     elif " // " in first.name:
         parts = first.name.split(" // ")
@@ -162,9 +173,14 @@ def _cards(group: list[_Entry]) -> Iterator:
         costs = _parts(first.props["manacost"], len(parts))
         faces = []
         for position, part in enumerate(parts):
-            face = _face(first, types[position], costs[position],
-                         first.text if position == 0 else "",
-                         first.props["pt"] if position == 0 else "", own_colors=False)
+            face = _face(
+                first,
+                types[position],
+                costs[position],
+                first.text if position == 0 else "",
+                first.props["pt"] if position == 0 else "",
+                own_colors=False,
+            )
             face.name = part
             if position == 0 and first.props["cmc"]:
                 face.mana_value = float(first.props["cmc"])
@@ -172,8 +188,9 @@ def _cards(group: list[_Entry]) -> Iterator:
         name = first.name
         layout = (Layout.ADVENTURE if "Adventure" in first.props["type"] else Layout.SPLIT).value
     else:
-        face = _face(first, first.props["type"], first.props["manacost"], first.text,
-                     first.props["pt"], own_colors=True)
+        face = _face(
+            first, first.props["type"], first.props["manacost"], first.text, first.props["pt"], own_colors=True
+        )
         if first.props["cmc"]:
             face.mana_value = float(first.props["cmc"])
         faces, name, layout = [face], first.name, _single_layout(face)
@@ -209,8 +226,7 @@ def _parts(value: str, count: int) -> list[str]:
     return parts + [""] * (count - len(parts))
 
 
-def _face(entry: _Entry, type_line: str, raw_cost: str, text: str, pt: str,
-          own_colors: bool) -> FaceData:
+def _face(entry: _Entry, type_line: str, raw_cost: str, text: str, pt: str, own_colors: bool) -> FaceData:
     cost = braced_cost(raw_cost)
     cost_colors = symbol_colors(cost)
     colors = colors_string(entry.props["colors"]) if own_colors else cost_colors

@@ -86,9 +86,7 @@ def _read_set_meta(path: str) -> dict:
                 elif prefix == "data.booster" and event == "start_map":
                     builder = ijson.ObjectBuilder()
                     builder.event(event, value)
-                elif prefix.startswith("data.") and prefix[5:] in _SET_FIELDS and event in (
-                    "string", "number", "null"
-                ):
+                elif prefix.startswith("data.") and prefix[5:] in _SET_FIELDS and event in ("string", "number", "null"):
                     meta[prefix[5:]] = value
         except ijson.JSONError as exc:
             raise invalid_json(path, exc) from exc
@@ -146,8 +144,7 @@ class _Context:
             set_code=set_code,
             parent_set_code=parent,
             collector_number=str(record.get("number") or ""),
-            scryfall_id=clean_uuid((record.get("identifiers") or {}).get("scryfallId"),
-                                   "Scryfall id"),
+            scryfall_id=clean_uuid((record.get("identifiers") or {}).get("scryfallId"), "Scryfall id"),
             oracle_text=text,
             entries=[] if substitute else checklist_names(text),
         )
@@ -157,8 +154,9 @@ def _error(path: str, section: str, index: int, record, exc: Exception) -> Recor
     ident = None
     if isinstance(record, dict):
         ident = record.get("name") or record.get("uuid")
-    return RecordError(str(exc) or type(exc).__name__, path=path, index=index,
-                       section=f"{section} record", ident=ident and str(ident))
+    return RecordError(
+        str(exc) or type(exc).__name__, path=path, index=index, section=f"{section} record", ident=ident and str(ident)
+    )
 
 
 class _FaceJoiner:
@@ -229,8 +227,7 @@ class _FaceJoiner:
             raise _error(self.path, self.section, index, first, exc) from exc
 
 
-def _build(index: int, records: list[dict], melded: FaceData | None = None,
-           incomplete: bool = False):
+def _build(index: int, records: list[dict], melded: FaceData | None = None, incomplete: bool = False):
     front = records[0]
     layout = front.get("layout") or Layout.NORMAL.value
     faces = [_face(record, position, layout) for position, record in enumerate(records)]

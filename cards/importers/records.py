@@ -28,13 +28,20 @@ from .text import face_down_costs, mana_value, parse_type_line
 
 KEPT_LAYOUTS = frozenset(choice.value for choice in Layout)
 # Layouts of things that are not cards a player drafts or plays as their own card.
-NON_CARD_LAYOUTS = frozenset({
-    "token", "double_faced_token", "emblem", "art_series", "planar", "scheme", "vanguard",
-    "reversible_token",
-})
+NON_CARD_LAYOUTS = frozenset(
+    {
+        "token",
+        "double_faced_token",
+        "emblem",
+        "art_series",
+        "planar",
+        "scheme",
+        "vanguard",
+        "reversible_token",
+    }
+)
 RARITIES = frozenset(choice.value for choice in Rarity)
-_RARITY_ALIASES = {"mythic rare": "mythic", "basic land": "common", "land": "common",
-                   "timeshifted": "special"}
+_RARITY_ALIASES = {"mythic rare": "mythic", "basic land": "common", "land": "common", "timeshifted": "special"}
 
 
 class Invalid(ValueError):
@@ -205,8 +212,7 @@ def build_card(
     layout = layout if layout in KEPT_LAYOUTS else Layout.OTHER.value
     name = name.strip()
     search_name = normalize_name(name)
-    face_rows = [face_fields(face, search_name if face.name == name else None)
-                 for face in faces]
+    face_rows = [face_fields(face, search_name if face.name == name else None) for face in faces]
     if color_identity_value is None:
         color_identity_value = color_identity(
             [f["mana_cost"] for f in face_rows],
@@ -232,13 +238,19 @@ def build_card(
         incomplete=incomplete,
         localized_names=clean_localized_names(localized_names or (), len(face_rows)),
     )
-    record.card_hash = digest(
-        [record.name, record.layout, record.color_identity, record.oracle_id, face_rows]
+    record.card_hash = digest([record.name, record.layout, record.color_identity, record.oracle_id, face_rows])
+    record.printing_hash = digest(
+        [
+            record.name,
+            record.set_code,
+            record.collector_number,
+            record.rarity,
+            record.scryfall_id,
+            record.mtgjson_uuid,
+            record.image_uris,
+            record.in_boosters,
+        ]
     )
-    record.printing_hash = digest([
-        record.name, record.set_code, record.collector_number, record.rarity,
-        record.scryfall_id, record.mtgjson_uuid, record.image_uris, record.in_boosters,
-    ])
     return record
 
 
@@ -262,5 +274,4 @@ def scryfall_image(scryfall_id: str | None, side: str = "front") -> str:
     """Scryfall's image address for a card id (the CDN layout MTGJSON records point to)."""
     if not scryfall_id:
         return ""
-    return (f"https://cards.scryfall.io/normal/{side}/{scryfall_id[0]}/{scryfall_id[1]}/"
-            f"{scryfall_id}.jpg")
+    return f"https://cards.scryfall.io/normal/{side}/{scryfall_id[0]}/{scryfall_id[1]}/{scryfall_id}.jpg"

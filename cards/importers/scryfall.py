@@ -72,8 +72,13 @@ class _ScryfallReader:
         ident = None
         if isinstance(obj, dict):
             ident = obj.get("name") or obj.get("id")
-        return RecordError(str(exc) or type(exc).__name__, path=self.path, index=index,
-                           section="card object", ident=ident and str(ident))
+        return RecordError(
+            str(exc) or type(exc).__name__,
+            path=self.path,
+            index=index,
+            section="card object",
+            ident=ident and str(ident),
+        )
 
     def convert(self, index: int, obj) -> Iterator:
         try:
@@ -118,9 +123,14 @@ class _ScryfallReader:
         kind = ChecklistKind.SUBSTITUTE if "Substitute" in obj["name"] else ChecklistKind.CHECKLIST
         parent = str(obj.get("parent_set_code") or "").upper() or parent_of_token_set(set_code)
         return ChecklistRecord(
-            index=index, name=obj["name"], kind=kind.value, set_code=set_code,
-            parent_set_code=parent, collector_number=str(obj.get("collector_number") or ""),
-            scryfall_id=clean_uuid(obj.get("id"), "Scryfall id"), oracle_text=text,
+            index=index,
+            name=obj["name"],
+            kind=kind.value,
+            set_code=set_code,
+            parent_set_code=parent,
+            collector_number=str(obj.get("collector_number") or ""),
+            scryfall_id=clean_uuid(obj.get("id"), "Scryfall id"),
+            oracle_text=text,
             entries=checklist_names(text) if kind == ChecklistKind.CHECKLIST else [],
         )
 
@@ -205,8 +215,11 @@ def _printed_names(obj: dict) -> list[tuple[int, str, str]]:
         return []
     faces = obj.get("card_faces")
     if isinstance(faces, list) and faces:
-        return [(position, language, face["printed_name"]) for position, face in enumerate(faces)
-                if isinstance(face, dict) and face.get("printed_name")]
+        return [
+            (position, language, face["printed_name"])
+            for position, face in enumerate(faces)
+            if isinstance(face, dict) and face.get("printed_name")
+        ]
     return [(0, language, obj["printed_name"])] if obj.get("printed_name") else []
 
 
@@ -214,19 +227,21 @@ def _faces(obj: dict, layout: str) -> list[FaceData]:
     card_colors = colors_string(obj.get("colors"))
     raw_faces = obj.get("card_faces")
     if not raw_faces:
-        return [FaceData(
-            name=obj["name"],
-            mana_cost=obj.get("mana_cost") or "",
-            mana_value=_number(obj.get("cmc")),
-            type_line=obj.get("type_line") or "",
-            oracle_text=obj.get("oracle_text") or "",
-            colors=card_colors,
-            color_indicator=colors_string(obj.get("color_indicator")),
-            power=obj.get("power") or "",
-            toughness=obj.get("toughness") or "",
-            loyalty=obj.get("loyalty") or "",
-            defense=obj.get("defense") or "",
-        )]
+        return [
+            FaceData(
+                name=obj["name"],
+                mana_cost=obj.get("mana_cost") or "",
+                mana_value=_number(obj.get("cmc")),
+                type_line=obj.get("type_line") or "",
+                oracle_text=obj.get("oracle_text") or "",
+                colors=card_colors,
+                color_indicator=colors_string(obj.get("color_indicator")),
+                power=obj.get("power") or "",
+                toughness=obj.get("toughness") or "",
+                loyalty=obj.get("loyalty") or "",
+                defense=obj.get("defense") or "",
+            )
+        ]
     if not isinstance(raw_faces, list):
         raise Invalid("card_faces is not a list")
     faces = []
@@ -246,19 +261,21 @@ def _faces(obj: dict, layout: str) -> list[FaceData]:
             value = _number(obj.get("cmc"))  # the card's mana value is its front face's
         else:
             value = None  # computed from this face's own cost
-        faces.append(FaceData(
-            name=face.get("name") or "",
-            mana_cost=cost,
-            mana_value=value,
-            type_line=face.get("type_line") or "",
-            oracle_text=face.get("oracle_text") or "",
-            colors=colors,
-            color_indicator=colors_string(face.get("color_indicator")),
-            power=face.get("power") or "",
-            toughness=face.get("toughness") or "",
-            loyalty=face.get("loyalty") or "",
-            defense=face.get("defense") or "",
-        ))
+        faces.append(
+            FaceData(
+                name=face.get("name") or "",
+                mana_cost=cost,
+                mana_value=value,
+                type_line=face.get("type_line") or "",
+                oracle_text=face.get("oracle_text") or "",
+                colors=colors,
+                color_indicator=colors_string(face.get("color_indicator")),
+                power=face.get("power") or "",
+                toughness=face.get("toughness") or "",
+                loyalty=face.get("loyalty") or "",
+                defense=face.get("defense") or "",
+            )
+        )
     return faces
 
 

@@ -20,11 +20,11 @@ _BOM = "\ufeff"
 
 
 class Format(StrEnum):
-    SCRYFALL = "scryfall"            # JSON array of Scryfall card objects
+    SCRYFALL = "scryfall"  # JSON array of Scryfall card objects
     SCRYFALL_LIST = "scryfall_list"  # Scryfall API list object {"object": "list", "data": [...]}
-    MTGJSON_SET = "mtgjson_set"      # {"meta": ..., "data": {set with cards, tokens, booster}}
-    MTGJSON_LIST = "mtgjson_list"    # {"meta": ..., "data": [card or token records]}
-    COCKATRICE = "cockatrice"        # Cockatrice card database XML
+    MTGJSON_SET = "mtgjson_set"  # {"meta": ..., "data": {set with cards, tokens, booster}}
+    MTGJSON_LIST = "mtgjson_list"  # {"meta": ..., "data": [card or token records]}
+    COCKATRICE = "cockatrice"  # Cockatrice card database XML
 
 
 @contextmanager
@@ -71,13 +71,15 @@ def detect_format(path: str) -> Format:
             return Format.COCKATRICE
         raise ImportFormatError(
             "XML, but not a Cockatrice card database (no <cockatrice_carddatabase> root)",
-            code=errors.UNKNOWN_FORMAT, path=path,
+            code=errors.UNKNOWN_FORMAT,
+            path=path,
         )
     if first == "{":
         return _detect_json_object(path)
     raise ImportFormatError(
         "not a card file: expected a Scryfall JSON array, an MTGJSON file or Cockatrice XML",
-        code=errors.UNKNOWN_FORMAT, path=path,
+        code=errors.UNKNOWN_FORMAT,
+        path=path,
     )
 
 
@@ -102,15 +104,14 @@ def _detect_json_object(path: str) -> Format:
                     break
         except ijson.JSONError as exc:
             raise invalid_json(path, exc) from exc
-    hint = " (it has \"meta\" but no \"data\")" if saw_meta else ""
+    hint = ' (it has "meta" but no "data")' if saw_meta else ""
     raise ImportFormatError(
-        f"a JSON object without a \"data\" set or list{hint}: not an MTGJSON file",
-        code=errors.UNKNOWN_FORMAT, path=path,
+        f'a JSON object without a "data" set or list{hint}: not an MTGJSON file',
+        code=errors.UNKNOWN_FORMAT,
+        path=path,
     )
 
 
 def invalid_json(path: str, exc: Exception, where: str = "") -> ImportFormatError:
     detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return ImportFormatError(
-        f"invalid or truncated JSON{where}: {detail}", code=errors.INVALID_JSON, path=str(path)
-    )
+    return ImportFormatError(f"invalid or truncated JSON{where}: {detail}", code=errors.INVALID_JSON, path=str(path))

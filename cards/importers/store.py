@@ -20,9 +20,24 @@ from django.db.models import Q
 from cards.models import Card, CardFace, Printing
 
 FACE_FIELDS = [
-    "name", "search_name", "mana_cost", "mana_value", "type_line", "supertypes", "card_types",
-    "subtypes", "oracle_text", "colors", "color_indicator", "power", "toughness", "loyalty",
-    "defense", "disguise_cost", "morph_cost", "megamorph_cost",
+    "name",
+    "search_name",
+    "mana_cost",
+    "mana_value",
+    "type_line",
+    "supertypes",
+    "card_types",
+    "subtypes",
+    "oracle_text",
+    "colors",
+    "color_indicator",
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+    "disguise_cost",
+    "morph_cost",
+    "megamorph_cost",
 ]
 _FACE_VALUES = operator.itemgetter(*FACE_FIELDS)
 assert FACE_FIELDS[5:8] == ["supertypes", "card_types", "subtypes"]  # the JSON columns
@@ -30,13 +45,21 @@ assert FACE_FIELDS[5:8] == ["supertypes", "card_types", "subtypes"]  # the JSON 
 # array parameter (or a thousand placeholders) for a thousand names.
 _SEPARATOR = "\x1f"
 _TEXTS = "string_to_array(%s, E'\\x1f')"
-PRINTING_FIELDS = ["card_id", "card_set_id", "collector_number", "rarity", "scryfall_id",
-                   "mtgjson_uuid", "image_uris", "in_boosters", "data_hash"]
+PRINTING_FIELDS = [
+    "card_id",
+    "card_set_id",
+    "collector_number",
+    "rarity",
+    "scryfall_id",
+    "mtgjson_uuid",
+    "image_uris",
+    "in_boosters",
+    "data_hash",
+]
 IMPORT_LOCK_KEY = 0x63617264  # any constant shared by every importer process ("card")
 _CARD = Card._meta.db_table
 _PRINTING = Printing._meta.db_table
-_CARD_UPDATE_FIELDS = ["search_name", "layout", "color_identity", "oracle_id", "data_hash",
-                       "updated_at"]
+_CARD_UPDATE_FIELDS = ["search_name", "layout", "color_identity", "oracle_id", "data_hash", "updated_at"]
 
 
 @dataclass(slots=True)
@@ -83,21 +106,40 @@ class OrmStore:
     def cards(self, names: list[str], oracle_ids: list[str]):
         """Existing cards with these names, and which card holds each of these oracle ids."""
         rows = Card.objects.filter(Q(name__in=names) | Q(oracle_id__in=oracle_ids)).values_list(
-            "id", "name", "data_hash", "oracle_id")
+            "id", "name", "data_hash", "oracle_id"
+        )
         return _split_cards(rows, set(names))
 
     def insert_cards(self, rows: list[CardRow], now) -> None:
-        cards = [Card(name=r.name, search_name=r.search_name, layout=r.layout,
-                      color_identity=r.color_identity, oracle_id=r.oracle_id,
-                      data_hash=r.data_hash) for r in rows]
+        cards = [
+            Card(
+                name=r.name,
+                search_name=r.search_name,
+                layout=r.layout,
+                color_identity=r.color_identity,
+                oracle_id=r.oracle_id,
+                data_hash=r.data_hash,
+            )
+            for r in rows
+        ]
         Card.objects.bulk_create(cards)
         for row, card in zip(rows, cards):
             row.id = card.pk
 
     def update_cards(self, rows: list[CardRow], now) -> None:
-        cards = [Card(id=r.id, name=r.name, search_name=r.search_name, layout=r.layout,
-                      color_identity=r.color_identity, oracle_id=r.oracle_id,
-                      data_hash=r.data_hash, updated_at=now) for r in rows]
+        cards = [
+            Card(
+                id=r.id,
+                name=r.name,
+                search_name=r.search_name,
+                layout=r.layout,
+                color_identity=r.color_identity,
+                oracle_id=r.oracle_id,
+                data_hash=r.data_hash,
+                updated_at=now,
+            )
+            for r in rows
+        ]
         Card.objects.bulk_update(cards, _CARD_UPDATE_FIELDS, batch_size=500)
 
     def delete_faces(self, card_ids: list[int]) -> None:
@@ -105,8 +147,7 @@ class OrmStore:
 
     def insert_faces(self, faces: list[tuple[int, int, dict]]) -> None:
         CardFace.objects.bulk_create(
-            [CardFace(card_id=card_id, position=position, **face)
-             for card_id, position, face in faces],
+            [CardFace(card_id=card_id, position=position, **face) for card_id, position, face in faces],
             batch_size=500,
         )
 
@@ -140,8 +181,7 @@ class OrmStore:
     def update_printings(self, rows: list[PrintingRow]) -> None:
         Printing.objects.bulk_update(
             [Printing(id=r.id, **{f: getattr(r, f) for f in PRINTING_FIELDS}) for r in rows],
-            [f.removesuffix("_id") if f in ("card_id", "card_set_id") else f
-             for f in PRINTING_FIELDS],
+            [f.removesuffix("_id") if f in ("card_id", "card_set_id") else f for f in PRINTING_FIELDS],
             batch_size=500,
         )
 
@@ -171,9 +211,18 @@ def _printing_row(values) -> PrintingRow:
     pk, card_id, set_id, number, rarity, sid, uuid, images, in_boosters, digest = values
     if isinstance(images, str):
         images = json.loads(images)
-    return PrintingRow(id=pk, card_id=card_id, card_set_id=set_id, collector_number=number,
-                       rarity=rarity, scryfall_id=_uuid(sid), mtgjson_uuid=_uuid(uuid),
-                       image_uris=images or {}, in_boosters=in_boosters, data_hash=digest)
+    return PrintingRow(
+        id=pk,
+        card_id=card_id,
+        card_set_id=set_id,
+        collector_number=number,
+        rarity=rarity,
+        scryfall_id=_uuid(sid),
+        mtgjson_uuid=_uuid(uuid),
+        image_uris=images or {},
+        in_boosters=in_boosters,
+        data_hash=digest,
+    )
 
 
 class PostgresStore(OrmStore):
@@ -197,7 +246,8 @@ class PostgresStore(OrmStore):
         rows = self._rows(
             f"SELECT id, name, data_hash, oracle_id FROM {_CARD} "
             f"WHERE name = ANY({_TEXTS}) OR oracle_id = ANY({_TEXTS}::uuid[])",
-            [_pack(names), _pack(oracle_ids)])
+            [_pack(names), _pack(oracle_ids)],
+        )
         return _split_cards(rows, set(names))
 
     def printings(self, sids, uuids, number_keys, card_keys) -> list[PrintingRow]:
@@ -206,25 +256,27 @@ class PostgresStore(OrmStore):
         columns = ", ".join(f"p.{c}" for c in ["id", *PRINTING_FIELDS])
         parts, params = [], []
         if sids:
-            parts.append(f"SELECT {columns} FROM {_PRINTING} p "
-                         f"WHERE p.scryfall_id = ANY({_TEXTS}::uuid[])")
+            parts.append(f"SELECT {columns} FROM {_PRINTING} p WHERE p.scryfall_id = ANY({_TEXTS}::uuid[])")
             params.append(_pack(sids))
         if uuids:
-            parts.append(f"SELECT {columns} FROM {_PRINTING} p "
-                         f"WHERE p.mtgjson_uuid = ANY({_TEXTS}::uuid[])")
+            parts.append(f"SELECT {columns} FROM {_PRINTING} p WHERE p.mtgjson_uuid = ANY({_TEXTS}::uuid[])")
             params.append(_pack(uuids))
         if number_keys:
-            parts.append(f"SELECT {columns} FROM {_PRINTING} p JOIN unnest("
-                         f"{_TEXTS}::bigint[], {_TEXTS}) AS k(set_id, number) "
-                         "ON p.card_set_id = k.set_id AND p.collector_number = k.number "
-                         # lets the partial unique index (set, number <> '') serve the join
-                         "AND p.collector_number <> ''")
+            parts.append(
+                f"SELECT {columns} FROM {_PRINTING} p JOIN unnest("
+                f"{_TEXTS}::bigint[], {_TEXTS}) AS k(set_id, number) "
+                "ON p.card_set_id = k.set_id AND p.collector_number = k.number "
+                # lets the partial unique index (set, number <> '') serve the join
+                "AND p.collector_number <> ''"
+            )
             params += [_pack(k[0] for k in number_keys), _pack(k[1] for k in number_keys)]
         if card_keys:
-            parts.append(f"SELECT {columns} FROM {_PRINTING} p JOIN unnest("
-                         f"{_TEXTS}::bigint[], {_TEXTS}::bigint[]) AS k(set_id, card_id) "
-                         "ON p.card_set_id = k.set_id AND p.card_id = k.card_id "
-                         "AND p.collector_number = ''")
+            parts.append(
+                f"SELECT {columns} FROM {_PRINTING} p JOIN unnest("
+                f"{_TEXTS}::bigint[], {_TEXTS}::bigint[]) AS k(set_id, card_id) "
+                "ON p.card_set_id = k.set_id AND p.card_id = k.card_id "
+                "AND p.collector_number = ''"
+            )
             params += [_pack(k[0] for k in card_keys), _pack(k[1] for k in card_keys)]
         if not parts:
             return []
@@ -236,14 +288,28 @@ class PostgresStore(OrmStore):
 
     def insert_cards(self, rows: list[CardRow], now) -> None:
         ids = self._rows(
-            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-            [_CARD, len(rows)])
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [_CARD, len(rows)]
+        )
         for row, (pk,) in zip(rows, ids):
             row.id = pk
-        self._copy(Card, ["id", "name", "search_name", "layout", "color_identity", "oracle_id",
-                          "data_hash", "created_at", "updated_at"],
-                   ((r.id, r.name, r.search_name, r.layout, r.color_identity, r.oracle_id,
-                     r.data_hash, now, now) for r in rows))
+        self._copy(
+            Card,
+            [
+                "id",
+                "name",
+                "search_name",
+                "layout",
+                "color_identity",
+                "oracle_id",
+                "data_hash",
+                "created_at",
+                "updated_at",
+            ],
+            (
+                (r.id, r.name, r.search_name, r.layout, r.color_identity, r.oracle_id, r.data_hash, now, now)
+                for r in rows
+            ),
+        )
 
     def insert_faces(self, faces: list[tuple[int, int, dict]]) -> None:
         cache: dict[tuple, str] = {}
@@ -257,23 +323,36 @@ class PostgresStore(OrmStore):
 
         def row(card_id: int, position: int, face: dict) -> tuple:
             v = _FACE_VALUES(face)
-            return (card_id, position, *v[:5], as_json(v[5]), as_json(v[6]), as_json(v[7]),
-                    *v[8:])
+            return (card_id, position, *v[:5], as_json(v[5]), as_json(v[6]), as_json(v[7]), *v[8:])
 
-        self._copy(CardFace, ["card_id", "position", *FACE_FIELDS],
-                   (row(*face) for face in faces))
+        self._copy(CardFace, ["card_id", "position", *FACE_FIELDS], (row(*face) for face in faces))
 
     def insert_printings(self, rows: list[PrintingRow]) -> None:
         # Ids taken up front (as for cards) so later files of the same run know these rows.
         ids = self._rows(
-            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-            [_PRINTING, len(rows)])
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [_PRINTING, len(rows)]
+        )
         for row, (pk,) in zip(rows, ids):
             row.id = pk
-        self._copy(Printing, ["id", *PRINTING_FIELDS], (
-            (r.id, r.card_id, r.card_set_id, r.collector_number, r.rarity, r.scryfall_id,
-             r.mtgjson_uuid, json.dumps(r.image_uris), r.in_boosters, r.data_hash)
-            for r in rows))
+        self._copy(
+            Printing,
+            ["id", *PRINTING_FIELDS],
+            (
+                (
+                    r.id,
+                    r.card_id,
+                    r.card_set_id,
+                    r.collector_number,
+                    r.rarity,
+                    r.scryfall_id,
+                    r.mtgjson_uuid,
+                    json.dumps(r.image_uris),
+                    r.in_boosters,
+                    r.data_hash,
+                )
+                for r in rows
+            ),
+        )
 
     def _copy(self, model, fields: list[str], rows) -> None:
         from psycopg import sql

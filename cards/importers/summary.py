@@ -48,9 +48,20 @@ class ImportSummary:
 
     def merge(self, other: ImportSummary) -> ImportSummary:
         for name in (
-            "records", "created", "updated", "unchanged", "skipped", "cards_created",
-            "cards_updated", "cards_unchanged", "incomplete_cards", "localized_names", "checklist_cards",
-            "checklists_created", "checklists_updated", "seconds",
+            "records",
+            "created",
+            "updated",
+            "unchanged",
+            "skipped",
+            "cards_created",
+            "cards_updated",
+            "cards_unchanged",
+            "incomplete_cards",
+            "localized_names",
+            "checklist_cards",
+            "checklists_created",
+            "checklists_updated",
+            "seconds",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.skipped_reasons.update(other.skipped_reasons)
@@ -97,8 +108,7 @@ class ImportSummary:
             f"{self.records} records in {self.seconds:.1f}s: {self.created} created, "
             f"{self.updated} updated, {self.unchanged} unchanged, {self.skipped} skipped"
             + (f" ({reasons})" if reasons else ""),
-            f"cards: {self.cards_created} created, {self.cards_updated} updated, "
-            f"{self.cards_unchanged} unchanged",
+            f"cards: {self.cards_created} created, {self.cards_updated} updated, {self.cards_unchanged} unchanged",
             f"by layout: {layouts}",
             f"printed names in other languages: {self.localized_names} added",
             f"checklist cards: {self.checklist_cards} imported ({self.checklists_created} created,"
@@ -106,6 +116,5 @@ class ImportSummary:
             f" unlinked {self.checklist_entries_unlinked}",
         ]
         if self.incomplete_cards:
-            lines.append(f"incomplete multi-face cards (a face never arrived): "
-                         f"{self.incomplete_cards}")
+            lines.append(f"incomplete multi-face cards (a face never arrived): {self.incomplete_cards}")
         return "\n".join(lines)

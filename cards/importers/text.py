@@ -34,8 +34,11 @@ def parse_type_line(type_line: str) -> tuple[list[str], list[str], list[str]]:
     if parsed is None:
         head, _, tail = type_line.partition(TYPE_DASH)
         words = head.split()
-        parsed = (tuple(w for w in words if w in _SUPERTYPE_SET),
-                  tuple(w for w in words if w not in _SUPERTYPE_SET), tuple(tail.split()))
+        parsed = (
+            tuple(w for w in words if w in _SUPERTYPE_SET),
+            tuple(w for w in words if w not in _SUPERTYPE_SET),
+            tuple(tail.split()),
+        )
         if len(_TYPE_CACHE) < 20_000:  # type lines repeat a lot; the cache stays small
             _TYPE_CACHE[type_line] = parsed
     return list(parsed[0]), list(parsed[1]), list(parsed[2])
@@ -107,7 +110,7 @@ def checklist_names(text: str) -> list[str]:
         line = line.strip()
         if not line.startswith(_CHECKBOX):
             continue
-        name = _TRAILING_COST.sub("", line[len(_CHECKBOX):]).strip()
+        name = _TRAILING_COST.sub("", line[len(_CHECKBOX) :]).strip()
         if name and name not in names:
             names.append(name)
     return names

@@ -45,8 +45,15 @@ class ImportRun:
 
 
 class CardWriter:
-    def __init__(self, summary: ImportSummary, *, path: str, batch_size: int = DEFAULT_BATCH_SIZE,
-                 progress: Callable[[int], object] | None = None, run: ImportRun | None = None):
+    def __init__(
+        self,
+        summary: ImportSummary,
+        *,
+        path: str,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        progress: Callable[[int], object] | None = None,
+        run: ImportRun | None = None,
+    ):
         self.summary = summary
         self.path = path
         self.batch_size = max(1, batch_size)
@@ -115,8 +122,9 @@ class CardWriter:
         except DatabaseError as exc:
             detail = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
             raise CardImportError(
-                f"database error while writing {where}; this batch was rolled back, earlier "
-                f"batches are kept: {detail}", code=errors.DATABASE_ERROR, path=self.path,
+                f"database error while writing {where}; this batch was rolled back, earlier batches are kept: {detail}",
+                code=errors.DATABASE_ERROR,
+                path=self.path,
             ) from exc
 
     # -- sets --------------------------------------------------------------------------------
@@ -197,9 +205,7 @@ class CardWriter:
                 row = CardRow(id=None, name=name)
                 new_rows.append(row)
                 existing[name] = row
-            elif row.data_hash == record.card_hash or (
-                first_version is not None and first_version != record.card_hash
-            ):
+            elif row.data_hash == record.card_hash or (first_version is not None and first_version != record.card_hash):
                 self.summary.cards_unchanged += 1
                 continue
             else:
@@ -249,10 +255,15 @@ class CardWriter:
             counted_cards.add(record.name)
             if row is None:
                 row = PrintingRow(
-                    id=None, card_id=card_id, card_set_id=set_id,
-                    collector_number=record.collector_number, rarity=record.rarity,
-                    scryfall_id=record.scryfall_id, mtgjson_uuid=record.mtgjson_uuid,
-                    image_uris=record.image_uris, in_boosters=record.in_boosters,
+                    id=None,
+                    card_id=card_id,
+                    card_set_id=set_id,
+                    collector_number=record.collector_number,
+                    rarity=record.rarity,
+                    scryfall_id=record.scryfall_id,
+                    mtgjson_uuid=record.mtgjson_uuid,
+                    image_uris=record.image_uris,
+                    in_boosters=record.in_boosters,
                     data_hash=record.printing_hash,
                 )
                 new.append(row)
@@ -285,16 +296,23 @@ class CardWriter:
     def _write_localized_names(self, batch: list[CardRecord], card_ids: dict) -> None:
         """Add the printed names not stored yet. Names are only ever added (every printing adds
         its own), so a re-import writes nothing and changes nothing."""
-        wanted = {(card_ids[r.name], position, language, name): key
-                  for r in batch for position, language, name, key in r.localized_names}
+        wanted = {
+            (card_ids[r.name], position, language, name): key
+            for r in batch
+            for position, language, name, key in r.localized_names
+        }
         if not wanted:
             return
-        stored = set(LocalizedName.objects.filter(card_id__in={k[0] for k in wanted})
-                     .values_list("card_id", "position", "language", "name"))
-        new = [LocalizedName(card_id=card_id, position=position, language=language, name=name,
-                             search_name=key)
-               for (card_id, position, language, name), key in wanted.items()
-               if (card_id, position, language, name) not in stored]
+        stored = set(
+            LocalizedName.objects.filter(card_id__in={k[0] for k in wanted}).values_list(
+                "card_id", "position", "language", "name"
+            )
+        )
+        new = [
+            LocalizedName(card_id=card_id, position=position, language=language, name=name, search_name=key)
+            for (card_id, position, language, name), key in wanted.items()
+            if (card_id, position, language, name) not in stored
+        ]
         if new:
             LocalizedName.objects.bulk_create(new, batch_size=2000, ignore_conflicts=True)
         self.summary.localized_names += len(new)
@@ -319,10 +337,10 @@ class _PrintingIndex:
         rows = store.printings(
             sids={r.scryfall_id for r in batch if r.scryfall_id},
             uuids={r.mtgjson_uuid for r in batch if r.mtgjson_uuid},
-            number_keys={(sets[r.set_code].pk, r.collector_number) for r in batch
-                         if r.collector_number},
-            card_keys={(sets[r.set_code].pk, card_ids[r.name]) for r in batch
-                       if not r.scryfall_id and not r.collector_number},
+            number_keys={(sets[r.set_code].pk, r.collector_number) for r in batch if r.collector_number},
+            card_keys={
+                (sets[r.set_code].pk, card_ids[r.name]) for r in batch if not r.scryfall_id and not r.collector_number
+            },
         )
         for row in rows:
             self.add(row)

@@ -60,19 +60,22 @@ class ActionSpec:
 
 
 ACTIONS: dict[str, ActionSpec] = {
-    "cast": ActionSpec(cast, {"face": FACE_LABELS, "face_down": FACE_DOWN_CASTS, "disturb": bool},
-                       "Cast it (a face, face down for {3} with disguise or morph, or transformed "
-                       "from the graveyard with disturb)."),
+    "cast": ActionSpec(
+        cast,
+        {"face": FACE_LABELS, "face_down": FACE_DOWN_CASTS, "disturb": bool},
+        "Cast it (a face, face down for {3} with disguise or morph, or transformed from the graveyard with disturb).",
+    ),
     "play_land": ActionSpec(play_land, {"face": FACE_LABELS}, "Play it as a land."),
     "resolve": ActionSpec(resolve, {}, "The spell resolves."),
-    "put_onto_battlefield": ActionSpec(put_onto_battlefield, {"transformed": bool},
-                                       "An effect puts it onto the battlefield."),
+    "put_onto_battlefield": ActionSpec(
+        put_onto_battlefield, {"transformed": bool}, "An effect puts it onto the battlefield."
+    ),
     "transform": ActionSpec(transform, {}, "Transform it."),
     "flip": ActionSpec(flip, {}, "Flip it."),
-    "turn_face_up": ActionSpec(turn_face_up, {"via": TURN_UP_VIA},
-                               "Turn it face up (disguise, morph, mana cost, or an effect)."),
-    "turn_face_down": ActionSpec(turn_face_down, {"by": FACE_DOWN_BY},
-                                 "An effect turns it face down."),
+    "turn_face_up": ActionSpec(
+        turn_face_up, {"via": TURN_UP_VIA}, "Turn it face up (disguise, morph, mana cost, or an effect)."
+    ),
+    "turn_face_down": ActionSpec(turn_face_down, {"by": FACE_DOWN_BY}, "An effect turns it face down."),
     "manifest": ActionSpec(manifest, {}, "Manifest it (face-down 2/2)."),
     "cloak": ActionSpec(cloak, {}, "Cloak it (face-down 2/2 with ward {2})."),
     "move": ActionSpec(move, {"to": ZONES}, "Move it to another zone."),

@@ -60,9 +60,19 @@ def _face_down(ward: bool) -> Characteristics:
     # R18, R26, R31: a 2/2 creature, no name, no mana cost, no creature types, colorless, MV 0;
     # disguise and cloak add ward {2}.
     return Characteristics(
-        name=None, mana_cost=None, mana_value=0, colors="", supertypes=(),
-        card_types=("Creature",), subtypes=(), power="2", toughness="2", loyalty=None,
-        defense=None, rules_text="Ward {2}" if ward else "", ward="{2}" if ward else None,
+        name=None,
+        mana_cost=None,
+        mana_value=0,
+        colors="",
+        supertypes=(),
+        card_types=("Creature",),
+        subtypes=(),
+        power="2",
+        toughness="2",
+        loyalty=None,
+        defense=None,
+        rules_text="Ward {2}" if ward else "",
+        ward="{2}" if ward else None,
         source="face_down",
     )
 
@@ -75,8 +85,13 @@ def _mv(value: float | int) -> int:
     return int(value)
 
 
-def _from_face(face: FaceData, source: str, mana_value: float | int | None = None,
-               mana_cost: str | None = None, colors: str | None = None) -> Characteristics:
+def _from_face(
+    face: FaceData,
+    source: str,
+    mana_value: float | int | None = None,
+    mana_cost: str | None = None,
+    colors: str | None = None,
+) -> Characteristics:
     cost = face.mana_cost if mana_cost is None else mana_cost
     return Characteristics(
         name=face.name or None,
@@ -117,7 +132,10 @@ def _combined(card: CardData) -> Characteristics:
         supertypes=_union(*(f.supertypes for f in faces)),
         card_types=_union(*(f.card_types for f in faces)),
         subtypes=_union(*(f.subtypes for f in faces)),
-        power=None, toughness=None, loyalty=None, defense=None,
+        power=None,
+        toughness=None,
+        loyalty=None,
+        defense=None,
         rules_text="\n//\n".join(texts),
         ward=next((f.ward for f in faces if f.ward), None),
         source="combined",
@@ -140,7 +158,10 @@ def _room(card: CardData, doors: tuple[str, ...]) -> Characteristics:
         supertypes=_union(*(f.supertypes for f in card.faces)),
         card_types=_union(*(f.card_types for f in card.faces)),
         subtypes=_union(*(f.subtypes for f in card.faces)),
-        power=None, toughness=None, loyalty=None, defense=None,
+        power=None,
+        toughness=None,
+        loyalty=None,
+        defense=None,
         rules_text="\n//\n".join(texts),
         ward=next((f.ward for f in faces if f.ward), None),
         source="room",
@@ -152,8 +173,7 @@ def _melded(card: CardData, partner: CardData) -> Characteristics:
     mana cost (R1) and its mana value is the total of the two front faces' mana values
     (Bruna 7 + Gisela 4: Brisela, Voice of Nightmares has mana value 11)."""
     back = card.back if card.back is not None else card.front
-    return _from_face(back, "melded", mana_value=card.front.mana_value + partner.front.mana_value,
-                      mana_cost="")
+    return _from_face(back, "melded", mana_value=card.front.mana_value + partner.front.mana_value, mana_cost="")
 
 
 def _compute(card: CardData, slot: str) -> Characteristics:
@@ -176,8 +196,9 @@ def _compute(card: CardData, slot: str) -> Characteristics:
             return _from_face(front, "front")
         # R41-R42: the flipped half's name, text, types and P/T; color and mana cost (so mana
         # value) never change.
-        return _from_face(back, "flipped", mana_value=front.mana_value,
-                          mana_cost=front.mana_cost, colors=front.color_letters)
+        return _from_face(
+            back, "flipped", mana_value=front.mana_value, mana_cost=front.mana_cost, colors=front.color_letters
+        )
     # A back face up ("stack_back" / "bf_back").
     if back is None:
         return _from_face(front, "front")
@@ -289,8 +310,7 @@ def copiable_values(obj: GameObject) -> FaceData:
     """
     if obj.face_down:
         chars = characteristics(replace(obj, lost_abilities=False))
-        return FaceData(name="", card_types=chars.card_types, power="2", toughness="2",
-                        oracle_text=chars.rules_text)
+        return FaceData(name="", card_types=chars.card_types, power="2", toughness="2", oracle_text=chars.rules_text)
     if obj.copy_of is not None and obj.zone in (BATTLEFIELD, STACK):
         return obj.copy_of
     chars = characteristics(replace(obj, lost_abilities=False))

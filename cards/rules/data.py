@@ -26,9 +26,7 @@ ADVENTURE = "adventure"
 #: Physically two-sided cards: what R1-R14 call double-faced cards.
 DFC_LAYOUTS = frozenset({TRANSFORM, MODAL_DFC, MELD})
 
-PERMANENT_TYPES = frozenset(
-    {"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"}
-)
+PERMANENT_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"})
 
 # "Ward {2}" or "Ward—Pay 3 life." at the start of a line of rules text.
 _WARD = re.compile(r"^Ward(?: (\{[^}]*\}(?:\{[^}]*\})*)|\s*[—-]\s*([^(\n]+?))\.?\s*(?:\(|$)", re.M)
@@ -107,7 +105,7 @@ class FaceData:
 
     @cached_property
     def exiled_instead_of_graveyard(self) -> bool:
-        """"If it would be put into a graveyard from anywhere, exile it instead" (disturb backs)."""
+        """ "If it would be put into a graveyard from anywhere, exile it instead" (disturb backs)."""
         return bool(_EXILE_INSTEAD.search(self.oracle_text or ""))
 
     @cached_property
@@ -169,8 +167,7 @@ class CardData:
     def is_room(self) -> bool:
         """A Room (Duskmourn): a split card whose halves are doors, locked or unlocked on the
         battlefield (CR 709.5)."""
-        return self.layout == SPLIT and len(self.faces) > 1 and all(
-            "Room" in face.subtypes for face in self.faces)
+        return self.layout == SPLIT and len(self.faces) > 1 and all("Room" in face.subtypes for face in self.faces)
 
     @property
     def melds_with(self) -> str | None:

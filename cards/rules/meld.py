@@ -20,15 +20,18 @@ def meld(obj: GameObject, partner: GameObject) -> ActionResult:
         name = card.name if not card.is_meld else other.name
         return no_effect(obj, f"CR 701.42: {name} is not a meld card; only a meld pair can meld")
     if card.melds_with != other.melds_with or card.faces[0].name == other.faces[0].name:
-        return no_effect(obj, f"CR 701.42: {card.faces[0].name} and {other.faces[0].name} do not "
-                              "meld together (their backs are not halves of one card)")
+        return no_effect(
+            obj,
+            f"CR 701.42: {card.faces[0].name} and {other.faces[0].name} do not "
+            "meld together (their backs are not halves of one card)",
+        )
     if obj.zone != BATTLEFIELD or partner.zone != BATTLEFIELD:
-        return illegal(obj, "CR 701.42: both cards must be on the battlefield to meld (they are "
-                            "exiled and return melded)")
+        return illegal(
+            obj, "CR 701.42: both cards must be on the battlefield to meld (they are exiled and return melded)"
+        )
     if obj.melded_with is not None or partner.melded_with is not None:
         return no_effect(obj, "CR 701.42: a melded permanent can't meld again")
     # The card whose front is the "meld" half with the meld ability stands for the pair; which
     # one does not change any characteristic.
     melded = GameObject(card=card, zone=BATTLEFIELD, face_up="back", melded_with=other)
-    return ok(melded, "exiled:" + card.faces[0].name, "exiled:" + other.faces[0].name, "melded",
-              "enters_battlefield")
+    return ok(melded, "exiled:" + card.faces[0].name, "exiled:" + other.faces[0].name, "melded", "enters_battlefield")

@@ -43,8 +43,14 @@ def share_name(a: GameObject, b: GameObject) -> bool:
 
 def _normalise_permission(permission: str) -> str:
     key = "_".join(permission.lower().replace("-", " ").split())
-    for suffix in ("_from_graveyard", "_from_exile", "_from_library", "_from_hand",
-                   "_from_your_graveyard", "_from_the_top_of_your_library"):
+    for suffix in (
+        "_from_graveyard",
+        "_from_exile",
+        "_from_library",
+        "_from_hand",
+        "_from_your_graveyard",
+        "_from_the_top_of_your_library",
+    ):
         if key.endswith(suffix):
             key = key[: -len(suffix)]
     key = _ALIASES.get(key, key)
@@ -53,8 +59,7 @@ def _normalise_permission(permission: str) -> str:
     return key
 
 
-def playable_faces(card: CardData, permission: str = "play", named: str | None = None
-                   ) -> tuple[str, ...]:
+def playable_faces(card: CardData, permission: str = "play", named: str | None = None) -> tuple[str, ...]:
     """Names of the faces a permission lets you play (R32, R33).
 
     - ``"cast"``: only faces that are spells (Sejiri Shelter, not Sejiri Glacier);

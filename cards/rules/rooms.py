@@ -30,6 +30,12 @@ def unlock(obj: GameObject, door: str = "back") -> ActionResult:
     events = ["special_action", f"paid:{card.face(door).mana_cost}", f"door_unlocked:{name}"]
     if len(unlocked) == len(card.faces):
         events.append("fully_unlocked")
-    new = GameObject(card=card, zone=BATTLEFIELD, unlocked=unlocked, tapped=obj.tapped,
-                     lost_abilities=obj.lost_abilities, is_token_copy=obj.is_token_copy)
+    new = GameObject(
+        card=card,
+        zone=BATTLEFIELD,
+        unlocked=unlocked,
+        tapped=obj.tapped,
+        lost_abilities=obj.lost_abilities,
+        is_token_copy=obj.is_token_copy,
+    )
     return ok(new, *events)

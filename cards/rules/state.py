@@ -84,9 +84,15 @@ class GameObject:
 
 
 # Translatable (cards.rules.text): the web layer shows them in the reader's language.
-_WHERE = {LIBRARY: gettext("in the library"), HAND: gettext("in the hand"), STACK: gettext("on the stack"),
-          BATTLEFIELD: gettext("on the battlefield"), GRAVEYARD: gettext("in the graveyard"),
-          EXILE: gettext("in exile"), COMMAND: gettext("in the command zone")}
+_WHERE = {
+    LIBRARY: gettext("in the library"),
+    HAND: gettext("in the hand"),
+    STACK: gettext("on the stack"),
+    BATTLEFIELD: gettext("on the battlefield"),
+    GRAVEYARD: gettext("in the graveyard"),
+    EXILE: gettext("in exile"),
+    COMMAND: gettext("in the command zone"),
+}
 
 
 def where(zone: str) -> str:

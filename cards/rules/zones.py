@@ -69,8 +69,7 @@ def _check_face(obj: GameObject, face: str | None) -> str:
     return face
 
 
-def cast(obj: GameObject, face: str | None = None, face_down: str | None = None,
-         disturb: bool = False) -> ActionResult:
+def cast(obj: GameObject, face: str | None = None, face_down: str | None = None, disturb: bool = False) -> ActionResult:
     """Cast the card: put it on the stack with the chosen face up (R32, R34), or face down for
     {3} with disguise or morph (R18), or -- ``disturb`` -- transformed from the graveyard for its
     disturb cost (CR 702.146): the spell has its back face's characteristics, with the front
@@ -81,26 +80,44 @@ def cast(obj: GameObject, face: str | None = None, face_down: str | None = None,
     if face_down is not None and face_down not in FACE_DOWN_CASTS:
         raise ValueError(f"face_down is one of {', '.join(FACE_DOWN_CASTS)}")
     if obj.zone in IN_PLAY:
-        return illegal(obj, gettext('R32: only a card can be cast, and this one is already %(where)s') % {'where': where(obj.zone)})
+        return illegal(
+            obj, gettext("R32: only a card can be cast, and this one is already %(where)s") % {"where": where(obj.zone)}
+        )
     card = obj.card
     front = card.faces[0]
     if face_down is not None:
         if label != "front":
-            return illegal(obj, gettext('R18: a card cast face down is cast as a nameless 2/2, not as one of its faces'))
+            return illegal(
+                obj, gettext("R18: a card cast face down is cast as a nameless 2/2, not as one of its faces")
+            )
         cost = front.disguise_cost if face_down == "disguise" else front.turn_up_morph_cost
         if not cost:
-            return illegal(obj, gettext("R18: %(name)s has no %(face_down)s ability, so it can't be cast face down for {3}") % {'name': front.name, 'face_down': face_down})
+            return illegal(
+                obj,
+                gettext("R18: %(name)s has no %(face_down)s ability, so it can't be cast face down for {3}")
+                % {"name": front.name, "face_down": face_down},
+            )
         new = GameObject(card=card, zone=STACK, face_down=True, face_down_by=face_down)
         return ok(new, "cast", "cast_face_down", "paid:{3}")
     if label == "back" and card.back is None:
-        return illegal(obj, gettext('R1: %(name)s has only one face') % {'name': card.name})
+        return illegal(obj, gettext("R1: %(name)s has only one face") % {"name": card.name})
     if label not in card.spell_faces:
         chosen = card.face(label)
         if chosen.is_land:
-            return illegal(obj, gettext('R32: %(name)s is a land: it can be played as a land, not cast') % {'name': chosen.name})
+            return illegal(
+                obj, gettext("R32: %(name)s is a land: it can be played as a land, not cast") % {"name": chosen.name}
+            )
         if card.is_flip:
-            return illegal(obj, gettext('R43: %(name)s exists only while the permanent is flipped; cast %(name2)s') % {'name': chosen.name, 'name2': front.name})
-        return illegal(obj, gettext('R2: only the front face of %(name)s can be cast; %(name2)s has no mana cost') % {'name': card.name, 'name2': chosen.name})
+            return illegal(
+                obj,
+                gettext("R43: %(name)s exists only while the permanent is flipped; cast %(name2)s")
+                % {"name": chosen.name, "name2": front.name},
+            )
+        return illegal(
+            obj,
+            gettext("R2: only the front face of %(name)s can be cast; %(name2)s has no mana cost")
+            % {"name": card.name, "name2": chosen.name},
+        )
     return ok(GameObject(card=card, zone=STACK, face_up=label), "cast")
 
 
@@ -108,11 +125,11 @@ def _cast_disturbed(obj: GameObject) -> ActionResult:
     card = obj.card
     front = card.faces[0]
     if not card.is_transforming or not front.disturb_cost:
-        return illegal(obj, f"CR 702.146: {front.name} has no disturb ability, so it can't be cast "
-                            "transformed")
+        return illegal(obj, f"CR 702.146: {front.name} has no disturb ability, so it can't be cast transformed")
     if obj.zone != GRAVEYARD:
-        return illegal(obj, f"CR 702.146: disturb casts the card from its owner's graveyard; this "
-                            f"one is {where(obj.zone)}")
+        return illegal(
+            obj, f"CR 702.146: disturb casts the card from its owner's graveyard; this one is {where(obj.zone)}"
+        )
     new = GameObject(card=card, zone=STACK, face_up="back")
     return ok(new, "cast", "cast_transformed", f"paid:{front.disturb_cost}")
 
@@ -125,15 +142,26 @@ def play_land(obj: GameObject, face: str | None = None) -> ActionResult:
         face = card.land_faces[0] if card.land_faces else "front"
     label = _check_face(obj, face)
     if obj.zone in IN_PLAY:
-        return illegal(obj, gettext('R32: only a card can be played as a land, and this one is %(where)s') % {'where': where(obj.zone)})
+        return illegal(
+            obj,
+            gettext("R32: only a card can be played as a land, and this one is %(where)s") % {"where": where(obj.zone)},
+        )
     if label == "back" and card.back is None:
-        return illegal(obj, gettext('R1: %(name)s has only one face') % {'name': card.name})
+        return illegal(obj, gettext("R1: %(name)s has only one face") % {"name": card.name})
     if label not in card.land_faces:
         chosen = card.face(label)
         if chosen.is_land:
-            return illegal(obj, gettext('R2: only the front face of %(name)s can be played; %(name2)s exists only on the battlefield') % {'name': card.name, 'name2': chosen.name})
+            return illegal(
+                obj,
+                gettext("R2: only the front face of %(name)s can be played; %(name2)s exists only on the battlefield")
+                % {"name": card.name, "name2": chosen.name},
+            )
         kind = " ".join(chosen.card_types).lower() or "nonland card"
-        return illegal(obj, gettext("R32: %(name)s is %(article)s %(kind)s, not a land: it can't be played as a land") % {'name': chosen.name, 'article': _article(kind), 'kind': kind})
+        return illegal(
+            obj,
+            gettext("R32: %(name)s is %(article)s %(kind)s, not a land: it can't be played as a land")
+            % {"name": chosen.name, "article": _article(kind), "kind": kind},
+        )
     new, events = leave(obj, BATTLEFIELD, face_up=label)
     return ok(new, "played_land", *events)
 
@@ -147,20 +175,32 @@ def resolve(obj: GameObject) -> ActionResult:
     spells stay face down, R18); an instant or sorcery goes to the graveyard; an Adventure goes
     to exile."""
     if obj.zone != STACK:
-        return illegal(obj, gettext('R34: only a spell on the stack resolves; this card is %(where)s') % {'where': where(obj.zone)})
+        return illegal(
+            obj, gettext("R34: only a spell on the stack resolves; this card is %(where)s") % {"where": where(obj.zone)}
+        )
     if obj.face_down:
-        new = GameObject(card=obj.card, zone=BATTLEFIELD, face_down=True,
-                         face_down_by=obj.face_down_by, is_token_copy=obj.is_token_copy)
+        new = GameObject(
+            card=obj.card,
+            zone=BATTLEFIELD,
+            face_down=True,
+            face_down_by=obj.face_down_by,
+            is_token_copy=obj.is_token_copy,
+        )
         return ok(new, "resolved", "moved_to_battlefield", "enters_battlefield")
     if obj.card.is_room and obj.copy_of is None:
         # CR 709.5: the Room enters with the door that was cast unlocked, the other locked.
-        new = GameObject(card=obj.card, zone=BATTLEFIELD, unlocked=(obj.face_up,),
-                         is_token_copy=obj.is_token_copy)
-        return ok(new, "resolved", "moved_to_battlefield", "enters_battlefield",
-                  f"door_unlocked:{obj.card.face(obj.face_up).name}")
+        new = GameObject(card=obj.card, zone=BATTLEFIELD, unlocked=(obj.face_up,), is_token_copy=obj.is_token_copy)
+        return ok(
+            new,
+            "resolved",
+            "moved_to_battlefield",
+            "enters_battlefield",
+            f"door_unlocked:{obj.card.face(obj.face_up).name}",
+        )
     if characteristics(obj).is_permanent:
-        new = GameObject(card=obj.card, zone=BATTLEFIELD, face_up=obj.face_up,
-                         is_token_copy=obj.is_token_copy, copy_of=obj.copy_of)
+        new = GameObject(
+            card=obj.card, zone=BATTLEFIELD, face_up=obj.face_up, is_token_copy=obj.is_token_copy, copy_of=obj.copy_of
+        )
         return ok(new, "resolved", "moved_to_battlefield", "enters_battlefield")
     if obj.card.is_adventure and obj.face_up == "back":
         new, events = leave(obj, EXILE)
@@ -175,30 +215,53 @@ def put_onto_battlefield(obj: GameObject, transformed: bool = False) -> ActionRe
     whose front face is an instant or sorcery stays where it is (R37)."""
     card = obj.card
     if obj.zone == BATTLEFIELD:
-        return no_effect(obj, gettext('R4: it is already on the battlefield'))
+        return no_effect(obj, gettext("R4: it is already on the battlefield"))
     if transformed:
         if card.is_mdfc:
-            return no_effect(obj, gettext("R35: a modal double-faced card can't be put onto the battlefield transformed; it stays %(where)s") % {'where': where(obj.zone)})
+            return no_effect(
+                obj,
+                gettext(
+                    "R35: a modal double-faced card can't be put onto the battlefield transformed; it stays %(where)s"
+                )
+                % {"where": where(obj.zone)},
+            )
         if not card.is_transforming:
-            return no_effect(obj, gettext("R7: %(name)s is not a transforming double-faced card, so it can't enter transformed; it stays %(where)s") % {'name': card.name, 'where': where(obj.zone)})
+            return no_effect(
+                obj,
+                gettext(
+                    "R7: %(name)s is not a transforming double-faced card, so it can't enter transformed; it stays %(where)s"
+                )
+                % {"name": card.name, "where": where(obj.zone)},
+            )
         new, events = leave(obj, BATTLEFIELD, face_up="back")
         return ok(new, *events, "entered_transformed")
     if obj.face_down and obj.zone == STACK:
-        new = GameObject(card=card, zone=BATTLEFIELD, face_down=True,
-                         face_down_by=obj.face_down_by, is_token_copy=obj.is_token_copy)
+        new = GameObject(
+            card=card, zone=BATTLEFIELD, face_down=True, face_down_by=obj.face_down_by, is_token_copy=obj.is_token_copy
+        )
         return ok(new, "moved_to_battlefield", "enters_battlefield")
     entering = GameObject(card=card, zone=BATTLEFIELD)
     if not characteristics(entering).is_permanent:
         front = card.faces[0]
         kind = " ".join(front.card_types).lower() or "nonpermanent"
-        return no_effect(obj, gettext("R37: %(name)s is %(article)s %(kind)s, which can't be put onto the battlefield; the card stays %(where)s") % {'name': front.name, 'article': _article(kind), 'kind': kind, 'where': where(obj.zone)})
+        return no_effect(
+            obj,
+            gettext(
+                "R37: %(name)s is %(article)s %(kind)s, which can't be put onto the battlefield; the card stays %(where)s"
+            )
+            % {"name": front.name, "article": _article(kind), "kind": kind, "where": where(obj.zone)},
+        )
     new, events = leave(obj, BATTLEFIELD)
     return ok(new, *events)
 
 
 def _manifest(obj: GameObject, by: str) -> ActionResult:
     if obj.zone in IN_PLAY:
-        return illegal(obj, gettext('R26: only a card can be %(by)sed, and this one is %(where)s') % {'by': by, 'where': where(obj.zone)})
+        return illegal(
+            obj,
+            gettext("R26: only a card can be %(by)sed, and this one is %(where)s")
+            % {"by": by, "where": where(obj.zone)},
+        )
     # R6, R30: a DFC can be manifested or cloaked too; it is face down, front face "up" inside.
     new, events = leave(obj, BATTLEFIELD, face_down=True, face_down_by=by)
     return ok(new, f"{by}ed", *events)
@@ -224,15 +287,21 @@ def move(obj: GameObject, to: str) -> ActionResult:
     if to not in ZONES:
         raise ValueError(f"to is one of {', '.join(ZONES)}")
     if to == obj.zone:
-        return no_effect(obj, gettext('R2: it is already %(where)s') % {'where': where(to)})
+        return no_effect(obj, gettext("R2: it is already %(where)s") % {"where": where(to)})
     if to == STACK:
-        return illegal(obj, gettext('R33: a card goes on the stack only by being cast (use cast)'))
+        return illegal(obj, gettext("R33: a card goes on the stack only by being cast (use cast)"))
     if to == BATTLEFIELD:
         return put_onto_battlefield(obj)
     extra: list[str] = []
     up = obj.card.back if obj.face_up == "back" and obj.card.back is not None else None
-    if (to == GRAVEYARD and obj.zone in IN_PLAY and not obj.face_down and up is not None
-            and up.exiled_instead_of_graveyard and obj.copy_of is None):
+    if (
+        to == GRAVEYARD
+        and obj.zone in IN_PLAY
+        and not obj.face_down
+        and up is not None
+        and up.exiled_instead_of_graveyard
+        and obj.copy_of is None
+    ):
         # Its own replacement effect (the back face of a disturb card: "If it would be put into
         # a graveyard from anywhere, exile it instead"), as a spell or as a permanent.
         to = EXILE

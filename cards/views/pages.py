@@ -19,40 +19,48 @@ def card_search(request):
     results = selectors.search_cards(query, layout=layout or None)
     page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
     checklists = selectors.search_checklists(query) if query else []
-    suggestions = (selectors.suggest_names(query)
-                   if query and not page.paginator.count and not checklists else [])
+    suggestions = selectors.suggest_names(query) if query and not page.paginator.count and not checklists else []
     # Each result's name as printed in the reader's language, beside the English one.
     local = selectors.printed_names(page.object_list, get_language() or "")
     for card in page.object_list:
         card.local_name = " // ".join(local.get(card.pk, []))
-    return render(request, "cards/search.html", {
-        "title": gettext("Cards matching “%(query)s”") % {"query": query} if query else gettext("Card catalogue"),
-        "query": query,
-        "layout": layout,
-        "layouts": Layout.choices,
-        "page": page,
-        "suggestions": suggestions,
-        "checklists": checklists,
-    })
+    return render(
+        request,
+        "cards/search.html",
+        {
+            "title": gettext("Cards matching “%(query)s”") % {"query": query} if query else gettext("Card catalogue"),
+            "query": query,
+            "layout": layout,
+            "layouts": Layout.choices,
+            "page": page,
+            "suggestions": suggestions,
+            "checklists": checklists,
+        },
+    )
 
 
 def card_detail(request, pk: int):
     card = selectors.card_by_id(pk)
     if card is None:
-        raise Http404(gettext('No such card'))
+        raise Http404(gettext("No such card"))
     faces = list(card.faces.all())
     checklists = {entry.checklist for entry in card.checklist_entries.all()}
     printing = next((p for p in card.printings.all() if p.image_uris), None)
-    return render(request, "cards/detail.html", {
-        "title": card.name,
-        "card": card,
-        "faces": list(zip(faces, _face_labels(card.layout, len(faces)))),
-        "printings": list(card.printings.all()),
-        "checklists": sorted(checklists, key=lambda c: (c.set_code, c.collector_number)),
-        "image_printing": printing,
-        "printed_names": [(code, languages.name_of(code), names)
-                          for code, names in selectors.printed_names_of(card).items()],
-    })
+    return render(
+        request,
+        "cards/detail.html",
+        {
+            "title": card.name,
+            "card": card,
+            "faces": list(zip(faces, _face_labels(card.layout, len(faces)))),
+            "printings": list(card.printings.all()),
+            "checklists": sorted(checklists, key=lambda c: (c.set_code, c.collector_number)),
+            "image_printing": printing,
+            "printed_names": [
+                (code, languages.name_of(code), names) for code, names in selectors.printed_names_of(card).items()
+            ],
+        },
+    )
 
 
 def _face_labels(layout: str, count: int) -> list[str]:
@@ -69,5 +77,4 @@ def _face_labels(layout: str, count: int) -> list[str]:
         names = [gettext_lazy("Left half"), gettext_lazy("Right half")]
     else:
         names = [gettext_lazy("Card")]
-    return [names[i] if i < len(names) else gettext("Face %(number)s") % {"number": i + 1}
-            for i in range(count)]
+    return [names[i] if i < len(names) else gettext("Face %(number)s") % {"number": i + 1} for i in range(count)]

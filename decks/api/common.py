@@ -26,15 +26,23 @@ class BodyLimitMixin:
         except ValueError:
             length = 0
         if length > self.max_body:
-            raise DomainError(error_codes.FILE_TOO_LARGE,
-                              gettext('The request is %(length_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'length_1024': length // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
+            raise DomainError(
+                error_codes.FILE_TOO_LARGE,
+                gettext("The request is %(length_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.")
+                % {"length_1024": length // 1024, "MAX_BYTES_1024": parsers.MAX_BYTES // 1024},
+                limit_bytes=parsers.MAX_BYTES,
+            )
         super().initial(request, *args, **kwargs)
 
 
 def read_upload(upload) -> str:
     if upload.size is not None and upload.size > parsers.MAX_BYTES:
-        raise DomainError(error_codes.FILE_TOO_LARGE,
-                          gettext('The file is %(size_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.') % {'size_1024': upload.size // 1024, 'MAX_BYTES_1024': parsers.MAX_BYTES // 1024}, limit_bytes=parsers.MAX_BYTES)
+        raise DomainError(
+            error_codes.FILE_TOO_LARGE,
+            gettext("The file is %(size_1024)s KB; decklists are limited to %(MAX_BYTES_1024)s KB.")
+            % {"size_1024": upload.size // 1024, "MAX_BYTES_1024": parsers.MAX_BYTES // 1024},
+            limit_bytes=parsers.MAX_BYTES,
+        )
     return services.decode_decklist(upload.read(parsers.MAX_BYTES + 1))
 
 
@@ -60,14 +68,27 @@ def checklist_input(attrs: dict) -> list[dict] | None:
 def deck_payload(deck: Deck, *, now=None) -> dict[str, Any]:
     view = selectors.deck_view(deck)
     return {
-        "id": deck.pk, "event": deck.event_id, "registration": deck.registration_id,
-        "player": deck.registration.name, "format": deck.format,
-        "main": view["main"], "sideboard": view["sideboard"], "commander": view["commander"],
-        "opaque_sleeves": deck.opaque_sleeves, "checklist_cards": view["checklist_cards"],
-        "dfcs": view["dfcs"], "physical": view["physical"],
-        "source_format": deck.source_format, "valid": deck.valid, "errors": deck.localized_errors,
-        "warnings": deck.localized_warnings, "summary": deck.summary,
+        "id": deck.pk,
+        "event": deck.event_id,
+        "registration": deck.registration_id,
+        "player": deck.registration.name,
+        "format": deck.format,
+        "main": view["main"],
+        "sideboard": view["sideboard"],
+        "commander": view["commander"],
+        "opaque_sleeves": deck.opaque_sleeves,
+        "checklist_cards": view["checklist_cards"],
+        "dfcs": view["dfcs"],
+        "physical": view["physical"],
+        "source_format": deck.source_format,
+        "valid": deck.valid,
+        "errors": deck.localized_errors,
+        "warnings": deck.localized_warnings,
+        "summary": deck.summary,
         "status": selectors.deck_status(deck, deck.event, now or timezone.now()),
-        "version": deck.version, "submitted_at": deck.submitted_at, "updated_at": deck.updated_at,
-        "checked_at": deck.checked_at, "print_url": reverse("decks:print", args=[deck.pk]),
+        "version": deck.version,
+        "submitted_at": deck.submitted_at,
+        "updated_at": deck.updated_at,
+        "checked_at": deck.checked_at,
+        "print_url": reverse("decks:print", args=[deck.pk]),
     }

@@ -24,36 +24,58 @@ ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, messa
 def _row(row: dict) -> dict:
     deck = row["deck"]
     return {
-        "registration": row["registration"].pk, "player": row["registration"].name,
-        "deck": deck.pk if deck else None, **{k: row["status"][k] for k in ("state", "valid", "error_codes",
-                                                                           "late", "locked")},
-        "main": deck.main_count if deck else None, "sideboard": deck.sideboard_count if deck else None,
-        "corrections": row["corrections"], "checks": row["checks"],
+        "registration": row["registration"].pk,
+        "player": row["registration"].name,
+        "deck": deck.pk if deck else None,
+        **{k: row["status"][k] for k in ("state", "valid", "error_codes", "late", "locked")},
+        "main": deck.main_count if deck else None,
+        "sideboard": deck.sideboard_count if deck else None,
+        "corrections": row["corrections"],
+        "checks": row["checks"],
     }
 
 
 def _selection(selection: DeckCheckSelection) -> dict:
     decks = selectors.selected_decks(selection)
-    return {"id": selection.pk, "method": selection.method, "seed": selection.seed,
-            "percent": selection.percent, "registrations": selection.registration_ids,
-            "decks": [decks[r] for r in selection.registration_ids if r in decks],
-            "created_at": selection.created_at}
+    return {
+        "id": selection.pk,
+        "method": selection.method,
+        "seed": selection.seed,
+        "percent": selection.percent,
+        "registrations": selection.registration_ids,
+        "decks": [decks[r] for r in selection.registration_ids if r in decks],
+        "created_at": selection.created_at,
+    }
 
 
 def _check(check: DeckCheck) -> dict:
-    return {"id": check.pk, "deck": check.deck_id, "registration": check.deck.registration_id,
-            "selection": check.selection_id, "judge": check.judge.get_username() if check.judge else None,
-            "at": check.at, "deck_version": check.deck_version, "matches": check.matches,
-            "findings": check.findings, "notes": check.notes,
-            "penalty_links": selectors.check_penalty_links(check)}
+    return {
+        "id": check.pk,
+        "deck": check.deck_id,
+        "registration": check.deck.registration_id,
+        "selection": check.selection_id,
+        "judge": check.judge.get_username() if check.judge else None,
+        "at": check.at,
+        "deck_version": check.deck_version,
+        "matches": check.matches,
+        "findings": check.findings,
+        "notes": check.notes,
+        "penalty_links": selectors.check_penalty_links(check),
+    }
 
 
 def _correction(correction) -> dict:
-    return {"id": correction.pk, "deck": correction.deck_id,
-            "judge": correction.judge.get_username() if correction.judge else None,
-            "at": correction.at, "reason": correction.reason, "changes": correction.changes,
-            "valid_before": correction.valid_before, "valid_after": correction.valid_after,
-            "penalty_url": selectors.correction_penalty_link(correction)}
+    return {
+        "id": correction.pk,
+        "deck": correction.deck_id,
+        "judge": correction.judge.get_username() if correction.judge else None,
+        "at": correction.at,
+        "reason": correction.reason,
+        "changes": correction.changes,
+        "valid_before": correction.valid_before,
+        "valid_after": correction.valid_after,
+        "penalty_url": selectors.correction_penalty_link(correction),
+    }
 
 
 class EventDecksView(APIView):
@@ -69,17 +91,21 @@ class EventDecksView(APIView):
             OpenApiParameter("q", OpenApiTypes.STR, description="Player name contains."),
         ],
         responses={200: s.DeckListRowOutput(many=True), 403: ERRORS, 404: ERRORS},
-        operation_id="decks_event_list")
+        operation_id="decks_event_list",
+    )
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
         selectors.require_staff(request.user, event)
         params = request.query_params
         state = params.get("status", "")
         if state not in ("", "valid", "invalid", "missing"):
-            raise DomainError(error_codes.INVALID_FILTER, gettext('status is valid, invalid or missing.'), field="status")
+            raise DomainError(
+                error_codes.INVALID_FILTER, gettext("status is valid, invalid or missing."), field="status"
+            )
         late = {"true": True, "false": False, "": None}.get(params.get("late", "").lower(), None)
-        rows = selectors.event_decks(event, status=state, query=params.get("q", "")[:100],
-                                     error=params.get("error", "")[:40], late=late)
+        rows = selectors.event_decks(
+            event, status=state, query=params.get("q", "")[:100], error=params.get("error", "")[:40], late=late
+        )
         return Response([_row(row) for row in rows])
 
 
@@ -88,16 +114,22 @@ class CorrectionsView(BodyLimitMixin, APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: s.CorrectionOutput(many=True), 403: ERRORS, 404: ERRORS},
-                   operation_id="decks_corrections_list")
+    @extend_schema(
+        responses={200: s.CorrectionOutput(many=True), 403: ERRORS, 404: ERRORS}, operation_id="decks_corrections_list"
+    )
     def get(self, request, pk: int):
         deck = selectors.get_deck(pk)
         if not (selectors.owns(request.user, deck) or selectors.is_staff(request.user, deck.event_id)):
-            raise ForbiddenError(error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may see that."))
+            raise ForbiddenError(
+                error_codes.NOT_YOUR_DECK, gettext("Only the player and the event's judges may see that.")
+            )
         return Response([_correction(c) for c in selectors.corrections(deck)])
 
-    @extend_schema(request=s.CorrectionInput, responses={201: s.CorrectionOutput, 400: ERRORS, 403: ERRORS},
-                   operation_id="decks_corrections_create")
+    @extend_schema(
+        request=s.CorrectionInput,
+        responses={201: s.CorrectionOutput, 400: ERRORS, 403: ERRORS},
+        operation_id="decks_corrections_create",
+    )
     def post(self, request, pk: int):
         deck = selectors.get_deck(pk)
         selectors.require_staff(request.user, deck.event_id)
@@ -106,11 +138,17 @@ class CorrectionsView(BodyLimitMixin, APIView):
         lists = parsed[0] if parsed else {k: data.get(k) for k in ("main", "sideboard", "commander")}
         checklist_cards = data.get("checklist_cards")
         correction = services.correct_deck(
-            deck_id=pk, judge=request.user, reason=data["reason"], main=lists.get("main"),
-            sideboard=lists.get("sideboard"), commander=lists.get("commander") or None,
+            deck_id=pk,
+            judge=request.user,
+            reason=data["reason"],
+            main=lists.get("main"),
+            sideboard=lists.get("sideboard"),
+            commander=lists.get("commander") or None,
             opaque_sleeves=data.get("opaque_sleeves"),
             checklist_cards=[{"checklist": c["checklist"], "marked": c["marked"]} for c in checklist_cards]
-            if checklist_cards is not None else None)
+            if checklist_cards is not None
+            else None,
+        )
         return Response(_correction(correction), status=status.HTTP_201_CREATED)
 
 
@@ -119,21 +157,30 @@ class DeckChecksView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS},
-                   operation_id="decks_checks_list")
+    @extend_schema(
+        responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS}, operation_id="decks_checks_list"
+    )
     def get(self, request, pk: int):
         deck = selectors.get_deck(pk)
         selectors.require_staff(request.user, deck.event_id)
         return Response([_check(c) for c in selectors.checks(deck)])
 
-    @extend_schema(request=s.DeckCheckInput, responses={201: s.DeckCheckOutput, 400: ERRORS, 403: ERRORS},
-                   operation_id="decks_checks_create")
+    @extend_schema(
+        request=s.DeckCheckInput,
+        responses={201: s.DeckCheckOutput, 400: ERRORS, 403: ERRORS},
+        operation_id="decks_checks_create",
+    )
     def post(self, request, pk: int):
         deck = selectors.get_deck(pk)
         selectors.require_staff(request.user, deck.event_id)
         data = validated_body(s.DeckCheckInput, request)
-        check = services.record_deck_check(deck_id=pk, judge=request.user, found=data["findings"],
-                                           notes=data["notes"], selection_id=data.get("selection"))
+        check = services.record_deck_check(
+            deck_id=pk,
+            judge=request.user,
+            found=data["findings"],
+            notes=data["notes"],
+            selection_id=data.get("selection"),
+        )
         return Response(_check(check), status=status.HTTP_201_CREATED)
 
 
@@ -142,8 +189,9 @@ class EventDeckChecksView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS},
-                   operation_id="decks_event_checks")
+    @extend_schema(
+        responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS}, operation_id="decks_event_checks"
+    )
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
         selectors.require_staff(request.user, event)
@@ -161,14 +209,22 @@ class SelectionsView(APIView):
         selectors.require_staff(request.user, event)
         return Response([_selection(sel) for sel in selectors.selections(event)])
 
-    @extend_schema(request=s.SelectionInput, responses={201: s.SelectionOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
-                   operation_id="decks_selections_create")
+    @extend_schema(
+        request=s.SelectionInput,
+        responses={201: s.SelectionOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
+        operation_id="decks_selections_create",
+    )
     def post(self, request, event_id: int):
         selectors.require_staff(request.user, selectors.event_or_404(event_id))  # role before body
         data = validated_body(s.SelectionInput, request)
         selection = services.select_for_deck_check(
-            event_id=event_id, judge=request.user, method=data["method"], percent=data["percent"],
-            seed=data.get("seed"), registration_ids=data["registrations"])
+            event_id=event_id,
+            judge=request.user,
+            method=data["method"],
+            percent=data["percent"],
+            seed=data.get("seed"),
+            registration_ids=data["registrations"],
+        )
         return Response(_selection(selection), status=status.HTTP_201_CREATED)
 
 
@@ -184,11 +240,14 @@ class SealedPoolView(BodyLimitMixin, APIView):
             selectors.require_staff(request.user, registration.event_id)
         pool = selectors.sealed_pool(registration)
         if pool is None:
-            raise NotFoundError(error_codes.NO_POOL, gettext('No sealed pool was entered for this player.'))
+            raise NotFoundError(error_codes.NO_POOL, gettext("No sealed pool was entered for this player."))
         return Response({"registration": pk, "source": "sealed", "cards": selectors.pool_view(pool.cards)})
 
-    @extend_schema(request=s.SealedPoolInput, responses={200: s.PoolOutput, 400: ERRORS, 403: ERRORS},
-                   operation_id="decks_sealed_pool_set")
+    @extend_schema(
+        request=s.SealedPoolInput,
+        responses={200: s.PoolOutput, 400: ERRORS, 403: ERRORS},
+        operation_id="decks_sealed_pool_set",
+    )
     def put(self, request, pk: int):
         registration = selectors.get_registration_by_id(pk)
         services.require_pool_editor(request.user, registration.event)  # role before body
@@ -212,11 +271,15 @@ class DeckRulesView(APIView):
         event = selectors.event_or_404(event_id)
         return Response({"checklist_policy": selectors.checklist_policy(event)})
 
-    @extend_schema(request=s.DeckRulesSerializer, responses={200: s.DeckRulesSerializer, 400: ERRORS, 403: ERRORS},
-                   operation_id="decks_rules_set")
+    @extend_schema(
+        request=s.DeckRulesSerializer,
+        responses={200: s.DeckRulesSerializer, 400: ERRORS, 403: ERRORS},
+        operation_id="decks_rules_set",
+    )
     def put(self, request, event_id: int):
         services.require_deck_rules_editor(request.user, selectors.event_or_404(event_id))  # role before body
         data = validated_body(s.DeckRulesSerializer, request)
-        rules = services.set_deck_rules(event_id=event_id, actor=request.user,
-                                        checklist_policy=data["checklist_policy"])
+        rules = services.set_deck_rules(
+            event_id=event_id, actor=request.user, checklist_policy=data["checklist_policy"]
+        )
         return Response({"checklist_policy": rules.checklist_policy})

@@ -37,24 +37,31 @@ class ValidateView(BodyLimitMixin, APIView):
     parser_classes = [JSONParser]
     max_body = 1024 * 1024
 
-    @extend_schema(request=s.ValidateInput, responses={200: s.ValidateOutput, 400: ERRORS},
-                   operation_id="decks_validate")
+    @extend_schema(
+        request=s.ValidateInput, responses={200: s.ValidateOutput, 400: ERRORS}, operation_id="decks_validate"
+    )
     def post(self, request):
         data = validated_body(s.ValidateInput, request)
         resolved = adapter.resolve(
-            format=data["format"], main=data["main"], sideboard=data["sideboard"],
-            commander=data["commander"], pool=data.get("pool"), opaque_sleeves=data["opaque_sleeves"],
+            format=data["format"],
+            main=data["main"],
+            sideboard=data["sideboard"],
+            commander=data["commander"],
+            pool=data.get("pool"),
+            opaque_sleeves=data["opaque_sleeves"],
             checklist_policy=data["checklist_policy"],
             checklist_cards=[{"checklist": c["checklist"], "marked": c["marked"]} for c in data["checklist_cards"]],
         )
         report = adapter.validate_resolved(resolved)
-        return Response(report.as_dict() | {"languages": resolved.languages_read(),
-                                            "printed_names": resolved.printed_names()})
+        return Response(
+            report.as_dict() | {"languages": resolved.languages_read(), "printed_names": resolved.printed_names()}
+        )
 
 
 class ValidateSlashView(ValidateView):
-    @extend_schema(request=s.ValidateInput, responses={200: s.ValidateOutput, 400: ERRORS},
-                   operation_id="decks_validate_slash")
+    @extend_schema(
+        request=s.ValidateInput, responses={200: s.ValidateOutput, 400: ERRORS}, operation_id="decks_validate_slash"
+    )
     def post(self, request):
         return super().post(request)
 
@@ -71,20 +78,27 @@ class ParseView(BodyLimitMixin, APIView):
     authentication_classes: list = []
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    @extend_schema(request={"multipart/form-data": s.ParseInput, "application/json": s.ParseInput},
-                   responses={200: s.ParseOutput, 400: ERRORS}, operation_id="decks_parse")
+    @extend_schema(
+        request={"multipart/form-data": s.ParseInput, "application/json": s.ParseInput},
+        responses={200: s.ParseOutput, 400: ERRORS},
+        operation_id="decks_parse",
+    )
     def post(self, request):
         data = validated_body(s.ParseInput, request)
         if data.get("file") is None and data.get("text") is None:
-            raise DomainError(error_codes.EMPTY_DECKLIST, gettext('Send the list as text or upload a file.'),
-                              field="text")
+            raise DomainError(
+                error_codes.EMPTY_DECKLIST, gettext("Send the list as text or upload a file."), field="text"
+            )
         text = read_upload(data["file"]) if data.get("file") is not None else data["text"]
         return Response(services.read_decklist(text).as_dict())
 
 
 class ParseSlashView(ParseView):
-    @extend_schema(request={"multipart/form-data": s.ParseInput, "application/json": s.ParseInput},
-                   responses={200: s.ParseOutput, 400: ERRORS}, operation_id="decks_parse_slash")
+    @extend_schema(
+        request={"multipart/form-data": s.ParseInput, "application/json": s.ParseInput},
+        responses={200: s.ParseOutput, 400: ERRORS},
+        operation_id="decks_parse_slash",
+    )
     def post(self, request):
         return super().post(request)
 
@@ -107,7 +121,7 @@ class MyDeckView(BodyLimitMixin, APIView):
         if raw is None:
             return None
         if not raw.isdigit():
-            raise DomainError(error_codes.INVALID, gettext('registration must be an id.'), field="registration")
+            raise DomainError(error_codes.INVALID, gettext("registration must be an id."), field="registration")
         return int(raw)
 
     def _registration(self, request, event_id: int):
@@ -120,12 +134,14 @@ class MyDeckView(BodyLimitMixin, APIView):
         registration = self._registration(request, event_id)
         deck = getattr(registration, "deck", None)
         if deck is None:
-            raise NotFoundError(error_codes.NO_DECK, gettext('No deck is registered yet.'))
+            raise NotFoundError(error_codes.NO_DECK, gettext("No deck is registered yet."))
         return Response(deck_payload(deck))
 
-    @extend_schema(request={"application/json": s.DeckInput, "multipart/form-data": s.DeckInput},
-                   responses={200: s.DeckOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
-                   operation_id="decks_my_deck_update")
+    @extend_schema(
+        request={"application/json": s.DeckInput, "multipart/form-data": s.DeckInput},
+        responses={200: s.DeckOutput, 400: ERRORS, 403: ERRORS, 409: ERRORS},
+        operation_id="decks_my_deck_update",
+    )
     def put(self, request, event_id: int):
         self._registration(request, event_id)  # 403 before 400
         data = validated_body(s.DeckInput, request)
@@ -137,10 +153,16 @@ class MyDeckView(BodyLimitMixin, APIView):
             sections = {"main": data["main"], "commander": data.get("commander") or []}
             sideboard, source = data.get("sideboard"), "api"
         deck, _ = services.register_deck(
-            event_id=event_id, actor=request.user, main=sections["main"], sideboard=sideboard,
-            commander=sections["commander"], opaque_sleeves=data["opaque_sleeves"],
-            checklist_cards=checklist_input(data) or [], source_format=source,
-            registration_id=self._registration_id(request))
+            event_id=event_id,
+            actor=request.user,
+            main=sections["main"],
+            sideboard=sideboard,
+            commander=sections["commander"],
+            opaque_sleeves=data["opaque_sleeves"],
+            checklist_cards=checklist_input(data) or [],
+            source_format=source,
+            registration_id=self._registration_id(request),
+        )
         return Response(deck_payload(deck))
 
 
@@ -149,18 +171,16 @@ class MyPoolView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: s.PoolOutput, 403: ERRORS, 404: ERRORS, 409: ERRORS},
-                   operation_id="decks_my_pool")
+    @extend_schema(responses={200: s.PoolOutput, 403: ERRORS, 404: ERRORS, 409: ERRORS}, operation_id="decks_my_pool")
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
         registration = selectors.own_registration(request.user, event)
         if registration is None:
-            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext('You are not registered for this event.'))
+            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
         pool = selectors.pool_for(registration)
         if pool is None:
-            raise NotFoundError(error_codes.NO_POOL, gettext('You have no pool in this event.'))
-        return Response({"registration": registration.pk, "source": pool[0],
-                         "cards": selectors.pool_view(pool[1])})
+            raise NotFoundError(error_codes.NO_POOL, gettext("You have no pool in this event."))
+        return Response({"registration": registration.pk, "source": pool[0], "cards": selectors.pool_view(pool[1])})
 
 
 class DeckDetailView(APIView):
@@ -178,8 +198,9 @@ class RevalidateView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS},
-                   operation_id="decks_revalidate")
+    @extend_schema(
+        request=None, responses={200: s.DeckOutput, 403: ERRORS, 404: ERRORS}, operation_id="decks_revalidate"
+    )
     def post(self, request, pk: int):
         selectors.get_deck(pk)
         deck, _ = services.revalidate_deck(deck_id=pk, actor=request.user)

@@ -42,9 +42,12 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class EntrySerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False, trim_whitespace=True,
-                                 help_text=gettext_lazy('Any face name or the full name.'))
-    card_id = StrictIntegerField(min_value=1, required=False, help_text=gettext_lazy('A catalogue card id (instead of name).'))
+    name = serializers.CharField(
+        max_length=200, required=False, trim_whitespace=True, help_text=gettext_lazy("Any face name or the full name.")
+    )
+    card_id = StrictIntegerField(
+        min_value=1, required=False, help_text=gettext_lazy("A catalogue card id (instead of name).")
+    )
     count = StrictIntegerField(min_value=1, max_value=parsers.MAX_COUNT)
 
     def validate(self, attrs):
@@ -73,8 +76,12 @@ class ChecklistRefField(serializers.Field):
 
 class ChecklistUseSerializer(serializers.Serializer):
     checklist = ChecklistRefField(help_text=gettext_lazy("Name, id, or e.g. 'Double-Faced Substitute Card (SZNR 1)'."))
-    marked = serializers.ListField(child=serializers.CharField(max_length=200), max_length=30, default=list,
-                                   help_text=gettext_lazy('The DFC name(s) marked on it: exactly one is legal (R10).'))
+    marked = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        max_length=30,
+        default=list,
+        help_text=gettext_lazy("The DFC name(s) marked on it: exactly one is legal (R10)."),
+    )
 
 
 def _lines(required: bool = False):
@@ -84,10 +91,12 @@ def _lines(required: bool = False):
 
 
 def _check_total(attrs) -> None:
-    total = sum(e["count"] for key in ("main", "sideboard", "commander")
-                for e in (attrs.get(key) or []))
+    total = sum(e["count"] for key in ("main", "sideboard", "commander") for e in (attrs.get(key) or []))
     if total > MAX_TOTAL:
-        raise serializers.ValidationError(gettext('A deck has at most %(MAX_TOTAL)s cards.') % {'MAX_TOTAL': MAX_TOTAL}, code=error_codes.TOO_MANY_ENTRIES)
+        raise serializers.ValidationError(
+            gettext("A deck has at most %(MAX_TOTAL)s cards.") % {"MAX_TOTAL": MAX_TOTAL},
+            code=error_codes.TOO_MANY_ENTRIES,
+        )
 
 
 class ValidateInput(serializers.Serializer):
@@ -98,8 +107,9 @@ class ValidateInput(serializers.Serializer):
     pool = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False, allow_null=True)
     opaque_sleeves = StrictBooleanField(default=False)
     checklist_policy = serializers.ChoiceField(core.POLICIES, default=core.POLICY_DECK)
-    checklist_cards = serializers.ListField(child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS,
-                                            default=list)
+    checklist_cards = serializers.ListField(
+        child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS, default=list
+    )
 
     def validate(self, attrs):
         _check_total(attrs)
@@ -121,7 +131,9 @@ class SummaryOutput(serializers.Serializer):
 
 
 class LanguageReadOutput(serializers.Serializer):
-    language = serializers.CharField(help_text=gettext_lazy('Language code: en, pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant.'))
+    language = serializers.CharField(
+        help_text=gettext_lazy("Language code: en, pt-br, es, it, ru, de, fr, ja, ko, zh-hans, zh-hant.")
+    )
     name = serializers.CharField()
     lines = serializers.IntegerField()
 
@@ -138,15 +150,25 @@ class ValidateOutput(serializers.Serializer):
     errors = ProblemOutput(many=True)
     warnings = ProblemOutput(many=True)
     summary = SummaryOutput()
-    languages = LanguageReadOutput(many=True, help_text=gettext_lazy(
-        'The languages the card names were read in, most lines first (a name printed alike in two languages counts for both).'))
-    printed_names = PrintedNameOutput(many=True, help_text=gettext_lazy(
-        'Cards named in another language than English: the English name with the printed one.'))
+    languages = LanguageReadOutput(
+        many=True,
+        help_text=gettext_lazy(
+            "The languages the card names were read in, most lines first (a name printed alike in two languages counts for both)."
+        ),
+    )
+    printed_names = PrintedNameOutput(
+        many=True,
+        help_text=gettext_lazy("Cards named in another language than English: the English name with the printed one."),
+    )
 
 
 class ParseInput(serializers.Serializer):
-    text = serializers.CharField(required=False, trim_whitespace=False, allow_blank=True,
-                                 help_text=gettext_lazy('The pasted list (or upload `file` as multipart).'))
+    text = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text=gettext_lazy("The pasted list (or upload `file` as multipart)."),
+    )
     file = serializers.FileField(required=False)
 
 
@@ -164,27 +186,43 @@ class ParseOutput(serializers.Serializer):
 
 
 class DeckInput(serializers.Serializer):
-    text = serializers.CharField(required=False, trim_whitespace=False, allow_blank=True,
-                                 help_text=gettext_lazy('A pasted list in any supported format (instead of main/sideboard).'))
-    file = serializers.FileField(required=False, help_text=gettext_lazy('An uploaded list (multipart).'))
+    text = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text=gettext_lazy("A pasted list in any supported format (instead of main/sideboard)."),
+    )
+    file = serializers.FileField(required=False, help_text=gettext_lazy("An uploaded list (multipart)."))
     main = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False)
-    sideboard = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False,
-                                      allow_null=True, help_text=gettext_lazy('Limited: omit to use the rest of the pool.'))
+    sideboard = serializers.ListField(
+        child=EntrySerializer(),
+        max_length=MAX_LINES,
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("Limited: omit to use the rest of the pool."),
+    )
     commander = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False)
     opaque_sleeves = StrictBooleanField(default=False)
-    checklist_cards = serializers.ListField(child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS,
-                                            required=False)
-    checklist_lines = serializers.CharField(required=False, allow_blank=True, max_length=20000,
-                                            help_text=gettext_lazy("Checklist cards as text: 'Innistrad Checklist: Delver of Secrets' per line."))
+    checklist_cards = serializers.ListField(
+        child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS, required=False
+    )
+    checklist_lines = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=20000,
+        help_text=gettext_lazy("Checklist cards as text: 'Innistrad Checklist: Delver of Secrets' per line."),
+    )
 
     def validate(self, attrs):
         sources = [key for key in ("text", "file", "main") if attrs.get(key) is not None]
         if len(sources) != 1:
-            raise serializers.ValidationError(gettext('Send the list once: main (and sideboard), text, or file.'),
-                                              code=error_codes.INVALID_DECKLIST)
+            raise serializers.ValidationError(
+                gettext("Send the list once: main (and sideboard), text, or file."), code=error_codes.INVALID_DECKLIST
+            )
         if attrs.get("checklist_cards") is not None and attrs.get("checklist_lines") is not None:
-            raise serializers.ValidationError(gettext('Send checklist_cards or checklist_lines, not both.'),
-                                              code=error_codes.INVALID)
+            raise serializers.ValidationError(
+                gettext("Send checklist_cards or checklist_lines, not both."), code=error_codes.INVALID
+            )
         _check_total(attrs)
         return attrs
 
@@ -194,8 +232,9 @@ class DeckLineOutput(serializers.Serializer):
     name = serializers.CharField()
     count = serializers.IntegerField()
     is_dfc = serializers.BooleanField()
-    printed_name = serializers.CharField(required=False, help_text=gettext_lazy(
-        'The name as the player wrote it, when not in English.'))
+    printed_name = serializers.CharField(
+        required=False, help_text=gettext_lazy("The name as the player wrote it, when not in English.")
+    )
     language = serializers.CharField(required=False)
 
 
@@ -251,12 +290,15 @@ class CorrectionInput(serializers.Serializer):
     sideboard = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False)
     commander = serializers.ListField(child=EntrySerializer(), max_length=MAX_LINES, required=False)
     opaque_sleeves = StrictBooleanField(required=False)
-    checklist_cards = serializers.ListField(child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS,
-                                            required=False)
+    checklist_cards = serializers.ListField(
+        child=ChecklistUseSerializer(), max_length=MAX_CHECKLIST_CARDS, required=False
+    )
 
     def validate(self, attrs):
         if attrs.get("text") is not None and attrs.get("main") is not None:
-            raise serializers.ValidationError(gettext('Send text or main, not both.'), code=error_codes.INVALID_DECKLIST)
+            raise serializers.ValidationError(
+                gettext("Send text or main, not both."), code=error_codes.INVALID_DECKLIST
+            )
         _check_total(attrs)
         return attrs
 
@@ -294,12 +336,15 @@ class FindingInput(serializers.Serializer):
     kind = serializers.ChoiceField(list(findings.FINDING_KINDS))
     description = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
     cards = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100, default=list)
-    infraction = serializers.ChoiceField(list(findings.INFRACTIONS) + [""], required=False,
-                                         help_text=gettext_lazy("Default: the finding's usual infraction; '' for none."))
+    infraction = serializers.ChoiceField(
+        list(findings.INFRACTIONS) + [""],
+        required=False,
+        help_text=gettext_lazy("Default: the finding's usual infraction; '' for none."),
+    )
 
 
 class DeckCheckInput(serializers.Serializer):
-    matches = StrictBooleanField(required=False, help_text=gettext_lazy('true: the physical deck matches the list.'))
+    matches = StrictBooleanField(required=False, help_text=gettext_lazy("true: the physical deck matches the list."))
     findings = serializers.ListField(child=FindingInput(), max_length=50, default=list)
     notes = serializers.CharField(max_length=4000, required=False, allow_blank=True, default="")
     selection = StrictIntegerField(min_value=1, required=False)
@@ -307,9 +352,11 @@ class DeckCheckInput(serializers.Serializer):
     def validate(self, attrs):
         problem = findings.outcome_problem(matches=attrs.get("matches") is True, found=attrs["findings"])
         if problem == error_codes.INVALID:
-            raise serializers.ValidationError(gettext('A deck that matches has no findings.'), code=problem)
+            raise serializers.ValidationError(gettext("A deck that matches has no findings."), code=problem)
         if problem == error_codes.REQUIRED:
-            raise serializers.ValidationError(gettext('Say that the deck matches (matches: true), or record what was found (findings).'), code=problem)
+            raise serializers.ValidationError(
+                gettext("Say that the deck matches (matches: true), or record what was found (findings)."), code=problem
+            )
         return attrs
 
 
@@ -340,7 +387,7 @@ class SealedPoolInput(serializers.Serializer):
 
     def validate(self, attrs):
         if (attrs.get("cards") is None) == (attrs.get("text") is None):
-            raise serializers.ValidationError(gettext('Send cards or text.'), code=error_codes.INVALID)
+            raise serializers.ValidationError(gettext("Send cards or text."), code=error_codes.INVALID)
         return attrs
 
 

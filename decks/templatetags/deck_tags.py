@@ -7,8 +7,7 @@ from drafts.models import DeckFormat
 
 register = template.Library()
 
-_STATES = {"valid": gettext_lazy("valid"), "invalid": gettext_lazy("invalid"),
-           "missing": gettext_lazy("missing")}
+_STATES = {"valid": gettext_lazy("valid"), "invalid": gettext_lazy("invalid"), "missing": gettext_lazy("missing")}
 
 
 @register.filter

@@ -28,5 +28,4 @@ from decks.validation.data import __all__ as _data_names
 from decks.validation.physical import physical_deck
 from decks.validation.validate import validate
 
-__all__ = ["validate", "physical_deck", *_data_names,
-           *(name for name in vars(codes) if name.isupper())]
+__all__ = ["validate", "physical_deck", *_data_names, *(name for name in vars(codes) if name.isupper())]

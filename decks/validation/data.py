@@ -47,7 +47,6 @@ COPY_LIMIT = {CONSTRUCTED: 4, COMMANDER: 1}
 ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards named ..."
 
 
-
 @dataclass(frozen=True, slots=True)
 class CardInfo:
     """What the check needs to know about one catalogue card."""
@@ -131,5 +130,4 @@ class Report:
         return [error["code"] for error in self.errors]
 
     def as_dict(self) -> dict:
-        return {"valid": not self.errors, "errors": self.errors, "warnings": self.warnings,
-                "summary": self.summary}
+        return {"valid": not self.errors, "errors": self.errors, "warnings": self.warnings, "summary": self.summary}

@@ -13,8 +13,7 @@ from decks.validation.data import POLICY_PER_NAME, SUBSTITUTE, CardInfo, Checkli
 from decks.validation.problems import Tally, copies, names, plural, problem
 
 
-def validate_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict,
-                  tallies: tuple[Tally, ...]) -> list[dict]:
+def validate_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, tallies: tuple[Tally, ...]) -> list[dict]:
     """The problems of the deck's checklist cards and of the DFC copies they represent."""
     errors: list[dict] = []
     sound: dict[Any, int] = {}  # official, marked once, with a name it lists
@@ -40,8 +39,9 @@ def validate_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict,
     return errors
 
 
-def _checklist_card(index: int, use: ChecklistUse
-                    ) -> tuple[dict | None, CardInfo | None, tuple[CardInfo | None, ...] | None]:
+def _checklist_card(
+    index: int, use: ChecklistUse
+) -> tuple[dict | None, CardInfo | None, tuple[CardInfo | None, ...] | None]:
     """One checklist card: (its problem, the DFC it soundly stands for, what a faulty card's
     marks name). A card with no mark stands for nothing."""
     number = index + 1
@@ -50,21 +50,47 @@ def _checklist_card(index: int, use: ChecklistUse
     if not use.candidates:
         unofficial = problem(
             codes.CHECKLIST_UNOFFICIAL,
-            gettext('Checklist card %(number)s: “%(given)s” is not an official checklist or substitute card (R11).') % {'number': number, 'given': use.given}, [use.given] + marked_names, checklist=use.given, index=index)
+            gettext("Checklist card %(number)s: “%(given)s” is not an official checklist or substitute card (R11).")
+            % {"number": number, "given": use.given},
+            [use.given] + marked_names,
+            checklist=use.given,
+            index=index,
+        )
         return unofficial, None, tuple(mark.card for mark in marks[:1])
     label = use.candidates[0].label
     if not marks:
-        what = ("does not say which double-faced card it stands for"
-                if use.candidates[0].kind == SUBSTITUTE else "has no name marked")
-        return problem(
-            codes.CHECKLIST_NO_MARK,
-            gettext('Checklist card %(number)s (%(label)s) %(what)s: exactly one name must be marked (R10).') % {'number': number, 'label': label, 'what': what},
-            [use.given], checklist=label, index=index), None, None
+        what = (
+            "does not say which double-faced card it stands for"
+            if use.candidates[0].kind == SUBSTITUTE
+            else "has no name marked"
+        )
+        return (
+            problem(
+                codes.CHECKLIST_NO_MARK,
+                gettext("Checklist card %(number)s (%(label)s) %(what)s: exactly one name must be marked (R10).")
+                % {"number": number, "label": label, "what": what},
+                [use.given],
+                checklist=label,
+                index=index,
+            ),
+            None,
+            None,
+        )
     if len(marks) > 1:
-        return problem(
-            codes.CHECKLIST_MULTIPLE_MARKS,
-            gettext('Checklist card %(number)s (%(label)s) has %(count)s names marked (%(join)s): exactly one is allowed (R10).') % {'number': number, 'label': label, 'count': len(marks), 'join': ', '.join(marked_names)},
-            [use.given] + marked_names, checklist=label, index=index), None, tuple(mark.card for mark in marks)
+        return (
+            problem(
+                codes.CHECKLIST_MULTIPLE_MARKS,
+                gettext(
+                    "Checklist card %(number)s (%(label)s) has %(count)s names marked (%(join)s): exactly one is allowed (R10)."
+                )
+                % {"number": number, "label": label, "count": len(marks), "join": ", ".join(marked_names)},
+                [use.given] + marked_names,
+                checklist=label,
+                index=index,
+            ),
+            None,
+            tuple(mark.card for mark in marks),
+        )
     error = _mark_problem(number, index, use)
     if error is not None:
         return error, None, (marks[0].card,)
@@ -86,32 +112,61 @@ def _mark_problem(number: int, index: int, use: ChecklistUse) -> dict | None:
         if card is None or not card.is_dfc:
             return problem(
                 codes.CHECKLIST_NOT_LISTED,
-                gettext('Checklist card %(number)s: “%(name)s” is %(not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card)s; a substitute card stands for a double-faced card (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card': 'not a card in the catalogue' if card is None else 'not a double-faced card'},
-                [mark.name] + also_named, checklist=checklist.label, index=index)
+                gettext(
+                    "Checklist card %(number)s: “%(name)s” is %(not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card)s; a substitute card stands for a double-faced card (R11, MTR 3.5)."
+                )
+                % {
+                    "number": number,
+                    "name": mark.name,
+                    "not_a_card_in_the_catalogue_if_card_is_None_else_not_a_double_faced_card": "not a card in the catalogue"
+                    if card is None
+                    else "not a double-faced card",
+                },
+                [mark.name] + also_named,
+                checklist=checklist.label,
+                index=index,
+            )
     elif card is None or card.key not in checklist.lists:
         return problem(
             codes.CHECKLIST_NOT_LISTED,
-            gettext('Checklist card %(number)s: “%(name)s” is not a card the %(label)s lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5).') % {'number': number, 'name': mark.name, 'label': checklist.label},
-            [mark.name] + also_named, checklist=checklist.label, index=index)
+            gettext(
+                "Checklist card %(number)s: “%(name)s” is not a card the %(label)s lists; a checklist card can only mark a double-faced card it lists (R11, MTR 3.5)."
+            )
+            % {"number": number, "name": mark.name, "label": checklist.label},
+            [mark.name] + also_named,
+            checklist=checklist.label,
+            index=index,
+        )
     return None
 
 
-def _mismatches(sound: dict, strays: dict, dfc_counts: dict, dfc_cards: dict,
-                tallies: tuple[Tally, ...]) -> list[dict]:
+def _mismatches(sound: dict, strays: dict, dfc_counts: dict, dfc_cards: dict, tallies: tuple[Tally, ...]) -> list[dict]:
     """Checklist cards and represented copies, one for one."""
     errors = []
     for card, count in strays.values():
-        errors.append(problem(
-            codes.CHECKLIST_MISMATCH,
-            gettext('%(plural)s marked %(name)s, but the deck has no %(name)s.') % {'plural': plural(count, 'checklist card'), 'name': card.name},
-            [card.name], checklist_cards=count, copies=0))
+        errors.append(
+            problem(
+                codes.CHECKLIST_MISMATCH,
+                gettext("%(plural)s marked %(name)s, but the deck has no %(name)s.")
+                % {"plural": plural(count, "checklist card"), "name": card.name},
+                [card.name],
+                checklist_cards=count,
+                copies=0,
+            )
+        )
     for key, count in sound.items():
         if key in dfc_counts and count > dfc_counts[key]:
             card = dfc_cards[key]
-            errors.append(problem(
-                codes.CHECKLIST_MISMATCH,
-                gettext('%(plural)s marked %(name)s, but the deck has %(copies)s: one checklist card per copy.') % {'plural': plural(count, 'checklist card'), 'name': card.name, 'copies': copies(dfc_counts[key])},
-                names(card, *tallies), checklist_cards=count, copies=dfc_counts[key]))
+            errors.append(
+                problem(
+                    codes.CHECKLIST_MISMATCH,
+                    gettext("%(plural)s marked %(name)s, but the deck has %(copies)s: one checklist card per copy.")
+                    % {"plural": plural(count, "checklist card"), "name": card.name, "copies": copies(dfc_counts[key])},
+                    names(card, *tallies),
+                    checklist_cards=count,
+                    copies=dfc_counts[key],
+                )
+            )
     return errors
 
 
@@ -128,8 +183,9 @@ def _represented(sound: dict, faulty: list, dfc_counts: dict) -> dict[Any, int]:
     return {key: min(claims.get(key, 0), count) for key, count in dfc_counts.items()}
 
 
-def _unrepresented(deck: DeckData, represented: dict, dfc_counts: dict, dfc_cards: dict,
-                   tallies: tuple[Tally, ...]) -> list[dict]:
+def _unrepresented(
+    deck: DeckData, represented: dict, dfc_counts: dict, dfc_cards: dict, tallies: tuple[Tally, ...]
+) -> list[dict]:
     """DFC copies no checklist card stands for: all or none (R12), or opaque sleeves (R9)."""
     errors = []
     any_represented = any(represented.values())
@@ -142,18 +198,48 @@ def _unrepresented(deck: DeckData, represented: dict, dfc_counts: dict, dfc_card
         # the R12 problem; not being in opaque sleeves is then said in the same finding.
         sleeves = "" if deck.opaque_sleeves else " The deck is not in fully opaque sleeves either (R9)."
         if deck.checklist_policy == POLICY_PER_NAME and have:
-            errors.append(problem(
-                codes.CHECKLIST_PARTIAL,
-                gettext('%(have)s of %(count)s copies of %(name)s are represented by checklist cards: every copy of the same double-faced card must be, or none (R12, MTR 3.5).%(sleeves)s') % {'have': have, 'count': count, 'name': card.name, 'sleeves': sleeves},
-                names(card, *tallies), represented=have, copies=count))
+            errors.append(
+                problem(
+                    codes.CHECKLIST_PARTIAL,
+                    gettext(
+                        "%(have)s of %(count)s copies of %(name)s are represented by checklist cards: every copy of the same double-faced card must be, or none (R12, MTR 3.5).%(sleeves)s"
+                    )
+                    % {"have": have, "count": count, "name": card.name, "sleeves": sleeves},
+                    names(card, *tallies),
+                    represented=have,
+                    copies=count,
+                )
+            )
         elif deck.checklist_policy != POLICY_PER_NAME and any_represented:
-            errors.append(problem(
-                codes.CHECKLIST_PARTIAL,
-                gettext('The deck represents double-faced cards with checklist cards, so every one must be (R12); %(count_have)s of %(count)s %(name)s %(is_if_count_have_1_else_are)s not.%(sleeves)s') % {'count_have': count - have, 'count': count, 'name': card.name, 'is_if_count_have_1_else_are': 'is' if count - have == 1 else 'are', 'sleeves': sleeves},
-                names(card, *tallies), represented=have, copies=count))
+            errors.append(
+                problem(
+                    codes.CHECKLIST_PARTIAL,
+                    gettext(
+                        "The deck represents double-faced cards with checklist cards, so every one must be (R12); %(count_have)s of %(count)s %(name)s %(is_if_count_have_1_else_are)s not.%(sleeves)s"
+                    )
+                    % {
+                        "count_have": count - have,
+                        "count": count,
+                        "name": card.name,
+                        "is_if_count_have_1_else_are": "is" if count - have == 1 else "are",
+                        "sleeves": sleeves,
+                    },
+                    names(card, *tallies),
+                    represented=have,
+                    copies=count,
+                )
+            )
         elif not deck.opaque_sleeves:
-            errors.append(problem(
-                codes.DFC_NEEDS_SLEEVES_OR_CHECKLIST,
-                gettext('%(count_have)s of %(count)s %(name)s not represented by a checklist card, and the deck is not in fully opaque sleeves (R9, MTR 3.5).') % {'count_have': count - have, 'count': count, 'name': card.name},
-                names(card, *tallies), represented=have, copies=count))
+            errors.append(
+                problem(
+                    codes.DFC_NEEDS_SLEEVES_OR_CHECKLIST,
+                    gettext(
+                        "%(count_have)s of %(count)s %(name)s not represented by a checklist card, and the deck is not in fully opaque sleeves (R9, MTR 3.5)."
+                    )
+                    % {"count_have": count - have, "count": count, "name": card.name},
+                    names(card, *tallies),
+                    represented=have,
+                    copies=count,
+                )
+            )
     return errors

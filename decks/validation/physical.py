@@ -25,8 +25,9 @@ def physical_deck(deck: DeckData) -> dict:
             remaining[card.key] = remaining.get(card.key, 0) + 1
             labels.append((checklist.label, use.marked[0].name))
         else:
-            labels.append((use.candidates[0].label if use.candidates else use.given,
-                           " / ".join(m.name for m in use.marked)))
+            labels.append(
+                (use.candidates[0].label if use.candidates else use.given, " / ".join(m.name for m in use.marked))
+            )
     set_aside: dict[str, int] = {}
 
     def section(lines: Sequence[Line]) -> list[tuple[str, int]]:
@@ -44,5 +45,9 @@ def physical_deck(deck: DeckData) -> dict:
                 out[name] = out.get(name, 0) + count
         return list(out.items())
 
-    return {"main": section(deck.main), "sideboard": section(deck.sideboard),
-            "checklist_cards": labels, "set_aside": list(set_aside.items())}
+    return {
+        "main": section(deck.main),
+        "sideboard": section(deck.sideboard),
+        "checklist_cards": labels,
+        "set_aside": list(set_aside.items()),
+    }

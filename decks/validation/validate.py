@@ -33,7 +33,13 @@ def validate(deck: DeckData) -> Report:
     side, side_total = tally(deck.sideboard, unknown)
     commander, commander_total = tally(deck.commander, unknown) if fmt == COMMANDER else (Tally(), 0)
     if fmt != COMMANDER and deck.commander:
-        warnings.append(problem(codes.SECTION_IGNORED, gettext('Only Commander decks have a commander; that section was not checked.'), [line.name for line in deck.commander]))
+        warnings.append(
+            problem(
+                codes.SECTION_IGNORED,
+                gettext("Only Commander decks have a commander; that section was not checked."),
+                [line.name for line in deck.commander],
+            )
+        )
     pool = None
     if fmt == LIMITED and deck.pool:
         pool, _ = tally(deck.pool, unknown)
@@ -68,36 +74,96 @@ def _unknown_names(deck: DeckData, unknown: dict[str, None]) -> list[dict]:
     for name in unknown:
         if name in deck.ambiguous:
             candidates = list(deck.ambiguous[name])
-            errors.append(problem(codes.AMBIGUOUS_CARD_NAME, gettext('“%(name)s” is the printed name of several cards: %(candidates)s. Write the English name of the one you mean.') % {'name': name, 'candidates': ', '.join(candidates)}, [name],
-                                  candidates=candidates))
+            errors.append(
+                problem(
+                    codes.AMBIGUOUS_CARD_NAME,
+                    gettext(
+                        "“%(name)s” is the printed name of several cards: %(candidates)s. Write the English name of the one you mean."
+                    )
+                    % {"name": name, "candidates": ", ".join(candidates)},
+                    [name],
+                    candidates=candidates,
+                )
+            )
             continue
         suggestions = list(deck.suggestions.get(name, ()))
-        hint = gettext(' Did you mean %(names)s?') % {'names': ', '.join(suggestions)} if suggestions else ""
-        errors.append(problem(codes.UNKNOWN_CARD, gettext('No card is called “%(name)s”.%(hint)s') % {'name': name, 'hint': hint}, [name],
-                              suggestions=suggestions))
+        hint = gettext(" Did you mean %(names)s?") % {"names": ", ".join(suggestions)} if suggestions else ""
+        errors.append(
+            problem(
+                codes.UNKNOWN_CARD,
+                gettext("No card is called “%(name)s”.%(hint)s") % {"name": name, "hint": hint},
+                [name],
+                suggestions=suggestions,
+            )
+        )
     return errors
 
 
-def _size(deck: DeckData, main_total: int, side_total: int, commander_total: int,
-          errors: list[dict], warnings: list[dict]) -> None:
+def _size(
+    deck: DeckData, main_total: int, side_total: int, commander_total: int, errors: list[dict], warnings: list[dict]
+) -> None:
     """Deck size (a Commander deck exactly, with its commander) and sideboard size."""
     fmt = deck.format
     needed = MIN_MAIN.get(fmt, 0)
     if fmt == COMMANDER:
         total = main_total + commander_total
         if total < needed:
-            errors.append(problem(codes.DECK_TOO_SMALL, gettext('A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s.') % {'needed': needed, 'total': total}, [],
-                                  minimum=needed, actual=total))
+            errors.append(
+                problem(
+                    codes.DECK_TOO_SMALL,
+                    gettext(
+                        "A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s."
+                    )
+                    % {"needed": needed, "total": total},
+                    [],
+                    minimum=needed,
+                    actual=total,
+                )
+            )
         elif total > needed:
-            errors.append(problem(codes.DECK_TOO_LARGE, gettext('A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s.') % {'needed': needed, 'total': total}, [],
-                                  maximum=needed, actual=total))
+            errors.append(
+                problem(
+                    codes.DECK_TOO_LARGE,
+                    gettext(
+                        "A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s."
+                    )
+                    % {"needed": needed, "total": total},
+                    [],
+                    maximum=needed,
+                    actual=total,
+                )
+            )
         if side_total:
-            warnings.append(problem(codes.SECTION_IGNORED, gettext('Commander decks have no sideboard; those cards were not counted.'), [line.name for line in deck.sideboard]))
+            warnings.append(
+                problem(
+                    codes.SECTION_IGNORED,
+                    gettext("Commander decks have no sideboard; those cards were not counted."),
+                    [line.name for line in deck.sideboard],
+                )
+            )
     elif main_total < needed:
-        errors.append(problem(codes.DECK_TOO_SMALL, gettext('A %(fmt)s main deck has at least %(needed)s cards; this one has %(main_total)s.') % {'fmt': fmt, 'needed': needed, 'main_total': main_total}, [], minimum=needed, actual=main_total))
+        errors.append(
+            problem(
+                codes.DECK_TOO_SMALL,
+                gettext("A %(fmt)s main deck has at least %(needed)s cards; this one has %(main_total)s.")
+                % {"fmt": fmt, "needed": needed, "main_total": main_total},
+                [],
+                minimum=needed,
+                actual=main_total,
+            )
+        )
     max_side = MAX_SIDEBOARD.get(fmt)
     if max_side is not None and side_total > max_side:
-        errors.append(problem(codes.SIDEBOARD_TOO_LARGE, gettext('A sideboard has at most %(max_side)s cards; this one has %(side_total)s.') % {'max_side': max_side, 'side_total': side_total}, [], maximum=max_side, actual=side_total))
+        errors.append(
+            problem(
+                codes.SIDEBOARD_TOO_LARGE,
+                gettext("A sideboard has at most %(max_side)s cards; this one has %(side_total)s.")
+                % {"max_side": max_side, "side_total": side_total},
+                [],
+                maximum=max_side,
+                actual=side_total,
+            )
+        )
 
 
 def _copies(fmt: str, main: Tally, side: Tally, commander: Tally) -> list[dict]:
@@ -117,10 +183,16 @@ def _copies(fmt: str, main: Tally, side: Tally, commander: Tally) -> list[dict]:
             continue
         allowed = limit if card.copy_limit is None else card.copy_limit
         if allowed != ANY_NUMBER and count > allowed:
-            errors.append(problem(
-                codes.TOO_MANY_COPIES,
-                gettext('%(copies)s of %(name)s; at most %(allowed)s in a %(fmt)s deck.') % {'copies': copies(count), 'name': card.name, 'allowed': allowed, 'fmt': fmt},
-                names(card, main, side, commander), maximum=allowed, actual=count))
+            errors.append(
+                problem(
+                    codes.TOO_MANY_COPIES,
+                    gettext("%(copies)s of %(name)s; at most %(allowed)s in a %(fmt)s deck.")
+                    % {"copies": copies(count), "name": card.name, "allowed": allowed, "fmt": fmt},
+                    names(card, main, side, commander),
+                    maximum=allowed,
+                    actual=count,
+                )
+            )
     return errors
 
 
@@ -138,15 +210,25 @@ def _pool(pool: Tally, main: Tally, side: Tally) -> list[dict]:
         have = pool.counts.get(key, 0)
         if count > have:
             where = f"the pool has {have}" if have else "it is not in the pool"
-            errors.append(problem(codes.NOT_IN_POOL, gettext('%(count)s × %(name)s in the deck, but %(where)s.') % {'count': count, 'name': card.name, 'where': where},
-                                  names(card, main, side), pool=have, actual=count))
+            errors.append(
+                problem(
+                    codes.NOT_IN_POOL,
+                    gettext("%(count)s × %(name)s in the deck, but %(where)s.")
+                    % {"count": count, "name": card.name, "where": where},
+                    names(card, main, side),
+                    pool=have,
+                    actual=count,
+                )
+            )
     return errors
 
 
 def _color_identity(main: Tally, commander: Tally, errors: list[dict], warnings: list[dict]) -> None:
     """Commander: every card's color identity, across every face, within the commander's (R39)."""
     if not commander.counts:
-        warnings.append(problem(codes.NO_COMMANDER, gettext('No commander given: color identity (R39) was not checked.'), []))
+        warnings.append(
+            problem(codes.NO_COMMANDER, gettext("No commander given: color identity (R39) was not checked."), [])
+        )
         return
     allowed_colors = set()
     for card in commander.cards.values():
@@ -155,10 +237,18 @@ def _color_identity(main: Tally, commander: Tally, errors: list[dict], warnings:
     for card in main.cards.values():
         outside = [c for c in card.color_identity if c not in allowed_colors]
         if outside:
-            errors.append(problem(
-                codes.COLOR_IDENTITY,
-                gettext("%(name)s has color identity %(color_identity)s (R39: every face counts); the commander's is %(shown)s.") % {'name': card.name, 'color_identity': card.color_identity, 'shown': shown},
-                names(card, main), identity=card.color_identity, commander_identity=shown))
+            errors.append(
+                problem(
+                    codes.COLOR_IDENTITY,
+                    gettext(
+                        "%(name)s has color identity %(color_identity)s (R39: every face counts); the commander's is %(shown)s."
+                    )
+                    % {"name": card.name, "color_identity": card.color_identity, "shown": shown},
+                    names(card, main),
+                    identity=card.color_identity,
+                    commander_identity=shown,
+                )
+            )
 
 
 def _dfcs(fmt: str, main: Tally, side: Tally) -> tuple[dict[Any, int], dict[Any, CardInfo]]:

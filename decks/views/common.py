@@ -32,7 +32,7 @@ def _event(event_id: int) -> Event:
     try:
         return selectors.event_or_404(event_id)
     except NotFoundError:
-        raise Http404(gettext('No such event')) from None
+        raise Http404(gettext("No such event")) from None
 
 
 def visible_deck_page(request, pk: int) -> Deck:
@@ -40,6 +40,6 @@ def visible_deck_page(request, pk: int) -> Deck:
     try:
         return selectors.visible_deck(request.user, pk)
     except NotFoundError:
-        raise Http404(gettext('No such deck')) from None
+        raise Http404(gettext("No such deck")) from None
     except ForbiddenError:
-        raise PermissionDenied(gettext('Decks are private to their player until decklists are published.')) from None
+        raise PermissionDenied(gettext("Decks are private to their player until decklists are published.")) from None

@@ -17,21 +17,31 @@ MAX_BASICS = 100  # basic lands of one kind the limited builder accepts
 
 _SIZE_ATTRS = {
     "data-max-bytes": parsers.MAX_BYTES,
-    "data-max-bytes-message": gettext_lazy("The decklist is %(size)s KB; decklists are limited to "
-                                           "%(max)s KB. Nothing was sent: shorten it and save again."),
+    "data-max-bytes-message": gettext_lazy(
+        "The decklist is %(size)s KB; decklists are limited to %(max)s KB. Nothing was sent: shorten it and save again."
+    ),
 }
 
 
 class DeckForm(forms.Form):
-    decklist = forms.CharField(label=gettext_lazy('Decklist'), required=False,
-                               widget=forms.Textarea(attrs={"rows": 14, **_SIZE_ATTRS}),
-                               help_text=gettext_lazy('“4 Card Name” lines with a Sideboard section, an Arena export, an MTGO .dek or a CSV.'))
-    file = forms.FileField(label=gettext_lazy('…or upload a file'), required=False,
-                           widget=forms.ClearableFileInput(attrs=_SIZE_ATTRS))
-    opaque_sleeves = forms.BooleanField(label=gettext_lazy('My deck is in fully opaque sleeves'), required=False)
+    decklist = forms.CharField(
+        label=gettext_lazy("Decklist"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 14, **_SIZE_ATTRS}),
+        help_text=gettext_lazy("“4 Card Name” lines with a Sideboard section, an Arena export, an MTGO .dek or a CSV."),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("…or upload a file"), required=False, widget=forms.ClearableFileInput(attrs=_SIZE_ATTRS)
+    )
+    opaque_sleeves = forms.BooleanField(label=gettext_lazy("My deck is in fully opaque sleeves"), required=False)
     checklist_lines = forms.CharField(
-        label=gettext_lazy('Checklist and substitute cards'), required=False, widget=forms.Textarea(attrs={"rows": 5}),
-        help_text=gettext_lazy("One line per card, with the name marked on it: “2 Innistrad Checklist: Delver of Secrets” or “Double-Faced Substitute Card: Emeria's Call”."))
+        label=gettext_lazy("Checklist and substitute cards"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=gettext_lazy(
+            "One line per card, with the name marked on it: “2 Innistrad Checklist: Delver of Secrets” or “Double-Faced Substitute Card: Emeria's Call”."
+        ),
+    )
 
     def clean_decklist(self):
         # Refused before any parsing, with the text kept in the form for the player to shorten.
@@ -40,7 +50,9 @@ class DeckForm(forms.Form):
         if size > parsers.MAX_BYTES:
             raise forms.ValidationError(
                 gettext("The decklist is %(size)d KB; decklists are limited to %(max)d KB.")
-                % {"size": size // 1024, "max": parsers.MAX_BYTES // 1024}, code=error_codes.FILE_TOO_LARGE)
+                % {"size": size // 1024, "max": parsers.MAX_BYTES // 1024},
+                code=error_codes.FILE_TOO_LARGE,
+            )
         return text
 
     def decklist_text(self) -> str:
@@ -52,8 +64,9 @@ class DeckForm(forms.Form):
 
 
 class CorrectionForm(DeckForm):
-    reason = forms.CharField(label=gettext_lazy('Why is the list corrected?'), widget=forms.Textarea(attrs={"rows": 3}),
-                             max_length=2000)
+    reason = forms.CharField(
+        label=gettext_lazy("Why is the list corrected?"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
+    )
 
 
 class RawField(forms.Field):
@@ -120,8 +133,10 @@ class PoolBuilderForm(forms.Form):
 
     def counts_as_sent(self) -> tuple[dict, dict]:
         """(pool card id -> count, basic -> count) as sent, to show the form again."""
-        return ({row["card_id"]: self.data.get(f"main-{row['card_id']}", "0") for row in self.pool_rows},
-                {basic: self.data.get(f"basic-{basic}", "0") for basic in BASICS})
+        return (
+            {row["card_id"]: self.data.get(f"main-{row['card_id']}", "0") for row in self.pool_rows},
+            {basic: self.data.get(f"basic-{basic}", "0") for basic in BASICS},
+        )
 
 
 class DeckCheckSelectionForm(forms.Form):
@@ -140,9 +155,13 @@ class DeckCheckSelectionForm(forms.Form):
         percent = (data["percent"] if data["percent"] is not None else "10").strip()
         seed = (data["seed"] or "").strip()
         if not percent.isdigit() or (seed and not seed.isdigit()):
-            raise DomainError(error_codes.INVALID, gettext('Percent and seed are whole numbers.'))
-        return {"method": data["method"] or "", "registration_ids": chosen,
-                "percent": int(percent), "seed": int(seed) if seed else None}
+            raise DomainError(error_codes.INVALID, gettext("Percent and seed are whole numbers."))
+        return {
+            "method": data["method"] or "",
+            "registration_ids": chosen,
+            "percent": int(percent),
+            "seed": int(seed) if seed else None,
+        }
 
 
 MAX_FINDING_CARDS = 100  # cards named in one finding
@@ -184,9 +203,14 @@ class DeckCheckForm(forms.Form):
             if data[f"finding-{kind}"]:
                 cards = [c.strip() for c in (data[f"cards-{kind}"] or "").split(";") if c.strip()]
                 infraction = data[f"infraction-{kind}"]
-                found.append({"kind": kind, "description": (data[f"description-{kind}"] or "")[:2000],
-                              "cards": cards[:MAX_FINDING_CARDS],
-                              **({"infraction": infraction} if infraction is not None else {})})
+                found.append(
+                    {
+                        "kind": kind,
+                        "description": (data[f"description-{kind}"] or "")[:2000],
+                        "cards": cards[:MAX_FINDING_CARDS],
+                        **({"infraction": infraction} if infraction is not None else {}),
+                    }
+                )
         return found
 
     def outcome(self) -> tuple[list[dict], str]:
@@ -202,8 +226,8 @@ class DeckCheckForm(forms.Form):
 
 def _outcome_message(problem: str) -> str:
     if problem == error_codes.INVALID:
-        return gettext('A deck that matches has no findings.')
-    return gettext('Tick “the deck matches the list”, or record what differs.')
+        return gettext("A deck that matches has no findings.")
+    return gettext("Tick “the deck matches the list”, or record what differs.")
 
 
 class SealedPoolForm(forms.Form):
@@ -216,7 +240,7 @@ class SealedPoolForm(forms.Form):
         self.is_valid()
         raw = self.cleaned_data["registration"] or ""
         if not raw.isdigit():
-            raise DomainError(error_codes.REQUIRED, gettext('Choose the player.'), field="registration")
+            raise DomainError(error_codes.REQUIRED, gettext("Choose the player."), field="registration")
         return int(raw)
 
     def pool_text(self) -> str:

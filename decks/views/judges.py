@@ -31,14 +31,23 @@ def event_decks(request, event_id: int):
     late = {"yes": True, "no": False}.get(request.GET.get("late", ""))
     query, error = request.GET.get("q", "")[:MAX_QUERY], request.GET.get("error", "")[:MAX_ERROR_CODE]
     rows = selectors.event_decks(event, status=state, query=query, error=error, late=late)
-    return render(request, "decks/event_decks.html", {
-        "title": gettext('Decks · %(name)s') % {'name': event.name}, "event": event, "rows": rows, "status": state,
-        "q": query, "error": error, "late": request.GET.get("late", ""),
-        "error_codes": selectors.event_error_codes(event),
-        "locked": selectors.is_locked(event),
-        # Only organisers enter sealed pools; judges would follow the link to a 403.
-        "organiser": permissions.is_organiser(request.user, event),
-    })
+    return render(
+        request,
+        "decks/event_decks.html",
+        {
+            "title": gettext("Decks · %(name)s") % {"name": event.name},
+            "event": event,
+            "rows": rows,
+            "status": state,
+            "q": query,
+            "error": error,
+            "late": request.GET.get("late", ""),
+            "error_codes": selectors.event_error_codes(event),
+            "locked": selectors.is_locked(event),
+            # Only organisers enter sealed pools; judges would follow the link to a 403.
+            "organiser": permissions.is_organiser(request.user, event),
+        },
+    )
 
 
 @login_required
@@ -48,26 +57,44 @@ def deck_checks(request, event_id: int):
     error, status = None, 200
     if request.method == "POST":
         form = DeckCheckSelectionForm(request.POST)
-        result, error, status = run_service(lambda: services.select_for_deck_check(
-            event_id=event.pk, judge=request.user, **form.selection()))
+        result, error, status = run_service(
+            lambda: services.select_for_deck_check(event_id=event.pk, judge=request.user, **form.selection())
+        )
         if error is None:
-            messages.success(request, gettext('%(count)s deck(s) picked for a deck check.') % {'count': len(result.registration_ids)})
+            messages.success(
+                request, gettext("%(count)s deck(s) picked for a deck check.") % {"count": len(result.registration_ids)}
+            )
             return redirect("decks:deck-checks", event_id=event.pk)
     rows = [row for row in selectors.event_decks(event) if row["deck"] is not None]
     by_registration = {row["registration"].pk: row for row in rows}
-    selections = [{"selection": sel, "rows": [by_registration[r] for r in sel.registration_ids if r in by_registration]}
-                  for sel in selectors.recent_selections(event)]
+    selections = [
+        {"selection": sel, "rows": [by_registration[r] for r in sel.registration_ids if r in by_registration]}
+        for sel in selectors.recent_selections(event)
+    ]
     checks = [(c, selectors.check_penalty_links(c)) for c in selectors.recent_event_checks(event)]
-    return render(request, "decks/deck_checks.html", {
-        "title": gettext('Deck checks · %(name)s') % {'name': event.name}, "event": event, "rows": rows, "selections": selections,
-        "checks": checks, "error": error, "methods": SelectionMethod.choices,
-    }, status=status)
+    return render(
+        request,
+        "decks/deck_checks.html",
+        {
+            "title": gettext("Deck checks · %(name)s") % {"name": event.name},
+            "event": event,
+            "rows": rows,
+            "selections": selections,
+            "checks": checks,
+            "error": error,
+            "methods": SelectionMethod.choices,
+        },
+        status=status,
+    )
 
 
 def _suggested_findings(deck) -> set[str]:
     """The findings the stored check points at (an illegal list at least)."""
-    suggested = {findings.FINDING_FOR_CHECK_ERROR[e["code"]] for e in deck.check_errors
-                 if e["code"] in findings.FINDING_FOR_CHECK_ERROR}
+    suggested = {
+        findings.FINDING_FOR_CHECK_ERROR[e["code"]]
+        for e in deck.check_errors
+        if e["code"] in findings.FINDING_FOR_CHECK_ERROR
+    }
     if not deck.valid and not suggested:
         suggested.add(findings.DECKLIST_ILLEGAL)
     return suggested
@@ -88,17 +115,33 @@ def record_check(request, pk: int):
         def record():
             found, notes = form.outcome()
             return services.record_deck_check(
-                deck_id=deck.pk, judge=request.user, found=found, notes=notes,
-                selection_id=int(selection_raw) if selection_raw.isdigit() else None)
+                deck_id=deck.pk,
+                judge=request.user,
+                found=found,
+                notes=notes,
+                selection_id=int(selection_raw) if selection_raw.isdigit() else None,
+            )
+
         check, error, status = run_service(record)
         if error is None:
-            messages.success(request, gettext('Deck check recorded.'))
+            messages.success(request, gettext("Deck check recorded."))
             return redirect(reverse("decks:detail", args=[deck.pk]) + f"#check-{check.pk}")
-    return render(request, "decks/record_check.html", {
-        "title": gettext('Deck check · %(name)s') % {'name': deck.registration.name}, "deck": deck, "view": selectors.deck_view(deck),
-        "kinds": kinds, "infractions": findings.INFRACTIONS, "error": error, "checked": checked,
-        "selection": selection_raw if selection_raw.isdigit() else "", "post": request.POST,
-    }, status=status)
+    return render(
+        request,
+        "decks/record_check.html",
+        {
+            "title": gettext("Deck check · %(name)s") % {"name": deck.registration.name},
+            "deck": deck,
+            "view": selectors.deck_view(deck),
+            "kinds": kinds,
+            "infractions": findings.INFRACTIONS,
+            "error": error,
+            "checked": checked,
+            "selection": selection_raw if selection_raw.isdigit() else "",
+            "post": request.POST,
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -114,31 +157,48 @@ def correct(request, pk: int):
             def run():
                 sections = services.decklist_entries(services.read_decklist(form.decklist_text()))
                 return services.correct_deck(
-                    deck_id=deck.pk, judge=request.user, reason=data["reason"], main=sections["main"],
-                    sideboard=sections["sideboard"], commander=sections["commander"],
+                    deck_id=deck.pk,
+                    judge=request.user,
+                    reason=data["reason"],
+                    main=sections["main"],
+                    sideboard=sections["sideboard"],
+                    commander=sections["commander"],
                     opaque_sleeves=data["opaque_sleeves"],
-                    checklist_cards=services.read_checklist_lines(data.get("checklist_lines") or ""))
+                    checklist_cards=services.read_checklist_lines(data.get("checklist_lines") or ""),
+                )
+
             correction, error, status = run_service(run)
             if error is None:
-                messages.success(request, gettext('Correction recorded.'))
+                messages.success(request, gettext("Correction recorded."))
                 return redirect(reverse("decks:detail", args=[deck.pk]) + f"#correction-{correction.pk}")
         else:
             status = 400
     else:
-        form = CorrectionForm(initial={
-            "decklist": parsers.format_decklist(deck.main, deck.sideboard, deck.commander),
-            "opaque_sleeves": deck.opaque_sleeves,
-            "checklist_lines": parsers.format_checklist_lines(deck.checklist_cards)})
-    return render(request, "decks/correct.html", {
-        "title": gettext('Correct the list · %(name)s') % {'name': deck.registration.name}, "deck": deck, "form": form, "error": error,
-    }, status=status)
+        form = CorrectionForm(
+            initial={
+                "decklist": parsers.format_decklist(deck.main, deck.sideboard, deck.commander),
+                "opaque_sleeves": deck.opaque_sleeves,
+                "checklist_lines": parsers.format_checklist_lines(deck.checklist_cards),
+            }
+        )
+    return render(
+        request,
+        "decks/correct.html",
+        {
+            "title": gettext("Correct the list · %(name)s") % {"name": deck.registration.name},
+            "deck": deck,
+            "form": form,
+            "error": error,
+        },
+        status=status,
+    )
 
 
 @login_required
 def sealed_pools(request, event_id: int):
     event = _event(event_id)
     if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext('Only an organiser of this event may enter sealed pools.'))
+        raise PermissionDenied(gettext("Only an organiser of this event may enter sealed pools."))
     error, status = None, 200
     if request.method == "POST":
         form = SealedPoolForm(request.POST)
@@ -146,13 +206,23 @@ def sealed_pools(request, event_id: int):
         def run():
             registration_id = form.registration_id()
             sections = services.decklist_entries(services.read_decklist(form.pool_text()))
-            return services.set_sealed_pool(registration_id=registration_id, actor=request.user,
-                                            cards=sections["main"] + sections["sideboard"])
+            return services.set_sealed_pool(
+                registration_id=registration_id, actor=request.user, cards=sections["main"] + sections["sideboard"]
+            )
+
         pool, error, status = run_service(run)
         if error is None:
-            messages.success(request, gettext('Pool saved (%(size)s cards).') % {'size': pool.size})
+            messages.success(request, gettext("Pool saved (%(size)s cards).") % {"size": pool.size})
             return redirect("decks:sealed-pools", event_id=event.pk)
-    return render(request, "decks/sealed_pools.html", {
-        "title": gettext('Sealed pools · %(name)s') % {'name': event.name}, "event": event, "error": error,
-        "rows": selectors.sealed_pool_rows(event), "post": request.POST,
-    }, status=status)
+    return render(
+        request,
+        "decks/sealed_pools.html",
+        {
+            "title": gettext("Sealed pools · %(name)s") % {"name": event.name},
+            "event": event,
+            "error": error,
+            "rows": selectors.sealed_pool_rows(event),
+            "post": request.POST,
+        },
+        status=status,
+    )

@@ -23,8 +23,9 @@ def index(request):
     if request.user.is_authenticated:
         registered = selectors.player_decks(request.user)
         staffed = selectors.staffed_events(request.user)
-    return render(request, "decks/index.html", {"title": gettext('Decks'), "registered": registered,
-                                                "staffed": staffed})
+    return render(
+        request, "decks/index.html", {"title": gettext("Decks"), "registered": registered, "staffed": staffed}
+    )
 
 
 def _registration_shown(request, event):
@@ -36,7 +37,7 @@ def _registration_shown(request, event):
         require_staff_page(request.user, event)
         registration = selectors.registration_in_event(event, int(raw_id))
         if registration is None:
-            raise Http404(gettext('No such registration'))
+            raise Http404(gettext("No such registration"))
         return registration, own
     return own, own
 
@@ -52,7 +53,11 @@ def _pool_builder(event, registration) -> tuple[bool, list[dict] | None, str | N
     except DomainError as exc:
         return True, None, exc.message
     if pool is None:
-        return True, None, gettext("There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters.")
+        return (
+            True,
+            None,
+            gettext("There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters."),
+        )
     return True, selectors.pool_view(pool[1]), None
 
 
@@ -70,9 +75,11 @@ def _stored_counts(deck) -> tuple[dict, dict]:
 def _initial(deck) -> dict:
     if deck is None:
         return {}
-    return {"decklist": parsers.format_decklist(deck.main, deck.sideboard, deck.commander),
-            "opaque_sleeves": deck.opaque_sleeves,
-            "checklist_lines": parsers.format_checklist_lines(deck.checklist_cards)}
+    return {
+        "decklist": parsers.format_decklist(deck.main, deck.sideboard, deck.commander),
+        "opaque_sleeves": deck.opaque_sleeves,
+        "checklist_lines": parsers.format_checklist_lines(deck.checklist_cards),
+    }
 
 
 @login_required
@@ -80,8 +87,9 @@ def my_deck(request, event_id: int):
     event = _event(event_id)
     registration, own = _registration_shown(request, event)
     if registration is None:
-        return render(request, "decks/not_registered.html", {"title": gettext('Not registered'), "event": event},
-                      status=403)
+        return render(
+            request, "decks/not_registered.html", {"title": gettext("Not registered"), "event": event}, status=403
+        )
     deck = getattr(registration, "deck", None)
     locked = selectors.is_locked(event)
     limited, pool_rows, pool_error = _pool_builder(event, registration)
@@ -91,29 +99,48 @@ def my_deck(request, event_id: int):
     if request.method == "POST" and not locked:
         form = DeckForm(request.POST, request.FILES)
         if form.is_valid():
-            result, error, status = run_service(lambda: _save_from_form(request, event, registration,
-                                                                         form, pool_rows))
+            result, error, status = run_service(lambda: _save_from_form(request, event, registration, form, pool_rows))
             if error is None and result == "suggested":
                 status = 200
             elif error is None:
-                messages.success(request, gettext('Deck saved and checked.'))
-                return redirect(f"{request.path}?registration={registration.pk}" if registration != own
-                                else request.path)
+                messages.success(request, gettext("Deck saved and checked."))
+                return redirect(
+                    f"{request.path}?registration={registration.pk}" if registration != own else request.path
+                )
         else:
             status = 400
         if pool_rows is not None:
             main_counts, basic_counts = PoolBuilderForm(request.POST, pool_rows).counts_as_sent()
     elif request.method == "POST":
-        error, status = DomainError(error_codes.DECKLIST_LOCKED, gettext('Decklists are locked since the decklist deadline; ask a judge for a correction.')), 409
+        error, status = (
+            DomainError(
+                error_codes.DECKLIST_LOCKED,
+                gettext("Decklists are locked since the decklist deadline; ask a judge for a correction."),
+            ),
+            409,
+        )
     if pool_rows is not None:
         for row in pool_rows:
             row["main"] = main_counts.get(row["card_id"], 0)
-    return render(request, "decks/my_deck.html", {
-        "title": gettext('Deck for %(name)s') % {'name': event.name}, "event": event, "registration": registration, "deck": deck,
-        "form": form, "error": error, "locked": locked, "limited": limited, "pool_rows": pool_rows,
-        "pool_error": pool_error, "basics": [(b, basic_counts.get(b, 0)) for b in BASICS],
-        "for_other": registration != own,
-    }, status=status)
+    return render(
+        request,
+        "decks/my_deck.html",
+        {
+            "title": gettext("Deck for %(name)s") % {"name": event.name},
+            "event": event,
+            "registration": registration,
+            "deck": deck,
+            "form": form,
+            "error": error,
+            "locked": locked,
+            "limited": limited,
+            "pool_rows": pool_rows,
+            "pool_error": pool_error,
+            "basics": [(b, basic_counts.get(b, 0)) for b in BASICS],
+            "for_other": registration != own,
+        },
+        status=status,
+    )
 
 
 def _save_from_form(request, event, registration, form, pool_rows):
@@ -131,27 +158,38 @@ def _save_from_form(request, event, registration, form, pool_rows):
     if PageActionForm(request.POST).pressed("suggest"):
         _suggest_checklist_cards(request, event, form, sections)
         return "suggested"
-    deck, _ = services.register_deck(event_id=event.pk, actor=request.user, main=sections["main"],
-                                     sideboard=sections["sideboard"], commander=sections["commander"],
-                                     opaque_sleeves=data["opaque_sleeves"], checklist_cards=checklist_cards,
-                                     source_format=source, registration_id=registration.pk)
+    deck, _ = services.register_deck(
+        event_id=event.pk,
+        actor=request.user,
+        main=sections["main"],
+        sideboard=sections["sideboard"],
+        commander=sections["commander"],
+        opaque_sleeves=data["opaque_sleeves"],
+        checklist_cards=checklist_cards,
+        source_format=source,
+        registration_id=registration.pk,
+    )
     read_in = selectors.printed_languages(deck)
     if read_in:  # say which language the card names were read in
-        messages.info(request, gettext("Card names read in: %(languages)s. The list shows each card's "
-                                       "English name with the name you wrote beside it.")
-                      % {"languages": ", ".join(read_in)})
+        messages.info(
+            request,
+            gettext(
+                "Card names read in: %(languages)s. The list shows each card's "
+                "English name with the name you wrote beside it."
+            )
+            % {"languages": ", ".join(read_in)},
+        )
     return "saved"
 
 
 def _suggest_checklist_cards(request, event, form, sections) -> None:
     """Fill the form's checklist lines with one official checklist card per DFC copy."""
-    resolved = adapter.resolve(format=event.deck_format, main=sections["main"],
-                               sideboard=sections["sideboard"] or [])
+    resolved = adapter.resolve(format=event.deck_format, main=sections["main"], sideboard=sections["sideboard"] or [])
     suggested = adapter.suggest_checklist_cards(list(resolved.deck.main) + list(resolved.deck.sideboard))
     form.data = form.data.copy()
     form.data["checklist_lines"] = parsers.format_checklist_lines(suggested)
     if not suggested:
-        messages.info(request, gettext('No double-faced card in this list has an official checklist card.'))
+        messages.info(request, gettext("No double-faced card in this list has an official checklist card."))
 
 
 def deck_detail(request, pk: int):
@@ -161,24 +199,39 @@ def deck_detail(request, pk: int):
     if request.method == "POST" and PageActionForm(request.POST).pressed("revalidate") and (staff or owner):
         _, error, _ = run_service(lambda: services.revalidate_deck(deck_id=deck.pk, actor=request.user))
         if error is None:
-            messages.success(request, gettext('Deck checked again.'))
+            messages.success(request, gettext("Deck checked again."))
         else:
             messages.error(request, error.message)
         return redirect("decks:detail", pk=deck.pk)
     checks = selectors.checks(deck) if staff else []
-    return render(request, "decks/detail.html", {
-        "title": gettext('Deck of %(name)s') % {'name': deck.registration.name}, "deck": deck, "view": selectors.deck_view(deck),
-        "status": selectors.deck_status(deck, deck.event), "staff": staff, "owner": owner,
-        "corrections": [(c, selectors.correction_penalty_link(c)) for c in selectors.corrections(deck)]
-        if (staff or owner) else [],
-        "checks": [(c, selectors.check_penalty_links(c)) for c in checks],
-    })
+    return render(
+        request,
+        "decks/detail.html",
+        {
+            "title": gettext("Deck of %(name)s") % {"name": deck.registration.name},
+            "deck": deck,
+            "view": selectors.deck_view(deck),
+            "status": selectors.deck_status(deck, deck.event),
+            "staff": staff,
+            "owner": owner,
+            "corrections": [(c, selectors.correction_penalty_link(c)) for c in selectors.corrections(deck)]
+            if (staff or owner)
+            else [],
+            "checks": [(c, selectors.check_penalty_links(c)) for c in checks],
+        },
+    )
 
 
 def print_deck(request, pk: int):
     deck = visible_deck_page(request, pk)
     view = selectors.deck_view(deck)
-    return render(request, "decks/print.html", {
-        "title": gettext('Decklist · %(name)s') % {'name': deck.registration.name}, "deck": deck, "view": view,
-        "printed_at": timezone.now(),
-    })
+    return render(
+        request,
+        "decks/print.html",
+        {
+            "title": gettext("Decklist · %(name)s") % {"name": deck.registration.name},
+            "deck": deck,
+            "view": view,
+            "printed_at": timezone.now(),
+        },
+    )

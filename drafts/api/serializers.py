@@ -26,11 +26,16 @@ class EventInput(serializers.Serializer):
     date = serializers.DateField()
     enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, default=EnforcementLevel.REGULAR)
     draft_format = serializers.ChoiceField(DraftFormat.choices, default=DraftFormat.BOOSTER)
-    set_codes = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
-                                      default=list, max_length=3)
-    cube_list = serializers.ListField(child=serializers.CharField(max_length=200), required=False,
-                                      default=list, max_length=1000,
-                                      help_text=gettext_lazy('Card names (any face), one per card.'))
+    set_codes = serializers.ListField(
+        child=serializers.CharField(max_length=10), required=False, default=list, max_length=3
+    )
+    cube_list = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        default=list,
+        max_length=1000,
+        help_text=gettext_lazy("Card names (any face), one per card."),
+    )
     pack_size = serializers.IntegerField(min_value=2, max_value=20, default=15)
     pick_timer = serializers.BooleanField(default=True)
     deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, default=25)
@@ -49,15 +54,28 @@ class EventUpdate(serializers.Serializer):
 class EventOutput(serializers.ModelSerializer):
     class Meta:
         model = Event
-        fields = ["id", "name", "date", "enforcement_level", "draft_format", "set_codes", "pack_size",
-                  "pick_timer", "deck_building_minutes", "decklist_deadline", "decklists_published"]
+        fields = [
+            "id",
+            "name",
+            "date",
+            "enforcement_level",
+            "draft_format",
+            "set_codes",
+            "pack_size",
+            "pick_timer",
+            "deck_building_minutes",
+            "decklist_deadline",
+            "decklists_published",
+        ]
 
 
 class RegistrationInput(serializers.Serializer):
-    name = serializers.CharField(max_length=100, required=False,
-                                 help_text=gettext_lazy("A guest's name (organisers only)."))
-    username = serializers.CharField(max_length=150, required=False,
-                                     help_text=gettext_lazy('Register this account (organisers only).'))
+    name = serializers.CharField(
+        max_length=100, required=False, help_text=gettext_lazy("A guest's name (organisers only).")
+    )
+    username = serializers.CharField(
+        max_length=150, required=False, help_text=gettext_lazy("Register this account (organisers only).")
+    )
 
 
 class RegistrationOutput(serializers.ModelSerializer):
@@ -70,7 +88,10 @@ class SeatingInput(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
     pods = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=8),
-        required=False, max_length=200, help_text=gettext_lazy('Seat by hand: registration ids per pod, in seat order.'))
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy("Seat by hand: registration ids per pod, in seat order."),
+    )
 
 
 class MovePlayerInput(serializers.Serializer):
@@ -93,11 +114,18 @@ class StartDeckBuildingInput(serializers.Serializer):
 
 
 class PickInput(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1, help_text=gettext_lazy('The id of the card in the pack.'))
-    position = serializers.IntegerField(min_value=0, max_value=1000, required=False,
-                                        help_text=gettext_lazy('Where the card goes in your pile (R17); default the end.'))
-    pack = serializers.IntegerField(min_value=1, required=False,
-                                    help_text=gettext_lazy('The pack you picked from; a stale pack gives 409 wrong_pack.'))
+    card = serializers.IntegerField(min_value=1, help_text=gettext_lazy("The id of the card in the pack."))
+    position = serializers.IntegerField(
+        min_value=0,
+        max_value=1000,
+        required=False,
+        help_text=gettext_lazy("Where the card goes in your pile (R17); default the end."),
+    )
+    pack = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text=gettext_lazy("The pack you picked from; a stale pack gives 409 wrong_pack."),
+    )
 
 
 class PileMoveInput(serializers.Serializer):
@@ -116,8 +144,9 @@ class ReplaceSeatInput(serializers.Serializer):
     def validate(self, attrs):
         if bool(attrs.get("automatic")) == bool(attrs.get("registration")):
             raise serializers.ValidationError(
-                gettext('Give either automatic=true or the registration of the player taking the seat.'),
-                code=error_codes.INVALID_REPLACEMENT)
+                gettext("Give either automatic=true or the registration of the player taking the seat."),
+                code=error_codes.INVALID_REPLACEMENT,
+            )
         return attrs
 
 
@@ -125,7 +154,6 @@ def validated(serializer_class, request) -> dict:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
 
 
 class StaffInput(serializers.Serializer):
@@ -167,10 +195,9 @@ class InvitationOutput(serializers.ModelSerializer):
         return selectors.invitation_state(obj, timezone.now())
 
 
-
-
 # --- answers (documentation of the bodies the selectors build) ------------------------------
 # These type the OpenAPI schema; the views answer the selectors' dicts as they are.
+
 
 class PodSummaryOutput(serializers.Serializer):
     id = serializers.IntegerField()

@@ -24,8 +24,9 @@ class EventStaffView(APIView):
     @extend_schema(responses=StaffOutput(many=True), operation_id="events_staff_list")
     def get(self, request, pk: int):
         """The event's organisers, head judges and judges (its staff see this)."""
-        event = access.access_event(pk, request.user, permission=Permission.STAFF,
-                                    message="Only the event's staff see its staff.")
+        event = access.access_event(
+            pk, request.user, permission=Permission.STAFF, message="Only the event's staff see its staff."
+        )
         return Response(StaffOutput(selectors.event_staff(event), many=True).data)
 
     @extend_schema(request=StaffInput, responses={201: StaffOutput}, operation_id="events_staff_add")
@@ -33,8 +34,9 @@ class EventStaffView(APIView):
         """Add an account as organiser, head judge or judge (organisers)."""
         event = _organiser_event(request, pk)
         data = validated(StaffInput, request)
-        staff = services.add_event_staff_by_username(event_id=event.pk, username=data["username"],
-                                                     role=data["role"], actor=request.user)
+        staff = services.add_event_staff_by_username(
+            event_id=event.pk, username=data["username"], role=data["role"], actor=request.user
+        )
         return Response(StaffOutput(staff).data, status=status.HTTP_201_CREATED)
 
 
@@ -46,8 +48,7 @@ class EventStaffDetailView(APIView):
         """Change a staff member's role (an event keeps at least one organiser)."""
         event = _organiser_event(request, pk)
         data = validated(StaffRoleInput, request)
-        staff = services.change_staff_role(event_id=event.pk, staff_id=staff_id, role=data["role"],
-                                           actor=request.user)
+        staff = services.change_staff_role(event_id=event.pk, staff_id=staff_id, role=data["role"], actor=request.user)
         return Response(StaffOutput(staff).data)
 
     @extend_schema(request=None, responses={204: None}, operation_id="events_staff_remove")
@@ -68,15 +69,15 @@ class StaffInvitationListView(APIView):
         rows = [row["invitation"] for row in selectors.invitations(event)]
         return Response(InvitationOutput(rows, many=True, context={"request": request}).data)
 
-    @extend_schema(request=InvitationInput, responses={201: InvitationOutput},
-                   operation_id="events_staff_invitations_create")
+    @extend_schema(
+        request=InvitationInput, responses={201: InvitationOutput}, operation_id="events_staff_invitations_create"
+    )
     def post(self, request, pk: int):
         """A one-use link (valid 7 days) that makes whoever accepts it staff in ``role``."""
         event = _organiser_event(request, pk)
         data = validated(InvitationInput, request)
         invitation = services.invite_staff(event_id=event.pk, role=data["role"], actor=request.user)
-        return Response(InvitationOutput(invitation, context={"request": request}).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(InvitationOutput(invitation, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class StaffInvitationDetailView(APIView):

@@ -82,11 +82,14 @@ class RegistrationListView(APIView):
             if data.get("username"):
                 user = get_user_model().objects.filter(username=data["username"]).first()
                 if user is None:
-                    raise DomainError(error_codes.UNKNOWN_USER,
-                                      gettext('No account is called %(data)s.') % {'data': repr(data['username'])},
-                                      field="username")
-            registration = services.register_player(event_id=event.pk, user=user, name=data.get("name"),
-                                                    actor=request.user)
+                    raise DomainError(
+                        error_codes.UNKNOWN_USER,
+                        gettext("No account is called %(data)s.") % {"data": repr(data["username"])},
+                        field="username",
+                    )
+            registration = services.register_player(
+                event_id=event.pk, user=user, name=data.get("name"), actor=request.user
+            )
         else:
             registration = services.register_player(event_id=event.pk, user=request.user, actor=request.user)
         return Response(s.RegistrationOutput(registration).data, status=status.HTTP_201_CREATED)
@@ -100,8 +103,9 @@ class SeatingView(APIView):
         """Seat every registered player into pods of up to 8 (random from a seed, or by hand)."""
         event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.SeatingInput, request)
-        pods = services.seat_players(event_id=event.pk, seed=data.get("seed"), pods=data.get("pods"),
-                                     actor=request.user)
+        pods = services.seat_players(
+            event_id=event.pk, seed=data.get("seed"), pods=data.get("pods"), actor=request.user
+        )
         return Response({"pods": [selectors.pod_summary(p) for p in pods]}, status=status.HTTP_201_CREATED)
 
 
@@ -116,6 +120,7 @@ class EventPodsView(APIView):
 
 
 # --- pods ------------------------------------------------------------------------------
+
 
 class PodDetailView(APIView):
     permission_classes = [IsAuthenticated]
@@ -165,8 +170,7 @@ class ExtendClocksView(APIView):
         """More time on the running clocks (every pick timer, one seat's, or the pod's clock)."""
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.ExtendClocksInput, request)
-        services.extend_clocks(pod_id=pod.pk, seconds=data["seconds"], seat_id=data.get("seat"),
-                               actor=request.user)
+        services.extend_clocks(pod_id=pod.pk, seconds=data["seconds"], seat_id=data.get("seat"), actor=request.user)
         return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
 
 
@@ -214,12 +218,14 @@ class MovePlayerView(APIView):
         """Move a player into this pod (or to another seat in it) before it starts."""
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.MovePlayerInput, request)
-        seat = services.move_player(registration_id=data["registration"], pod_id=pod.pk,
-                                    position=data.get("position"), actor=request.user)
+        seat = services.move_player(
+            registration_id=data["registration"], pod_id=pod.pk, position=data.get("position"), actor=request.user
+        )
         return Response({"seat": seat.pk, "pod": seat.pod_id, "position": seat.position})
 
 
 # --- seats -----------------------------------------------------------------------------
+
 
 def _seat_view(seat):
     return selectors.seat_view(seat, pod=services.fresh_pod(seat.pod_id))
@@ -254,9 +260,15 @@ class PickView(APIView):
         """Pick a card from the first pack in your queue; the pack passes on."""
         seat = access.access_seat(pk, request.user, permission=Permission.SEAT_OWNER)
         data = validated(s.PickInput, request)
-        pick = services.make_pick(seat_id=seat.pk, draft_card_id=data["card"], actor=request.user,
-                                  owner=request.user, position=data.get("position"),
-                                  pack_id=data.get("pack"), received_at=getattr(request, "received_at", None))
+        pick = services.make_pick(
+            seat_id=seat.pk,
+            draft_card_id=data["card"],
+            actor=request.user,
+            owner=request.user,
+            position=data.get("position"),
+            pack_id=data.get("pack"),
+            received_at=getattr(request, "received_at", None),
+        )
         # Lean on purpose: the picker's next pack comes with the answer (as over the socket);
         # the board and pile are a GET away.
         return Response(pick.answer(), status=status.HTTP_201_CREATED)
@@ -270,8 +282,9 @@ class PileMoveView(APIView):
         """Move a card within your pile (R17)."""
         seat = access.access_seat(pk, request.user, permission=Permission.SEAT_OWNER)
         data = validated(s.PileMoveInput, request)
-        services.move_pile_card(seat_id=seat.pk, draft_card_id=data["card"], position=data["position"],
-                                actor=request.user)
+        services.move_pile_card(
+            seat_id=seat.pk, draft_card_id=data["card"], position=data["position"], actor=request.user
+        )
         return Response({"pile": selectors.pile(seat)})
 
 
@@ -310,8 +323,7 @@ class ReplaceSeatView(APIView):
             seat = services.replace_with_automatic(seat_id=seat.pk, actor=request.user)
         else:
             seat = services.hand_seat(seat_id=seat.pk, registration_id=data["registration"], actor=request.user)
-        return Response({"seat": seat.pk, "is_automatic": seat.is_automatic,
-                         "registration": seat.registration_id})
+        return Response({"seat": seat.pk, "is_automatic": seat.is_automatic, "registration": seat.registration_id})
 
 
 class DraftLogView(APIView):
@@ -321,8 +333,12 @@ class DraftLogView(APIView):
     def get(self, request, pk: int):
         """A seat's draft log as JSON: every pick with what the pack held."""
         seat = access.access_seat(pk, request.user, permission=Permission.SEAT_READER)
-        return Response({"seat": seat.pk, "picks": selectors.draft_log(
-            seat, include_packs=access.sees_log_packs(request.user, seat.pod.event))})
+        return Response(
+            {
+                "seat": seat.pk,
+                "picks": selectors.draft_log(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event)),
+            }
+        )
 
 
 class DraftLogTextView(APIView):

@@ -28,6 +28,7 @@ from draftsite.errors import ConflictError, DomainError
 MAX_EXTENSION_SECONDS = 15 * 60
 MAX_DECK_BUILDING_MINUTES = 180
 
+
 def _finish(pod: Pod) -> Pod:
     touch(pod)
     pod.save()
@@ -36,8 +37,9 @@ def _finish(pod: Pod) -> Pod:
 
 
 @transaction.atomic
-def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, actor=None,
-                  now: dt.datetime | None = None) -> Pod:
+def extend_clocks(
+    *, pod_id: int, seconds: int, seat_id: int | None = None, actor=None, now: dt.datetime | None = None
+) -> Pod:
     """Give more time on whatever clock is running: every current pick timer (or one seat's),
     the review clock between rounds, or the deck-building clock. A paused pod keeps the extra
     time frozen until it resumes. A clock that ran out more than the grace period ago is not
@@ -45,8 +47,12 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
     its deadline, as a pick received in time may still be on its way)."""
     now = now or timezone.now()
     if not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTENSION_SECONDS:
-        raise DomainError(error_codes.INVALID_TIMER,
-                          gettext('Extend by 1 to %(MAX_EXTENSION_SECONDS)s seconds.') % {'MAX_EXTENSION_SECONDS': MAX_EXTENSION_SECONDS}, field="seconds")
+        raise DomainError(
+            error_codes.INVALID_TIMER,
+            gettext("Extend by 1 to %(MAX_EXTENSION_SECONDS)s seconds.")
+            % {"MAX_EXTENSION_SECONDS": MAX_EXTENSION_SECONDS},
+            field="seconds",
+        )
     pod = lock_pod(pod_id)
     require(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
@@ -61,8 +67,16 @@ def extend_clocks(*, pod_id: int, seconds: int, seat_id: int | None = None, acto
         clock, count = _extend_pod_clock(pod, state, seat, seconds, paused), 1
     else:
         raise ConflictError(error_codes.POD_NOT_DRAFTING, gettext("Only a running pod's clocks can be extended."))
-    log_action(pod, now, PodAction.EXTEND_CLOCKS, actor, seconds=seconds, clock=clock, clocks=count,
-               seat=seat.position if seat else None)
+    log_action(
+        pod,
+        now,
+        PodAction.EXTEND_CLOCKS,
+        actor,
+        seconds=seconds,
+        clock=clock,
+        clocks=count,
+        seat=seat.position if seat else None,
+    )
     return _finish(pod)
 
 
@@ -73,8 +87,9 @@ def _extend_pick_timers(pod: Pod, seat, seconds: int, paused: bool) -> int:
         packs = packs.filter(holder=seat)
     packs = list(packs.exclude(remaining_ms=None) if paused else packs.exclude(deadline=None))
     if not packs:
-        raise ConflictError(error_codes.NO_RUNNING_CLOCK, "No pick timer is running"
-                            + (" for that seat." if seat else " in this pod."))
+        raise ConflictError(
+            error_codes.NO_RUNNING_CLOCK, "No pick timer is running" + (" for that seat." if seat else " in this pod.")
+        )
     for pack in packs:
         if paused:
             pack.remaining_ms += seconds * 1000
@@ -87,22 +102,23 @@ def _extend_pick_timers(pod: Pod, seat, seconds: int, paused: bool) -> int:
 def _extend_pod_clock(pod: Pod, state: str, seat, seconds: int, paused: bool) -> str:
     """More time on the review or deck-building clock (the whole pod's); returns which."""
     if seat is not None:
-        raise DomainError(error_codes.INVALID_TIMER,
-                          gettext("Between rounds and in deck building the clock is the whole pod's."),
-                          field="seat")
+        raise DomainError(
+            error_codes.INVALID_TIMER,
+            gettext("Between rounds and in deck building the clock is the whole pod's."),
+            field="seat",
+        )
     field = "review_deadline" if state == PodState.REVIEWING else "deck_building_deadline"
     if paused and pod.paused_remaining_ms is not None:
         pod.paused_remaining_ms += seconds * 1000
     elif not paused and getattr(pod, field) is not None:
         setattr(pod, field, getattr(pod, field) + dt.timedelta(seconds=seconds))
     else:
-        raise ConflictError(error_codes.NO_RUNNING_CLOCK, gettext('No clock is running in this pod.'))
+        raise ConflictError(error_codes.NO_RUNNING_CLOCK, gettext("No clock is running in this pod."))
     return "review" if state == PodState.REVIEWING else "deck_building"
 
 
 @transaction.atomic
-def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
-                            now: dt.datetime | None = None) -> Pod:
+def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None, now: dt.datetime | None = None) -> Pod:
     """Change the deck-building time.
 
     In deck building the clock restarts with ``minutes`` from now (frozen at that if paused).
@@ -111,14 +127,18 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
     """
     now = now or timezone.now()
     if not isinstance(minutes, int) or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES:
-        raise DomainError(error_codes.INVALID_TIMER,
-                          gettext('Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.') % {'MAX_DECK_BUILDING_MINUTES': MAX_DECK_BUILDING_MINUTES}, field="minutes")
+        raise DomainError(
+            error_codes.INVALID_TIMER,
+            gettext("Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.")
+            % {"MAX_DECK_BUILDING_MINUTES": MAX_DECK_BUILDING_MINUTES},
+            field="minutes",
+        )
     pod = lock_pod(pod_id)
     require(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     state = pod.effective_state
     if state == PodState.DONE:
-        raise ConflictError(error_codes.POD_FINISHED, gettext('Deck building is over in this pod.'))
+        raise ConflictError(error_codes.POD_FINISHED, gettext("Deck building is over in this pod."))
     if state == PodState.DECK_BUILDING:
         if pod.state == PodState.PAUSED:
             pod.paused_remaining_ms = minutes * 60_000
@@ -134,8 +154,7 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None,
 
 
 @transaction.atomic
-def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None,
-                        now: dt.datetime | None = None) -> Pod:
+def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None, now: dt.datetime | None = None) -> Pod:
     """Start the deck-building clock now, with the full time (or ``minutes``).
 
     The engine starts deck building by itself at the last pick; this ends a review of the
@@ -143,22 +162,25 @@ def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None,
     every player to start together. Mid-draft it is refused: packs are still going round.
     """
     now = now or timezone.now()
-    if minutes is not None and (not isinstance(minutes, int)
-                                or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES):
-        raise DomainError(error_codes.INVALID_TIMER,
-                          gettext('Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.') % {'MAX_DECK_BUILDING_MINUTES': MAX_DECK_BUILDING_MINUTES}, field="minutes")
+    if minutes is not None and (not isinstance(minutes, int) or not 1 <= minutes <= MAX_DECK_BUILDING_MINUTES):
+        raise DomainError(
+            error_codes.INVALID_TIMER,
+            gettext("Deck building lasts 1 to %(MAX_DECK_BUILDING_MINUTES)s minutes.")
+            % {"MAX_DECK_BUILDING_MINUTES": MAX_DECK_BUILDING_MINUTES},
+            field="minutes",
+        )
     pod = lock_pod(pod_id)
     require(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     if pod.state == PodState.PAUSED:
-        raise ConflictError(error_codes.POD_PAUSED, gettext('Resume the pod first.'))
+        raise ConflictError(error_codes.POD_PAUSED, gettext("Resume the pod first."))
     final_review = pod.state == PodState.REVIEWING and pod.round >= ROUNDS
     if pod.state == PodState.DONE:
-        raise ConflictError(error_codes.POD_FINISHED, gettext('Deck building is over in this pod.'))
+        raise ConflictError(error_codes.POD_FINISHED, gettext("Deck building is over in this pod."))
     if pod.state == PodState.NOT_STARTED:
-        raise ConflictError(error_codes.POD_NOT_STARTED, gettext('This pod has not started.'))
+        raise ConflictError(error_codes.POD_NOT_STARTED, gettext("This pod has not started."))
     if pod.state != PodState.DECK_BUILDING and not final_review:
-        raise ConflictError(error_codes.DRAFT_NOT_OVER, gettext('The draft is not over: packs are still going round.'))
+        raise ConflictError(error_codes.DRAFT_NOT_OVER, gettext("The draft is not over: packs are still going round."))
     minutes = minutes or pod.event.deck_building_minutes
     pod.state = PodState.DECK_BUILDING
     pod.review_deadline = None
@@ -186,5 +208,4 @@ def notify_spectators_revoked(pod_id: int) -> None:
     down, the old token is refused on every fetch and heartbeat anyway)."""
     from drafts import live
 
-    live.publish((live.spectators_topic(pod_id), {"type": "spectators_revoked",
-                                                 "version": int(time.time() * 1000)}))
+    live.publish((live.spectators_topic(pod_id), {"type": "spectators_revoked", "version": int(time.time() * 1000)}))

@@ -66,21 +66,33 @@ def create_event(
         if len(codes) == 1:
             codes = codes * ROUNDS
         if len(codes) != ROUNDS:
-            raise DomainError(error_codes.INVALID_SETS,
-                              gettext('A booster draft needs one set, or one set per round (%(ROUNDS)s).') % {'ROUNDS': ROUNDS},
-                              field="set_codes")
+            raise DomainError(
+                error_codes.INVALID_SETS,
+                gettext("A booster draft needs one set, or one set per round (%(ROUNDS)s).") % {"ROUNDS": ROUNDS},
+                field="set_codes",
+            )
         known = set(CardSet.objects.filter(code__in=codes).values_list("code", flat=True))
         missing = sorted(set(codes) - known)
         if missing:
-            raise DomainError(error_codes.UNKNOWN_SET,
-                              gettext('No set with code %(join)s is in the catalogue.') % {'join': ', '.join(missing)},
-                              field="set_codes", sets=missing)
+            raise DomainError(
+                error_codes.UNKNOWN_SET,
+                gettext("No set with code %(join)s is in the catalogue.") % {"join": ", ".join(missing)},
+                field="set_codes",
+                sets=missing,
+            )
     else:
         cube_ids = _resolve_cube(cube_list)
     event = Event.objects.create(
-        name=name, date=date, created_by=created_by, enforcement_level=enforcement_level,
-        draft_format=draft_format, set_codes=codes, cube_card_ids=cube_ids, pack_size=pack_size,
-        pick_timer=pick_timer, deck_building_minutes=deck_building_minutes,
+        name=name,
+        date=date,
+        created_by=created_by,
+        enforcement_level=enforcement_level,
+        draft_format=draft_format,
+        set_codes=codes,
+        cube_card_ids=cube_ids,
+        pack_size=pack_size,
+        pick_timer=pick_timer,
+        deck_building_minutes=deck_building_minutes,
     )
     if created_by is not None:
         EventStaff.objects.create(event=event, user=created_by, role=StaffRole.ORGANISER)
@@ -90,18 +102,20 @@ def create_event(
 def _resolve_cube(names: Sequence[str]) -> list[int]:
     lines = [n.strip() for n in names if n and n.strip() and not n.strip().startswith("#")]
     if not lines:
-        raise DomainError(error_codes.INVALID_CUBE, gettext('The cube list is empty.'), field="cube_list")
+        raise DomainError(error_codes.INVALID_CUBE, gettext("The cube list is empty."), field="cube_list")
     if len(lines) > MAX_CUBE_SIZE:
-        raise DomainError(error_codes.INVALID_CUBE,
-                          gettext('A cube list has at most %(MAX_CUBE_SIZE)s cards.') % {'MAX_CUBE_SIZE': MAX_CUBE_SIZE}, field="cube_list")
+        raise DomainError(
+            error_codes.INVALID_CUBE,
+            gettext("A cube list has at most %(MAX_CUBE_SIZE)s cards.") % {"MAX_CUBE_SIZE": MAX_CUBE_SIZE},
+            field="cube_list",
+        )
     found = card_selectors.find_cards(lines)
     unknown = [line for line in lines if found[line] is None]
     ids = [found[line].pk for line in lines if found[line] is not None]
     if unknown:
         raise DomainError(
             error_codes.UNKNOWN_CARD,
-            f"{len(unknown)} card name(s) in the cube list are not in the catalogue: "
-            + ", ".join(unknown[:10]),
+            f"{len(unknown)} card name(s) in the cube list are not in the catalogue: " + ", ".join(unknown[:10]),
             field="cube_list",
             cards=unknown[:50],
             suggestions={name: card_selectors.suggest_names(name, 3) for name in unknown[:10]},
@@ -119,22 +133,25 @@ def register_player(*, event_id: int, user=None, name: str | None = None, actor=
         require(actor, event, Permission.ORGANISER)
     display = (name or (user.get_username() if user else "")).strip()
     if not display:
-        raise DomainError(error_codes.INVALID_NAME, gettext('A guest needs a name.'), field="name")
+        raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
     if user is not None and Registration.objects.filter(event=event, user=user).exists():
-        raise ConflictError(error_codes.ALREADY_REGISTERED, gettext('You are already registered for this event.'))
+        raise ConflictError(error_codes.ALREADY_REGISTERED, gettext("You are already registered for this event."))
     try:
         with transaction.atomic():
             return Registration.objects.create(event=event, user=user, name=display[:100])
     except IntegrityError:
-        raise ConflictError(error_codes.ALREADY_REGISTERED,
-                            gettext('Someone called %(display)s is already registered.') % {'display': repr(display)}) from None
+        raise ConflictError(
+            error_codes.ALREADY_REGISTERED,
+            gettext("Someone called %(display)s is already registered.") % {"display": repr(display)},
+        ) from None
 
 
 def _locked_unstarted_pods(event: Event) -> list[Pod]:
     pods = list(Pod.objects.select_for_update().filter(event=event).order_by("pk"))
     if any(p.state != PodState.NOT_STARTED for p in pods):
-        raise ConflictError(error_codes.SEATING_LOCKED,
-                            gettext('A pod of this event has started; seating can no longer change.'))
+        raise ConflictError(
+            error_codes.SEATING_LOCKED, gettext("A pod of this event has started; seating can no longer change.")
+        )
     return pods
 
 
@@ -146,8 +163,9 @@ def split_into_pods(count: int, max_size: int = MAX_POD_SIZE) -> list[int]:
 
 
 @transaction.atomic
-def seat_players(*, event_id: int, seed: int | None = None,
-                 pods: Sequence[Sequence[int]] | None = None, actor=None) -> list[Pod]:
+def seat_players(
+    *, event_id: int, seed: int | None = None, pods: Sequence[Sequence[int]] | None = None, actor=None
+) -> list[Pod]:
     """Seat every registered player into pods of up to eight.
 
     Random seating shuffles with a stored seed (reproducible); ``pods`` seats by hand, one
@@ -165,11 +183,10 @@ def seat_players(*, event_id: int, seed: int | None = None,
     created = []
     rng = random.Random(seed)
     for number, group in enumerate(groups, start=1):
-        pod = Pod.objects.create(event=event, number=number, seed=rng.randrange(2**48),
-                                 spectator_token=secrets.token_urlsafe(24))
-        Seat.objects.bulk_create(
-            Seat(pod=pod, position=i, registration_id=rid) for i, rid in enumerate(group)
+        pod = Pod.objects.create(
+            event=event, number=number, seed=rng.randrange(2**48), spectator_token=secrets.token_urlsafe(24)
         )
+        Seat.objects.bulk_create(Seat(pod=pod, position=i, registration_id=rid) for i, rid in enumerate(group))
         created.append(pod)
     _notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
@@ -178,12 +195,12 @@ def seat_players(*, event_id: int, seed: int | None = None,
 def _random_groups(registrations: set[int], seed: int) -> list[list[int]]:
     """Every registration in pods of as equal sizes as can be, shuffled from ``seed``."""
     if len(registrations) < 2:
-        raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('At least two players are needed to draft.'))
+        raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext("At least two players are needed to draft."))
     order = sorted(registrations)
     random.Random(seed).shuffle(order)
     groups, start = [], 0
     for size in split_into_pods(len(order)):
-        groups.append(order[start:start + size])
+        groups.append(order[start : start + size])
         start += size
     return groups
 
@@ -193,12 +210,16 @@ def _groups_by_hand(pods: Sequence[Sequence[int]], registrations: set[int]) -> l
     groups = [list(g) for g in pods]
     flat = [rid for g in groups for rid in g]
     if len(flat) != len(set(flat)) or not set(flat) <= registrations:
-        raise DomainError(error_codes.INVALID_SEATING,
-                          gettext('Each pod lists registrations of this event, each one once.'))
+        raise DomainError(
+            error_codes.INVALID_SEATING, gettext("Each pod lists registrations of this event, each one once.")
+        )
     if any(len(g) > MAX_POD_SIZE for g in groups):
-        raise DomainError(error_codes.POD_TOO_LARGE, gettext('A pod seats at most %(MAX_POD_SIZE)s players.') % {'MAX_POD_SIZE': MAX_POD_SIZE})
+        raise DomainError(
+            error_codes.POD_TOO_LARGE,
+            gettext("A pod seats at most %(MAX_POD_SIZE)s players.") % {"MAX_POD_SIZE": MAX_POD_SIZE},
+        )
     if any(len(g) < 2 for g in groups):
-        raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext('Every pod needs at least two players.'))
+        raise DomainError(error_codes.TOO_FEW_PLAYERS, gettext("Every pod needs at least two players."))
     return groups
 
 
@@ -212,33 +233,38 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
     registration = Registration.objects.filter(pk=registration_id).first()
     target = Pod.objects.select_for_update().filter(pk=pod_id).first()
     if registration is None or target is None or target.event_id != registration.event_id:
-        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext('No such player or pod in this event.'))
+        raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext("No such player or pod in this event."))
     require(actor, target.event, Permission.ORGANISER)
     current = Seat.objects.select_related("pod").filter(registration=registration).first()
     pods = sorted({target.pk, current.pod_id} if current else {target.pk})
     locked = {p.pk: p for p in Pod.objects.select_for_update().filter(pk__in=pods).order_by("pk")}
     if any(p.state != PodState.NOT_STARTED for p in locked.values()):
-        raise ConflictError(error_codes.SEATING_LOCKED, gettext('Players can only move before their pods start.'))
+        raise ConflictError(error_codes.SEATING_LOCKED, gettext("Players can only move before their pods start."))
     seats = {s.position: s for s in Seat.objects.filter(pod=target)}
     if position is None:
         position = next(i for i in range(MAX_POD_SIZE + 1) if i not in seats)
     if not 0 <= position < MAX_POD_SIZE:
-        raise DomainError(error_codes.INVALID_POSITION, gettext('Seats are numbered 0 to %(MAX_POD_SIZE_1)s.') % {'MAX_POD_SIZE_1': MAX_POD_SIZE - 1})
+        raise DomainError(
+            error_codes.INVALID_POSITION,
+            gettext("Seats are numbered 0 to %(MAX_POD_SIZE_1)s.") % {"MAX_POD_SIZE_1": MAX_POD_SIZE - 1},
+        )
     occupant = seats.get(position)
     if current is not None and occupant is not None and occupant.pk == current.pk:
         return current
     if occupant is not None:
         if current is None:
-            raise ConflictError(error_codes.SEAT_TAKEN, gettext('That seat is taken.'))
+            raise ConflictError(error_codes.SEAT_TAKEN, gettext("That seat is taken."))
         return _swap(current, occupant)
     if current is not None:
         current.delete()
         _compact_positions(current.pod_id)
         seats = {s.position: s for s in Seat.objects.filter(pod=target)}
     if len(seats) >= MAX_POD_SIZE:
-        raise DomainError(error_codes.POD_TOO_LARGE, gettext('A pod seats at most %(MAX_POD_SIZE)s players.') % {'MAX_POD_SIZE': MAX_POD_SIZE})
-    seat = Seat.objects.create(pod=target, position=max(seats, default=-1) + 1,
-                               registration=registration)
+        raise DomainError(
+            error_codes.POD_TOO_LARGE,
+            gettext("A pod seats at most %(MAX_POD_SIZE)s players.") % {"MAX_POD_SIZE": MAX_POD_SIZE},
+        )
+    seat = Seat.objects.create(pod=target, position=max(seats, default=-1) + 1, registration=registration)
     _compact_positions(target.pk)
     return seat
 

@@ -19,8 +19,10 @@ from django.conf import settings
 from django.db import connection
 
 # Typed parameters: the async path binds them on the server (a prepared statement).
-PICK_SQL = ("SELECT drafts_pick(%s::bigint, %s::bigint, %s::bigint, %s::integer, %s::integer, "
-            "%s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz)")
+PICK_SQL = (
+    "SELECT drafts_pick(%s::bigint, %s::bigint, %s::bigint, %s::integer, %s::integer, "
+    "%s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz)"
+)
 
 
 def enabled() -> bool:
@@ -33,13 +35,23 @@ def async_enabled() -> bool:
     return enabled() and getattr(settings, "DRAFT_ASYNC_PICKS", True)
 
 
-def call(*, seat_id: int, draft_card_id: int, pack_id: int | None, position: int | None,
-         actor_id: int | None, owner_id: int | None, received_at: dt.datetime,
-         now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
+def call(
+    *,
+    seat_id: int,
+    draft_card_id: int,
+    pack_id: int | None,
+    position: int | None,
+    actor_id: int | None,
+    owner_id: int | None,
+    received_at: dt.datetime,
+    now: dt.datetime,
+    cutoff: dt.datetime,
+) -> dict[str, Any]:
     """Run the function inside the caller's transaction; its JSON answer as a dict."""
     with connection.cursor() as cursor:
-        cursor.execute(PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id,
-                                  received_at, now, cutoff])
+        cursor.execute(
+            PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
+        )
         (answer,) = cursor.fetchone()
     return answer if isinstance(answer, dict) else json.loads(answer)  # psycopg decodes jsonb
 
@@ -53,8 +65,13 @@ def _conninfo() -> str:
     from psycopg.conninfo import make_conninfo
 
     db = settings.DATABASES["default"]
-    return make_conninfo(dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
-                         host=db.get("HOST") or None, port=db.get("PORT") or None)
+    return make_conninfo(
+        dbname=db["NAME"],
+        user=db.get("USER") or None,
+        password=db.get("PASSWORD") or None,
+        host=db.get("HOST") or None,
+        port=db.get("PORT") or None,
+    )
 
 
 async def _pool():
@@ -64,22 +81,39 @@ async def _pool():
     loop = asyncio.get_running_loop()
     pool = _pools.get(loop)
     if pool is None:
-        pool = AsyncConnectionPool(_conninfo(), min_size=1, max_size=settings.DRAFT_ASYNC_POOL_SIZE,
-                                   kwargs={"autocommit": True}, open=False,
-                                   name=f"drafts-picks-{id(loop)}")
+        pool = AsyncConnectionPool(
+            _conninfo(),
+            min_size=1,
+            max_size=settings.DRAFT_ASYNC_POOL_SIZE,
+            kwargs={"autocommit": True},
+            open=False,
+            name=f"drafts-picks-{id(loop)}",
+        )
         _pools[loop] = pool
         await pool.open()
     return pool
 
 
-async def acall(*, seat_id: int, draft_card_id: int, pack_id: int | None, position: int | None,
-                actor_id: int | None, owner_id: int | None, received_at: dt.datetime,
-                now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
+async def acall(
+    *,
+    seat_id: int,
+    draft_card_id: int,
+    pack_id: int | None,
+    position: int | None,
+    actor_id: int | None,
+    owner_id: int | None,
+    received_at: dt.datetime,
+    now: dt.datetime,
+    cutoff: dt.datetime,
+) -> dict[str, Any]:
     """``call`` on the event loop: one prepared statement, committed when it returns."""
     pool = await _pool()
     async with pool.connection() as conn:
-        cursor = await conn.execute(PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id,
-                                               owner_id, received_at, now, cutoff], prepare=True)
+        cursor = await conn.execute(
+            PICK_SQL,
+            [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff],
+            prepare=True,
+        )
         (answer,) = await cursor.fetchone()
     return answer if isinstance(answer, dict) else json.loads(answer)
 

@@ -41,23 +41,28 @@ class _PrintingInfo:
 
 def _printings(set_code: str) -> dict[str, _PrintingInfo]:
     """Printings of a set keyed by MTGJSON uuid (or by printing id when it has none)."""
-    rows = (Printing.objects.filter(card_set__code=set_code, in_boosters=True)
-            .values_list("pk", "mtgjson_uuid", "card_id", "card__name", "card__layout", "rarity",
-                         "card__faces__supertypes", "card__faces__position"))
+    rows = Printing.objects.filter(card_set__code=set_code, in_boosters=True).values_list(
+        "pk",
+        "mtgjson_uuid",
+        "card_id",
+        "card__name",
+        "card__layout",
+        "rarity",
+        "card__faces__supertypes",
+        "card__faces__position",
+    )
     found: dict[str, _PrintingInfo] = {}
     for pk, mtgjson_uuid, card_id, name, layout, rarity, supertypes, position in rows:
         if position not in (0, None):
             continue
         key = str(mtgjson_uuid) if mtgjson_uuid else f"printing:{pk}"
-        found[key] = _PrintingInfo(pk, card_id, name, layout in DFC_LAYOUTS, rarity,
-                                   "Basic" in (supertypes or []))
+        found[key] = _PrintingInfo(pk, card_id, name, layout in DFC_LAYOUTS, rarity, "Basic" in (supertypes or []))
     return found
 
 
 def _checklist_for(set_code: str) -> ChecklistCard | None:
     """The checklist card printed for a set, which takes the basic land slot (Innistrad)."""
-    return (ChecklistCard.objects.filter(parent_set_code=set_code, kind="checklist")
-            .order_by("collector_number").first())
+    return ChecklistCard.objects.filter(parent_set_code=set_code, kind="checklist").order_by("collector_number").first()
 
 
 class SetPacks:
@@ -66,14 +71,16 @@ class SetPacks:
     def __init__(self, set_code: str):
         card_set = CardSet.objects.filter(code=set_code).first()
         if card_set is None:
-            raise DomainError(error_codes.UNKNOWN_SET, gettext('No set with code %(set_code)s is in the catalogue.') % {'set_code': set_code})
+            raise DomainError(
+                error_codes.UNKNOWN_SET,
+                gettext("No set with code %(set_code)s is in the catalogue.") % {"set_code": set_code},
+            )
         self.set_code = set_code
         self.printings = _printings(set_code)
         self.checklist = _checklist_for(set_code)
         booster = (card_set.booster or {}).get("default") if card_set.booster else None
         self.collation: SheetCollation | RarityCollation
-        if booster and any(k in self.printings for sheet in booster["sheets"].values()
-                           for k in sheet["cards"]):
+        if booster and any(k in self.printings for sheet in booster["sheets"].values() for k in sheet["cards"]):
             self.collation = SheetCollation.from_mtgjson(booster, usable=set(self.printings))
         else:
             by_rarity: dict[str, list[str]] = {}
@@ -87,7 +94,10 @@ class SetPacks:
                 refs.sort()
             self.collation = RarityCollation(by_rarity, sorted(basics))
         if not self.printings:
-            raise DomainError(error_codes.NOT_ENOUGH_CARDS, gettext('The catalogue has no cards of %(set_code)s.') % {'set_code': set_code})
+            raise DomainError(
+                error_codes.NOT_ENOUGH_CARDS,
+                gettext("The catalogue has no cards of %(set_code)s.") % {"set_code": set_code},
+            )
 
     def open(self, rng: random.Random) -> OpenedPack:
         cards, removed = [], []
@@ -114,14 +124,16 @@ def open_packs(event: Event, seed: int, seats: int) -> dict[int, list[OpenedPack
     if event.draft_format == DraftFormat.CUBE:
         from cards.models import Card
 
-        info = {pk: (layout in DFC_LAYOUTS) for pk, layout in
-                Card.objects.filter(pk__in=set(event.cube_card_ids)).values_list("pk", "layout")}
+        info = {
+            pk: (layout in DFC_LAYOUTS)
+            for pk, layout in Card.objects.filter(pk__in=set(event.cube_card_ids)).values_list("pk", "layout")
+        }
         try:
             dealt = deal_cube(list(event.cube_card_ids), 3 * seats, event.pack_size, rng)
         except ValueError as exc:
             raise DomainError(error_codes.NOT_ENOUGH_CARDS, str(exc)) from None
         for round_number in (1, 2, 3):
-            chunk = dealt[(round_number - 1) * seats: round_number * seats]
+            chunk = dealt[(round_number - 1) * seats : round_number * seats]
             packs[round_number] = [
                 OpenedPack([OpenedCard(cid, None, info.get(cid, False), "", False) for cid in pack], [])
                 for pack in chunk
@@ -131,4 +143,3 @@ def open_packs(event: Event, seed: int, seats: int) -> dict[int, list[OpenedPack
     for round_number, code in enumerate(event.set_codes, start=1):
         packs[round_number] = [openers[code].open(rng) for _ in range(seats)]
     return packs
-

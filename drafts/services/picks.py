@@ -40,6 +40,7 @@ ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
 
 # --- start -----------------------------------------------------------------------------
 
+
 @transaction.atomic
 def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
     """Open every pack of the pod (from its stored seed) and start round 1."""
@@ -58,9 +59,19 @@ def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
             for seat, p in zip(seats, packs)
         )
         DraftCard.objects.bulk_create(
-            DraftCard(pod=pod, card_id=c.card_id, printing_id=c.printing_id, opened_in=row, pack=row,
-                      slot=slot, is_dfc=c.is_dfc, rarity=c.rarity, foil=c.foil)
-            for row, p in zip(pack_rows, packs) for slot, c in enumerate(p.cards)
+            DraftCard(
+                pod=pod,
+                card_id=c.card_id,
+                printing_id=c.printing_id,
+                opened_in=row,
+                pack=row,
+                slot=slot,
+                is_dfc=c.is_dfc,
+                rarity=c.rarity,
+                foil=c.foil,
+            )
+            for row, p in zip(pack_rows, packs)
+            for slot, c in enumerate(p.cards)
         )
     pod.started_at = now
     log_action(pod, now, PodAction.START, actor, seed=pod.seed)
@@ -97,6 +108,7 @@ def _deadline(pod: Pod, cards_left: int, start: dt.datetime) -> dt.datetime | No
 
 # --- picking ---------------------------------------------------------------------------
 
+
 def _head_pack(seat: Seat) -> Pack | None:
     return Pack.objects.filter(holder=seat).order_by("queue_seq").first()
 
@@ -127,10 +139,18 @@ class PickResult:
         """The body of a pick's answer, over HTTP and the socket alike."""
         from drafts import selectors
 
-        return {"pick": {"id": self.id, "card": self.draft_card_id, "round": self.round,
-                         "pick_number": self.pick_number, "kind": self.kind,
-                         "pod_version": self.pod_version},
-                "pod": selectors.pod_summary(self.pod), "queue": queue_payload(self.queue)}
+        return {
+            "pick": {
+                "id": self.id,
+                "card": self.draft_card_id,
+                "round": self.round,
+                "pick_number": self.pick_number,
+                "kind": self.kind,
+                "pod_version": self.pod_version,
+            },
+            "pod": selectors.pod_summary(self.pod),
+            "queue": queue_payload(self.queue),
+        }
 
 
 # Why a pick was refused, by code: one wording whichever engine path refused it.
@@ -139,8 +159,10 @@ _REFUSALS = {
     error_codes.POD_NOT_DRAFTING: (ConflictError, gettext_lazy("This pod is not drafting right now.")),
     error_codes.ALREADY_PICKED: (ConflictError, gettext_lazy("You have already picked that card.")),
     error_codes.NO_PACK: (ConflictError, gettext_lazy("No pack is waiting for you; the next one is on its way.")),
-    error_codes.WRONG_PACK: (ConflictError, gettext_lazy(
-        "That pack has already moved on; pick from the pack now in front of you.")),
+    error_codes.WRONG_PACK: (
+        ConflictError,
+        gettext_lazy("That pack has already moved on; pick from the pack now in front of you."),
+    ),
     error_codes.NOT_YOUR_SEAT: (ForbiddenError, gettext_lazy("That is not your seat.")),
     error_codes.UNKNOWN_SEAT: (NotFoundError, gettext_lazy("No such seat.")),
     # Deliberately vague: never confirm where some other card is (R16).
@@ -155,9 +177,17 @@ def _refusal(code: str) -> DomainError:
     return error_class(code if code in _REFUSALS else error_codes.CARD_NOT_IN_PACK, str(message))
 
 
-def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, position: int | None = None,
-              pack_id: int | None = None, now: dt.datetime | None = None,
-              received_at: dt.datetime | None = None) -> PickResult:
+def make_pick(
+    *,
+    seat_id: int,
+    draft_card_id: int,
+    actor=None,
+    owner=None,
+    position: int | None = None,
+    pack_id: int | None = None,
+    now: dt.datetime | None = None,
+    received_at: dt.datetime | None = None,
+) -> PickResult:
     """A player picks a card from the first pack in their queue and passes the pack.
 
     ``pack_id``, when given, is the pack the player was looking at: if that pack has moved
@@ -182,16 +212,25 @@ def make_pick(*, seat_id: int, draft_card_id: int, actor=None, owner=None, posit
     if fastpath.enabled():
         # One statement, committed on its own (one round trip) unless the caller holds a
         # transaction; "fallback" changed nothing and the reference below does the pick.
-        answer = fastpath.call(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
-                               position=position, actor_id=actor_id, owner_id=owner_id,
-                               received_at=received_at, now=now, cutoff=grace_cutoff(now))
+        answer = fastpath.call(
+            seat_id=seat_id,
+            draft_card_id=draft_card_id,
+            pack_id=pack_id,
+            position=position,
+            actor_id=actor_id,
+            owner_id=owner_id,
+            received_at=received_at,
+            now=now,
+            cutoff=grace_cutoff(now),
+        )
         if answer["status"] == "refused":
             raise _refusal(answer["code"])
         if answer["status"] == "ok":
             return _fast_result(answer, seat_id, now)
     with transaction.atomic():
-        result, refusal = _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position,
-                                          pack_id, received_at, now)
+        result, refusal = _reference_pick(
+            seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now
+        )
     if refusal is not None:
         raise refusal
     return result
@@ -209,9 +248,17 @@ def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
 
 def _result_of(answer: dict, seat_id: int) -> PickResult:
     pick, pod_fields = answer["pick"], answer["pod"]
-    return PickResult(id=pick["id"], draft_card_id=pick["card"], seat_id=seat_id, round=pick["round"],
-                      pick_number=pick["pick_number"], kind=pick["kind"],
-                      pod_version=pod_fields["version"], pod=pod_fields, queue=answer["queue"])
+    return PickResult(
+        id=pick["id"],
+        draft_card_id=pick["card"],
+        seat_id=seat_id,
+        round=pick["round"],
+        pick_number=pick["pick_number"],
+        kind=pick["kind"],
+        pod_version=pod_fields["version"],
+        pod=pod_fields,
+        queue=answer["queue"],
+    )
 
 
 def _arrivals_of(answer: dict) -> dict[int, list]:
@@ -226,8 +273,16 @@ def _settle_after(result: PickResult, now: dt.datetime) -> None:
     result.pod, result.queue = _pod_fields(pod), queue_rows(result.seat_id)
 
 
-async def amake_pick(*, seat_id: int, draft_card_id: int, actor_id: int | None, owner_id: int | None,
-                     position: int | None, pack_id: int | None, received_at: dt.datetime) -> dict:
+async def amake_pick(
+    *,
+    seat_id: int,
+    draft_card_id: int,
+    actor_id: int | None,
+    owner_id: int | None,
+    position: int | None,
+    pack_id: int | None,
+    received_at: dt.datetime,
+) -> dict:
     """``make_pick`` from an event loop (the seat socket): the same database function, the same
     refusals and answer, awaited without a thread; anything the function defers goes to the
     synchronous service. Returns the answer's body."""
@@ -237,15 +292,32 @@ async def amake_pick(*, seat_id: int, draft_card_id: int, actor_id: int | None, 
     received_at = min(received_at, now)
     if position is not None and position < 0:
         raise _refusal(error_codes.INVALID_POSITION)
-    answer = await fastpath.acall(seat_id=seat_id, draft_card_id=draft_card_id, pack_id=pack_id,
-                                  position=position, actor_id=actor_id, owner_id=owner_id,
-                                  received_at=received_at, now=now, cutoff=grace_cutoff(now))
+    answer = await fastpath.acall(
+        seat_id=seat_id,
+        draft_card_id=draft_card_id,
+        pack_id=pack_id,
+        position=position,
+        actor_id=actor_id,
+        owner_id=owner_id,
+        received_at=received_at,
+        now=now,
+        cutoff=grace_cutoff(now),
+    )
     if answer["status"] == "refused":
         raise _refusal(answer["code"])
     if answer["status"] != "ok":
-        return await _off_the_loop(lambda: make_pick(
-            seat_id=seat_id, draft_card_id=draft_card_id, actor=actor_id, owner=owner_id, position=position,
-            pack_id=pack_id, now=now, received_at=received_at).answer())
+        return await _off_the_loop(
+            lambda: make_pick(
+                seat_id=seat_id,
+                draft_card_id=draft_card_id,
+                actor=actor_id,
+                owner=owner_id,
+                position=position,
+                pack_id=pack_id,
+                now=now,
+                received_at=received_at,
+            ).answer()
+        )
     result, arrivals = _result_of(answer, seat_id), _arrivals_of(answer)
     rows = [card for queue in (result.queue, *arrivals.values()) for pack in queue for card in pack["cards"]]
     if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
@@ -287,12 +359,21 @@ def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_i
     refusal = None if code is None else _refusal(code)
     result = None
     if refusal is None:
-        pick = _take(pod, seat, card.pack, card, PickKind.MANUAL, now, actor_id=actor_id,
-                     position=position, made_at=received_at)
+        pick = _take(
+            pod, seat, card.pack, card, PickKind.MANUAL, now, actor_id=actor_id, position=position, made_at=received_at
+        )
         settle(pod, now, others)
-        result = PickResult(id=pick.pk, draft_card_id=card.pk, seat_id=seat.pk, round=pick.round,
-                            pick_number=pick.pick_number, kind=pick.kind, pod_version=pod.version,
-                            pod={}, queue=[])
+        result = PickResult(
+            id=pick.pk,
+            draft_card_id=card.pk,
+            seat_id=seat.pk,
+            round=pick.round,
+            pick_number=pick.pick_number,
+            kind=pick.kind,
+            pod_version=pod.version,
+            pod={},
+            queue=[],
+        )
     if result is not None or settled.changed:
         pod.save()
         after_commit(pod)
@@ -303,11 +384,19 @@ def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_i
 
 def _pod_fields(pod: Pod) -> dict:
     """The pod's summary fields as the fast path returns them."""
-    return {"id": pod.pk, "event_id": pod.event_id, "number": pod.number, "state": pod.state,
-            "paused_from": pod.paused_from, "round": pod.round, "review_deadline": pod.review_deadline,
-            "deck_building_deadline": pod.deck_building_deadline,
-            "paused_remaining_ms": pod.paused_remaining_ms, "pick_timer": pod.event.pick_timer,
-            "version": pod.version}
+    return {
+        "id": pod.pk,
+        "event_id": pod.event_id,
+        "number": pod.number,
+        "state": pod.state,
+        "paused_from": pod.paused_from,
+        "round": pod.round,
+        "review_deadline": pod.review_deadline,
+        "deck_building_deadline": pod.deck_building_deadline,
+        "paused_remaining_ms": pod.paused_remaining_ms,
+        "pick_timer": pod.event.pick_timer,
+        "version": pod.version,
+    }
 
 
 def _requested_card(pod: Pod, draft_card_id: int) -> DraftCard | None:
@@ -317,8 +406,7 @@ def _requested_card(pod: Pod, draft_card_id: int) -> DraftCard | None:
     return DraftCard.objects.filter(pk=draft_card_id, pod=pod).first()
 
 
-def _refusal_code(pod: Pod, seat: Seat, card: DraftCard | None, head: Pack | None,
-                  pack_id: int | None) -> str | None:
+def _refusal_code(pod: Pod, seat: Seat, card: DraftCard | None, head: Pack | None, pack_id: int | None) -> str | None:
     """Why this pick cannot be made, if it cannot (the checks ``drafts_pick`` makes too)."""
     if pod.state == PodState.PAUSED:
         return error_codes.POD_PAUSED
@@ -335,9 +423,17 @@ def _refusal_code(pod: Pod, seat: Seat, card: DraftCard | None, head: Pack | Non
     return None
 
 
-def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.datetime,
-          actor_id: int | None = None, position: int | None = None,
-          made_at: dt.datetime | None = None) -> Pick:
+def _take(
+    pod: Pod,
+    seat: Seat,
+    pack: Pack,
+    card: DraftCard,
+    kind: str,
+    at: dt.datetime,
+    actor_id: int | None = None,
+    position: int | None = None,
+    made_at: dt.datetime | None = None,
+) -> Pick:
     """Move ``card`` from ``pack`` into ``seat``'s pile and pass the pack on (``drafts_take``).
 
     ``made_at`` is when the pick was made (a manual pick: when the server received it);
@@ -351,21 +447,27 @@ def _take(pod: Pod, seat: Seat, pack: Pack, card: DraftCard, kind: str, at: dt.d
     elif position < 0:
         raise DomainError(error_codes.INVALID_POSITION, "A pile position is 0 or more.")
     else:
-        DraftCard.objects.filter(seat=seat, pile_position__gte=position).update(
-            pile_position=F("pile_position") + 1)
+        DraftCard.objects.filter(seat=seat, pile_position__gte=position).update(pile_position=F("pile_position") + 1)
     pick_number = pack.picks_made + 1
     card.pack = None
     card.seat = seat
     card.pile_position = position
     card.save(update_fields=["pack", "seat", "pile_position"])
-    pick = Pick.objects.create(seat=seat, draft_card=card, pack=pack, round=pack.round,
-                               pick_number=pick_number, kind=kind, made_by_id=actor_id, made_at=made_at,
-                               pack_contents=contents)
+    pick = Pick.objects.create(
+        seat=seat,
+        draft_card=card,
+        pack=pack,
+        round=pack.round,
+        pick_number=pick_number,
+        kind=kind,
+        made_by_id=actor_id,
+        made_at=made_at,
+        pack_contents=contents,
+    )
     seat.last_pick_at = made_at
     seat.save(update_fields=["last_pick_at"])
     if kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER):
-        log_action(pod, at, PodAction.AUTOMATIC_PICK, seat=seat.position, kind=kind, round=pack.round,
-             pick=pick_number)
+        log_action(pod, at, PodAction.AUTOMATIC_PICK, seat=seat.position, kind=kind, round=pack.round, pick=pick_number)
     pack.picks_made += 1
     _pass_on(pod, seat, pack, at)
     # The seat's next pack (if one is queued) starts its clock now.
@@ -405,11 +507,15 @@ def _pass_on(pod: Pod, seat: Seat, pack: Pack, at: dt.datetime) -> None:
 
 # --- the heartbeat ---------------------------------------------------------------------
 
+
 def _automatic_choice(pack: Pack, seat: Seat) -> DraftCard:
     cards = list(DraftCard.objects.filter(pack=pack).order_by("slot"))
     identities = dict(Card.objects.filter(pk__in={c.card_id for c in cards}).values_list("pk", "color_identity"))
-    picked = list(Card.objects.filter(pk__in=DraftCard.objects.filter(seat=seat).values("card_id"))
-                  .values_list("color_identity", flat=True))
+    picked = list(
+        Card.objects.filter(pk__in=DraftCard.objects.filter(seat=seat).values("card_id")).values_list(
+            "color_identity", flat=True
+        )
+    )
     candidates = [Candidate(c.pk, c.rarity, identities.get(c.card_id, "")) for c in cards]
     best, _reason = choose(candidates, picked)
     return next(c for c in cards if c.pk == best.key)
@@ -417,16 +523,20 @@ def _automatic_choice(pack: Pack, seat: Seat) -> DraftCard:
 
 def _held_packs(pod: Pod) -> list[Pack]:
     """Every pack now in a seat's queue, with its holder: the pod's whole live state in one query."""
-    return list(Pack.objects.filter(pod=pod, holder__isnull=False).select_related("holder")
-                .order_by("queue_seq"))
+    return list(Pack.objects.filter(pod=pod, holder__isnull=False).select_related("holder").order_by("queue_seq"))
 
 
 def _head_of(seat_id: int, held: list[Pack]) -> Pack | None:
     return next((p for p in held if p.holder_id == seat_id), None)  # held is in queue order
 
 
-def _next_due(pod: Pod, now: dt.datetime, held: list[Pack], cutoff: dt.datetime | None = None,
-              own: tuple[int, dt.datetime] | None = None) -> tuple[dt.datetime, Pack, str] | None:
+def _next_due(
+    pod: Pod,
+    now: dt.datetime,
+    held: list[Pack],
+    cutoff: dt.datetime | None = None,
+    own: tuple[int, dt.datetime] | None = None,
+) -> tuple[dt.datetime, Pack, str] | None:
     """The earliest thing the engine must do by ``now`` while drafting, if any (clocks that
     ran out by ``cutoff``, default ``now``; for the seat ``own[0]``, by ``own[1]``)."""
     cutoff = cutoff or now
@@ -453,8 +563,9 @@ class Settled:
     held: list[Pack]
 
 
-def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
-           own: tuple[int, dt.datetime] | None = None) -> Settled:
+def settle(
+    pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None, own: tuple[int, dt.datetime] | None = None
+) -> Settled:
     """Apply everything due by ``now``, in time order; returns what changed and what is held.
 
     Clocks count as run out when their deadline is at or before ``cutoff``: by default ``now``
@@ -486,8 +597,9 @@ def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
             _begin_round(pod, pod.round + 1, pod.review_deadline)
             changed = True
             continue
-        elif (pod.state == PodState.DECK_BUILDING and pod.deck_building_deadline
-              and pod.deck_building_deadline <= cutoff):
+        elif (
+            pod.state == PodState.DECK_BUILDING and pod.deck_building_deadline and pod.deck_building_deadline <= cutoff
+        ):
             pod.state = PodState.DONE
             pod.finished_at = pod.deck_building_deadline
             log_action(pod, pod.deck_building_deadline, PodAction.DECK_BUILDING_OVER)
@@ -499,8 +611,12 @@ def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None,
 
 
 def _end_round(pod: Pod, now: dt.datetime) -> None:
-    last = (Pick.objects.filter(pack__pod=pod, round=pod.round).order_by("-made_at")
-            .values_list("made_at", flat=True).first()) or now
+    last = (
+        Pick.objects.filter(pack__pod=pod, round=pod.round)
+        .order_by("-made_at")
+        .values_list("made_at", flat=True)
+        .first()
+    ) or now
     log_action(pod, last, PodAction.ROUND_END, round=pod.round)
     if pod.round >= ROUNDS:
         pod.state = PodState.DECK_BUILDING
@@ -577,6 +693,7 @@ def next_due_at(pod: Pod) -> dt.datetime | None:
 
 # --- organiser controls ----------------------------------------------------------------
 
+
 @transaction.atomic
 def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
     """Freeze every clock of the pod with the time that was left on it."""
@@ -592,8 +709,11 @@ def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
         pack.remaining_ms = max(0, int((pack.deadline - now).total_seconds() * 1000))
         pack.deadline = None
         pack.save(update_fields=["remaining_ms", "deadline"])
-    clock = pod.review_deadline if pod.state == PodState.REVIEWING else (
-        pod.deck_building_deadline if pod.state == PodState.DECK_BUILDING else None)
+    clock = (
+        pod.review_deadline
+        if pod.state == PodState.REVIEWING
+        else (pod.deck_building_deadline if pod.state == PodState.DECK_BUILDING else None)
+    )
     pod.paused_remaining_ms = max(0, int((clock - now).total_seconds() * 1000)) if clock else None
     pod.paused_from = pod.state
     pod.state = PodState.PAUSED
@@ -725,6 +845,7 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
 
 # --- the pile (R17) --------------------------------------------------------------------
 
+
 @transaction.atomic
 def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=None) -> DraftCard:
     """R17: a player may reorder their pile at any time."""
@@ -739,10 +860,12 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=Non
     old = card.pile_position
     if position < old:
         DraftCard.objects.filter(seat=seat, pile_position__gte=position, pile_position__lt=old).update(
-            pile_position=F("pile_position") + 1)
+            pile_position=F("pile_position") + 1
+        )
     elif position > old:
         DraftCard.objects.filter(seat=seat, pile_position__gt=old, pile_position__lte=position).update(
-            pile_position=F("pile_position") - 1)
+            pile_position=F("pile_position") - 1
+        )
     card.pile_position = position
     card.save(update_fields=["pile_position"])
     touch(pod)
@@ -755,9 +878,11 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=Non
 def set_pile_cover(*, seat_id: int, cover: str, actor=None) -> Seat:
     """R17: start the pile with a basic land or checklist card, DFCs beneath it."""
     if cover not in PILE_COVERS:
-        raise DomainError(error_codes.INVALID_PILE_COVER,
-                          "The pile can start with nothing, a basic land or a checklist card.",
-                          field="cover")
+        raise DomainError(
+            error_codes.INVALID_PILE_COVER,
+            "The pile can start with nothing, a basic land or a checklist card.",
+            field="cover",
+        )
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
     seat.pile_cover = cover

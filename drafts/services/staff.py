@@ -34,15 +34,16 @@ def log_event(event: Event, at: dt.datetime, action: str, actor=None, **details:
 
 
 def _require_organiser(actor, event: Event) -> None:
-    require(actor, event, Permission.ORGANISER,
-            _("Only an organiser of this event may change its staff or settings."))
+    require(actor, event, Permission.ORGANISER, _("Only an organiser of this event may change its staff or settings."))
 
 
 def _role(role: str) -> str:
     if role not in StaffRole.values:
-        raise DomainError(error_codes.INVALID_ROLE,
-                          _("The role must be one of: %(roles)s.") % {"roles": ", ".join(StaffRole.values)},
-                          field="role")
+        raise DomainError(
+            error_codes.INVALID_ROLE,
+            _("The role must be one of: %(roles)s.") % {"roles": ", ".join(StaffRole.values)},
+            field="role",
+        )
     return role
 
 
@@ -58,9 +59,9 @@ def _username(user) -> str:
 
 # --- staff ---------------------------------------------------------------------------------
 
+
 @transaction.atomic
-def add_event_staff(*, event_id: int, user, role: str, actor=None,
-                    now: dt.datetime | None = None) -> EventStaff:
+def add_event_staff(*, event_id: int, user, role: str, actor=None, now: dt.datetime | None = None) -> EventStaff:
     """Give ``user`` a staff role in the event (idempotent: an existing role is kept).
 
     ``actor`` is checked to be an organiser of the event; internal callers (the demo) pass none.
@@ -76,36 +77,44 @@ def add_event_staff(*, event_id: int, user, role: str, actor=None,
     return staff
 
 
-def add_event_staff_by_username(*, event_id: int, username: str, role: str, actor,
-                                now: dt.datetime | None = None) -> EventStaff:
+def add_event_staff_by_username(
+    *, event_id: int, username: str, role: str, actor, now: dt.datetime | None = None
+) -> EventStaff:
     # The role before anything about the body (a username probe must not reach outsiders).
     event = access_event(event_id)
     _require_organiser(actor, event)
     username = (username or "").strip()
     user = get_user_model().objects.filter(username=username).first() if username else None
     if user is None:
-        raise DomainError(error_codes.UNKNOWN_USER, _("No account is called “%(name)s”.") % {"name": username},
-                          field="username")
+        raise DomainError(
+            error_codes.UNKNOWN_USER, _("No account is called “%(name)s”.") % {"name": username}, field="username"
+        )
     if EventStaff.objects.filter(event=event, user=user, role=_role(role)).exists():
-        raise ConflictError(error_codes.ALREADY_STAFF,
-                            _("%(name)s is already %(role)s of this event.")
-                            % {"name": username, "role": StaffRole(role).label.lower()})
+        raise ConflictError(
+            error_codes.ALREADY_STAFF,
+            _("%(name)s is already %(role)s of this event.")
+            % {"name": username, "role": StaffRole(role).label.lower()},
+        )
     return add_event_staff(event_id=event_id, user=user, role=role, actor=actor, now=now)
 
 
 def _staff_row(event: Event, staff_id: int) -> EventStaff:
     staff = EventStaff.objects.select_related("user").filter(pk=staff_id, event=event).first()
     if staff is None:
-        raise NotFoundError(error_codes.UNKNOWN_STAFF, _("No staff member of this event has id %(id)s.")
-                            % {"id": staff_id})
+        raise NotFoundError(
+            error_codes.UNKNOWN_STAFF, _("No staff member of this event has id %(id)s.") % {"id": staff_id}
+        )
     return staff
 
 
 def _keep_an_organiser(event: Event, leaving: EventStaff) -> None:
-    if leaving.role == StaffRole.ORGANISER and not EventStaff.objects.filter(
-            event=event, role=StaffRole.ORGANISER).exclude(pk=leaving.pk).exists():
-        raise ConflictError(error_codes.LAST_ORGANISER,
-                            _("An event needs at least one organiser: add another before this one leaves."))
+    if (
+        leaving.role == StaffRole.ORGANISER
+        and not EventStaff.objects.filter(event=event, role=StaffRole.ORGANISER).exclude(pk=leaving.pk).exists()
+    ):
+        raise ConflictError(
+            error_codes.LAST_ORGANISER, _("An event needs at least one organiser: add another before this one leaves.")
+        )
 
 
 @transaction.atomic
@@ -121,8 +130,7 @@ def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime 
 
 
 @transaction.atomic
-def change_staff_role(*, event_id: int, staff_id: int, role: str, actor,
-                      now: dt.datetime | None = None) -> EventStaff:
+def change_staff_role(*, event_id: int, staff_id: int, role: str, actor, now: dt.datetime | None = None) -> EventStaff:
     now = now or timezone.now()
     event = _lock_event(event_id)
     _require_organiser(actor, event)
@@ -131,8 +139,10 @@ def change_staff_role(*, event_id: int, staff_id: int, role: str, actor,
     if staff.role == role:
         return staff
     if EventStaff.objects.filter(event=event, user=staff.user, role=role).exists():
-        raise ConflictError(error_codes.ALREADY_STAFF,
-                            _("%(name)s already has that role in this event.") % {"name": _username(staff.user)})
+        raise ConflictError(
+            error_codes.ALREADY_STAFF,
+            _("%(name)s already has that role in this event.") % {"name": _username(staff.user)},
+        )
     _keep_an_organiser(event, staff)
     previous = staff.role
     staff.role = role
@@ -144,23 +154,31 @@ def change_staff_role(*, event_id: int, staff_id: int, role: str, actor,
 
 # --- invitations ---------------------------------------------------------------------------
 
+
 @transaction.atomic
-def invite_staff(*, event_id: int, role: str, actor, now: dt.datetime | None = None,
-                 days: int = INVITATION_DAYS) -> StaffInvitation:
+def invite_staff(
+    *, event_id: int, role: str, actor, now: dt.datetime | None = None, days: int = INVITATION_DAYS
+) -> StaffInvitation:
     """A one-use link that makes whoever accepts it staff of the event in ``role``."""
     now = now or timezone.now()
     event = _lock_event(event_id)
     _require_organiser(actor, event)
     invitation = StaffInvitation.objects.create(
-        event=event, role=_role(role), token=secrets.token_urlsafe(24), created_by=actor,
-        created_at=now, expires_at=now + dt.timedelta(days=days))
+        event=event,
+        role=_role(role),
+        token=secrets.token_urlsafe(24),
+        created_by=actor,
+        created_at=now,
+        expires_at=now + dt.timedelta(days=days),
+    )
     log_event(event, now, "staff_invited", actor, role=role, invitation=invitation.pk)
     return invitation
 
 
 @transaction.atomic
-def revoke_staff_invitation(*, event_id: int, invitation_id: int, actor,
-                            now: dt.datetime | None = None) -> StaffInvitation:
+def revoke_staff_invitation(
+    *, event_id: int, invitation_id: int, actor, now: dt.datetime | None = None
+) -> StaffInvitation:
     now = now or timezone.now()
     event = _lock_event(event_id)
     _require_organiser(actor, event)
@@ -191,21 +209,37 @@ def accept_staff_invitation(*, token: str, user, now: dt.datetime | None = None)
     if state == "accepted":
         raise ConflictError(error_codes.INVITATION_USED, _("This invitation has already been used."))
     if state in ("revoked", "expired"):
-        raise ConflictError(error_codes.INVITATION_EXPIRED,
-                            _("This invitation has expired or was withdrawn; ask the organiser for a new one."))
+        raise ConflictError(
+            error_codes.INVITATION_EXPIRED,
+            _("This invitation has expired or was withdrawn; ask the organiser for a new one."),
+        )
     staff, created = EventStaff.objects.get_or_create(event=event, user=user, role=invitation.role)
     invitation.accepted_by, invitation.accepted_at = user, now
     invitation.save(update_fields=["accepted_by", "accepted_at"])
-    log_event(event, now, "staff_invitation_accepted", user, user=_username(user), role=invitation.role,
-              invitation=invitation.pk)
+    log_event(
+        event,
+        now,
+        "staff_invitation_accepted",
+        user,
+        user=_username(user),
+        role=invitation.role,
+        invitation=invitation.pk,
+    )
     _notify(event.pk)
     return staff
 
 
 # --- event settings ------------------------------------------------------------------------
 
-EDITABLE_FIELDS = ("name", "date", "enforcement_level", "pick_timer", "deck_building_minutes",
-                   "decklist_deadline", "decklists_published")
+EDITABLE_FIELDS = (
+    "name",
+    "date",
+    "enforcement_level",
+    "pick_timer",
+    "deck_building_minutes",
+    "decklist_deadline",
+    "decklists_published",
+)
 
 
 def _json_value(value):
@@ -216,8 +250,11 @@ def _check_settings(changes: dict[str, Any]) -> None:
     """Refuse a setting that cannot change or a value it cannot take (the name is trimmed)."""
     unknown = sorted(set(changes) - set(EDITABLE_FIELDS))
     if unknown:
-        raise DomainError(error_codes.INVALID_FIELD, _("These settings cannot be changed: %(fields)s.")
-                          % {"fields": ", ".join(unknown)}, field=unknown[0])
+        raise DomainError(
+            error_codes.INVALID_FIELD,
+            _("These settings cannot be changed: %(fields)s.") % {"fields": ", ".join(unknown)},
+            field=unknown[0],
+        )
     if "name" in changes:
         changes["name"] = str(changes["name"]).strip()
         if not changes["name"]:
@@ -226,8 +263,9 @@ def _check_settings(changes: dict[str, Any]) -> None:
         raise DomainError(error_codes.INVALID_CHOICE, _("Unknown enforcement level."), field="enforcement_level")
     minutes = changes.get("deck_building_minutes")
     if minutes is not None and not 1 <= int(minutes) <= 180:
-        raise DomainError(error_codes.INVALID_MINUTES, _("Deck building lasts 1 to 180 minutes."),
-                          field="deck_building_minutes")
+        raise DomainError(
+            error_codes.INVALID_MINUTES, _("Deck building lasts 1 to 180 minutes."), field="deck_building_minutes"
+        )
 
 
 @transaction.atomic
@@ -261,6 +299,7 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
 
             for pod_id, version in versions.items():
                 tasks.notify_pod(pod_id, version)
+
         transaction.on_commit(tell)
     _notify(event.pk)
     return event

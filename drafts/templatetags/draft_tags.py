@@ -47,12 +47,18 @@ def countdown(deadline=None, remaining_ms=None, now=None, label=""):
         deadline = dt.datetime.fromisoformat(deadline)
     if deadline is not None:
         ms = int((deadline - now).total_seconds() * 1000)
-        return format_html('<span class="countdown" role="timer" data-deadline="{}"{}>{}</span>',
-                           iso_ms(deadline), format_html(' aria-label="{}"', label) if label else "",
-                           clock(ms))
+        return format_html(
+            '<span class="countdown" role="timer" data-deadline="{}"{}>{}</span>',
+            iso_ms(deadline),
+            format_html(' aria-label="{}"', label) if label else "",
+            clock(ms),
+        )
     if remaining_ms is not None:
-        return format_html('<span class="countdown frozen" role="timer" data-frozen="1"{}>{}</span>',
-                           format_html(' aria-label="{}"', label) if label else "", clock(remaining_ms))
+        return format_html(
+            '<span class="countdown frozen" role="timer" data-frozen="1"{}>{}</span>',
+            format_html(' aria-label="{}"', label) if label else "",
+            clock(remaining_ms),
+        )
     return format_html('<span class="countdown none">{}</span>', "no timer")
 
 
@@ -107,8 +113,13 @@ def state_badge(state: str, paused_from: str | None = None):
     extra = ""
     if state == "paused" and paused_from in STATES:
         extra = f" ({STATES[paused_from][1].lower()})"
-    return format_html('<span class="state-badge state-{}"><span aria-hidden="true" class="state-icon">{}</span> {}{}</span>',
-                       state, icon, text, extra)
+    return format_html(
+        '<span class="state-badge state-{}"><span aria-hidden="true" class="state-icon">{}</span> {}{}</span>',
+        state,
+        icon,
+        text,
+        extra,
+    )
 
 
 # Words the templates show for stored values (issue 16: every word in the reader's language).
@@ -117,7 +128,7 @@ _DIRECTIONS = {"left": gettext_lazy("left"), "right": gettext_lazy("right")}
 
 @register.filter
 def direction_text(value) -> str:
-    """"left"/"right" as the reader says it."""
+    """ "left"/"right" as the reader says it."""
     return _DIRECTIONS.get(value, value)
 
 

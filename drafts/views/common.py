@@ -23,6 +23,7 @@ PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 # --- look-ups and access ----------------------------------------------------------------
 # The access helpers of ``drafts.access``, with their refusals turned into the 404 and 403 pages.
 
+
 def on_page(lookup, *args, **kwargs):
     """Call an access helper; "no such thing" is the 404 page, "not yours" the 403 page."""
     try:
@@ -47,8 +48,11 @@ def get_seat(pk: int, user=None, permission: Permission | None = None) -> Seat:
 
 def event_role_label(user, event) -> str:
     roles = permissions.event_roles(user, event)
-    for role, label in (("organiser", gettext("Organiser")), ("head_judge", gettext("Head judge")),
-                        ("judge", gettext("Judge"))):
+    for role, label in (
+        ("organiser", gettext("Organiser")),
+        ("head_judge", gettext("Head judge")),
+        ("judge", gettext("Judge")),
+    ):
         if role in roles:
             return label
     if getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists():
@@ -58,20 +62,41 @@ def event_role_label(user, event) -> str:
 
 # --- the confirm step -------------------------------------------------------------------
 
+
 def confirmed(request) -> bool:
     return request.POST.get("confirmed") == "yes"
 
 
-def confirm_page(request, *, title: str, question: str, action: str, back: str,
-                 button: str = "Confirm", danger: bool = False, detail: str = ""):
+def confirm_page(
+    request,
+    *,
+    title: str,
+    question: str,
+    action: str,
+    back: str,
+    button: str = "Confirm",
+    danger: bool = False,
+    detail: str = "",
+):
     """The page a control shows before it acts (the no-script confirmation; scripts ask in a
     dialog and send ``confirmed=yes`` straight away). Every posted field is carried over."""
-    fields = [(k, v) for k, values in request.POST.lists() if k not in ("csrfmiddlewaretoken", "confirmed")
-              for v in values]
-    return render(request, "drafts/confirm.html", {
-        "title": title, "question": question, "action": action, "back": back, "fields": fields,
-        "button": button, "danger": danger, "detail": detail,
-    })
+    fields = [
+        (k, v) for k, values in request.POST.lists() if k not in ("csrfmiddlewaretoken", "confirmed") for v in values
+    ]
+    return render(
+        request,
+        "drafts/confirm.html",
+        {
+            "title": title,
+            "question": question,
+            "action": action,
+            "back": back,
+            "fields": fields,
+            "button": button,
+            "danger": danger,
+            "detail": detail,
+        },
+    )
 
 
 def run(request, service, *, success: str, back: str, **kwargs):
@@ -103,8 +128,11 @@ def posted(form_class, request) -> dict:
 
 # --- shaping cards for templates ---------------------------------------------------------
 
-BACK_LABELS = {Layout.MELD: gettext_lazy("Melds into"), Layout.TRANSFORM: gettext_lazy("Back face"),
-               Layout.MODAL_DFC: gettext_lazy("Back face")}
+BACK_LABELS = {
+    Layout.MELD: gettext_lazy("Melds into"),
+    Layout.TRANSFORM: gettext_lazy("Back face"),
+    Layout.MODAL_DFC: gettext_lazy("Back face"),
+}
 
 
 def present_card(card: dict) -> dict:
@@ -118,14 +146,22 @@ def present_card(card: dict) -> dict:
         faces = [{**face, "local_name": local[i] if i < len(local) else ""} for i, face in enumerate(faces)]
     images = card.get("image_uris") or {}
     if card.get("is_dfc") and len(faces) > 1:
-        front = {"label": gettext('Front face'), "faces": faces[:1], "image": images.get("front", "")}
-        back = {"label": BACK_LABELS.get(card.get("layout"), gettext("Back face")), "faces": faces[1:],
-                "image": images.get("back", "")}
+        front = {"label": gettext("Front face"), "faces": faces[:1], "image": images.get("front", "")}
+        back = {
+            "label": BACK_LABELS.get(card.get("layout"), gettext("Back face")),
+            "faces": faces[1:],
+            "image": images.get("back", ""),
+        }
     else:
         front = {"label": "", "faces": faces, "image": images.get("front", "")}
         back = None
-    return {**card, "front": front, "back": back, "local_name": " // ".join(local),
-            "colors": "".join(card.get("color_identity") or [])}
+    return {
+        **card,
+        "front": front,
+        "back": back,
+        "local_name": " // ".join(local),
+        "colors": "".join(card.get("color_identity") or []),
+    }
 
 
 def drafting_round(pod_state: str, paused_from: str | None, pod_round: int) -> int:
@@ -140,17 +176,30 @@ def present_board(board: dict, *, my_position: int | None = None, pod_round: int
     for seat in board["seats"]:
         packs = [{**p, "dfcs": [present_card(c) for c in p["dfcs"]]} for p in seat["packs"]]
         pile = None if seat["pile_dfcs"] is None else [present_card(c) for c in seat["pile_dfcs"]]
-        seats.append({**seat, "number": seat["position"] + 1, "packs": packs, "pile_dfcs": pile,
-                      "is_me": seat["position"] == my_position,
-                      "pack_sizes": ", ".join(str(p["cards_left"]) for p in seat["packs"])})
+        seats.append(
+            {
+                **seat,
+                "number": seat["position"] + 1,
+                "packs": packs,
+                "pile_dfcs": pile,
+                "is_me": seat["position"] == my_position,
+                "pack_sizes": ", ".join(str(p["cards_left"]) for p in seat["packs"]),
+            }
+        )
     half = (len(seats) + 1) // 2
     direction = None
     if pod_round:
         direction = "left" if pod_round % 2 == 1 else "right"
-    return {"seats": seats, "top": seats[:half], "bottom": list(reversed(seats[half:])),
-            "piles_open": any(s["pile_dfcs"] is not None for s in seats), "direction": direction,
-            "size": len(seats), "packs_in_play": sum(len(s["packs"]) for s in seats),
-            "cards_in_play": sum(p["cards_left"] for s in seats for p in s["packs"])}
+    return {
+        "seats": seats,
+        "top": seats[:half],
+        "bottom": list(reversed(seats[half:])),
+        "piles_open": any(s["pile_dfcs"] is not None for s in seats),
+        "direction": direction,
+        "size": len(seats),
+        "packs_in_play": sum(len(s["packs"]) for s in seats),
+        "cards_in_play": sum(p["cards_left"] for s in seats for p in s["packs"]),
+    }
 
 
 def parse_time(value):
@@ -177,5 +226,4 @@ def clock_for(summary: dict, head: dict | None) -> dict:
         if effective in (PodState.REVIEWING, PodState.DECK_BUILDING):
             remaining = summary["paused_remaining_ms"]
         deadline = None
-    return {"label": label, "deadline": deadline, "remaining_ms": remaining if not deadline else None,
-            "paused": paused}
+    return {"label": label, "deadline": deadline, "remaining_ms": remaining if not deadline else None, "paused": paused}

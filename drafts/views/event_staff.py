@@ -33,12 +33,20 @@ def _back(event) -> str:
 @login_required
 def staff_page(request, event_id: int):
     event = _organiser_event(request, event_id)
-    return render(request, "drafts/event_staff.html", {
-        "title": _("Staff · %(event)s") % {"event": event.name}, "event": event,
-        "staff": selectors.event_staff(event), "roles": StaffRole.choices,
-        "invitations": selectors.invitations(event), "log": selectors.event_log(event, 30),
-        "staff_form": StaffForm(), "invitation_form": InvitationForm(),
-    })
+    return render(
+        request,
+        "drafts/event_staff.html",
+        {
+            "title": _("Staff · %(event)s") % {"event": event.name},
+            "event": event,
+            "staff": selectors.event_staff(event),
+            "roles": StaffRole.choices,
+            "invitations": selectors.invitations(event),
+            "log": selectors.event_log(event, 30),
+            "staff_form": StaffForm(),
+            "invitation_form": InvitationForm(),
+        },
+    )
 
 
 @login_required
@@ -51,12 +59,22 @@ def staff_add(request, event_id: int):
             for error in errors:
                 messages.error(request, error)
         return redirect(_back(event))
-    response, staff = run(request, services.add_event_staff_by_username, success="", back=_back(event),
-                          event_id=event.pk, username=form.cleaned_data["username"],
-                          role=form.cleaned_data["role"], actor=request.user)
+    response, staff = run(
+        request,
+        services.add_event_staff_by_username,
+        success="",
+        back=_back(event),
+        event_id=event.pk,
+        username=form.cleaned_data["username"],
+        role=form.cleaned_data["role"],
+        actor=request.user,
+    )
     if staff is not None:
-        messages.success(request, _("%(name)s is now %(role)s of this event.")
-                         % {"name": staff.user.get_username(), "role": staff.get_role_display().lower()})
+        messages.success(
+            request,
+            _("%(name)s is now %(role)s of this event.")
+            % {"name": staff.user.get_username(), "role": staff.get_role_display().lower()},
+        )
     return response
 
 
@@ -64,9 +82,16 @@ def staff_add(request, event_id: int):
 @require_POST
 def staff_role(request, event_id: int, staff_id: int):
     event = _organiser_event(request, event_id)
-    response, _staff = run(request, services.change_staff_role, success=_("Role changed."), back=_back(event),
-                           event_id=event.pk, staff_id=staff_id, role=posted(StaffRoleForm, request)["role"],
-                           actor=request.user)
+    response, _staff = run(
+        request,
+        services.change_staff_role,
+        success=_("Role changed."),
+        back=_back(event),
+        event_id=event.pk,
+        staff_id=staff_id,
+        role=posted(StaffRoleForm, request)["role"],
+        actor=request.user,
+    )
     return response
 
 
@@ -75,12 +100,24 @@ def staff_role(request, event_id: int, staff_id: int):
 def staff_remove(request, event_id: int, staff_id: int):
     event = _organiser_event(request, event_id)
     if not confirmed(request):
-        return confirm_page(request, title=_("Remove from the staff"),
-                            question=_("Remove this staff member from %(event)s?") % {"event": event.name},
-                            action=reverse("drafts:event-staff-remove", args=[event.pk, staff_id]),
-                            back=_back(event), danger=True, button=_("Remove"))
-    response, _result = run(request, services.remove_event_staff, success=_("Removed from the staff."),
-                            back=_back(event), event_id=event.pk, staff_id=staff_id, actor=request.user)
+        return confirm_page(
+            request,
+            title=_("Remove from the staff"),
+            question=_("Remove this staff member from %(event)s?") % {"event": event.name},
+            action=reverse("drafts:event-staff-remove", args=[event.pk, staff_id]),
+            back=_back(event),
+            danger=True,
+            button=_("Remove"),
+        )
+    response, _result = run(
+        request,
+        services.remove_event_staff,
+        success=_("Removed from the staff."),
+        back=_back(event),
+        event_id=event.pk,
+        staff_id=staff_id,
+        actor=request.user,
+    )
     return response
 
 
@@ -92,11 +129,19 @@ def staff_invite(request, event_id: int):
     if not form.is_valid():
         messages.error(request, _("Choose a role for the invitation."))
         return redirect(_back(event))
-    response, invitation = run(request, services.invite_staff, success="", back=_back(event),
-                               event_id=event.pk, role=form.cleaned_data["role"], actor=request.user)
+    response, invitation = run(
+        request,
+        services.invite_staff,
+        success="",
+        back=_back(event),
+        event_id=event.pk,
+        role=form.cleaned_data["role"],
+        actor=request.user,
+    )
     if invitation is not None:
-        messages.success(request, _("Invitation link created: send it to the person you invite. It works once, "
-                                    "for 7 days."))
+        messages.success(
+            request, _("Invitation link created: send it to the person you invite. It works once, for 7 days.")
+        )
     return response
 
 
@@ -104,9 +149,15 @@ def staff_invite(request, event_id: int):
 @require_POST
 def staff_invitation_revoke(request, event_id: int, invitation_id: int):
     event = _organiser_event(request, event_id)
-    response, _result = run(request, services.revoke_staff_invitation, success=_("Invitation withdrawn."),
-                            back=_back(event), event_id=event.pk, invitation_id=invitation_id,
-                            actor=request.user)
+    response, _result = run(
+        request,
+        services.revoke_staff_invitation,
+        success=_("Invitation withdrawn."),
+        back=_back(event),
+        event_id=event.pk,
+        invitation_id=invitation_id,
+        actor=request.user,
+    )
     return response
 
 
@@ -125,13 +176,23 @@ def invitation_page(request, token: str):
             messages.error(request, exc.message)
             status = exc.status_code
         else:
-            messages.success(request, _("You are now %(role)s of %(event)s.")
-                             % {"role": invitation.get_role_display().lower(), "event": invitation.event.name})
+            messages.success(
+                request,
+                _("You are now %(role)s of %(event)s.")
+                % {"role": invitation.get_role_display().lower(), "event": invitation.event.name},
+            )
             return redirect("drafts:event-detail", invitation.event_id)
-    return render(request, "drafts/staff_invitation.html", {
-        "title": _("Invitation"), "invitation": invitation, "state": state,
-        "already": invitation.role in permissions.event_roles(request.user, invitation.event),
-    }, status=status)
+    return render(
+        request,
+        "drafts/staff_invitation.html",
+        {
+            "title": _("Invitation"),
+            "invitation": invitation,
+            "state": state,
+            "already": invitation.role in permissions.event_roles(request.user, invitation.event),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -155,9 +216,14 @@ def settings_page(request, event_id: int):
             status = 400
     else:
         form = EventSettingsForm(initial={field: getattr(event, field) for field in EDITABLE_FIELDS})
-    return render(request, "drafts/event_settings.html", {
-        "title": _("Settings · %(event)s") % {"event": event.name}, "event": event, "form": form,
-        "log": [entry for entry in selectors.event_log(event, 30) if entry.action == "event_updated"],
-    }, status=status)
-
-
+    return render(
+        request,
+        "drafts/event_settings.html",
+        {
+            "title": _("Settings · %(event)s") % {"event": event.name},
+            "event": event,
+            "form": form,
+            "log": [entry for entry in selectors.event_log(event, 30) if entry.action == "event_updated"],
+        },
+        status=status,
+    )

@@ -20,12 +20,18 @@ from draftsite.errors import DomainError
 
 
 def event_list(request):
-    context = {"title": gettext('Events'), "can_create": permissions.can_create_event(request.user)}
+    context = {"title": gettext("Events"), "can_create": permissions.can_create_event(request.user)}
     if request.user.is_authenticated:
         seats = selectors.seats_by_event(request.user)
-        rows = [{"event": e, "role": event_role_label(request.user, e), "seat": seats.get(e.pk),
-                 "staff": permissions.sees_everything(request.user, e)}
-                for e in selectors.events_taken_part_in(request.user)]
+        rows = [
+            {
+                "event": e,
+                "role": event_role_label(request.user, e),
+                "seat": seats.get(e.pk),
+                "staff": permissions.sees_everything(request.user, e),
+            }
+            for e in selectors.events_taken_part_in(request.user)
+        ]
         context.update(rows=rows, upcoming=selectors.upcoming_events(exclude=[r["event"].pk for r in rows]))
     return render(request, "drafts/event_list.html", context)
 
@@ -43,12 +49,15 @@ def event_create(request):
             suggestions = exc.extra.get("suggestions") or {}
             for name, options in list(suggestions.items())[:5]:
                 if options:
-                    form.add_error(field if field in form.fields else None,
-                                   f"“{name}”: did you mean {', '.join(options)}?")
+                    form.add_error(
+                        field if field in form.fields else None, f"“{name}”: did you mean {', '.join(options)}?"
+                    )
         else:
-            messages.success(request, gettext('Event “%(name)s” created. Register players, then seat them.') % {'name': event.name})
+            messages.success(
+                request, gettext("Event “%(name)s” created. Register players, then seat them.") % {"name": event.name}
+            )
             return redirect("drafts:event-detail", event.pk)
-    return render(request, "drafts/event_form.html", {"title": gettext('Create an event'), "form": form})
+    return render(request, "drafts/event_form.html", {"title": gettext("Create an event"), "form": form})
 
 
 @login_required
@@ -62,16 +71,27 @@ def event_detail(request, event_id: int):
     pods = selectors.pods_with_seats(event) if member else []
     seated = selectors.seated_registration_ids(event)
     registrations = list(event.registrations.order_by("name")) if member else []
-    return render(request, "drafts/event_detail.html", {
-        "title": event.name, "event": event, "staff": staff, "organiser": organiser,
-        "registration": registration, "my_seat": my_seat, "member": member, "pods": pods,
-        "registrations": [{"reg": r, "seated": r.pk in seated} for r in registrations],
-        "unseated": sum(1 for r in registrations if r.pk not in seated),
-        "role_label": event_role_label(request.user, event),
-        "any_started": any(p["pod"].state != PodState.NOT_STARTED for p in pods),
-        "registration_form": RegistrationForm(), "seating_form": SeatingForm(),
-        "deck_url": reverse("decks:my-deck", args=[event.pk]),
-    })
+    return render(
+        request,
+        "drafts/event_detail.html",
+        {
+            "title": event.name,
+            "event": event,
+            "staff": staff,
+            "organiser": organiser,
+            "registration": registration,
+            "my_seat": my_seat,
+            "member": member,
+            "pods": pods,
+            "registrations": [{"reg": r, "seated": r.pk in seated} for r in registrations],
+            "unseated": sum(1 for r in registrations if r.pk not in seated),
+            "role_label": event_role_label(request.user, event),
+            "any_started": any(p["pod"].state != PodState.NOT_STARTED for p in pods),
+            "registration_form": RegistrationForm(),
+            "seating_form": SeatingForm(),
+            "deck_url": reverse("decks:my-deck", args=[event.pk]),
+        },
+    )
 
 
 @login_required
@@ -80,7 +100,7 @@ def event_join(request, event_id: int):
     event = get_event(event_id)
     try:
         services.register_player(event_id=event.pk, user=request.user, actor=request.user)
-        messages.success(request, gettext('You are registered for %(name)s.') % {'name': event.name})
+        messages.success(request, gettext("You are registered for %(name)s.") % {"name": event.name})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("drafts:event-detail", event.pk)
@@ -101,12 +121,15 @@ def event_register(request, event_id: int):
         if username:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:
-                raise DomainError(error_codes.UNKNOWN_USER, gettext('No account is called “%(username)s”.') % {'username': username})
+                raise DomainError(
+                    error_codes.UNKNOWN_USER, gettext("No account is called “%(username)s”.") % {"username": username}
+                )
             registration = services.register_player(event_id=event.pk, user=user, actor=request.user)
         else:
-            registration = services.register_player(event_id=event.pk, name=form.cleaned_data["name"],
-                                                    actor=request.user)
-        messages.success(request, gettext('%(name)s is registered.') % {'name': registration.name})
+            registration = services.register_player(
+                event_id=event.pk, name=form.cleaned_data["name"], actor=request.user
+            )
+        messages.success(request, gettext("%(name)s is registered.") % {"name": registration.name})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
@@ -126,13 +149,17 @@ def event_seating(request, event_id: int):
         return redirect(back)
     if not confirmed(request):
         count = event.registrations.count()
-        return confirm_page(request, title=gettext('Seat the players'),
-                            question=gettext('Seat all %(count)s registered players into pods of up to 8?') % {'count': count},
-                            detail=gettext('Any earlier seating is replaced (seating is locked once a pod starts).'),
-                            action=reverse("drafts:event-seating", args=[event.pk]), back=back)
+        return confirm_page(
+            request,
+            title=gettext("Seat the players"),
+            question=gettext("Seat all %(count)s registered players into pods of up to 8?") % {"count": count},
+            detail=gettext("Any earlier seating is replaced (seating is locked once a pod starts)."),
+            action=reverse("drafts:event-seating", args=[event.pk]),
+            back=back,
+        )
     try:
         pods = services.seat_players(event_id=event.pk, seed=form.cleaned_data.get("seed"), actor=request.user)
-        messages.success(request, gettext('Players seated in %(count)s pod(s).') % {'count': len(pods)})
+        messages.success(request, gettext("Players seated in %(count)s pod(s).") % {"count": len(pods)})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(back)

@@ -35,8 +35,11 @@ from drafts.views.common import (
     run,
 )
 
-PILE_COVER_LABELS = {"": gettext_lazy("nothing (DFCs show on top)"), "basic_land": gettext_lazy("a basic land"),
-                     "checklist": gettext_lazy("a checklist card")}
+PILE_COVER_LABELS = {
+    "": gettext_lazy("nothing (DFCs show on top)"),
+    "basic_land": gettext_lazy("a basic land"),
+    "checklist": gettext_lazy("a checklist card"),
+}
 
 
 def deck_registration_url(event_id: int) -> str:
@@ -53,25 +56,41 @@ def seat_context(seat, *, is_player: bool, now=None) -> dict:
     state = summary["state"]
     effective = effective_state(state, summary["paused_from"])
     # Staff reading a seat are not its player: no "you" badge on the board for them.
-    board = present_board(view["board"], my_position=seat.position if is_player else None,
-                          pod_round=drafting_round(state, summary["paused_from"], summary["round"]))
+    board = present_board(
+        view["board"],
+        my_position=seat.position if is_player else None,
+        pod_round=drafting_round(state, summary["paused_from"], summary["round"]),
+    )
     waiting_ready = 0
     if effective == PodState.REVIEWING:
         waiting_ready = seat.pod.seats.filter(ready=False, is_automatic=False).count()
     return {
-        "seat": seat, "seat_info": view["seat"], "pod": seat.pod, "event": seat.pod.event,
-        "summary": summary, "state": state, "effective_state": effective,
+        "seat": seat,
+        "seat_info": view["seat"],
+        "pod": seat.pod,
+        "event": seat.pod.event,
+        "summary": summary,
+        "state": state,
+        "effective_state": effective,
         "paused": state == PodState.PAUSED,
         "head": head and {**head, "cards": [present_card(c) for c in head["cards"]]},
-        "queue_waiting": max(0, len(queue) - 1), "queue": queue,
-        "pile": pile, "pile_cover_label": PILE_COVER_LABELS.get(view["seat"]["pile_cover"], ""),
+        "queue_waiting": max(0, len(queue) - 1),
+        "queue": queue,
+        "pile": pile,
+        "pile_cover_label": PILE_COVER_LABELS.get(view["seat"]["pile_cover"], ""),
         "pile_covers": PILE_COVER_LABELS.items(),
-        "board": board, "clock": clock_for(summary, head),
-        "is_player": is_player, "can_pick": is_player and state == PodState.DRAFTING and head is not None,
+        "board": board,
+        "clock": clock_for(summary, head),
+        "is_player": is_player,
+        "can_pick": is_player and state == PodState.DRAFTING and head is not None,
         "waiting_ready": waiting_ready,
-        "deck_url": (deck_registration_url(seat.pod.event_id) if is_player
-                     else reverse("decks:event-decks", args=[seat.pod.event_id])),
-        "now": now, "server_time": view["server_time"],
+        "deck_url": (
+            deck_registration_url(seat.pod.event_id)
+            if is_player
+            else reverse("decks:event-decks", args=[seat.pod.event_id])
+        ),
+        "now": now,
+        "server_time": view["server_time"],
         "versions": json.dumps({str(seat.pod_id): summary["version"]}),
     }
 
@@ -81,9 +100,12 @@ def seat_page(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
     is_player = permissions.owns_seat(request.user, seat)
     context = seat_context(seat, is_player=is_player)
-    context.update(title=gettext('Draft · pod %(number)s, seat %(position_1)s') % {'number': seat.pod.number, 'position_1': seat.position + 1},
-                   socket=f"/ws/seats/{seat.pk}/",
-                   panel_url=reverse("drafts:seat-panel", args=[seat.pk]))
+    context.update(
+        title=gettext("Draft · pod %(number)s, seat %(position_1)s")
+        % {"number": seat.pod.number, "position_1": seat.position + 1},
+        socket=f"/ws/seats/{seat.pk}/",
+        panel_url=reverse("drafts:seat-panel", args=[seat.pk]),
+    )
     return render(request, "drafts/seat.html", context)
 
 
@@ -109,20 +131,35 @@ def seat_pick(request, seat_id: int):
     fields = posted(PickForm, request)
     card_id, pack_id, position = fields["card"], fields["pack"], fields["position"]
     if card_id is None:
-        messages.error(request, gettext('Choose a card to pick.'))
+        messages.error(request, gettext("Choose a card to pick."))
         return redirect(_back(seat))
     if not confirmed(request):
         view = selectors.seat_view(seat, pod=services.fresh_pod(seat.pod_id))
         head = view["queue"][0] if view["queue"] else None
         card = next((c for c in (head["cards"] if head else []) if c["id"] == card_id), None)
         if card is None or (pack_id and head["pack_id"] != pack_id):
-            messages.error(request, gettext('That pack has already moved on; pick from the pack now in front of you.'))
+            messages.error(request, gettext("That pack has already moved on; pick from the pack now in front of you."))
             return redirect(_back(seat))
-        return confirm_page(request, title=gettext('Confirm your pick'), question=gettext('Pick %(card)s?') % {'card': card['name']},
-                            action=reverse("drafts:seat-pick", args=[seat.pk]), back=_back(seat),
-                            button="Pick it", detail=gettext('The pack then passes to your neighbour.'))
-    return run(request, services.make_pick, success="", back=_back(seat), seat_id=seat.pk,
-               draft_card_id=card_id, actor=request.user, position=position, pack_id=pack_id)[0]
+        return confirm_page(
+            request,
+            title=gettext("Confirm your pick"),
+            question=gettext("Pick %(card)s?") % {"card": card["name"]},
+            action=reverse("drafts:seat-pick", args=[seat.pk]),
+            back=_back(seat),
+            button="Pick it",
+            detail=gettext("The pack then passes to your neighbour."),
+        )
+    return run(
+        request,
+        services.make_pick,
+        success="",
+        back=_back(seat),
+        seat_id=seat.pk,
+        draft_card_id=card_id,
+        actor=request.user,
+        position=position,
+        pack_id=pack_id,
+    )[0]
 
 
 @login_required
@@ -133,26 +170,47 @@ def seat_pile(request, seat_id: int):
     fields = posted(PileMoveForm, request)
     card_id, position = fields["card"], fields["position"]
     if card_id is None or position is None:
-        messages.error(request, gettext('Choose a card and where it goes.'))
+        messages.error(request, gettext("Choose a card and where it goes."))
         return redirect(_back(seat) + "#pile")
-    return run(request, services.move_pile_card, success="", back=_back(seat) + "#pile", seat_id=seat.pk,
-               draft_card_id=card_id, position=position, actor=request.user)[0]
+    return run(
+        request,
+        services.move_pile_card,
+        success="",
+        back=_back(seat) + "#pile",
+        seat_id=seat.pk,
+        draft_card_id=card_id,
+        position=position,
+        actor=request.user,
+    )[0]
 
 
 @login_required
 @require_POST
 def seat_pile_cover(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    return run(request, services.set_pile_cover, success="", back=_back(seat) + "#pile", seat_id=seat.pk,
-               cover=posted(PileCoverForm, request)["cover"], actor=request.user)[0]
+    return run(
+        request,
+        services.set_pile_cover,
+        success="",
+        back=_back(seat) + "#pile",
+        seat_id=seat.pk,
+        cover=posted(PileCoverForm, request)["cover"],
+        actor=request.user,
+    )[0]
 
 
 @login_required
 @require_POST
 def seat_ready(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    return run(request, services.mark_ready, success=gettext('You are ready. The next pack opens when everyone is.'),
-               back=_back(seat), seat_id=seat.pk, actor=request.user)[0]
+    return run(
+        request,
+        services.mark_ready,
+        success=gettext("You are ready. The next pack opens when everyone is."),
+        back=_back(seat),
+        seat_id=seat.pk,
+        actor=request.user,
+    )[0]
 
 
 @login_required
@@ -167,9 +225,15 @@ def seat_log_text(request, seat_id: int):
 @login_required
 def seat_log_json(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
-    data = {"event": seat.pod.event_id, "pod": seat.pod_id, "seat": seat.pk, "position": seat.position,
-            "picks": selectors.draft_log(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event))}
-    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
-                            content_type="application/json; charset=utf-8")
+    data = {
+        "event": seat.pod.event_id,
+        "pod": seat.pod_id,
+        "seat": seat.pk,
+        "position": seat.position,
+        "picks": selectors.draft_log(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event)),
+    }
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="draft-pod{seat.pod.number}-seat{seat.position + 1}.json"'
     return response

@@ -19,17 +19,31 @@ from drafts.views.common import drafting_round, present_board
 
 
 def _revoked(request):
-    return render(request, "error.html", {
-        "title": gettext('Spectator link not valid'), "status": 404,
-        "message": gettext('This spectator link does not work (any more): the organiser may have replaced it. Ask them for the current link.')}, status=404)
+    return render(
+        request,
+        "error.html",
+        {
+            "title": gettext("Spectator link not valid"),
+            "status": 404,
+            "message": gettext(
+                "This spectator link does not work (any more): the organiser may have replaced it. Ask them for the current link."
+            ),
+        },
+        status=404,
+    )
 
 
 def _context(pod: Pod) -> dict:
     pod = services.fresh_pod(pod.pk)
-    board = present_board(selectors.open_board(pod),
-                          pod_round=drafting_round(pod.state, pod.paused_from, pod.round))
-    return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "board": board,
-            "versions": json.dumps({str(pod.pk): pod.version}), "spectator": True}
+    board = present_board(selectors.open_board(pod), pod_round=drafting_round(pod.state, pod.paused_from, pod.round))
+    return {
+        "pod": pod,
+        "event": pod.event,
+        "summary": selectors.pod_summary(pod),
+        "board": board,
+        "versions": json.dumps({str(pod.pk): pod.version}),
+        "spectator": True,
+    }
 
 
 def spectate(request, token: str):
@@ -37,8 +51,11 @@ def spectate(request, token: str):
     if pod is None:
         return _revoked(request)
     context = _context(pod)
-    context.update(title=gettext('Watching pod %(number)s · %(name)s') % {'number': pod.number, 'name': pod.event.name}, socket=f"/ws/watch/{token}/",
-                   panel_url=reverse("drafts:spectate-panel", args=[token]))
+    context.update(
+        title=gettext("Watching pod %(number)s · %(name)s") % {"number": pod.number, "name": pod.event.name},
+        socket=f"/ws/watch/{token}/",
+        panel_url=reverse("drafts:spectate-panel", args=[token]),
+    )
     return render(request, "drafts/spectate.html", context)
 
 

@@ -46,22 +46,30 @@ def _no_store(response):
 
 # --- event dashboard --------------------------------------------------------------------
 
+
 def _dashboard_context(request, event):
     now = timezone.now()
     fresh = [] if event.draft_format == DraftFormat.PAPER else services.fresh_event_pods(event, now)
     pods = dashboards.event_glance(event, fresh, now)
-    return {"event": event, "pods": pods, "now": now,
-            "is_organiser": permissions.is_organiser(request.user, event),
-            "versions": json.dumps({str(p["pod"].pk): p["pod"].version for p in pods})}
+    return {
+        "event": event,
+        "pods": pods,
+        "now": now,
+        "is_organiser": permissions.is_organiser(request.user, event),
+        "versions": json.dumps({str(p["pod"].pk): p["pod"].version for p in pods}),
+    }
 
 
 @login_required
 def dashboard(request, event_id: int):
     event = get_event(event_id, request.user, Permission.STAFF)
     context = _dashboard_context(request, event)
-    context.update(title=gettext('Dashboard · %(name)s') % {'name': event.name}, role_label=event_role_label(request.user, event),
-                   socket=f"/ws/events/{event.pk}/",
-                   panel_url=reverse("drafts:dashboard-panel", args=[event.pk]))
+    context.update(
+        title=gettext("Dashboard · %(name)s") % {"name": event.name},
+        role_label=event_role_label(request.user, event),
+        socket=f"/ws/events/{event.pk}/",
+        panel_url=reverse("drafts:dashboard-panel", args=[event.pk]),
+    )
     return render(request, "drafts/dashboard.html", context)
 
 
@@ -73,23 +81,34 @@ def dashboard_panel(request, event_id: int):
 
 # --- one pod ----------------------------------------------------------------------------
 
+
 def _pod_context(request, pod):
     now = timezone.now()
     detail = dashboards.pod_detail(services.fresh_pod(pod.pk, now), now)
     pod = detail["pod"]
-    return {**detail, "event": pod.event, "is_organiser": permissions.is_organiser(request.user, pod.event),
-            "spectator_url": request.build_absolute_uri(reverse("drafts:spectate", args=[pod.spectator_token]))
-            if pod.spectator_token else "",
-            "now": detail["server_time"], "versions": json.dumps({str(pod.pk): pod.version}),
-            "effective_state": pod.effective_state}
+    return {
+        **detail,
+        "event": pod.event,
+        "is_organiser": permissions.is_organiser(request.user, pod.event),
+        "spectator_url": request.build_absolute_uri(reverse("drafts:spectate", args=[pod.spectator_token]))
+        if pod.spectator_token
+        else "",
+        "now": detail["server_time"],
+        "versions": json.dumps({str(pod.pk): pod.version}),
+        "effective_state": pod.effective_state,
+    }
 
 
 @login_required
 def pod_detail(request, pod_id: int):
     pod = get_pod(pod_id, request.user, Permission.STAFF)
     context = _pod_context(request, pod)
-    context.update(title=gettext('Pod %(number)s · %(name)s') % {'number': pod.number, 'name': pod.event.name}, role_label=event_role_label(request.user, pod.event),
-                   socket=f"/ws/pods/{pod.pk}/", panel_url=reverse("drafts:pod-panel", args=[pod.pk]))
+    context.update(
+        title=gettext("Pod %(number)s · %(name)s") % {"number": pod.number, "name": pod.event.name},
+        role_label=event_role_label(request.user, pod.event),
+        socket=f"/ws/pods/{pod.pk}/",
+        panel_url=reverse("drafts:pod-panel", args=[pod.pk]),
+    )
     return render(request, "drafts/pod_detail.html", context)
 
 
@@ -134,26 +153,39 @@ def _pod_name(pod) -> str:
 
 
 def _start(pod, post, actor) -> Control:
-    return Control(gettext("Start %(name)s? Packs open and the first pick timer starts.") % {"name": _pod_name(pod)},
-                   services.start_pod, {"pod_id": pod.pk, "actor": actor},
-                   gettext("Pod %(number)s started.") % {"number": pod.number})
+    return Control(
+        gettext("Start %(name)s? Packs open and the first pick timer starts.") % {"name": _pod_name(pod)},
+        services.start_pod,
+        {"pod_id": pod.pk, "actor": actor},
+        gettext("Pod %(number)s started.") % {"number": pod.number},
+    )
 
 
 def _pause(pod, post, actor) -> Control:
-    return Control(gettext("Pause %(name)s? Every clock stops where it is.") % {"name": _pod_name(pod)},
-                   services.pause_pod, {"pod_id": pod.pk, "actor": actor},
-                   gettext("Pod %(number)s paused.") % {"number": pod.number})
+    return Control(
+        gettext("Pause %(name)s? Every clock stops where it is.") % {"name": _pod_name(pod)},
+        services.pause_pod,
+        {"pod_id": pod.pk, "actor": actor},
+        gettext("Pod %(number)s paused.") % {"number": pod.number},
+    )
 
 
 def _resume(pod, post, actor) -> Control:
-    return Control(gettext("Resume %(name)s? Every clock restarts with the time it had left.") % {"name": _pod_name(pod)},
-                   services.resume_pod, {"pod_id": pod.pk, "actor": actor},
-                   gettext("Pod %(number)s resumed.") % {"number": pod.number})
+    return Control(
+        gettext("Resume %(name)s? Every clock restarts with the time it had left.") % {"name": _pod_name(pod)},
+        services.resume_pod,
+        {"pod_id": pod.pk, "actor": actor},
+        gettext("Pod %(number)s resumed.") % {"number": pod.number},
+    )
 
 
 def _advance(pod, post, actor) -> Control:
-    return Control(gettext("End the review in %(name)s now and open the next packs?") % {"name": _pod_name(pod)},
-                   services.advance_round, {"pod_id": pod.pk, "actor": actor}, gettext("Next round started."))
+    return Control(
+        gettext("End the review in %(name)s now and open the next packs?") % {"name": _pod_name(pod)},
+        services.advance_round,
+        {"pod_id": pod.pk, "actor": actor},
+        gettext("Next round started."),
+    )
 
 
 def _extend(pod, post, actor) -> Control:
@@ -162,40 +194,57 @@ def _extend(pod, post, actor) -> Control:
         raise Refused(gettext("Give the number of seconds to add."))
     if seat:
         question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s for %(seat)s?") % {
-            "seconds": seconds, "name": _pod_name(pod), "seat": _seat_label(seat)}
+            "seconds": seconds,
+            "name": _pod_name(pod),
+            "seat": _seat_label(seat),
+        }
     else:
         question = gettext("Give %(seconds)s more seconds on the running clocks of %(name)s?") % {
-            "seconds": seconds, "name": _pod_name(pod)}
-    return Control(question, services.extend_clocks,
-                   {"pod_id": pod.pk, "actor": actor, "seconds": seconds, "seat_id": seat.pk if seat else None},
-                   gettext("Clocks extended by %(seconds)s s.") % {"seconds": seconds})
+            "seconds": seconds,
+            "name": _pod_name(pod),
+        }
+    return Control(
+        question,
+        services.extend_clocks,
+        {"pod_id": pod.pk, "actor": actor, "seconds": seconds, "seat_id": seat.pk if seat else None},
+        gettext("Clocks extended by %(seconds)s s.") % {"seconds": seconds},
+    )
 
 
 def _deck_building_clock(pod, post, actor) -> Control:
     minutes = post["minutes"]
     if minutes is None:
         raise Refused(gettext("Give the deck-building minutes."))
-    return Control(gettext("Set the deck-building time of %(name)s to %(minutes)s minutes?") % {
-                       "name": _pod_name(pod), "minutes": minutes},
-                   services.set_deck_building_clock, {"pod_id": pod.pk, "actor": actor, "minutes": minutes},
-                   gettext("Deck-building time set to %(minutes)s min.") % {"minutes": minutes})
+    return Control(
+        gettext("Set the deck-building time of %(name)s to %(minutes)s minutes?")
+        % {"name": _pod_name(pod), "minutes": minutes},
+        services.set_deck_building_clock,
+        {"pod_id": pod.pk, "actor": actor, "minutes": minutes},
+        gettext("Deck-building time set to %(minutes)s min.") % {"minutes": minutes},
+    )
 
 
 def _start_deck_building(pod, post, actor) -> Control:
-    return Control(gettext("Start the deck-building clock of %(name)s now?") % {"name": _pod_name(pod)},
-                   services.start_deck_building, {"pod_id": pod.pk, "actor": actor, "minutes": post["minutes"]},
-                   gettext("Deck-building clock started."))
+    return Control(
+        gettext("Start the deck-building clock of %(name)s now?") % {"name": _pod_name(pod)},
+        services.start_deck_building,
+        {"pod_id": pod.pk, "actor": actor, "minutes": post["minutes"]},
+        gettext("Deck-building clock started."),
+    )
 
 
 def _replace(pod, post, actor) -> Control:
     seat = post["seat"]
     if seat is None:
         raise Refused(gettext("Choose the seat to replace."))
-    return Control(gettext("Replace %(seat)s with an automatic drafter? It picks for the seat from now "
-                           "on; the pile stays.") % {"seat": _seat_label(seat)},
-                   services.replace_with_automatic, {"seat_id": seat.pk, "actor": actor},
-                   gettext("Seat %(number)s is now an automatic drafter.") % {"number": seat.position + 1},
-                   danger=True)
+    return Control(
+        gettext("Replace %(seat)s with an automatic drafter? It picks for the seat from now on; the pile stays.")
+        % {"seat": _seat_label(seat)},
+        services.replace_with_automatic,
+        {"seat_id": seat.pk, "actor": actor},
+        gettext("Seat %(number)s is now an automatic drafter.") % {"number": seat.position + 1},
+        danger=True,
+    )
 
 
 def _hand_seat(pod, post, actor) -> Control:
@@ -203,30 +252,45 @@ def _hand_seat(pod, post, actor) -> Control:
     registration = Registration.objects.filter(pk=post["registration"], event=pod.event).first()
     if seat is None or registration is None:
         raise Refused(gettext("Choose the seat and the player who takes it."))
-    return Control(gettext("Hand %(seat)s, with its packs and pile, to %(player)s?") % {
-                       "seat": _seat_label(seat), "player": registration.name},
-                   services.hand_seat, {"seat_id": seat.pk, "registration_id": registration.pk, "actor": actor},
-                   gettext("Seat %(number)s handed to %(player)s.") % {
-                       "number": seat.position + 1, "player": registration.name}, danger=True)
+    return Control(
+        gettext("Hand %(seat)s, with its packs and pile, to %(player)s?")
+        % {"seat": _seat_label(seat), "player": registration.name},
+        services.hand_seat,
+        {"seat_id": seat.pk, "registration_id": registration.pk, "actor": actor},
+        gettext("Seat %(number)s handed to %(player)s.") % {"number": seat.position + 1, "player": registration.name},
+        danger=True,
+    )
 
 
 def _spectator_link(pod, post, actor) -> Control:
-    return Control(gettext("Make a new spectator link for %(name)s? The current link stops working at once.")
-                   % {"name": _pod_name(pod)}, services.regenerate_spectator_token,
-                   {"pod_id": pod.pk, "actor": actor}, gettext("New spectator link made."), danger=True)
+    return Control(
+        gettext("Make a new spectator link for %(name)s? The current link stops working at once.")
+        % {"name": _pod_name(pod)},
+        services.regenerate_spectator_token,
+        {"pod_id": pod.pk, "actor": actor},
+        gettext("New spectator link made."),
+        danger=True,
+    )
 
 
 # Every control of the pod page, by the action in its URL (the API has one endpoint each).
 CONTROLS = {
-    "start": _start, "pause": _pause, "resume": _resume, "advance": _advance, "extend": _extend,
-    "deck-building-clock": _deck_building_clock, "start-deck-building": _start_deck_building,
-    "replace": _replace, "hand-seat": _hand_seat, "spectator-link": _spectator_link,
+    "start": _start,
+    "pause": _pause,
+    "resume": _resume,
+    "advance": _advance,
+    "extend": _extend,
+    "deck-building-clock": _deck_building_clock,
+    "start-deck-building": _start_deck_building,
+    "replace": _replace,
+    "hand-seat": _hand_seat,
+    "spectator-link": _spectator_link,
 }
 
 
 def _control(action: str, request, pod) -> Control:
     if action not in CONTROLS:
-        raise Http404(gettext('No such control'))
+        raise Http404(gettext("No such control"))
     post = posted(PodControlForm, request)
     post["seat"] = _seat_of(pod, post["seat"])
     return CONTROLS[action](pod, post, request.user)
@@ -246,13 +310,19 @@ def pod_control(request, pod_id: int, action: str):
         messages.error(request, str(refusal))
         return redirect(back)
     if not confirmed(request):
-        return confirm_page(request, title=gettext('Please confirm'), question=control.question,
-                            action=reverse("drafts:pod-control", args=[pod.pk, action]), back=back,
-                            danger=control.danger)
+        return confirm_page(
+            request,
+            title=gettext("Please confirm"),
+            question=control.question,
+            action=reverse("drafts:pod-control", args=[pod.pk, action]),
+            back=back,
+            danger=control.danger,
+        )
     return run(request, control.service, success=control.done, back=back, **control.kwargs)[0]
 
 
 # --- downloads --------------------------------------------------------------------------
+
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(body, content_type=content_type)
@@ -263,41 +333,54 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
 @login_required
 def pod_log_text(request, pod_id: int):
     pod = get_pod(pod_id, request.user, Permission.STAFF)
-    return _download(dashboards.pod_log_text(pod), "text/plain; charset=utf-8",
-                     f"event{pod.event_id}-pod{pod.number}-log.txt")
+    return _download(
+        dashboards.pod_log_text(pod), "text/plain; charset=utf-8", f"event{pod.event_id}-pod{pod.number}-log.txt"
+    )
 
 
 @login_required
 def pod_log_json(request, pod_id: int):
     pod = get_pod(pod_id, request.user, Permission.STAFF)
-    return _download(dashboards.pod_log_json(pod), "application/json; charset=utf-8",
-                     f"event{pod.event_id}-pod{pod.number}-log.json")
+    return _download(
+        dashboards.pod_log_json(pod), "application/json; charset=utf-8", f"event{pod.event_id}-pod{pod.number}-log.json"
+    )
 
 
 @login_required
 def event_report(request, event_id: int):
     event = get_event(event_id, request.user, Permission.STAFF)
-    return _download(dashboards.event_report_csv(event), "text/csv; charset=utf-8",
-                     f"event{event.pk}-report.csv")
+    return _download(dashboards.event_report_csv(event), "text/csv; charset=utf-8", f"event{event.pk}-report.csv")
 
 
 # --- the open board for pod members and staff (R15) ---------------------------------------
 
+
 def _board_context(request, pod):
     pod = services.fresh_pod(pod.pk)
     me = permissions.seat_in_pod(request.user, pod.pk)
-    return {"pod": pod, "event": pod.event, "summary": selectors.pod_summary(pod), "my_seat": me,
-            "board": present_board(selectors.open_board(pod), my_position=me.position if me else None,
-                                   pod_round=drafting_round(pod.state, pod.paused_from, pod.round)),
-            "versions": json.dumps({str(pod.pk): pod.version})}
+    return {
+        "pod": pod,
+        "event": pod.event,
+        "summary": selectors.pod_summary(pod),
+        "my_seat": me,
+        "board": present_board(
+            selectors.open_board(pod),
+            my_position=me.position if me else None,
+            pod_round=drafting_round(pod.state, pod.paused_from, pod.round),
+        ),
+        "versions": json.dumps({str(pod.pk): pod.version}),
+    }
 
 
 @login_required
 def pod_board(request, pod_id: int):
     pod = get_pod(pod_id, request.user, Permission.POD_MEMBER)
     context = _board_context(request, pod)
-    context.update(title=gettext('Open board · pod %(number)s') % {'number': pod.number}, socket=f"/ws/pods/{pod.pk}/",
-                   panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]))
+    context.update(
+        title=gettext("Open board · pod %(number)s") % {"number": pod.number},
+        socket=f"/ws/pods/{pod.pk}/",
+        panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]),
+    )
     return render(request, "drafts/board.html", context)
 
 

@@ -11,23 +11,34 @@ MAX_ID = 2**31 - 1
 
 # --- input -----------------------------------------------------------------------------
 
+
 class SettingsInput(serializers.Serializer):
     mode = serializers.ChoiceField(PairingMode.choices, default=PairingMode.PER_POD)
-    swiss_rounds = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True,
-                                            help_text="Empty: the MTR recommendation for the player count.")
+    swiss_rounds = serializers.IntegerField(
+        min_value=1,
+        max_value=20,
+        required=False,
+        allow_null=True,
+        help_text="Empty: the MTR recommendation for the player count.",
+    )
     round_minutes = serializers.IntegerField(min_value=1, max_value=240, default=50)
     playoff_size = serializers.ChoiceField([0, 4, 8], default=0)
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
 
 
 class PairInput(serializers.Serializer):
-    pod = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True,
-                                   help_text="Per-pod mode: the pod to pair.")
+    pod = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, allow_null=True, help_text="Per-pod mode: the pod to pair."
+    )
 
 
 class RepairInput(serializers.Serializer):
-    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
-                                                               min_length=2, max_length=2), max_length=1100)
+    tables = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=2, max_length=2
+        ),
+        max_length=1100,
+    )
     bye = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
@@ -52,12 +63,14 @@ class ExtensionInput(serializers.Serializer):
 
 
 class DropInput(serializers.Serializer):
-    registration = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False,
-                                            help_text="Staff: whom to drop. Players drop themselves.")
+    registration = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="Staff: whom to drop. Players drop themselves."
+    )
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 # --- output ----------------------------------------------------------------------------
+
 
 class SettingsOutput(serializers.Serializer):
     event = serializers.IntegerField()
@@ -108,10 +121,12 @@ class MatchOutput(serializers.Serializer):
     status = serializers.CharField()
     result = ScoreOutput(allow_null=True, help_text="The result in force, penalties applied.")
     extension_minutes = serializers.IntegerField()
-    penalties = PenaltyOnMatch(many=True, required=False,
-                               help_text="Only for the match's players and the event's staff.")
-    reports = serializers.ListField(child=serializers.DictField(), required=False,
-                                    help_text="Only for the match's players and the event's staff.")
+    penalties = PenaltyOnMatch(
+        many=True, required=False, help_text="Only for the match's players and the event's staff."
+    )
+    reports = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="Only for the match's players and the event's staff."
+    )
 
 
 class RoundOutput(serializers.Serializer):

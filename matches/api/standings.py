@@ -32,8 +32,11 @@ class HistoryMatchSchema(serializers.Serializer):
 class HistorySchema(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField())
     matches = HistoryMatchSchema(many=True)
-    dropped = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False,
-                                    help_text="A dropped player -> the last round they played.")
+    dropped = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text="A dropped player -> the last round they played.",
+    )
 
 
 class StandingSchema(serializers.Serializer):
@@ -73,13 +76,23 @@ class StandingsComputeView(APIView):
     authentication_classes = []  # stateless: no session, so no CSRF token needed
 
     @extend_schema(
-        request=HistorySchema, responses={200: StandingsSchema, 400: InvalidHistorySchema},
+        request=HistorySchema,
+        responses={200: StandingsSchema, 400: InvalidHistorySchema},
         summary="Standings by MTR tiebreakers for any Swiss history",
-        examples=[OpenApiExample("Two matches, a drop", request_only=True, value={
-            "players": ["Ana", "Bo", "Cy", "Di"],
-            "matches": [{"round": 1, "a": "Ana", "b": "Bo", "a_wins": 2, "b_wins": 1, "draws": 0},
-                        {"round": 1, "a": "Cy", "bye": True}],
-            "dropped": {"Di": 1}})],
+        examples=[
+            OpenApiExample(
+                "Two matches, a drop",
+                request_only=True,
+                value={
+                    "players": ["Ana", "Bo", "Cy", "Di"],
+                    "matches": [
+                        {"round": 1, "a": "Ana", "b": "Bo", "a_wins": 2, "b_wins": 1, "draws": 0},
+                        {"round": 1, "a": "Cy", "bye": True},
+                    ],
+                    "dropped": {"Di": 1},
+                },
+            )
+        ],
     )
     def post(self, request):
         try:
@@ -88,10 +101,10 @@ class StandingsComputeView(APIView):
             if exc.get_codes() in (JSON_TOO_DEEP, INVALID_TEXT):
                 raise  # the site-wide codes of hostile bodies (draftsite.parsers)
             return invalid_history_response(f"The body is not JSON: {exc.detail}")
-        if isinstance(data, dict) and (len(data.get("players") or []) > MAX_PLAYERS
-                                       or len(data.get("matches") or []) > MAX_MATCHES):
-            return invalid_history_response(
-                f"At most {MAX_PLAYERS} players and {MAX_MATCHES} matches in one request.")
+        if isinstance(data, dict) and (
+            len(data.get("players") or []) > MAX_PLAYERS or len(data.get("matches") or []) > MAX_MATCHES
+        ):
+            return invalid_history_response(f"At most {MAX_PLAYERS} players and {MAX_MATCHES} matches in one request.")
         try:
             history = parse_history(data)
         except InvalidHistory as exc:

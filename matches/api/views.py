@@ -56,8 +56,14 @@ def _pod_param(request) -> int | None:
 
 
 def _settings_payload(row) -> dict:
-    return {"event": row.event_id, "mode": row.mode, "swiss_rounds": row.swiss_rounds,
-            "round_minutes": row.round_minutes, "playoff_size": row.playoff_size, "seed": row.seed}
+    return {
+        "event": row.event_id,
+        "mode": row.mode,
+        "swiss_rounds": row.swiss_rounds,
+        "round_minutes": row.round_minutes,
+        "playoff_size": row.playoff_size,
+        "seed": row.seed,
+    }
 
 
 POD_PARAM = OpenApiParameter("pod", int, required=False, description="Per-pod mode: the pod.")
@@ -96,8 +102,10 @@ class RoundListView(APIView):
         services.require_organiser(request.user, _event(event_id).pk)
         data = validated_body(s.PairInput, request)
         round_obj = services.pair_next_round(event_id=event_id, actor=request.user, pod_id=data.get("pod"))
-        return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True),
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True),
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class RoundDetailView(APIView):
@@ -131,8 +139,9 @@ class RepairView(APIView):
         round_obj = _round(pk)
         services.require_organiser(request.user, round_obj.event_id)
         data = validated_body(s.RepairInput, request)
-        round_obj = services.repair_pairings(round_id=pk, actor=request.user, tables=data["tables"],
-                                             bye=data.get("bye"), reason=data.get("reason", ""))
+        round_obj = services.repair_pairings(
+            round_id=pk, actor=request.user, tables=data["tables"], bye=data.get("bye"), reason=data.get("reason", "")
+        )
         return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True))
 
 
@@ -171,8 +180,11 @@ class _MatchStepView(APIView):
         return _match_response(request, pk, staff=self.staff)
 
 
-@extend_schema_view(post=extend_schema(request=s.ReportInput, responses=s.MatchOutput,
-                                       summary="Report your match (games won, lost, drawn)"))
+@extend_schema_view(
+    post=extend_schema(
+        request=s.ReportInput, responses=s.MatchOutput, summary="Report your match (games won, lost, drawn)"
+    )
+)
 class ReportView(_MatchStepView):
     body = s.ReportInput
     step = staticmethod(services.report_result)
@@ -189,16 +201,20 @@ class ConfirmView(APIView):
         return _match_response(request, pk)
 
 
-@extend_schema_view(post=extend_schema(request=s.ResultInput, responses=s.MatchOutput,
-                                       summary="Staff enter or correct a result"))
+@extend_schema_view(
+    post=extend_schema(request=s.ResultInput, responses=s.MatchOutput, summary="Staff enter or correct a result")
+)
 class ResultView(_MatchStepView):
     body = s.ResultInput
     step = staticmethod(services.enter_result)
     staff = True
 
 
-@extend_schema_view(post=extend_schema(request=s.ExtensionInput, responses=s.MatchOutput,
-                                       summary="A judge's time extension for a table"))
+@extend_schema_view(
+    post=extend_schema(
+        request=s.ExtensionInput, responses=s.MatchOutput, summary="A judge's time extension for a table"
+    )
+)
 class ExtensionView(_MatchStepView):
     body = s.ExtensionInput
     step = staticmethod(services.grant_extension)
@@ -221,10 +237,12 @@ class DropView(APIView):
         target = data.get("registration") or (own.pk if own is not None else None)
         if target is None:
             raise DomainError(error_codes.NOT_REGISTERED, _("Say which player drops."), field="registration")
-        drop = services.drop_player(event_id=event.pk, registration_id=target, actor=request.user,
-                                    reason=data.get("reason", ""))
-        return Response({"registration": drop.registration_id, "after_round": drop.after_round},
-                        status=status.HTTP_201_CREATED)
+        drop = services.drop_player(
+            event_id=event.pk, registration_id=target, actor=request.user, reason=data.get("reason", "")
+        )
+        return Response(
+            {"registration": drop.registration_id, "after_round": drop.after_round}, status=status.HTTP_201_CREATED
+        )
 
 
 class StandingsView(APIView):
@@ -256,10 +274,16 @@ class CsvView(APIView):
     permission_classes = [AllowAny]
     kind = ""
 
-    @extend_schema(parameters=[POD_PARAM, OpenApiParameter("round", int, required=False)],
-                   responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        parameters=[POD_PARAM, OpenApiParameter("round", int, required=False)],
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
     def get(self, request, event_id: int):
         event = _event(event_id)
         round_param = request.query_params.get("round")
-        return exports.csv_response(event, self.kind, pod_id=_pod_param(request),
-                                    round_id=int(round_param) if str(round_param or "").isdigit() else None)
+        return exports.csv_response(
+            event,
+            self.kind,
+            pod_id=_pod_param(request),
+            round_id=int(round_param) if str(round_param or "").isdigit() else None,
+        )

@@ -19,8 +19,19 @@ from matches.services.rounds import (
 )
 
 __all__ = [
-    "apply_penalty", "configure_matches", "confirm_result", "drop_player", "enter_result", "finish_round",
-    "grant_extension", "pair_next_round", "repair_pairings", "report_result", "start_round",
+    "apply_penalty",
+    "configure_matches",
+    "confirm_result",
+    "drop_player",
+    "enter_result",
+    "finish_round",
+    "grant_extension",
+    "pair_next_round",
+    "repair_pairings",
+    "report_result",
+    "start_round",
     # Access checks: the services call them, and the API and pages call them before reading a body.
-    "require_match_player", "require_organiser", "require_staff",
+    "require_match_player",
+    "require_organiser",
+    "require_staff",
 ]

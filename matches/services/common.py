@@ -74,8 +74,9 @@ def clean_text(value, limit: int) -> str:
 
 def log(event_id: int, *, actor, action: str, at, round_obj=None, match=None, **details) -> MatchLogEntry:
     actor = actor if getattr(actor, "is_authenticated", False) else None
-    return MatchLogEntry.objects.create(event_id=event_id, round=round_obj, match=match, actor=actor,
-                                        action=action, details=details, at=at)
+    return MatchLogEntry.objects.create(
+        event_id=event_id, round=round_obj, match=match, actor=actor, action=action, details=details, at=at
+    )
 
 
 def notify(event_id: int) -> None:

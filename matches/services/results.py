@@ -36,10 +36,11 @@ MAX_REASON = 500
 
 
 def _side(match: Match, actor) -> str:
-    """"a" or "b": which player of the match the actor is; refuses anyone else."""
+    """ "a" or "b": which player of the match the actor is; refuses anyone else."""
     user_id = getattr(actor, "pk", None) if getattr(actor, "is_authenticated", False) else None
-    ids = dict(Registration.objects.filter(pk__in=[match.player_a_id, match.player_b_id or 0])
-               .values_list("pk", "user_id"))
+    ids = dict(
+        Registration.objects.filter(pk__in=[match.player_a_id, match.player_b_id or 0]).values_list("pk", "user_id")
+    )
     if user_id is not None and ids.get(match.player_a_id) == user_id:
         return "a"
     if user_id is not None and match.player_b_id and ids.get(match.player_b_id) == user_id:
@@ -55,9 +56,11 @@ def require_match_player(actor, match: Match) -> None:
 def _check_score(match: Match, a_wins, b_wins, draws) -> None:
     problem = score_problem(a_wins, b_wins, draws, playoff=match.round.kind == RoundKind.PLAYOFF)
     if problem:
-        raise DomainError(error_codes.IMPOSSIBLE_SCORE,
-                          _("Impossible score %(a)s-%(b)s-%(d)s: %(why)s") % {
-                              "a": a_wins, "b": b_wins, "d": draws, "why": _(problem)})
+        raise DomainError(
+            error_codes.IMPOSSIBLE_SCORE,
+            _("Impossible score %(a)s-%(b)s-%(d)s: %(why)s")
+            % {"a": a_wins, "b": b_wins, "d": draws, "why": _(problem)},
+        )
 
 
 def _player_may_report(match: Match) -> None:
@@ -68,8 +71,9 @@ def _player_may_report(match: Match) -> None:
     if match.round.state != RoundState.RUNNING:
         raise ConflictError(error_codes.ROUND_NOT_STARTED, _("This round has not started."))
     if match.status == MatchStatus.CONFIRMED:
-        raise ConflictError(error_codes.RESULT_CONFIRMED,
-                            _("The result is already confirmed: ask a judge to correct it."))
+        raise ConflictError(
+            error_codes.RESULT_CONFIRMED, _("The result is already confirmed: ask a judge to correct it.")
+        )
 
 
 def _confirm(match: Match, a_wins: int, b_wins: int, draws: int, *, by, at) -> None:
@@ -90,8 +94,9 @@ def report_result(*, match_id: int, actor, won: int, lost: int, drawn: int = 0, 
     _check_score(match, a_wins, b_wins, drawn)
     mine_id = match.player_a_id if side == "a" else match.player_b_id
     theirs_id = match.player_b_id if side == "a" else match.player_a_id
-    ResultReport.objects.update_or_create(match=match, registration_id=mine_id,
-                                          defaults={"a_wins": a_wins, "b_wins": b_wins, "draws": drawn, "at": now})
+    ResultReport.objects.update_or_create(
+        match=match, registration_id=mine_id, defaults={"a_wins": a_wins, "b_wins": b_wins, "draws": drawn, "at": now}
+    )
     theirs = ResultReport.objects.filter(match=match, registration_id=theirs_id).first()
     if theirs is None:
         match.status = MatchStatus.REPORTED
@@ -104,8 +109,18 @@ def report_result(*, match_id: int, actor, won: int, lost: int, drawn: int = 0, 
         match.status = MatchStatus.DISPUTED
         match.save(update_fields=["status"])
         action = MatchLogAction.DISPUTED
-    log(match.round.event_id, actor=actor, action=action, at=now, round_obj=match.round, match=match,
-        reporter=mine_id, a_wins=a_wins, b_wins=b_wins, draws=drawn)
+    log(
+        match.round.event_id,
+        actor=actor,
+        action=action,
+        at=now,
+        round_obj=match.round,
+        match=match,
+        reporter=mine_id,
+        a_wins=a_wins,
+        b_wins=b_wins,
+        draws=drawn,
+    )
     notify(match.round.event_id)
     return match
 
@@ -122,22 +137,36 @@ def confirm_result(*, match_id: int, actor, now=None) -> Match:
     theirs = next((r for reg, r in reports.items() if reg != mine_id), None)
     if theirs is None:
         if mine_id in reports:
-            raise DomainError(error_codes.CANNOT_CONFIRM_OWN_REPORT,
-                              _("You reported this result: your opponent confirms it."))
+            raise DomainError(
+                error_codes.CANNOT_CONFIRM_OWN_REPORT, _("You reported this result: your opponent confirms it.")
+            )
         raise DomainError(error_codes.NOTHING_TO_CONFIRM, _("Your opponent has not reported a result yet."))
     ResultReport.objects.update_or_create(
-        match=match, registration_id=mine_id,
-        defaults={"a_wins": theirs.a_wins, "b_wins": theirs.b_wins, "draws": theirs.draws, "at": now})
+        match=match,
+        registration_id=mine_id,
+        defaults={"a_wins": theirs.a_wins, "b_wins": theirs.b_wins, "draws": theirs.draws, "at": now},
+    )
     _confirm(match, theirs.a_wins, theirs.b_wins, theirs.draws, by=actor, at=now)
-    log(match.round.event_id, actor=actor, action=MatchLogAction.CONFIRMED, at=now, round_obj=match.round,
-        match=match, reporter=mine_id, a_wins=theirs.a_wins, b_wins=theirs.b_wins, draws=theirs.draws)
+    log(
+        match.round.event_id,
+        actor=actor,
+        action=MatchLogAction.CONFIRMED,
+        at=now,
+        round_obj=match.round,
+        match=match,
+        reporter=mine_id,
+        a_wins=theirs.a_wins,
+        b_wins=theirs.b_wins,
+        draws=theirs.draws,
+    )
     notify(match.round.event_id)
     return match
 
 
 @transaction.atomic
-def enter_result(*, match_id: int, actor, a_wins: int, b_wins: int, draws: int = 0, reason: str = "",
-                 now=None) -> Match:
+def enter_result(
+    *, match_id: int, actor, a_wins: int, b_wins: int, draws: int = 0, reason: str = "", now=None
+) -> Match:
     """A judge or organiser enters or corrects a result (also after the round closed)."""
     now = now or timezone.now()
     match = lock_match(match_id)
@@ -148,14 +177,25 @@ def enter_result(*, match_id: int, actor, a_wins: int, b_wins: int, draws: int =
         raise ConflictError(error_codes.ROUND_NOT_STARTED, _("This round has not started."))
     _check_score(match, a_wins, b_wins, draws)
     reason = clean_text(reason, MAX_REASON)
-    before = ({"a_wins": match.a_wins, "b_wins": match.b_wins, "draws": match.draws, "status": match.status})
+    before = {"a_wins": match.a_wins, "b_wins": match.b_wins, "draws": match.draws, "status": match.status}
     corrected = match.status == MatchStatus.CONFIRMED
     if corrected and match.round.state == RoundState.FINISHED and not reason:
         raise DomainError(error_codes.REASON_REQUIRED, _("Say why a closed round's result changes."), field="reason")
     _confirm(match, a_wins, b_wins, draws, by=actor, at=now)
     action = MatchLogAction.CORRECTED if corrected else MatchLogAction.ENTERED
-    log(match.round.event_id, actor=actor, action=action, at=now, round_obj=match.round, match=match, before=before,
-        a_wins=a_wins, b_wins=b_wins, draws=draws, reason=reason)
+    log(
+        match.round.event_id,
+        actor=actor,
+        action=action,
+        at=now,
+        round_obj=match.round,
+        match=match,
+        before=before,
+        a_wins=a_wins,
+        b_wins=b_wins,
+        draws=draws,
+        reason=reason,
+    )
     notify(match.round.event_id)
     return match
 
@@ -165,10 +205,22 @@ def _last_round_played(registration_id: int) -> int:
 
 
 def _drop(registration: Registration, *, actor, reason: str, at) -> Drop:
-    drop = Drop.objects.create(registration=registration, after_round=_last_round_played(registration.pk),
-                               reason=reason, by=actor if getattr(actor, "is_authenticated", False) else None, at=at)
-    log(registration.event_id, actor=actor, action=MatchLogAction.DROPPED, at=at, registration=registration.pk,
-        after_round=drop.after_round, reason=reason)
+    drop = Drop.objects.create(
+        registration=registration,
+        after_round=_last_round_played(registration.pk),
+        reason=reason,
+        by=actor if getattr(actor, "is_authenticated", False) else None,
+        at=at,
+    )
+    log(
+        registration.event_id,
+        actor=actor,
+        action=MatchLogAction.DROPPED,
+        at=at,
+        registration=registration.pk,
+        after_round=drop.after_round,
+        reason=reason,
+    )
     return drop
 
 
@@ -212,13 +264,29 @@ def apply_penalty(penalty, *, now=None) -> Match | None:
     if match is not None and not match.is_bye:
         link, created = MatchPenalty.objects.get_or_create(penalty=penalty, defaults={"match": match})
         if created:
-            log(penalty.event_id, actor=penalty.issued_by, action=MatchLogAction.PENALTY, at=now, round_obj=match.round,
-                match=match, penalty=penalty.pk, kind=penalty.penalty, registration=penalty.registration_id)
-    if (penalty.penalty == "disqualification" and penalty.status != PenaltyStatus.WITHDRAWN
-            and selectors.match_settings(penalty.event_id) is not None):
+            log(
+                penalty.event_id,
+                actor=penalty.issued_by,
+                action=MatchLogAction.PENALTY,
+                at=now,
+                round_obj=match.round,
+                match=match,
+                penalty=penalty.pk,
+                kind=penalty.penalty,
+                registration=penalty.registration_id,
+            )
+    if (
+        penalty.penalty == "disqualification"
+        and penalty.status != PenaltyStatus.WITHDRAWN
+        and selectors.match_settings(penalty.event_id) is not None
+    ):
         lock_settings(penalty.event_id)
         if not Drop.objects.filter(registration_id=penalty.registration_id).exists():
-            _drop(penalty.registration, actor=penalty.reviewed_by or penalty.issued_by,
-                  reason=f"Disqualified (penalty #{penalty.pk})", at=now)
+            _drop(
+                penalty.registration,
+                actor=penalty.reviewed_by or penalty.issued_by,
+                reason=f"Disqualified (penalty #{penalty.pk})",
+                at=now,
+            )
     notify(penalty.event_id)
     return match

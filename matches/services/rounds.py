@@ -50,37 +50,62 @@ def _check_settings(mode: str, swiss_rounds: int | None, round_minutes: int, pla
     if not (1 <= round_minutes <= MAX_ROUND_MINUTES):
         raise DomainError(error_codes.INVALID_SETTINGS, _("A round lasts 1 to 240 minutes."), field="round_minutes")
     if playoff_size not in (0, 4, 8):
-        raise DomainError(error_codes.INVALID_SETTINGS, _("The playoff is none, a top 4 or a top 8."),
-                          field="playoff_size")
+        raise DomainError(
+            error_codes.INVALID_SETTINGS, _("The playoff is none, a top 4 or a top 8."), field="playoff_size"
+        )
 
 
 @transaction.atomic
-def configure_matches(*, event_id: int, actor, mode: str = PairingMode.PER_POD, swiss_rounds: int | None = None,
-                      round_minutes: int = 50, playoff_size: int = 0, seed: int | None = None,
-                      now=None) -> EventMatchSettings:
+def configure_matches(
+    *,
+    event_id: int,
+    actor,
+    mode: str = PairingMode.PER_POD,
+    swiss_rounds: int | None = None,
+    round_minutes: int = 50,
+    playoff_size: int = 0,
+    seed: int | None = None,
+    now=None,
+) -> EventMatchSettings:
     """Create or change an event's match settings (the mode is fixed once a round exists)."""
     now = now or timezone.now()
     event = get_event(event_id)
     require_organiser(actor, event.pk)
     _check_settings(mode, swiss_rounds, round_minutes, playoff_size)
     row, created = EventMatchSettings.objects.get_or_create(
-        event=event, defaults={"seed": seed if seed is not None else random.SystemRandom().randrange(2**48),
-                               "mode": mode})
+        event=event,
+        defaults={"seed": seed if seed is not None else random.SystemRandom().randrange(2**48), "mode": mode},
+    )
     row = EventMatchSettings.objects.select_for_update().get(pk=row.pk)
     has_rounds = Round.objects.filter(event=event).exists()
     if has_rounds and (row.mode != mode or (seed is not None and seed != row.seed)):
-        raise ConflictError(error_codes.SETTINGS_LOCKED,
-                            _("The pairing mode and seed cannot change once rounds have been paired."))
-    before = {"mode": row.mode, "swiss_rounds": row.swiss_rounds, "round_minutes": row.round_minutes,
-              "playoff_size": row.playoff_size}
+        raise ConflictError(
+            error_codes.SETTINGS_LOCKED, _("The pairing mode and seed cannot change once rounds have been paired.")
+        )
+    before = {
+        "mode": row.mode,
+        "swiss_rounds": row.swiss_rounds,
+        "round_minutes": row.round_minutes,
+        "playoff_size": row.playoff_size,
+    }
     row.mode, row.swiss_rounds, row.round_minutes, row.playoff_size = mode, swiss_rounds, round_minutes, playoff_size
     if seed is not None:
         row.seed = seed
     row.started_at = row.started_at or now
     row.save()
-    log(event.pk, actor=actor, action=MatchLogAction.SETTINGS, at=now, before=None if created else before,
-        after={"mode": mode, "swiss_rounds": swiss_rounds, "round_minutes": round_minutes,
-               "playoff_size": playoff_size})
+    log(
+        event.pk,
+        actor=actor,
+        action=MatchLogAction.SETTINGS,
+        at=now,
+        before=None if created else before,
+        after={
+            "mode": mode,
+            "swiss_rounds": swiss_rounds,
+            "round_minutes": round_minutes,
+            "playoff_size": playoff_size,
+        },
+    )
     notify(event.pk)
     return row
 
@@ -88,8 +113,9 @@ def configure_matches(*, event_id: int, actor, mode: str = PairingMode.PER_POD, 
 def _scope_pod(settings_row: EventMatchSettings, pod_id: int | None) -> Pod | None:
     if settings_row.mode == PairingMode.ACROSS_EVENT:
         if pod_id is not None:
-            raise DomainError(error_codes.POD_NOT_ALLOWED,
-                              _("This event pairs across the event, not pod by pod."), field="pod")
+            raise DomainError(
+                error_codes.POD_NOT_ALLOWED, _("This event pairs across the event, not pod by pod."), field="pod"
+            )
         return None
     if pod_id is None:
         raise DomainError(error_codes.POD_REQUIRED, _("Say which pod to pair."), field="pod")
@@ -106,12 +132,24 @@ def swiss_round_count(settings_row: EventMatchSettings, players: int) -> int:
 def _create_matches(round_obj: Round, tables: list, bye, offset: int, now) -> None:
     for index, (a, b) in enumerate(tables, start=1):
         match = Match.objects.create(round=round_obj, table=offset + index, player_a_id=a, player_b_id=b)
-        MatchPlayer.objects.bulk_create([MatchPlayer(round=round_obj, match=match, registration_id=a),
-                                         MatchPlayer(round=round_obj, match=match, registration_id=b)])
+        MatchPlayer.objects.bulk_create(
+            [
+                MatchPlayer(round=round_obj, match=match, registration_id=a),
+                MatchPlayer(round=round_obj, match=match, registration_id=b),
+            ]
+        )
     if bye is not None:
         # A bye is a match win 2-0 (MTR 3.1), decided from the start.
-        match = Match.objects.create(round=round_obj, table=0, player_a_id=bye, status=MatchStatus.CONFIRMED,
-                                     a_wins=2, b_wins=0, draws=0, result_at=now)
+        match = Match.objects.create(
+            round=round_obj,
+            table=0,
+            player_a_id=bye,
+            status=MatchStatus.CONFIRMED,
+            a_wins=2,
+            b_wins=0,
+            draws=0,
+            result_at=now,
+        )
         MatchPlayer.objects.create(round=round_obj, match=match, registration_id=bye)
 
 
@@ -130,8 +168,9 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
     event = settings_row.event
     previous = selectors.latest_round(event.pk, pod_id)
     if previous is not None and previous.state != RoundState.FINISHED:
-        raise ConflictError(error_codes.ROUND_IN_PROGRESS,
-                            _("Round %(n)s is not finished yet.") % {"n": previous.number})
+        raise ConflictError(
+            error_codes.ROUND_IN_PROGRESS, _("Round %(n)s is not finished yet.") % {"n": previous.number}
+        )
     players = selectors.scope_players(event, pod_id)
     dropped = selectors.drops(event.pk)
     active = [r.pk for r in players if r.pk not in dropped]
@@ -139,8 +178,7 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
     seed = f"{settings_row.seed}:{pod_id or 'event'}"
     swiss_played = Round.objects.filter(event=event, pod_id=pod_id, kind=RoundKind.SWISS).count()
     offset = (pod.number - 1) * POD_TABLES if pod else 0
-    new_round = Round(event=event, pod=pod, number=number, seed=seed, minutes=settings_row.round_minutes,
-                      paired_at=now)
+    new_round = Round(event=event, pod=pod, number=number, seed=seed, minutes=settings_row.round_minutes, paired_at=now)
     if swiss_played < swiss_round_count(settings_row, len(players)):
         notes = _pair_swiss(new_round, players, active, offset)
     else:
@@ -150,8 +188,16 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
         _create_matches(new_round, tables, None, offset, now)
         notes = []
     round_obj = new_round
-    log(event.pk, actor=actor, action=MatchLogAction.PAIRED, at=now, round_obj=round_obj, kind=round_obj.kind,
-        tables=[[m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")], notes=notes)
+    log(
+        event.pk,
+        actor=actor,
+        action=MatchLogAction.PAIRED,
+        at=now,
+        round_obj=round_obj,
+        kind=round_obj.kind,
+        tables=[[m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")],
+        notes=notes,
+    )
     notify(event.pk)
     return round_obj
 
@@ -164,8 +210,13 @@ def _pair_swiss(round_obj: Round, players: list, active: list[int], offset: int)
     if round_obj.number == 1 and round_obj.pod is not None:
         pairing = across_the_table(active, seed=round_obj.seed, round_number=1)
     else:
-        pairing = pair_round(active, selectors.history(round_obj.event_id, round_obj.pod_id), round_obj.seed,
-                             round_obj.number, everyone=[r.pk for r in players])
+        pairing = pair_round(
+            active,
+            selectors.history(round_obj.event_id, round_obj.pod_id),
+            round_obj.seed,
+            round_obj.number,
+            everyone=[r.pk for r in players],
+        )
     round_obj.kind, round_obj.rematches = RoundKind.SWISS, pairing.rematches
     round_obj.save(force_insert=True)
     _create_matches(round_obj, pairing.tables, pairing.bye, offset, round_obj.paired_at)
@@ -178,12 +229,16 @@ def _playoff_tables(settings_row, event, pod_id, players, dropped) -> list:
         raise ConflictError(error_codes.ALL_ROUNDS_PLAYED, _("Every round has been played."))
     playoff_rounds = list(Round.objects.filter(event=event, pod_id=pod_id, kind=RoundKind.PLAYOFF).order_by("number"))
     if not playoff_rounds:
-        rows = compute_standings([r.pk for r in players], selectors.history(event.pk, pod_id),
-                                 name_of=lambda pk: next(p.name for p in players if p.pk == pk).lower())
+        rows = compute_standings(
+            [r.pk for r in players],
+            selectors.history(event.pk, pod_id),
+            name_of=lambda pk: next(p.name for p in players if p.pk == pk).lower(),
+        )
         seeded = [row.player for row in rows if row.player not in dropped]
         if len(seeded) < size:
-            raise DomainError(error_codes.TOO_FEW_PLAYERS,
-                              _("A top %(n)s needs %(n)s players who have not dropped.") % {"n": size})
+            raise DomainError(
+                error_codes.TOO_FEW_PLAYERS, _("A top %(n)s needs %(n)s players who have not dropped.") % {"n": size}
+            )
         return playoff_first_round(seeded, size)
     last = playoff_rounds[-1]
     matches = list(last.matches.order_by("table"))
@@ -210,8 +265,11 @@ def _lock_round_for_organiser(round_id: int, actor) -> Round:
 def _placed(tables, bye) -> list[int]:
     """Every registration id a repair places, refused unless tables are pairs of ids."""
     if not isinstance(tables, list) or not all(
-            isinstance(t, (list, tuple)) and len(t) == 2 and all(isinstance(p, int) for p in t) for t in tables):
-        raise DomainError(error_codes.INVALID_REPAIR, _("Give each table as a pair of registration ids."), field="tables")
+        isinstance(t, (list, tuple)) and len(t) == 2 and all(isinstance(p, int) for p in t) for t in tables
+    ):
+        raise DomainError(
+            error_codes.INVALID_REPAIR, _("Give each table as a pair of registration ids."), field="tables"
+        )
     if bye is not None and not isinstance(bye, int):
         raise DomainError(error_codes.INVALID_REPAIR, _("The bye is one registration id."), field="bye")
     placed = [p for table in tables for p in table] + ([bye] if bye is not None else [])
@@ -226,24 +284,29 @@ def _check_everyone_placed_once(round_obj: Round, current: list[Match], placed: 
     dropped = selectors.drops(round_obj.event_id)
     for player in placed:
         if player in dropped:
-            raise DomainError(error_codes.PLAYER_DROPPED, _("A dropped player cannot be paired."), field="tables",
-                              registration=player)
+            raise DomainError(
+                error_codes.PLAYER_DROPPED, _("A dropped player cannot be paired."), field="tables", registration=player
+            )
     in_round = {m.player_a_id for m in current} | {m.player_b_id for m in current if m.player_b_id}
     scope = {r.pk for r in selectors.scope_players(round_obj.event, round_obj.pod_id)} | in_round
     if not set(placed) <= scope:
-        raise DomainError(error_codes.NOT_REGISTERED, _("Only players of this round's Swiss can be paired."),
-                          field="tables")
+        raise DomainError(
+            error_codes.NOT_REGISTERED, _("Only players of this round's Swiss can be paired."), field="tables"
+        )
     missing = {p for p in in_round if p not in dropped} - set(placed)
     if missing:
-        raise DomainError(error_codes.INVALID_REPAIR, _("Every player of the round must be placed."), field="tables",
-                          missing=sorted(missing))
+        raise DomainError(
+            error_codes.INVALID_REPAIR,
+            _("Every player of the round must be placed."),
+            field="tables",
+            missing=sorted(missing),
+        )
     if (bye is not None) != (len(placed) % 2 == 1):
         raise DomainError(error_codes.INVALID_REPAIR, _("A bye is given only when the count is odd."), field="bye")
 
 
 @transaction.atomic
-def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = None, reason: str = "",
-                    now=None) -> Round:
+def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = None, reason: str = "", now=None) -> Round:
     """The organiser re-pairs a round by hand before it starts (logged, with the old pairings).
 
     Every player of the round who has not dropped must be placed exactly once, and a dropped
@@ -253,7 +316,9 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
     round_obj = _lock_round_for_organiser(round_id, actor)
     event_id = round_obj.event_id
     if round_obj.state != RoundState.PAIRED:
-        raise ConflictError(error_codes.ROUND_ALREADY_STARTED, _("Pairings can only be repaired before the round starts."))
+        raise ConflictError(
+            error_codes.ROUND_ALREADY_STARTED, _("Pairings can only be repaired before the round starts.")
+        )
     placed = _placed(tables, bye)
     current = list(round_obj.matches.order_by("table"))
     _check_everyone_placed_once(round_obj, current, placed, bye)
@@ -262,8 +327,16 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
     offset = min((m.table for m in current if m.table), default=1) - 1
     round_obj.matches.all().delete()
     _create_matches(round_obj, [tuple(t) for t in tables], bye, offset, now)
-    log(event_id, actor=actor, action=MatchLogAction.REPAIRED, at=now, round_obj=round_obj, reason=reason, before=before,
-        after=[[m.table, m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")])
+    log(
+        event_id,
+        actor=actor,
+        action=MatchLogAction.REPAIRED,
+        at=now,
+        round_obj=round_obj,
+        reason=reason,
+        before=before,
+        after=[[m.table, m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")],
+    )
     notify(event_id)
     return round_obj
 
@@ -279,7 +352,14 @@ def start_round(*, round_id: int, actor, now=None) -> Round:
     round_obj.state, round_obj.started_at = RoundState.RUNNING, now
     round_obj.ends_at = now + timedelta(minutes=round_obj.minutes)
     round_obj.save(update_fields=["state", "started_at", "ends_at"])
-    log(event_id, actor=actor, action=MatchLogAction.STARTED, at=now, round_obj=round_obj, ends_at=round_obj.ends_at.isoformat())
+    log(
+        event_id,
+        actor=actor,
+        action=MatchLogAction.STARTED,
+        at=now,
+        round_obj=round_obj,
+        ends_at=round_obj.ends_at.isoformat(),
+    )
     notify(event_id)
     return round_obj
 
@@ -296,10 +376,12 @@ def finish_round(*, round_id: int, actor, now=None) -> Round:
         raise ConflictError(error_codes.ROUND_CLOSED, _("This round is already closed."))
     progress = selectors.round_progress(round_obj, now)
     if progress.outstanding:
-        raise ConflictError(error_codes.RESULTS_OUTSTANDING,
-                            _("Results are missing at tables %(tables)s.") % {
-                                "tables": ", ".join(str(m.table) for m in progress.outstanding)},
-                            tables=[m.table for m in progress.outstanding])
+        raise ConflictError(
+            error_codes.RESULTS_OUTSTANDING,
+            _("Results are missing at tables %(tables)s.")
+            % {"tables": ", ".join(str(m.table) for m in progress.outstanding)},
+            tables=[m.table for m in progress.outstanding],
+        )
     round_obj.state, round_obj.finished_at = RoundState.FINISHED, now
     round_obj.save(update_fields=["state", "finished_at"])
     log(event_id, actor=actor, action=MatchLogAction.FINISHED, at=now, round_obj=round_obj)
@@ -323,7 +405,16 @@ def grant_extension(*, match_id: int, actor, minutes: int, reason: str = "", now
     before = match.extension_minutes
     match.extension_minutes = minutes
     match.save(update_fields=["extension_minutes"])
-    log(match.round.event_id, actor=actor, action=MatchLogAction.EXTENSION, at=now, round_obj=match.round, match=match,
-        before=before, after=minutes, reason=reason)
+    log(
+        match.round.event_id,
+        actor=actor,
+        action=MatchLogAction.EXTENSION,
+        at=now,
+        round_obj=match.round,
+        match=match,
+        before=before,
+        after=minutes,
+        reason=reason,
+    )
     notify(match.round.event_id)
     return match

@@ -13,6 +13,15 @@ from matches.swiss.rounds import recommended_rounds
 from matches.swiss.standings import Standing, compute_standings
 
 __all__ = [
-    "InvalidHistory", "Pairing", "Result", "Standing", "across_the_table", "compute_standings",
-    "pair_round", "parse_history", "playoff_first_round", "playoff_next_round", "recommended_rounds",
+    "InvalidHistory",
+    "Pairing",
+    "Result",
+    "Standing",
+    "across_the_table",
+    "compute_standings",
+    "pair_round",
+    "parse_history",
+    "playoff_first_round",
+    "playoff_next_round",
+    "recommended_rounds",
 ]

@@ -48,8 +48,11 @@ def parse_history(data) -> History:
                 raise InvalidHistory(f"{name} plays twice in round {result.round}.", match=match, index=index)
             seen.add((result.round, name))
             if name in dropped and result.round > dropped[name]:
-                raise InvalidHistory(f"{name} dropped after round {dropped[name]} but plays in round {result.round}.",
-                                     match=match, index=index)
+                raise InvalidHistory(
+                    f"{name} dropped after round {dropped[name]} but plays in round {result.round}.",
+                    match=match,
+                    index=index,
+                )
         results.append(result)
     return History(players=list(players), results=results, dropped=dict(dropped))
 
@@ -76,6 +79,7 @@ def _dropped(dropped, known: set) -> dict:
 
 def _result(match, index: int, known: set) -> Result:
     """One match of the history as a result, or a refusal naming it."""
+
     def refuse(message: str):
         raise InvalidHistory(message, match=match, index=index)
 

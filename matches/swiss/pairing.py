@@ -85,8 +85,9 @@ def _search(order: list, forbidden: list[set[int]], budget: int):
 def _forbidden(order: list, played: dict) -> list[set[int]]:
     """For each position in ``order``, the positions of players already met (and itself)."""
     position = {player: index for index, player in enumerate(order)}
-    return [{position[o] for o in played.get(player, ()) if o in position} | {index}
-            for index, player in enumerate(order)]
+    return [
+        {position[o] for o in played.get(player, ()) if o in position} | {index} for index, player in enumerate(order)
+    ]
 
 
 def _adjacency(forbidden: list[set[int]]) -> list[list[int]]:
@@ -103,6 +104,7 @@ def _pair_group(members: list, played: dict) -> tuple[list, list]:
     An even group pairs completely if it can; an odd one floats its lowest player whose
     absence lets the rest pair. If the search gives up, pair greedily and float the rest.
     """
+
     def attempt(sub):
         found = _search(sub, _forbidden(sub, played), GROUP_BUDGET)
         if found is None or found == "budget":
@@ -172,8 +174,9 @@ def _pair_fewest_rematches(order: list, played: dict) -> tuple[list, int]:
     return sorted((order[i], order[j]) for i, j in pairs), rematches
 
 
-def _first_bye_without_rematch(order: list, candidates: list, played, budget: int, points: dict,
-                               notes: list[str]) -> Pairing | None:
+def _first_bye_without_rematch(
+    order: list, candidates: list, played, budget: int, points: dict, notes: list[str]
+) -> Pairing | None:
     """The pairing for the first bye candidate that leaves the others a pairing without a
     rematch, if any does."""
     for candidate in candidates:
@@ -184,8 +187,15 @@ def _first_bye_without_rematch(order: list, candidates: list, played, budget: in
     return None
 
 
-def pair_round(players: Iterable[Hashable], history: Sequence[Result], seed, round_number: int,
-               *, everyone: Iterable[Hashable] = (), budget: int = SEARCH_BUDGET) -> Pairing:
+def pair_round(
+    players: Iterable[Hashable],
+    history: Sequence[Result],
+    seed,
+    round_number: int,
+    *,
+    everyone: Iterable[Hashable] = (),
+    budget: int = SEARCH_BUDGET,
+) -> Pairing:
     """Pair ``players`` (the active ones: dropped players are simply not passed in).
 
     ``history`` holds every earlier result of this Swiss (players who dropped included: they

@@ -34,7 +34,7 @@ class Result:
         return (self.a,) if self.b is None else (self.a, self.b)
 
     def outcome_for(self, player) -> str:
-        """"win", "loss" or "draw" for one of the two players."""
+        """ "win", "loss" or "draw" for one of the two players."""
         if self.is_bye:
             return "win"
         if self.double_loss:

@@ -60,9 +60,15 @@ class Standing:
         return (self.match_points, self.omw, self.gwp, self.ogw)
 
     def as_contract(self) -> dict:
-        return {"rank": self.rank, "player": self.player, "match_points": self.match_points,
-                "record": self.record, "omw": round4(self.omw), "gw": round4(self.gwp),
-                "ogw": round4(self.ogw)}
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "match_points": self.match_points,
+            "record": self.record,
+            "omw": round4(self.omw),
+            "gw": round4(self.gwp),
+            "ogw": round4(self.ogw),
+        }
 
 
 def _floored(numerator: int, denominator: int) -> Fraction:
@@ -75,8 +81,7 @@ def _average(values: Sequence[Fraction]) -> Fraction:
     return sum(values, ZERO) / len(values) if values else ZERO
 
 
-def compute_standings(players: Iterable[Hashable], results: Iterable[Result],
-                      name_of=None) -> list[Standing]:
+def compute_standings(players: Iterable[Hashable], results: Iterable[Result], name_of=None) -> list[Standing]:
     """Standings of ``players`` (every one listed, played or not) from ``results``.
 
     Ties on all four tiebreakers share a rank; inside a tie players are listed by

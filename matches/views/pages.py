@@ -75,6 +75,7 @@ def _socket(event_id: int) -> str:
 
 # --- organiser's dashboard ------------------------------------------------------------
 
+
 def _scope_rows(event: Event, now):
     settings_row = selectors.match_settings(event.pk)
     rows = []
@@ -88,23 +89,45 @@ def _scope_rows(event: Event, now):
         tables = []
         for m in matches:
             score = selectors.effective_score(m, penalties.get(m.pk, []))
-            tables.append({"match": m, "score": score, "deadline": selectors.table_deadline(current, m),
-                           "over": progress is not None and m in progress.over_time,
-                           "reports": list(m.reports.all()), "penalties": penalties.get(m.pk, [])})
+            tables.append(
+                {
+                    "match": m,
+                    "score": score,
+                    "deadline": selectors.table_deadline(current, m),
+                    "over": progress is not None and m in progress.over_time,
+                    "reports": list(m.reports.all()),
+                    "penalties": penalties.get(m.pk, []),
+                }
+            )
         players = selectors.scope_players(event, pod_id)
         planned = services.rounds.swiss_round_count(settings_row, len(players)) if settings_row else 0
-        rows.append({"pod": pod, "rounds": rounds, "current": current, "progress": progress, "tables": tables,
-                     "players": len(players), "swiss_rounds": planned,
-                     "can_pair": current is None or current.state == RoundState.FINISHED})
+        rows.append(
+            {
+                "pod": pod,
+                "rounds": rounds,
+                "current": current,
+                "progress": progress,
+                "tables": tables,
+                "players": len(players),
+                "swiss_rounds": planned,
+                "can_pair": current is None or current.state == RoundState.FINISHED,
+            }
+        )
     return settings_row, rows
 
 
 def _dashboard_context(request, event):
     now = timezone.now()
     settings_row, scopes = _scope_rows(event, now)
-    return {"event": event, "settings": settings_row, "scopes": scopes, "now": now,
-            "is_organiser": permissions.is_organiser(request.user, event.pk), "modes": PairingMode.choices,
-            "log": list(event.match_log.select_related("actor").order_by("-at", "-pk")[:30])}
+    return {
+        "event": event,
+        "settings": settings_row,
+        "scopes": scopes,
+        "now": now,
+        "is_organiser": permissions.is_organiser(request.user, event.pk),
+        "modes": PairingMode.choices,
+        "log": list(event.match_log.select_related("actor").order_by("-at", "-pk")[:30]),
+    }
 
 
 @login_required
@@ -112,8 +135,11 @@ def dashboard(request, event_id: int):
     event = _event(event_id)
     _allowed(services.require_staff, request.user, event.pk)
     context = _dashboard_context(request, event)
-    context.update(title=_("Matches · %(event)s") % {"event": event.name}, socket=_socket(event.pk),
-                   panel_url=reverse("matches:dashboard-panel", args=[event.pk]))
+    context.update(
+        title=_("Matches · %(event)s") % {"event": event.name},
+        socket=_socket(event.pk),
+        panel_url=reverse("matches:dashboard-panel", args=[event.pk]),
+    )
     return _no_store(render(request, "matches/dashboard.html", context))
 
 
@@ -130,8 +156,15 @@ def settings_form(request, event_id: int):
     event = _event(event_id)
     _allowed(services.require_organiser, request.user, event.pk)
     back = reverse("matches:dashboard", args=[event.pk])
-    return _run(request, services.configure_matches, success=_("Match settings saved."), back=back,
-                event_id=event.pk, actor=request.user, **posted(forms.SettingsForm, request.POST))
+    return _run(
+        request,
+        services.configure_matches,
+        success=_("Match settings saved."),
+        back=back,
+        event_id=event.pk,
+        actor=request.user,
+        **posted(forms.SettingsForm, request.POST),
+    )
 
 
 @login_required
@@ -145,8 +178,14 @@ def pair(request, event_id: int):
     if data["all_pods"]:
         pod_ids = [str(p.pk) for p in event.pods.all()]
     if not pod_ids:
-        return _run(request, services.pair_next_round, success=_("Round paired."), back=back,
-                    event_id=event.pk, actor=request.user)
+        return _run(
+            request,
+            services.pair_next_round,
+            success=_("Round paired."),
+            back=back,
+            event_id=event.pk,
+            actor=request.user,
+        )
     for pod_id in pod_ids:
         try:
             services.pair_next_round(event_id=event.pk, actor=request.user, pod_id=forms.number(pod_id))
@@ -176,23 +215,39 @@ def repair(request, round_id: int):
     round_obj = _round(round_id)
     _allowed(services.require_organiser, request.user, round_obj.event_id)
     matches = selectors.round_matches(round_obj)
-    players = sorted([m.player_a for m in matches] + [m.player_b for m in matches if m.player_b_id],
-                     key=lambda r: r.name.lower())
+    players = sorted(
+        [m.player_a for m in matches] + [m.player_b for m in matches if m.player_b_id], key=lambda r: r.name.lower()
+    )
     if request.method == "POST":
         data = posted(forms.RepairForm, request.POST)
         first, second = data["first"], data["second"]
         swap = {first: second, second: first}
-        tables = [[swap.get(m.player_a_id, m.player_a_id), swap.get(m.player_b_id, m.player_b_id)]
-                  for m in matches if m.player_b_id]
+        tables = [
+            [swap.get(m.player_a_id, m.player_a_id), swap.get(m.player_b_id, m.player_b_id)]
+            for m in matches
+            if m.player_b_id
+        ]
         bye = next(([swap.get(m.player_a_id, m.player_a_id)] for m in matches if not m.player_b_id), [None])[0]
-        return _run(request, services.repair_pairings, success=_("Pairings repaired (logged)."),
-                    back=reverse("matches:repair", args=[round_obj.pk]), round_id=round_obj.pk, actor=request.user,
-                    tables=tables, bye=bye, reason=data["reason"])
-    return render(request, "matches/repair.html", {"round": round_obj, "matches": matches, "players": players,
-                                                   "title": _("Repair pairings")})
+        return _run(
+            request,
+            services.repair_pairings,
+            success=_("Pairings repaired (logged)."),
+            back=reverse("matches:repair", args=[round_obj.pk]),
+            round_id=round_obj.pk,
+            actor=request.user,
+            tables=tables,
+            bye=bye,
+            reason=data["reason"],
+        )
+    return render(
+        request,
+        "matches/repair.html",
+        {"round": round_obj, "matches": matches, "players": players, "title": _("Repair pairings")},
+    )
 
 
 # --- public pages ---------------------------------------------------------------------
+
 
 def pairings(request, round_id: int):
     """Pairings as venues post them: by table, or alphabetically by name (``?by=name``)."""
@@ -205,17 +260,28 @@ def pairings(request, round_id: int):
         if m.player_b_id:
             rows.append({"name": m.player_b.name, "table": m.table, "opponent": m.player_a.name})
     rows.sort(key=lambda r: r["name"].lower())
-    return render(request, "matches/pairings.html", {
-        "round": round_obj, "matches": matches, "by_name": by_name, "rows": rows,
-        "is_organiser": permissions.is_organiser(request.user, round_obj.event_id),
-        "title": _("Pairings · round %(n)s") % {"n": round_obj.number}})
+    return render(
+        request,
+        "matches/pairings.html",
+        {
+            "round": round_obj,
+            "matches": matches,
+            "by_name": by_name,
+            "rows": rows,
+            "is_organiser": permissions.is_organiser(request.user, round_obj.event_id),
+            "title": _("Pairings · round %(n)s") % {"n": round_obj.number},
+        },
+    )
 
 
 def slips(request, round_id: int):
     round_obj = _round(round_id)
     matches = [m for m in selectors.round_matches(round_obj) if m.player_b_id]
-    return render(request, "matches/slips.html", {"round": round_obj, "matches": matches,
-                                                  "title": _("Result slips · round %(n)s") % {"n": round_obj.number}})
+    return render(
+        request,
+        "matches/slips.html",
+        {"round": round_obj, "matches": matches, "title": _("Result slips · round %(n)s") % {"n": round_obj.number}},
+    )
 
 
 def standings(request, event_id: int):
@@ -224,8 +290,11 @@ def standings(request, event_id: int):
     tables = []
     for pod in selectors.scopes(event, settings_row):
         tables.append({"pod": pod, "rows": selectors.standings(event, pod.pk if pod else None)})
-    return render(request, "matches/standings.html", {"event": event, "tables": tables,
-                                                      "title": _("Standings · %(event)s") % {"event": event.name}})
+    return render(
+        request,
+        "matches/standings.html",
+        {"event": event, "tables": tables, "title": _("Standings · %(event)s") % {"event": event.name}},
+    )
 
 
 def _projector_context(event):
@@ -237,18 +306,33 @@ def _projector_context(event):
         if current is None:
             continue
         extended = [m for m in selectors.round_matches(current) if m.extension_minutes and not m.has_result]
-        clocks.append({"pod": pod, "round": current, "clock": selectors.clock(current, now),
-                       "deadline": selectors.table_deadline(current),
-                       "extended": [{"match": m, "deadline": selectors.table_deadline(current, m),
-                                     "clock": selectors.clock(current, now, m)} for m in extended]})
+        clocks.append(
+            {
+                "pod": pod,
+                "round": current,
+                "clock": selectors.clock(current, now),
+                "deadline": selectors.table_deadline(current),
+                "extended": [
+                    {
+                        "match": m,
+                        "deadline": selectors.table_deadline(current, m),
+                        "clock": selectors.clock(current, now, m),
+                    }
+                    for m in extended
+                ],
+            }
+        )
     return {"event": event, "clocks": clocks, "now": now}
 
 
 def projector(request, event_id: int):
     event = _event(event_id)
     context = _projector_context(event)
-    context.update(socket=_socket(event.pk), panel_url=reverse("matches:clock-panel", args=[event.pk]),
-                   title=_("Round clock · %(event)s") % {"event": event.name})
+    context.update(
+        socket=_socket(event.pk),
+        panel_url=reverse("matches:clock-panel", args=[event.pk]),
+        title=_("Round clock · %(event)s") % {"event": event.name},
+    )
     return _no_store(render(request, "matches/projector.html", context))
 
 
@@ -260,11 +344,13 @@ def csv_export(request, event_id: int, kind: str):
     event = _event(event_id)
     if kind not in exports.EXPORTS:
         raise Http404(_("No such export"))
-    return exports.csv_response(event, kind, pod_id=forms.number(request.GET.get("pod")),
-                                round_id=forms.number(request.GET.get("round")))
+    return exports.csv_response(
+        event, kind, pod_id=forms.number(request.GET.get("pod")), round_id=forms.number(request.GET.get("round"))
+    )
 
 
 # --- the player's page ----------------------------------------------------------------
+
 
 def _me_context(request, event):
     now = timezone.now()
@@ -272,8 +358,13 @@ def _me_context(request, event):
     if registration is None:
         raise PermissionDenied(_("You are not registered for this event."))
     match = selectors.current_match(registration)
-    context = {"event": event, "registration": registration, "match": match, "now": now,
-               "dropped": selectors.drops(event.pk).get(registration.pk)}
+    context = {
+        "event": event,
+        "registration": registration,
+        "match": match,
+        "now": now,
+        "dropped": selectors.drops(event.pk).get(registration.pk),
+    }
     if match is not None:
         penalties = selectors.penalties_by_match([match.pk]).get(match.pk, [])
         reports = {r.registration_id: r for r in match.reports.all()}
@@ -285,17 +376,24 @@ def _me_context(request, event):
         def mine_view(report):  # a report as games I won, lost, drew
             if report is None:
                 return None
-            return ((report.a_wins, report.b_wins, report.draws) if i_am_a
-                    else (report.b_wins, report.a_wins, report.draws))
+            return (
+                (report.a_wins, report.b_wins, report.draws) if i_am_a else (report.b_wins, report.a_wins, report.draws)
+            )
 
         score = selectors.effective_score(match, penalties)
-        context.update(opponent=opponent, clock=selectors.clock(match.round, now, match),
-                       deadline=selectors.table_deadline(match.round, match), my_report=mine_view(mine),
-                       their_report=mine_view(theirs), penalties=penalties,
-                       my_score=None if score is None else ((score.a_wins, score.b_wins, score.draws) if i_am_a
-                                                            else (score.b_wins, score.a_wins, score.draws)),
-                       can_report=match.round.state == RoundState.RUNNING and not match.has_result,
-                       history=_my_history(registration))
+        context.update(
+            opponent=opponent,
+            clock=selectors.clock(match.round, now, match),
+            deadline=selectors.table_deadline(match.round, match),
+            my_report=mine_view(mine),
+            their_report=mine_view(theirs),
+            penalties=penalties,
+            my_score=None
+            if score is None
+            else ((score.a_wins, score.b_wins, score.draws) if i_am_a else (score.b_wins, score.a_wins, score.draws)),
+            can_report=match.round.state == RoundState.RUNNING and not match.has_result,
+            history=_my_history(registration),
+        )
     return context
 
 
@@ -318,8 +416,11 @@ def _my_history(registration):
 def my_match(request, event_id: int):
     event = _event(event_id)
     context = _me_context(request, event)
-    context.update(socket=_socket(event.pk), panel_url=reverse("matches:me-panel", args=[event.pk]),
-                   title=_("My match · %(event)s") % {"event": event.name})
+    context.update(
+        socket=_socket(event.pk),
+        panel_url=reverse("matches:me-panel", args=[event.pk]),
+        title=_("My match · %(event)s") % {"event": event.name},
+    )
     return _no_store(render(request, "matches/me.html", context))
 
 
@@ -336,8 +437,7 @@ def _match_step(request, match_id: int, service, *, success: str, form=None, sta
         _allowed(services.require_staff, request.user, match.round.event_id)
     else:
         _allowed(services.require_match_player, request.user, match)
-    back = back_to(request.POST,
-                   reverse("matches:dashboard" if staff else "matches:me", args=[match.round.event_id]))
+    back = back_to(request.POST, reverse("matches:dashboard" if staff else "matches:me", args=[match.round.event_id]))
     values = posted(form, request.POST) if form is not None else {}
     return _run(request, service, success=success, back=back, match_id=match.pk, actor=request.user, **values)
 
@@ -345,8 +445,7 @@ def _match_step(request, match_id: int, service, *, success: str, form=None, sta
 @login_required
 @require_POST
 def report(request, match_id: int):
-    return _match_step(request, match_id, services.report_result, success=_("Result reported."),
-                       form=forms.ReportForm)
+    return _match_step(request, match_id, services.report_result, success=_("Result reported."), form=forms.ReportForm)
 
 
 @login_required
@@ -358,15 +457,27 @@ def confirm(request, match_id: int):
 @login_required
 @require_POST
 def staff_result(request, match_id: int):
-    return _match_step(request, match_id, services.enter_result, success=_("Result entered (logged)."),
-                       form=forms.ResultForm, staff=True)
+    return _match_step(
+        request,
+        match_id,
+        services.enter_result,
+        success=_("Result entered (logged)."),
+        form=forms.ResultForm,
+        staff=True,
+    )
 
 
 @login_required
 @require_POST
 def extension(request, match_id: int):
-    return _match_step(request, match_id, services.grant_extension, success=_("Time extension set."),
-                       form=forms.ExtensionForm, staff=True)
+    return _match_step(
+        request,
+        match_id,
+        services.grant_extension,
+        success=_("Time extension set."),
+        form=forms.ExtensionForm,
+        staff=True,
+    )
 
 
 @login_required
@@ -380,8 +491,18 @@ def drop(request, event_id: int):
         target = own.pk
     if own is None or target != own.pk:
         _allowed(services.require_staff, request.user, event.pk)
-    fallback = (reverse("matches:me", args=[event.pk]) if own is not None and target == own.pk
-                else reverse("matches:dashboard", args=[event.pk]))
-    return _run(request, services.drop_player, success=_("Dropped: no further rounds will be paired for this player."),
-                back=back_to(request.POST, fallback), event_id=event.pk, registration_id=target, actor=request.user,
-                reason=data["reason"])
+    fallback = (
+        reverse("matches:me", args=[event.pk])
+        if own is not None and target == own.pk
+        else reverse("matches:dashboard", args=[event.pk])
+    )
+    return _run(
+        request,
+        services.drop_player,
+        success=_("Dropped: no further rounds will be paired for this player."),
+        back=back_to(request.POST, fallback),
+        event_id=event.pk,
+        registration_id=target,
+        actor=request.user,
+        reason=data["reason"],
+    )

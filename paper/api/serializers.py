@@ -9,18 +9,30 @@ from paper import services
 
 
 class StartInput(serializers.Serializer):
-    delay_seconds = serializers.IntegerField(min_value=0, max_value=services.MAX_DELAY_SECONDS, default=0,
-                                             help_text=gettext_lazy('Seconds until the first call (a countdown).'))
+    delay_seconds = serializers.IntegerField(
+        min_value=0,
+        max_value=services.MAX_DELAY_SECONDS,
+        default=0,
+        help_text=gettext_lazy("Seconds until the first call (a countdown)."),
+    )
 
 
 class FlightInput(StartInput):
-    pods = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=200,
-                                 help_text=gettext_lazy('Ids of the pods called in lockstep.'))
+    pods = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=200,
+        help_text=gettext_lazy("Ids of the pods called in lockstep."),
+    )
 
 
 class ControlInput(serializers.Serializer):
-    reason = serializers.CharField(max_length=services.MAX_REASON, required=False, allow_blank=True,
-                                   help_text=gettext_lazy('Why the call is paused (required to pause).'))
+    reason = serializers.CharField(
+        max_length=services.MAX_REASON,
+        required=False,
+        allow_blank=True,
+        help_text=gettext_lazy("Why the call is paused (required to pause)."),
+    )
 
 
 class FollowersInput(serializers.Serializer):

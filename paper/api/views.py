@@ -23,7 +23,7 @@ POD_CONTROLS = ("pause", "resume", "repeat-pick", "skip-to-review", "restart-rou
 def _paper_event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", gettext('No paper draft event has id %(pk)s.') % {'pk': pk})
+        raise NotFoundError("unknown_event", gettext("No paper draft event has id %(pk)s.") % {"pk": pk})
     return event
 
 
@@ -66,8 +66,7 @@ class PodControlView(APIView):
         pod = selectors.paper_pod(pk)
         services.require_staff(request.user, pod.event)
         data = validated_body(ControlInput, request)
-        services.control_pod(pod_id=pod.pk, action=self.action_name, actor=request.user,
-                             reason=data.get("reason", ""))
+        services.control_pod(pod_id=pod.pk, action=self.action_name, actor=request.user, reason=data.get("reason", ""))
         return Response(selectors.call_view(pod, staff=True))
 
 
@@ -80,11 +79,18 @@ class FlightsView(APIView):
         event = _paper_event(pk)
         services.require_organiser(request.user, event)
         data = validated_body(FlightInput, request)
-        flight = services.start_flight(event_id=event.pk, pod_ids=data["pods"], actor=request.user,
-                                       delay_seconds=data["delay_seconds"])
-        return Response({"id": flight.pk, "number": flight.number, "started_at": flight.started_at.isoformat(),
-                         "pods": sorted(flight.pods.values_list("pod_id", flat=True))},
-                        status=status.HTTP_201_CREATED)
+        flight = services.start_flight(
+            event_id=event.pk, pod_ids=data["pods"], actor=request.user, delay_seconds=data["delay_seconds"]
+        )
+        return Response(
+            {
+                "id": flight.pk,
+                "number": flight.number,
+                "started_at": flight.started_at.isoformat(),
+                "pods": sorted(flight.pods.values_list("pod_id", flat=True)),
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class FlightControlView(APIView):
@@ -96,11 +102,12 @@ class FlightControlView(APIView):
         """The same control on every pod of the flight at once."""
         flight = selectors.flight(pk)
         if flight is None:
-            raise NotFoundError(error_codes.UNKNOWN_FLIGHT, gettext('No flight has id %(pk)s.') % {'pk': pk})
+            raise NotFoundError(error_codes.UNKNOWN_FLIGHT, gettext("No flight has id %(pk)s.") % {"pk": pk})
         services.require_staff(request.user, flight.event)
         data = validated_body(ControlInput, request)
-        pods = services.control_flight(flight_id=flight.pk, action=self.action_name, actor=request.user,
-                                       reason=data.get("reason", ""))
+        pods = services.control_flight(
+            flight_id=flight.pk, action=self.action_name, actor=request.user, reason=data.get("reason", "")
+        )
         return Response({"flight": flight.number, "pods": [p.pk for p in pods]})
 
 
@@ -145,8 +152,9 @@ class PostedDfcsView(APIView):
         services.require_pod_player(request.user, pod)
         data = validated_body(PostDfcInput, request)
         posted = services.post_dfc(pod_id=pod.pk, actor=request.user, card=_card(data["card"]), count=data["count"])
-        return Response({"id": posted.pk, "card_id": posted.card_id, "count": posted.count},
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            {"id": posted.pk, "card_id": posted.card_id, "count": posted.count}, status=status.HTTP_201_CREATED
+        )
 
 
 class PostedDfcView(APIView):
@@ -169,5 +177,5 @@ class FollowView(APIView):
         """The call and the open table on a pod's link, without an account, when the organiser allows."""
         pod = selectors.followed_pod(token)
         if pod is None:
-            raise NotFoundError(error_codes.FOLLOWING_NOT_ALLOWED, gettext('This link does not work (any more).'))
+            raise NotFoundError(error_codes.FOLLOWING_NOT_ALLOWED, gettext("This link does not work (any more)."))
         return Response({**selectors.call_view(pod, staff=False), "seats": selectors.posted_dfcs(pod)})

@@ -36,7 +36,7 @@ from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 def _paper_event(event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise Http404(gettext('No such paper draft event'))
+        raise Http404(gettext("No such paper draft event"))
     return event
 
 
@@ -44,7 +44,7 @@ def _paper_pod(pod_id: int):
     try:
         return selectors.paper_pod(pod_id)
     except DomainError:
-        raise Http404(gettext('No such paper draft pod')) from None
+        raise Http404(gettext("No such paper draft pod")) from None
 
 
 def _allowed(access_check, user, target):
@@ -65,21 +65,30 @@ def _act(request, back: str, service, success: str, **kwargs):
     return redirect(back)
 
 
-PHASE_LABELS = {"not_started": gettext_lazy("Not called yet"), "pick": gettext_lazy("Pick"),
-                "review": gettext_lazy("Review"), "deck_building": gettext_lazy("Deck building"),
-                "done": gettext_lazy("Draft over")}
+PHASE_LABELS = {
+    "not_started": gettext_lazy("Not called yet"),
+    "pick": gettext_lazy("Pick"),
+    "review": gettext_lazy("Review"),
+    "deck_building": gettext_lazy("Deck building"),
+    "done": gettext_lazy("Draft over"),
+}
 
 
 def _initial(pod, *, staff: bool) -> dict:
     """The call as the page first shows it (the script takes over; without one, this is it)."""
     now = timezone.now()
     call = selectors.call_view(pod, staff=staff, now=now)["call"]
-    return {"phase_label": str(PHASE_LABELS.get(call["phase"], call["phase"])), "pick": call["pick"],
-            "countdown": clock(call["remaining_ms"]) if call["remaining_ms"] is not None else "",
-            "paused": call["paused"], "server_time": now}
+    return {
+        "phase_label": str(PHASE_LABELS.get(call["phase"], call["phase"])),
+        "pick": call["pick"],
+        "countdown": clock(call["remaining_ms"]) if call["remaining_ms"] is not None else "",
+        "paused": call["paused"],
+        "server_time": now,
+    }
 
 
 # --- the organiser's call room ---------------------------------------------------------------
+
 
 @login_required
 def room(request, event_id: int):
@@ -90,16 +99,29 @@ def room(request, event_id: int):
     called = selectors.calls_by_pod(event)
     for row in pods:
         call = called.get(row["pod"].pk)
-        row["follow_url"] = (request.build_absolute_uri(reverse("paper:follow", args=[row["pod"].spectator_token]))
-                             if call and call.followers_allowed and row["pod"].spectator_token else "")
-    return render(request, "paper/room.html", {
-        "title": _("Call room · %(event)s") % {"event": event.name}, "event": event, "pods": pods, "now": now,
-        "is_organiser": permissions.is_organiser(request.user, event),
-        "flights": selectors.flights(event),
-        "followers_allowed": any(c.followers_allowed for c in called.values()),
-        "unstarted": [p for p in pods if p["call"].phase == "not_started" and not (
-            called.get(p["pod"].pk) and called[p["pod"].pk].started_at)],
-    })
+        row["follow_url"] = (
+            request.build_absolute_uri(reverse("paper:follow", args=[row["pod"].spectator_token]))
+            if call and call.followers_allowed and row["pod"].spectator_token
+            else ""
+        )
+    return render(
+        request,
+        "paper/room.html",
+        {
+            "title": _("Call room · %(event)s") % {"event": event.name},
+            "event": event,
+            "pods": pods,
+            "now": now,
+            "is_organiser": permissions.is_organiser(request.user, event),
+            "flights": selectors.flights(event),
+            "followers_allowed": any(c.followers_allowed for c in called.values()),
+            "unstarted": [
+                p
+                for p in pods
+                if p["call"].phase == "not_started" and not (called.get(p["pod"].pk) and called[p["pod"].pk].started_at)
+            ],
+        },
+    )
 
 
 @login_required
@@ -111,16 +133,28 @@ def room_control(request, event_id: int, action: str):
     form = RoomControlForm(request.POST)
     form.is_valid()  # never refuses: the services check the values
     if action == "flight":
-        return _act(request, back, services.start_flight, _("Flight started: the pods are called together."),
-                    event_id=event.pk, pod_ids=form.pod_ids(), actor=request.user,
-                    delay_seconds=form.cleaned_data["delay_seconds"])
+        return _act(
+            request,
+            back,
+            services.start_flight,
+            _("Flight started: the pods are called together."),
+            event_id=event.pk,
+            pod_ids=form.pod_ids(),
+            actor=request.user,
+            delay_seconds=form.cleaned_data["delay_seconds"],
+        )
     if action in ("followers-on", "followers-off"):
         allowed = action == "followers-on"
-        return _act(request, back, services.set_followers_allowed,
-                    _("Players may now follow their pod on its link.") if allowed
-                    else _("The follow links are turned off."),
-                    event_id=event.pk, allowed=allowed, actor=request.user)
-    raise Http404(gettext('No such control'))
+        return _act(
+            request,
+            back,
+            services.set_followers_allowed,
+            _("Players may now follow their pod on its link.") if allowed else _("The follow links are turned off."),
+            event_id=event.pk,
+            allowed=allowed,
+            actor=request.user,
+        )
+    raise Http404(gettext("No such control"))
 
 
 # --- one pod: the caller page and its controls ----------------------------------------------------
@@ -136,13 +170,24 @@ def caller(request, pod_id: int):
     pod = _paper_pod(pod_id)
     _allowed(services.require_staff, request.user, pod.event)
     called = selectors.called_pod(pod)
-    return render(request, "paper/caller.html", {
-        "title": _("Caller · pod %(number)s") % {"number": pod.number}, "pod": pod, "event": pod.event,
-        "called": called, "is_organiser": permissions.is_organiser(request.user, pod.event),
-        "flight": called.flight if called and called.flight_id else None,
-        "log": selectors.call_log(pod), "speaks": True, "controls": True, "initial": _initial(pod, staff=True),
-        "state_url": reverse("paper-api-call", args=[pod.pk]), "socket": f"/ws/paper/pods/{pod.pk}/",
-    })
+    return render(
+        request,
+        "paper/caller.html",
+        {
+            "title": _("Caller · pod %(number)s") % {"number": pod.number},
+            "pod": pod,
+            "event": pod.event,
+            "called": called,
+            "is_organiser": permissions.is_organiser(request.user, pod.event),
+            "flight": called.flight if called and called.flight_id else None,
+            "log": selectors.call_log(pod),
+            "speaks": True,
+            "controls": True,
+            "initial": _initial(pod, staff=True),
+            "state_url": reverse("paper-api-call", args=[pod.pk]),
+            "socket": f"/ws/paper/pods/{pod.pk}/",
+        },
+    )
 
 
 @login_required
@@ -155,19 +200,46 @@ def pod_control(request, pod_id: int, action: str):
     data = posted(ControlForm, request.POST)
     if action == "start":
         _allowed(services.require_organiser, request.user, pod.event)
-        return _act(request, back, services.start_call, _("Pod %(number)s is being called.") % {"number": pod.number},
-                    pod_id=pod.pk, actor=request.user, delay_seconds=data["delay_seconds"])
+        return _act(
+            request,
+            back,
+            services.start_call,
+            _("Pod %(number)s is being called.") % {"number": pod.number},
+            pod_id=pod.pk,
+            actor=request.user,
+            delay_seconds=data["delay_seconds"],
+        )
     if action == "follow-link":
         _allowed(services.require_organiser, request.user, pod.event)
-        return _act(request, back, services.regenerate_follow_link, _("New link made; the old one stops working."),
-                    pod_id=pod.pk, actor=request.user)
+        return _act(
+            request,
+            back,
+            services.regenerate_follow_link,
+            _("New link made; the old one stops working."),
+            pod_id=pod.pk,
+            actor=request.user,
+        )
     if action not in services.CONTROLS:
-        raise Http404(gettext('No such control'))
+        raise Http404(gettext("No such control"))
     if action in CONFIRMED_CONTROLS and not confirmed(request):
-        return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
-                            action=reverse("paper:control", args=[pod.pk, action]), back=back, danger=True)
-    return _act(request, back, services.control_pod, _("Done."), pod_id=pod.pk, action=action, actor=request.user,
-                reason=data["reason"])
+        return confirm_page(
+            request,
+            title=_("Please confirm"),
+            question=CONFIRMED_CONTROLS[action],
+            action=reverse("paper:control", args=[pod.pk, action]),
+            back=back,
+            danger=True,
+        )
+    return _act(
+        request,
+        back,
+        services.control_pod,
+        _("Done."),
+        pod_id=pod.pk,
+        action=action,
+        actor=request.user,
+        reason=data["reason"],
+    )
 
 
 @login_required
@@ -175,20 +247,34 @@ def pod_control(request, pod_id: int, action: str):
 def flight_control(request, flight_id: int, action: str):
     flight = selectors.flight(flight_id)
     if flight is None:
-        raise Http404(gettext('No such flight'))
+        raise Http404(gettext("No such flight"))
     _allowed(services.require_staff, request.user, flight.event)
     if action not in services.CONTROLS:
-        raise Http404(gettext('No such control'))
+        raise Http404(gettext("No such control"))
     back = back_to(request.POST, reverse("paper:room", args=[flight.event_id]))
     if action in CONFIRMED_CONTROLS and not confirmed(request):
-        return confirm_page(request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action],
-                            action=reverse("paper:flight-control", args=[flight.pk, action]), back=back, danger=True)
-    return _act(request, back, services.control_flight, _("Done for flight %(number)s.") % {"number": flight.number},
-                flight_id=flight.pk, action=action, actor=request.user,
-                reason=posted(ControlForm, request.POST)["reason"])
+        return confirm_page(
+            request,
+            title=_("Please confirm"),
+            question=CONFIRMED_CONTROLS[action],
+            action=reverse("paper:flight-control", args=[flight.pk, action]),
+            back=back,
+            danger=True,
+        )
+    return _act(
+        request,
+        back,
+        services.control_flight,
+        _("Done for flight %(number)s.") % {"number": flight.number},
+        flight_id=flight.pk,
+        action=action,
+        actor=request.user,
+        reason=posted(ControlForm, request.POST)["reason"],
+    )
 
 
 # --- players: the phone page, the open table -----------------------------------------------------------
+
 
 def _table_context(pod, *, me=None) -> dict:
     return {"pod": pod, "seats": selectors.posted_dfcs(pod), "my_seat": me}
@@ -199,21 +285,33 @@ def pod_page(request, pod_id: int):
     pod = _paper_pod(pod_id)
     _allowed(services.require_follower, request.user, pod)
     me = permissions.seat_in_pod(request.user, pod.pk)
-    return render(request, "paper/pod.html", {
-        "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
-        "pod": pod, "event": pod.event, "my_seat": me, "dfcs": selectors.event_dfcs(pod.event) if me else [],
-        **_table_context(pod, me=me), "speaks": False, "controls": False, "initial": _initial(pod, staff=False),
-        "state_url": reverse("paper-api-call", args=[pod.pk]), "socket": f"/ws/paper/pods/{pod.pk}/",
-        "table_url": reverse("paper:table", args=[pod.pk]),
-    })
+    return render(
+        request,
+        "paper/pod.html",
+        {
+            "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
+            "pod": pod,
+            "event": pod.event,
+            "my_seat": me,
+            "dfcs": selectors.event_dfcs(pod.event) if me else [],
+            **_table_context(pod, me=me),
+            "speaks": False,
+            "controls": False,
+            "initial": _initial(pod, staff=False),
+            "state_url": reverse("paper-api-call", args=[pod.pk]),
+            "socket": f"/ws/paper/pods/{pod.pk}/",
+            "table_url": reverse("paper:table", args=[pod.pk]),
+        },
+    )
 
 
 @login_required
 def table(request, pod_id: int):
     pod = _paper_pod(pod_id)
     _allowed(services.require_follower, request.user, pod)
-    response = render(request, "paper/_table.html",
-                      _table_context(pod, me=permissions.seat_in_pod(request.user, pod.pk)))
+    response = render(
+        request, "paper/_table.html", _table_context(pod, me=permissions.seat_in_pod(request.user, pod.pk))
+    )
     response["Cache-Control"] = "no-store"
     return response
 
@@ -225,35 +323,58 @@ def post_dfc(request, pod_id: int):
     _allowed(services.require_pod_player, request.user, pod)
     form = PostDfcForm(request.POST)
     form.is_valid()  # never refuses: the service checks the card and the count
-    return _act(request, reverse("paper:pod", args=[pod.pk]) + "#table", services.post_dfc,
-                _("Shown to your pod."), pod_id=pod.pk, actor=request.user,
-                card=form.card_name_or_id(), count=form.cleaned_data["count"])
+    return _act(
+        request,
+        reverse("paper:pod", args=[pod.pk]) + "#table",
+        services.post_dfc,
+        _("Shown to your pod."),
+        pod_id=pod.pk,
+        actor=request.user,
+        card=form.card_name_or_id(),
+        count=form.cleaned_data["count"],
+    )
 
 
 @login_required
 @require_POST
 def withdraw_dfc(request, posted_id: int):
     posted = _allowed(services.access_posted_dfc, request.user, posted_id)
-    return _act(request, reverse("paper:pod", args=[posted.seat.pod_id]) + "#table", services.withdraw_dfc,
-                _("Taken back."), posted_id=posted.pk, actor=request.user)
+    return _act(
+        request,
+        reverse("paper:pod", args=[posted.seat.pod_id]) + "#table",
+        services.withdraw_dfc,
+        _("Taken back."),
+        posted_id=posted.pk,
+        actor=request.user,
+    )
 
 
 def _followed(token: str):
     pod = selectors.followed_pod(token)
     if pod is None:
-        raise Http404(gettext('This link does not work (any more).'))
+        raise Http404(gettext("This link does not work (any more)."))
     return pod
 
 
 def follow(request, token: str):
     pod = _followed(token)
-    return render(request, "paper/pod.html", {
-        "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
-        "pod": pod, "event": pod.event, "follower": True, **_table_context(pod), "speaks": False, "controls": False,
-        "initial": _initial(pod, staff=False),
-        "state_url": reverse("paper-api-follow", args=[token]), "socket": f"/ws/paper/follow/{token}/",
-        "table_url": reverse("paper:follow-table", args=[token]),
-    })
+    return render(
+        request,
+        "paper/pod.html",
+        {
+            "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
+            "pod": pod,
+            "event": pod.event,
+            "follower": True,
+            **_table_context(pod),
+            "speaks": False,
+            "controls": False,
+            "initial": _initial(pod, staff=False),
+            "state_url": reverse("paper-api-follow", args=[token]),
+            "socket": f"/ws/paper/follow/{token}/",
+            "table_url": reverse("paper:follow-table", args=[token]),
+        },
+    )
 
 
 def follow_table(request, token: str):
@@ -265,17 +386,32 @@ def follow_table(request, token: str):
 
 # --- printable seating ---------------------------------------------------------------------------------------
 
+
 @login_required
 def slips(request, event_id: int):
     event = _paper_event(event_id)
     _allowed(services.require_staff, request.user, event)
-    return render(request, "paper/slips.html", {"title": _("Seating slips · %(event)s") % {"event": event.name},
-                                                "event": event, "pods": selectors.seating(event)})
+    return render(
+        request,
+        "paper/slips.html",
+        {
+            "title": _("Seating slips · %(event)s") % {"event": event.name},
+            "event": event,
+            "pods": selectors.seating(event),
+        },
+    )
 
 
 @login_required
 def wall(request, event_id: int):
     event = _paper_event(event_id)
     _allowed(services.require_staff, request.user, event)
-    return render(request, "paper/wall.html", {"title": _("Seating by name · %(event)s") % {"event": event.name},
-                                               "event": event, "rows": selectors.seating_by_name(event)})
+    return render(
+        request,
+        "paper/wall.html",
+        {
+            "title": _("Seating by name · %(event)s") % {"event": event.name},
+            "event": event,
+            "rows": selectors.seating_by_name(event),
+        },
+    )

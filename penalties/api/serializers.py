@@ -20,32 +20,55 @@ class InfractionOutput(serializers.Serializer):
     upgrade_at = serializers.IntegerField(allow_null=True)
 
     def get_defaults(self, obj) -> dict:
-        return {"regular": obj.default_regular, "competitive": obj.default_competitive,
-                "professional": obj.default_professional}
+        return {
+            "regular": obj.default_regular,
+            "competitive": obj.default_competitive,
+            "professional": obj.default_professional,
+        }
 
 
 class PenaltyInput(serializers.Serializer):
     registration = serializers.IntegerField(min_value=1)
-    infraction = serializers.CharField(max_length=60, help_text=gettext_lazy('Infraction code from /api/infractions/.'))
-    description = serializers.CharField(max_length=5000, allow_blank=True, help_text=gettext_lazy('What happened.'))
+    infraction = serializers.CharField(max_length=60, help_text=gettext_lazy("Infraction code from /api/infractions/."))
+    description = serializers.CharField(max_length=5000, allow_blank=True, help_text=gettext_lazy("What happened."))
     fix = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
-    penalty = serializers.ChoiceField(PenaltyKind.choices, required=False, allow_null=True, default=None,
-                                      help_text=gettext_lazy('Leave out for the IPG default (with any repeat upgrade).'))
-    deviation_reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="",
-                                             help_text=gettext_lazy('Required when the penalty differs from the default.'))
+    penalty = serializers.ChoiceField(
+        PenaltyKind.choices,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=gettext_lazy("Leave out for the IPG default (with any repeat upgrade)."),
+    )
+    deviation_reason = serializers.CharField(
+        max_length=5000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=gettext_lazy("Required when the penalty differs from the default."),
+    )
     match_round = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
     pod = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     draft_round = serializers.IntegerField(min_value=1, max_value=9, required=False, allow_null=True)
     pick_number = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
-    source = serializers.CharField(max_length=60, required=False, allow_blank=True, default="",
-                                   help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>" (a timer pick).'))
+    source = serializers.CharField(
+        max_length=60,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>" (a timer pick).'),
+    )
     judge_statement = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
 
 
 class DecisionInput(serializers.Serializer):
     decision = serializers.ChoiceField(list(services.DECISIONS))
-    penalty = serializers.ChoiceField(PenaltyKind.choices, required=False, allow_null=True, default=None,
-                                      help_text=gettext_lazy('The new penalty (upgrade and downgrade only).'))
+    penalty = serializers.ChoiceField(
+        PenaltyKind.choices,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=gettext_lazy("The new penalty (upgrade and downgrade only)."),
+    )
     reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
 
 

@@ -34,24 +34,27 @@ from penalties.reports import csv_response
 
 # --- access helpers --------------------------------------------------------------------
 
+
 def _event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk).first()
     if event is None:
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext('No event has id %(pk)s.') % {'pk': pk})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": pk})
     return event
 
 
 def _require_event_viewer(user, event: Event) -> None:
     if not permissions.sees_event_penalties(user, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges and organisers see its penalties."))
+        raise ForbiddenError(
+            error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges and organisers see its penalties.")
+        )
 
 
 def _visible_penalty(user, pk: int):
     penalty = selectors.penalty_with_history(pk)
     if penalty is None:
-        raise NotFoundError(error_codes.UNKNOWN_PENALTY, gettext('No penalty has id %(pk)s.') % {'pk': pk})
+        raise NotFoundError(error_codes.UNKNOWN_PENALTY, gettext("No penalty has id %(pk)s.") % {"pk": pk})
     if not permissions.can_view_penalty(user, penalty):
-        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext('That is not your penalty.'))
+        raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext("That is not your penalty."))
     return penalty
 
 
@@ -60,6 +63,7 @@ def _detail(pk: int) -> dict:
 
 
 # --- views -----------------------------------------------------------------------------
+
 
 class InfractionListView(APIView):
     permission_classes = [AllowAny]
@@ -75,7 +79,8 @@ class EventPenaltiesView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter(name, str, required=False) for name in selectors.FILTERS],
-        responses=PenaltyOutput(many=True))
+        responses=PenaltyOutput(many=True),
+    )
     def get(self, request, event_id: int):
         """Every penalty of the event (its judges and organisers, and site staff)."""
         event = _event(event_id)
@@ -91,11 +96,21 @@ class EventPenaltiesView(APIView):
             raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
         data = validated_body(PenaltyInput, request)
         penalty = services.issue_penalty(
-            event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
-            actor=request.user, description=data["description"], fix=data["fix"], penalty=data["penalty"],
-            deviation_reason=data["deviation_reason"], match_round=data.get("match_round"),
-            pod_id=data.get("pod"), draft_round=data.get("draft_round"), pick_number=data.get("pick_number"),
-            source=data["source"], judge_statement=data["judge_statement"])
+            event_id=event.pk,
+            registration_id=data["registration"],
+            infraction_code=data["infraction"],
+            actor=request.user,
+            description=data["description"],
+            fix=data["fix"],
+            penalty=data["penalty"],
+            deviation_reason=data["deviation_reason"],
+            match_round=data.get("match_round"),
+            pod_id=data.get("pod"),
+            draft_round=data.get("draft_round"),
+            pick_number=data.get("pick_number"),
+            source=data["source"],
+            judge_statement=data["judge_statement"],
+        )
         return Response(_detail(penalty.pk), status=status.HTTP_201_CREATED)
 
 
@@ -128,8 +143,9 @@ class EventTimeoutPicksView(APIView):
         if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
             raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may dismiss that.")
         data = validated_body(DismissInput, request)
-        dismissed = services.dismiss_source(event_id=event.pk, source=data["source"], actor=request.user,
-                                            reason=data["reason"])
+        dismissed = services.dismiss_source(
+            event_id=event.pk, source=data["source"], actor=request.user, reason=data["reason"]
+        )
         return Response({"source": dismissed.source, "reason": dismissed.reason}, status=status.HTTP_201_CREATED)
 
 
@@ -202,11 +218,14 @@ class ReviewQueueView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         """Penalties awaiting review and pending appeals in the events you head-judge."""
-        return Response({
-            "penalties": PenaltyOutput(selectors.review_queue(request.user)[:500], many=True).data,
-            "appeals": PenaltyOutput([a.penalty for a in selectors.pending_appeals(request.user)[:500]],
-                                     many=True).data,
-        })
+        return Response(
+            {
+                "penalties": PenaltyOutput(selectors.review_queue(request.user)[:500], many=True).data,
+                "appeals": PenaltyOutput(
+                    [a.penalty for a in selectors.pending_appeals(request.user)[:500]], many=True
+                ).data,
+            }
+        )
 
 
 class MyPenaltiesView(APIView):
@@ -225,9 +244,10 @@ class PlayerPenaltiesView(APIView):
     def get(self, request, user_id: int):
         """One player's penalties across events (site staff only)."""
         if not permissions.is_site_staff(request.user):
-            raise ForbiddenError(error_codes.NOT_STAFF, gettext('Only site staff see penalties across events.'))
+            raise ForbiddenError(error_codes.NOT_STAFF, gettext("Only site staff see penalties across events."))
         penalties = selectors.account_penalties(user_id)
         if penalties is None:
-            raise NotFoundError(error_codes.UNKNOWN_USER, gettext('No account has id %(user_id)s.') % {'user_id': user_id})
+            raise NotFoundError(
+                error_codes.UNKNOWN_USER, gettext("No account has id %(user_id)s.") % {"user_id": user_id}
+            )
         return Response(PenaltyOutput(penalties, many=True).data)
-

@@ -23,14 +23,14 @@ from penalties.reports import csv_response
 def _event_or_404(event_id) -> Event:
     event = Event.objects.filter(pk=event_id).first() if str(event_id).isdigit() else None
     if event is None:
-        raise Http404(gettext('No such event'))
+        raise Http404(gettext("No such event"))
     return event
 
 
 def _penalty_or_404(request, pk: int):
     penalty = selectors.penalty_with_history(pk)
     if penalty is None:
-        raise Http404(gettext('No such penalty'))
+        raise Http404(gettext("No such penalty"))
     if not permissions.can_view_penalty(request.user, penalty):
         raise PermissionDenied
     return penalty
@@ -43,18 +43,23 @@ def _form_error(form, exc: DomainError) -> None:
 
 # --- player ----------------------------------------------------------------------------
 
+
 @login_required
 def my_penalties(request):
     user = request.user
     penalties = list(selectors.player_penalties(user))
-    return render(request, "penalties/mine.html", {
-        "title": gettext('My penalties'),
-        "penalties": penalties,
-        "judged_events": list(selectors.events_judged(user).order_by("-date")[:50]),
-        "queue_count": selectors.review_queue(user).count() + selectors.pending_appeals(user).count(),
-        "is_head_judge": selectors.events_head_judged(user).exists(),
-        "is_staff": permissions.is_site_staff(user),
-    })
+    return render(
+        request,
+        "penalties/mine.html",
+        {
+            "title": gettext("My penalties"),
+            "penalties": penalties,
+            "judged_events": list(selectors.events_judged(user).order_by("-date")[:50]),
+            "queue_count": selectors.review_queue(user).count() + selectors.pending_appeals(user).count(),
+            "is_head_judge": selectors.events_head_judged(user).exists(),
+            "is_staff": permissions.is_site_staff(user),
+        },
+    )
 
 
 def _statement_post(request, pk: int, action, success: str, form_name: str, gate):
@@ -81,27 +86,39 @@ def _statement_post(request, pk: int, action, success: str, form_name: str, gate
 @login_required
 @require_POST
 def appeal(request, pk: int):
-    return _statement_post(request, pk, services.appeal_penalty,
-                           "Your appeal has gone to the head judge.", "appeal_form",
-                           services.require_appellant)
+    return _statement_post(
+        request,
+        pk,
+        services.appeal_penalty,
+        "Your appeal has gone to the head judge.",
+        "appeal_form",
+        services.require_appellant,
+    )
 
 
 @login_required
 @require_POST
 def statement(request, pk: int):
-    return _statement_post(request, pk, services.add_statement, "Statement saved.", "statement_form",
-                           services.require_statement_writer)
+    return _statement_post(
+        request, pk, services.add_statement, "Statement saved.", "statement_form", services.require_statement_writer
+    )
 
 
 # --- judges ----------------------------------------------------------------------------
+
 
 @login_required
 def issue(request):
     event_id = request.GET.get("event") or request.POST.get("event")
     if not event_id:
-        return render(request, "penalties/choose_event.html", {
-            "title": gettext('Issue a penalty'), "events": list(selectors.events_judged(request.user).order_by("-date")[:100]),
-        })
+        return render(
+            request,
+            "penalties/choose_event.html",
+            {
+                "title": gettext("Issue a penalty"),
+                "events": list(selectors.events_judged(request.user).order_by("-date")[:100]),
+            },
+        )
     event = _event_or_404(event_id)
     if not permissions.judges_event(request.user, event):
         raise PermissionDenied
@@ -111,17 +128,28 @@ def issue(request):
         penalty = _issue_from(form, request, event) if form.is_valid() else None
         if penalty is not None:
             if penalty.status == PenaltyStatus.PENDING_REVIEW:
-                messages.info(request, gettext('Penalty recorded. It goes to the head judge for review before it is final.'))
+                messages.info(
+                    request, gettext("Penalty recorded. It goes to the head judge for review before it is final.")
+                )
             else:
-                messages.success(request, gettext('Penalty recorded; it is final (the head judge may still review it).'))
+                messages.success(
+                    request, gettext("Penalty recorded; it is final (the head judge may still review it).")
+                )
             return redirect("penalties:detail", pk=penalty.pk)
         status = 400
     else:
         form = IssueForm(initial=selectors.prefill(event=event, params=request.GET), event=event)
-    return render(request, "penalties/issue.html", {
-        "title": gettext('Issue a penalty · %(name)s') % {'name': event.name}, "event": event, "form": form,
-        "infractions": selectors.infractions(),
-    }, status=status)
+    return render(
+        request,
+        "penalties/issue.html",
+        {
+            "title": gettext("Issue a penalty · %(name)s") % {"name": event.name},
+            "event": event,
+            "form": form,
+            "infractions": selectors.infractions(),
+        },
+        status=status,
+    )
 
 
 def _issue_from(form: IssueForm, request, event: Event):
@@ -129,11 +157,21 @@ def _issue_from(form: IssueForm, request, event: Event):
     data = form.cleaned_data
     try:
         return services.issue_penalty(
-            event_id=event.pk, registration_id=data["registration"], infraction_code=data["infraction"],
-            actor=request.user, description=data["description"], fix=data["fix"],
-            penalty=data["penalty"] or None, deviation_reason=data["deviation_reason"],
-            match_round=data["match_round"], pod_id=data["pod"], draft_round=data["draft_round"],
-            pick_number=data["pick_number"], source=data["source"], judge_statement=data["judge_statement"])
+            event_id=event.pk,
+            registration_id=data["registration"],
+            infraction_code=data["infraction"],
+            actor=request.user,
+            description=data["description"],
+            fix=data["fix"],
+            penalty=data["penalty"] or None,
+            deviation_reason=data["deviation_reason"],
+            match_round=data["match_round"],
+            pod_id=data["pod"],
+            draft_round=data["draft_round"],
+            pick_number=data["pick_number"],
+            source=data["source"],
+            judge_statement=data["judge_statement"],
+        )
     except DomainError as exc:
         _form_error(form, exc)
         return None
@@ -147,16 +185,27 @@ def event_penalties(request, event_id: int):
     filters = FilterForm(request.GET or None)
     values = filters.cleaned_data if filters.is_valid() else {}
     penalties = selectors.event_penalties(
-        event, status=values.get("status", ""), infraction=values.get("infraction", ""),
-        penalty=values.get("penalty", ""), q=values.get("q", ""))
+        event,
+        status=values.get("status", ""),
+        infraction=values.get("infraction", ""),
+        penalty=values.get("penalty", ""),
+        q=values.get("q", ""),
+    )
     judge = permissions.judges_event(request.user, event)
-    return render(request, "penalties/event.html", {
-        "title": gettext('Penalties · %(name)s') % {'name': event.name}, "event": event, "filters": filters,
-        "penalties": list(penalties[:500]), "filtered": any(values.values()) if values else False,
-        "is_judge": judge,
-        "timeout_picks": selectors.unhandled_timeout_picks(event) if judge else [],
-        "summary": selectors.event_summary(event),
-    })
+    return render(
+        request,
+        "penalties/event.html",
+        {
+            "title": gettext("Penalties · %(name)s") % {"name": event.name},
+            "event": event,
+            "filters": filters,
+            "penalties": list(penalties[:500]),
+            "filtered": any(values.values()) if values else False,
+            "is_judge": judge,
+            "timeout_picks": selectors.unhandled_timeout_picks(event) if judge else [],
+            "summary": selectors.event_summary(event),
+        },
+    )
 
 
 @login_required
@@ -167,46 +216,67 @@ def dismiss(request, event_id: int):
         raise PermissionDenied
     form = DismissForm(request.POST)
     if not form.is_valid():
-        messages.error(request, gettext('Give a reason to dismiss an automatic pick.'))
+        messages.error(request, gettext("Give a reason to dismiss an automatic pick."))
         return redirect("penalties:event", event_id=event.pk)
     try:
-        services.dismiss_source(event_id=event.pk, source=form.cleaned_data["source"], actor=request.user,
-                                reason=form.cleaned_data["reason"])
+        services.dismiss_source(
+            event_id=event.pk,
+            source=form.cleaned_data["source"],
+            actor=request.user,
+            reason=form.cleaned_data["reason"],
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, gettext('Automatic pick dismissed: no infraction.'))
+        messages.success(request, gettext("Automatic pick dismissed: no infraction."))
     return redirect("penalties:event", event_id=event.pk)
 
 
-def _render_detail(request, penalty, *, decision_form=None, appeal_decision_form=None, appeal_form=None,
-                   statement_form=None, status=200):
+def _render_detail(
+    request,
+    penalty,
+    *,
+    decision_form=None,
+    appeal_decision_form=None,
+    appeal_form=None,
+    statement_form=None,
+    status=200,
+):
     user = request.user
     appeal_obj = getattr(penalty, "appeal", None)
-    can_review = (permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id != user.pk)
+    can_review = permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id != user.pk
     role = services.statement_role(penalty, user)
-    return render(request, "penalties/detail.html", {
-        "title": gettext('Penalty #%(pk)s') % {'pk': penalty.pk},
-        "p": penalty,
-        "appeal": appeal_obj,
-        "history": list(penalty.history.all()),
-        "is_owner": permissions.owns_penalty(user, penalty),
-        "is_event_viewer": permissions.sees_event_penalties(user, penalty.event_id),
-        "can_review": can_review and penalty.status != PenaltyStatus.WITHDRAWN
-        and penalty.reviewed_at is None
-        and not (appeal_obj and appeal_obj.status == AppealStatus.DECIDED),
-        "can_decide_appeal": can_review and appeal_obj is not None and appeal_obj.status == AppealStatus.PENDING
-        and penalty.status != PenaltyStatus.WITHDRAWN,
-        "own_penalty_note": permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id == user.pk,
-        "can_appeal": permissions.owns_penalty(user, penalty) and appeal_obj is None
-        and penalty.status != PenaltyStatus.WITHDRAWN,
-        "statement_role": role,
-        "decision_form": decision_form or DecisionForm(),
-        "appeal_decision_form": appeal_decision_form or DecisionForm(),
-        "appeal_form": appeal_form or StatementForm(),
-        "statement_form": statement_form or StatementForm(),
-        "is_dq": penalty.penalty == PenaltyKind.DISQUALIFICATION,
-    }, status=status)
+    return render(
+        request,
+        "penalties/detail.html",
+        {
+            "title": gettext("Penalty #%(pk)s") % {"pk": penalty.pk},
+            "p": penalty,
+            "appeal": appeal_obj,
+            "history": list(penalty.history.all()),
+            "is_owner": permissions.owns_penalty(user, penalty),
+            "is_event_viewer": permissions.sees_event_penalties(user, penalty.event_id),
+            "can_review": can_review
+            and penalty.status != PenaltyStatus.WITHDRAWN
+            and penalty.reviewed_at is None
+            and not (appeal_obj and appeal_obj.status == AppealStatus.DECIDED),
+            "can_decide_appeal": can_review
+            and appeal_obj is not None
+            and appeal_obj.status == AppealStatus.PENDING
+            and penalty.status != PenaltyStatus.WITHDRAWN,
+            "own_penalty_note": permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id == user.pk,
+            "can_appeal": permissions.owns_penalty(user, penalty)
+            and appeal_obj is None
+            and penalty.status != PenaltyStatus.WITHDRAWN,
+            "statement_role": role,
+            "decision_form": decision_form or DecisionForm(),
+            "appeal_decision_form": appeal_decision_form or DecisionForm(),
+            "appeal_form": appeal_form or StatementForm(),
+            "statement_form": statement_form or StatementForm(),
+            "is_dq": penalty.penalty == PenaltyKind.DISQUALIFICATION,
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -216,15 +286,20 @@ def detail(request, pk: int):
 
 # --- head judge ------------------------------------------------------------------------
 
+
 @login_required
 def review_queue(request):
     if not selectors.events_head_judged(request.user).exists():
         raise PermissionDenied
-    return render(request, "penalties/queue.html", {
-        "title": gettext('Review queue'),
-        "penalties": list(selectors.review_queue(request.user)[:500]),
-        "appeals": list(selectors.pending_appeals(request.user)[:500]),
-    })
+    return render(
+        request,
+        "penalties/queue.html",
+        {
+            "title": gettext("Review queue"),
+            "penalties": list(selectors.review_queue(request.user)[:500]),
+            "appeals": list(selectors.pending_appeals(request.user)[:500]),
+        },
+    )
 
 
 def _decide(request, pk: int, *, appeal: bool):
@@ -239,21 +314,42 @@ def _decide(request, pk: int, *, appeal: bool):
     new_kind = form.new_kind()
     try:
         outcome, outcome_status = services.check_decision(
-            penalty=penalty, actor=request.user, decision=data["decision"], reason=data["reason"],
-            new_kind=new_kind, appeal=appeal)
+            penalty=penalty,
+            actor=request.user,
+            decision=data["decision"],
+            reason=data["reason"],
+            new_kind=new_kind,
+            appeal=appeal,
+        )
         if not form.confirmed():
-            return render(request, "penalties/confirm.html", {
-                "title": gettext('Confirm: %(data)s penalty #%(pk)s') % {'data': data['decision'], 'pk': penalty.pk}, "p": penalty, "appeal": appeal,
-                "decision": data["decision"], "new_kind": new_kind or "", "reason": data["reason"],
-                "outcome": PenaltyKind(outcome).label, "outcome_status": PenaltyStatus(outcome_status).label,
-                "action": reverse("penalties:appeal-decision" if appeal else "penalties:review", args=[penalty.pk]),
-            })
-        services.decide(penalty_id=penalty.pk, actor=request.user, decision=data["decision"],
-                        reason=data["reason"], penalty=new_kind, appeal=appeal)
+            return render(
+                request,
+                "penalties/confirm.html",
+                {
+                    "title": gettext("Confirm: %(data)s penalty #%(pk)s")
+                    % {"data": data["decision"], "pk": penalty.pk},
+                    "p": penalty,
+                    "appeal": appeal,
+                    "decision": data["decision"],
+                    "new_kind": new_kind or "",
+                    "reason": data["reason"],
+                    "outcome": PenaltyKind(outcome).label,
+                    "outcome_status": PenaltyStatus(outcome_status).label,
+                    "action": reverse("penalties:appeal-decision" if appeal else "penalties:review", args=[penalty.pk]),
+                },
+            )
+        services.decide(
+            penalty_id=penalty.pk,
+            actor=request.user,
+            decision=data["decision"],
+            reason=data["reason"],
+            penalty=new_kind,
+            appeal=appeal,
+        )
     except DomainError as exc:
         _form_error(form, exc)
         return _render_detail(request, penalty, status=exc.status_code, **{form_key: form})
-    messages.success(request, gettext('Decision recorded.'))
+    messages.success(request, gettext("Decision recorded."))
     return redirect("penalties:detail", pk=penalty.pk)
 
 
@@ -271,16 +367,22 @@ def appeal_decision(request, pk: int):
 
 # --- reports ---------------------------------------------------------------------------
 
+
 @login_required
 def event_report(request, event_id: int):
     event = _event_or_404(event_id)
     if not permissions.sees_event_penalties(request.user, event):
         raise PermissionDenied
-    return render(request, "penalties/report.html", {
-        "title": gettext('Penalty report · %(name)s') % {'name': event.name}, "event": event,
-        "penalties": list(selectors.event_penalties(event).order_by("issued_at", "pk")),
-        "summary": selectors.event_summary(event),
-    })
+    return render(
+        request,
+        "penalties/report.html",
+        {
+            "title": gettext("Penalty report · %(name)s") % {"name": event.name},
+            "event": event,
+            "penalties": list(selectors.event_penalties(event).order_by("issued_at", "pk")),
+            "summary": selectors.event_summary(event),
+        },
+    )
 
 
 @login_required
@@ -295,11 +397,17 @@ def event_report_csv(request, event_id: int):
 def disqualification_report(request, pk: int):
     penalty = _penalty_or_404(request, pk)
     if penalty.penalty != PenaltyKind.DISQUALIFICATION:
-        raise Http404(gettext('This penalty is not a disqualification'))
-    return render(request, "penalties/disqualification.html", {
-        "title": gettext('Disqualification report · %(name)s') % {'name': penalty.registration.name}, "p": penalty,
-        "history": list(penalty.history.all()), "appeal": getattr(penalty, "appeal", None),
-    })
+        raise Http404(gettext("This penalty is not a disqualification"))
+    return render(
+        request,
+        "penalties/disqualification.html",
+        {
+            "title": gettext("Disqualification report · %(name)s") % {"name": penalty.registration.name},
+            "p": penalty,
+            "history": list(penalty.history.all()),
+            "appeal": getattr(penalty, "appeal", None),
+        },
+    )
 
 
 @login_required
@@ -309,7 +417,13 @@ def players(request):
     q = request.GET.get("q", "").strip()[:100]
     user_id = request.GET.get("user", "")
     groups = selectors.player_report(q=q, user_id=int(user_id) if user_id.isdigit() else None)
-    return render(request, "penalties/players.html", {
-        "title": gettext('Penalties per player'), "q": q, "groups": groups,
-        "kinds": PenaltyKind.choices,
-    })
+    return render(
+        request,
+        "penalties/players.html",
+        {
+            "title": gettext("Penalties per player"),
+            "q": q,
+            "groups": groups,
+            "kinds": PenaltyKind.choices,
+        },
+    )

@@ -15,30 +15,37 @@ from rulesdesk import services
 
 class ActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=list(ACTIONS))
-    face = serializers.ChoiceField(choices=FACE_LABELS, required=False,
-                                   help_text=gettext_lazy('cast, play_land: which face (R32-R34).'))
-    face_down = serializers.ChoiceField(choices=FACE_DOWN_CASTS, required=False,
-                                        help_text=gettext_lazy('cast: face down for {3} (R18).'))
-    via = serializers.ChoiceField(choices=TURN_UP_VIA, required=False,
-                                  help_text=gettext_lazy('turn_face_up: how (R19, R23, R26-R28).'))
-    to = serializers.ChoiceField(choices=ZONES, required=False, help_text=gettext_lazy('move: the zone.'))
-    transformed = serializers.BooleanField(required=False,
-                                           help_text=gettext_lazy('put_onto_battlefield: back face up (R4).'))
-    by = serializers.ChoiceField(choices=FACE_DOWN_BY, required=False,
-                                 help_text=gettext_lazy('turn_face_down: what turns it face down.'))
+    face = serializers.ChoiceField(
+        choices=FACE_LABELS, required=False, help_text=gettext_lazy("cast, play_land: which face (R32-R34).")
+    )
+    face_down = serializers.ChoiceField(
+        choices=FACE_DOWN_CASTS, required=False, help_text=gettext_lazy("cast: face down for {3} (R18).")
+    )
+    via = serializers.ChoiceField(
+        choices=TURN_UP_VIA, required=False, help_text=gettext_lazy("turn_face_up: how (R19, R23, R26-R28).")
+    )
+    to = serializers.ChoiceField(choices=ZONES, required=False, help_text=gettext_lazy("move: the zone."))
+    transformed = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("put_onto_battlefield: back face up (R4).")
+    )
+    by = serializers.ChoiceField(
+        choices=FACE_DOWN_BY, required=False, help_text=gettext_lazy("turn_face_down: what turns it face down.")
+    )
 
 
 class SimulateRequestSerializer(serializers.Serializer):
-    card = serializers.CharField(help_text=gettext_lazy('A face name, the full name or a card id.'))
+    card = serializers.CharField(help_text=gettext_lazy("A face name, the full name or a card id."))
     zone = serializers.ChoiceField(choices=services.START_ZONES, default="hand")
-    actions = ActionSerializer(many=True, help_text=gettext_lazy('At most %(MAX_ACTIONS)s.') % {'MAX_ACTIONS': services.MAX_ACTIONS})
+    actions = ActionSerializer(
+        many=True, help_text=gettext_lazy("At most %(MAX_ACTIONS)s.") % {"MAX_ACTIONS": services.MAX_ACTIONS}
+    )
 
 
 class CharacteristicsSerializer(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     mana_cost = serializers.CharField(allow_null=True)
     mana_value = serializers.IntegerField()
-    colors = serializers.ListField(child=serializers.CharField(), help_text=gettext_lazy('WUBRG order.'))
+    colors = serializers.ListField(child=serializers.CharField(), help_text=gettext_lazy("WUBRG order."))
     supertypes = serializers.ListField(child=serializers.CharField())
     card_types = serializers.ListField(child=serializers.CharField())
     subtypes = serializers.ListField(child=serializers.CharField())
@@ -48,27 +55,30 @@ class CharacteristicsSerializer(serializers.Serializer):
     defense = serializers.CharField(allow_null=True)
     ward = serializers.CharField(allow_null=True)
     rules_text = serializers.CharField(allow_blank=True)
-    source = serializers.CharField(help_text=gettext_lazy('front, back, flipped, combined, copy or face_down.'))
+    source = serializers.CharField(help_text=gettext_lazy("front, back, flipped, combined, copy or face_down."))
 
 
 class StateSerializer(serializers.Serializer):
     zone = serializers.CharField(help_text=", ".join(ZONES))
     face_down = serializers.BooleanField()
-    face_down_by = serializers.CharField(allow_null=True, help_text="R25: "
-                                         + ", ".join(FACE_DOWN_BY))
-    face_up = serializers.CharField(help_text=gettext_lazy('front or back'))
+    face_down_by = serializers.CharField(allow_null=True, help_text="R25: " + ", ".join(FACE_DOWN_BY))
+    face_up = serializers.CharField(help_text=gettext_lazy("front or back"))
     flipped = serializers.BooleanField()
     tapped = serializers.BooleanField()
     lost_abilities = serializers.BooleanField()
-    characteristics = CharacteristicsSerializer(help_text=gettext_lazy('What every player sees.'))
+    characteristics = CharacteristicsSerializer(help_text=gettext_lazy("What every player sees."))
     controller_sees = CharacteristicsSerializer(
-        allow_null=True, help_text=gettext_lazy("R20: a face-down object's face-up characteristics, which its controller may look at; null when face up."))
+        allow_null=True,
+        help_text=gettext_lazy(
+            "R20: a face-down object's face-up characteristics, which its controller may look at; null when face up."
+        ),
+    )
 
 
 class StepSerializer(serializers.Serializer):
     action = serializers.CharField(help_text=gettext_lazy('"start" for the first step.'))
     params = serializers.DictField()
-    outcome = serializers.CharField(help_text=gettext_lazy('ok, no_effect or illegal'))
+    outcome = serializers.CharField(help_text=gettext_lazy("ok, no_effect or illegal"))
     reason = serializers.CharField(allow_null=True, help_text=gettext_lazy('The rule cited, e.g. "R35: ...".'))
     events = serializers.ListField(child=serializers.CharField())
     changes = serializers.ListField(child=serializers.CharField())

@@ -32,13 +32,21 @@ class SimulateView(APIView):
         operation_id="rules_simulate",
         request=SimulateRequestSerializer,
         responses={200: SimulateResponseSerializer, 400: ErrorSerializer},
-        examples=[OpenApiExample(
-            "Disguise",
-            value={"card": "Experiment Twelve", "zone": "hand", "actions": [
-                {"action": "cast", "face_down": "disguise"}, {"action": "resolve"},
-                {"action": "turn_face_up", "via": "disguise"}]},
-            request_only=True,
-        )],
+        examples=[
+            OpenApiExample(
+                "Disguise",
+                value={
+                    "card": "Experiment Twelve",
+                    "zone": "hand",
+                    "actions": [
+                        {"action": "cast", "face_down": "disguise"},
+                        {"action": "resolve"},
+                        {"action": "turn_face_up", "via": "disguise"},
+                    ],
+                },
+                request_only=True,
+            )
+        ],
         tags=["rules"],
     )
     def post(self, request):

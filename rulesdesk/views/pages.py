@@ -24,11 +24,21 @@ from draftsite.i18n import localize
 from rulesdesk import error_codes, services
 
 ACTION_LABELS = {
-    "cast": gettext_lazy("Cast"), "play_land": gettext_lazy("Play as a land"), "resolve": gettext_lazy("Resolve"),
-    "put_onto_battlefield": gettext_lazy("Put onto the battlefield"), "transform": gettext_lazy("Transform"), "flip": gettext_lazy("Flip"),
-    "turn_face_up": gettext_lazy("Turn face up"), "turn_face_down": gettext_lazy("Turn face down"), "manifest": gettext_lazy("Manifest"),
-    "cloak": gettext_lazy("Cloak"), "move": gettext_lazy("Move to zone"), "lose_abilities": gettext_lazy("Lose all abilities"),
-    "tap": gettext_lazy("Tap"), "untap": gettext_lazy("Untap"), "end_game": gettext_lazy("End the game"),
+    "cast": gettext_lazy("Cast"),
+    "play_land": gettext_lazy("Play as a land"),
+    "resolve": gettext_lazy("Resolve"),
+    "put_onto_battlefield": gettext_lazy("Put onto the battlefield"),
+    "transform": gettext_lazy("Transform"),
+    "flip": gettext_lazy("Flip"),
+    "turn_face_up": gettext_lazy("Turn face up"),
+    "turn_face_down": gettext_lazy("Turn face down"),
+    "manifest": gettext_lazy("Manifest"),
+    "cloak": gettext_lazy("Cloak"),
+    "move": gettext_lazy("Move to zone"),
+    "lose_abilities": gettext_lazy("Lose all abilities"),
+    "tap": gettext_lazy("Tap"),
+    "untap": gettext_lazy("Untap"),
+    "end_game": gettext_lazy("End the game"),
 }
 # The parameter controls of the "add a step" form: name -> (label, choices or None for a flag).
 PARAM_CONTROLS = [
@@ -39,7 +49,11 @@ PARAM_CONTROLS = [
     ("by", gettext_lazy("Turned face down by"), FACE_DOWN_BY),
     ("transformed", gettext_lazy("Put onto the battlefield transformed"), None),
 ]
-OUTCOME_LABELS = {"ok": gettext_lazy("Happens"), "no_effect": gettext_lazy("Nothing happens"), "illegal": gettext_lazy("Not allowed")}
+OUTCOME_LABELS = {
+    "ok": gettext_lazy("Happens"),
+    "no_effect": gettext_lazy("Nothing happens"),
+    "illegal": gettext_lazy("Not allowed"),
+}
 
 
 def _desk_url(card: str, zone: str, actions: list[str]) -> str:
@@ -116,10 +130,18 @@ def desk(request):
         return HttpResponseRedirect(_desk_url(card_query, zone, actions + [added]))
 
     context: dict[str, Any] = {
-        "title": gettext('Rules desk'), "card_query": card_query, "zone": zone, "actions": actions,
-        "zones": services.START_ZONES, "action_buttons": ACTION_LABELS.items(),
-        "param_controls": PARAM_CONTROLS, "max_actions": services.MAX_ACTIONS,
-        "error": None, "suggestions": [], "steps": [], "card": None,
+        "title": gettext("Rules desk"),
+        "card_query": card_query,
+        "zone": zone,
+        "actions": actions,
+        "zones": services.START_ZONES,
+        "action_buttons": ACTION_LABELS.items(),
+        "param_controls": PARAM_CONTROLS,
+        "max_actions": services.MAX_ACTIONS,
+        "error": None,
+        "suggestions": [],
+        "steps": [],
+        "card": None,
     }
     status = 200
     if card_query:
@@ -128,8 +150,7 @@ def desk(request):
         except DomainError as exc:
             context["error"] = exc.message
             context["suggestions"] = [
-                {"name": name, "url": _desk_url(name, zone, actions)}
-                for name in exc.extra.get("suggestions", [])
+                {"name": name, "url": _desk_url(name, zone, actions)} for name in exc.extra.get("suggestions", [])
             ]
             status = 200 if exc.code == error_codes.UNKNOWN_CARD else 400
         else:
@@ -137,18 +158,23 @@ def desk(request):
     return render(request, "rulesdesk/desk.html", context, status=status)
 
 
-def _result_context(request, card, result_steps: list[dict[str, Any]], card_query: str, zone: str,
-                    actions: list[str]) -> dict[str, Any]:
+def _result_context(
+    request, card, result_steps: list[dict[str, Any]], card_query: str, zone: str, actions: list[str]
+) -> dict[str, Any]:
     """The card, every step as the page shows it, and the links to share, undo or go back."""
     return {
         "card": services.card_dict(card),
         "steps": [
-            {**step, "number": index, "label": ACTION_LABELS.get(step["action"], gettext("Start")),
-             "outcome_label": OUTCOME_LABELS[step["outcome"]],
-             "rows": _rows(step["state"]), "status": _status(step["state"]),
-             "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}"
-                                      for k, v in step["params"].items()),
-             "upto_url": _desk_url(card_query, zone, actions[:index])}
+            {
+                **step,
+                "number": index,
+                "label": ACTION_LABELS.get(step["action"], gettext("Start")),
+                "outcome_label": OUTCOME_LABELS[step["outcome"]],
+                "rows": _rows(step["state"]),
+                "status": _status(step["state"]),
+                "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in step["params"].items()),
+                "upto_url": _desk_url(card_query, zone, actions[:index]),
+            }
             for index, step in enumerate(result_steps)
         ],
         "share_url": request.build_absolute_uri(_desk_url(card_query, zone, actions)),

@@ -88,12 +88,24 @@ def test_next_seat_told_counts_a_change_heard_before_the_pickers_answer(bench):
 
 
 def test_table_row_names_the_run(bench):
-    result = {"mode": "event", "think": [2.0, 10.0], "window": {"seconds": 120.4}, "pods_finished": 1, "pods": 125,
-              "notifications": {"not_heard": 0, "heard_twice": 0}, "transport": "socket", "web_workers": 2,
-              "usage": {"cpu_ms_per_pick": {"web": 0.6, "postgres": 0.4, "server_total": 1.1}},
-              "players": 1000, "picks_per_second": 250.0, "ack_ms": {"p50": 3.0, "p99": 1500.0},
-              "told_ms": {"p50": None, "p99": None}, "errors": {"total": 0},
-              "conservation": {"timeout_picks_in_window": 0}, "memory": {"total_rss_mb": 512.3}}
+    result = {
+        "mode": "event",
+        "think": [2.0, 10.0],
+        "window": {"seconds": 120.4},
+        "pods_finished": 1,
+        "pods": 125,
+        "notifications": {"not_heard": 0, "heard_twice": 0},
+        "transport": "socket",
+        "web_workers": 2,
+        "usage": {"cpu_ms_per_pick": {"web": 0.6, "postgres": 0.4, "server_total": 1.1}},
+        "players": 1000,
+        "picks_per_second": 250.0,
+        "ack_ms": {"p50": 3.0, "p99": 1500.0},
+        "told_ms": {"p50": None, "p99": None},
+        "errors": {"total": 0},
+        "conservation": {"timeout_picks_in_window": 0},
+        "memory": {"total_rss_mb": 512.3},
+    }
     row = bench.table_row(result)
     assert row.startswith("| event (2-10 s thinking), 120 s | socket | 2 | 1,000 | 250.0 | 3.0 ms / 1.50 s | – / – |")
     assert row.count("|") == bench.TABLE_HEADER.splitlines()[0].count("|")

@@ -29,8 +29,7 @@ def test_the_importer_keeps_each_faces_printed_names_per_language():
     assert names[("it", 0)] == "Pastore di Gatstaf"
     assert names[("ru", 1)] == "Гастафский Завыватель"
     assert names[("ja", 0)] == "ガツタフの羊飼い"
-    assert {lang for lang, _ in names} == {"de", "es", "fr", "it", "ja", "ko", "pt-br", "ru",
-                                           "zh-hans", "zh-hant"}
+    assert {lang for lang, _ in names} == {"de", "es", "fr", "it", "ja", "ko", "pt-br", "ru", "zh-hans", "zh-hant"}
     # the folded key is what look-ups compare: case and accents ignored, Cyrillic kept
     row = card.localized_names.get(language="ru", position=1)
     assert row.search_name == normalize_name("ГАСТАФСКИЙ завыватель") == "гастафскии завыватель"
@@ -44,16 +43,19 @@ def test_reimporting_changes_nothing():
     assert LocalizedName.objects.count() == before
 
 
-@pytest.mark.parametrize("query", [
-    "Pastor de Gatstaf",  # Portuguese and Spanish
-    "Uivador de Gatstaf",  # Portuguese back face
-    "Aullador de Gatstaf",  # Spanish back face
-    "Pastore di Gatstaf",  # Italian
-    "Гастафский Завыватель",  # Russian back face
-    "ГАСТАФСКИЙ ПАСТУХ",  # case ignored in Cyrillic
-    "pastore  di   GATSTAF",
-    "Pastor de Gatstaf // Uivador de Gatstaf",  # the full printed name
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Pastor de Gatstaf",  # Portuguese and Spanish
+        "Uivador de Gatstaf",  # Portuguese back face
+        "Aullador de Gatstaf",  # Spanish back face
+        "Pastore di Gatstaf",  # Italian
+        "Гастафский Завыватель",  # Russian back face
+        "ГАСТАФСКИЙ ПАСТУХ",  # case ignored in Cyrillic
+        "pastore  di   GATSTAF",
+        "Pastor de Gatstaf // Uivador de Gatstaf",  # the full printed name
+    ],
+)
 def test_lookup_finds_a_card_by_any_printed_name(api_client, query):
     response = api_client.get("/api/cards/", {"q": query})
     assert response.status_code == 200
@@ -77,11 +79,14 @@ def test_the_response_gives_the_name_in_the_readers_language(api_client):
     assert english["local_name"] is None
 
 
-@pytest.mark.parametrize("query, language, expected_first", [
-    ("Uivador de Gatstf", "pt-br", "Uivador de Gatstaf"),
-    ("Гастафский Завыватль", "ru", "Гастафский Завыватель"),
-    ("Pastore di Gatstf", "it", "Pastore di Gatstaf"),
-])
+@pytest.mark.parametrize(
+    "query, language, expected_first",
+    [
+        ("Uivador de Gatstf", "pt-br", "Uivador de Gatstaf"),
+        ("Гастафский Завыватль", "ru", "Гастафский Завыватель"),
+        ("Pastore di Gatstf", "it", "Pastore di Gatstaf"),
+    ],
+)
 def test_suggestions_come_in_the_language_of_the_query(api_client, query, language, expected_first):
     body = api_client.get("/api/cards/", {"q": query}).json()
     assert body["results"] == []

@@ -39,14 +39,14 @@ def test_names_fold_to_one_key(raw, folded):
 @pytest.mark.parametrize(
     "query, expected",
     [
-        ("Gatstaf Howler", "gatstaf"),           # back face name
-        ("gatstaf shepherd", "gatstaf"),         # front face, lower case
+        ("Gatstaf Howler", "gatstaf"),  # back face name
+        ("gatstaf shepherd", "gatstaf"),  # front face, lower case
         ("Gatstaf Shepherd // Gatstaf Howler", "gatstaf"),
         ("Sejiri Glacier", "sejiri"),
-        ("sejiri refuge", "refuge"),             # a different, single-faced card
-        ("lim-dul's vault", "vault"),            # accent-insensitive
+        ("sejiri refuge", "refuge"),  # a different, single-faced card
+        ("lim-dul's vault", "vault"),  # accent-insensitive
         ("LIM DÛL’S VAULT", "vault"),
-        ("tok-tok, volcano born", "akki"),       # flip card's second half
+        ("tok-tok, volcano born", "akki"),  # flip card's second half
     ],
 )
 def test_find_card_by_any_name(catalogue, query, expected):
@@ -139,10 +139,12 @@ def test_card_page_404_is_friendly(client):
 
 def test_real_seed_cards_by_any_face(api_client):
     """The bundled catalogue: a DFC back face, an MDFC back face and a flip card's other half."""
-    for query, full in [("gatstaf howler", "Gatstaf Shepherd // Gatstaf Howler"),
-                        ("Sejiri Glacier", "Sejiri Shelter // Sejiri Glacier"),
-                        ("TOK-TOK, VOLCANO BORN", "Akki Lavarunner // Tok-Tok, Volcano Born"),
-                        ("experiment twelve", "Experiment Twelve")]:
+    for query, full in [
+        ("gatstaf howler", "Gatstaf Shepherd // Gatstaf Howler"),
+        ("Sejiri Glacier", "Sejiri Shelter // Sejiri Glacier"),
+        ("TOK-TOK, VOLCANO BORN", "Akki Lavarunner // Tok-Tok, Volcano Born"),
+        ("experiment twelve", "Experiment Twelve"),
+    ]:
         card = selectors.find_card(query)
         assert card is not None and card.name == full, query
     body = api_client.get(f"/api/cards/{selectors.find_card('Gatstaf Howler').pk}/").json()

@@ -46,8 +46,11 @@ def catalogue(django_db_setup, django_db_blocker):
     """The real cards these tests use (ISD, ZNR, CHK, MKC, DSK, MKM, checklists, SZNR)."""
     with django_db_blocker.unblock():
         missing = [str(DATA / path) for path, name in NEEDED if not Card.objects.filter(name=name).exists()]
-        missing_checklists = [str(DATA / path) for path, code in CHECKLIST_FILES
-                              if not ChecklistCard.objects.filter(set_code=code).exists()]
+        missing_checklists = [
+            str(DATA / path)
+            for path, code in CHECKLIST_FILES
+            if not ChecklistCard.objects.filter(set_code=code).exists()
+        ]
         if missing or missing_checklists:
             # Checklists last (their entries link to cards already imported); re-importing
             # a file changes nothing.
@@ -61,15 +64,17 @@ def users(db):
 
 
 def make_event(users, *, deck_format="constructed", deadline=None, published=False, name="Friday Night"):
-    event = draft_services.create_event(name=name, date=T0.date(), created_by=users["org"],
-                                        draft_format="cube", cube_list=["Island"])
+    event = draft_services.create_event(
+        name=name, date=T0.date(), created_by=users["org"], draft_format="cube", cube_list=["Island"]
+    )
     event.deck_format = deck_format
     event.decklist_deadline = deadline
     event.decklists_published = published
     event.save()
     EventStaffFactory(event=event, user=users["judge"], role=StaffRole.JUDGE)
-    regs = {who: draft_services.register_player(event_id=event.pk, user=users[who])
-            for who in ("alice", "bob", "carol")}
+    regs = {
+        who: draft_services.register_player(event_id=event.pk, user=users[who]) for who in ("alice", "bob", "carol")
+    }
     return event, regs
 
 

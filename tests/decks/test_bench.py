@@ -10,8 +10,22 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_bench_validate_decks_smoke(tmp_path):
     output = tmp_path / "validate_decks.json"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "validate_decks.py"), "--synthetic", "--decks", "300",
-                    "--seconds", "0.05", "--output", str(output)], check=False, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "validate_decks.py"),
+            "--synthetic",
+            "--decks",
+            "300",
+            "--seconds",
+            "0.05",
+            "--output",
+            str(output),
+        ],
+        check=False,
+        capture_output=True,
+        timeout=120,
+    )
     result = json.loads(output.read_text())
     assert result["decks"] == 300 and result["source"] == "synthetic"
     assert result["decks_with_checklist_cards"] > 0 and result["invalid_decks"] > 0

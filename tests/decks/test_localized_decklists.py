@@ -27,11 +27,12 @@ def validate(api_client, body, language="en"):
 
 
 def test_parsers_keep_printed_names_as_written_in_every_format():
-    text = ("4 Разыскиватель Тайн\n2 Mago da Conjuração-relâmpago (ISD) 78\n"
-            "1 Pastore di Gatstaf\nSB: 2 Garças de Fantasmas\n")
+    text = (
+        "4 Разыскиватель Тайн\n2 Mago da Conjuração-relâmpago (ISD) 78\n"
+        "1 Pastore di Gatstaf\nSB: 2 Garças de Fantasmas\n"
+    )
     parsed = parsers.parse_decklist(text)
-    assert parsed.main == [("Разыскиватель Тайн", 4), ("Mago da Conjuração-relâmpago", 2),
-                           ("Pastore di Gatstaf", 1)]
+    assert parsed.main == [("Разыскиватель Тайн", 4), ("Mago da Conjuração-relâmpago", 2), ("Pastore di Gatstaf", 1)]
     arena = parsers.parse_decklist("Deck\n4 Investigador de Segredos (ISD) 51\n\nSideboard\n2 Negar (ZNR) 71\n")
     assert arena.format == parsers.ARENA
     assert arena.main == [("Investigador de Segredos", 4)] and arena.sideboard == [("Negar", 2)]
@@ -41,9 +42,12 @@ def test_parsers_keep_printed_names_as_written_in_every_format():
 
 def test_a_portuguese_list_validates_and_says_which_language_it_read(api_client, catalogue):
     parsed = parsers.parse_decklist(read_fixture("delver_isd_pt.txt"))
-    body = {"format": "constructed", "opaque_sleeves": True,
-            "main": [{"name": n, "count": c} for n, c in parsed.main],
-            "sideboard": [{"name": n, "count": c} for n, c in parsed.sideboard]}
+    body = {
+        "format": "constructed",
+        "opaque_sleeves": True,
+        "main": [{"name": n, "count": c} for n, c in parsed.main],
+        "sideboard": [{"name": n, "count": c} for n, c in parsed.sideboard],
+    }
     data = validate(api_client, body).json()
     assert data["errors"] == [] and data["valid"] is True
     assert data["summary"]["main"] == 60 and data["summary"]["sideboard"] == 7
@@ -61,15 +65,19 @@ def test_a_portuguese_list_validates_and_says_which_language_it_read(api_client,
 def test_mixed_languages_in_main_sideboard_and_checklist_cards(api_client, catalogue):
     body = {
         "format": "limited",
-        "main": [{"name": "Разыскиватель Тайн", "count": 1},  # Russian, Cyrillic
-                 {"name": "Pastore di Gatstaf", "count": 1},  # Italian
-                 {"name": "pastor de gatstaf", "count": 1},  # Portuguese = Spanish, lower case
-                 {"name": "Aberración insectoide", "count": 1},  # Spanish back face, accents
-                 {"name": "Stitched Drake", "count": 1},  # English
-                 {"name": "Isola", "count": 35}],
+        "main": [
+            {"name": "Разыскиватель Тайн", "count": 1},  # Russian, Cyrillic
+            {"name": "Pastore di Gatstaf", "count": 1},  # Italian
+            {"name": "pastor de gatstaf", "count": 1},  # Portuguese = Spanish, lower case
+            {"name": "Aberración insectoide", "count": 1},  # Spanish back face, accents
+            {"name": "Stitched Drake", "count": 1},  # English
+            {"name": "Isola", "count": 35},
+        ],
         "sideboard": [{"name": "Гастафский Завыватель", "count": 1}],
-        "checklist_cards": [{"checklist": "Innistrad Checklist", "marked": ["Investigador de Segredos"]},
-                            {"checklist": "Innistrad Checklist", "marked": ["Гастафский Пастух"]}],
+        "checklist_cards": [
+            {"checklist": "Innistrad Checklist", "marked": ["Investigador de Segredos"]},
+            {"checklist": "Innistrad Checklist", "marked": ["Гастафский Пастух"]},
+        ],
     }
     data = validate(api_client, body).json()
     codes = {e["code"] for e in data["errors"]}
@@ -86,8 +94,10 @@ def test_mixed_languages_in_main_sideboard_and_checklist_cards(api_client, catal
 def test_an_ambiguous_printed_name_lists_the_candidates(api_client, catalogue):
     import_card_file(BUNDLED_DATA_DIR / "mtgjson" / "M21.json.gz")
     import_card_file(BUNDLED_DATA_DIR / "mtgjson" / "SOI.json.gz")
-    body = {"format": "limited", "main": [{"name": "Aristocrata Indulgente", "count": 1},
-                                          {"name": "Ilha", "count": 39}]}
+    body = {
+        "format": "limited",
+        "main": [{"name": "Aristocrata Indulgente", "count": 1}, {"name": "Ilha", "count": 39}],
+    }
     messages = {}
     for language in ("en", "pt-br", "es", "it", "ru"):
         data = validate(api_client, body, language).json()
@@ -107,16 +117,23 @@ def test_an_ambiguous_printed_name_lists_the_candidates(api_client, catalogue):
 
 def test_registered_list_keeps_the_english_name_with_the_printed_one(constructed, users):
     event, regs = constructed
-    response = client_for(users["alice"]).put(f"/api/events/{event.pk}/deck/",
-                                              {"text": read_fixture("delver_isd_pt.txt"), "opaque_sleeves": True},
-                                              format="json")
+    response = client_for(users["alice"]).put(
+        f"/api/events/{event.pk}/deck/",
+        {"text": read_fixture("delver_isd_pt.txt"), "opaque_sleeves": True},
+        format="json",
+    )
     assert response.status_code == 200, response.content
     data = response.json()
     assert data["valid"] is True
     deck = Deck.objects.get(registration=regs["alice"])
     delver = next(row for row in deck.main if row["name"] == DELVER)
-    assert delver == {"card_id": Card.objects.get(name=DELVER).pk, "name": DELVER, "count": 4,
-                      "printed_name": "Investigador de Segredos", "language": "pt-br"}
+    assert delver == {
+        "card_id": Card.objects.get(name=DELVER).pk,
+        "name": DELVER,
+        "count": 4,
+        "printed_name": "Investigador de Segredos",
+        "language": "pt-br",
+    }
     api_line = next(row for row in data["main"] if row["name"] == DELVER)
     assert api_line["printed_name"] == "Investigador de Segredos" and api_line["language"] == "pt-br"
 
@@ -129,8 +146,11 @@ def test_a_new_player_switches_to_portuguese_and_registers_a_portuguese_list(con
     browser.post("/i18n/setlang/", {"language": "pt-br", "next": "/decks/"})
     page = browser.get(f"/decks/events/{event.pk}/").content.decode()
     assert "Meu deck" in page and 'lang="pt-br"' in page
-    response = browser.post(f"/decks/events/{event.pk}/", {
-        "decklist": read_fixture("delver_isd_pt.txt"), "opaque_sleeves": "on", "action": "save"}, follow=True)
+    response = browser.post(
+        f"/decks/events/{event.pk}/",
+        {"decklist": read_fixture("delver_isd_pt.txt"), "opaque_sleeves": "on", "action": "save"},
+        follow=True,
+    )
     html = response.content.decode()
     assert "Deck salvo e verificado." in html
     assert "Nomes das cartas lidos em: Português (Brasil)" in html

@@ -10,24 +10,50 @@ from decks import parsers
 from decks.models import Deck
 from tests.decks.conftest import FIXTURES, read_fixture
 
-DELVER_MAIN = {"Delver of Secrets": 4, "Snapcaster Mage": 4, "Stitched Drake": 4, "Moon Heron": 2, "Think Twice": 4,
-               "Forbidden Alchemy": 4, "Dissipate": 3, "Claustrophobia": 2, "Invisible Stalker": 4,
-               "Silent Departure": 4, "Sensory Deprivation": 1, "Island": 24}
+DELVER_MAIN = {
+    "Delver of Secrets": 4,
+    "Snapcaster Mage": 4,
+    "Stitched Drake": 4,
+    "Moon Heron": 2,
+    "Think Twice": 4,
+    "Forbidden Alchemy": 4,
+    "Dissipate": 3,
+    "Claustrophobia": 2,
+    "Invisible Stalker": 4,
+    "Silent Departure": 4,
+    "Sensory Deprivation": 1,
+    "Island": 24,
+}
 DELVER_SIDE = {"Negate": 3, "Grasp of Phantoms": 2, "Naturalize": 2}
-WOLF_MAIN = {"Gatstaf Shepherd": 4, "Mayor of Avabruck": 4, "Villagers of Estwald": 4, "Daybreak Ranger": 2,
-             "Darkthicket Wolf": 4, "Ambush Viper": 4, "Avacyn's Pilgrim": 4, "Travel Preparations": 4,
-             "Boneyard Wurm": 3, "Spider Spawning": 3, "Forest": 20, "Plains": 4}
+WOLF_MAIN = {
+    "Gatstaf Shepherd": 4,
+    "Mayor of Avabruck": 4,
+    "Villagers of Estwald": 4,
+    "Daybreak Ranger": 2,
+    "Darkthicket Wolf": 4,
+    "Ambush Viper": 4,
+    "Avacyn's Pilgrim": 4,
+    "Travel Preparations": 4,
+    "Boneyard Wurm": 3,
+    "Spider Spawning": 3,
+    "Forest": 20,
+    "Plains": 4,
+}
 WOLF_SIDE = {"Naturalize": 3, "Dead Weight": 2}
 
 
-@pytest.mark.parametrize("fixture,fmt,main,side", [
-    ("delver_isd.txt", "text", DELVER_MAIN, DELVER_SIDE),
-    ("delver_isd_sb_prefix.txt", "text", DELVER_MAIN, DELVER_SIDE),
-    ("delver_isd_mtgo.txt", "text", DELVER_MAIN, DELVER_SIDE),
-    ("delver_isd_arena.txt", "arena", DELVER_MAIN, DELVER_SIDE),
-    ("werewolves_isd.dek", "mtgo_dek", WOLF_MAIN, WOLF_SIDE),
-    ("werewolves_isd.csv", "csv", WOLF_MAIN, WOLF_SIDE),
-], ids=["plain with Sideboard header", "SB: prefixes", "blank line sideboard", "Arena", "MTGO .dek", "CSV"])
+@pytest.mark.parametrize(
+    "fixture,fmt,main,side",
+    [
+        ("delver_isd.txt", "text", DELVER_MAIN, DELVER_SIDE),
+        ("delver_isd_sb_prefix.txt", "text", DELVER_MAIN, DELVER_SIDE),
+        ("delver_isd_mtgo.txt", "text", DELVER_MAIN, DELVER_SIDE),
+        ("delver_isd_arena.txt", "arena", DELVER_MAIN, DELVER_SIDE),
+        ("werewolves_isd.dek", "mtgo_dek", WOLF_MAIN, WOLF_SIDE),
+        ("werewolves_isd.csv", "csv", WOLF_MAIN, WOLF_SIDE),
+    ],
+    ids=["plain with Sideboard header", "SB: prefixes", "blank line sideboard", "Arena", "MTGO .dek", "CSV"],
+)
 def test_formats(fixture, fmt, main, side):
     parsed = parsers.parse_decklist(read_fixture(fixture))
     assert parsed.format == fmt
@@ -72,9 +98,11 @@ def test_decode_accepts_bom_and_utf16():
 
 
 def test_checklist_lines_round_trip():
-    cards = parsers.parse_checklist_lines("2 Innistrad Checklist: Delver of Secrets\n"
-                                          "Double-Faced Substitute Card (SZNR 1): Emeria's Call\n"
-                                          "Innistrad Checklist:\nInnistrad Checklist: Delver of Secrets; Gatstaf Shepherd\n")
+    cards = parsers.parse_checklist_lines(
+        "2 Innistrad Checklist: Delver of Secrets\n"
+        "Double-Faced Substitute Card (SZNR 1): Emeria's Call\n"
+        "Innistrad Checklist:\nInnistrad Checklist: Delver of Secrets; Gatstaf Shepherd\n"
+    )
     assert cards[0] == cards[1] == {"checklist": "Innistrad Checklist", "marked": ["Delver of Secrets"]}
     assert cards[2] == {"checklist": "Double-Faced Substitute Card (SZNR 1)", "marked": ["Emeria's Call"]}
     assert cards[3]["marked"] == [] and len(cards[4]["marked"]) == 2
@@ -104,10 +132,13 @@ MALFORMED = [
 ]
 
 
-@pytest.mark.parametrize("text, lines", [
-    ("4 Island\n-1 Forest\n3 Plains\n0 Swamp\n1.5 Mountain\n100000 Wastes\n", [2, 4, 5, 6]),
-    ("Count,Name\n4,Island\n-1,Forest\nx,Swamp\n2,Plains\n", [3, 4]),
-])
+@pytest.mark.parametrize(
+    "text, lines",
+    [
+        ("4 Island\n-1 Forest\n3 Plains\n0 Swamp\n1.5 Mountain\n100000 Wastes\n", [2, 4, 5, 6]),
+        ("Count,Name\n4,Island\n-1,Forest\nx,Swamp\n2,Plains\n", [3, 4]),
+    ],
+)
 def test_every_bad_quantity_is_reported_not_only_the_first(text, lines):
     with pytest.raises(parsers.ParseError) as raised:
         parsers.parse_decklist(text)
@@ -125,13 +156,16 @@ def test_malformed_lists(fixture, code):
     assert raised.value.message
 
 
-@pytest.mark.parametrize("data,code", [
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "unreadable_file"),
-    (b"4 Island\n\xff\xfe\xfa broken", "unreadable_file"),
-    (b"4 Island\n\x00\x00", "unreadable_file"),
-    (b"4 Island\n\x07bell", "unreadable_file"),
-    (b"1 Island\n" * 40000, "file_too_large"),
-])
+@pytest.mark.parametrize(
+    "data,code",
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "unreadable_file"),
+        (b"4 Island\n\xff\xfe\xfa broken", "unreadable_file"),
+        (b"4 Island\n\x00\x00", "unreadable_file"),
+        (b"4 Island\n\x07bell", "unreadable_file"),
+        (b"1 Island\n" * 40000, "file_too_large"),
+    ],
+)
 def test_binary_and_huge(data, code):
     with pytest.raises(parsers.ParseError) as raised:
         parsers.parse_bytes(data)
@@ -151,8 +185,15 @@ PARSE = "/api/decks/parse"
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("fixture,fmt", [("delver_isd.txt", "text"), ("delver_isd_arena.txt", "arena"),
-                                         ("werewolves_isd.dek", "mtgo_dek"), ("werewolves_isd.csv", "csv")])
+@pytest.mark.parametrize(
+    "fixture,fmt",
+    [
+        ("delver_isd.txt", "text"),
+        ("delver_isd_arena.txt", "arena"),
+        ("werewolves_isd.dek", "mtgo_dek"),
+        ("werewolves_isd.csv", "csv"),
+    ],
+)
 def test_parse_endpoint_upload_and_paste(api_client, fixture, fmt):
     raw = (FIXTURES / fixture).read_bytes()
     # The upload's name says .txt whatever it holds: the content decides.
@@ -166,15 +207,19 @@ def test_parse_endpoint_upload_and_paste(api_client, fixture, fmt):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("payload,code", [
-    ({"file": SimpleUploadedFile("deck.txt", b"\x89PNG\r\n\x1a\n\x00\x00binary")}, "unreadable_file"),
-    ({"file": SimpleUploadedFile("deck.txt", b"1 Island\n" * 40000)}, "file_too_large"),
-    ({"file": SimpleUploadedFile("deck.txt", b"")}, "empty"),
-    ({"text": ""}, "empty_decklist"),
-    ({"text": "4 Island\n-1 Forest"}, "invalid_count"),
-    ({"text": "<Deck><Cards"}, "invalid_decklist"),
-    ({}, "empty_decklist"),
-], ids=["binary", "too large", "empty file", "empty text", "negative", "bad xml", "nothing"])
+@pytest.mark.parametrize(
+    "payload,code",
+    [
+        ({"file": SimpleUploadedFile("deck.txt", b"\x89PNG\r\n\x1a\n\x00\x00binary")}, "unreadable_file"),
+        ({"file": SimpleUploadedFile("deck.txt", b"1 Island\n" * 40000)}, "file_too_large"),
+        ({"file": SimpleUploadedFile("deck.txt", b"")}, "empty"),
+        ({"text": ""}, "empty_decklist"),
+        ({"text": "4 Island\n-1 Forest"}, "invalid_count"),
+        ({"text": "<Deck><Cards"}, "invalid_decklist"),
+        ({}, "empty_decklist"),
+    ],
+    ids=["binary", "too large", "empty file", "empty text", "negative", "bad xml", "nothing"],
+)
 def test_parse_endpoint_rejects(api_client, payload, code):
     response = api_client.post(PARSE, payload, format="multipart")
     assert response.status_code == 400, response.content

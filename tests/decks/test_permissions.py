@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db
 def decks(catalogue, users):
     event, regs = make_event(users, deck_format="constructed")
     for who, fixture in (("alice", "delver_isd.txt"), ("bob", "werewolves_isd.csv")):
-        response = client_for(users[who]).put(f"/api/events/{event.pk}/deck/",
-                                              {"text": read_fixture(fixture), "opaque_sleeves": True}, format="json")
+        response = client_for(users[who]).put(
+            f"/api/events/{event.pk}/deck/", {"text": read_fixture(fixture), "opaque_sleeves": True}, format="json"
+        )
         assert response.status_code == 200
     return event, {who: Deck.objects.get(registration=regs[who]) for who in ("alice", "bob")}
 
@@ -104,8 +105,9 @@ def test_judges_of_another_event_see_nothing(decks, users, catalogue):
 
 def test_the_judges_list_filters(decks, users):
     event, by_player = decks
-    client_for(users["alice"]).put(f"/api/events/{event.pk}/deck/", {"text": read_fixture("delver_isd.txt")},
-                                   format="json")  # now without sleeves: invalid
+    client_for(users["alice"]).put(
+        f"/api/events/{event.pk}/deck/", {"text": read_fixture("delver_isd.txt")}, format="json"
+    )  # now without sleeves: invalid
     judge = client_for(users["judge"])
     url = f"/api/events/{event.pk}/decks/"
     assert [r["player"] for r in judge.get(url, {"status": "invalid"}).json()] == ["alice"]

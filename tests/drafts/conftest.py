@@ -42,22 +42,41 @@ def cube_names(db):
     for i in range(360):
         dfc = i % 5 == 0
         name = f"Front {i:03d} // Back {i:03d}" if dfc else f"Single {i:03d}"
-        cards.append(Card(name=name, search_name=normalize_name(name),
-                          layout="transform" if dfc else "normal", color_identity="WUBRG"[i % 5]))
+        cards.append(
+            Card(
+                name=name,
+                search_name=normalize_name(name),
+                layout="transform" if dfc else "normal",
+                color_identity="WUBRG"[i % 5],
+            )
+        )
         names.append(name.split(" // ")[0])
     cards = Card.objects.bulk_create(cards)
     CardFace.objects.bulk_create(
-        CardFace(card=card, position=position, name=face, search_name=normalize_name(face),
-                 type_line="Creature — Test", card_types=["Creature"])
-        for card in cards for position, face in enumerate(card.name.split(" // "))
+        CardFace(
+            card=card,
+            position=position,
+            name=face,
+            search_name=normalize_name(face),
+            type_line="Creature — Test",
+            card_types=["Creature"],
+        )
+        for card in cards
+        for position, face in enumerate(card.name.split(" // "))
     )
     return names
 
 
 def make_pod(organiser, players, cube_names, *, pick_timer=True, start=True, now=T0, seed=7):
     """An 8-seat cube pod, seated by hand in player order, optionally started at ``now``."""
-    event = services.create_event(name="Cube night", date=now.date(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube_names, pick_timer=pick_timer)
+    event = services.create_event(
+        name="Cube night",
+        date=now.date(),
+        created_by=organiser,
+        draft_format="cube",
+        cube_list=cube_names,
+        pick_timer=pick_timer,
+    )
     regs = [services.register_player(event_id=event.pk, user=u) for u in players]
     (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
     if start:

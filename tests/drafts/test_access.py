@@ -16,8 +16,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_unknown_objects_are_not_found_with_their_codes():
-    for lookup, code in ((access.access_event, error_codes.UNKNOWN_EVENT), (access.access_pod, error_codes.UNKNOWN_POD),
-                         (access.access_seat, error_codes.UNKNOWN_SEAT)):
+    for lookup, code in (
+        (access.access_event, error_codes.UNKNOWN_EVENT),
+        (access.access_pod, error_codes.UNKNOWN_POD),
+        (access.access_seat, error_codes.UNKNOWN_SEAT),
+    ):
         with pytest.raises(NotFoundError) as error:
             lookup(987654)
         assert error.value.code == code and "987654" in error.value.message
@@ -41,8 +44,11 @@ def test_event_permissions(organiser, players, cube_names):
     assert access.access_event(event.pk, organiser, permission=Permission.ORGANISER) == event
     assert access.access_event(event.pk, judge, permission=Permission.STAFF) == event
     assert access.access_event(event.pk, players[0], permission=Permission.MEMBER) == event
-    for user, permission in ((judge, Permission.ORGANISER), (players[0], Permission.STAFF),
-                             (outsider, Permission.MEMBER)):
+    for user, permission in (
+        (judge, Permission.ORGANISER),
+        (players[0], Permission.STAFF),
+        (outsider, Permission.MEMBER),
+    ):
         with pytest.raises(ForbiddenError) as error:
             access.access_event(event.pk, user, permission=permission)
         assert error.value.code == error_codes.NOT_EVENT_STAFF

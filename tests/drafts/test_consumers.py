@@ -93,8 +93,7 @@ def version_of(pod):
 async def test_player_socket_says_hello_then_only_versions(pod, seats, players):
     ws = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
     assert await ws.receive_json_from(timeout=5) == {"type": "hello", "role": "player"}
-    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": pod.pk,
-                                                      "version": await version_of(pod)}
+    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": pod.pk, "version": await version_of(pod)}
     await pick_first(seats[3])  # somebody else picks: the pod changed
     message = await ws.receive_json_from(timeout=5)
     assert message == {"type": "changed", "pod": pod.pk, "version": await version_of(pod)}
@@ -136,8 +135,7 @@ async def test_event_socket_hears_every_pod(pod, seats, organiser):
     await ws.receive_json_from(timeout=5)
     assert (await ws.receive_json_from(timeout=5))["pod"] == pod.pk
     await database_sync_to_async(services.pause_pod)(pod_id=pod.pk, actor=organiser)
-    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": pod.pk,
-                                                      "version": await version_of(pod)}
+    assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": pod.pk, "version": await version_of(pod)}
     await ws.disconnect()
 
 
@@ -202,10 +200,8 @@ async def test_a_judge_removed_from_the_event_stops_following_at_the_next_heartb
     sockets = [await opened(path, judge) for path in paths]
     for ws in sockets:
         assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
-    staff_id = await database_sync_to_async(
-        lambda: EventStaff.objects.get(event=pod.event, user=judge).pk)()
-    await database_sync_to_async(services.remove_event_staff)(
-        event_id=pod.event_id, staff_id=staff_id, actor=organiser)
+    staff_id = await database_sync_to_async(lambda: EventStaff.objects.get(event=pod.event, user=judge).pk)()
+    await database_sync_to_async(services.remove_event_staff)(event_id=pod.event_id, staff_id=staff_id, actor=organiser)
     for ws in sockets:
         while True:  # what was queued before the heartbeat's answer
             await ws.send_json_to({"type": "heartbeat"})
@@ -240,8 +236,9 @@ async def test_through_the_real_asgi_stack_with_a_session_cookie(pod, seats, pla
     other = WebsocketCommunicator(application, f"/ws/seats/{seats[1].pk}/", headers=headers)
     connected, _ = await other.connect(timeout=5)
     assert not connected
-    foreign = WebsocketCommunicator(application, f"/ws/seats/{seats[0].pk}/",
-                                    headers=[(b"origin", b"http://evil.example"), headers[1]])
+    foreign = WebsocketCommunicator(
+        application, f"/ws/seats/{seats[0].pk}/", headers=[(b"origin", b"http://evil.example"), headers[1]]
+    )
     connected, _ = await foreign.connect(timeout=5)
     assert not connected
 
@@ -249,10 +246,17 @@ async def test_through_the_real_asgi_stack_with_a_session_cookie(pod, seats, pla
 async def test_event_socket_hears_pods_seated_after_it_connected_at_once(organiser, players, cube_names):
     """The dashboard used to follow only the pods that existed when it connected (new pods
     appeared after a 30 s poll)."""
+
     @database_sync_to_async
     def new_event():
-        event = services.create_event(name="Later pods", date=timezone.now().date(), created_by=organiser,
-                                      draft_format="cube", cube_list=cube_names, pick_timer=False)
+        event = services.create_event(
+            name="Later pods",
+            date=timezone.now().date(),
+            created_by=organiser,
+            draft_format="cube",
+            cube_list=cube_names,
+            pick_timer=False,
+        )
         for user in players:
             services.register_player(event_id=event.pk, user=user)
         return event

@@ -45,9 +45,12 @@ def layer_on(private_redis, settings):
     """This process's live messages go through the private Redis, like a web process's."""
     from channels.layers import channel_layers
 
-    settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": private_redis["url"], "socket_timeout": 30}]}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": private_redis["url"], "socket_timeout": 30}]},
+        }
+    }
     settings.LIVE_UPDATES_URL = private_redis["url"]  # drafts.live publishes there too
     channel_layers.backends.clear()
     yield private_redis
@@ -64,13 +67,11 @@ def tasks_to(private_redis, settings):
 
 def assert_whole(pod: Pod) -> None:
     assert check_conservation(pod) == []
-    twice = (Pick.objects.filter(seat__pod=pod).values("draft_card").annotate(n=Count("pk"))
-             .filter(n__gt=1).count())
+    twice = Pick.objects.filter(seat__pod=pod).values("draft_card").annotate(n=Count("pk")).filter(n__gt=1).count()
     assert twice == 0
 
 
-def test_killed_worker_catches_up_after_restart_and_the_draft_finishes(
-        tasks_to, organiser, players, cube_names):
+def test_killed_worker_catches_up_after_restart_and_the_draft_finishes(tasks_to, organiser, players, cube_names):
     worker = cluster.start_worker(tasks_to, beat=True)
     try:
         # Started 36 s ago: the 40 s pick timers run out in about 4 s.
@@ -81,8 +82,9 @@ def test_killed_worker_catches_up_after_restart_and_the_draft_finishes(
         # Nobody enforced the deadline: no worker, and no one read the pod.
         assert Pick.objects.filter(seat__pod=pod).count() == 0
         worker = cluster.start_worker(tasks_to, beat=True)
-        assert cluster.wait_for(lambda: Pick.objects.filter(seat__pod=pod).count() >= 8, seconds=40), \
+        assert cluster.wait_for(lambda: Pick.objects.filter(seat__pod=pod).count() >= 8, seconds=40), (
             "the restarted worker did not catch up"
+        )
         picks = Pick.objects.filter(seat__pod=pod)
         assert picks.count() == 8 and set(picks.values_list("kind", flat=True)) == {PickKind.TIMEOUT}
         assert_whole(pod)
@@ -92,8 +94,10 @@ def test_killed_worker_catches_up_after_restart_and_the_draft_finishes(
         assert pod.state == "done"
         assert Pick.objects.filter(seat__pod=pod).count() == 360
         assert_whole(pod)
-        assert PodLogEntry.objects.filter(pod=pod, action="automatic_pick").count() == \
-            Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT).count()
+        assert (
+            PodLogEntry.objects.filter(pod=pod, action="automatic_pick").count()
+            == Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT).count()
+        )
     finally:
         cluster.stop(worker)
 
@@ -109,8 +113,9 @@ def _session_cookie(user) -> str:
 
 async def _first_changed(base: str, seat_id: int, cookie: str, timeout: float = 10) -> dict:
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/seats/{seat_id}/",
-                                      headers={"Origin": base, "Cookie": cookie}) as socket:
+        async with session.ws_connect(
+            f"{base.replace('http', 'ws')}/ws/seats/{seat_id}/", headers={"Origin": base, "Cookie": cookie}
+        ) as socket:
             while True:
                 message = await socket.receive(timeout=timeout)
                 data = json.loads(message.data)
@@ -121,8 +126,9 @@ async def _first_changed(base: str, seat_id: int, cookie: str, timeout: float = 
 async def _hear_next_change(base: str, seat_id: int, cookie: str, trigger) -> dict:
     """Open the seat's socket, run ``trigger`` (in a thread), return the change it hears."""
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/seats/{seat_id}/",
-                                      headers={"Origin": base, "Cookie": cookie}) as socket:
+        async with session.ws_connect(
+            f"{base.replace('http', 'ws')}/ws/seats/{seat_id}/", headers={"Origin": base, "Cookie": cookie}
+        ) as socket:
             seen = None
             while seen is None:  # hello, then the current version
                 data = json.loads((await socket.receive(timeout=10)).data)
@@ -153,7 +159,8 @@ def _pick_anyone(pod: Pod) -> None:
 
 
 def test_a_killed_web_process_loses_nothing_its_clients_reconnect_elsewhere(
-        layer_on, private_redis, organiser, players, cube_names):
+    layer_on, private_redis, organiser, players, cube_names
+):
     pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
     seat = Seat.objects.select_related("registration__user").get(pod=pod, position=1)
     cookie = _session_cookie(seat.registration.user)
@@ -172,8 +179,9 @@ def test_a_killed_web_process_loses_nothing_its_clients_reconnect_elsewhere(
 
         async def queue():
             async with aiohttp.ClientSession() as session:
-                async with session.get(f"{base_b}/api/seats/{seat.pk}/queue/",
-                                       headers={"Authorization": f"Token {token}"}) as response:
+                async with session.get(
+                    f"{base_b}/api/seats/{seat.pk}/queue/", headers={"Authorization": f"Token {token}"}
+                ) as response:
                     return response.status, await response.json()
 
         status, body = asyncio.run(queue())
@@ -187,8 +195,7 @@ def test_a_killed_web_process_loses_nothing_its_clients_reconnect_elsewhere(
             cluster.stop(web)
 
 
-def test_redis_restart_live_updates_resume_and_nothing_is_lost(
-        layer_on, private_redis, organiser, players, cube_names):
+def test_redis_restart_live_updates_resume_and_nothing_is_lost(layer_on, private_redis, organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
     seats = list(Seat.objects.select_related("registration__user").filter(pod=pod).order_by("position"))
     cookie = _session_cookie(seats[1].registration.user)
@@ -209,8 +216,11 @@ def test_redis_restart_live_updates_resume_and_nothing_is_lost(
 
         def resumed() -> bool:
             try:
-                data = asyncio.run(_hear_next_change(base, seats[6].pk, _session_cookie(
-                    seats[6].registration.user), lambda: _pick_anyone(pod)))
+                data = asyncio.run(
+                    _hear_next_change(
+                        base, seats[6].pk, _session_cookie(seats[6].registration.user), lambda: _pick_anyone(pod)
+                    )
+                )
                 return data["version"] == Pod.objects.get(pk=pod.pk).version
             except Exception:
                 return False
@@ -219,7 +229,6 @@ def test_redis_restart_live_updates_resume_and_nothing_is_lost(
         assert_whole(pod)
     finally:
         cluster.stop(web)
-
 
 
 class _Drafter:
@@ -237,8 +246,9 @@ class _Drafter:
         self.ending = "the pod stopped drafting"
 
     async def queue_by_request(self, session) -> tuple[str, list]:
-        async with session.get(f"{self.base}/api/seats/{self.seat_id}/queue/",
-                               headers={"Cookie": self.cookie}) as response:
+        async with session.get(
+            f"{self.base}/api/seats/{self.seat_id}/queue/", headers={"Cookie": self.cookie}
+        ) as response:
             assert response.status == 200, await response.text()
             body = await response.json()
             return body["pod"]["state"], body["queue"]
@@ -250,8 +260,10 @@ class _Drafter:
 
     async def run(self) -> None:
         async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(f"{self.base.replace('http', 'ws')}/ws/seats/{self.seat_id}/",
-                                          headers={"Origin": self.base, "Cookie": self.cookie}) as socket:
+            async with session.ws_connect(
+                f"{self.base.replace('http', 'ws')}/ws/seats/{self.seat_id}/",
+                headers={"Origin": self.base, "Cookie": self.cookie},
+            ) as socket:
                 while json.loads((await socket.receive(timeout=10)).data)["type"] != "changed":
                     pass
                 state, queue = await self.queue_by_request(session)
@@ -260,8 +272,14 @@ class _Drafter:
                 while state == "drafting":
                     if self.front is not None and self.sent == self.answered:
                         self.sent += 1
-                        await socket.send_json({"type": "pick", "card": self.front["cards"][0]["id"],
-                                                "pack": self.front["pack_id"], "ref": self.sent})
+                        await socket.send_json(
+                            {
+                                "type": "pick",
+                                "card": self.front["cards"][0]["id"],
+                                "pack": self.front["pack_id"],
+                                "ref": self.sent,
+                            }
+                        )
                         self.front = None
                     try:
                         message = await socket.receive(timeout=1 if polled else 2)
@@ -299,17 +317,20 @@ class _Drafter:
 
 async def _burst(drafters: list[_Drafter], seconds: float) -> list:
     """Run the pages together; what each ended with (None, or the connection error it met)."""
-    results = await asyncio.wait_for(asyncio.gather(*(d.run() for d in drafters), return_exceptions=True),
-                                     timeout=seconds)
+    results = await asyncio.wait_for(
+        asyncio.gather(*(d.run() for d in drafters), return_exceptions=True), timeout=seconds
+    )
     for result in results:  # a server killed under a client: a connection error, nothing else
         if isinstance(result, Exception) and not isinstance(
-                result, (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)):
+            result, (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)
+        ):
             raise result
     return results
 
 
 def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_pick(
-        layer_on, private_redis, organiser, players, cube_names):
+    layer_on, private_redis, organiser, players, cube_names
+):
     """Eight players pick over their sockets as fast as packs reach them; the web process is
     killed (SIGKILL) in the middle of the burst. Every pick it acknowledged is in the database,
     none is half applied, and the draft goes on to the end of the round on another process."""
@@ -328,11 +349,11 @@ def test_a_web_process_killed_in_a_burst_of_socket_picks_loses_no_acknowledged_p
                 killed.append(len(acknowledged))
                 cluster.stop(webs[0], signal.SIGKILL)
 
-        drafters = [_Drafter(base_a, seat.pk, cookies[seat.pk], acknowledged, on_ack=kill_when_busy)
-                    for seat in seats]
+        drafters = [_Drafter(base_a, seat.pk, cookies[seat.pk], acknowledged, on_ack=kill_when_busy) for seat in seats]
         ended = asyncio.run(_burst(drafters, seconds=120))
-        assert killed, (f"the burst ended before the kill ({len(acknowledged)} picks): {ended!r}, "
-                        f"{[d.ending for d in drafters]}")
+        assert killed, (
+            f"the burst ended before the kill ({len(acknowledged)} picks): {ended!r}, {[d.ending for d in drafters]}"
+        )
         assert webs[0].poll() is not None
         unanswered = sum(d.sent - d.answered for d in drafters)  # sent, then the server died
         picks = Pick.objects.filter(seat__pod=pod)

@@ -73,8 +73,7 @@ def assert_nothing_hidden_leaks(api, seat, other):
         assert not leaked
 
 
-def test_no_single_faced_card_of_another_seat_reaches_a_player_during_a_whole_draft(
-        organiser, players, cube_names):
+def test_no_single_faced_card_of_another_seat_reaches_a_player_during_a_whole_draft(organiser, players, cube_names):
     start = timezone.now()
     pod = conftest.make_pod(organiser, players, cube_names, pick_timer=False, now=start)
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))

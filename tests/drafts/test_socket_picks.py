@@ -140,6 +140,7 @@ def shape(value):
 
 # --- the answer -------------------------------------------------------------------------------
 
+
 async def test_a_socket_pick_answers_the_http_body_with_the_next_pack(pod, seats, players):
     ws7 = await opened(f"/ws/seats/{seats[7].pk}/", players[7])
     ws0 = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
@@ -148,8 +149,14 @@ async def test_a_socket_pick_answers_the_http_body_with_the_next_pack(pod, seats
     assert answer["type"] == "picked" and answer["ref"] == "r-1"
     pick = await database_sync_to_async(Pick.objects.get)(seat=seats[7])
     current = await database_sync_to_async(lambda: Pod.objects.get(pk=pod.pk).version)()
-    assert answer["pick"] == {"id": pick.pk, "card": own_cards[3], "round": 1, "pick_number": 1,
-                              "kind": PickKind.MANUAL, "pod_version": current}
+    assert answer["pick"] == {
+        "id": pick.pk,
+        "card": own_cards[3],
+        "round": 1,
+        "pick_number": 1,
+        "kind": PickKind.MANUAL,
+        "pod_version": current,
+    }
     assert answer["pod"]["id"] == pod.pk and answer["pod"]["version"] == current
     assert answer["pod"]["state"] == "drafting" and answer["pod"]["round"] == 1
     # Seat 7 held only its own pack: nothing is waiting for it now.
@@ -173,8 +180,9 @@ async def test_a_socket_pick_answers_the_http_body_with_the_next_pack(pod, seats
 
     # Over HTTP the same body (201), without the socket's type and ref.
     front, front_cards = await head(seats[1])
-    status, body = await http(players[1], "POST", f"/api/seats/{seats[1].pk}/picks/",
-                              {"card": front_cards[0], "pack": front.pk})
+    status, body = await http(
+        players[1], "POST", f"/api/seats/{seats[1].pk}/picks/", {"card": front_cards[0], "pack": front.pk}
+    )
     assert status == 201
     assert body["queue"], "seat 1 now holds seat 0's pack"
     socket_body = {key: value for key, value in answer.items() if key not in ("type", "ref")}
@@ -216,19 +224,22 @@ async def test_every_socket_of_the_pod_hears_each_pick_version_exactly_once(pod,
     judge = await database_sync_to_async(get_user_model().objects.create_user)("judy", password="pw")
     await database_sync_to_async(EventStaff.objects.create)(event_id=pod.event_id, user=judge, role=StaffRole.JUDGE)
     listeners = [await opened(f"/ws/seats/{seat.pk}/", player) for seat, player in zip(seats, players)]
-    listeners += [await opened(f"/ws/seats/{seats[4].pk}/", judge),
-                  await opened(f"/ws/pods/{pod.pk}/", players[3]),
-                  await opened(f"/ws/pods/{pod.pk}/", organiser),
-                  await opened(f"/ws/events/{pod.event_id}/", organiser),
-                  await opened(f"/ws/watch/{pod.spectator_token}/", None)]
+    listeners += [
+        await opened(f"/ws/seats/{seats[4].pk}/", judge),
+        await opened(f"/ws/pods/{pod.pk}/", players[3]),
+        await opened(f"/ws/pods/{pod.pk}/", organiser),
+        await opened(f"/ws/events/{pod.event_id}/", organiser),
+        await opened(f"/ws/watch/{pod.spectator_token}/", None),
+    ]
     versions = []
     for position in (2, 5, 3, 6):
         pack, cards = await head(seats[position])
         answer = await answer_to(listeners[position], {"type": "pick", "card": cards[0], "pack": pack.pk})
         assert answer["type"] == "picked"
         versions.append(answer["pick"]["pod_version"])
-    status, body = await http(players[0], "POST", f"/api/seats/{seats[0].pk}/picks/",
-                              {"card": (await head(seats[0]))[1][0]})
+    status, body = await http(
+        players[0], "POST", f"/api/seats/{seats[0].pk}/picks/", {"card": (await head(seats[0]))[1][0]}
+    )
     assert status == 201
     versions.append(body["pick"]["pod_version"])
     assert versions == sorted(set(versions))
@@ -240,6 +251,7 @@ async def test_every_socket_of_the_pod_hears_each_pick_version_exactly_once(pod,
 
 
 # --- refusals ---------------------------------------------------------------------------------
+
 
 async def test_refusals_come_back_with_stable_codes_and_the_ref(pod, seats, players, organiser):
     ws = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
@@ -259,10 +271,21 @@ async def test_refusals_come_back_with_stable_codes_and_the_ref(pod, seats, play
     await refused({"card": other_cards[0], "ref": 7}, 400, "card_not_in_pack")
     await refused({"card": other_cards[0], "pack": pack.pk, "ref": "b"}, 400, "card_not_in_pack")
     await refused({"card": 2**31 - 1, "ref": "c"}, 400, "card_not_in_pack")  # no such card
-    for bad in ({"card": str(cards[0])}, {"card": cards[0], "position": -1}, {}, {"card": None},
-                {"card": True}, {"card": 1.5}, {"card": 0}, {"card": cards[0], "pack": "x"},
-                {"card": cards[0], "pack": 0}, {"card": cards[0], "position": 1001},
-                {"card": cards[0], "position": "0"}, {"card": 2**40}, {"card": [cards[0]]}):
+    for bad in (
+        {"card": str(cards[0])},
+        {"card": cards[0], "position": -1},
+        {},
+        {"card": None},
+        {"card": True},
+        {"card": 1.5},
+        {"card": 0},
+        {"card": cards[0], "pack": "x"},
+        {"card": cards[0], "pack": 0},
+        {"card": cards[0], "position": 1001},
+        {"card": cards[0], "position": "0"},
+        {"card": 2**40},
+        {"card": [cards[0]]},
+    ):
         await refused({**bad, "ref": "bad"}, 400, "invalid_pick")
     # A ref that is not a short string or a number is not echoed (a page never gets its own junk back).
     answer = await answer_to(ws, {"type": "pick", "card": "x", "ref": {"a": 1}})
@@ -327,8 +350,7 @@ async def test_staff_watching_a_seat_cannot_pick_for_it(pod, seats, organiser):
     await ws.disconnect()
 
 
-async def test_the_old_owners_open_socket_cannot_pick_after_the_seat_is_handed_over(
-        pod, seats, players, organiser):
+async def test_the_old_owners_open_socket_cannot_pick_after_the_seat_is_handed_over(pod, seats, players, organiser):
     ws = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
 
     @database_sync_to_async
@@ -348,6 +370,7 @@ async def test_the_old_owners_open_socket_cannot_pick_after_the_seat_is_handed_o
 
 # --- races on the new path --------------------------------------------------------------------
 
+
 async def test_the_same_pick_sent_20_times_over_socket_and_http_takes_one_card(pod, seats, players):
     seat = seats[0]
     token = await database_sync_to_async(lambda: TokenFactory(user=players[0]).key)()
@@ -361,8 +384,11 @@ async def test_the_same_pick_sent_20_times_over_socket_and_http_takes_one_card(p
         client = Client(HTTP_AUTHORIZATION=f"Token {token}")
         try:
             go.wait(timeout=30)
-            response = client.post(f"/api/seats/{seat.pk}/picks/", data={"card": cards[4], "pack": pack.pk},
-                                   content_type="application/json")
+            response = client.post(
+                f"/api/seats/{seat.pk}/picks/",
+                data={"card": cards[4], "pack": pack.pk},
+                content_type="application/json",
+            )
             http_answers[index] = (response.status_code, response.json())
         finally:
             connection.close()
@@ -381,7 +407,8 @@ async def test_the_same_pick_sent_20_times_over_socket_and_http_takes_one_card(p
 
     successes = [a for a in socket_answers if a["type"] == "picked"] + [b for s, b in http_answers if s == 201]
     refusals = [a["errors"][0]["code"] for a in socket_answers if a["type"] == "pick_refused"] + [
-        b["errors"][0]["code"] for s, b in http_answers if s != 201]
+        b["errors"][0]["code"] for s, b in http_answers if s != 201
+    ]
     assert len(successes) == 1, (socket_answers, http_answers)
     assert len(refusals) == 19 and set(refusals) <= REFUSED_RACE_CODES, refusals
     assert all(s in (201, 400, 409) for s, _ in http_answers)
@@ -393,7 +420,8 @@ async def test_the_same_pick_sent_20_times_over_socket_and_http_takes_one_card(p
 
 
 async def test_a_socket_pick_received_before_its_deadline_beats_the_timer_on_a_slow_database(
-        organiser, players, cube_names):
+    organiser, players, cube_names
+):
     """The timer rule: the time the server received the pick counts. The database is slow (the
     pod's row is held by another transaction) from before the deadline until well after it;
     meanwhile the sweep and a page read run after the deadline. The pick wins."""
@@ -427,6 +455,7 @@ async def test_a_socket_pick_received_before_its_deadline_beats_the_timer_on_a_s
                 call()
             finally:
                 connection.close()
+
         thread = threading.Thread(target=run)
         thread.start()
         return thread
@@ -439,13 +468,15 @@ async def test_a_socket_pick_received_before_its_deadline_beats_the_timer_on_a_s
     sent_at = timezone.now()
     assert sent_at < deadline, "the machine was too slow to send the pick in time"
     await asyncio.sleep((deadline - timezone.now()).total_seconds() + 0.3)
-    others = [after_the_deadline(sweep_due_pods), after_the_deadline(lambda: fresh_pod(pod.pk)),
-              after_the_deadline(lambda: services.enforce_deadlines(pod_id=pod.pk, grace=True))]
+    others = [
+        after_the_deadline(sweep_due_pods),
+        after_the_deadline(lambda: fresh_pod(pod.pk)),
+        after_the_deadline(lambda: services.enforce_deadlines(pod_id=pod.pk, grace=True)),
+    ]
     await asyncio.sleep(0.5)
     release.set()
     answer = await answer_to_pending(ws)
-    await asyncio.get_running_loop().run_in_executor(
-        None, lambda: [t.join(timeout=60) for t in (locker, *others)])
+    await asyncio.get_running_loop().run_in_executor(None, lambda: [t.join(timeout=60) for t in (locker, *others)])
     assert answer["type"] == "picked", answer
     assert answer["pick"]["kind"] == PickKind.MANUAL and answer["pick"]["card"] == cards[-1]
     pick = await database_sync_to_async(Pick.objects.get)(seat=seat, round=1, pick_number=1)
@@ -478,7 +509,8 @@ def _race(*calls):
 
 @pytest.mark.parametrize("sweeper", ["enforce_deadlines", "sweep_due_pods", "page read"])
 async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins(
-        organiser, players, cube_names, sweeper):
+    organiser, players, cube_names, sweeper
+):
     """Service level, both orders: the pick was received 5 ms before the deadline and reaches
     the database 500 ms after it, at the same moment as the worker's sweep (or a page's read)."""
 
@@ -491,10 +523,15 @@ async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins
         card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
         received = pack.deadline - dt.timedelta(milliseconds=5)
         connection.close()
-        sweep = {"enforce_deadlines": lambda: services.enforce_deadlines(pod_id=pod.pk, grace=True),
-                 "sweep_due_pods": sweep_due_pods, "page read": lambda: fresh_pod(pod.pk)}[sweeper]
-        results = _race(lambda: services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk,
-                                                   received_at=received), sweep)
+        sweep = {
+            "enforce_deadlines": lambda: services.enforce_deadlines(pod_id=pod.pk, grace=True),
+            "sweep_due_pods": sweep_due_pods,
+            "page read": lambda: fresh_pod(pod.pk),
+        }[sweeper]
+        results = _race(
+            lambda: services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, received_at=received),
+            sweep,
+        )
         assert not isinstance(results[0], Exception), results
         assert not isinstance(results[1], Exception), results
         pick = Pick.objects.get(seat=seat, round=1, pick_number=1)
@@ -510,7 +547,8 @@ async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins
 
 
 async def test_a_pick_received_in_time_is_not_replaced_by_a_timeout_that_another_pick_settles(
-        organiser, players, cube_names):
+    organiser, players, cube_names
+):
     """The timer rule, for two players: both picks were received 5 ms before the deadline and
     reach the (slow) database 500 ms after it, one after the other. The first one's settling
     must not take a timeout pick for the second player, whose pick the server received in time
@@ -542,8 +580,7 @@ async def test_a_pick_received_in_time_is_not_replaced_by_a_timeout_that_another
     await run()
 
 
-async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(
-        pod, seats, players, organiser):
+async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(pod, seats, players, organiser):
     """The hand-over and the old owner's pick race: the organiser's transaction holds the pod
     while the pick arrives. The pick must be judged against the owner once it has the pod."""
     pack, cards = await head(seats[1])
@@ -562,8 +599,9 @@ async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(
     def old_owner_picks() -> None:
         handing.wait(timeout=10)
         try:
-            services.make_pick(seat_id=seats[1].pk, draft_card_id=cards[0], pack_id=pack.pk,
-                               actor=players[1], owner=players[1])
+            services.make_pick(
+                seat_id=seats[1].pk, draft_card_id=cards[0], pack_id=pack.pk, actor=players[1], owner=players[1]
+            )
             results["pick"] = "ok"
         except Exception as error:  # asserted below
             results["pick"] = getattr(error, "code", repr(error))

@@ -10,10 +10,26 @@ from drafts.services.events import split_into_pods
 from drafts.timing import pass_direction, pick_seconds, review_seconds
 
 
-@pytest.mark.parametrize("cards_left, expected", [
-    (15, 40), (14, 40), (13, 35), (12, 30), (11, 25), (10, 25), (9, 20), (8, 20),
-    (7, 15), (6, 10), (5, 10), (4, 5), (3, 5), (2, 5), (1, None),
-])
+@pytest.mark.parametrize(
+    "cards_left, expected",
+    [
+        (15, 40),
+        (14, 40),
+        (13, 35),
+        (12, 30),
+        (11, 25),
+        (10, 25),
+        (9, 20),
+        (8, 20),
+        (7, 15),
+        (6, 10),
+        (5, 10),
+        (4, 5),
+        (3, 5),
+        (2, 5),
+        (1, None),
+    ],
+)
 def test_mtr_pick_timer_table(cards_left, expected):
     assert pick_seconds(cards_left) == expected
 
@@ -41,9 +57,14 @@ def test_automatic_pick_takes_the_rarest_then_the_colors_picked():
 
 def test_rarity_collation_shape_and_reproducibility():
     collation = RarityCollation(
-        {"common": [f"c{i}" for i in range(80)], "uncommon": [f"u{i}" for i in range(40)],
-         "rare": [f"r{i}" for i in range(20)], "mythic": [f"m{i}" for i in range(5)]},
-        basics=["plains", "island"])
+        {
+            "common": [f"c{i}" for i in range(80)],
+            "uncommon": [f"u{i}" for i in range(40)],
+            "rare": [f"r{i}" for i in range(20)],
+            "mythic": [f"m{i}" for i in range(5)],
+        },
+        basics=["plains", "island"],
+    )
     pack = collation.open(random.Random(3))
     sheets = [slot.sheet for slot in pack]
     assert sheets.count("common") == 10 and sheets.count("uncommon") == 3

@@ -31,8 +31,14 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CHROME_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
     "--window-size=1280,900",
 ]
 
@@ -51,7 +57,9 @@ def _database_url(settings: dict) -> str:
         user = urllib.parse.quote(settings.get("USER") or "")
         password = urllib.parse.quote(settings.get("PASSWORD") or "")
         auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-        return f"postgres://{auth}{settings.get('HOST') or '127.0.0.1'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
+        return (
+            f"postgres://{auth}{settings.get('HOST') or '127.0.0.1'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
+        )
     raise RuntimeError(f"e2e tests do not know how to share a {engine} database")
 
 
@@ -63,14 +71,25 @@ def server_url(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         url = _database_url(connection.settings_dict)
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "0", "SECURE_HTTPS": "0", "DB_CONN_MAX_AGE": "0",
-           "CACHE_KEY_PREFIX": f"e2e-{os.getpid()}-{port}", "LOG_LEVEL": "WARNING",
-           "DJANGO_SETTINGS_MODULE": "draftsite.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "0",
+        "SECURE_HTTPS": "0",
+        "DB_CONN_MAX_AGE": "0",
+        "CACHE_KEY_PREFIX": f"e2e-{os.getpid()}-{port}",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "draftsite.settings",
+    }
     log_path = tmp_path_factory.mktemp("daphne") / "daphne.log"
     log = open(log_path, "w")
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "draftsite.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 40
     while True:
@@ -180,8 +199,16 @@ class Api:
 
     def call(self, method: str, path: str, body: dict | None = None):
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers={
-            "Authorization": f"Token {self.token}", "Content-Type": "application/json", "Accept": "application/json"})
+        request = urllib.request.Request(
+            self.base + path,
+            data=data,
+            method=method,
+            headers={
+                "Authorization": f"Token {self.token}",
+                "Content-Type": "application/json",
+                "Accept": "application/json",
+            },
+        )
         try:
             with urllib.request.urlopen(request, timeout=20) as response:
                 return response.status, json.loads(response.read() or b"{}")
@@ -199,8 +226,9 @@ class Api:
         if not view["queue"] or view["pod"]["state"] != "drafting":
             return False
         pack = view["queue"][0]
-        status, body = self.call("POST", f"/api/seats/{seat_id}/picks/",
-                                 {"card": pack["cards"][0]["id"], "pack": pack["pack_id"]})
+        status, body = self.call(
+            "POST", f"/api/seats/{seat_id}/picks/", {"card": pack["cards"][0]["id"], "pack": pack["pack_id"]}
+        )
         assert status in (201, 409), body
         return status == 201
 

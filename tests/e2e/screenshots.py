@@ -21,8 +21,28 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYERS = ["Alice", "Bruno", "Chen", "Dana", "Emil", "Fatima", "Gus", "Hiro", "Ines", "Jonas", "Kofi", "Lena",
-           "Mateo", "Nora", "Omar", "Priya", "Quinn", "Rosa", "Sami", "Tess"]
+PLAYERS = [
+    "Alice",
+    "Bruno",
+    "Chen",
+    "Dana",
+    "Emil",
+    "Fatima",
+    "Gus",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kofi",
+    "Lena",
+    "Mateo",
+    "Nora",
+    "Omar",
+    "Priya",
+    "Quinn",
+    "Rosa",
+    "Sami",
+    "Tess",
+]
 
 
 def build(db_path: Path) -> dict:
@@ -51,8 +71,13 @@ def build(db_path: Path) -> dict:
     users = [User.objects.create_user(name.lower(), password="x") for name in PLAYERS]
     for user in users:
         user.groups.add(Group.objects.get_or_create(name=roles.PLAYER)[0])
-    event = services.create_event(name="Friday Night Draft: Innistrad", date=timezone.localdate(),
-                                  created_by=organiser, set_codes=["ISD"], enforcement_level="competitive")
+    event = services.create_event(
+        name="Friday Night Draft: Innistrad",
+        date=timezone.localdate(),
+        created_by=organiser,
+        set_codes=["ISD"],
+        enforcement_level="competitive",
+    )
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
     regs = [services.register_player(event_id=event.pk, user=u, name=n) for u, n in zip(users, PLAYERS)]
     # Three pods: pod 1 a few picks into round 1, pod 2 paused, pod 3 between rounds.
@@ -66,8 +91,9 @@ def build(db_path: Path) -> dict:
         if pack is None:
             return False
         cards = DraftCard.objects.filter(pack=pack).order_by("-is_dfc" if prefer_dfc else "is_dfc", "slot")
-        services.make_pick(seat_id=seat.pk, draft_card_id=cards.first().pk, pack_id=pack.pk,
-                           actor=seat.registration.user)
+        services.make_pick(
+            seat_id=seat.pk, draft_card_id=cards.first().pk, pack_id=pack.pk, actor=seat.registration.user
+        )
         return True
 
     pod, second, third = pods
@@ -81,8 +107,9 @@ def build(db_path: Path) -> dict:
     for seat in Seat.objects.filter(pod=second).order_by("position"):
         pick(seat, prefer_dfc=True)
     services.pause_pod(pod_id=second.pk, actor=organiser)
-    while any([pick(seat, prefer_dfc=seat.position % 2 == 0)
-               for seat in Seat.objects.filter(pod=third).order_by("position")]):
+    while any(
+        [pick(seat, prefer_dfc=seat.position % 2 == 0) for seat in Seat.objects.filter(pod=third).order_by("position")]
+    ):
         pass
     if os.environ.get("REDIS_URL"):
         for seat in seats[1:6] + list(Seat.objects.filter(pod__in=[second, third])):
@@ -91,25 +118,42 @@ def build(db_path: Path) -> dict:
     # deck page shows each English name with the printed one beside it.
     from decks import services as deck_services
 
-    constructed = services.create_event(name="Innistrad Constructed", date=timezone.localdate(),
-                                        created_by=organiser, draft_format="cube", cube_list=["Island"])
+    constructed = services.create_event(
+        name="Innistrad Constructed",
+        date=timezone.localdate(),
+        created_by=organiser,
+        draft_format="cube",
+        cube_list=["Island"],
+    )
     constructed.deck_format = "constructed"
     constructed.save()
     services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0])
     pasted = (ROOT / "tests/decks/fixtures/delver_isd_pt.txt").read_text(encoding="utf-8")
     sections = deck_services.decklist_entries(deck_services.read_decklist(pasted))
-    deck, _ = deck_services.register_deck(event_id=constructed.pk, actor=users[0], main=sections["main"],
-                                          sideboard=sections["sideboard"], opaque_sleeves=True,
-                                          source_format="text")
-    return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users,
-            "deck": deck}
+    deck, _ = deck_services.register_deck(
+        event_id=constructed.pk,
+        actor=users[0],
+        main=sections["main"],
+        sideboard=sections["sideboard"],
+        opaque_sleeves=True,
+        source_format="text",
+    )
+    return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users, "deck": deck}
 
 
 def serve(db_path: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "DEBUG": "0", "SECURE_HTTPS": "0",
-           "LOG_LEVEL": "WARNING"}
-    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                "draftsite.asgi:application"], cwd=ROOT, env=env)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db_path}",
+        "DEBUG": "0",
+        "SECURE_HTTPS": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "draftsite.asgi:application"],
+        cwd=ROOT,
+        env=env,
+    )
     for _ in range(100):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)

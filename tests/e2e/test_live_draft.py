@@ -31,6 +31,7 @@ def wait(driver, condition, timeout=6.0, message=""):
             return condition(d)
         except (NoSuchElementException, StaleElementReferenceException):
             return False
+
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(check, message)
 
 
@@ -39,8 +40,11 @@ def region(driver, name) -> str:
 
 
 def live(driver):
-    wait(driver, lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live",
-         message="the page never went live")
+    wait(
+        driver,
+        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live",
+        message="the page never went live",
+    )
 
 
 def pack_id(driver):
@@ -132,8 +136,7 @@ def test_organiser_creates_an_event_and_starts_a_pod(browsers, login, server_url
     assert "Drafting" in region(browser, "pods") and "1 of 3" in region(browser, "pods")
 
 
-def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server_url, organiser, players,
-                                                cube_names):
+def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server_url, organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
     first, second = seats[0], seats[1]  # round 1 passes left: seat 1 -> seat 2
@@ -181,7 +184,9 @@ def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server
     stale_pack = Seat.objects.get(pk=first.pk).opened_packs.get(round=1).pk
     status = a.execute_async_script(
         "const done = arguments[2]; DraftPage.pick(arguments[0], arguments[1]).then(r => done(r && r.status));",
-        card, stale_pack)
+        card,
+        stale_pack,
+    )
     assert status == 409
     wait(a, lambda d: "already moved on" in d.find_element(By.ID, "flash").text)
     assert "(1 card)" in region(a, "pile")
@@ -192,10 +197,14 @@ def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server
     wait(b, lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "down", timeout=3)
     queued = region(b, "status")
     assert apis[seats[7].pk].pick_first(seats[7].pk) is False  # seat 8 waits for seat 7 ...
-    assert apis[seats[6].pk].pick_first(seats[6].pk)          # ... who passes to seat 8
-    ui_pick(a)                                                 # seat 1 passes to seat 2 again
-    wait(b, lambda d: region(d, "status") != queued and "2 more packs waiting" in region(d, "status"),
-         timeout=8, message="the dropped page never caught up")
+    assert apis[seats[6].pk].pick_first(seats[6].pk)  # ... who passes to seat 8
+    ui_pick(a)  # seat 1 passes to seat 2 again
+    wait(
+        b,
+        lambda d: region(d, "status") != queued and "2 more packs waiting" in region(d, "status"),
+        timeout=8,
+        message="the dropped page never caught up",
+    )
     live(b)
     assert b.execute_script("return window.__sameDocument === true;")
 
@@ -226,6 +235,7 @@ def test_eight_players_draft_a_whole_round_live(browsers, login, api_for, server
     assert Pod.objects.get(pk=pod.pk).state == PodState.REVIEWING
     a.find_element(By.ID, "ready-button").click()
     wait(a, lambda d: "You are ready. Waiting for 7 other players" in region(d, "main"))
+
     # R17: reorder the pile with the buttons (keyboard) and by drag and drop.
     def pile_ids():
         return [c["id"] for c in api_for(players[0]).seat(first.pk)["pile"]]
@@ -302,8 +312,7 @@ def _seconds(text: str) -> int:
     return int(minutes) * 60 + int(secs)
 
 
-def test_spectator_never_sees_a_single_faced_pick(browsers, login, api_for, server_url, organiser, players,
-                                                   cube_names):
+def test_spectator_never_sees_a_single_faced_pick(browsers, login, api_for, server_url, organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
     old_token = pod.spectator_token
@@ -358,8 +367,13 @@ def test_layout_holds_at_375px(browsers, login, api_for, server_url, organiser, 
     api_for(players[7]).pick_first(seats[7].pk)
     phone = login(browsers.get(), players[0])
     phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
-    pages = [f"/events/seats/{seats[0].pk}/", f"/events/pods/{pod.pk}/board/", "/events/", f"/events/{pod.event_id}/",
-             f"/events/watch/{pod.spectator_token}/"]
+    pages = [
+        f"/events/seats/{seats[0].pk}/",
+        f"/events/pods/{pod.pk}/board/",
+        "/events/",
+        f"/events/{pod.event_id}/",
+        f"/events/watch/{pod.spectator_token}/",
+    ]
     staff = login(browsers.get(), organiser)
     staff.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     staff_pages = [f"/events/{pod.event_id}/dashboard/", f"/events/pods/{pod.pk}/", "/events/new/"]
@@ -378,7 +392,6 @@ def test_layout_holds_at_375px(browsers, login, api_for, server_url, organiser, 
     assert cards[0].location["y"] == cards[1].location["y"] != cards[2].location["y"]
     ui_pick(phone)
     assert phone.execute_script("return document.scrollingElement.scrollWidth") <= 375
-
 
 
 # What the page heard, with the page's own clock: each time the pack on show changed (after
@@ -420,8 +433,9 @@ def double_click_card(page) -> int:
     return int(card_id)
 
 
-def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, login, server_url, organiser,
-                                                                   players, cube_names):
+def test_a_double_click_never_picks_from_a_pack_that_just_arrived(
+    browsers, login, server_url, organiser, players, cube_names
+):
     """Two quick double clicks with a second pack waiting: the second one is aimed at the first
     pack, so it must not pick from the pack that took its place less than half a second ago.
     Real double clicks (mouse input through chromedriver) on the card itself."""
@@ -447,10 +461,17 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, logi
     time.sleep(0.6)
     chosen = double_click_card(page)
     assert chosen in first_cards
-    wait(page, lambda d: d.execute_script(
-        "var f = document.getElementById('pack-form');"
-        "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');") == str(second_pack.pk),
-        message="the first double click did not pick, or the second pack never showed")
+    wait(
+        page,
+        lambda d: (
+            d.execute_script(
+                "var f = document.getElementById('pack-form');"
+                "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');"
+            )
+            == str(second_pack.pk)
+        ),
+        message="the first double click did not pick, or the second pack never showed",
+    )
     assert seen_by(page)["answers"][0][1] == "picked"
 
     # The same double click again, right as the second pack appears: nothing is picked.
@@ -480,8 +501,7 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(browsers, logi
     wait(page, lambda d: "(2 cards)" in region(d, "pile"))
 
 
-def test_a_pack_coming_round_again_is_new_again(browsers, login, api_for, server_url, organiser, players,
-                                                  cube_names):
+def test_a_pack_coming_round_again_is_new_again(browsers, login, api_for, server_url, organiser, players, cube_names):
     """Seat 1 saw its own pack at pick 1; it comes back round the table at pick 9. Two quick
     double clicks at pick 8 must not pick from it: it is new to the player again."""
     from drafts.models import Pick
@@ -497,23 +517,33 @@ def test_a_pack_coming_round_again_is_new_again(browsers, login, api_for, server
     page.execute_script(WATCH_DOUBLE_CLICKS)
     time.sleep(0.6)
     assert apis[0].pick_first(seats[0].pk)  # pick 1 from its own pack, which goes round the table
-    for seat in seats[1:]:                  # seat k picks k times: its own pack ... seat 1's
+    for seat in seats[1:]:  # seat k picks k times: its own pack ... seat 1's
         for _ in range(seat.position + 1):
             assert apis[seat.position].pick_first(seat.pk)
     queue = [p["pack_id"] for p in apis[0].seat(seats[0].pk)["queue"]]
     assert len(queue) == 8 and queue[-1] == own.pk
-    for _ in range(6):                      # picks 2 to 7 (so the page has shown other packs)
+    for _ in range(6):  # picks 2 to 7 (so the page has shown other packs)
         assert apis[0].pick_first(seats[0].pk)
     front = apis[0].seat(seats[0].pk)["queue"][0]["pack_id"]
-    wait(page, lambda d: pack_id(d) == str(front) and "1 more pack waiting" in region(d, "status"),
-         message="pick 8 never showed")
+    wait(
+        page,
+        lambda d: pack_id(d) == str(front) and "1 more pack waiting" in region(d, "status"),
+        message="pick 8 never showed",
+    )
     time.sleep(0.6)
 
     double_click_card(page)  # pick 8
-    wait(page, lambda d: d.execute_script(
-        "var f = document.getElementById('pack-form');"
-        "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');") == str(own.pk),
-        message="the double click at pick 8 did not pick, or the pack coming back never showed")
+    wait(
+        page,
+        lambda d: (
+            d.execute_script(
+                "var f = document.getElementById('pack-form');"
+                "return window.__seen.answers.length === 1 && f && f.getAttribute('data-pack');"
+            )
+            == str(own.pk)
+        ),
+        message="the double click at pick 8 did not pick, or the pack coming back never showed",
+    )
     double_click_card(page)  # aimed at pick 8's pack, lands on the pack coming back
     shown_at = next(at for at, pack in reversed(seen_by(page)["packs"]) if pack == str(own.pk))
     late = seen_by(page)["doubles"][-1][0] - shown_at
@@ -523,5 +553,8 @@ def test_a_pack_coming_round_again_is_new_again(browsers, login, api_for, server
     assert Pick.objects.filter(seat=seats[0]).count() == 8
     assert not Pick.objects.filter(seat=seats[0], pack=own, pick_number=9).exists()
     double_click_card(page)  # now it has been on show for a while: picked
-    wait(page, lambda d: Pick.objects.filter(seat=seats[0], pack=own, pick_number=9).exists(),
-         message="a deliberate double click failed")
+    wait(
+        page,
+        lambda d: Pick.objects.filter(seat=seats[0], pack=own, pick_number=9).exists(),
+        message="a deliberate double click failed",
+    )

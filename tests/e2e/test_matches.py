@@ -58,7 +58,9 @@ def test_an_eight_player_pod_plays_three_rounds_in_the_browser(server_url, brows
         assert round_obj.state == RoundState.RUNNING
         if number == 1:  # across the table: seat 1 plays seat 5
             assert [(m.player_a.name, m.player_b.name) for m in round_obj.matches.order_by("table")][0] == (
-                "Player 1", "Player 5")
+                "Player 1",
+                "Player 5",
+            )
         for match in round_obj.matches.order_by("table"):
             a, b = t.user_of[match.player_a_id], t.user_of[match.player_b_id]
             switch_user(reporter, login, a)
@@ -66,23 +68,37 @@ def test_an_eight_player_pod_plays_three_rounds_in_the_browser(server_url, brows
             assert f"Table {match.table}" in reporter.page_source and match.player_b.name in reporter.page_source
             live(reporter)
             report(reporter, 2, 1)
-            wait(reporter, lambda d: d.find_element(By.CSS_SELECTOR, "[data-status]").get_attribute("data-status")
-                 == "reported", message="report not shown")
+            wait(
+                reporter,
+                lambda d: d.find_element(By.CSS_SELECTOR, "[data-status]").get_attribute("data-status") == "reported",
+                message="report not shown",
+            )
             live(reporter)
             switch_user(confirmer, login, b)
             confirmer.get(me)
             assert "Your opponent reported 1-2-0 for you." in confirmer.page_source
             live(confirmer)
             click(confirmer, "button.confirm-result")
-            wait(confirmer, lambda d: "1-2-0" in d.find_element(By.CSS_SELECTOR, ".my-score").text,
-                 message="confirmation not shown")
+            wait(
+                confirmer,
+                lambda d: "1-2-0" in d.find_element(By.CSS_SELECTOR, ".my-score").text,
+                message="confirmation not shown",
+            )
             # The reporter's page hears it over the websocket, without a reload.
-            wait(reporter, lambda d: d.find_element(By.CSS_SELECTOR, "[data-status]").get_attribute("data-status")
-                 == "confirmed", timeout=10, message="the reporter's page did not update live")
+            wait(
+                reporter,
+                lambda d: d.find_element(By.CSS_SELECTOR, "[data-status]").get_attribute("data-status") == "confirmed",
+                timeout=10,
+                message="the reporter's page did not update live",
+            )
             assert Match.objects.get(pk=match.pk).status == MatchStatus.CONFIRMED
         # The organiser's dashboard counted the results down live.
-        wait(organiser, lambda d: "0 matches outstanding" in d.page_source, timeout=10,
-             message="dashboard did not update live")
+        wait(
+            organiser,
+            lambda d: "0 matches outstanding" in d.page_source,
+            timeout=10,
+            message="dashboard did not update live",
+        )
         click(organiser, "button.finish-round")
         wait(organiser, lambda d: "Round closed." in d.page_source, message="round not closed")
         assert Round.objects.get(pk=round_obj.pk).state == RoundState.FINISHED

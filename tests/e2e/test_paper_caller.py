@@ -50,8 +50,11 @@ def test_a_called_pack_is_spoken_and_shown(browsers, login, server_url):
     stub = caller.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SPEECH_STUB})
     try:
         caller.get(f"{server_url}/paper/pods/{pod.pk}/caller/")
-        wait(caller, lambda d: d.execute_script("return !!window.Caller && window.Caller.isSocketOpen();"),
-             message="the caller page never connected")
+        wait(
+            caller,
+            lambda d: d.execute_script("return !!window.Caller && window.Caller.isSocketOpen();"),
+            message="the caller page never connected",
+        )
         assert text(caller, "call-phase") == "Not called yet"
         caller.find_element(By.CSS_SELECTOR, "input[name=sound][value=speech]").click()
         delay = caller.find_element(By.ID, "delay")
@@ -76,8 +79,11 @@ def test_a_called_pack_is_spoken_and_shown(browsers, login, server_url):
         phone.get(f"{server_url}/paper/pods/{pod.pk}/")
         # Both at once: the pick number is already in the server's HTML, the direction only
         # once the page's script has rendered the call (asserting it right after was a race).
-        wait(phone, lambda d: text(d, "call-pick") == "2" and "Pass left" in text(d, "call-direction"),
-             message="the late page did not show pick 2 and its direction")
+        wait(
+            phone,
+            lambda d: text(d, "call-pick") == "2" and "Pass left" in text(d, "call-direction"),
+            message="the late page did not show pick 2 and its direction",
+        )
 
         # The judge pauses (a fallen card): the call stops, says so, shows why to staff only.
         caller.find_element(By.ID, "pause-reason").send_keys("Card on the floor")

@@ -27,11 +27,18 @@ class Tournament:
         self.head_judge = UserFactory(username="hj")
         self.judge = UserFactory(username="judge")
         self.outsider = UserFactory(username="outsider")
-        self.event = EventFactory(name="Friday draft", date=T0.date(), enforcement_level=level,
-                                  draft_format=DraftFormat.BOOSTER,
-                                  created_by=self.organiser)
-        for user, role in ((self.organiser, StaffRole.ORGANISER), (self.head_judge, StaffRole.HEAD_JUDGE),
-                           (self.judge, StaffRole.JUDGE)):
+        self.event = EventFactory(
+            name="Friday draft",
+            date=T0.date(),
+            enforcement_level=level,
+            draft_format=DraftFormat.BOOSTER,
+            created_by=self.organiser,
+        )
+        for user, role in (
+            (self.organiser, StaffRole.ORGANISER),
+            (self.head_judge, StaffRole.HEAD_JUDGE),
+            (self.judge, StaffRole.JUDGE),
+        ):
             EventStaffFactory(event=self.event, user=user, role=role)
         self.users, self.regs, self.pods = [], [], []
         n = 0
@@ -70,10 +77,12 @@ class Tournament:
         services.start_round(round_id=round_obj.pk, actor=self.organiser, now=now)
         for match in round_obj.matches.exclude(player_b=None):
             won, lost, drawn = score
-            services.report_result(match_id=match.pk, actor=self.user_of[match.player_a_id], won=won, lost=lost,
-                                   drawn=drawn, now=now)
-            services.report_result(match_id=match.pk, actor=self.user_of[match.player_b_id], won=lost, lost=won,
-                                   drawn=drawn, now=now)
+            services.report_result(
+                match_id=match.pk, actor=self.user_of[match.player_a_id], won=won, lost=lost, drawn=drawn, now=now
+            )
+            services.report_result(
+                match_id=match.pk, actor=self.user_of[match.player_b_id], won=lost, lost=won, drawn=drawn, now=now
+            )
         services.finish_round(round_id=round_obj.pk, actor=self.organiser, now=now)
         round_obj.refresh_from_db()
         return round_obj

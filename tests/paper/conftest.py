@@ -26,17 +26,19 @@ def user(name, *groups):
     return account
 
 
-def make_paper_event(organiser, *, pods: int = 1, per_pod: int = 8, pack_size: int = 15, name="Paper ISD",
-                     judge=None, prefix="pl"):
+def make_paper_event(
+    organiser, *, pods: int = 1, per_pod: int = 8, pack_size: int = 15, name="Paper ISD", judge=None, prefix="pl"
+):
     """A paper draft with ``pods`` pods of ``per_pod`` players (accounts ``<prefix><n>``)."""
-    event = services.create_event(name=name, date=T0.date(), created_by=organiser, draft_format="paper",
-                                  set_codes=["ISD"], pack_size=pack_size)
+    event = services.create_event(
+        name=name, date=T0.date(), created_by=organiser, draft_format="paper", set_codes=["ISD"], pack_size=pack_size
+    )
     if judge is not None:
         EventStaffFactory(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=user(f"{prefix}{i}"))
-            for i in range(pods * per_pod)]
-    seated = services.seat_players(event_id=event.pk, seed=11,
-                                   pods=[[r.pk for r in regs[i * per_pod:(i + 1) * per_pod]] for i in range(pods)])
+    regs = [services.register_player(event_id=event.pk, user=user(f"{prefix}{i}")) for i in range(pods * per_pod)]
+    seated = services.seat_players(
+        event_id=event.pk, seed=11, pods=[[r.pk for r in regs[i * per_pod : (i + 1) * per_pod]] for i in range(pods)]
+    )
     return event, seated
 
 

@@ -57,8 +57,9 @@ async def test_a_late_joining_socket_hears_the_current_version_and_each_change()
     await communicator.send_json_to({"type": "heartbeat"})
     beat = await communicator.receive_json_from()
     assert beat["type"] == "heartbeat" and "server_time" in beat
-    await database_sync_to_async(services.control_pod)(pod_id=pod.pk, action="pause", actor=organiser,
-                                                       reason="Secret reason about a player")
+    await database_sync_to_async(services.control_pod)(
+        pod_id=pod.pk, action="pause", actor=organiser, reason="Secret reason about a player"
+    )
     message = await communicator.receive_json_from(timeout=3)
     assert (message["type"], message["version"]) == ("changed", version + 1)
     assert "Secret" not in str(message)  # versions only: pages fetch what they may see

@@ -79,8 +79,13 @@ def test_a_pause_freezes_the_call_and_a_resume_continues_with_the_time_left():
     # Paused 12 s into pick 1 (40 s) for 100 s: pick 1 ends at 140 s instead of 40 s.
     pauses = [Pause(T0 + s(12), T0 + s(112))]
     during = schedule.schedule(T0, pauses, 15, T0 + s(50))
-    assert (during.phase, during.pick, during.paused, during.remaining_ms, during.ends_at) == \
-        ("pick", 1, True, 28_000, None)
+    assert (during.phase, during.pick, during.paused, during.remaining_ms, during.ends_at) == (
+        "pick",
+        1,
+        True,
+        28_000,
+        None,
+    )
     after = schedule.schedule(T0, pauses, 15, T0 + s(120))
     assert (after.pick, after.paused, after.remaining_ms) == (1, False, 20_000)
     assert after.ends_at == T0 + s(140)

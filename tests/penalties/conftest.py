@@ -32,13 +32,22 @@ class World:
         self.player = UserFactory(username="alice")
         self.other_player = UserFactory(username="bob")
         self.staff = UserFactory(username="staffer", is_staff=True)
-        self.event = EventFactory(name="Innistrad PPTQ", date=T0.date(), enforcement_level=level,
-                                  draft_format=DraftFormat.BOOSTER,
-                                  created_by=self.organiser)
-        self.other_event = EventFactory(name="Other night", date=T0.date(), enforcement_level=level,
-                                        draft_format=DraftFormat.BOOSTER)
-        for user, role in ((self.organiser, StaffRole.ORGANISER), (self.head_judge, StaffRole.HEAD_JUDGE),
-                           (self.head_judge2, StaffRole.HEAD_JUDGE), (self.judge, StaffRole.JUDGE)):
+        self.event = EventFactory(
+            name="Innistrad PPTQ",
+            date=T0.date(),
+            enforcement_level=level,
+            draft_format=DraftFormat.BOOSTER,
+            created_by=self.organiser,
+        )
+        self.other_event = EventFactory(
+            name="Other night", date=T0.date(), enforcement_level=level, draft_format=DraftFormat.BOOSTER
+        )
+        for user, role in (
+            (self.organiser, StaffRole.ORGANISER),
+            (self.head_judge, StaffRole.HEAD_JUDGE),
+            (self.head_judge2, StaffRole.HEAD_JUDGE),
+            (self.judge, StaffRole.JUDGE),
+        ):
             EventStaffFactory(event=self.event, user=user, role=role)
         EventStaffFactory(event=self.other_event, user=self.other_judge, role=StaffRole.JUDGE)
         EventStaffFactory(event=self.other_event, user=self.other_judge, role=StaffRole.HEAD_JUDGE)
@@ -49,9 +58,14 @@ class World:
 
     def issue(self, code: str = "slow_play", *, reg=None, actor=None, now=None, **kwargs):
         return services.issue_penalty(
-            event_id=(reg or self.reg).event_id, registration_id=(reg or self.reg).pk, infraction_code=code,
-            actor=actor or self.judge, description=kwargs.pop("description", "Took too long."),
-            now=now or T0, **kwargs)
+            event_id=(reg or self.reg).event_id,
+            registration_id=(reg or self.reg).pk,
+            infraction_code=code,
+            actor=actor or self.judge,
+            description=kwargs.pop("description", "Took too long."),
+            now=now or T0,
+            **kwargs,
+        )
 
     def client(self, user) -> APIClient:
         client = APIClient()

@@ -31,9 +31,22 @@ def penalty(world):
 
 # --- API -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 403, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 200}))
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 403,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 200,
+        }
+    ),
+)
 def test_api_event_penalties_list(world, penalty, role, status):
     response = world.client(user_for(world, role)).get(f"/api/events/{world.event.pk}/penalties/")
     assert response.status_code == status
@@ -43,19 +56,46 @@ def test_api_event_penalties_list(world, penalty, role, status):
         assert "SECRET-ALICE" not in response.content.decode()
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 403, "other_player": 403, "judge": 201, "other_judge": 403,
-    "head_judge": 201, "organiser": 201, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 403,
+            "other_player": 403,
+            "judge": 201,
+            "other_judge": 403,
+            "head_judge": 201,
+            "organiser": 201,
+            "staff": 403,
+        }
+    ),
+)
 def test_api_issue(world, role, status):
-    response = world.client(user_for(world, role)).post(f"/api/events/{world.event.pk}/penalties/", {
-        "registration": world.other_reg.pk, "infraction": "slow_play", "description": "Slow."}, format="json")
+    response = world.client(user_for(world, role)).post(
+        f"/api/events/{world.event.pk}/penalties/",
+        {"registration": world.other_reg.pk, "infraction": "slow_play", "description": "Slow."},
+        format="json",
+    )
     assert response.status_code == status
     assert world.event.penalties.count() == (1 if status == 201 else 0)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 200, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 200}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 200,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 200,
+        }
+    ),
+)
 def test_api_penalty_detail(world, penalty, role, status):
     response = world.client(user_for(world, role)).get(f"/api/penalties/{penalty.pk}/")
     assert response.status_code == status
@@ -63,45 +103,97 @@ def test_api_penalty_detail(world, penalty, role, status):
         assert "SECRET-ALICE" not in response.content.decode()
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 403, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 200, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 403,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_api_review(world, penalty, role, status):
-    response = world.client(user_for(world, role)).post(f"/api/penalties/{penalty.pk}/review/",
-                                                        {"decision": "uphold", "reason": "Seen."}, format="json")
+    response = world.client(user_for(world, role)).post(
+        f"/api/penalties/{penalty.pk}/review/", {"decision": "uphold", "reason": "Seen."}, format="json"
+    )
     assert response.status_code == status
     penalty.refresh_from_db()
     assert penalty.status == ("final" if status == 200 else "pending_review")
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 201, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 403, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 201,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 403,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_api_appeal(world, penalty, role, status):
-    response = world.client(user_for(world, role)).post(f"/api/penalties/{penalty.pk}/appeal/",
-                                                        {"statement": "Unfair."}, format="json")
+    response = world.client(user_for(world, role)).post(
+        f"/api/penalties/{penalty.pk}/appeal/", {"statement": "Unfair."}, format="json"
+    )
     assert response.status_code == status
     assert Appeal.objects.filter(penalty=penalty).count() == (1 if status == 201 else 0)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 403, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 200, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 403,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_api_appeal_decision(world, penalty, role, status):
     services.appeal_penalty(penalty_id=penalty.pk, actor=world.player, statement="Unfair.")
-    response = world.client(user_for(world, role)).post(f"/api/penalties/{penalty.pk}/appeal/decision/",
-                                                        {"decision": "uphold", "reason": "Fair."}, format="json")
+    response = world.client(user_for(world, role)).post(
+        f"/api/penalties/{penalty.pk}/appeal/decision/", {"decision": "uphold", "reason": "Fair."}, format="json"
+    )
     assert response.status_code == status
     penalty.appeal.refresh_from_db()
     assert penalty.appeal.status == ("decided" if status == 200 else "pending")
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 200, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 200,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_api_statement(world, penalty, role, status):
-    response = world.client(user_for(world, role)).post(f"/api/penalties/{penalty.pk}/statement/",
-                                                        {"statement": "My account."}, format="json")
+    response = world.client(user_for(world, role)).post(
+        f"/api/penalties/{penalty.pk}/statement/", {"statement": "My account."}, format="json"
+    )
     assert response.status_code == status
 
 
@@ -117,17 +209,40 @@ def test_api_my_penalties_are_only_mine(world, penalty, role):
     assert [p["id"] for p in response.json()] == expected.get(role, [])
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 403, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 200}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 403,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 200,
+        }
+    ),
+)
 def test_api_event_csv(world, penalty, role, status):
     response = world.client(user_for(world, role)).get(f"/api/events/{world.event.pk}/penalties.csv")
     assert response.status_code == status
     assert ("SECRET-ALICE" in response.content.decode()) == (status == 200)
 
 
-@pytest.mark.parametrize(("role", "count"), [("anonymous", None), ("player", 0), ("other_player", 0), ("judge", 0),
-                                             ("other_judge", 0), ("head_judge", 1), ("organiser", 0), ("staff", 0)])
+@pytest.mark.parametrize(
+    ("role", "count"),
+    [
+        ("anonymous", None),
+        ("player", 0),
+        ("other_player", 0),
+        ("judge", 0),
+        ("other_judge", 0),
+        ("head_judge", 1),
+        ("organiser", 0),
+        ("staff", 0),
+    ],
+)
 def test_api_review_queue_shows_only_head_judged_events(world, penalty, role, count):
     response = world.client(user_for(world, role)).get("/api/penalties/queue/")
     if count is None:
@@ -136,9 +251,21 @@ def test_api_review_queue_shows_only_head_judged_events(world, penalty, role, co
     assert response.status_code == 200 and len(response.json()["penalties"]) == count
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": 401, "player": 403, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 403, "organiser": 403, "staff": 200}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": 401,
+            "player": 403,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 403,
+            "organiser": 403,
+            "staff": 200,
+        }
+    ),
+)
 def test_api_player_report_is_for_staff(world, penalty, role, status):
     response = world.client(user_for(world, role)).get(f"/api/players/{world.player.pk}/penalties/")
     assert response.status_code == status
@@ -150,6 +277,7 @@ def test_api_unknown_penalty_is_404(world):
 
 
 # --- pages -----------------------------------------------------------------------------
+
 
 def page_client(client, world, role):
     user = user_for(world, role)
@@ -165,18 +293,43 @@ def check_page(response, status):
         assert response.status_code == status
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 403, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 403,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 403,
+        }
+    ),
+)
 def test_page_issue_form(world, client, role, status):
     check_page(page_client(client, world, role).get(f"/penalties/new/?event={world.event.pk}"), status)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 403, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 200}))
-@pytest.mark.parametrize("path", ["/penalties/events/{e}/", "/penalties/events/{e}/report/",
-                                  "/penalties/events/{e}/report.csv"])
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 403,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 200,
+        }
+    ),
+)
+@pytest.mark.parametrize(
+    "path", ["/penalties/events/{e}/", "/penalties/events/{e}/report/", "/penalties/events/{e}/report.csv"]
+)
 def test_page_event_list_and_reports(world, client, penalty, role, status, path):
     response = page_client(client, world, role).get(path.format(e=world.event.pk))
     check_page(response, status)
@@ -184,18 +337,42 @@ def test_page_event_list_and_reports(world, client, penalty, role, status, path)
         assert "SECRET-ALICE" in response.content.decode() or path.endswith("/events/{e}/")
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 200, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 200}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 200,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 200,
+        }
+    ),
+)
 def test_page_penalty_detail(world, client, penalty, role, status):
     response = page_client(client, world, role).get(f"/penalties/{penalty.pk}/")
     check_page(response, status)
     assert ("SECRET-ALICE" in response.content.decode()) == (status == 200)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 200, "other_player": 403, "judge": 200, "other_judge": 403,
-    "head_judge": 200, "organiser": 200, "staff": 200}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 200,
+            "other_player": 403,
+            "judge": 200,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 200,
+            "staff": 200,
+        }
+    ),
+)
 def test_page_disqualification_report(world, client, role, status):
     dq = world.issue("unsporting_conduct_cheating", description="SECRET-DQ")
     response = page_client(client, world, role).get(f"/penalties/{dq.pk}/disqualification/")
@@ -203,9 +380,21 @@ def test_page_disqualification_report(world, client, role, status):
     assert ("SECRET-DQ" in response.content.decode()) == (status == 200)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 403, "other_player": 403, "judge": 403, "other_judge": 200,
-    "head_judge": 200, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 403,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 200,
+            "head_judge": 200,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_page_review_queue(world, client, penalty, role, status):
     response = page_client(client, world, role).get("/penalties/queue/")
     check_page(response, status)
@@ -213,9 +402,21 @@ def test_page_review_queue(world, client, penalty, role, status):
     assert (f'href="/penalties/{penalty.pk}/"' in response.content.decode()) == (role == "head_judge")
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 403, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 403, "organiser": 403, "staff": 200}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 403,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 403,
+            "organiser": 403,
+            "staff": 200,
+        }
+    ),
+)
 def test_page_players_report(world, client, penalty, role, status):
     response = page_client(client, world, role).get("/penalties/players/?q=ali")
     check_page(response, status)
@@ -238,28 +439,66 @@ def test_page_my_penalties(world, client, penalty, role):
         assert "No penalties" in html
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 403, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 200, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 403,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 200,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_page_review_post(world, client, penalty, role, status):
-    response = page_client(client, world, role).post(f"/penalties/{penalty.pk}/review/",
-                                                     {"decision": "uphold", "reason": "Seen."})
+    response = page_client(client, world, role).post(
+        f"/penalties/{penalty.pk}/review/", {"decision": "uphold", "reason": "Seen."}
+    )
     check_page(response, status)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 302, "other_player": 403, "judge": 403, "other_judge": 403,
-    "head_judge": 403, "organiser": 403, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 302,
+            "other_player": 403,
+            "judge": 403,
+            "other_judge": 403,
+            "head_judge": 403,
+            "organiser": 403,
+            "staff": 403,
+        }
+    ),
+)
 def test_page_appeal_post(world, client, penalty, role, status):
     response = page_client(client, world, role).post(f"/penalties/{penalty.pk}/appeal/", {"statement": "Unfair."})
     check_page(response, status)
     assert Appeal.objects.filter(penalty=penalty).count() == (1 if role == "player" else 0)
 
 
-@pytest.mark.parametrize(("role", "status"), expect({
-    "anonymous": "login", "player": 403, "other_player": 403, "judge": 302, "other_judge": 403,
-    "head_judge": 302, "organiser": 302, "staff": 403}))
+@pytest.mark.parametrize(
+    ("role", "status"),
+    expect(
+        {
+            "anonymous": "login",
+            "player": 403,
+            "other_player": 403,
+            "judge": 302,
+            "other_judge": 403,
+            "head_judge": 302,
+            "organiser": 302,
+            "staff": 403,
+        }
+    ),
+)
 def test_page_dismiss_post(world, client, role, status):
-    response = page_client(client, world, role).post(f"/penalties/events/{world.event.pk}/dismiss/",
-                                                     {"source": "pick:1", "reason": "x"})
+    response = page_client(client, world, role).post(
+        f"/penalties/events/{world.event.pk}/dismiss/", {"source": "pick:1", "reason": "x"}
+    )
     check_page(response, status)

@@ -16,13 +16,23 @@ def ensure_card(data) -> Card:
     card = CardFactory(name=data.name, layout=data.layout, color_identity=color_identity(data))
     for position, face in enumerate(data.faces):
         CardFaceFactory(
-            card=card, position=position, name=face.name,
-            mana_cost=face.mana_cost, mana_value=face.mana_value, type_line=face.type_line,
-            supertypes=list(face.supertypes), card_types=list(face.card_types),
-            subtypes=list(face.subtypes), oracle_text=face.oracle_text, colors=face.colors,
-            color_indicator=face.color_indicator, power=face.power or "",
-            toughness=face.toughness or "", loyalty=face.loyalty or "",
-            disguise_cost=face.disguise_cost or "", morph_cost=face.morph_cost or "",
+            card=card,
+            position=position,
+            name=face.name,
+            mana_cost=face.mana_cost,
+            mana_value=face.mana_value,
+            type_line=face.type_line,
+            supertypes=list(face.supertypes),
+            card_types=list(face.card_types),
+            subtypes=list(face.subtypes),
+            oracle_text=face.oracle_text,
+            colors=face.colors,
+            color_indicator=face.color_indicator,
+            power=face.power or "",
+            toughness=face.toughness or "",
+            loyalty=face.loyalty or "",
+            disguise_cost=face.disguise_cost or "",
+            morph_cost=face.morph_cost or "",
             megamorph_cost=face.megamorph_cost or "",
         )
     return card

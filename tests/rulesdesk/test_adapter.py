@@ -10,18 +10,18 @@ from tests.cards.rules.seed_cards import AKKI, EXPERIMENT_TWELVE, GATSTAF, SEJIR
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("literal", [GATSTAF, SEJIRI, AKKI, EXPERIMENT_TWELVE],
-                         ids=lambda c: c.name)
+@pytest.mark.parametrize("literal", [GATSTAF, SEJIRI, AKKI, EXPERIMENT_TWELVE], ids=lambda c: c.name)
 def test_round_trip(seed_catalogue, literal):
     card = card_queryset().get(pk=seed_catalogue[literal.name].pk)
     data = card_data(card)
     assert data.name == literal.name and data.layout == literal.layout
     assert [f.name for f in data.faces] == [f.name for f in literal.faces]
-    for state in ({"zone": "hand"}, {"zone": "battlefield", "face_up": "back"}
-                  if len(literal.faces) > 1 else {"zone": "battlefield"},
-                  {"zone": "battlefield", "face_down": True, "face_down_by": "disguise"}):
-        assert characteristics(GameObject(card=data, **state)) == \
-            characteristics(GameObject(card=literal, **state))
+    for state in (
+        {"zone": "hand"},
+        {"zone": "battlefield", "face_up": "back"} if len(literal.faces) > 1 else {"zone": "battlefield"},
+        {"zone": "battlefield", "face_down": True, "face_down_by": "disguise"},
+    ):
+        assert characteristics(GameObject(card=data, **state)) == characteristics(GameObject(card=literal, **state))
 
 
 def test_blank_strings_mean_none(seed_catalogue):

@@ -19,13 +19,15 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("files", nargs="*",
-                            help="card files to import, in this order (where files share a card, "
-                                 "the first one given wins)")
-        parser.add_argument("--bundled", action="store_true",
-                            help="import every bundled file (sets first, then checklists)")
-        parser.add_argument("--quiet", action="store_true",
-                            help="no progress bar and no per-file summaries")
+        parser.add_argument(
+            "files",
+            nargs="*",
+            help="card files to import, in this order (where files share a card, the first one given wins)",
+        )
+        parser.add_argument(
+            "--bundled", action="store_true", help="import every bundled file (sets first, then checklists)"
+        )
+        parser.add_argument("--quiet", action="store_true", help="no progress bar and no per-file summaries")
 
     def handle(self, *args, files, bundled, quiet, **options):
         paths = [str(p) for p in bundled_files()] if bundled else []

@@ -10,8 +10,10 @@ from draftsite.backup import BackupError, export_event
 
 
 class Command(BaseCommand):
-    help = ("Export an event (staff, registrations, pods, picks, decks, penalties with appeals and "
-            "audit trail) as JSON for backup or moving it to another site. See README, Backup and restore.")
+    help = (
+        "Export an event (staff, registrations, pods, picks, decks, penalties with appeals and "
+        "audit trail) as JSON for backup or moving it to another site. See README, Backup and restore."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("event_id", type=int)
@@ -26,8 +28,9 @@ class Command(BaseCommand):
         if output:
             with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text + "\n")
-            counts = ", ".join(f"{len(document[k])} {k}" for k in ("registrations", "pods", "picks",
-                                                                   "decks", "penalties"))
+            counts = ", ".join(
+                f"{len(document[k])} {k}" for k in ("registrations", "pods", "picks", "decks", "penalties")
+            )
             self.stderr.write(f"Event {event_id} written to {output} ({counts}).")
         else:
             sys.stdout.write(text + "\n")

@@ -8,8 +8,10 @@ from draftsite.backup import BackupError, import_event
 
 
 class Command(BaseCommand):
-    help = ("Import an event written by export_event. Everything is created in one transaction "
-            "with new ids; nothing is stored if the file is malformed or the event already exists.")
+    help = (
+        "Import an event written by export_event. Everything is created in one transaction "
+        "with new ids; nothing is stored if the file is malformed or the event already exists."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="The JSON file (- for standard input).")
@@ -35,8 +37,9 @@ class Command(BaseCommand):
         for warning in result.warnings:
             self.stderr.write(self.style.WARNING(warning))
         if result.created_users:
-            self.stderr.write(f"Created {len(result.created_users)} account(s) without a usable password "
-                              f"(they need a password reset): {', '.join(result.created_users)}")
+            self.stderr.write(
+                f"Created {len(result.created_users)} account(s) without a usable password "
+                f"(they need a password reset): {', '.join(result.created_users)}"
+            )
         counts = ", ".join(f"{n} {name}" for name, n in result.counts.items() if n)
-        self.stdout.write(self.style.SUCCESS(
-            f'Imported "{result.event.name}" as event {result.event.pk} ({counts}).'))
+        self.stdout.write(self.style.SUCCESS(f'Imported "{result.event.name}" as event {result.event.pk} ({counts}).'))

@@ -10,8 +10,7 @@ class Command(BaseCommand):
     help = "Load the demo: bundled real card data and an account for every role. Idempotent."
 
     def add_arguments(self, parser):
-        parser.add_argument("--skip-cards", action="store_true",
-                            help="Do not import the bundled card data.")
+        parser.add_argument("--skip-cards", action="store_true", help="Do not import the bundled card data.")
 
     def handle(self, *args, skip_cards=False, **options):
         if not skip_cards:
@@ -25,13 +24,17 @@ class Command(BaseCommand):
             from matches.demo import set_up_demo_matches
 
             set_up_demo_matches(event)
-            self.stdout.write(f"Matches: the organiser pairs and runs the pod's three Swiss rounds at "
-                              f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
-                              f"standings at /matches/events/{event.pk}/standings/ "
-                              f"(or: manage.py print_standings {event.pk}).")
+            self.stdout.write(
+                f"Matches: the organiser pairs and runs the pod's three Swiss rounds at "
+                f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
+                f"standings at /matches/events/{event.pk}/standings/ "
+                f"(or: manage.py print_standings {event.pk})."
+            )
             paper = create_demo_paper_event()
-            self.stdout.write(f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
-                              "paused on pick 1: open a pod's caller page and press Resume.")
+            self.stdout.write(
+                f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
+                "paused on pick 1: open a pod's caller page and press Resume."
+            )
         self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
         for account in accounts:
             if account.username in ("organiser", "headjudge", "judge", "player1"):

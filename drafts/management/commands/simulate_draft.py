@@ -26,17 +26,24 @@ class Command(BaseCommand):
             except OSError as exc:
                 raise CommandError(f"Cannot read {cube}: {exc.strerror}") from None
         try:
-            report = simulate_draft(set_code=set_code.upper() if set_code else None, cube_list=cube_list,
-                                    players=players, seed=seed)
+            report = simulate_draft(
+                set_code=set_code.upper() if set_code else None, cube_list=cube_list, players=players, seed=seed
+            )
         except DomainError as exc:
-            hint = " Import card data first: python manage.py import_cards --bundled" if exc.code == "unknown_set" else ""
+            hint = (
+                " Import card data first: python manage.py import_cards --bundled" if exc.code == "unknown_set" else ""
+            )
             raise CommandError(f"{exc.message}{hint}") from None
         w = self.stdout.write
         w(f"Event {report.event_id}, pod {report.pod_id}: {report.final_state}")
         w(f"Cards opened: {report.cards_opened} ({report.dfcs_opened} double-faced, seen by the whole pod)")
         if report.removed:
             w("Removed from packs (not drafted): " + ", ".join(f"{n} {k}" for k, n in sorted(report.removed.items())))
-        w("Picks: " + ", ".join(f"{n} {k}" for k, n in sorted(report.picks.items())) + f" (total {sum(report.picks.values())})")
+        w(
+            "Picks: "
+            + ", ".join(f"{n} {k}" for k, n in sorted(report.picks.items()))
+            + f" (total {sum(report.picks.values())})"
+        )
         w("Pile sizes: " + ", ".join(f"seat {p + 1}: {n}" for p, n in sorted(report.pile_sizes.items())))
         if report.conserved:
             w(self.style.SUCCESS("Conservation check: every card is in exactly one pack or pile."))

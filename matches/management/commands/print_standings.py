@@ -23,7 +23,11 @@ class Command(BaseCommand):
             if row.pod != current:
                 current = row.pod
                 self.stdout.write(f"\n{'Pod ' + str(pods[row.pod]) if row.pod else 'Whole event'}")
-                self.stdout.write(f"{'Rank':>4}  {'Player':<24} {'Pts':>3}  {'Record':<7} {'OMW%':>6} {'GW%':>6} {'OGW%':>6}")
+                self.stdout.write(
+                    f"{'Rank':>4}  {'Player':<24} {'Pts':>3}  {'Record':<7} {'OMW%':>6} {'GW%':>6} {'OGW%':>6}"
+                )
             dropped = f"  (dropped after round {row.dropped_after})" if row.dropped_after is not None else ""
-            self.stdout.write(f"{row.rank:>4}  {row.registration.name:<24} {row.match_points:>3}  {row.record:<7} "
-                              f"{row.omw:6.4f} {row.gw:6.4f} {row.ogw:6.4f}{dropped}")
+            self.stdout.write(
+                f"{row.rank:>4}  {row.registration.name:<24} {row.match_points:>3}  {row.record:<7} "
+                f"{row.omw:6.4f} {row.gw:6.4f} {row.ogw:6.4f}{dropped}"
+            )

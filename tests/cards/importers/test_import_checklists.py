@@ -14,8 +14,7 @@ DATA = BUNDLED_DATA_DIR
 
 def test_innistrad_checklist_lists_twenty_linked_dfcs():
     checklist = ChecklistCard.objects.get(name="Innistrad Checklist")
-    assert (checklist.kind, checklist.set_code, checklist.parent_set_code) == (
-        "checklist", "TISD", "ISD")
+    assert (checklist.kind, checklist.set_code, checklist.parent_set_code) == ("checklist", "TISD", "ISD")
     assert checklist.collector_number == "13"
     entries = list(checklist.entries.order_by("position"))
     assert len(entries) == 20
@@ -36,8 +35,7 @@ def test_substitute_cards_list_the_dfcs_of_their_parent_set():
     assert substitutes.count() == 9
     expected = {
         card.faces.get(position=0).name
-        for card in Card.objects.filter(printings__card_set__code="ZNR",
-                                        layout__in=list(DFC_LAYOUTS)).distinct()
+        for card in Card.objects.filter(printings__card_set__code="ZNR", layout__in=list(DFC_LAYOUTS)).distinct()
     }
     assert len(expected) == 36
     for substitute in substitutes:
@@ -82,7 +80,8 @@ def test_eldritch_moon_checklist_links_meld_and_transform_cards(empty_catalogue)
 
 
 def test_checklist_lines_are_parsed_without_costs():
-    text = ("(You can mark this card to represent a double-faced card.)\n"
-            "☐ Delver of Secrets {U}\n☐ Hanweir Battlements\n☐ Garruk Relentless {3}{G}\n")
-    assert checklist_names(text) == ["Delver of Secrets", "Hanweir Battlements",
-                                     "Garruk Relentless"]
+    text = (
+        "(You can mark this card to represent a double-faced card.)\n"
+        "☐ Delver of Secrets {U}\n☐ Hanweir Battlements\n☐ Garruk Relentless {3}{G}\n"
+    )
+    assert checklist_names(text) == ["Delver of Secrets", "Hanweir Battlements", "Garruk Relentless"]

@@ -26,8 +26,9 @@ def test_command_prints_a_summary_per_file(empty_catalogue):
 
 
 def test_command_totals_for_several_files(empty_catalogue):
-    output = run(str(BUNDLED_DATA_DIR / "scryfall/bok.json.gz"),
-                 str(BUNDLED_DATA_DIR / "scryfall/sok.json.gz"), "--quiet")
+    output = run(
+        str(BUNDLED_DATA_DIR / "scryfall/bok.json.gz"), str(BUNDLED_DATA_DIR / "scryfall/sok.json.gz"), "--quiet"
+    )
     assert "Imported 2 file(s)" in output
     assert "330 records" in output and "by layout: flip 10, normal 320" in output
 

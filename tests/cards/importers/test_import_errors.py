@@ -19,8 +19,12 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def catalogue_state():
-    return (Card.objects.count(), CardFace.objects.count(), Printing.objects.count(),
-            sorted(Card.objects.values_list("data_hash", flat=True))[:50])
+    return (
+        Card.objects.count(),
+        CardFace.objects.count(),
+        Printing.objects.count(),
+        sorted(Card.objects.values_list("data_hash", flat=True))[:50],
+    )
 
 
 @pytest.mark.parametrize(
@@ -30,22 +34,25 @@ def catalogue_state():
         ("empty.json", ImportFormatError, "empty_file", "empty"),
         ("blank.json", ImportFormatError, "empty_file", "empty"),
         ("object_without_data.json", ImportFormatError, "unknown_format", "not an MTGJSON file"),
-        ("scryfall_truncated.json", ImportFormatError, "invalid_json",
-         "invalid or truncated JSON after card object #2"),
-        ("scryfall_missing_name.json", RecordError, "bad_record",
-         "card object #3 (08a47828-a"),
-        ("mtgjson_list_missing_name.json", RecordError, "bad_record",
-         "data record #1 (5a885f7d-d9d3-58fc-adb5-4be0bc6cd1f5): the record has no name"),
+        (
+            "scryfall_truncated.json",
+            ImportFormatError,
+            "invalid_json",
+            "invalid or truncated JSON after card object #2",
+        ),
+        ("scryfall_missing_name.json", RecordError, "bad_record", "card object #3 (08a47828-a"),
+        (
+            "mtgjson_list_missing_name.json",
+            RecordError,
+            "bad_record",
+            "data record #1 (5a885f7d-d9d3-58fc-adb5-4be0bc6cd1f5): the record has no name",
+        ),
         ("wrong_root.xml", ImportFormatError, "unknown_format", "not a Cockatrice card database"),
-        ("cockatrice_missing_name.xml", RecordError, "bad_record",
-         "card entry #1: the entry has no name"),
-        ("cockatrice_truncated.xml", ImportFormatError, "invalid_xml",
-         "invalid or truncated XML"),
+        ("cockatrice_missing_name.xml", RecordError, "bad_record", "card entry #1: the entry has no name"),
+        ("cockatrice_truncated.xml", ImportFormatError, "invalid_xml", "invalid or truncated XML"),
     ],
 )
-def test_malformed_files_give_a_clear_error_and_keep_earlier_data(
-    fixture, error_class, code, message
-):
+def test_malformed_files_give_a_clear_error_and_keep_earlier_data(fixture, error_class, code, message):
     before = catalogue_state()
     with pytest.raises(error_class) as caught:
         import_card_file(FIXTURES / fixture)
@@ -88,8 +95,7 @@ def test_batches_before_a_bad_record_stay_and_its_batch_rolls_back(empty_catalog
     # Batches of two: records 0-1 are committed, record 2 waits with 3, which is broken.
     with pytest.raises(RecordError):
         import_file(FIXTURES / "scryfall_missing_name.json", batch_size=2)
-    assert set(Card.objects.values_list("name", flat=True)) == {
-        "Abbey Griffin", "Angel of Flight Alabaster"}
+    assert set(Card.objects.values_list("name", flat=True)) == {"Abbey Griffin", "Angel of Flight Alabaster"}
     assert Printing.objects.count() == 2
 
 
@@ -111,8 +117,7 @@ def test_a_database_failure_rolls_back_only_the_failing_batch(monkeypatch, empty
     assert "records #2-#3 (first: Angelic Overseer)" in str(caught.value)
     assert "rolled back" in str(caught.value)
     # First batch committed; the second batch's cards (written before the failure) are gone.
-    assert set(Card.objects.values_list("name", flat=True)) == {
-        "Abbey Griffin", "Angel of Flight Alabaster"}
+    assert set(Card.objects.values_list("name", flat=True)) == {"Abbey Griffin", "Angel of Flight Alabaster"}
     assert not CardFace.objects.filter(name="Angelic Overseer").exists()
 
 

@@ -89,8 +89,7 @@ def test_mtgjson_keeps_the_booster_sheets_verbatim():
     booster = json.load(gzip.open(DATA / "mtgjson/ISD.json.gz"))["data"]["booster"]
     card_set = CardSet.objects.get(code="ISD")
     assert card_set.booster == booster
-    assert (card_set.name, str(card_set.release_date), card_set.set_type) == (
-        "Innistrad", "2011-09-30", "expansion")
+    assert (card_set.name, str(card_set.release_date), card_set.set_type) == ("Innistrad", "2011-09-30", "expansion")
     dfc_sheet = card_set.booster["default"]["sheets"]["dfc"]
     assert dfc_sheet["totalWeight"] == 121 and len(dfc_sheet["cards"]) == 20
     # Sheets name cards by MTGJSON uuid; every DFC on the sheet is a printing we can find.
@@ -104,9 +103,12 @@ def test_modal_dfc():
     card = Card.objects.get(name=SEJIRI)
     assert card.layout == "modal_dfc" and card.color_identity == "W"
     assert (front.name, front.mana_cost, front.mana_value, front.card_types) == (
-        "Sejiri Shelter", "{1}{W}", 2, ["Instant"])
-    assert (back.name, back.mana_cost, back.mana_value, back.card_types) == (
-        "Sejiri Glacier", "", 0, ["Land"])
+        "Sejiri Shelter",
+        "{1}{W}",
+        2,
+        ["Instant"],
+    )
+    assert (back.name, back.mana_cost, back.mana_value, back.card_types) == ("Sejiri Glacier", "", 0, ["Land"])
     assert back.colors == "" and back.color_indicator == ""
     printing = Printing.objects.get(card=card)
     assert (printing.card_set.code, printing.collector_number) == ("ZNR", "37")
@@ -128,8 +130,7 @@ def test_in_boosters_follows_booster_types():
 def check_akki():
     upright, flipped = faces(AKKI)
     assert Card.objects.get(name=AKKI).layout == "flip"
-    assert (upright.name, upright.mana_cost, upright.mana_value) == ("Akki Lavarunner",
-                                                                     "{3}{R}", 4)
+    assert (upright.name, upright.mana_cost, upright.mana_value) == ("Akki Lavarunner", "{3}{R}", 4)
     assert upright.supertypes == [] and upright.subtypes == ["Goblin", "Warrior"]
     assert flipped.name == "Tok-Tok, Volcano Born"
     assert flipped.supertypes == ["Legendary"] and flipped.card_types == ["Creature"]
@@ -162,8 +163,12 @@ def test_cockatrice_disguise_card_and_art_variants():
     assert printings.count() == 2
     assert {p.card_set.code for p in printings} == {"MKC"}
     assert {p.collector_number for p in printings} == {""}
-    assert all(p.scryfall_id and p.image_uris["front"].endswith(".jpg?1706241408")
-               or p.image_uris["front"].endswith(".jpg?1706240494") for p in printings)
+    assert all(
+        p.scryfall_id
+        and p.image_uris["front"].endswith(".jpg?1706241408")
+        or p.image_uris["front"].endswith(".jpg?1706240494")
+        for p in printings
+    )
     assert CardSet.objects.get(code="MKC").name == "Murders at Karlov Manor Commander"
 
 
@@ -176,8 +181,7 @@ def test_cockatrice_manifest_dread_rooms_and_no_dfcs():
     room = Card.objects.get(name="Bottomless Pool // Locker Room")
     pool, locker = room.faces.order_by("position")
     assert room.layout == "split"
-    assert (pool.mana_cost, pool.mana_value, locker.mana_cost, locker.mana_value) == (
-        "{U}", 1, "{4}{U}", 5)
+    assert (pool.mana_cost, pool.mana_value, locker.mana_cost, locker.mana_value) == ("{U}", 1, "{4}{U}", 5)
     assert pool.subtypes == ["Room"] and pool.card_types == ["Enchantment"]
     assert dsk.filter(layout="split").count() == 23
     # 68 Room halves in the file: 34 printings (some Rooms have a second art).
@@ -196,8 +200,7 @@ def test_cockatrice_split_halves_and_adventure(empty_catalogue):
     assert kellan.layout == "adventure"
     assert (creature.mana_cost, creature.mana_value) == ("{2}{G}{U}", 4)
     assert creature.supertypes == ["Legendary"]
-    assert (adventure.name, adventure.mana_cost, adventure.subtypes) == (
-        "Tail the Suspect", "{G}{U}", ["Adventure"])
+    assert (adventure.name, adventure.mana_cost, adventure.subtypes) == ("Tail the Suspect", "{G}{U}", ["Adventure"])
     # The file lists Kellan twice without a picture: one printing, matched by set and card.
     assert kellan.printings.count() == 1
     # 45 entries mention "Disguise {...}": 36 cards, the rest are art variants.
@@ -214,8 +217,7 @@ def test_meld_card_has_the_melded_face_second(empty_catalogue, source):
     front, melded = bruna.faces.order_by("position")
     assert bruna.layout == "meld" and bruna.is_dfc
     assert (front.name, front.mana_cost) == ("Bruna, the Fading Light", "{5}{W}{W}")
-    assert (melded.name, melded.mana_cost, melded.power) == (
-        "Brisela, Voice of Nightmares", "", "9")
+    assert (melded.name, melded.mana_cost, melded.power) == ("Brisela, Voice of Nightmares", "", "9")
     assert Card.objects.filter(name__startswith="Gisela, the Broken Blade // Brisela").exists()
     assert not Card.objects.filter(name="Brisela, Voice of Nightmares").exists()
     assert Card.objects.filter(layout="meld").count() == 6

@@ -17,23 +17,25 @@ DATA = BUNDLED_DATA_DIR
 
 def snapshot():
     return {
-        "counts": [m.objects.count() for m in (Card, CardFace, CardSet, Printing, ChecklistCard,
-                                               ChecklistEntry)],
+        "counts": [m.objects.count() for m in (Card, CardFace, CardSet, Printing, ChecklistCard, ChecklistEntry)],
         "cards": dict(Card.objects.values_list("name", "updated_at")),
         "hashes": dict(Printing.objects.values_list("id", "data_hash")),
         "links": dict(ChecklistEntry.objects.values_list("id", "card_id")),
     }
 
 
-@pytest.mark.parametrize("source", [
-    "mtgjson/ISD.json.gz",
-    "mtgjson/ZNR.json.gz",
-    "scryfall/chk.json.gz",
-    "cockatrice/MKC.xml.gz",
-    "cockatrice/DSK.xml.gz",
-    "checklists/checklists_and_substitutes.mtgjson.json",
-    "mtgjson/SZNR.json",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "mtgjson/ISD.json.gz",
+        "mtgjson/ZNR.json.gz",
+        "scryfall/chk.json.gz",
+        "cockatrice/MKC.xml.gz",
+        "cockatrice/DSK.xml.gz",
+        "checklists/checklists_and_substitutes.mtgjson.json",
+        "mtgjson/SZNR.json",
+    ],
+)
 def test_importing_a_file_twice_changes_nothing_the_second_time(source):
     # The session seed imported these files already, but a later file may have updated a
     # reprint (newer oracle text), so the first import here can change a few cards back.
@@ -104,8 +106,7 @@ def test_changed_card_is_updated_and_its_faces_replaced(empty_catalogue):
 
 def test_a_format_without_oracle_ids_or_pictures_keeps_the_stored_ones():
     card = Card.objects.get(name="Experiment Twelve")
-    Card.objects.filter(pk=card.pk).update(oracle_id="11111111-2222-4333-8444-555555555555",
-                                           data_hash="stale")
+    Card.objects.filter(pk=card.pk).update(oracle_id="11111111-2222-4333-8444-555555555555", data_hash="stale")
     printing = card.printings.first()
     Printing.objects.filter(pk=printing.pk).update(data_hash="stale")
     summary = import_card_file(DATA / "cockatrice/MKC.xml.gz")  # Cockatrice: no oracle ids
@@ -125,8 +126,12 @@ def test_importing_overlapping_bundled_files_twice_reports_nothing_changed(empty
 
     from django.core.management import call_command
 
-    files = [str(DATA / "scryfall/isd.json.gz"), str(DATA / "mtgjson/ISD.json.gz"),
-             str(DATA / "scryfall/dka.json.gz"), str(DATA / "mtgjson/DKA.json.gz")]
+    files = [
+        str(DATA / "scryfall/isd.json.gz"),
+        str(DATA / "mtgjson/ISD.json.gz"),
+        str(DATA / "scryfall/dka.json.gz"),
+        str(DATA / "mtgjson/DKA.json.gz"),
+    ]
     first = StringIO()
     call_command("import_cards", *files, "--quiet", stdout=first)
     before = snapshot()

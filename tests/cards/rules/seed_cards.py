@@ -12,20 +12,31 @@ GATSTAF = CardData(
     layout="transform",
     faces=(
         FaceData(
-            name="Gatstaf Shepherd", mana_cost="{1}{G}", mana_value=2, colors="G",
-            card_types=("Creature",), subtypes=("Human", "Werewolf"),
+            name="Gatstaf Shepherd",
+            mana_cost="{1}{G}",
+            mana_value=2,
+            colors="G",
+            card_types=("Creature",),
+            subtypes=("Human", "Werewolf"),
             oracle_text="At the beginning of each upkeep, if no spells were cast last turn, "
-                        "transform Gatstaf Shepherd.",
-            power="2", toughness="2",
+            "transform Gatstaf Shepherd.",
+            power="2",
+            toughness="2",
         ),
         FaceData(
-            name="Gatstaf Howler", mana_cost="", mana_value=0, colors="G", color_indicator="G",
-            card_types=("Creature",), subtypes=("Werewolf",),
+            name="Gatstaf Howler",
+            mana_cost="",
+            mana_value=0,
+            colors="G",
+            color_indicator="G",
+            card_types=("Creature",),
+            subtypes=("Werewolf",),
             oracle_text="Intimidate (This creature can't be blocked except by artifact creatures "
-                        "and/or creatures that share a color with it.)\nAt the beginning of each "
-                        "upkeep, if a player cast two or more spells last turn, transform "
-                        "Gatstaf Howler.",
-            power="3", toughness="3",
+            "and/or creatures that share a color with it.)\nAt the beginning of each "
+            "upkeep, if a player cast two or more spells last turn, transform "
+            "Gatstaf Howler.",
+            power="3",
+            toughness="3",
         ),
     ),
 )
@@ -36,17 +47,29 @@ DELVER = CardData(
     layout="transform",
     faces=(
         FaceData(
-            name="Delver of Secrets", mana_cost="{U}", mana_value=1, colors="U",
-            card_types=("Creature",), subtypes=("Human", "Wizard"),
+            name="Delver of Secrets",
+            mana_cost="{U}",
+            mana_value=1,
+            colors="U",
+            card_types=("Creature",),
+            subtypes=("Human", "Wizard"),
             oracle_text="At the beginning of your upkeep, look at the top card of your library. "
-                        "You may reveal that card. If an instant or sorcery card is revealed this "
-                        "way, transform Delver of Secrets.",
-            power="1", toughness="1",
+            "You may reveal that card. If an instant or sorcery card is revealed this "
+            "way, transform Delver of Secrets.",
+            power="1",
+            toughness="1",
         ),
         FaceData(
-            name="Insectile Aberration", mana_cost="", mana_value=0, colors="U",
-            color_indicator="U", card_types=("Creature",), subtypes=("Human", "Insect"),
-            oracle_text="Flying", power="3", toughness="2",
+            name="Insectile Aberration",
+            mana_cost="",
+            mana_value=0,
+            colors="U",
+            color_indicator="U",
+            card_types=("Creature",),
+            subtypes=("Human", "Insect"),
+            oracle_text="Flying",
+            power="3",
+            toughness="2",
         ),
     ),
 )
@@ -57,13 +80,18 @@ SEJIRI = CardData(
     layout="modal_dfc",
     faces=(
         FaceData(
-            name="Sejiri Shelter", mana_cost="{1}{W}", mana_value=2, colors="W",
+            name="Sejiri Shelter",
+            mana_cost="{1}{W}",
+            mana_value=2,
+            colors="W",
             card_types=("Instant",),
-            oracle_text="Target creature you control gains protection from the color of your "
-                        "choice until end of turn.",
+            oracle_text="Target creature you control gains protection from the color of your choice until end of turn.",
         ),
         FaceData(
-            name="Sejiri Glacier", mana_cost="", mana_value=0, colors="",
+            name="Sejiri Glacier",
+            mana_cost="",
+            mana_value=0,
+            colors="",
             card_types=("Land",),
             oracle_text="Sejiri Glacier enters the battlefield tapped.\n{T}: Add {W}.",
         ),
@@ -76,14 +104,22 @@ KAZANDU = CardData(
     layout="modal_dfc",
     faces=(
         FaceData(
-            name="Kazandu Mammoth", mana_cost="{1}{G}{G}", mana_value=3, colors="G",
-            card_types=("Creature",), subtypes=("Elephant",),
+            name="Kazandu Mammoth",
+            mana_cost="{1}{G}{G}",
+            mana_value=3,
+            colors="G",
+            card_types=("Creature",),
+            subtypes=("Elephant",),
             oracle_text="Landfall — Whenever a land enters the battlefield under your control, "
-                        "Kazandu Mammoth gets +2/+2 until end of turn.",
-            power="3", toughness="3",
+            "Kazandu Mammoth gets +2/+2 until end of turn.",
+            power="3",
+            toughness="3",
         ),
         FaceData(
-            name="Kazandu Valley", mana_cost="", mana_value=0, colors="",
+            name="Kazandu Valley",
+            mana_cost="",
+            mana_value=0,
+            colors="",
             card_types=("Land",),
             oracle_text="Kazandu Valley enters the battlefield tapped.\n{T}: Add {G}.",
         ),
@@ -96,21 +132,33 @@ ALRUND = CardData(
     layout="modal_dfc",
     faces=(
         FaceData(
-            name="Alrund, God of the Cosmos", mana_cost="{3}{U}{U}", mana_value=5, colors="U",
-            supertypes=("Legendary",), card_types=("Creature",), subtypes=("God",),
+            name="Alrund, God of the Cosmos",
+            mana_cost="{3}{U}{U}",
+            mana_value=5,
+            colors="U",
+            supertypes=("Legendary",),
+            card_types=("Creature",),
+            subtypes=("God",),
             oracle_text="Alrund gets +1/+1 for each card in your hand and each foretold card you "
-                        "own in exile.\nAt the beginning of your end step, choose a card type, "
-                        "then reveal the top two cards of your library. Put all cards of the "
-                        "chosen type revealed this way into your hand and the rest on the bottom "
-                        "of your library in any order.",
-            power="1", toughness="1",
+            "own in exile.\nAt the beginning of your end step, choose a card type, "
+            "then reveal the top two cards of your library. Put all cards of the "
+            "chosen type revealed this way into your hand and the rest on the bottom "
+            "of your library in any order.",
+            power="1",
+            toughness="1",
         ),
         FaceData(
-            name="Hakka, Whispering Raven", mana_cost="{1}{U}", mana_value=2, colors="U",
-            supertypes=("Legendary",), card_types=("Creature",), subtypes=("Bird",),
+            name="Hakka, Whispering Raven",
+            mana_cost="{1}{U}",
+            mana_value=2,
+            colors="U",
+            supertypes=("Legendary",),
+            card_types=("Creature",),
+            subtypes=("Bird",),
             oracle_text="Flying\nWhenever Hakka, Whispering Raven deals combat damage to a "
-                        "player, return it to its owner's hand, then scry 2.",
-            power="2", toughness="3",
+            "player, return it to its owner's hand, then scry 2.",
+            power="2",
+            toughness="3",
         ),
     ),
 )
@@ -121,17 +169,28 @@ AKKI = CardData(
     layout="flip",
     faces=(
         FaceData(
-            name="Akki Lavarunner", mana_cost="{3}{R}", mana_value=4, colors="R",
-            card_types=("Creature",), subtypes=("Goblin", "Warrior"),
+            name="Akki Lavarunner",
+            mana_cost="{3}{R}",
+            mana_value=4,
+            colors="R",
+            card_types=("Creature",),
+            subtypes=("Goblin", "Warrior"),
             oracle_text="Haste\nWhenever Akki Lavarunner deals damage to an opponent, flip it.",
-            power="1", toughness="1",
+            power="1",
+            toughness="1",
         ),
         FaceData(
-            name="Tok-Tok, Volcano Born", mana_cost="", mana_value=4, colors="R",
-            supertypes=("Legendary",), card_types=("Creature",), subtypes=("Goblin", "Shaman"),
+            name="Tok-Tok, Volcano Born",
+            mana_cost="",
+            mana_value=4,
+            colors="R",
+            supertypes=("Legendary",),
+            card_types=("Creature",),
+            subtypes=("Goblin", "Shaman"),
             oracle_text="Protection from red\nIf a red source would deal damage to a player, it "
-                        "deals that much damage plus 1 to that player instead.",
-            power="2", toughness="2",
+            "deals that much damage plus 1 to that player instead.",
+            power="2",
+            toughness="2",
         ),
     ),
 )
@@ -142,13 +201,19 @@ EXPERIMENT_TWELVE = CardData(
     layout="normal",
     faces=(
         FaceData(
-            name="Experiment Twelve", mana_cost="{3}{G}", mana_value=4, colors="G",
-            card_types=("Creature",), subtypes=("Elf", "Lizard", "Warrior"),
+            name="Experiment Twelve",
+            mana_cost="{3}{G}",
+            mana_value=4,
+            colors="G",
+            card_types=("Creature",),
+            subtypes=("Elf", "Lizard", "Warrior"),
             oracle_text="Trample\nWhenever Experiment Twelve or another creature you control is "
-                        "turned face up, put +1/+1 counters on that creature equal to its power.\n"
-                        "Disguise {4}{G} (You may cast this card face down for {3} as a 2/2 "
-                        "creature with ward {2}. Turn it face up any time for its disguise cost.)",
-            power="4", toughness="4", disguise_cost="{4}{G}",
+            "turned face up, put +1/+1 counters on that creature equal to its power.\n"
+            "Disguise {4}{G} (You may cast this card face down for {3} as a 2/2 "
+            "creature with ward {2}. Turn it face up any time for its disguise cost.)",
+            power="4",
+            toughness="4",
+            disguise_cost="{4}{G}",
         ),
     ),
 )
@@ -159,13 +224,19 @@ BROODHATCH = CardData(
     layout="normal",
     faces=(
         FaceData(
-            name="Broodhatch Nantuko", mana_cost="{1}{G}", mana_value=2, colors="G",
-            card_types=("Creature",), subtypes=("Insect", "Druid"),
+            name="Broodhatch Nantuko",
+            mana_cost="{1}{G}",
+            mana_value=2,
+            colors="G",
+            card_types=("Creature",),
+            subtypes=("Insect", "Druid"),
             oracle_text="Whenever Broodhatch Nantuko is dealt damage, you may create that many "
-                        "1/1 green Insect creature tokens.\nMorph {2}{G} (You may cast this card "
-                        "face down as a 2/2 creature for {3}. Turn it face up any time for its "
-                        "morph cost.)",
-            power="1", toughness="1", morph_cost="{2}{G}",
+            "1/1 green Insect creature tokens.\nMorph {2}{G} (You may cast this card "
+            "face down as a 2/2 creature for {3}. Turn it face up any time for its "
+            "morph cost.)",
+            power="1",
+            toughness="1",
+            morph_cost="{2}{G}",
         ),
     ),
 )
@@ -176,14 +247,19 @@ HAUNTWOODS = CardData(
     layout="normal",
     faces=(
         FaceData(
-            name="Hauntwoods Shrieker", mana_cost="{1}{G}{G}", mana_value=3, colors="G",
-            card_types=("Creature",), subtypes=("Beast", "Mutant"),
+            name="Hauntwoods Shrieker",
+            mana_cost="{1}{G}{G}",
+            mana_value=3,
+            colors="G",
+            card_types=("Creature",),
+            subtypes=("Beast", "Mutant"),
             oracle_text="Whenever Hauntwoods Shrieker attacks, manifest dread. (Look at the top "
-                        "two cards of your library. Put one onto the battlefield face down as a "
-                        "2/2 creature and the other into your graveyard. Turn it face up any time "
-                        "for its mana cost if it's a creature card.)\n{1}{G}: Reveal target "
-                        "face-down permanent. If it's a creature card, you may turn it face up.",
-            power="3", toughness="3",
+            "two cards of your library. Put one onto the battlefield face down as a "
+            "2/2 creature and the other into your graveyard. Turn it face up any time "
+            "for its mana cost if it's a creature card.)\n{1}{G}: Reveal target "
+            "face-down permanent. If it's a creature card, you may turn it face up.",
+            power="3",
+            toughness="3",
         ),
     ),
 )
@@ -193,8 +269,14 @@ MURDER = CardData(
     name="Murder",
     layout="normal",
     faces=(
-        FaceData(name="Murder", mana_cost="{1}{B}{B}", mana_value=3, colors="B",
-                 card_types=("Instant",), oracle_text="Destroy target creature."),
+        FaceData(
+            name="Murder",
+            mana_cost="{1}{B}{B}",
+            mana_value=3,
+            colors="B",
+            card_types=("Instant",),
+            oracle_text="Destroy target creature.",
+        ),
     ),
 )
 
@@ -203,8 +285,14 @@ SHOCK = CardData(
     name="Shock",
     layout="normal",
     faces=(
-        FaceData(name="Shock", mana_cost="{R}", mana_value=1, colors="R", card_types=("Instant",),
-                 oracle_text="Shock deals 2 damage to any target."),
+        FaceData(
+            name="Shock",
+            mana_cost="{R}",
+            mana_value=1,
+            colors="R",
+            card_types=("Instant",),
+            oracle_text="Shock deals 2 damage to any target.",
+        ),
     ),
 )
 
@@ -213,8 +301,16 @@ WALKING_CORPSE = CardData(
     name="Walking Corpse",
     layout="normal",
     faces=(
-        FaceData(name="Walking Corpse", mana_cost="{1}{B}", mana_value=2, colors="B",
-                 card_types=("Creature",), subtypes=("Zombie",), power="2", toughness="2"),
+        FaceData(
+            name="Walking Corpse",
+            mana_cost="{1}{B}",
+            mana_value=2,
+            colors="B",
+            card_types=("Creature",),
+            subtypes=("Zombie",),
+            power="2",
+            toughness="2",
+        ),
     ),
 )
 
@@ -223,8 +319,13 @@ FOREST = CardData(
     name="Forest",
     layout="normal",
     faces=(
-        FaceData(name="Forest", supertypes=("Basic",), card_types=("Land",),
-                 subtypes=("Forest",), oracle_text="({T}: Add {G}.)"),
+        FaceData(
+            name="Forest",
+            supertypes=("Basic",),
+            card_types=("Land",),
+            subtypes=("Forest",),
+            oracle_text="({T}: Add {G}.)",
+        ),
     ),
 )
 
@@ -234,14 +335,18 @@ CRYPTIC_COAT = CardData(
     layout="normal",
     faces=(
         FaceData(
-            name="Cryptic Coat", mana_cost="{2}{U}", mana_value=3, colors="U",
-            card_types=("Artifact",), subtypes=("Equipment",),
+            name="Cryptic Coat",
+            mana_cost="{2}{U}",
+            mana_value=3,
+            colors="U",
+            card_types=("Artifact",),
+            subtypes=("Equipment",),
             oracle_text="When Cryptic Coat enters the battlefield, cloak the top card of your "
-                        "library, then attach Cryptic Coat to it. (To cloak a card, put it onto "
-                        "the battlefield face down as a 2/2 creature with ward {2}. Turn it face "
-                        "up any time for its mana cost if it's a creature card.)\nEquipped "
-                        "creature gets +1/+0 and can't be blocked.\n{1}{U}: Return Cryptic Coat "
-                        "to its owner's hand.",
+            "library, then attach Cryptic Coat to it. (To cloak a card, put it onto "
+            "the battlefield face down as a 2/2 creature with ward {2}. Turn it face "
+            "up any time for its mana cost if it's a creature card.)\nEquipped "
+            "creature gets +1/+0 and can't be blocked.\n{1}{U}: Return Cryptic Coat "
+            "to its owner's hand.",
         ),
     ),
 )
@@ -252,16 +357,22 @@ BOTTOMLESS_POOL = CardData(
     layout="split",
     faces=(
         FaceData(
-            name="Bottomless Pool", mana_cost="{U}", mana_value=1, colors="U",
-            card_types=("Enchantment",), subtypes=("Room",),
-            oracle_text="When you unlock this door, return up to one target creature to its "
-                        "owner's hand.",
+            name="Bottomless Pool",
+            mana_cost="{U}",
+            mana_value=1,
+            colors="U",
+            card_types=("Enchantment",),
+            subtypes=("Room",),
+            oracle_text="When you unlock this door, return up to one target creature to its owner's hand.",
         ),
         FaceData(
-            name="Locker Room", mana_cost="{4}{U}", mana_value=5, colors="U",
-            card_types=("Enchantment",), subtypes=("Room",),
-            oracle_text="Whenever one or more creatures you control deal combat damage to a "
-                        "player, draw a card.",
+            name="Locker Room",
+            mana_cost="{4}{U}",
+            mana_value=5,
+            colors="U",
+            card_types=("Enchantment",),
+            subtypes=("Room",),
+            oracle_text="Whenever one or more creatures you control deal combat damage to a player, draw a card.",
         ),
     ),
 )
@@ -272,24 +383,50 @@ BRUNA = CardData(
     layout="meld",
     faces=(
         FaceData(
-            name="Bruna, the Fading Light", mana_cost="{5}{W}{W}", mana_value=7, colors="W",
-            supertypes=("Legendary",), card_types=("Creature",), subtypes=("Angel", "Horror"),
+            name="Bruna, the Fading Light",
+            mana_cost="{5}{W}{W}",
+            mana_value=7,
+            colors="W",
+            supertypes=("Legendary",),
+            card_types=("Creature",),
+            subtypes=("Angel", "Horror"),
             oracle_text="When you cast this spell, you may return target Angel or Human creature "
-                        "card from your graveyard to the battlefield.\nFlying, vigilance\n"
-                        "(Melds with Gisela, the Broken Blade.)",
-            power="5", toughness="7",
+            "card from your graveyard to the battlefield.\nFlying, vigilance\n"
+            "(Melds with Gisela, the Broken Blade.)",
+            power="5",
+            toughness="7",
         ),
         FaceData(
-            name="Brisela, Voice of Nightmares", mana_cost="", mana_value=11, colors="",
-            supertypes=("Legendary",), card_types=("Creature",), subtypes=("Eldrazi", "Angel"),
+            name="Brisela, Voice of Nightmares",
+            mana_cost="",
+            mana_value=11,
+            colors="",
+            supertypes=("Legendary",),
+            card_types=("Creature",),
+            subtypes=("Eldrazi", "Angel"),
             oracle_text="Flying, first strike, vigilance, lifelink\nYour opponents can't cast "
-                        "spells with mana value 3 or less.",
-            power="9", toughness="10",
+            "spells with mana value 3 or less.",
+            power="9",
+            toughness="10",
         ),
     ),
 )
 
 ALL_CARDS = (
-    GATSTAF, DELVER, SEJIRI, KAZANDU, ALRUND, AKKI, EXPERIMENT_TWELVE, BROODHATCH, HAUNTWOODS,
-    MURDER, SHOCK, WALKING_CORPSE, FOREST, CRYPTIC_COAT, BOTTOMLESS_POOL, BRUNA,
+    GATSTAF,
+    DELVER,
+    SEJIRI,
+    KAZANDU,
+    ALRUND,
+    AKKI,
+    EXPERIMENT_TWELVE,
+    BROODHATCH,
+    HAUNTWOODS,
+    MURDER,
+    SHOCK,
+    WALKING_CORPSE,
+    FOREST,
+    CRYPTIC_COAT,
+    BOTTOMLESS_POOL,
+    BRUNA,
 )

@@ -14,9 +14,11 @@ from cards.rules import CardData
 from cards.services import BUNDLED_DATA_DIR
 from rulesdesk.adapter import face_data
 
-FILES = {"EMN": ("mtgjson/EMN.json.gz", read_mtgjson_set),
-         "MID": ("mtgjson/MID.json.gz", read_mtgjson_set),
-         "DSK": ("cockatrice/DSK.xml.gz", read_cockatrice)}
+FILES = {
+    "EMN": ("mtgjson/EMN.json.gz", read_mtgjson_set),
+    "MID": ("mtgjson/MID.json.gz", read_mtgjson_set),
+    "DSK": ("cockatrice/DSK.xml.gz", read_cockatrice),
+}
 _FACE_DEFAULTS = {"disguise_cost": "", "morph_cost": "", "megamorph_cost": ""}
 
 
@@ -26,8 +28,10 @@ def _cards(set_code: str) -> dict[str, CardData]:
     found: dict[str, CardData] = {}
     for record in reader(str(BUNDLED_DATA_DIR / path)):
         if isinstance(record, CardRecord) and record.name not in found:
-            faces = tuple(face_data(SimpleNamespace(**{**_FACE_DEFAULTS, **face}))  # type: ignore[arg-type]  # a stand-in with a CardFace's fields
-                          for face in record.faces)
+            faces = tuple(
+                face_data(SimpleNamespace(**{**_FACE_DEFAULTS, **face}))  # type: ignore[arg-type]  # a stand-in with a CardFace's fields
+                for face in record.faces
+            )
             found[record.name] = CardData(name=record.name, layout=record.layout, faces=faces)
     return found
 

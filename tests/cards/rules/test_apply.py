@@ -7,17 +7,20 @@ from cards.rules.actions import check_params
 from tests.cards.rules.seed_cards import EXPERIMENT_TWELVE, SEJIRI
 
 
-@pytest.mark.parametrize("action,params", [
-    ("dance", {}),
-    ("cast", {"colour": "blue"}),
-    ("cast", {"face_down": "manifest"}),
-    ("cast", {"face": "left"}),
-    ("move", {}),
-    ("move", {"to": "sideboard"}),
-    ("put_onto_battlefield", {"transformed": "yes"}),
-    ("turn_face_up", {"via": "magic"}),
-    ("resolve", {"face": "front"}),
-])
+@pytest.mark.parametrize(
+    "action,params",
+    [
+        ("dance", {}),
+        ("cast", {"colour": "blue"}),
+        ("cast", {"face_down": "manifest"}),
+        ("cast", {"face": "left"}),
+        ("move", {}),
+        ("move", {"to": "sideboard"}),
+        ("put_onto_battlefield", {"transformed": "yes"}),
+        ("turn_face_up", {"via": "magic"}),
+        ("resolve", {"face": "front"}),
+    ],
+)
 def test_invalid_actions_are_rejected(action, params):
     with pytest.raises(InvalidAction):
         apply(GameObject(card=SEJIRI), action, **params)
@@ -33,12 +36,15 @@ def test_every_action_has_a_summary():
 
 def test_run_applies_each_step_to_the_previous_state():
     start = GameObject(card=EXPERIMENT_TWELVE, zone="hand")
-    results = run(start, [
-        ("cast", {"face_down": "disguise"}),
-        ("turn_face_up", {"via": "disguise"}),  # R19: illegal on the stack
-        ("resolve", {}),
-        ("turn_face_up", {"via": "disguise"}),
-    ])
+    results = run(
+        start,
+        [
+            ("cast", {"face_down": "disguise"}),
+            ("turn_face_up", {"via": "disguise"}),  # R19: illegal on the stack
+            ("resolve", {}),
+            ("turn_face_up", {"via": "disguise"}),
+        ],
+    )
     assert [r.outcome for r in results] == ["ok", "illegal", "ok", "ok"]
     assert results[1].state == results[0].state
     assert results[3].state.zone == "battlefield" and not results[3].state.face_down

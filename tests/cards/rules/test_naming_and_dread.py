@@ -62,8 +62,9 @@ PLAYABLE = [
 ]
 
 
-@pytest.mark.parametrize("rule,card,permission,named,faces", PLAYABLE,
-                         ids=[f"{p[0]}-{p[1].name}-{p[2]}-{p[3]}" for p in PLAYABLE])
+@pytest.mark.parametrize(
+    "rule,card,permission,named,faces", PLAYABLE, ids=[f"{p[0]}-{p[1].name}-{p[2]}-{p[3]}" for p in PLAYABLE]
+)
 def test_playable_faces(rule, card, permission, named, faces):
     assert playable_faces(card, permission, named=named) == faces
 
@@ -90,8 +91,7 @@ IDENTITY = [
 ]
 
 
-@pytest.mark.parametrize("rule,card,identity", IDENTITY,
-                         ids=[f"{r}-{c.name}" for r, c, _ in IDENTITY])
+@pytest.mark.parametrize("rule,card,identity", IDENTITY, ids=[f"{r}-{c.name}" for r, c, _ in IDENTITY])
 def test_color_identity(rule, card, identity):
     assert color_identity(card) == identity
 
@@ -114,17 +114,24 @@ def test_r21_face_down_creatures_never_share_a_name():
 
 
 DREAD = [
-    ("R29", "two cards: manifest one, the other to the graveyard",
-     [HAUNTWOODS, MURDER, SHOCK], 0, "Hauntwoods Shrieker", ("Murder",), ("Shock",)),
-    ("R29", "choose the second card", [HAUNTWOODS, MURDER, SHOCK], 1, "Murder",
-     ("Hauntwoods Shrieker",), ("Shock",)),
+    (
+        "R29",
+        "two cards: manifest one, the other to the graveyard",
+        [HAUNTWOODS, MURDER, SHOCK],
+        0,
+        "Hauntwoods Shrieker",
+        ("Murder",),
+        ("Shock",),
+    ),
+    ("R29", "choose the second card", [HAUNTWOODS, MURDER, SHOCK], 1, "Murder", ("Hauntwoods Shrieker",), ("Shock",)),
     ("R29", "one card: manifest it, no choice", [MURDER], 1, "Murder", (), ()),
     ("R29", "no card: nothing happens", [], 0, None, (), ()),
 ]
 
 
-@pytest.mark.parametrize("rule,title,library,choose,manifested,graveyard,rest", DREAD,
-                         ids=[f"{d[0]}-{d[1]}" for d in DREAD])
+@pytest.mark.parametrize(
+    "rule,title,library,choose,manifested,graveyard,rest", DREAD, ids=[f"{d[0]}-{d[1]}" for d in DREAD]
+)
 def test_manifest_dread(rule, title, library, choose, manifested, graveyard, rest):
     result = manifest_dread(library, choose=choose)
     # "Whenever you manifest dread" triggers even if some or all of it couldn't be done.

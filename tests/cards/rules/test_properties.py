@@ -36,8 +36,12 @@ def _params(action):
 
 
 sources = st.builds(
-    GameObject, card=st.sampled_from(ALL_CARDS), zone=st.sampled_from(("battlefield", "stack")),
-    face_up=st.just("front"), flipped=st.booleans(), face_down=st.just(False),
+    GameObject,
+    card=st.sampled_from(ALL_CARDS),
+    zone=st.sampled_from(("battlefield", "stack")),
+    face_up=st.just("front"),
+    flipped=st.booleans(),
+    face_down=st.just(False),
 )
 # Named actions, plus the two copy helpers (R7, R8, R47) with a random source object.
 steps = st.one_of(
@@ -79,8 +83,7 @@ def check_invariants(obj: GameObject) -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(card=st.sampled_from(ALL_CARDS), zone=st.sampled_from(ZONES),
-       sequence=st.lists(steps, max_size=12))
+@given(card=st.sampled_from(ALL_CARDS), zone=st.sampled_from(ZONES), sequence=st.lists(steps, max_size=12))
 def test_random_sequences_keep_the_invariants(card, zone, sequence):
     obj = GameObject(card=card, zone=zone)
     check_invariants(obj)
@@ -102,8 +105,11 @@ def test_random_sequences_keep_the_invariants(card, zone, sequence):
         if action in ("turn_face_up", "turn_face_down", "transform", "flip"):
             assert "enters_battlefield" not in result.events  # R22, R5
             assert result.state.tapped == obj.tapped
-        if (obj.face_down and obj.zone in ("stack", "battlefield")
-                and result.state.zone not in (obj.zone, "battlefield")):
+        if (
+            obj.face_down
+            and obj.zone in ("stack", "battlefield")
+            and result.state.zone not in (obj.zone, "battlefield")
+        ):
             assert "revealed" in result.events  # R24
         obj = result.state
         check_invariants(obj)

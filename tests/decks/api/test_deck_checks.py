@@ -81,15 +81,23 @@ def test_a_deck_that_matches(event_with_decks, users):
 def test_findings_open_prefilled_penalties(event_with_decks, users):
     event, regs = event_with_decks
     deck = Deck.objects.get(registration=regs["bob"])
-    selection = services.select_for_deck_check(event_id=event.pk, judge=users["judge"], method="chosen",
-                                               registration_ids=[regs["bob"].pk])
-    body = {"selection": selection.pk, "notes": "Checked between rounds 2 and 3", "findings": [
-        {"kind": "checklist_unmarked", "description": "One Innistrad Checklist had no name marked",
-         "cards": ["Innistrad Checklist"]},
-        {"kind": "checklist_mark_visible"},
-        {"kind": "deck_differs", "description": "59 cards found", "cards": ["Island"]},
-        {"kind": "decklist_illegal", "infraction": ""},  # the judge decides it is no infraction
-    ]}
+    selection = services.select_for_deck_check(
+        event_id=event.pk, judge=users["judge"], method="chosen", registration_ids=[regs["bob"].pk]
+    )
+    body = {
+        "selection": selection.pk,
+        "notes": "Checked between rounds 2 and 3",
+        "findings": [
+            {
+                "kind": "checklist_unmarked",
+                "description": "One Innistrad Checklist had no name marked",
+                "cards": ["Innistrad Checklist"],
+            },
+            {"kind": "checklist_mark_visible"},
+            {"kind": "deck_differs", "description": "59 cards found", "cards": ["Island"]},
+            {"kind": "decklist_illegal", "infraction": ""},  # the judge decides it is no infraction
+        ],
+    }
     response = client_for(users["judge"]).post(f"/api/decks/{deck.pk}/checks/", body, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
@@ -100,26 +108,45 @@ def test_findings_open_prefilled_penalties(event_with_decks, users):
     url = urlparse(links[0]["url"])
     assert url.path == "/penalties/new/"
     query = {k: v[0] for k, v in parse_qs(url.query).items()}
-    assert query == {"event": str(event.pk), "registration": str(regs["bob"].pk), "infraction": "deck_problem",
-                     "description": query["description"], "source": f"deck_check:{data['id']}"}
+    assert query == {
+        "event": str(event.pk),
+        "registration": str(regs["bob"].pk),
+        "infraction": "deck_problem",
+        "description": query["description"],
+        "source": f"deck_check:{data['id']}",
+    }
     assert "no name marked" in query["description"] and "Innistrad Checklist" in query["description"]
     check = DeckCheck.objects.get()
     with pytest.raises(ValueError):
         check.save()  # append-only
-    assert [c["id"] for c in client_for(users["judge"]).get(f"/api/events/{event.pk}/deck-checks/").json()] == [check.pk]
+    assert [c["id"] for c in client_for(users["judge"]).get(f"/api/events/{event.pk}/deck-checks/").json()] == [
+        check.pk
+    ]
 
 
-@pytest.mark.parametrize("body", [
-    {},
-    {"matches": True, "findings": [{"kind": "deck_differs"}]},
-    {"matches": False},
-    {"findings": [{"kind": "stolen_sleeves"}]},
-    {"findings": [{"kind": "deck_differs", "infraction": "cheating"}]},
-    {"findings": [{"kind": "other"}]},
-    {"findings": "deck_differs"},
-    {"matches": True, "selection": 999999},
-], ids=["empty", "matches with findings", "differs without findings", "unknown kind", "unknown infraction",
-        "other without description", "findings not a list", "unknown selection"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"matches": True, "findings": [{"kind": "deck_differs"}]},
+        {"matches": False},
+        {"findings": [{"kind": "stolen_sleeves"}]},
+        {"findings": [{"kind": "deck_differs", "infraction": "cheating"}]},
+        {"findings": [{"kind": "other"}]},
+        {"findings": "deck_differs"},
+        {"matches": True, "selection": 999999},
+    ],
+    ids=[
+        "empty",
+        "matches with findings",
+        "differs without findings",
+        "unknown kind",
+        "unknown infraction",
+        "other without description",
+        "findings not a list",
+        "unknown selection",
+    ],
+)
 def test_bad_deck_checks_are_400(event_with_decks, users, body):
     event, regs = event_with_decks
     deck = Deck.objects.get(registration=regs["bob"])
@@ -141,9 +168,15 @@ def test_deck_check_pages(event_with_decks, users):
     assert f"/decks/{deck.pk}/check/?selection={selection.pk}" in page
     form = client.get(f"/decks/{deck.pk}/check/?selection={selection.pk}")
     assert form.status_code == 200 and "What the deck box should hold (R13)" in form.content.decode()
-    response = client.post(f"/decks/{deck.pk}/check/", {
-        "selection": str(selection.pk), "finding-checklist_multiple_marks": "1",
-        "description-checklist_multiple_marks": "Two names ticked", "cards-checklist_multiple_marks": "Innistrad Checklist"})
+    response = client.post(
+        f"/decks/{deck.pk}/check/",
+        {
+            "selection": str(selection.pk),
+            "finding-checklist_multiple_marks": "1",
+            "description-checklist_multiple_marks": "Two names ticked",
+            "cards-checklist_multiple_marks": "Innistrad Checklist",
+        },
+    )
     assert response.status_code == 302
     check = DeckCheck.objects.get()
     assert check.selection_id == selection.pk and check.findings[0]["kind"] == "checklist_multiple_marks"
@@ -163,8 +196,11 @@ def test_the_penalty_link_opens_the_prefilled_penalties_form(event_with_decks, u
     """The contract with the penalties app: the link lands on its form, prefilled."""
     event, regs = event_with_decks
     deck = Deck.objects.get(registration=regs["bob"])
-    check = services.record_deck_check(deck_id=deck.pk, judge=users["judge"], found=[
-        {"kind": "checklist_multiple_marks", "description": "Delver and Gatstaf both ticked"}])
+    check = services.record_deck_check(
+        deck_id=deck.pk,
+        judge=users["judge"],
+        found=[{"kind": "checklist_multiple_marks", "description": "Delver and Gatstaf both ticked"}],
+    )
     from decks.selectors import check_penalty_links
 
     (link,) = check_penalty_links(check)
@@ -178,8 +214,12 @@ def test_the_penalty_link_opens_the_prefilled_penalties_form(event_with_decks, u
 
 def test_an_opaque_sleeved_deck_is_not_said_to_hold_checklist_cards(event_with_decks, users):
     event, regs = event_with_decks
-    deck, _ = services.register_deck(event_id=event.pk, actor=users["alice"], opaque_sleeves=True,
-                                  main=[{"name": "Delver of Secrets", "count": 4}, {"name": "Island", "count": 56}])
+    deck, _ = services.register_deck(
+        event_id=event.pk,
+        actor=users["alice"],
+        opaque_sleeves=True,
+        main=[{"name": "Delver of Secrets", "count": 4}, {"name": "Island", "count": 56}],
+    )
     judge = Client()
     judge.force_login(users["judge"])
     for url in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/check/"):
@@ -187,7 +227,9 @@ def test_an_opaque_sleeved_deck_is_not_said_to_hold_checklist_cards(event_with_d
         assert "checklist cards are in the deck" not in html and "Checklist cards in the deck" not in html
         assert "opaque" in html
     with_checklists, _ = services.register_deck(
-        event_id=event.pk, actor=users["bob"], main=[{"name": "Delver of Secrets", "count": 1},
-                                                     {"name": "Island", "count": 59}],
-        checklist_cards=[{"checklist": "Innistrad Checklist", "marked": ["Delver of Secrets"]}])
+        event_id=event.pk,
+        actor=users["bob"],
+        main=[{"name": "Delver of Secrets", "count": 1}, {"name": "Island", "count": 59}],
+        checklist_cards=[{"checklist": "Innistrad Checklist", "marked": ["Delver of Secrets"]}],
+    )
     assert "their checklist cards are in the deck" in judge.get(f"/decks/{with_checklists.pk}/").content.decode()

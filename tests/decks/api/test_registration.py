@@ -29,6 +29,7 @@ def put(user, event, body, fmt="json", url=None):
 
 # --- constructed ------------------------------------------------------------------------
 
+
 def test_paste_a_list_checks_and_stores_it(constructed, users):
     event, regs = constructed
     response = put(users["alice"], event, {"text": read_fixture("delver_isd.txt"), "opaque_sleeves": True})
@@ -40,13 +41,18 @@ def test_paste_a_list_checks_and_stores_it(constructed, users):
     deck = Deck.objects.get(registration=regs["alice"])
     assert deck.valid and deck.version == 1
     delver = next(row for row in deck.main if row["name"].startswith("Delver"))
-    assert delver == {"card_id": Card.objects.get(name=delver["name"]).pk,
-                      "name": "Delver of Secrets // Insectile Aberration", "count": 4}
+    assert delver == {
+        "card_id": Card.objects.get(name=delver["name"]).pk,
+        "name": "Delver of Secrets // Insectile Aberration",
+        "count": 4,
+    }
     assert client_for(users["alice"]).get(deck_url(event)).json()["id"] == deck.pk
 
 
-@pytest.mark.parametrize("fixture,fmt", [("werewolves_isd.dek", "mtgo_dek"), ("werewolves_isd.csv", "csv"),
-                                         ("delver_isd_arena.txt", "arena")])
+@pytest.mark.parametrize(
+    "fixture,fmt",
+    [("werewolves_isd.dek", "mtgo_dek"), ("werewolves_isd.csv", "csv"), ("delver_isd_arena.txt", "arena")],
+)
 def test_upload_a_file(constructed, users, fixture, fmt):
     event, regs = constructed
     upload = SimpleUploadedFile("decklist", (FIXTURES / fixture).read_bytes())
@@ -59,15 +65,20 @@ def test_upload_a_file(constructed, users, fixture, fmt):
 def test_checklist_cards_instead_of_sleeves(constructed, users):
     event, regs = constructed
     wolves = read_fixture("werewolves_isd.csv")
-    lines = "4 Innistrad Checklist: Gatstaf Shepherd\n4 Innistrad Checklist: Mayor of Avabruck\n" \
-            "4 Innistrad Checklist: Villagers of Estwald\n2 Innistrad Checklist: Daybreak Ranger\n"
+    lines = (
+        "4 Innistrad Checklist: Gatstaf Shepherd\n4 Innistrad Checklist: Mayor of Avabruck\n"
+        "4 Innistrad Checklist: Villagers of Estwald\n2 Innistrad Checklist: Daybreak Ranger\n"
+    )
     response = put(users["bob"], event, {"text": wolves, "checklist_lines": lines})
     assert response.json()["valid"] is True, response.json()["errors"]
     deck = Deck.objects.get(registration=regs["bob"])
     isd = ChecklistCard.objects.get(set_code="TISD")
     assert len(deck.checklist_cards) == 14
-    assert deck.checklist_cards[0] == {"checklist_id": isd.pk, "checklist": "Innistrad Checklist (TISD 13)",
-                                       "marked": ["Gatstaf Shepherd"]}
+    assert deck.checklist_cards[0] == {
+        "checklist_id": isd.pk,
+        "checklist": "Innistrad Checklist (TISD 13)",
+        "marked": ["Gatstaf Shepherd"],
+    }
     # The same deck missing one checklist card breaks R12 / R9.
     lines_short = lines.replace("2 Innistrad Checklist: Daybreak Ranger", "1 Innistrad Checklist: Daybreak Ranger")
     data = put(users["bob"], event, {"text": wolves, "checklist_lines": lines_short}).json()
@@ -80,8 +91,9 @@ def test_checklist_cards_instead_of_sleeves(constructed, users):
 
 def test_an_illegal_deck_is_stored_with_its_errors(constructed, users):
     event, regs = constructed
-    data = put(users["alice"], event, {"main": [{"name": "Delver of Secrets", "count": 5},
-                                                {"name": "Islandd", "count": 50}]}).json()
+    data = put(
+        users["alice"], event, {"main": [{"name": "Delver of Secrets", "count": 5}, {"name": "Islandd", "count": 50}]}
+    ).json()
     assert data["valid"] is False
     codes = {e["code"] for e in data["errors"]}
     assert {"unknown_card", "deck_too_small", "too_many_copies", "dfc_needs_sleeves_or_checklist"} <= codes
@@ -89,15 +101,19 @@ def test_an_illegal_deck_is_stored_with_its_errors(constructed, users):
     assert not deck.valid and deck.localized_errors == data["errors"]
 
 
-@pytest.mark.parametrize("body,fmt,code", [
-    ({"text": "4 Delver of Secrets\n-1 Island"}, "json", "invalid_count"),
-    ({"text": ""}, "json", "empty_decklist"),
-    ({"text": "4 Island", "main": [{"name": "Island", "count": 4}]}, "json", "invalid_decklist"),
-    ({"main": [{"name": "Island", "count": "4.5"}]}, "json", "invalid"),
-    ({"file": SimpleUploadedFile("d.dek", b"\x00\x01\x02\xff binary")}, "multipart", "unreadable_file"),
-    ({"file": SimpleUploadedFile("d.txt", b"1 Island\n" * 30000)}, "multipart", "file_too_large"),
-    ({"text": "4 Delver of Secrets", "checklist_lines": "no colon here"}, "json", "invalid_checklist_line"),
-], ids=["negative count", "empty", "two lists", "fractional count", "binary", "too large", "checklist line"])
+@pytest.mark.parametrize(
+    "body,fmt,code",
+    [
+        ({"text": "4 Delver of Secrets\n-1 Island"}, "json", "invalid_count"),
+        ({"text": ""}, "json", "empty_decklist"),
+        ({"text": "4 Island", "main": [{"name": "Island", "count": 4}]}, "json", "invalid_decklist"),
+        ({"main": [{"name": "Island", "count": "4.5"}]}, "json", "invalid"),
+        ({"file": SimpleUploadedFile("d.dek", b"\x00\x01\x02\xff binary")}, "multipart", "unreadable_file"),
+        ({"file": SimpleUploadedFile("d.txt", b"1 Island\n" * 30000)}, "multipart", "file_too_large"),
+        ({"text": "4 Delver of Secrets", "checklist_lines": "no colon here"}, "json", "invalid_checklist_line"),
+    ],
+    ids=["negative count", "empty", "two lists", "fractional count", "binary", "too large", "checklist line"],
+)
 def test_malformed_registration_is_400_and_stores_nothing(constructed, users, body, fmt, code):
     event, regs = constructed
     response = put(users["alice"], event, body, fmt=fmt)
@@ -122,12 +138,16 @@ def test_commander_deck(commander_event, users):
     assert data["summary"]["commander"] == 1 and data["summary"]["main"] == 99
     assert data["commander"][0]["name"] == "Alandra, Sky Dreamer"
     # R39: Civilized Scholar's back face is red, outside Alandra's blue identity.
-    data = put(users["carol"], event, {"text": text.replace("1 Brainstorm (ISD) 44", "1 Civilized Scholar"),
-                                       "opaque_sleeves": True}).json()
+    data = put(
+        users["carol"],
+        event,
+        {"text": text.replace("1 Brainstorm (ISD) 44", "1 Civilized Scholar"), "opaque_sleeves": True},
+    ).json()
     assert [e["code"] for e in data["errors"]] == ["color_identity"]
 
 
 # --- the deadline and judges' corrections --------------------------------------------------------
+
 
 def test_locked_at_the_deadline(constructed, users):
     event, regs = constructed
@@ -151,19 +171,24 @@ def test_judge_correction_after_the_deadline_is_logged(constructed, users):
     event.save()
     deck = Deck.objects.get(registration=regs["alice"])
     url = f"/api/decks/{deck.pk}/corrections/"
-    body = {"reason": "Player showed the judge opaque sleeves; list said 5 Snapcaster by mistake",
-            "opaque_sleeves": True,
-            "text": read_fixture("delver_isd.txt").replace("4 Snapcaster Mage", "3 Snapcaster Mage\n1 Think Twice")}
+    body = {
+        "reason": "Player showed the judge opaque sleeves; list said 5 Snapcaster by mistake",
+        "opaque_sleeves": True,
+        "text": read_fixture("delver_isd.txt").replace("4 Snapcaster Mage", "3 Snapcaster Mage\n1 Think Twice"),
+    }
     assert client_for(users["alice"]).post(url, body, format="json").status_code == 403  # players can't
     response = client_for(users["judge"]).post(url, body, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
     assert data["judge"] == "judge" and data["valid_before"] is False and data["valid_after"] is False
-    assert data["changes"]["main"] == {"added": [{"name": "Think Twice", "count": 1}],
-                                       "removed": [{"name": "Snapcaster Mage", "count": 1}]}
+    assert data["changes"]["main"] == {
+        "added": [{"name": "Think Twice", "count": 1}],
+        "removed": [{"name": "Snapcaster Mage", "count": 1}],
+    }
     assert data["changes"]["opaque_sleeves"] == {"from": False, "to": True}
-    assert data["penalty_url"].startswith(f"/penalties/new/?event={event.pk}&registration={regs['alice'].pk}"
-                                          "&infraction=decklist_problem&description=")
+    assert data["penalty_url"].startswith(
+        f"/penalties/new/?event={event.pk}&registration={regs['alice'].pk}&infraction=decklist_problem&description="
+    )
     assert f"correction+%23{data['id']}" in data["penalty_url"] and "source=" not in data["penalty_url"]
     deck.refresh_from_db()
     assert deck.version == 2 and deck.opaque_sleeves
@@ -206,8 +231,11 @@ def test_checklist_policy_per_event(constructed, users):
     assert client_for(users["judge"]).put(url, {"checklist_policy": "per_name"}, format="json").status_code == 403
     assert client_for(users["org"]).put(url, {"checklist_policy": "per_name"}, format="json").status_code == 200
     text = "4 Delver of Secrets\n4 Gatstaf Shepherd\n52 Island\n"
-    data = put(users["alice"], event, {"text": text, "opaque_sleeves": True,
-                                       "checklist_lines": "4 Innistrad Checklist: Delver of Secrets"}).json()
+    data = put(
+        users["alice"],
+        event,
+        {"text": text, "opaque_sleeves": True, "checklist_lines": "4 Innistrad Checklist: Delver of Secrets"},
+    ).json()
     assert data["valid"] is True  # R12 per name: Gatstaf stays sleeved
     client_for(users["org"]).put(url, {"checklist_policy": "deck"}, format="json")
     data = client_for(users["alice"]).post(f"/api/decks/{data['id']}/revalidate/").json()
@@ -216,11 +244,30 @@ def test_checklist_policy_per_event(constructed, users):
 
 # --- limited: draft piles and sealed pools -------------------------------------------------------
 
-POOL = {"Delver of Secrets": 1, "Gatstaf Shepherd": 1, "Think Twice": 2, "Moon Heron": 1, "Stitched Drake": 1,
-        "Darkthicket Wolf": 2, "Ambush Viper": 1, "Travel Preparations": 1, "Boneyard Wurm": 1, "Naturalize": 1,
-        "Claustrophobia": 2, "Grasp of Phantoms": 1, "Invisible Stalker": 1, "Silent Departure": 1,
-        "Forbidden Alchemy": 1, "Armored Skaab": 1, "Makeshift Mauler": 1, "Lantern Spirit": 1,
-        "Murder of Crows": 1, "Spider Spawning": 1, "Dead Weight": 2, "Villagers of Estwald": 1}
+POOL = {
+    "Delver of Secrets": 1,
+    "Gatstaf Shepherd": 1,
+    "Think Twice": 2,
+    "Moon Heron": 1,
+    "Stitched Drake": 1,
+    "Darkthicket Wolf": 2,
+    "Ambush Viper": 1,
+    "Travel Preparations": 1,
+    "Boneyard Wurm": 1,
+    "Naturalize": 1,
+    "Claustrophobia": 2,
+    "Grasp of Phantoms": 1,
+    "Invisible Stalker": 1,
+    "Silent Departure": 1,
+    "Forbidden Alchemy": 1,
+    "Armored Skaab": 1,
+    "Makeshift Mauler": 1,
+    "Lantern Spirit": 1,
+    "Murder of Crows": 1,
+    "Spider Spawning": 1,
+    "Dead Weight": 2,
+    "Villagers of Estwald": 1,
+}
 
 
 def draft_pile(event, registration, *, state="deck_building"):
@@ -238,16 +285,28 @@ def limited(catalogue, users):
     return make_event(users, deck_format="limited", name="ISD draft")
 
 
-BUILD = [{"name": "Delver of Secrets", "count": 1}, {"name": "Think Twice", "count": 2},
-         {"name": "Moon Heron", "count": 1}, {"name": "Stitched Drake", "count": 1},
-         {"name": "Claustrophobia", "count": 2}, {"name": "Grasp of Phantoms", "count": 1},
-         {"name": "Invisible Stalker", "count": 1}, {"name": "Silent Departure", "count": 1},
-         {"name": "Forbidden Alchemy", "count": 1}, {"name": "Armored Skaab", "count": 1},
-         {"name": "Makeshift Mauler", "count": 1}, {"name": "Lantern Spirit", "count": 1},
-         {"name": "Murder of Crows", "count": 1}, {"name": "Gatstaf Shepherd", "count": 1},
-         {"name": "Darkthicket Wolf", "count": 2}, {"name": "Ambush Viper", "count": 1},
-         {"name": "Travel Preparations", "count": 1}, {"name": "Boneyard Wurm", "count": 1},
-         {"name": "Island", "count": 12}, {"name": "Forest", "count": 7}]
+BUILD = [
+    {"name": "Delver of Secrets", "count": 1},
+    {"name": "Think Twice", "count": 2},
+    {"name": "Moon Heron", "count": 1},
+    {"name": "Stitched Drake", "count": 1},
+    {"name": "Claustrophobia", "count": 2},
+    {"name": "Grasp of Phantoms", "count": 1},
+    {"name": "Invisible Stalker", "count": 1},
+    {"name": "Silent Departure", "count": 1},
+    {"name": "Forbidden Alchemy", "count": 1},
+    {"name": "Armored Skaab", "count": 1},
+    {"name": "Makeshift Mauler", "count": 1},
+    {"name": "Lantern Spirit", "count": 1},
+    {"name": "Murder of Crows", "count": 1},
+    {"name": "Gatstaf Shepherd", "count": 1},
+    {"name": "Darkthicket Wolf", "count": 2},
+    {"name": "Ambush Viper", "count": 1},
+    {"name": "Travel Preparations", "count": 1},
+    {"name": "Boneyard Wurm", "count": 1},
+    {"name": "Island", "count": 12},
+    {"name": "Forest", "count": 7},
+]
 
 
 def test_limited_deck_from_the_draft_pile(limited, users):
@@ -265,9 +324,14 @@ def test_limited_deck_from_the_draft_pile(limited, users):
     side = Counter({row["name"].split(" // ")[0]: row["count"] for row in data["sideboard"]})
     assert side == Counter({"Naturalize": 1, "Spider Spawning": 1, "Dead Weight": 2, "Villagers of Estwald": 1})
     # A card never drafted, or one copy too many, is not in the pool.
-    data = put(users["alice"], event, {"main": BUILD + [{"name": "Snapcaster Mage", "count": 1},
-                                                        {"name": "Think Twice", "count": 1}],
-                                       "opaque_sleeves": True}).json()
+    data = put(
+        users["alice"],
+        event,
+        {
+            "main": BUILD + [{"name": "Snapcaster Mage", "count": 1}, {"name": "Think Twice", "count": 1}],
+            "opaque_sleeves": True,
+        },
+    ).json()
     assert sorted(e["code"] for e in data["errors"]) == ["not_in_pool", "not_in_pool"]
 
 

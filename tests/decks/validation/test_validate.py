@@ -27,12 +27,22 @@ SLIME = CardInfo(9, "Slime Against Humanity", color_identity="G", copy_limit=v.A
 NEGATE = CardInfo(10, "Negate", color_identity="U")
 PLAINS = CardInfo("basic:Plains", "Plains", is_basic=True, color_identity="W")
 
-ISD_CHECKLIST = Checklist(100, "Innistrad Checklist", "Innistrad Checklist (TISD 13)", v.CHECKLIST,
-                          frozenset({1, 2, 3}))
-SZNR = tuple(Checklist(200 + n, "Double-Faced Substitute Card", f"Double-Faced Substitute Card (SZNR {n})",
-                       v.SUBSTITUTE, frozenset({4})) for n in range(1, 4))
-SKHM = Checklist(300, "Double-Faced Substitute Card", "Double-Faced Substitute Card (SKHM 1)",
-                 v.SUBSTITUTE, frozenset({99}))
+ISD_CHECKLIST = Checklist(
+    100, "Innistrad Checklist", "Innistrad Checklist (TISD 13)", v.CHECKLIST, frozenset({1, 2, 3})
+)
+SZNR = tuple(
+    Checklist(
+        200 + n,
+        "Double-Faced Substitute Card",
+        f"Double-Faced Substitute Card (SZNR {n})",
+        v.SUBSTITUTE,
+        frozenset({4}),
+    )
+    for n in range(1, 4)
+)
+SKHM = Checklist(
+    300, "Double-Faced Substitute Card", "Double-Faced Substitute Card (SKHM 1)", v.SUBSTITUTE, frozenset({99})
+)
 
 
 def line(card: CardInfo, count: int, name: str | None = None) -> Line:
@@ -40,15 +50,34 @@ def line(card: CardInfo, count: int, name: str | None = None) -> Line:
 
 
 def isd(*marks: CardInfo | str) -> ChecklistUse:
-    return ChecklistUse("Innistrad Checklist", (ISD_CHECKLIST,),
-                        tuple(Mark(m, None) if isinstance(m, str) else Mark(m.name.split(" // ")[0], m)
-                              for m in marks))
+    return ChecklistUse(
+        "Innistrad Checklist",
+        (ISD_CHECKLIST,),
+        tuple(Mark(m, None) if isinstance(m, str) else Mark(m.name.split(" // ")[0], m) for m in marks),
+    )
 
 
-def deck(main=(), sideboard=(), *, fmt=v.CONSTRUCTED, sleeves=False, policy=v.POLICY_DECK,
-         checklists=(), commander=(), pool=None) -> DeckData:
-    return DeckData(format=fmt, main=list(main), sideboard=list(sideboard), commander=list(commander),
-                    pool=pool, opaque_sleeves=sleeves, checklist_policy=policy, checklist_cards=list(checklists))
+def deck(
+    main=(),
+    sideboard=(),
+    *,
+    fmt=v.CONSTRUCTED,
+    sleeves=False,
+    policy=v.POLICY_DECK,
+    checklists=(),
+    commander=(),
+    pool=None,
+) -> DeckData:
+    return DeckData(
+        format=fmt,
+        main=list(main),
+        sideboard=list(sideboard),
+        commander=list(commander),
+        pool=pool,
+        opaque_sleeves=sleeves,
+        checklist_policy=policy,
+        checklist_cards=list(checklists),
+    )
 
 
 def codes(data: DeckData) -> list[str]:
@@ -95,12 +124,13 @@ def test_copies(label, fmt, main, side, expected):
 
 def test_copies_count_by_card_not_by_face():
     """Gatstaf Howler names Gatstaf Shepherd // Gatstaf Howler: 3 + 2 is 5 copies."""
-    data = deck([line(GATSTAF, 3, "Gatstaf Shepherd"), line(GATSTAF, 2, "Gatstaf Howler"), fill(55)],
-                sleeves=True)
+    data = deck([line(GATSTAF, 3, "Gatstaf Shepherd"), line(GATSTAF, 2, "Gatstaf Howler"), fill(55)], sleeves=True)
     report = v.validate(data)
     assert report.codes == ["too_many_copies"]
     assert report.errors[0]["actual"] == 5
-    assert {"Gatstaf Shepherd // Gatstaf Howler", "Gatstaf Shepherd", "Gatstaf Howler"} <= set(report.errors[0]["cards"])
+    assert {"Gatstaf Shepherd // Gatstaf Howler", "Gatstaf Shepherd", "Gatstaf Howler"} <= set(
+        report.errors[0]["cards"]
+    )
 
 
 def test_commander_is_singleton_across_command_zone_and_deck():
@@ -126,13 +156,17 @@ def test_unknown_card_with_suggestions():
 POOL = [line(DELVER, 1), line(THINK, 2), line(GATSTAF, 1)]
 
 
-@pytest.mark.parametrize("main,side,expected", [
-    ([line(DELVER, 1), line(THINK, 2), fill(37)], [line(GATSTAF, 1)], []),
-    ([line(THINK, 3), fill(37)], [], ["not_in_pool"]),
-    ([line(NEGATE, 1), fill(39)], [], ["not_in_pool"]),
-    ([line(THINK, 2), fill(38)], [line(THINK, 1)], ["not_in_pool"]),  # main + sideboard
-    ([line(PLAINS, 20), fill(20)], [], []),  # basic lands are free, also one not in the catalogue
-], ids=["from the pool", "more copies than opened", "never opened", "sideboard counts", "basics"])
+@pytest.mark.parametrize(
+    "main,side,expected",
+    [
+        ([line(DELVER, 1), line(THINK, 2), fill(37)], [line(GATSTAF, 1)], []),
+        ([line(THINK, 3), fill(37)], [], ["not_in_pool"]),
+        ([line(NEGATE, 1), fill(39)], [], ["not_in_pool"]),
+        ([line(THINK, 2), fill(38)], [line(THINK, 1)], ["not_in_pool"]),  # main + sideboard
+        ([line(PLAINS, 20), fill(20)], [], []),  # basic lands are free, also one not in the catalogue
+    ],
+    ids=["from the pool", "more copies than opened", "never opened", "sideboard counts", "basics"],
+)
 def test_not_in_pool(main, side, expected):
     assert codes(deck(main, side, fmt=v.LIMITED, pool=POOL, sleeves=True)) == expected
 
@@ -143,8 +177,9 @@ def test_limited_without_pool_is_not_checked_against_one():
 
 def test_r39_color_identity_counts_both_faces():
     """Civilized Scholar's front face is blue, its back face red: identity UR (R39)."""
-    data = deck([line(SCHOLAR, 1), line(THINK, 1), fill(97)], fmt=v.COMMANDER, commander=[line(ALANDRA, 1)],
-                sleeves=True)
+    data = deck(
+        [line(SCHOLAR, 1), line(THINK, 1), fill(97)], fmt=v.COMMANDER, commander=[line(ALANDRA, 1)], sleeves=True
+    )
     report = v.validate(data)
     assert report.codes == ["color_identity"]
     assert "Civilized Scholar // Homicidal Brute" in report.errors[0]["cards"]
@@ -164,36 +199,76 @@ BASE = [line(DELVER, 2), line(GATSTAF, 1), fill(57)]
 DFC_CASES = [
     # label, sleeves, policy, checklist cards, expected codes
     ("R9 opaque sleeves, no checklist", True, v.POLICY_DECK, [], []),
-    ("R9 no sleeves, no checklist", False, v.POLICY_DECK, [],
-     ["dfc_needs_sleeves_or_checklist", "dfc_needs_sleeves_or_checklist"]),
-    ("R9 every copy by checklist, no sleeves", False, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER), isd(GATSTAF)], []),
+    (
+        "R9 no sleeves, no checklist",
+        False,
+        v.POLICY_DECK,
+        [],
+        ["dfc_needs_sleeves_or_checklist", "dfc_needs_sleeves_or_checklist"],
+    ),
+    ("R9 every copy by checklist, no sleeves", False, v.POLICY_DECK, [isd(DELVER), isd(DELVER), isd(GATSTAF)], []),
     ("R10 no mark", True, v.POLICY_DECK, [isd()], ["checklist_no_mark"]),
-    ("R10 two marks", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER, GATSTAF), isd(GATSTAF)], ["checklist_multiple_marks"]),
-    ("R11 unofficial", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER), ChecklistUse("Proxy I drew", (), (Mark("Gatstaf Shepherd", GATSTAF),))],
-     ["checklist_unofficial"]),
-    ("R11 not listed", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER), isd(GATSTAF), isd(EMERIA)], ["checklist_not_listed"]),
-    ("R11 unknown marked name", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER), isd(GATSTAF), isd("Not A Card")], ["checklist_not_listed"]),
-    ("R12 deck policy: one DFC represented, another sleeved", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER)], ["checklist_partial"]),
-    ("R12 deck policy: one copy of two", True, v.POLICY_DECK,
-     [isd(DELVER), isd(GATSTAF)], ["checklist_partial"]),
-    ("R12 per-name policy: different DFCs may differ", True, v.POLICY_PER_NAME,
-     [isd(DELVER), isd(DELVER)], []),
-    ("R12 per-name policy: copies of one DFC alike", True, v.POLICY_PER_NAME,
-     [isd(DELVER)], ["checklist_partial"]),
+    (
+        "R10 two marks",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER, GATSTAF), isd(GATSTAF)],
+        ["checklist_multiple_marks"],
+    ),
+    (
+        "R11 unofficial",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER), ChecklistUse("Proxy I drew", (), (Mark("Gatstaf Shepherd", GATSTAF),))],
+        ["checklist_unofficial"],
+    ),
+    (
+        "R11 not listed",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER), isd(GATSTAF), isd(EMERIA)],
+        ["checklist_not_listed"],
+    ),
+    (
+        "R11 unknown marked name",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER), isd(GATSTAF), isd("Not A Card")],
+        ["checklist_not_listed"],
+    ),
+    (
+        "R12 deck policy: one DFC represented, another sleeved",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER)],
+        ["checklist_partial"],
+    ),
+    ("R12 deck policy: one copy of two", True, v.POLICY_DECK, [isd(DELVER), isd(GATSTAF)], ["checklist_partial"]),
+    ("R12 per-name policy: different DFCs may differ", True, v.POLICY_PER_NAME, [isd(DELVER), isd(DELVER)], []),
+    ("R12 per-name policy: copies of one DFC alike", True, v.POLICY_PER_NAME, [isd(DELVER)], ["checklist_partial"]),
     # One finding per card: the partly represented DFC gets the R12 finding (which also says
     # the sleeves are not opaque), the other, wholly bare DFC the R9 one.
-    ("R12 partial without sleeves also leaves DFCs bare", False, v.POLICY_PER_NAME,
-     [isd(DELVER)], ["checklist_partial", "dfc_needs_sleeves_or_checklist"]),
-    ("mismatch: more checklist cards than copies", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER), isd(DELVER), isd(GATSTAF)], ["checklist_mismatch"]),
-    ("mismatch: checklist card for a DFC not in the deck", True, v.POLICY_DECK,
-     [isd(DELVER), isd(DELVER), isd(GATSTAF), isd(SCHOLAR)], ["checklist_mismatch"]),
+    (
+        "R12 partial without sleeves also leaves DFCs bare",
+        False,
+        v.POLICY_PER_NAME,
+        [isd(DELVER)],
+        ["checklist_partial", "dfc_needs_sleeves_or_checklist"],
+    ),
+    (
+        "mismatch: more checklist cards than copies",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER), isd(DELVER), isd(GATSTAF)],
+        ["checklist_mismatch"],
+    ),
+    (
+        "mismatch: checklist card for a DFC not in the deck",
+        True,
+        v.POLICY_DECK,
+        [isd(DELVER), isd(DELVER), isd(GATSTAF), isd(SCHOLAR)],
+        ["checklist_mismatch"],
+    ),
 ]
 
 
@@ -203,8 +278,7 @@ def test_dfc_representation(label, sleeves, policy, checklists, expected):
 
 
 def test_r12_deck_policy_covers_the_sideboard():
-    data = deck([line(DELVER, 2), fill(58)], [line(GATSTAF, 1)], sleeves=True,
-                checklists=[isd(DELVER), isd(DELVER)])
+    data = deck([line(DELVER, 2), fill(58)], [line(GATSTAF, 1)], sleeves=True, checklists=[isd(DELVER), isd(DELVER)])
     report = v.validate(data)
     assert report.codes == ["checklist_partial"]
     assert "Gatstaf Shepherd // Gatstaf Howler" in report.errors[0]["cards"]
@@ -215,8 +289,9 @@ def test_r9_sideboard_dfcs_need_representation_too():
     assert codes(data) == ["dfc_needs_sleeves_or_checklist"]
 
 
-@pytest.mark.parametrize("card,is_dfc", [(DELVER, True), (EMERIA, True), (AKKI, False)],
-                         ids=["transform", "modal DFC", "flip card"])
+@pytest.mark.parametrize(
+    "card,is_dfc", [(DELVER, True), (EMERIA, True), (AKKI, False)], ids=["transform", "modal DFC", "flip card"]
+)
 def test_only_double_faced_cards_need_sleeves_or_checklists(card, is_dfc):
     data = deck([line(card, 1), fill(59)])
     assert codes(data) == (["dfc_needs_sleeves_or_checklist"] if is_dfc else [])
@@ -267,16 +342,23 @@ def test_a_faulty_checklist_card_is_reported_once_at_its_cause():
 
 
 def test_summary():
-    report = v.validate(deck(BASE, [line(NEGATE, 3)], sleeves=True, checklists=[isd(DELVER), isd(DELVER), isd(GATSTAF)]))
+    report = v.validate(
+        deck(BASE, [line(NEGATE, 3)], sleeves=True, checklists=[isd(DELVER), isd(DELVER), isd(GATSTAF)])
+    )
     assert report.summary == {"main": 60, "sideboard": 3, "commander": 0, "dfcs": 3, "checklist_cards": 3}
     assert report.as_dict()["valid"] is True
 
 
 # --- R13: what the deck box holds ------------------------------------------------------------
 
+
 def test_r13_checklist_cards_replace_represented_dfcs_in_the_deck():
-    data = deck([line(DELVER, 2), line(GATSTAF, 1), fill(57)], sleeves=True,
-                checklists=[isd(DELVER), isd(DELVER)], policy=v.POLICY_PER_NAME)
+    data = deck(
+        [line(DELVER, 2), line(GATSTAF, 1), fill(57)],
+        sleeves=True,
+        checklists=[isd(DELVER), isd(DELVER)],
+        policy=v.POLICY_PER_NAME,
+    )
     physical = v.physical_deck(data)
     assert ("Delver of Secrets // Insectile Aberration", 2) in physical["set_aside"]
     assert all(name != "Delver of Secrets // Insectile Aberration" for name, _ in physical["main"])
@@ -287,8 +369,11 @@ def test_r13_checklist_cards_replace_represented_dfcs_in_the_deck():
 
 # --- the core stays plain Python ---------------------------------------------------------------
 
+
 def test_core_imports_no_django():
-    code = ("import sys; import decks.validation, decks.parsers; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')]; "
-            "assert not bad, bad")
+    code = (
+        "import sys; import decks.validation, decks.parsers; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')]; "
+        "assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=str(Path(__file__).resolve().parents[3]))

@@ -50,9 +50,14 @@ def test_suggest_checklist_cards_then_save(event, users):
     assert response.status_code == 200
     assert not Deck.objects.exists()  # suggesting stores nothing
     assert "4 Innistrad Checklist (TISD 13): Delver of Secrets" in response.content.decode()
-    response = client.post(f"/decks/events/{ev.pk}/", {
-        "decklist": read_fixture("delver_isd.txt"), "action": "save",
-        "checklist_lines": "4 Innistrad Checklist (TISD 13): Delver of Secrets"})
+    response = client.post(
+        f"/decks/events/{ev.pk}/",
+        {
+            "decklist": read_fixture("delver_isd.txt"),
+            "action": "save",
+            "checklist_lines": "4 Innistrad Checklist (TISD 13): Delver of Secrets",
+        },
+    )
     assert response.status_code == 302
     assert Deck.objects.get(registration=regs["alice"]).valid
 
@@ -60,13 +65,19 @@ def test_suggest_checklist_cards_then_save(event, users):
 def test_upload_on_the_page_and_bad_files(event, users):
     ev, regs = event
     client = login(users["bob"])
-    ok = client.post(f"/decks/events/{ev.pk}/", {
-        "file": SimpleUploadedFile("wolves.dek", read_fixture("werewolves_isd.dek").encode()),
-        "opaque_sleeves": "on", "action": "save"})
+    ok = client.post(
+        f"/decks/events/{ev.pk}/",
+        {
+            "file": SimpleUploadedFile("wolves.dek", read_fixture("werewolves_isd.dek").encode()),
+            "opaque_sleeves": "on",
+            "action": "save",
+        },
+    )
     assert ok.status_code == 302
     assert Deck.objects.get(registration=regs["bob"]).source_format == "mtgo_dek"
-    bad = client.post(f"/decks/events/{ev.pk}/", {"file": SimpleUploadedFile("x.txt", b"\x00\xffGIF89a"),
-                                                  "action": "save"})
+    bad = client.post(
+        f"/decks/events/{ev.pk}/", {"file": SimpleUploadedFile("x.txt", b"\x00\xffGIF89a"), "action": "save"}
+    )
     assert bad.status_code == 400 and "unreadable_file" in bad.content.decode()
     assert Deck.objects.get(registration=regs["bob"]).version == 1
 
@@ -121,14 +132,29 @@ def test_sealed_pool_page(catalogue, users):
 def test_printable_decklist(event, users):
     ev, regs = event
     client = login(users["alice"])
-    client.post(f"/decks/events/{ev.pk}/", {
-        "decklist": read_fixture("delver_isd.txt"), "action": "save",
-        "checklist_lines": "4 Innistrad Checklist: Delver of Secrets"})
+    client.post(
+        f"/decks/events/{ev.pk}/",
+        {
+            "decklist": read_fixture("delver_isd.txt"),
+            "action": "save",
+            "checklist_lines": "4 Innistrad Checklist: Delver of Secrets",
+        },
+    )
     deck = Deck.objects.get(registration=regs["alice"])
     html = client.get(f"/decks/{deck.pk}/print/").content.decode()
-    for text in ("Deck registration sheet", "alice", ev.name, str(ev.date.year), "Main deck", "Sideboard",
-                 "Total main deck", "4 × Innistrad Checklist (TISD 13), marked “Delver of Secrets // Insectile Aberration”",
-                 "Snapcaster Mage", "Negate", "not opaque"):
+    for text in (
+        "Deck registration sheet",
+        "alice",
+        ev.name,
+        str(ev.date.year),
+        "Main deck",
+        "Sideboard",
+        "Total main deck",
+        "4 × Innistrad Checklist (TISD 13), marked “Delver of Secrets // Insectile Aberration”",
+        "Snapcaster Mage",
+        "Negate",
+        "not opaque",
+    ):
         assert text in html, text
     css = (settings.BASE_DIR / "static" / "site.css").read_text()
     assert "@media print" in css and ".decklist-sheet" in css
@@ -205,8 +231,7 @@ def test_the_last_saved_time_is_not_followed_by_a_second_period(event, users):
     ev, regs = event
     client = login(users["alice"])
     client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"})
-    Deck.objects.filter(registration=regs["alice"]).update(
-        updated_at=dt.datetime(2026, 11, 29, 14, 46, tzinfo=dt.UTC))
+    Deck.objects.filter(registration=regs["alice"]).update(updated_at=dt.datetime(2026, 11, 29, 14, 46, tzinfo=dt.UTC))
     html = client.get(f"/decks/events/{ev.pk}/").content.decode()
     assert "2:46 p.m." in html
     assert not re.search(r"[ap]\.m\.\.", html)

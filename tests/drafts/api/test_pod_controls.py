@@ -57,16 +57,18 @@ def test_extend_one_seat_and_refusals(organiser, players, live_pod, cube_names):
     assert missing.status_code == 404 and code(missing) == "unknown_pod"
 
 
-@pytest.mark.parametrize("path, body", [
-    ("extend", {"seconds": 30}),
-    ("deck-building-clock", {"minutes": 30}),
-    ("start-deck-building", {}),
-    ("spectator-link", {}),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("extend", {"seconds": 30}),
+        ("deck-building-clock", {"minutes": 30}),
+        ("start-deck-building", {}),
+        ("spectator-link", {}),
+    ],
+)
 def test_only_an_organiser_of_the_event_may_use_the_controls(players, live_pod, path, body):
     judge = EventStaffFactory(event=live_pod.event, role=StaffRole.JUDGE).user
-    stranger_organiser = EventStaffFactory(
-        event=EventFactory(), role=StaffRole.ORGANISER).user
+    stranger_organiser = EventStaffFactory(event=EventFactory(), role=StaffRole.ORGANISER).user
     token = live_pod.spectator_token
     for user in (players[0], judge, stranger_organiser):
         # The role before the body: an empty or broken body is still a 403.

@@ -16,6 +16,7 @@ def make_pod(*args, **kwargs):
     """A pod started now: API calls enforce clocks against the real time."""
     return conftest.make_pod(*args, now=timezone.now(), **kwargs)
 
+
 pytestmark = pytest.mark.django_db
 
 
@@ -32,8 +33,11 @@ def head_cards(seat):
 
 def test_organiser_runs_an_event_end_to_end(organiser, players, cube_names):
     org = client_for(organiser)
-    response = org.post("/api/events/", {"name": "FNM", "date": "2026-11-29", "draft_format": "cube",
-                                         "cube_list": cube_names, "pick_timer": False}, format="json")
+    response = org.post(
+        "/api/events/",
+        {"name": "FNM", "date": "2026-11-29", "draft_format": "cube", "cube_list": cube_names, "pick_timer": False},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     event_id = response.json()["id"]
     for player in players:
@@ -69,13 +73,16 @@ def test_player_picks_through_the_api(organiser, players, cube_names):
     assert Pick.objects.filter(seat=seat).count() == 1
 
 
-@pytest.mark.parametrize("payload, status, code", [
-    ({}, 400, "required"),
-    ({"card": "x"}, 400, "invalid"),
-    ({"card": -1}, 400, "min_value"),
-    ({"card": 999999}, 400, "card_not_in_pack"),
-    ({"card": 1, "position": -3}, 400, "min_value"),
-])
+@pytest.mark.parametrize(
+    "payload, status, code",
+    [
+        ({}, 400, "required"),
+        ({"card": "x"}, 400, "invalid"),
+        ({"card": -1}, 400, "min_value"),
+        ({"card": 999999}, 400, "card_not_in_pack"),
+        ({"card": 1, "position": -3}, 400, "min_value"),
+    ],
+)
 def test_bad_pick_input_is_a_clean_400(organiser, players, cube_names, payload, status, code):
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
@@ -143,16 +150,20 @@ def test_pause_resume_and_replace_through_the_api(organiser, players, cube_names
 
 
 def test_event_creation_needs_the_organiser_role_and_valid_sets(players, organiser):
-    response = client_for(players[0]).post("/api/events/", {"name": "x", "date": "2026-11-29",
-                                                           "set_codes": ["ISD"]}, format="json")
+    response = client_for(players[0]).post(
+        "/api/events/", {"name": "x", "date": "2026-11-29", "set_codes": ["ISD"]}, format="json"
+    )
     assert response.status_code == 403
     org = client_for(organiser)
     bad = org.post("/api/events/", {"name": "x", "date": "2026-11-29", "set_codes": ["NOPE"]}, format="json")
     assert bad.status_code == 400 and bad.json()["errors"][0]["code"] == "unknown_set"
     bad = org.post("/api/events/", {"name": "x", "date": "2026-11-29", "set_codes": ["A", "B"]}, format="json")
     assert bad.status_code == 400 and bad.json()["errors"][0]["code"] == "invalid_sets"
-    bad = org.post("/api/events/", {"name": "x", "date": "2026-11-29", "draft_format": "cube",
-                                    "cube_list": ["Gatstaf Sheperd"]}, format="json")
+    bad = org.post(
+        "/api/events/",
+        {"name": "x", "date": "2026-11-29", "draft_format": "cube", "cube_list": ["Gatstaf Sheperd"]},
+        format="json",
+    )
     assert bad.status_code == 400 and bad.json()["errors"][0]["code"] == "unknown_card"
     bad = org.post("/api/events/", {"name": "x", "date": "not a date"}, format="json")
     assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "date"

@@ -36,18 +36,25 @@ class ConservationProperties(TestCase):
     @classmethod
     def setUpTestData(cls):
         cards = Card.objects.bulk_create(
-            Card(name=f"Prop {i}", search_name=normalize_name(f"Prop {i}"),
-                 layout="transform" if i % 4 == 0 else "normal") for i in range(360))
-        CardFace.objects.bulk_create(CardFace(card=c, position=0, name=c.name, search_name=c.search_name)
-                                     for c in cards)
+            Card(
+                name=f"Prop {i}",
+                search_name=normalize_name(f"Prop {i}"),
+                layout="transform" if i % 4 == 0 else "normal",
+            )
+            for i in range(360)
+        )
+        CardFace.objects.bulk_create(
+            CardFace(card=c, position=0, name=c.name, search_name=c.search_name) for c in cards
+        )
         cls.names = [c.name for c in cards]
         cls.users = [UserFactory(username=f"prop{i}") for i in range(8)]
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(timer=st.booleans(), seed=st.integers(0, 2**32), plan=steps)
     def test_every_card_stays_in_exactly_one_place(self, timer, seed, plan):
-        event = services.create_event(name="p", date=T0.date(), draft_format="cube",
-                                      cube_list=self.names, pick_timer=timer)
+        event = services.create_event(
+            name="p", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
+        )
         regs = [services.register_player(event_id=event.pk, user=u) for u in self.users]
         (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
         services.start_pod(pod_id=pod.pk, now=T0)
@@ -76,9 +83,11 @@ class ConservationProperties(TestCase):
                 elif kind == "move":
                     pile = list(DraftCard.objects.filter(seat=seats[step[1]]).order_by("pile_position"))
                     if pile:
-                        services.move_pile_card(seat_id=seats[step[1]].pk,
-                                                draft_card_id=pile[step[2] % len(pile)].pk,
-                                                position=step[3] % len(pile))
+                        services.move_pile_card(
+                            seat_id=seats[step[1]].pk,
+                            draft_card_id=pile[step[2] % len(pile)].pk,
+                            position=step[3] % len(pile),
+                        )
             except DomainError:
                 pass  # refused cleanly; the state must still be whole
             assert check_conservation(pod) == []
@@ -87,6 +96,7 @@ class ConservationProperties(TestCase):
         # Each seat's picks are numbered 1..n within each round, without gaps or repeats.
         for seat in seats:
             for round_number in (1, 2, 3):
-                numbers = list(seat.picks.filter(round=round_number).order_by("pick_number")
-                               .values_list("pick_number", flat=True))
+                numbers = list(
+                    seat.picks.filter(round=round_number).order_by("pick_number").values_list("pick_number", flat=True)
+                )
                 assert numbers == list(range(1, len(numbers) + 1))

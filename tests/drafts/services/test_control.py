@@ -80,8 +80,9 @@ def test_extend_the_review_and_deck_building_clocks(organiser, players, cube_nam
     assert pod.state == PodState.REVIEWING
     review = pod.review_deadline
     with pytest.raises(DomainError) as seat_error:
-        services.extend_clocks(pod_id=pod.pk, seconds=30, seat_id=Seat.objects.filter(pod=pod).first().pk,
-                               now=T0 + seconds(2))
+        services.extend_clocks(
+            pod_id=pod.pk, seconds=30, seat_id=Seat.objects.filter(pod=pod).first().pk, now=T0 + seconds(2)
+        )
     assert seat_error.value.code == "invalid_timer"
     services.extend_clocks(pod_id=pod.pk, seconds=30, actor=organiser, now=T0 + seconds(2))
     pod.refresh_from_db()

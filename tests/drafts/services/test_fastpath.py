@@ -26,8 +26,9 @@ from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
 
-postgres_only = pytest.mark.skipif(connection.vendor != "postgresql",
-                                   reason="the fast path is a PostgreSQL function; SQLite runs the reference")
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the fast path is a PostgreSQL function; SQLite runs the reference"
+)
 
 
 @postgres_only
@@ -47,14 +48,16 @@ def test_the_database_clock_tables_are_the_python_ones():
 def test_a_pick_is_one_round_trip(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     right = Seat.objects.get(pod=pod, position=7)  # round 1 passes left: seat 8 -> seat 1
-    services.make_pick(seat_id=right.pk, draft_card_id=DraftCard.objects.filter(pack__holder=right).first().pk,
-                       now=T0 + seconds(2))
+    services.make_pick(
+        seat_id=right.pk, draft_card_id=DraftCard.objects.filter(pack__holder=right).first().pk, now=T0 + seconds(2)
+    )
     seat = Seat.objects.get(pod=pod, position=0)
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     card = DraftCard.objects.filter(pack=pack).first()
     with CaptureQueriesContext(connection) as captured:
-        result = services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk,
-                                    owner=players[0], now=T0 + seconds(3))
+        result = services.make_pick(
+            seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, owner=players[0], now=T0 + seconds(3)
+        )
     statements = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
     assert len(statements) == 1 and statements[0].startswith("SELECT drafts_pick(")
     # The answer carries the next screen: the pack that seat 8 passed, in full.
@@ -80,8 +83,14 @@ steps = st.lists(
     st.one_of(
         # seat, card index, pile position, how long before "now" the server received it,
         # whether the pick names the pack in front (or a stale one)
-        st.tuples(st.just("pick"), st.integers(0, 7), st.integers(0, 14), st.none() | st.integers(0, 40),
-                  st.sampled_from([0, 0, 0, 500, 3000]), st.sampled_from(["head", "head", "none", "stale"])),
+        st.tuples(
+            st.just("pick"),
+            st.integers(0, 7),
+            st.integers(0, 14),
+            st.none() | st.integers(0, 40),
+            st.sampled_from([0, 0, 0, 500, 3000]),
+            st.sampled_from(["head", "head", "none", "stale"]),
+        ),
         st.tuples(st.just("wait"), st.integers(1, 45)),
         st.tuples(st.just("pause")),
         st.tuples(st.just("resume")),
@@ -89,34 +98,63 @@ steps = st.lists(
         st.tuples(st.just("automatic"), st.integers(0, 7)),
         st.tuples(st.just("ready"), st.integers(0, 7)),
     ),
-    min_size=1, max_size=70,
+    min_size=1,
+    max_size=70,
 )
 
 
 def snapshot(pod_id: int) -> dict:
     """A pod's whole state with its own ids replaced by what they mean (positions, slots)."""
     seats = dict(Seat.objects.filter(pod_id=pod_id).values_list("pk", "position"))
-    packs = {pk: (round_, seats[opener]) for pk, round_, opener in
-             Pack.objects.filter(pod_id=pod_id).values_list("pk", "round", "opener_id")}
-    cards = {pk: (packs[opened_in], slot) for pk, opened_in, slot in
-             DraftCard.objects.filter(pod_id=pod_id).values_list("pk", "opened_in_id", "slot")}
+    packs = {
+        pk: (round_, seats[opener])
+        for pk, round_, opener in Pack.objects.filter(pod_id=pod_id).values_list("pk", "round", "opener_id")
+    }
+    cards = {
+        pk: (packs[opened_in], slot)
+        for pk, opened_in, slot in DraftCard.objects.filter(pod_id=pod_id).values_list("pk", "opened_in_id", "slot")
+    }
     from drafts.models import Pod
 
     pod = Pod.objects.get(pk=pod_id)
     return {
-        "pod": (pod.state, pod.round, pod.version, pod.queue_seq, pod.review_deadline,
-                pod.deck_building_deadline, pod.paused_from, pod.paused_remaining_ms),
-        "seats": sorted(Seat.objects.filter(pod_id=pod_id).values_list(
-            "position", "last_pick_at", "is_automatic", "ready")),
-        "packs": sorted((packs[p.pk], seats.get(p.holder_id), p.queue_seq, p.arrived_at, p.deadline,
-                         p.picks_made, p.remaining_ms) for p in Pack.objects.filter(pod_id=pod_id)),
-        "cards": sorted((cards[c.pk], packs.get(c.pack_id), seats.get(c.seat_id), c.pile_position)
-                        for c in DraftCard.objects.filter(pod_id=pod_id)),
-        "picks": sorted((seats[p.seat_id], p.round, p.pick_number, cards[p.draft_card_id], p.kind,
-                         p.made_at, tuple(cards[pk] for pk in p.pack_contents), p.made_by_id is not None)
-                        for p in Pick.objects.filter(seat__pod_id=pod_id)),
-        "log": sorted((e.at, e.action, repr(sorted(e.details.items())))
-                      for e in PodLogEntry.objects.filter(pod_id=pod_id)),
+        "pod": (
+            pod.state,
+            pod.round,
+            pod.version,
+            pod.queue_seq,
+            pod.review_deadline,
+            pod.deck_building_deadline,
+            pod.paused_from,
+            pod.paused_remaining_ms,
+        ),
+        "seats": sorted(
+            Seat.objects.filter(pod_id=pod_id).values_list("position", "last_pick_at", "is_automatic", "ready")
+        ),
+        "packs": sorted(
+            (packs[p.pk], seats.get(p.holder_id), p.queue_seq, p.arrived_at, p.deadline, p.picks_made, p.remaining_ms)
+            for p in Pack.objects.filter(pod_id=pod_id)
+        ),
+        "cards": sorted(
+            (cards[c.pk], packs.get(c.pack_id), seats.get(c.seat_id), c.pile_position)
+            for c in DraftCard.objects.filter(pod_id=pod_id)
+        ),
+        "picks": sorted(
+            (
+                seats[p.seat_id],
+                p.round,
+                p.pick_number,
+                cards[p.draft_card_id],
+                p.kind,
+                p.made_at,
+                tuple(cards[pk] for pk in p.pack_contents),
+                p.made_by_id is not None,
+            )
+            for p in Pick.objects.filter(seat__pod_id=pod_id)
+        ),
+        "log": sorted(
+            (e.at, e.action, repr(sorted(e.details.items()))) for e in PodLogEntry.objects.filter(pod_id=pod_id)
+        ),
     }
 
 
@@ -131,11 +169,19 @@ def apply(step, pod_id: int, seats: list[Seat], users, now: dt.datetime, fast: b
                 pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
                 cards = list(DraftCard.objects.filter(pack=pack).order_by("slot")) if pack else []
                 target = cards[card_index % len(cards)].pk if cards else 1
-                pack_id = {"head": pack.pk if pack else None, "none": None,
-                           "stale": pack.pk + 1 if pack else 1}[pack_choice]
-                services.make_pick(seat_id=seat.pk, draft_card_id=target, position=position, pack_id=pack_id,
-                                   owner=users[index], actor=users[index], now=now,
-                                   received_at=now - dt.timedelta(milliseconds=early_ms))
+                pack_id = {"head": pack.pk if pack else None, "none": None, "stale": pack.pk + 1 if pack else 1}[
+                    pack_choice
+                ]
+                services.make_pick(
+                    seat_id=seat.pk,
+                    draft_card_id=target,
+                    position=position,
+                    pack_id=pack_id,
+                    owner=users[index],
+                    actor=users[index],
+                    now=now,
+                    received_at=now - dt.timedelta(milliseconds=early_ms),
+                )
             elif kind == "wait":
                 services.enforce_deadlines(pod_id=pod_id, now=now)
             elif kind == "pause":
@@ -161,17 +207,24 @@ class FastPathMatchesTheReference(TestCase):
     @classmethod
     def setUpTestData(cls):
         cards = Card.objects.bulk_create(
-            Card(name=f"Parity {i}", search_name=normalize_name(f"Parity {i}"),
-                 layout="transform" if i % 4 == 0 else "normal", color_identity="WUBRG"[i % 5])
-            for i in range(360))
-        CardFace.objects.bulk_create(CardFace(card=c, position=0, name=c.name, search_name=c.search_name)
-                                     for c in cards)
+            Card(
+                name=f"Parity {i}",
+                search_name=normalize_name(f"Parity {i}"),
+                layout="transform" if i % 4 == 0 else "normal",
+                color_identity="WUBRG"[i % 5],
+            )
+            for i in range(360)
+        )
+        CardFace.objects.bulk_create(
+            CardFace(card=c, position=0, name=c.name, search_name=c.search_name) for c in cards
+        )
         cls.names = [c.name for c in cards]
         cls.users = [UserFactory(username=f"parity{i}") for i in range(8)]
 
     def pod(self, timer: bool, seed: int):
-        event = services.create_event(name="parity", date=T0.date(), draft_format="cube",
-                                      cube_list=self.names, pick_timer=timer)
+        event = services.create_event(
+            name="parity", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
+        )
         regs = [services.register_player(event_id=event.pk, user=u) for u in self.users]
         (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
         services.start_pod(pod_id=pod.pk, now=T0)

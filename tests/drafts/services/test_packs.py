@@ -23,8 +23,11 @@ def isd():
 
 
 def rarity_of(card_ids):
-    return dict(Printing.objects.filter(card_id__in=card_ids, card_set__code__in=["ISD", "ZNR"])
-                .values_list("card_id", "rarity"))
+    return dict(
+        Printing.objects.filter(card_id__in=card_ids, card_set__code__in=["ISD", "ZNR"]).values_list(
+            "card_id", "rarity"
+        )
+    )
 
 
 def test_innistrad_packs_have_one_dfc_slot_and_the_checklist_in_the_land_slot(isd):
@@ -32,8 +35,7 @@ def test_innistrad_packs_have_one_dfc_slot_and_the_checklist_in_the_land_slot(is
     for _ in range(300):
         pack = isd.open(rng)
         assert len(pack.cards) == 14  # 15 opened, the checklist card is not drafted
-        assert pack.removed == [{"kind": "checklist", "checklist_id": isd.checklist.pk,
-                                 "name": "Innistrad Checklist"}]
+        assert pack.removed == [{"kind": "checklist", "checklist_id": isd.checklist.pk, "name": "Innistrad Checklist"}]
         dfcs = [c for c in pack.cards if c.is_dfc]
         non_foil_dfcs = [c for c in dfcs if not c.foil]
         assert len(non_foil_dfcs) == 1  # the DFC slot; a foil may add another

@@ -36,8 +36,9 @@ def assert_conserved(pod):
     assert cards.filter(pack__isnull=False, seat__isnull=False).count() == 0
     assert Pick.objects.filter(seat__pod=pod).count() == cards.filter(seat__isnull=False).count()
     for seat in Seat.objects.filter(pod=pod):
-        positions = list(DraftCard.objects.filter(seat=seat).order_by("pile_position")
-                         .values_list("pile_position", flat=True))
+        positions = list(
+            DraftCard.objects.filter(seat=seat).order_by("pile_position").values_list("pile_position", flat=True)
+        )
         assert positions == list(range(len(positions)))
 
 
@@ -54,13 +55,17 @@ def test_start_opens_three_rounds_and_hands_out_round_one(pod, seats):
 
 def test_start_is_reproducible_from_the_seed(organiser, players, cube_names):
     first = make_pod(organiser, players[:4], cube_names, seed=11)
-    contents = [list(DraftCard.objects.filter(opened_in=p).order_by("slot").values_list("card_id", flat=True))
-                for p in Pack.objects.filter(pod=first).order_by("round", "opener__position")]
+    contents = [
+        list(DraftCard.objects.filter(opened_in=p).order_by("slot").values_list("card_id", flat=True))
+        for p in Pack.objects.filter(pod=first).order_by("round", "opener__position")
+    ]
 
     others = [UserFactory(username=f"q{i}") for i in range(4)]
     second = make_pod(organiser, others, cube_names, seed=11)
-    again = [list(DraftCard.objects.filter(opened_in=p).order_by("slot").values_list("card_id", flat=True))
-             for p in Pack.objects.filter(pod=second).order_by("round", "opener__position")]
+    again = [
+        list(DraftCard.objects.filter(opened_in=p).order_by("slot").values_list("card_id", flat=True))
+        for p in Pack.objects.filter(pod=second).order_by("round", "opener__position")
+    ]
     assert first.seed == second.seed and contents == again
 
 
@@ -155,8 +160,7 @@ def test_a_manual_pick_after_the_deadline_loses_to_the_timer(pod, seats):
     card = DraftCard.objects.filter(pack=head(seats[0])).order_by("-slot").first()
     services.make_pick(seat_id=seats[1].pk, draft_card_id=first_card(head(seats[1])).pk, now=T0)
     with pytest.raises(DomainError) as err:
-        services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, pack_id=card.pack_id,
-                           now=T0 + seconds(40.5))
+        services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, pack_id=card.pack_id, now=T0 + seconds(40.5))
     # no_pack: the other seats' clocks ran out too, but they get the grace period (their own
     # picks may be on the way), so no pack has reached seat 1 yet.
     assert err.value.code in {"wrong_pack", "card_not_in_pack", "no_pack"}
@@ -234,14 +238,24 @@ def test_whole_draft_by_timers_ends_in_deck_building(pod, seats):
     assert Pick.objects.filter(seat__pod=pod).count() == 360
     for seat in seats:
         assert list(Pick.objects.filter(seat=seat).values_list("round", "pick_number")) == [
-            (r, n) for r in (1, 2, 3) for n in range(1, 16)]
+            (r, n) for r in (1, 2, 3) for n in range(1, 16)
+        ]
     kinds = set(Pick.objects.filter(seat__pod=pod).values_list("kind", flat=True))
     assert kinds == {PickKind.TIMEOUT, PickKind.LAST_CARD}
     assert_conserved(pod)
-    log = list(PodLogEntry.objects.filter(pod=pod, action__in=["round_start", "round_end"])
-               .values_list("action", "details__round"))
-    assert log == [("round_start", 1), ("round_end", 1), ("round_start", 2), ("round_end", 2),
-                   ("round_start", 3), ("round_end", 3)]
+    log = list(
+        PodLogEntry.objects.filter(pod=pod, action__in=["round_start", "round_end"]).values_list(
+            "action", "details__round"
+        )
+    )
+    assert log == [
+        ("round_start", 1),
+        ("round_end", 1),
+        ("round_start", 2),
+        ("round_end", 2),
+        ("round_start", 3),
+        ("round_end", 3),
+    ]
 
 
 def test_review_clock_between_rounds(pod, seats):
@@ -279,7 +293,8 @@ def test_pod_cannot_start_twice(pod):
 
 
 def test_r17_pile_moves_and_the_pile_cover_bump_the_version_and_tell_live_pages(
-        pod, seats, django_capture_on_commit_callbacks, monkeypatch):
+    pod, seats, django_capture_on_commit_callbacks, monkeypatch
+):
     """Other seats' boards show piles' DFCs in order and the cover: they must hear of changes."""
     from drafts import tasks
 
@@ -307,8 +322,10 @@ def test_a_finished_pod_refuses_seat_hand_over_and_automatic_replacement(pod, se
     newcomer = UserFactory(username="late")
     reg = services.register_player(event_id=pod.event_id, user=newcomer)
     Pod.objects.filter(pk=pod.pk).update(state=PodState.DONE)
-    for attempt in (lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0),
-                    lambda: services.replace_with_automatic(seat_id=seats[5].pk, now=T0)):
+    for attempt in (
+        lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0),
+        lambda: services.replace_with_automatic(seat_id=seats[5].pk, now=T0),
+    ):
         with pytest.raises(DomainError) as err:
             attempt()
         assert err.value.code == "pod_finished" and err.value.status_code == 409

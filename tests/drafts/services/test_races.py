@@ -113,8 +113,11 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
         for seat in seats:
             pack, cards = head_cards(seat)
             if pack is not None:
-                calls.append(lambda s=seat, p=pack, c=cards[0]: services.make_pick(
-                    seat_id=s.pk, draft_card_id=c.pk, pack_id=p.pk))
+                calls.append(
+                    lambda s=seat, p=pack, c=cards[0]: services.make_pick(
+                        seat_id=s.pk, draft_card_id=c.pk, pack_id=p.pk
+                    )
+                )
         results = race(*calls)
         assert all(not isinstance(r, Exception) for r in results), results
     assert Pick.objects.filter(seat__pod=pod).count() == 24
@@ -122,33 +125,41 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
     assert_conserved(pod)
 
 
-def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organiser, cube_names,
-                                                                       django_user_model):
+def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organiser, cube_names, django_user_model):
     from drafts.models import EventStaff, StaffRole
 
-    event = services.create_event(name="Race", date=timezone.localdate(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube_names)
+    event = services.create_event(
+        name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
+    )
     other = UserFactory(username="org2")
     services.add_event_staff(event_id=event.pk, user=other, role=StaffRole.ORGANISER, actor=organiser)
     mine = EventStaff.objects.get(event=event, user=organiser)
     theirs = EventStaff.objects.get(event=event, user=other)
-    results = race(lambda: services.remove_event_staff(event_id=event.pk, staff_id=theirs.pk, actor=organiser),
-                   lambda: services.remove_event_staff(event_id=event.pk, staff_id=mine.pk, actor=other))
+    results = race(
+        lambda: services.remove_event_staff(event_id=event.pk, staff_id=theirs.pk, actor=organiser),
+        lambda: services.remove_event_staff(event_id=event.pk, staff_id=mine.pk, actor=other),
+    )
     assert EventStaff.objects.filter(event=event, role=StaffRole.ORGANISER).count() == 1
     assert sorted(type(r).__name__ if r is not None else "ok" for r in results) in (
-        ["ForbiddenError", "ok"], ["ConflictError", "ok"])
+        ["ForbiddenError", "ok"],
+        ["ConflictError", "ok"],
+    )
 
 
-def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(organiser, cube_names,
-                                                                               django_user_model):
+def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(
+    organiser, cube_names, django_user_model
+):
     from drafts.models import EventStaff
 
-    event = services.create_event(name="Race", date=timezone.localdate(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube_names)
+    event = services.create_event(
+        name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
+    )
     invitation = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
     ann = UserFactory(username="ann")
     bob = UserFactory(username="bob")
-    results = race(lambda: services.accept_staff_invitation(token=invitation.token, user=ann),
-                   lambda: services.accept_staff_invitation(token=invitation.token, user=bob))
+    results = race(
+        lambda: services.accept_staff_invitation(token=invitation.token, user=ann),
+        lambda: services.accept_staff_invitation(token=invitation.token, user=bob),
+    )
     assert codes(results) == ["invitation_used", "ok"]
     assert EventStaff.objects.filter(event=event, role="judge").count() == 1

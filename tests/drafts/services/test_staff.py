@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def event(organiser, cube_names):
-    return services.create_event(name="Thursday cube", date=timezone.localdate(), created_by=organiser,
-                                 draft_format="cube", cube_list=cube_names)
+    return services.create_event(
+        name="Thursday cube", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
+    )
 
 
 @pytest.fixture
@@ -54,8 +55,9 @@ def roles_of(event, user) -> set[str]:
 def test_a_judge_added_by_username_can_work_the_event_instead_of_being_asked_to_join(event, organiser, ann):
     before = page(ann).get(f"/events/{event.pk}/").content.decode()
     assert "Join this event" in before
-    response = api(organiser).post(f"/api/events/{event.pk}/staff/", {"username": "ann", "role": "judge"},
-                                   format="json")
+    response = api(organiser).post(
+        f"/api/events/{event.pk}/staff/", {"username": "ann", "role": "judge"}, format="json"
+    )
     assert response.status_code == 201 and response.json()["role"] == "judge"
     after = page(ann).get(f"/events/{event.pk}/").content.decode()
     assert "Join this event" not in after and "Dashboard" in after
@@ -66,11 +68,14 @@ def test_a_judge_added_by_username_can_work_the_event_instead_of_being_asked_to_
     assert {(s["username"], s["role"]) for s in listed} == {("org", "organiser"), ("ann", "judge")}
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"username": "nobody", "role": "judge"}, "unknown_user"),
-    ({"username": "ann", "role": "scorekeeper"}, "invalid_choice"),
-    ({"role": "judge"}, "required"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"username": "nobody", "role": "judge"}, "unknown_user"),
+        ({"username": "ann", "role": "scorekeeper"}, "invalid_choice"),
+        ({"role": "judge"}, "required"),
+    ],
+)
 def test_bad_staff_additions_are_coded_400s_and_store_nothing(event, organiser, ann, body, code):
     response = api(organiser).post(f"/api/events/{event.pk}/staff/", body, format="json")
     assert response.status_code == 400 and response.json()["errors"][0]["code"] == code
@@ -87,8 +92,9 @@ def test_adding_someone_twice_in_the_same_role_is_a_conflict(event, organiser, a
 def test_only_organisers_manage_staff_judges_and_players_are_refused(event, organiser, ann, bob):
     services.add_event_staff(event_id=event.pk, user=ann, role="head_judge", actor=organiser)
     for user in (ann, bob):
-        response = api(user).post(f"/api/events/{event.pk}/staff/", {"username": "bob", "role": "organiser"},
-                                  format="json")
+        response = api(user).post(
+            f"/api/events/{event.pk}/staff/", {"username": "bob", "role": "organiser"}, format="json"
+        )
         assert response.status_code == 403
         assert page(user).get(f"/events/{event.pk}/staff/").status_code == 403
     with pytest.raises(DomainError) as err:
@@ -103,23 +109,27 @@ def test_change_role_and_remove_are_logged_and_the_last_organiser_stays(event, o
     changed = client.patch(f"/api/events/{event.pk}/staff/{staff.pk}/", {"role": "head_judge"}, format="json")
     assert changed.status_code == 200 and roles_of(event, ann) == {"head_judge"}
     own = EventStaff.objects.get(event=event, user=organiser)
-    for attempt in (client.delete(f"/api/events/{event.pk}/staff/{own.pk}/"),
-                    client.patch(f"/api/events/{event.pk}/staff/{own.pk}/", {"role": "judge"}, format="json")):
+    for attempt in (
+        client.delete(f"/api/events/{event.pk}/staff/{own.pk}/"),
+        client.patch(f"/api/events/{event.pk}/staff/{own.pk}/", {"role": "judge"}, format="json"),
+    ):
         assert attempt.status_code == 409 and attempt.json()["errors"][0]["code"] == "last_organiser"
     assert roles_of(event, organiser) == {"organiser"}
     assert client.delete(f"/api/events/{event.pk}/staff/{staff.pk}/").status_code == 204
     assert roles_of(event, ann) == set()
     assert list(EventLogEntry.objects.filter(event=event).values_list("action", flat=True)) == [
-        "staff_added", "staff_role_changed", "staff_removed"]
+        "staff_added",
+        "staff_role_changed",
+        "staff_removed",
+    ]
     assert client.delete(f"/api/events/{event.pk}/staff/{staff.pk}/").json()["errors"][0]["code"] == "unknown_staff"
 
 
 def test_an_invitation_link_makes_its_first_taker_staff_once(event, organiser, ann, bob):
-    created = api(organiser).post(f"/api/events/{event.pk}/staff-invitations/", {"role": "head_judge"},
-                                  format="json")
+    created = api(organiser).post(f"/api/events/{event.pk}/staff-invitations/", {"role": "head_judge"}, format="json")
     assert created.status_code == 201
     link = created.json()["url"]
-    path = link[link.index("/events/"):]
+    path = link[link.index("/events/") :]
     # Follow the link as the invited person: it names the event and the role.
     landing = page(ann).get(path)
     assert landing.status_code == 200 and "Join Thursday cube as head judge" in landing.content.decode()
@@ -136,8 +146,9 @@ def test_an_invitation_link_makes_its_first_taker_staff_once(event, organiser, a
 def test_withdrawn_expired_and_unknown_invitations_are_refused(event, organiser, ann):
     withdrawn = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
     services.revoke_staff_invitation(event_id=event.pk, invitation_id=withdrawn.pk, actor=organiser)
-    old = services.invite_staff(event_id=event.pk, role="judge", actor=organiser,
-                                now=timezone.now() - dt.timedelta(days=8))
+    old = services.invite_staff(
+        event_id=event.pk, role="judge", actor=organiser, now=timezone.now() - dt.timedelta(days=8)
+    )
     for invitation in (withdrawn, old):
         response = api(ann).post(f"/api/staff-invitations/{invitation.token}/accept/")
         assert response.status_code == 409 and response.json()["errors"][0]["code"] == "invitation_expired"
@@ -176,14 +187,16 @@ def test_staff_pages_add_by_username_change_role_remove_and_invite(event, organi
 
 
 def test_event_patch_goes_through_the_service_logs_and_tells_live_pages(
-        event, organiser, django_capture_on_commit_callbacks, monkeypatch):
+    event, organiser, django_capture_on_commit_callbacks, monkeypatch
+):
     from drafts import tasks
 
     told = []
     monkeypatch.setattr(tasks, "notify_event", lambda event_id: told.append(event_id))
     with django_capture_on_commit_callbacks(execute=True):
-        response = api(organiser).patch(f"/api/events/{event.pk}/", {"decklists_published": True,
-                                                                      "deck_building_minutes": 30}, format="json")
+        response = api(organiser).patch(
+            f"/api/events/{event.pk}/", {"decklists_published": True, "deck_building_minutes": 30}, format="json"
+        )
     assert response.status_code == 200 and response.json()["decklists_published"] is True
     entry = EventLogEntry.objects.get(event=event, action="event_updated")
     assert entry.actor == organiser
@@ -198,15 +211,30 @@ def test_the_settings_page_edits_the_event(event, organiser, ann):
     client = page(organiser)
     form = client.get(f"/events/{event.pk}/settings/")
     assert form.status_code == 200 and 'name="decklists_published"' in form.content.decode()
-    response = client.post(f"/events/{event.pk}/settings/", {
-        "name": "Thursday cube, renamed", "date": event.date.isoformat(), "enforcement_level": "competitive",
-        "pick_timer": "on", "deck_building_minutes": "40", "decklist_deadline": "", "decklists_published": "on"})
+    response = client.post(
+        f"/events/{event.pk}/settings/",
+        {
+            "name": "Thursday cube, renamed",
+            "date": event.date.isoformat(),
+            "enforcement_level": "competitive",
+            "pick_timer": "on",
+            "deck_building_minutes": "40",
+            "decklist_deadline": "",
+            "decklists_published": "on",
+        },
+    )
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.enforcement_level, event.deck_building_minutes, event.decklists_published) == (
-        "Thursday cube, renamed", "competitive", 40, True)
-    bad = client.post(f"/events/{event.pk}/settings/", {"name": "", "date": "", "deck_building_minutes": "0",
-                                                        "enforcement_level": "x"})
+        "Thursday cube, renamed",
+        "competitive",
+        40,
+        True,
+    )
+    bad = client.post(
+        f"/events/{event.pk}/settings/",
+        {"name": "", "date": "", "deck_building_minutes": "0", "enforcement_level": "x"},
+    )
     assert bad.status_code == 400 and "Nothing was saved" in bad.content.decode()
     assert page(ann).get(f"/events/{event.pk}/settings/").status_code == 403
     event.refresh_from_db()

@@ -22,8 +22,7 @@ from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 
-pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
-              pytest.mark.usefixtures("engine")]
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.usefixtures("engine")]
 
 
 def in_thread(target, results: dict, name: str) -> threading.Thread:
@@ -45,8 +44,9 @@ def front(seat: Seat) -> tuple[Pack, list[DraftCard]]:
     return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot"))
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql",
-                    reason="needs row locks that queue (SQLite serialises whole transactions)")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="needs row locks that queue (SQLite serialises whole transactions)"
+)
 def test_a_pick_received_in_time_beats_the_timer_on_a_slow_database(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, now=T0)
     seat = Seat.objects.get(pod=pod, position=0)
@@ -65,12 +65,20 @@ def test_a_pick_received_in_time_beats_the_timer_on_a_slow_database(organiser, p
     blocker = in_thread(slow_database, results, "blocker")
     assert held.wait(10)
     # Received 200 ms before the deadline; it reaches the pod a second after it.
-    pick = in_thread(lambda: services.make_pick(
-        seat_id=seat.pk, draft_card_id=cards[3].pk, pack_id=pack.pk, owner=players[0],
-        received_at=deadline - seconds(0.2), now=deadline + seconds(1)), results, "pick")
+    pick = in_thread(
+        lambda: services.make_pick(
+            seat_id=seat.pk,
+            draft_card_id=cards[3].pk,
+            pack_id=pack.pk,
+            owner=players[0],
+            received_at=deadline - seconds(0.2),
+            now=deadline + seconds(1),
+        ),
+        results,
+        "pick",
+    )
     time.sleep(0.5)  # the pick is waiting for the row; now the timer fires, long past the deadline
-    timer = in_thread(lambda: services.enforce_deadlines(pod_id=pod.pk, now=deadline + seconds(5)),
-                      results, "timer")
+    timer = in_thread(lambda: services.enforce_deadlines(pod_id=pod.pk, now=deadline + seconds(5)), results, "timer")
     time.sleep(0.5)
     release.set()
     for thread in (blocker, pick, timer):
@@ -87,8 +95,14 @@ def test_a_pick_received_after_the_deadline_finds_the_timer_pick(organiser, play
     seat = Seat.objects.get(pod=pod, position=0)
     pack, cards = front(seat)
     with pytest.raises(DomainError) as refused:
-        services.make_pick(seat_id=seat.pk, draft_card_id=cards[3].pk, pack_id=pack.pk, owner=players[0],
-                           received_at=pack.deadline + seconds(0.1), now=pack.deadline + seconds(0.2))
+        services.make_pick(
+            seat_id=seat.pk,
+            draft_card_id=cards[3].pk,
+            pack_id=pack.pk,
+            owner=players[0],
+            received_at=pack.deadline + seconds(0.1),
+            now=pack.deadline + seconds(0.2),
+        )
     assert refused.value.code in {"wrong_pack", "no_pack"}  # its pack was passed on by the timer
     made = Pick.objects.get(seat=seat, round=1, pick_number=1)
     assert made.kind == PickKind.TIMEOUT and made.made_at == pack.deadline
@@ -100,9 +114,14 @@ def test_a_pick_received_in_time_and_processed_late_is_the_players(organiser, pl
     pod = make_pod(organiser, players, cube_names, now=T0)
     seat = Seat.objects.get(pod=pod, position=0)
     pack, cards = front(seat)
-    result = services.make_pick(seat_id=seat.pk, draft_card_id=cards[5].pk, pack_id=pack.pk,
-                                owner=players[0], received_at=pack.deadline - seconds(0.01),
-                                now=pack.deadline + seconds(3))
+    result = services.make_pick(
+        seat_id=seat.pk,
+        draft_card_id=cards[5].pk,
+        pack_id=pack.pk,
+        owner=players[0],
+        received_at=pack.deadline - seconds(0.01),
+        now=pack.deadline + seconds(3),
+    )
     assert result.kind == PickKind.MANUAL and result.draft_card_id == cards[5].pk
     assert not Pick.objects.filter(seat=seat, kind=PickKind.TIMEOUT).exists()
     # The other seats' clocks did run out by "now": their timer picks are made after this one.

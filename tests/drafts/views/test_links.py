@@ -77,8 +77,16 @@ def test_every_link_on_every_page_answers_for_every_role(finished_pod, organiser
     head = UserFactory(username="hj")
     EventStaffFactory(event=event, user=head, role=StaffRole.HEAD_JUDGE)
     seat = Seat.objects.get(pod=finished_pod, registration__user=players[0])
-    starts = ["/", "/events/", f"/events/{event.pk}/", f"/events/seats/{seat.pk}/", "/decks/",
-              "/penalties/", "/cards/", "/rules/"]
+    starts = [
+        "/",
+        "/events/",
+        f"/events/{event.pk}/",
+        f"/events/seats/{seat.pk}/",
+        "/decks/",
+        "/penalties/",
+        "/cards/",
+        "/rules/",
+    ]
     for user in (players[0], organiser, judge, head):
         client = Client()
         client.force_login(user)

@@ -29,11 +29,14 @@ def test_the_card_payload_carries_the_printed_names_of_the_site_languages():
     assert set(info["printed_names"]) == {"pt-br", "es", "it", "ru"}  # the site's languages only
 
 
-@pytest.mark.parametrize("language, front, back", [
-    ("pt-br", "Pastor de Gatstaf", "Uivador de Gatstaf"),
-    ("it", "Pastore di Gatstaf", "Ululatore di Gatstaf"),
-    ("ru", "Гастафский Пастух", "Гастафский Завыватель"),
-])
+@pytest.mark.parametrize(
+    "language, front, back",
+    [
+        ("pt-br", "Pastor de Gatstaf", "Uivador de Gatstaf"),
+        ("it", "Pastore di Gatstaf", "Ululatore di Gatstaf"),
+        ("ru", "Гастафский Пастух", "Гастафский Завыватель"),
+    ],
+)
 def test_a_card_in_a_pack_shows_the_players_printed_name_and_the_english_one(language, front, back):
     card = payload(language)
     assert card["local_name"] == f"{front} // {back}"

@@ -40,8 +40,12 @@ def head(seat):
 def hidden_names_for(seat) -> set[str]:
     """Single-faced cards the player of ``seat`` must never see: in other seats' packs or piles."""
     mine_packs = Pack.objects.filter(holder=seat)
-    cards = (DraftCard.objects.filter(pod=seat.pod, is_dfc=False).exclude(pack__in=mine_packs)
-             .exclude(seat=seat).select_related("card"))
+    cards = (
+        DraftCard.objects.filter(pod=seat.pod, is_dfc=False)
+        .exclude(pack__in=mine_packs)
+        .exclude(seat=seat)
+        .select_related("card")
+    )
     return {c.card.name for c in cards}
 
 
@@ -77,6 +81,7 @@ def seats(pod):
 
 # --- events ------------------------------------------------------------------------------
 
+
 def test_events_list_for_anonymous_players_and_organisers(pod, organiser, players):
     anonymous = Client().get("/events/")
     assert anonymous.status_code == 200 and b"Log in to see your events" in anonymous.content
@@ -97,25 +102,58 @@ def test_create_event_page_is_for_organisers_and_shows_form_errors(organiser, pl
     org = client_for(organiser)
     page = org.get("/events/new/")
     assert page.status_code == 200 and b"<title>Create an event" in page.content
-    bad = org.post("/events/new/", {"name": "Cube", "date": "2026-12-01", "enforcement_level": "regular",
-                                    "draft_format": "cube", "cube_list": "No Such Card\nSingle 001",
-                                    "pack_size": 15, "deck_building_minutes": 25})
+    bad = org.post(
+        "/events/new/",
+        {
+            "name": "Cube",
+            "date": "2026-12-01",
+            "enforcement_level": "regular",
+            "draft_format": "cube",
+            "cube_list": "No Such Card\nSingle 001",
+            "pack_size": 15,
+            "deck_building_minutes": 25,
+        },
+    )
     assert bad.status_code == 200 and "not in the catalogue" in bad.content.decode()
-    missing = org.post("/events/new/", {"name": "Boosters", "date": "2026-12-01", "enforcement_level": "regular",
-                                        "draft_format": "booster", "pack_size": 15, "deck_building_minutes": 25})
+    missing = org.post(
+        "/events/new/",
+        {
+            "name": "Boosters",
+            "date": "2026-12-01",
+            "enforcement_level": "regular",
+            "draft_format": "booster",
+            "pack_size": 15,
+            "deck_building_minutes": 25,
+        },
+    )
     assert missing.status_code == 200 and "Give the set code" in missing.content.decode()
     assert not Event.objects.exists()
-    good = org.post("/events/new/", {"name": "Cube", "date": "2026-12-01", "enforcement_level": "regular",
-                                     "draft_format": "cube", "cube_list": "\n".join(cube_names),
-                                     "pack_size": 15, "deck_building_minutes": 30})
+    good = org.post(
+        "/events/new/",
+        {
+            "name": "Cube",
+            "date": "2026-12-01",
+            "enforcement_level": "regular",
+            "draft_format": "cube",
+            "cube_list": "\n".join(cube_names),
+            "pack_size": 15,
+            "deck_building_minutes": 30,
+        },
+    )
     event = Event.objects.get()
     assert good.status_code == 302 and good["Location"] == f"/events/{event.pk}/"
     assert event.pick_timer is False and event.deck_building_minutes == 30 and len(event.cube_card_ids) == 360
 
 
 def test_event_page_join_register_seat_and_start(organiser, players, cube_names):
-    event = services.create_event(name="Open cube", date=timezone.localdate(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube_names, pick_timer=False)
+    event = services.create_event(
+        name="Open cube",
+        date=timezone.localdate(),
+        created_by=organiser,
+        draft_format="cube",
+        cube_list=cube_names,
+        pick_timer=False,
+    )
     newcomer = client_for(players[0])
     page = newcomer.get(f"/events/{event.pk}/").content.decode()
     assert "Join this event" in page and "Organiser" not in page
@@ -137,8 +175,9 @@ def test_event_page_join_register_seat_and_start(organiser, players, cube_names)
     org.post(f"/events/{event.pk}/seating/", {"seed": "42", "confirmed": "yes"})
     pod = Pod.objects.get(event=event)
     again = services.seat_players(event_id=event.pk, seed=42)[0]
-    assert list(again.seats.order_by("position").values_list("registration__name", flat=True)) == \
-        list(Seat.objects.filter(pod__event=event).order_by("position").values_list("registration__name", flat=True))
+    assert list(again.seats.order_by("position").values_list("registration__name", flat=True)) == list(
+        Seat.objects.filter(pod__event=event).order_by("position").values_list("registration__name", flat=True)
+    )
     pod = Pod.objects.get(event=event)
     detail = org.get(f"/events/{event.pk}/").content.decode()
     assert f"Start pod {pod.number}" in detail and "Dashboard" in detail
@@ -151,6 +190,7 @@ def test_event_page_join_register_seat_and_start(organiser, players, cube_names)
 
 
 # --- the player's page ---------------------------------------------------------------------
+
 
 def test_seat_page_shows_the_pack_pile_clock_and_queue(pod, players, seats):
     pack, cards = head(seats[0])
@@ -189,9 +229,16 @@ def test_no_page_a_player_opens_shows_another_seats_single_faced_cards(pod, play
     hidden = hidden_names_for(seat)
     assert hidden
     client = client_for(user)
-    urls = [f"/events/seats/{seat.pk}/", f"/events/seats/{seat.pk}/panel/", f"/events/pods/{pod.pk}/board/",
-            f"/events/pods/{pod.pk}/board/panel/", f"/events/{pod.event_id}/", "/events/",
-            f"/events/seats/{seat.pk}/log.txt", f"/events/seats/{seat.pk}/log.json"]
+    urls = [
+        f"/events/seats/{seat.pk}/",
+        f"/events/seats/{seat.pk}/panel/",
+        f"/events/pods/{pod.pk}/board/",
+        f"/events/pods/{pod.pk}/board/panel/",
+        f"/events/{pod.event_id}/",
+        "/events/",
+        f"/events/seats/{seat.pk}/log.txt",
+        f"/events/seats/{seat.pk}/log.json",
+    ]
     for url in urls:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -200,15 +247,27 @@ def test_no_page_a_player_opens_shows_another_seats_single_faced_cards(pod, play
         assert not leaked, (url, sorted(leaked)[:5])
     # ... while the open information is there (R15): other seats' DFCs, both faces.
     board = client.get(f"/events/pods/{pod.pk}/board/").content.decode()
-    other_dfc = DraftCard.objects.filter(pod=pod, is_dfc=True).exclude(pack__holder=seat).exclude(seat=seat) \
-        .select_related("card").first()
+    other_dfc = (
+        DraftCard.objects.filter(pod=pod, is_dfc=True)
+        .exclude(pack__holder=seat)
+        .exclude(seat=seat)
+        .select_related("card")
+        .first()
+    )
     for face in other_dfc.card.name.split(" // "):
         assert face in board
     # Staff-only pages stay closed to the player.
-    for url in [f"/events/{pod.event_id}/dashboard/", f"/events/{pod.event_id}/dashboard/panel/",
-                f"/events/pods/{pod.pk}/", f"/events/pods/{pod.pk}/panel/", f"/events/pods/{pod.pk}/log.txt",
-                f"/events/pods/{pod.pk}/log.json", f"/events/{pod.event_id}/report.csv",
-                f"/events/seats/{seats[3].pk}/log.txt", f"/events/seats/{seats[3].pk}/log.json"]:
+    for url in [
+        f"/events/{pod.event_id}/dashboard/",
+        f"/events/{pod.event_id}/dashboard/panel/",
+        f"/events/pods/{pod.pk}/",
+        f"/events/pods/{pod.pk}/panel/",
+        f"/events/pods/{pod.pk}/log.txt",
+        f"/events/pods/{pod.pk}/log.json",
+        f"/events/{pod.event_id}/report.csv",
+        f"/events/seats/{seats[3].pk}/log.txt",
+        f"/events/seats/{seats[3].pk}/log.json",
+    ]:
         assert client.get(url).status_code == 403, url
 
 
@@ -218,17 +277,21 @@ def test_pick_without_script_confirms_first_and_refuses_a_stale_pack(pod, player
     ask = client.post(f"/events/seats/{seats[0].pk}/pick/", {"card": cards[2].pk, "pack": pack.pk, "position": ""})
     assert ask.status_code == 200 and f"Pick {cards[2].card.name}?" in ask.content.decode()
     assert not Pick.objects.exists()
-    done = client.post(f"/events/seats/{seats[0].pk}/pick/",
-                       {"card": cards[2].pk, "pack": pack.pk, "confirmed": "yes"})
+    done = client.post(f"/events/seats/{seats[0].pk}/pick/", {"card": cards[2].pk, "pack": pack.pk, "confirmed": "yes"})
     assert done.status_code == 302 and Pick.objects.get().draft_card_id == cards[2].pk
     # The same (stale) form again: refused with a message, nothing stored.
-    stale = client.post(f"/events/seats/{seats[0].pk}/pick/",
-                        {"card": cards[3].pk, "pack": pack.pk, "confirmed": "yes"}, follow=True)
+    stale = client.post(
+        f"/events/seats/{seats[0].pk}/pick/", {"card": cards[3].pk, "pack": pack.pk, "confirmed": "yes"}, follow=True
+    )
     assert "already moved on" in stale.content.decode() or "No pack is waiting" in stale.content.decode()
     assert Pick.objects.count() == 1
     # Somebody else's seat: refused.
-    assert client_for(players[1]).post(f"/events/seats/{seats[0].pk}/pick/",
-                                       {"card": cards[3].pk, "confirmed": "yes"}).status_code == 403
+    assert (
+        client_for(players[1])
+        .post(f"/events/seats/{seats[0].pk}/pick/", {"card": cards[3].pk, "confirmed": "yes"})
+        .status_code
+        == 403
+    )
 
 
 def test_pile_order_and_cover_without_script(pod, players, seats):
@@ -256,8 +319,12 @@ def test_pile_order_and_cover_without_script(pod, players, seats):
     assert "a checklist card" in client.get(f"/events/seats/{seats[0].pk}/").content.decode()
     bad = client.post(f"/events/seats/{seats[0].pk}/pile/", {"card": picked[0], "position": 9}, follow=True)
     assert "Pile positions run from" in bad.content.decode()
-    assert client_for(players[1]).post(f"/events/seats/{seats[0].pk}/pile/",
-                                       {"card": picked[0], "position": 0}).status_code == 403
+    assert (
+        client_for(players[1])
+        .post(f"/events/seats/{seats[0].pk}/pile/", {"card": picked[0], "position": 0})
+        .status_code
+        == 403
+    )
 
 
 def play_others(pod, but):
@@ -309,12 +376,17 @@ def test_staff_can_read_a_seat_page_but_not_pick(pod, organiser, judge, seats):
         text = client_for(user).get(f"/events/seats/{seats[0].pk}/").content.decode()
         assert "read-only" in text and "pick-button" not in text
         pack, cards = head(seats[0])
-        assert client_for(user).post(f"/events/seats/{seats[0].pk}/pick/",
-                                     {"card": cards[0].pk, "confirmed": "yes"}).status_code == 403
+        assert (
+            client_for(user)
+            .post(f"/events/seats/{seats[0].pk}/pick/", {"card": cards[0].pk, "confirmed": "yes"})
+            .status_code
+            == 403
+        )
     assert not Pick.objects.exists()
 
 
 # --- spectators ---------------------------------------------------------------------------
+
 
 def test_spectator_sees_only_open_information_and_a_revoked_link_is_refused(pod, organiser):
     play_some_picks(pod, 3)
@@ -351,11 +423,11 @@ def test_spectators_see_no_piles_after_the_draft(organiser, players, cube_names)
     assert pod.state == PodState.DECK_BUILDING
     text = Client().get(f"/events/watch/{pod.spectator_token}/").content.decode()
     assert "private again" in text
-    assert not any(n in text for n in
-                   DraftCard.objects.filter(pod=pod).values_list("card__name", flat=True))
+    assert not any(n in text for n in DraftCard.objects.filter(pod=pod).values_list("card__name", flat=True))
 
 
 # --- staff ----------------------------------------------------------------------------------
+
 
 def test_dashboard_shows_every_pod_and_who_holds_it_up(pod, organiser, judge, players, seats):
     # Seats 8 and 7 pick, then 8 again: seat 1 has two packs queued and holds up the pod.
@@ -376,8 +448,9 @@ def test_dashboard_shows_every_pod_and_who_holds_it_up(pod, organiser, judge, pl
 
 
 def test_dashboard_empty_state(organiser, cube_names):
-    event = services.create_event(name="Empty", date=timezone.localdate(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube_names)
+    event = services.create_event(
+        name="Empty", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
+    )
     text = client_for(organiser).get(f"/events/{event.pk}/dashboard/").content.decode()
     assert "No pods yet" in text
 
@@ -400,8 +473,9 @@ def test_judge_sees_the_pod_read_only_and_controls_are_refused(pod, judge, organ
     text = client_for(judge).get(f"/events/pods/{pod.pk}/").content.decode()
     assert "(read-only)" in text and "control-pause" not in text and "Controls" not in text
     for action in ("pause", "extend", "replace", "spectator-link", "start"):
-        response = client_for(judge).post(f"/events/pods/{pod.pk}/control/{action}/",
-                                          {"confirmed": "yes", "seconds": "30"})
+        response = client_for(judge).post(
+            f"/events/pods/{pod.pk}/control/{action}/", {"confirmed": "yes", "seconds": "30"}
+        )
         assert response.status_code == 403
     pod.refresh_from_db()
     assert pod.state == PodState.DRAFTING
@@ -413,7 +487,11 @@ def test_every_control_confirms_first_then_acts_and_is_logged(pod, organiser, se
     org = client_for(organiser)
     url = f"/events/pods/{pod.pk}/control/"
     ask = org.post(url + "pause/")
-    assert ask.status_code == 200 and b"Every clock stops" in ask.content and b'name="confirmed" value="yes"' in ask.content
+    assert (
+        ask.status_code == 200
+        and b"Every clock stops" in ask.content
+        and b'name="confirmed" value="yes"' in ask.content
+    )
     pod.refresh_from_db()
     assert pod.state == PodState.DRAFTING
     assert org.post(url + "pause/", {"confirmed": "yes"}).status_code == 302
@@ -467,8 +545,9 @@ def test_downloads_pod_log_and_event_report(pod, organiser, judge, players, seat
 
 
 def test_report_cells_never_start_a_formula(organiser, cube_names):
-    event = services.create_event(name="=HYPERLINK(1)", date=timezone.localdate(), created_by=organiser,
-                                  draft_format="cube", cube_list=cube_names)
+    event = services.create_event(
+        name="=HYPERLINK(1)", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
+    )
     a = services.register_player(event_id=event.pk, name="+danger")
     b = services.register_player(event_id=event.pk, name="Safe")
     services.seat_players(event_id=event.pk, pods=[[a.pk, b.pk]], seed=1)

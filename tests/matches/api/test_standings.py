@@ -3,10 +3,14 @@
 import pytest
 
 URL = "/api/standings/compute"
-EXAMPLE = {"players": ["Ana", "Bo", "Cy", "Di"],
-           "matches": [{"round": 1, "a": "Ana", "b": "Bo", "a_wins": 2, "b_wins": 1, "draws": 0},
-                       {"round": 1, "a": "Cy", "bye": True}],
-           "dropped": {"Di": 1}}
+EXAMPLE = {
+    "players": ["Ana", "Bo", "Cy", "Di"],
+    "matches": [
+        {"round": 1, "a": "Ana", "b": "Bo", "a_wins": 2, "b_wins": 1, "draws": 0},
+        {"round": 1, "a": "Cy", "bye": True},
+    ],
+    "dropped": {"Di": 1},
+}
 
 
 @pytest.mark.django_db
@@ -14,8 +18,15 @@ def test_compute_standings_without_an_account(api_client):
     response = api_client.post(URL, EXAMPLE, format="json")
     assert response.status_code == 200
     body = response.json()
-    assert body["standings"][0] == {"rank": 1, "player": "Ana", "match_points": 3, "record": "1-0-0",
-                                    "omw": 0.33, "gw": 0.6667, "ogw": 0.3333}
+    assert body["standings"][0] == {
+        "rank": 1,
+        "player": "Ana",
+        "match_points": 3,
+        "record": "1-0-0",
+        "omw": 0.33,
+        "gw": 0.6667,
+        "ogw": 0.3333,
+    }
     assert [row["player"] for row in body["standings"]] == ["Ana", "Cy", "Bo", "Di"]  # Di keeps a place
     assert set(body["standings"][3]) == {"rank", "player", "match_points", "record", "omw", "gw", "ogw"}
 
@@ -26,12 +37,15 @@ def test_trailing_slash_works_too(api_client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("bad_match", [
-    {"round": 1, "a": "Ana", "b": "Nobody", "a_wins": 2, "b_wins": 0, "draws": 0},
-    {"round": 1, "a": "Ana", "b": "Bo", "a_wins": 3, "b_wins": 0, "draws": 0},
-    {"round": 1, "a": "Ana", "b": "Bo", "a_wins": 2, "b_wins": -1, "draws": 0},
-    {"round": 1, "a": "Bo", "b": "Di", "a_wins": 2, "b_wins": 0, "draws": 0},  # Bo twice in round 1
-])
+@pytest.mark.parametrize(
+    "bad_match",
+    [
+        {"round": 1, "a": "Ana", "b": "Nobody", "a_wins": 2, "b_wins": 0, "draws": 0},
+        {"round": 1, "a": "Ana", "b": "Bo", "a_wins": 3, "b_wins": 0, "draws": 0},
+        {"round": 1, "a": "Ana", "b": "Bo", "a_wins": 2, "b_wins": -1, "draws": 0},
+        {"round": 1, "a": "Bo", "b": "Di", "a_wins": 2, "b_wins": 0, "draws": 0},  # Bo twice in round 1
+    ],
+)
 def test_invalid_history_is_a_400_naming_the_match(api_client, bad_match):
     body = {**EXAMPLE, "matches": [*EXAMPLE["matches"], bad_match]}
     response = api_client.post(URL, body, format="json")

@@ -24,8 +24,7 @@ def body_codes(response):
 @pytest.mark.django_db
 def test_a_pod_plays_three_rounds_through_the_api(world):
     org = world.client(world.organiser)
-    response = org.put(f"/api/events/{world.event.pk}/matches/settings/", {"mode": "per_pod", "seed": 5},
-                       format="json")
+    response = org.put(f"/api/events/{world.event.pk}/matches/settings/", {"mode": "per_pod", "seed": 5}, format="json")
     assert response.status_code == 200 and response.json()["round_minutes"] == 50
     for number in (1, 2, 3):
         response = org.post(f"/api/events/{world.event.pk}/rounds/", {"pod": world.pod.pk}, format="json")
@@ -40,8 +39,13 @@ def test_a_pod_plays_three_rounds_through_the_api(world):
             assert reported.status_code == 200 and reported.json()["status"] == "reported"
             confirmed = b.post(f"/api/matches/{match['id']}/confirm/")
             assert confirmed.json()["status"] == "confirmed"
-            assert confirmed.json()["result"] == {"a_wins": 2, "b_wins": 1, "draws": 0, "double_loss": False,
-                                                  "penalised": False}
+            assert confirmed.json()["result"] == {
+                "a_wins": 2,
+                "b_wins": 1,
+                "draws": 0,
+                "double_loss": False,
+                "penalised": False,
+            }
         assert org.post(f"/api/rounds/{round_id}/finish/").json()["state"] == "finished"
     standings = world.client(None).get(f"/api/events/{world.event.pk}/standings/?pod={world.pod.pk}").json()
     assert [row["match_points"] for row in standings["standings"]] == [9, 6, 6, 6, 3, 3, 3, 0]
@@ -76,8 +80,7 @@ def test_refusals_have_stable_codes_and_403_comes_before_400(world):
     player.post(f"/api/matches/{match.pk}/report/", {"won": 2, "lost": 0}, format="json")
     response = player.post(f"/api/matches/{match.pk}/confirm/")
     assert response.status_code == 400 and body_codes(response) == ["cannot_confirm_own_report"]
-    response = world.client(world.organiser).post(f"/api/rounds/{round_obj.pk}/repair/", {"tables": []},
-                                                  format="json")
+    response = world.client(world.organiser).post(f"/api/rounds/{round_obj.pk}/repair/", {"tables": []}, format="json")
     assert response.status_code == 409 and body_codes(response) == ["round_already_started"]
 
 
@@ -87,9 +90,15 @@ def test_a_player_sees_their_own_match_but_not_others_penalties_or_reports(world
     round_obj = world.pair()
     services.start_round(round_id=round_obj.pk, actor=world.organiser, now=T0)
     mine, theirs = round_obj.matches.get(table=1), round_obj.matches.get(table=2)
-    penalty_services.issue_penalty(event_id=world.event.pk, registration_id=theirs.player_a_id,
-                                   infraction_code="tardiness", actor=world.judge, match_round=1,
-                                   description="Secret: arrived at 10:14", now=T0)
+    penalty_services.issue_penalty(
+        event_id=world.event.pk,
+        registration_id=theirs.player_a_id,
+        infraction_code="tardiness",
+        actor=world.judge,
+        match_round=1,
+        description="Secret: arrived at 10:14",
+        now=T0,
+    )
     me = world.client(world.user_of[mine.player_a_id])
     other = me.get(f"/api/matches/{theirs.pk}/").json()
     assert "penalties" not in other and "reports" not in other  # public: pairing and result only
@@ -97,9 +106,14 @@ def test_a_player_sees_their_own_match_but_not_others_penalties_or_reports(world
     assert mate["penalties"] == [{"registration": theirs.player_a_id, "penalty": "game_loss"}]
     staff = world.client(world.judge).get(f"/api/matches/{theirs.pk}/").json()
     assert staff["penalties"][0]["infraction"] == "Tardiness"
-    for url in (f"/api/rounds/{round_obj.pk}/", f"/api/events/{world.event.pk}/standings/",
-                f"/matches/rounds/{round_obj.pk}/", f"/matches/events/{world.event.pk}/standings/",
-                f"/api/events/{world.event.pk}/results.csv", f"/matches/events/{world.event.pk}/me/"):
+    for url in (
+        f"/api/rounds/{round_obj.pk}/",
+        f"/api/events/{world.event.pk}/standings/",
+        f"/matches/rounds/{round_obj.pk}/",
+        f"/matches/events/{world.event.pk}/standings/",
+        f"/api/events/{world.event.pk}/results.csv",
+        f"/matches/events/{world.event.pk}/me/",
+    ):
         body = me.get(url).content.decode()
         assert "Secret: arrived" not in body and "game_loss" not in body and "Game Loss" not in body, url
     my = me.get(f"/api/events/{world.event.pk}/my-match/").json()
@@ -115,10 +129,17 @@ def test_csv_exports(world):
     pairings = list(csv.reader(io.StringIO(client.get(f"/api/events/{world.event.pk}/pairings.csv").content.decode())))
     assert pairings[0] == ["Pod", "Round", "Table", "Player", "Opponent"]
     assert pairings[1] == ["1", "1", "1", "Player 1", "Player 5"]
-    results = list(csv.reader(io.StringIO(
-        client.get(f"/matches/events/{world.event.pk}/results.csv?round={round_obj.pk}").content.decode())))
+    results = list(
+        csv.reader(
+            io.StringIO(
+                client.get(f"/matches/events/{world.event.pk}/results.csv?round={round_obj.pk}").content.decode()
+            )
+        )
+    )
     assert results[1][4:9] == ["Player 1", "Player 5", "2", "0", "0"]
-    standings = list(csv.reader(io.StringIO(client.get(f"/api/events/{world.event.pk}/standings.csv").content.decode())))
+    standings = list(
+        csv.reader(io.StringIO(client.get(f"/api/events/{world.event.pk}/standings.csv").content.decode()))
+    )
     assert standings[1][:5] == ["1", "1", "Player 1", "3", "1-0-0"] and len(standings) == 9
 
 
@@ -126,7 +147,7 @@ def test_csv_exports(world):
 def test_csv_cells_never_start_a_formula(db):
     t = Tournament(size=2)
     reg = t.regs[0]
-    reg.name = "=HYPERLINK(\"x\")"
+    reg.name = '=HYPERLINK("x")'
     reg.save()
     t.configure()
     t.pair()
@@ -150,8 +171,10 @@ def test_the_socket_says_changed_when_a_result_is_reported():
         assert (await communicator.receive_json_from())["type"] == "hello"
         assert (await communicator.receive_json_from())["type"] == "changed"
         from channels.db import database_sync_to_async
+
         await database_sync_to_async(services.report_result)(
-            match_id=match.pk, actor=t.user_of[match.player_a_id], won=2, lost=0, now=T0)
+            match_id=match.pk, actor=t.user_of[match.player_a_id], won=2, lost=0, now=T0
+        )
         message = await communicator.receive_json_from(timeout=5)
         await communicator.disconnect()
         return message

@@ -16,8 +16,15 @@ from tests.matches.conftest import T0, Tournament, minutes
 
 
 def issue(t, reg, code, **kwargs):
-    return penalty_services.issue_penalty(event_id=t.event.pk, registration_id=reg.pk, infraction_code=code,
-                                          actor=t.judge, description="Seen at the table.", now=T0, **kwargs)
+    return penalty_services.issue_penalty(
+        event_id=t.event.pk,
+        registration_id=reg.pk,
+        infraction_code=code,
+        actor=t.judge,
+        description="Seen at the table.",
+        now=T0,
+        **kwargs,
+    )
 
 
 def started_round(t):
@@ -43,8 +50,9 @@ def test_a_game_loss_is_a_game_won_by_the_opponent(world):
     row = {r.registration.pk: r for r in selectors.standings(world.event, world.pod.pk)}
     assert row[match.player_b_id].match_points == 3 and row[a.pk].match_points == 0
     # The head judge withdraws it: the result goes back to what was played.
-    penalty_services.review_penalty(penalty_id=penalty.pk, actor=world.head_judge, decision="withdraw",
-                                    reason="He was on time.", now=minutes(5))
+    penalty_services.review_penalty(
+        penalty_id=penalty.pk, actor=world.head_judge, decision="withdraw", reason="He was on time.", now=minutes(5)
+    )
     score = selectors.effective_score(match, selectors.penalties_by_match([match.pk]).get(match.pk, []))
     assert (score.a_wins, score.b_wins, score.penalised) == (1, 1, False)
 

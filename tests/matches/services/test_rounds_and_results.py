@@ -17,8 +17,12 @@ def test_pod_round_one_pairs_across_the_table(world):
     world.configure()
     round_obj = world.pair()
     tables = [(m.table, m.player_a.name, m.player_b.name) for m in round_obj.matches.order_by("table")]
-    assert tables == [(1, "Player 1", "Player 5"), (2, "Player 2", "Player 6"),
-                      (3, "Player 3", "Player 7"), (4, "Player 4", "Player 8")]
+    assert tables == [
+        (1, "Player 1", "Player 5"),
+        (2, "Player 2", "Player 6"),
+        (3, "Player 3", "Player 7"),
+        (4, "Player 4", "Player 8"),
+    ]
     assert MatchLogEntry.objects.filter(action="paired", round=round_obj).exists()
 
 
@@ -50,8 +54,9 @@ def test_pairings_are_reproducible_from_the_stored_seed(db):
     names = [(m.player_a.name, m.player_b.name if m.player_b_id else None) for m in r1.matches.order_by("table")]
     Round.objects.all().delete()
     again = first.pair(pod=False)
-    assert names == [(m.player_a.name, m.player_b.name if m.player_b_id else None)
-                     for m in again.matches.order_by("table")]
+    assert names == [
+        (m.player_a.name, m.player_b.name if m.player_b_id else None) for m in again.matches.order_by("table")
+    ]
     assert again.seed == "99:event"
 
 
@@ -66,7 +71,8 @@ def test_across_the_event_uses_the_mtr_round_count_and_byes(db):
         bye = round_obj.matches.filter(player_b=None).first()
         assert bye is not None and bye.table == 0  # 9 active players: a bye each round
         assert t.regs[0].pk not in {m.player_a_id for m in round_obj.matches.all()} | {
-            m.player_b_id for m in round_obj.matches.all()}
+            m.player_b_id for m in round_obj.matches.all()
+        }
         byes.append(bye.player_a_id)
         t.play_round(round_obj)
     assert len(set(byes)) == 4  # never a second bye
@@ -121,8 +127,9 @@ def test_impossible_scores_are_refused(world, won, lost, drawn):
     services.start_round(round_id=round_obj.pk, actor=world.organiser, now=T0)
     match = round_obj.matches.get(table=1)
     with pytest.raises(DomainError) as caught:
-        services.report_result(match_id=match.pk, actor=world.user_of[match.player_a_id], won=won, lost=lost,
-                               drawn=drawn, now=T0)
+        services.report_result(
+            match_id=match.pk, actor=world.user_of[match.player_a_id], won=won, lost=lost, drawn=drawn, now=T0
+        )
     assert codes(caught) == error_codes.IMPOSSIBLE_SCORE
     assert not match.reports.exists()
 
@@ -147,8 +154,9 @@ def test_someone_elses_match_and_closed_rounds_are_refused(world):
     with pytest.raises(DomainError) as caught:
         services.enter_result(match_id=match.pk, actor=world.judge, a_wins=0, b_wins=2, now=minutes(60))
     assert codes(caught) == error_codes.REASON_REQUIRED
-    services.enter_result(match_id=match.pk, actor=world.judge, a_wins=0, b_wins=2, reason="Slip misread",
-                          now=minutes(60))
+    services.enter_result(
+        match_id=match.pk, actor=world.judge, a_wins=0, b_wins=2, reason="Slip misread", now=minutes(60)
+    )
     entry = MatchLogEntry.objects.filter(match=match, action="corrected").get()
     assert entry.actor == world.judge and entry.details["before"]["a_wins"] == 2
 
@@ -244,7 +252,9 @@ def test_playoff_top_4_seeded_by_standings(db):
     assert playoff.kind == "playoff" and playoff.number == 3
     seeded = [r.registration.pk for r in selectors.standings(t.event, t.pod.pk)][:4]
     assert [(m.player_a_id, m.player_b_id) for m in playoff.matches.order_by("table")] == [
-        (seeded[0], seeded[3]), (seeded[1], seeded[2])]
+        (seeded[0], seeded[3]),
+        (seeded[1], seeded[2]),
+    ]
     services.start_round(round_id=playoff.pk, actor=t.organiser, now=T0)
     m = playoff.matches.order_by("table").first()
     with pytest.raises(DomainError) as caught:  # a playoff match needs a winner
@@ -291,7 +301,8 @@ def test_free_text_loses_nul_bytes_postgresql_would_refuse(world):
     match = round_obj.matches.get(table=1)
     services.grant_extension(match_id=match.pk, actor=world.judge, minutes=2, reason="a\x00b", now=T0)
     services.enter_result(match_id=match.pk, actor=world.judge, a_wins=2, b_wins=0, reason="c\x00d", now=T0)
-    drop = services.drop_player(event_id=world.event.pk, registration_id=world.regs[0].pk, actor=world.users[0],
-                                reason="e\x00f", now=T0)
+    drop = services.drop_player(
+        event_id=world.event.pk, registration_id=world.regs[0].pk, actor=world.users[0], reason="e\x00f", now=T0
+    )
     assert drop.reason == "ef"
     assert [e.details["reason"] for e in MatchLogEntry.objects.filter(match=match).order_by("pk")] == ["ab", "cd"]

@@ -21,8 +21,9 @@ def rematch_free_exists(players, played, byes) -> bool:
         if not rest:
             return True
         first, others = rest[0], rest[1:]
-        return any(pair(others[:i] + others[i + 1:]) for i, o in enumerate(others)
-                   if o not in played.get(first, set()))
+        return any(
+            pair(others[:i] + others[i + 1 :]) for i, o in enumerate(others) if o not in played.get(first, set())
+        )
 
     if len(players) % 2 == 0:
         return pair(players)
@@ -101,8 +102,12 @@ def test_bye_goes_to_the_lowest_ranked_player_without_one(count, seed):
 
 
 def test_points_groups_pair_inside_themselves_first():
-    history = [Result(1, "a", "b", 2, 0), Result(1, "c", "d", 2, 0), Result(1, "e", "f", 2, 0),
-               Result(1, "g", "h", 2, 0)]
+    history = [
+        Result(1, "a", "b", 2, 0),
+        Result(1, "c", "d", 2, 0),
+        Result(1, "e", "f", 2, 0),
+        Result(1, "g", "h", 2, 0),
+    ]
     pairing = pair_round(list("abcdefgh"), history, seed=7, round_number=2)
     winners = set("aceg")
     for a, b in pairing.tables:
@@ -120,8 +125,14 @@ def test_round_one_in_a_pod_pairs_across_the_table():
 
 def test_rematches_are_minimised_when_unavoidable():
     # Four players who have all met: every pairing is a rematch, and it says so.
-    history = [Result(1, "a", "b", 2, 0), Result(1, "c", "d", 2, 0), Result(2, "a", "c", 2, 0),
-               Result(2, "b", "d", 2, 0), Result(3, "a", "d", 2, 0), Result(3, "b", "c", 2, 0)]
+    history = [
+        Result(1, "a", "b", 2, 0),
+        Result(1, "c", "d", 2, 0),
+        Result(2, "a", "c", 2, 0),
+        Result(2, "b", "d", 2, 0),
+        Result(3, "a", "d", 2, 0),
+        Result(3, "b", "c", 2, 0),
+    ]
     pairing = pair_round(list("abcd"), history, seed=1, round_number=4)
     assert pairing.rematches == 2 and pairing.notes
 

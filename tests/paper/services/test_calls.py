@@ -32,8 +32,13 @@ def test_a_started_pod_is_called_by_the_mtr_table(paper, organiser):
     assert call(pod, T0 + s(5))["phase"] == "not_started"
     assert call(pod, T0 + s(5))["starts_at"] == (T0 + s(10)).isoformat()
     first = call(pod, T0 + s(10))
-    assert (first["phase"], first["round"], first["pick"], first["direction"], first["remaining_ms"]) == \
-        ("pick", 1, 1, "left", 40_000)
+    assert (first["phase"], first["round"], first["pick"], first["direction"], first["remaining_ms"]) == (
+        "pick",
+        1,
+        1,
+        "left",
+        40_000,
+    )
     third = call(pod, T0 + s(10 + 80 + 1))
     assert (third["pick"], third["step"]["cards_left"], third["remaining_ms"]) == (3, 13, 34_000)
     review = call(pod, T0 + s(10 + sum(MTR_15)))
@@ -61,7 +66,9 @@ def test_the_timeline_the_pages_tick_through_matches_the_schedule(paper, organis
 def test_pause_and_resume_are_logged_with_who_when_and_why(paper, organiser, judge):
     _, (pod, _) = paper
     services.start_call(pod_id=pod.pk, actor=organiser, now=T0)
-    services.control_pod(pod_id=pod.pk, action="pause", actor=judge, reason="  A card fell  on the floor ", now=T0 + s(12))
+    services.control_pod(
+        pod_id=pod.pk, action="pause", actor=judge, reason="  A card fell  on the floor ", now=T0 + s(12)
+    )
     frozen = call(pod, T0 + s(300))
     assert (frozen["paused"], frozen["pick"], frozen["remaining_ms"]) == (True, 1, 28_000)
     pod.refresh_from_db()
@@ -69,10 +76,16 @@ def test_pause_and_resume_are_logged_with_who_when_and_why(paper, organiser, jud
     services.control_pod(pod_id=pod.pk, action="resume", actor=judge, now=T0 + s(312))
     resumed = call(pod, T0 + s(320))
     assert (resumed["paused"], resumed["pick"], resumed["remaining_ms"]) == (False, 1, 20_000)
-    log = list(PodLogEntry.objects.filter(pod=pod).order_by("at", "pk").values_list("action", "actor__username",
-                                                                                       "at", "details"))
+    log = list(
+        PodLogEntry.objects.filter(pod=pod)
+        .order_by("at", "pk")
+        .values_list("action", "actor__username", "at", "details")
+    )
     assert [(a, who, at) for a, who, at, _ in log] == [
-        ("call_start", "org", T0), ("call_pause", "judge", T0 + s(12)), ("call_resume", "judge", T0 + s(312))]
+        ("call_start", "org", T0),
+        ("call_pause", "judge", T0 + s(12)),
+        ("call_resume", "judge", T0 + s(312)),
+    ]
     assert log[1][3]["reason"] == "A card fell on the floor"
     assert log[2][3]["paused_seconds"] == 300
     pause = CallPause.objects.get()
@@ -88,8 +101,11 @@ def test_controls_refuse_what_makes_no_sense(paper, organiser, judge):
     with pytest.raises(ConflictError) as refused:
         services.start_call(pod_id=pod.pk, actor=organiser, now=T0)
     assert refused.value.code == error_codes.CALL_ALREADY_STARTED
-    for reason, code in (("", error_codes.REASON_REQUIRED), ("x" * 201, error_codes.INVALID_REASON),
-                         ("a\x00b", error_codes.INVALID_REASON)):
+    for reason, code in (
+        ("", error_codes.REASON_REQUIRED),
+        ("x" * 201, error_codes.INVALID_REASON),
+        ("a\x00b", error_codes.INVALID_REASON),
+    ):
         with pytest.raises(DomainError) as refused:
             services.control_pod(pod_id=pod.pk, action="pause", actor=judge, reason=reason, now=T0 + s(1))
         assert refused.value.code == code
@@ -140,15 +156,19 @@ def test_repeat_skip_and_restart(paper, organiser, judge):
     assert (again["phase"], again["round"], again["pick"], again["remaining_ms"]) == ("pick", 1, 1, 40_000)
     kinds = list(CallJump.objects.order_by("at").values_list("kind", "step", "actor__username"))
     assert kinds == [("repeat_pick", 1, "judge"), ("skip_to_review", 14, "judge"), ("restart_round", 0, "judge")]
-    logged = list(PodLogEntry.objects.filter(pod=pod, action__startswith="call_").order_by("at", "pk")
-                  .values_list("action", "details__round", "details__pick"))
+    logged = list(
+        PodLogEntry.objects.filter(pod=pod, action__startswith="call_")
+        .order_by("at", "pk")
+        .values_list("action", "details__round", "details__pick")
+    )
     assert logged[1:] == [("call_repeat_pick", 1, 2), ("call_skip_to_review", 1, 2), ("call_restart_round", 1, None)]
 
 
 def test_twenty_pods_in_lockstep(organiser, judge):
     event, pods = make_paper_event(organiser, pods=20, per_pod=2, judge=judge)
-    flight = services.start_flight(event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser,
-                                   delay_seconds=30, now=T0)
+    flight = services.start_flight(
+        event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser, delay_seconds=30, now=T0
+    )
     assert flight.number == 1 and flight.pods.count() == 20
 
     def calls(at):
@@ -180,9 +200,13 @@ def test_twenty_pods_in_lockstep(organiser, judge):
 
 def test_the_draft_engine_refuses_paper_pods(paper, organiser):
     _, (pod, _) = paper
-    for service, kwargs in ((draft_services.start_pod, {}), (draft_services.pause_pod, {}),
-                            (draft_services.resume_pod, {}), (draft_services.advance_round, {}),
-                            (draft_services.regenerate_spectator_token, {})):
+    for service, kwargs in (
+        (draft_services.start_pod, {}),
+        (draft_services.pause_pod, {}),
+        (draft_services.resume_pod, {}),
+        (draft_services.advance_round, {}),
+        (draft_services.regenerate_spectator_token, {}),
+    ):
         with pytest.raises(ConflictError) as refused:
             service(pod_id=pod.pk, actor=organiser, **kwargs)
         assert refused.value.code == "paper_pod"

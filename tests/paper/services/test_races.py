@@ -22,8 +22,9 @@ def test_two_pauses_at_once_make_one_pause():
     services.start_call(pod_id=pod.pk, actor=organiser)
 
     def pause(reason):
-        return lambda: services.control_pod(pod_id=pod.pk, action="pause", actor=organiser, reason=reason,
-                                            now=timezone.now())
+        return lambda: services.control_pod(
+            pod_id=pod.pk, action="pause", actor=organiser, reason=reason, now=timezone.now()
+        )
 
     results = race(pause("A card fell"), pause("A pack is missing"))
     assert codes(results) == ["call_paused", "ok"]
@@ -36,8 +37,9 @@ def test_two_flights_started_at_once_call_each_pod_once():
     event, pods = make_paper_event(organiser, pods=2, per_pod=2)
 
     def start():
-        return services.start_flight(event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser,
-                                     now=timezone.now())
+        return services.start_flight(
+            event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser, now=timezone.now()
+        )
 
     results = race(start, start)
     assert codes(results) == ["call_already_started", "ok"]

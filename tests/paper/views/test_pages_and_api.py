@@ -27,8 +27,10 @@ def client_for(user=None) -> Client:
 
 
 def players(pod):
-    return [s.registration.user for s in Seat.objects.filter(pod=pod).select_related("registration__user")
-            .order_by("position")]
+    return [
+        s.registration.user
+        for s in Seat.objects.filter(pod=pod).select_related("registration__user").order_by("position")
+    ]
 
 
 def post_json(client, url, body=None):
@@ -58,7 +60,6 @@ def test_a_late_joining_page_shows_the_current_call(paper, organiser):
     assert 'id="call-pick" aria-live="polite">3<' in caller and "Server time" in caller
 
 
-
 def test_a_player_cannot_pause_403_and_nothing_is_stored(paper, organiser, judge):
     _, (pod, _) = paper
     services.start_call(pod_id=pod.pk, actor=organiser)
@@ -84,7 +85,9 @@ def test_a_player_cannot_pause_403_and_nothing_is_stored(paper, organiser, judge
     assert "log" not in seen
     staff_view = judge_client.get(f"/api/paper/pods/{pod.pk}/call/").json()
     assert [(e["text"], e["reason"], e["by"]) for e in staff_view["log"]] == [
-        ("Paused", "Card on the floor", "judge"), ("Call started", "", "org")]
+        ("Paused", "Card on the floor", "judge"),
+        ("Call started", "", "org"),
+    ]
     response = post_json(judge_client, f"/api/paper/pods/{pod.pk}/pause/", {"reason": "again"})
     assert response.status_code == 409 and codes(response) == ["call_paused"]
 
@@ -94,8 +97,9 @@ def test_the_digital_pod_controls_refuse_a_paper_pod_with_a_stable_code(paper, o
     for action in ("start", "pause", "resume", "advance"):
         response = post_json(client_for(organiser), f"/api/pods/{pod.pk}/{action}/")
         assert response.status_code == 409 and codes(response) == ["paper_pod"], action
-    page = client_for(organiser).post(reverse("drafts:pod-control", args=[pod.pk, "start"]), {"confirmed": "yes"},
-                                      follow=True)
+    page = client_for(organiser).post(
+        reverse("drafts:pod-control", args=[pod.pk, "start"]), {"confirmed": "yes"}, follow=True
+    )
     assert "call it from its caller page" in page.content.decode()
 
 
@@ -113,8 +117,11 @@ def test_paper_routes_on_a_digital_pod_are_404(paper, organiser, judge):
 def test_flights_over_the_api(paper, organiser, judge):
     event, (pod, other) = paper
     assert post_json(client_for(judge), f"/api/paper/events/{event.pk}/flights/", {"pods": [pod.pk]}).status_code == 403
-    response = post_json(client_for(organiser), f"/api/paper/events/{event.pk}/flights/",
-                         {"pods": [pod.pk, other.pk], "delay_seconds": 5})
+    response = post_json(
+        client_for(organiser),
+        f"/api/paper/events/{event.pk}/flights/",
+        {"pods": [pod.pk, other.pk], "delay_seconds": 5},
+    )
     assert response.status_code == 201 and response.json()["pods"] == sorted([pod.pk, other.pk])
     flight = response.json()["id"]
     response = post_json(client_for(judge), f"/api/paper/flights/{flight}/pause/", {"reason": "Lunch"})
@@ -142,7 +149,10 @@ def test_players_post_dfcs_to_their_pods_table_r15(paper, organiser):
     mine = next(seat for seat in table["seats"] if seat["cards"])
     assert [f["name"] for f in mine["cards"][0]["faces"]] == ["Gatstaf Shepherd", "Gatstaf Howler"]
     assert client_for(stranger).get(f"/api/paper/pods/{pod.pk}/dfcs/").status_code == 403
-    assert post_json(client_for(stranger), f"/api/paper/pods/{pod.pk}/dfcs/", {"card": "Delver of Secrets"}).status_code == 403
+    assert (
+        post_json(client_for(stranger), f"/api/paper/pods/{pod.pk}/dfcs/", {"card": "Delver of Secrets"}).status_code
+        == 403
+    )
     assert "Gatstaf Howler" in client_for(organiser).get(reverse("paper:table", args=[pod.pk])).content.decode()
     # Posting is never required, and a player may take a card back; only their own.
     posted = PostedDfc.objects.get()
@@ -150,7 +160,9 @@ def test_players_post_dfcs_to_their_pods_table_r15(paper, organiser):
     assert client_for(me).delete(f"/api/paper/dfcs/{posted.pk}/").status_code == 204
     assert not PostedDfc.objects.exists()
     # The page form does the same.
-    response = client_for(me).post(reverse("paper:post-dfc", args=[pod.pk]), {"card": "Delver of Secrets", "count": "2"})
+    response = client_for(me).post(
+        reverse("paper:post-dfc", args=[pod.pk]), {"card": "Delver of Secrets", "count": "2"}
+    )
     assert response.status_code == 302 and PostedDfc.objects.get().count == 2
 
 
@@ -161,8 +173,9 @@ def test_the_follow_link_needs_the_organisers_consent_and_can_be_revoked(paper, 
     anonymous = Client()
     assert anonymous.get(f"/api/paper/follow/{token}/").status_code == 404
     assert anonymous.get(reverse("paper:follow", args=[token])).status_code == 404
-    response = client_for(organiser).put(f"/api/paper/events/{event.pk}/followers/", data=json.dumps({"allowed": True}),
-                                         content_type="application/json")
+    response = client_for(organiser).put(
+        f"/api/paper/events/{event.pk}/followers/", data=json.dumps({"allowed": True}), content_type="application/json"
+    )
     assert response.status_code == 200
     body = anonymous.get(f"/api/paper/follow/{token}/").json()
     assert body["call"]["phase"] == "pick" and len(body["seats"]) == 8 and "pauses" in body
@@ -234,8 +247,11 @@ def test_decks_of_a_paper_draft_are_registered_from_a_pasted_list_without_the_po
     me = players(pod)[0]
     page = client_for(me).get(reverse("decks:my-deck", args=[event.pk])).content.decode()
     assert 'name="decklist"' in page  # the paste form, not "no pool yet"
-    main = [{"name": "Gatstaf Shepherd", "count": 1}, {"name": "Abattoir Ghoul", "count": 22},
-            {"name": "Island", "count": 17}]
+    main = [
+        {"name": "Gatstaf Shepherd", "count": 1},
+        {"name": "Abattoir Ghoul", "count": 22},
+        {"name": "Island", "count": 17},
+    ]
     deck, report = deck_services.register_deck(event_id=event.pk, actor=me, main=main)
     assert not any("pool" in e["code"] for e in report.errors), report.errors
     # The checklist-card checks stay on (R9): a DFC neither sleeved nor represented is flagged.
@@ -264,13 +280,31 @@ def test_a_player_finds_their_pods_call_from_the_event_page(paper):
 def test_an_organiser_creates_a_paper_draft_from_the_event_form(organiser):
     from drafts.models import Event
 
-    response = client_for(organiser).post(reverse("drafts:event-create"), {
-        "name": "Paper Friday", "date": "2026-12-04", "enforcement_level": "regular", "draft_format": "paper",
-        "set_codes": "ISD", "pack_size": "14", "deck_building_minutes": "30", "pick_timer": "on"})
+    response = client_for(organiser).post(
+        reverse("drafts:event-create"),
+        {
+            "name": "Paper Friday",
+            "date": "2026-12-04",
+            "enforcement_level": "regular",
+            "draft_format": "paper",
+            "set_codes": "ISD",
+            "pack_size": "14",
+            "deck_building_minutes": "30",
+            "pick_timer": "on",
+        },
+    )
     event = Event.objects.get(name="Paper Friday")
     assert response.status_code == 302
     assert (event.draft_format, event.set_codes, event.pack_size) == ("paper", ["ISD"] * 3, 14)
-    response = client_for(organiser).post(reverse("drafts:event-create"), {
-        "name": "No set", "date": "2026-12-04", "enforcement_level": "regular", "draft_format": "paper",
-        "pack_size": "14", "deck_building_minutes": "30"})
+    response = client_for(organiser).post(
+        reverse("drafts:event-create"),
+        {
+            "name": "No set",
+            "date": "2026-12-04",
+            "enforcement_level": "regular",
+            "draft_format": "paper",
+            "pack_size": "14",
+            "deck_building_minutes": "30",
+        },
+    )
     assert response.status_code == 200 and not Event.objects.filter(name="No set").exists()

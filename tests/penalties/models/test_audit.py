@@ -17,8 +17,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def audited(world):
     penalty = world.issue("tardiness", now=minutes(1))
-    services.review_penalty(penalty_id=penalty.pk, actor=world.head_judge, decision="downgrade",
-                            penalty="warning", reason="Told the judge in time.", now=minutes(2))
+    services.review_penalty(
+        penalty_id=penalty.pk,
+        actor=world.head_judge,
+        decision="downgrade",
+        penalty="warning",
+        reason="Told the judge in time.",
+        now=minutes(2),
+    )
     return penalty
 
 
@@ -54,12 +60,15 @@ def test_model_delete_refuses(audited):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("operation", [
-    lambda qs: qs.update(reason="rewritten"),
-    lambda qs: qs.delete(),
-    lambda qs: qs.bulk_update(list(qs), ["reason"]),
-    lambda qs: qs.update_or_create(pk=qs.first().pk, defaults={"reason": "x"}),
-])
+@pytest.mark.parametrize(
+    "operation",
+    [
+        lambda qs: qs.update(reason="rewritten"),
+        lambda qs: qs.delete(),
+        lambda qs: qs.bulk_update(list(qs), ["reason"]),
+        lambda qs: qs.update_or_create(pk=qs.first().pk, defaults={"reason": "x"}),
+    ],
+)
 def test_queryset_update_and_delete_refuse(audited, operation):
     before = snapshot()
     with pytest.raises(AuditImmutableError):
@@ -103,6 +112,7 @@ def test_database_refuses_raw_sql_changes_on_postgresql(audited):
 
 # --- admin -----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def admin_client(client, django_user_model):
     client.force_login(django_user_model.objects.create_superuser("root", "root@example.com", "pw"))
@@ -121,8 +131,10 @@ def test_admin_shows_audit_rows_read_only(admin_client, audited):
 def test_admin_refuses_to_change_an_audit_row(admin_client, audited):
     before = snapshot()
     row = PenaltyAudit.objects.first()
-    response = admin_client.post(f"/admin/penalties/penaltyaudit/{row.pk}/change/", {
-        "reason": "rewritten", "action": "issued", "at_0": "2026-11-29", "at_1": "15:00:00"})
+    response = admin_client.post(
+        f"/admin/penalties/penaltyaudit/{row.pk}/change/",
+        {"reason": "rewritten", "action": "issued", "at_0": "2026-11-29", "at_1": "15:00:00"},
+    )
     assert response.status_code == 403
     assert snapshot() == before
 
@@ -132,8 +144,10 @@ def test_admin_refuses_to_delete_an_audit_row(admin_client, audited):
     row = PenaltyAudit.objects.first()
     assert admin_client.get(f"/admin/penalties/penaltyaudit/{row.pk}/delete/").status_code == 403
     assert admin_client.post(f"/admin/penalties/penaltyaudit/{row.pk}/delete/", {"post": "yes"}).status_code == 403
-    bulk = admin_client.post("/admin/penalties/penaltyaudit/", {
-        "action": "delete_selected", "_selected_action": [r[0] for r in before], "post": "yes"})
+    bulk = admin_client.post(
+        "/admin/penalties/penaltyaudit/",
+        {"action": "delete_selected", "_selected_action": [r[0] for r in before], "post": "yes"},
+    )
     assert bulk.status_code in (200, 302)
     assert snapshot() == before
 

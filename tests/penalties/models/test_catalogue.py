@@ -37,8 +37,11 @@ EXPECTED = {
     "unsporting_conduct_cheating": ("4.8", "unsporting_conduct", DQ, DQ, DQ),
 }
 
-CASES = [(code, level, row[2 + i]) for code, row in EXPECTED.items()
-         for i, level in enumerate(("regular", "competitive", "professional"))]
+CASES = [
+    (code, level, row[2 + i])
+    for code, row in EXPECTED.items()
+    for i, level in enumerate(("regular", "competitive", "professional"))
+]
 
 
 def test_the_catalogue_holds_exactly_the_ipg_infractions():
@@ -82,8 +85,10 @@ def test_penalty_kinds_are_ordered_by_severity():
 def test_upgrade_thresholds_follow_the_ipg():
     by_code = dict(Infraction.objects.values_list("code", "upgrade_at"))
     assert all(by_code[c] == 2 for c, row in EXPECTED.items() if row[1] == "tournament_error")
-    assert all(by_code[c] == 3 for c in ("looking_at_extra_cards", "hidden_card_error",
-                                         "mulligan_procedure_error", "game_rule_violation"))
+    assert all(
+        by_code[c] == 3
+        for c in ("looking_at_extra_cards", "hidden_card_error", "mulligan_procedure_error", "game_rule_violation")
+    )
     assert by_code["failure_to_maintain_game_state"] is None  # IPG 2: never upgraded
     assert by_code["unsporting_conduct_minor"] == 2
 
@@ -103,12 +108,21 @@ def test_staff_edit_the_catalogue_in_the_admin(client, django_user_model):
     infraction = Infraction.objects.get(code="slow_play")
     page = client.get(f"/admin/penalties/infraction/{infraction.pk}/change/")
     assert page.status_code == 200
-    response = client.post(f"/admin/penalties/infraction/{infraction.pk}/change/", {
-        "code": "slow_play", "section": "3.3", "category": "tournament_error", "name": "Slow Play",
-        "summary": "Edited.", "default_regular": N, "default_competitive": W, "default_professional": W,
-        "upgrade_at": 2, "active": "on",
-    })
+    response = client.post(
+        f"/admin/penalties/infraction/{infraction.pk}/change/",
+        {
+            "code": "slow_play",
+            "section": "3.3",
+            "category": "tournament_error",
+            "name": "Slow Play",
+            "summary": "Edited.",
+            "default_regular": N,
+            "default_competitive": W,
+            "default_professional": W,
+            "upgrade_at": 2,
+            "active": "on",
+        },
+    )
     assert response.status_code == 302
     infraction.refresh_from_db()
     assert infraction.default_regular == N and infraction.summary == "Edited."
-

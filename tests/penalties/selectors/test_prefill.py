@@ -21,8 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def draft(world, cube_names):
     """An 8-seat pod of its own event (the world's judges staff it) whose first picks timed out."""
-    drafters = [world.player, world.other_player] + [
-        UserFactory(username=f"drafter{i}") for i in range(6)]
+    drafters = [world.player, world.other_player] + [UserFactory(username=f"drafter{i}") for i in range(6)]
     pod = make_pod(world.organiser, drafters, cube_names, now=T0)
     for user, role in ((world.judge, StaffRole.JUDGE), (world.head_judge, StaffRole.HEAD_JUDGE)):
         EventStaffFactory(event=pod.event, user=user, role=role)
@@ -50,34 +49,53 @@ def test_prefill_from_a_timeout_pick(world, draft, client):
 
 def test_prefill_takes_the_query_parameters(world, client):
     client.force_login(world.judge)
-    response = client.get(f"/penalties/new/?event={world.event.pk}&registration={world.reg.pk}"
-                          f"&infraction=deck_problem&description=Found+a+Forest+too+many&source=deck_check:7")
+    response = client.get(
+        f"/penalties/new/?event={world.event.pk}&registration={world.reg.pk}"
+        f"&infraction=deck_problem&description=Found+a+Forest+too+many&source=deck_check:7"
+    )
     initial = response.context["form"].initial
-    assert initial == {"registration": world.reg.pk, "infraction": "deck_problem",
-                       "description": "Found a Forest too many", "source": "deck_check:7"}
+    assert initial == {
+        "registration": world.reg.pk,
+        "infraction": "deck_problem",
+        "description": "Found a Forest too many",
+        "source": "deck_check:7",
+    }
 
 
 def test_prefill_ignores_what_does_not_belong_to_the_event(world, client):
     client.force_login(world.judge)
-    response = client.get(f"/penalties/new/?event={world.event.pk}&registration={world.elsewhere_reg.pk}"
-                          f"&infraction=nope&source=pick:123456")
+    response = client.get(
+        f"/penalties/new/?event={world.event.pk}&registration={world.elsewhere_reg.pk}"
+        f"&infraction=nope&source=pick:123456"
+    )
     assert response.status_code == 200 and response.context["form"].initial == {}
 
 
 def test_issuing_from_a_pick_fills_pod_round_and_pick(world, draft):
     pod, pick = draft
-    penalty = services.issue_penalty(event_id=pod.event_id, registration_id=pick.seat.registration_id,
-                                     infraction_code="limited_procedure_violation", actor=world.judge,
-                                     description="Timer ran out.", source=f"pick:{pick.pk}", now=T0)
+    penalty = services.issue_penalty(
+        event_id=pod.event_id,
+        registration_id=pick.seat.registration_id,
+        infraction_code="limited_procedure_violation",
+        actor=world.judge,
+        description="Timer ran out.",
+        source=f"pick:{pick.pk}",
+        now=T0,
+    )
     assert (penalty.pod_id, penalty.draft_round, penalty.pick_number) == (pod.pk, 1, 1)
     assert penalty.source == f"pick:{pick.pk}" and penalty.penalty == "warning"
 
 
 def test_a_pick_is_handled_once(world, draft):
     pod, pick = draft
-    kwargs = dict(event_id=pod.event_id, registration_id=pick.seat.registration_id,
-                  infraction_code="limited_procedure_violation", actor=world.judge, description="Timer.",
-                  source=f"pick:{pick.pk}")
+    kwargs = dict(
+        event_id=pod.event_id,
+        registration_id=pick.seat.registration_id,
+        infraction_code="limited_procedure_violation",
+        actor=world.judge,
+        description="Timer.",
+        source=f"pick:{pick.pk}",
+    )
     services.issue_penalty(**kwargs)
     with pytest.raises(ConflictError) as refused:
         services.issue_penalty(**kwargs)
@@ -88,9 +106,14 @@ def test_a_pick_of_another_player_is_refused(world, draft):
     pod, pick = draft
     other = Pick.objects.get(seat__pod=pod, kind=PickKind.TIMEOUT, seat__registration__user=world.other_player)
     with pytest.raises(DomainError) as refused:
-        services.issue_penalty(event_id=pod.event_id, registration_id=pick.seat.registration_id,
-                               infraction_code="limited_procedure_violation", actor=world.judge,
-                               description="Timer.", source=f"pick:{other.pk}")
+        services.issue_penalty(
+            event_id=pod.event_id,
+            registration_id=pick.seat.registration_id,
+            infraction_code="limited_procedure_violation",
+            actor=world.judge,
+            description="Timer.",
+            source=f"pick:{other.pk}",
+        )
     assert refused.value.code == "source_mismatch"
     assert not Penalty.objects.exists()
 
@@ -102,12 +125,18 @@ def test_a_manual_pick_is_no_source(world, draft, cube_names):
 
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     card = DraftCard.objects.filter(pack=pack).first()
-    manual = draft_services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=world.player,
-                                      now=T0 + dt.timedelta(seconds=45))
+    manual = draft_services.make_pick(
+        seat_id=seat.pk, draft_card_id=card.pk, actor=world.player, now=T0 + dt.timedelta(seconds=45)
+    )
     with pytest.raises(DomainError) as refused:
-        services.issue_penalty(event_id=pod.event_id, registration_id=seat.registration_id,
-                               infraction_code="limited_procedure_violation", actor=world.judge,
-                               description="x", source=f"pick:{manual.pk}")
+        services.issue_penalty(
+            event_id=pod.event_id,
+            registration_id=seat.registration_id,
+            infraction_code="limited_procedure_violation",
+            actor=world.judge,
+            description="x",
+            source=f"pick:{manual.pk}",
+        )
     assert refused.value.code == "invalid_source"
 
 
@@ -115,13 +144,20 @@ def test_event_page_lists_unhandled_timeout_picks_with_an_issue_link(world, draf
     pod, pick = draft
     client.force_login(world.judge)
     html = client.get(f"/penalties/events/{pod.event_id}/").content.decode()
-    link = (f"/penalties/new/?event={pod.event_id}&amp;registration={pick.seat.registration_id}"
-            f"&amp;infraction=limited_procedure_violation&amp;source=pick:{pick.pk}")
+    link = (
+        f"/penalties/new/?event={pod.event_id}&amp;registration={pick.seat.registration_id}"
+        f"&amp;infraction=limited_procedure_violation&amp;source=pick:{pick.pk}"
+    )
     assert link in html and "Issue penalty" in html
     assert len(selectors.unhandled_timeout_picks(pod.event)) == 8
-    services.issue_penalty(event_id=pod.event_id, registration_id=pick.seat.registration_id,
-                           infraction_code="limited_procedure_violation", actor=world.judge,
-                           description="Timer.", source=f"pick:{pick.pk}")
+    services.issue_penalty(
+        event_id=pod.event_id,
+        registration_id=pick.seat.registration_id,
+        infraction_code="limited_procedure_violation",
+        actor=world.judge,
+        description="Timer.",
+        source=f"pick:{pick.pk}",
+    )
     remaining = selectors.unhandled_timeout_picks(pod.event)
     assert len(remaining) == 7 and pick not in remaining
 
@@ -131,15 +167,18 @@ def test_timeout_picks_api_and_dismissal(world, draft):
     judge = world.client(world.judge)
     listed = judge.get(f"/api/events/{pod.event_id}/timeout-picks/").json()
     assert len(listed) == 8 and {"source", "player", "pod_number", "round", "pick_number"} <= set(listed[0])
-    no_reason = judge.post(f"/api/events/{pod.event_id}/timeout-picks/", {"source": f"pick:{pick.pk}"},
-                           format="json")
+    no_reason = judge.post(f"/api/events/{pod.event_id}/timeout-picks/", {"source": f"pick:{pick.pk}"}, format="json")
     assert no_reason.status_code == 400 and codes(no_reason) == ["reason_required"]
-    ok = judge.post(f"/api/events/{pod.event_id}/timeout-picks/",
-                    {"source": f"pick:{pick.pk}", "reason": "The venue's wifi dropped."}, format="json")
+    ok = judge.post(
+        f"/api/events/{pod.event_id}/timeout-picks/",
+        {"source": f"pick:{pick.pk}", "reason": "The venue's wifi dropped."},
+        format="json",
+    )
     assert ok.status_code == 201
     assert len(judge.get(f"/api/events/{pod.event_id}/timeout-picks/").json()) == 7
-    again = judge.post(f"/api/events/{pod.event_id}/timeout-picks/",
-                       {"source": f"pick:{pick.pk}", "reason": "again"}, format="json")
+    again = judge.post(
+        f"/api/events/{pod.event_id}/timeout-picks/", {"source": f"pick:{pick.pk}", "reason": "again"}, format="json"
+    )
     assert again.status_code == 409 and codes(again) == ["already_handled"]
     player = world.client(world.player).get(f"/api/events/{pod.event_id}/timeout-picks/")
     assert player.status_code == 403

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 
 # --- the automatic upgrade of repeat warnings ------------------------------------------
 
+
 @pytest.mark.parametrize("level", ["competitive", "professional"])
 def test_second_tournament_error_warning_for_the_same_infraction_becomes_a_game_loss(world, level):
     world.event.enforcement_level = level
@@ -42,16 +43,17 @@ def test_the_upgrade_is_shown_with_its_reason_on_the_api(world):
 
 def test_only_the_same_infraction_same_player_same_event_counts(world):
     world.issue("slow_play", now=minutes(1))
-    assert world.issue("marked_cards", now=minutes(2)).penalty == "warning"            # other infraction
+    assert world.issue("marked_cards", now=minutes(2)).penalty == "warning"  # other infraction
     assert world.issue("slow_play", reg=world.other_reg, now=minutes(3)).penalty == "warning"  # other player
     other = world.issue("slow_play", reg=world.elsewhere_reg, actor=world.other_judge, now=minutes(4))
-    assert other.penalty == "warning"                                                    # other event
+    assert other.penalty == "warning"  # other event
 
 
 def test_a_withdrawn_warning_does_not_count(world):
     first = world.issue("slow_play", now=minutes(1))
-    services.review_penalty(penalty_id=first.pk, actor=world.head_judge, decision="withdraw",
-                            reason="Wrong player.", now=minutes(2))
+    services.review_penalty(
+        penalty_id=first.pk, actor=world.head_judge, decision="withdraw", reason="Wrong player.", now=minutes(2)
+    )
     assert world.issue("slow_play", now=minutes(3)).penalty == "warning"
 
 
@@ -81,6 +83,7 @@ def test_a_game_loss_default_is_not_upgraded_further(world):
 
 # --- deviations, the review queue ------------------------------------------------------
 
+
 def test_warnings_at_default_are_final_at_once(world):
     penalty = world.issue("deck_problem")
     assert penalty.status == "final"
@@ -99,8 +102,9 @@ def test_deviation_needs_a_reason(world):
     assert not Penalty.objects.exists()
 
 
-@pytest.mark.parametrize(("code", "chosen"), [("slow_play", "game_loss"), ("slow_play", "no_penalty"),
-                                              ("tardiness", "warning")])
+@pytest.mark.parametrize(
+    ("code", "chosen"), [("slow_play", "game_loss"), ("slow_play", "no_penalty"), ("tardiness", "warning")]
+)
 def test_any_deviation_goes_to_the_head_judge(world, code, chosen):
     penalty = world.issue(code, penalty=chosen, deviation_reason="Judgement call.")
     assert penalty.is_deviation and penalty.status == "pending_review"
@@ -124,17 +128,27 @@ def test_keeping_a_warning_on_a_repeat_is_a_deviation(world):
 def test_R16_revealing_a_single_faced_pick_is_a_limited_procedure_violation(world):
     """R16: single-faced cards are not open information; showing one during the draft is the
     Limited Procedure Violation infraction (IPG 3.6), a Warning."""
-    penalty = world.issue("limited_procedure_violation",
-                          description="Showed a single-faced pick to the neighbour during pack 1.")
+    penalty = world.issue(
+        "limited_procedure_violation", description="Showed a single-faced pick to the neighbour during pack 1."
+    )
     assert (penalty.infraction.section, penalty.penalty, penalty.status) == ("3.6", "warning", "final")
 
 
 # --- the API ---------------------------------------------------------------------------
 
+
 def test_judge_issues_through_the_api(world):
-    response = world.client(world.judge).post(f"/api/events/{world.event.pk}/penalties/", {
-        "registration": world.reg.pk, "infraction": "tardiness", "description": "Arrived 12 minutes late.",
-        "fix": "Game loss applied to game 1.", "match_round": 2}, format="json")
+    response = world.client(world.judge).post(
+        f"/api/events/{world.event.pk}/penalties/",
+        {
+            "registration": world.reg.pk,
+            "infraction": "tardiness",
+            "description": "Arrived 12 minutes late.",
+            "fix": "Game loss applied to game 1.",
+            "match_round": 2,
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["penalty"] == "game_loss" and body["status"] == "pending_review"
@@ -169,8 +183,10 @@ BAD = [
 @pytest.mark.parametrize(("payload", "code"), BAD)
 def test_malformed_input_gives_400_and_stores_nothing(world, payload, code):
     if isinstance(payload, dict):
-        payload = {k: (world.reg.pk if v == "REG" else world.elsewhere_reg.pk if v == "OTHER_EVENT_REG" else v)
-                   for k, v in payload.items()}
+        payload = {
+            k: (world.reg.pk if v == "REG" else world.elsewhere_reg.pk if v == "OTHER_EVENT_REG" else v)
+            for k, v in payload.items()
+        }
     response = world.client(world.judge).post(f"/api/events/{world.event.pk}/penalties/", payload, format="json")
     assert response.status_code == 400, response.json()
     assert code in codes(response)
@@ -178,8 +194,9 @@ def test_malformed_input_gives_400_and_stores_nothing(world, payload, code):
 
 
 def test_broken_json_gives_400(world):
-    response = world.client(world.judge).post(f"/api/events/{world.event.pk}/penalties/", "{not json",
-                                              content_type="application/json")
+    response = world.client(world.judge).post(
+        f"/api/events/{world.event.pk}/penalties/", "{not json", content_type="application/json"
+    )
     assert response.status_code == 400 and codes(response) == ["malformed_request"]
     assert not Penalty.objects.exists()
 
@@ -191,9 +208,16 @@ def test_unknown_event_gives_404(world):
 
 def test_html_form_shows_errors_and_stores_nothing(world, client):
     client.force_login(world.judge)
-    response = client.post(f"/penalties/new/?event={world.event.pk}", {
-        "event": world.event.pk, "registration": world.reg.pk, "infraction": "slow_play",
-        "description": "Slow.", "penalty": "match_loss"})
+    response = client.post(
+        f"/penalties/new/?event={world.event.pk}",
+        {
+            "event": world.event.pk,
+            "registration": world.reg.pk,
+            "infraction": "slow_play",
+            "description": "Slow.",
+            "penalty": "match_loss",
+        },
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "Give the reason for deviating" in html
@@ -201,16 +225,23 @@ def test_html_form_shows_errors_and_stores_nothing(world, client):
     # with a link to the field that needs it.
     summary = html.index('id="form-errors"')
     assert summary < html.index('id="id_registration"')
-    assert "The penalty was not recorded" in html[summary:summary + 600]
-    assert 'href="#id_deviation_reason"' in html[summary:html.index('id="id_registration"')]
+    assert "The penalty was not recorded" in html[summary : summary + 600]
+    assert 'href="#id_deviation_reason"' in html[summary : html.index('id="id_registration"')]
     assert not Penalty.objects.exists()
 
 
 def test_html_form_issues_and_redirects_to_the_penalty(world, client):
     client.force_login(world.judge)
-    response = client.post(f"/penalties/new/?event={world.event.pk}", {
-        "event": world.event.pk, "registration": world.reg.pk, "infraction": "marked_cards",
-        "description": "Two sleeves scuffed.", "fix": "Resleeved."})
+    response = client.post(
+        f"/penalties/new/?event={world.event.pk}",
+        {
+            "event": world.event.pk,
+            "registration": world.reg.pk,
+            "infraction": "marked_cards",
+            "description": "Two sleeves scuffed.",
+            "fix": "Resleeved.",
+        },
+    )
     penalty = Penalty.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/penalties/{penalty.pk}/"
     assert (penalty.penalty, penalty.status, penalty.fix) == ("warning", "final", "Resleeved.")

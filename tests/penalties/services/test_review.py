@@ -13,8 +13,14 @@ pytestmark = pytest.mark.django_db
 
 
 def review(world, penalty, decision, reason="Because.", penalty_kind=None, actor=None):
-    return services.review_penalty(penalty_id=penalty.pk, actor=actor or world.head_judge, decision=decision,
-                                   reason=reason, penalty=penalty_kind, now=minutes(10))
+    return services.review_penalty(
+        penalty_id=penalty.pk,
+        actor=actor or world.head_judge,
+        decision=decision,
+        reason=reason,
+        penalty=penalty_kind,
+        now=minutes(10),
+    )
 
 
 def refused(call) -> str:
@@ -31,7 +37,7 @@ ALLOWED = [
     ("tardiness", "downgrade", "warning", "warning", "final"),
     ("tardiness", "downgrade", "no_penalty", "no_penalty", "final"),
     ("tardiness", "withdraw", None, "game_loss", "withdrawn"),
-    ("slow_play", "uphold", None, "warning", "final"),          # a final warning stays reviewable
+    ("slow_play", "uphold", None, "warning", "final"),  # a final warning stays reviewable
     ("slow_play", "upgrade", "game_loss", "game_loss", "final"),
     ("slow_play", "downgrade", "no_penalty", "no_penalty", "final"),
     ("slow_play", "withdraw", None, "warning", "withdrawn"),
@@ -52,7 +58,7 @@ def test_allowed_decisions(world, code, decision, kind, after, status):
 
 
 REFUSED = [
-    ("tardiness", "upgrade", "warning", "invalid_transition"),      # an upgrade must be heavier
+    ("tardiness", "upgrade", "warning", "invalid_transition"),  # an upgrade must be heavier
     ("tardiness", "upgrade", "game_loss", "invalid_transition"),
     ("tardiness", "downgrade", "match_loss", "invalid_transition"),  # a downgrade must be lighter
     ("tardiness", "downgrade", "game_loss", "invalid_transition"),
@@ -98,8 +104,7 @@ def test_a_judge_who_is_not_head_judge_cannot_review(world):
 def test_a_withdrawn_penalty_cannot_be_upgraded_or_reviewed_again(world):
     penalty = world.issue("slow_play")
     review(world, penalty, "withdraw", reason="Misidentified player.")
-    for decision, kind in (("upgrade", "game_loss"), ("downgrade", "no_penalty"), ("uphold", None),
-                           ("withdraw", None)):
+    for decision, kind in (("upgrade", "game_loss"), ("downgrade", "no_penalty"), ("uphold", None), ("withdraw", None)):
         assert refused(lambda: review(world, penalty, decision, penalty_kind=kind)) == "penalty_withdrawn"  # noqa: B023 - called at once
 
 
@@ -113,8 +118,9 @@ def test_review_api_round_trip_and_errors(world):
     assert bad.status_code == 400 and codes(bad) == ["invalid_choice"]
     wrong_way = hj.post(url, {"decision": "upgrade", "penalty": "warning", "reason": "x"}, format="json")
     assert wrong_way.status_code == 400 and codes(wrong_way) == ["invalid_transition"]
-    ok = hj.post(url, {"decision": "downgrade", "penalty": "warning", "reason": "Judge was told in time."},
-                 format="json")
+    ok = hj.post(
+        url, {"decision": "downgrade", "penalty": "warning", "reason": "Judge was told in time."}, format="json"
+    )
     assert ok.status_code == 200 and ok.json()["penalty"] == "warning" and ok.json()["status"] == "final"
     assert [h["action"] for h in ok.json()["history"]] == ["issued", "downgrade"]
     # The review is the head judge's final decision: no second one (a player may still appeal).
@@ -132,6 +138,7 @@ def test_review_api_round_trip_and_errors(world):
 
 # --- appeals ---------------------------------------------------------------------------
 
+
 def test_the_player_appeals_once_and_the_head_judge_decides_finally(world):
     penalty = world.issue("tardiness")
     player = world.client(world.player)
@@ -148,8 +155,11 @@ def test_the_player_appeals_once_and_the_head_judge_decides_finally(world):
     decision_url = f"/api/penalties/{penalty.pk}/appeal/decision/"
     no_reason = hj.post(decision_url, {"decision": "downgrade", "penalty": "warning"}, format="json")
     assert no_reason.status_code == 400 and codes(no_reason) == ["reason_required"]
-    decided = hj.post(decision_url, {"decision": "downgrade", "penalty": "warning",
-                                     "reason": "The player had warned the scorekeeper."}, format="json")
+    decided = hj.post(
+        decision_url,
+        {"decision": "downgrade", "penalty": "warning", "reason": "The player had warned the scorekeeper."},
+        format="json",
+    )
     assert decided.status_code == 200
     body = decided.json()
     assert body["penalty"] == "warning" and body["appeal"]["status"] == "decided"
@@ -158,24 +168,27 @@ def test_the_player_appeals_once_and_the_head_judge_decides_finally(world):
     # final: neither a second decision nor a later review changes it
     twice = hj.post(decision_url, {"decision": "uphold", "reason": "x"}, format="json")
     assert twice.status_code == 409 and codes(twice) == ["appeal_decided"]
-    later = hj.post(f"/api/penalties/{penalty.pk}/review/", {"decision": "upgrade", "penalty": "game_loss",
-                                                             "reason": "x"}, format="json")
+    later = hj.post(
+        f"/api/penalties/{penalty.pk}/review/",
+        {"decision": "upgrade", "penalty": "game_loss", "reason": "x"},
+        format="json",
+    )
     assert later.status_code == 409 and codes(later) == ["appeal_decided"]
 
 
 def test_only_the_player_may_appeal(world):
     penalty = world.issue("tardiness")
     for user in (world.other_player, world.judge, world.head_judge):
-        response = world.client(user).post(f"/api/penalties/{penalty.pk}/appeal/", {"statement": "x"},
-                                           format="json")
+        response = world.client(user).post(f"/api/penalties/{penalty.pk}/appeal/", {"statement": "x"}, format="json")
         assert response.status_code == 403 and codes(response) == ["not_your_penalty"]
     assert not Appeal.objects.exists()
 
 
 def test_deciding_a_missing_appeal(world):
     penalty = world.issue("tardiness")
-    response = world.client(world.head_judge).post(f"/api/penalties/{penalty.pk}/appeal/decision/",
-                                                   {"decision": "uphold", "reason": "x"}, format="json")
+    response = world.client(world.head_judge).post(
+        f"/api/penalties/{penalty.pk}/appeal/decision/", {"decision": "uphold", "reason": "x"}, format="json"
+    )
     assert response.status_code == 404 and codes(response) == ["no_appeal"]
 
 
@@ -187,31 +200,41 @@ def test_a_withdrawn_penalty_cannot_be_appealed_and_withdrawal_closes_an_appeal(
     assert (appeal.status, appeal.decision) == ("decided", "withdraw")
     other = world.issue("slow_play")
     review(world, other, "withdraw", reason="x")
-    assert refused(lambda: services.appeal_penalty(penalty_id=other.pk, actor=world.player,
-                                                   statement="x")) == "penalty_withdrawn"
+    assert (
+        refused(lambda: services.appeal_penalty(penalty_id=other.pk, actor=world.player, statement="x"))
+        == "penalty_withdrawn"
+    )
 
 
 def test_the_issuing_head_judge_cannot_decide_the_appeal(world):
     penalty = world.issue("tardiness", actor=world.head_judge)
     services.appeal_penalty(penalty_id=penalty.pk, actor=world.player, statement="Unfair.")
-    assert refused(lambda: services.decide_appeal(penalty_id=penalty.pk, actor=world.head_judge,
-                                                  decision="uphold", reason="x")) == "cannot_review_own_penalty"
+    assert (
+        refused(
+            lambda: services.decide_appeal(penalty_id=penalty.pk, actor=world.head_judge, decision="uphold", reason="x")
+        )
+        == "cannot_review_own_penalty"
+    )
 
 
 # --- pages: confirm step, statements, disqualification report ---------------------------
+
 
 def test_review_page_asks_to_confirm_before_deciding(world, client):
     penalty = world.issue("tardiness")
     client.force_login(world.head_judge)
     page = client.get(f"/penalties/{penalty.pk}/")
     assert page.status_code == 200 and "Head judge's review" in page.content.decode()
-    step1 = client.post(f"/penalties/{penalty.pk}/review/", {"decision": "downgrade", "penalty": "warning",
-                                                            "reason": "Told the judge."})
+    step1 = client.post(
+        f"/penalties/{penalty.pk}/review/", {"decision": "downgrade", "penalty": "warning", "reason": "Told the judge."}
+    )
     assert step1.status_code == 200 and "Confirm your decision" in step1.content.decode()
     penalty.refresh_from_db()
     assert penalty.penalty == "game_loss"  # nothing changed yet
-    step2 = client.post(f"/penalties/{penalty.pk}/review/", {"decision": "downgrade", "penalty": "warning",
-                                                            "reason": "Told the judge.", "confirm": "yes"})
+    step2 = client.post(
+        f"/penalties/{penalty.pk}/review/",
+        {"decision": "downgrade", "penalty": "warning", "reason": "Told the judge.", "confirm": "yes"},
+    )
     assert step2.status_code == 302
     # After the decision the form is gone: the page says the decision is final.
     after = client.get(f"/penalties/{penalty.pk}/").content.decode()
@@ -224,14 +247,19 @@ def test_review_page_asks_to_confirm_before_deciding(world, client):
 def test_review_page_refusals_show_on_the_form(world, client):
     penalty = world.issue("tardiness")
     client.force_login(world.head_judge)
-    response = client.post(f"/penalties/{penalty.pk}/review/", {"decision": "upgrade", "penalty": "warning",
-                                                               "reason": "x"})
+    response = client.post(
+        f"/penalties/{penalty.pk}/review/", {"decision": "upgrade", "penalty": "warning", "reason": "x"}
+    )
     assert response.status_code == 400 and "must be heavier" in response.content.decode()
     empty = client.post(f"/penalties/{penalty.pk}/review/", {"decision": "uphold", "reason": ""})
     assert empty.status_code == 400
     client.force_login(world.judge)
-    assert client.post(f"/penalties/{penalty.pk}/review/", {"decision": "uphold", "reason": "x",
-                                                           "confirm": "yes"}).status_code == 403
+    assert (
+        client.post(
+            f"/penalties/{penalty.pk}/review/", {"decision": "uphold", "reason": "x", "confirm": "yes"}
+        ).status_code
+        == 403
+    )
 
 
 def test_appeal_from_my_penalties_page(world, client):
@@ -242,24 +270,35 @@ def test_appeal_from_my_penalties_page(world, client):
     response = client.post(f"/penalties/{penalty.pk}/appeal/", {"statement": "I was at the desk."})
     assert response.status_code == 302 and Appeal.objects.get().statement == "I was at the desk."
     client.force_login(world.head_judge)
-    step1 = client.post(f"/penalties/{penalty.pk}/appeal/decision/",
-                        {"decision": "uphold", "reason": "Seat was empty at round start."})
+    step1 = client.post(
+        f"/penalties/{penalty.pk}/appeal/decision/", {"decision": "uphold", "reason": "Seat was empty at round start."}
+    )
     assert "Confirm your decision" in step1.content.decode()
-    client.post(f"/penalties/{penalty.pk}/appeal/decision/",
-                {"decision": "uphold", "reason": "Seat was empty at round start.", "confirm": "yes"})
+    client.post(
+        f"/penalties/{penalty.pk}/appeal/decision/",
+        {"decision": "uphold", "reason": "Seat was empty at round start.", "confirm": "yes"},
+    )
     assert Appeal.objects.get().status == "decided"
 
 
 def test_disqualification_report_has_the_three_statements(world, client):
-    penalty = world.issue("unsporting_conduct_cheating", description="Stacked the deck while shuffling.",
-                          judge_statement="I saw the player put three lands on the bottom.")
+    penalty = world.issue(
+        "unsporting_conduct_cheating",
+        description="Stacked the deck while shuffling.",
+        judge_statement="I saw the player put three lands on the bottom.",
+    )
     services.add_statement(penalty_id=penalty.pk, actor=world.player, statement="I was only sorting.")
     review(world, penalty, "uphold", reason="Clear intent.")
     services.add_statement(penalty_id=penalty.pk, actor=world.head_judge, statement="Investigated; upheld.")
     client.force_login(world.organiser)
     html = client.get(f"/penalties/{penalty.pk}/disqualification/").content.decode()
-    for text in ("Disqualification report", "I saw the player put three lands on the bottom.",
-                 "I was only sorting.", "Investigated; upheld.", "IPG 4.8"):
+    for text in (
+        "Disqualification report",
+        "I saw the player put three lands on the bottom.",
+        "I was only sorting.",
+        "Investigated; upheld.",
+        "IPG 4.8",
+    ):
         assert text in html
     statements = [h.action for h in penalty.history.all()]
     assert statements.count("statement") == 2
@@ -273,9 +312,11 @@ def test_statement_roles(world):
     assert services.statement_role(penalty, world.judge) == "judge"
     assert services.statement_role(penalty, world.head_judge) == "head_judge"
     assert services.statement_role(penalty, world.other_player) is None
-    response = world.client(world.other_player).post(f"/api/penalties/{penalty.pk}/statement/",
-                                                     {"statement": "x"}, format="json")
+    response = world.client(world.other_player).post(
+        f"/api/penalties/{penalty.pk}/statement/", {"statement": "x"}, format="json"
+    )
     assert response.status_code == 403
-    ok = world.client(world.player).post(f"/api/penalties/{penalty.pk}/statement/",
-                                         {"statement": "My side."}, format="json")
+    ok = world.client(world.player).post(
+        f"/api/penalties/{penalty.pk}/statement/", {"statement": "My side."}, format="json"
+    )
     assert ok.status_code == 200 and ok.json()["player_statement"] == "My side."

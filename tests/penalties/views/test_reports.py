@@ -32,7 +32,7 @@ def test_event_csv_has_every_penalty_and_column(world):
 
 
 def test_csv_cells_cannot_become_spreadsheet_formulas(world):
-    world.issue("slow_play", description="=HYPERLINK(\"http://evil\")")
+    world.issue("slow_play", description='=HYPERLINK("http://evil")')
     rows = list(csv.reader(io.StringIO(selectors.event_csv(world.event))))
     assert rows[1][selectors.CSV_COLUMNS.index("description")].startswith("'=")
 
@@ -89,7 +89,12 @@ def test_issue_pages_render_for_a_judge(world, client):
     chooser = client.get("/penalties/new/").content.decode()
     assert f"/penalties/new/?event={world.event.pk}" in chooser
     form = client.get(f"/penalties/new/?event={world.event.pk}").content.decode()
-    for text in ('<label for="id_registration">', 'for="id_infraction"', "IPG defaults", "3.6 Limited Procedure Violation"):
+    for text in (
+        '<label for="id_registration">',
+        'for="id_infraction"',
+        "IPG defaults",
+        "3.6 Limited Procedure Violation",
+    ):
         assert text in form
     assert client.get("/penalties/new/?event=999999").status_code == 404
     assert client.get("/penalties/new/?event=abc").status_code == 404
@@ -101,8 +106,9 @@ def test_admin_review_queue_and_decision(world, client):
     world.head_judge.save()
     from django.contrib.auth.models import Permission
 
-    world.head_judge.user_permissions.add(*Permission.objects.filter(
-        content_type__app_label="penalties", codename__startswith="view_"))
+    world.head_judge.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="penalties", codename__startswith="view_")
+    )
     client.force_login(world.head_judge)
     queue = client.get("/admin/penalties/reviewqueueitem/")
     assert queue.status_code == 200 and f"/admin/penalties/penalty/{penalty.pk}/review/" in queue.content.decode()
@@ -110,14 +116,18 @@ def test_admin_review_queue_and_decision(world, client):
     assert page.status_code == 200
     no_reason = client.post(f"/admin/penalties/penalty/{penalty.pk}/review/", {"decision": "uphold", "reason": ""})
     assert no_reason.status_code == 400
-    done = client.post(f"/admin/penalties/penalty/{penalty.pk}/review/",
-                       {"decision": "upgrade", "penalty": "match_loss", "reason": "Second time today."})
+    done = client.post(
+        f"/admin/penalties/penalty/{penalty.pk}/review/",
+        {"decision": "upgrade", "penalty": "match_loss", "reason": "Second time today."},
+    )
     assert done.status_code == 302
     penalty.refresh_from_db()
     assert (penalty.penalty, penalty.status) == ("match_loss", "final")
     assert penalty.history.last().actor == world.head_judge
-    assert f"/admin/penalties/penalty/{penalty.pk}/review/" not in client.get(
-        "/admin/penalties/reviewqueueitem/").content.decode()
+    assert (
+        f"/admin/penalties/penalty/{penalty.pk}/review/"
+        not in client.get("/admin/penalties/reviewqueueitem/").content.decode()
+    )
 
 
 def test_admin_review_is_refused_to_a_staff_user_who_is_not_head_judge(world, client):
@@ -135,8 +145,10 @@ def test_admin_decides_an_appeal(world, client, django_user_model):
     services.appeal_penalty(penalty_id=penalty.pk, actor=world.player, statement="I was there.")
     root = django_user_model.objects.create_superuser("root", "root@example.com", "pw")
     client.force_login(root)
-    response = client.post(f"/admin/penalties/penalty/{penalty.pk}/review/",
-                           {"decision": "downgrade", "penalty": "warning", "reason": "Seat mix-up.", "appeal": "yes"})
+    response = client.post(
+        f"/admin/penalties/penalty/{penalty.pk}/review/",
+        {"decision": "downgrade", "penalty": "warning", "reason": "Seat mix-up.", "appeal": "yes"},
+    )
     assert response.status_code == 302
     penalty.refresh_from_db()
     assert penalty.appeal.status == "decided" and penalty.penalty == "warning"

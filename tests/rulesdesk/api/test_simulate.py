@@ -5,10 +5,19 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 URL = "/api/rules/simulate"
-STATE_KEYS = {"zone", "face_down", "face_down_by", "face_up", "flipped", "tapped",
-              "characteristics"}
-CHAR_KEYS = {"name", "mana_cost", "mana_value", "colors", "supertypes", "card_types",
-             "subtypes", "power", "toughness", "ward"}
+STATE_KEYS = {"zone", "face_down", "face_down_by", "face_up", "flipped", "tapped", "characteristics"}
+CHAR_KEYS = {
+    "name",
+    "mana_cost",
+    "mana_value",
+    "colors",
+    "supertypes",
+    "card_types",
+    "subtypes",
+    "power",
+    "toughness",
+    "ward",
+}
 
 
 def simulate(client, card, actions, zone="hand", **extra):
@@ -22,9 +31,15 @@ def steps_of(response):
 
 
 def test_disguise_round_trip(api_client, seed_catalogue):
-    response = simulate(api_client, "Experiment Twelve", [
-        {"action": "cast", "face_down": "disguise"}, {"action": "resolve"},
-        {"action": "turn_face_up", "via": "disguise"}])
+    response = simulate(
+        api_client,
+        "Experiment Twelve",
+        [
+            {"action": "cast", "face_down": "disguise"},
+            {"action": "resolve"},
+            {"action": "turn_face_up", "via": "disguise"},
+        ],
+    )
     data = response.json()
     steps = steps_of(response)
     assert data["card"]["name"] == "Experiment Twelve"
@@ -53,16 +68,19 @@ def test_disguise_round_trip(api_client, seed_catalogue):
 
 
 def test_trailing_slash_is_accepted(api_client, seed_catalogue):
-    response = api_client.post(URL + "/", {"card": "Experiment Twelve", "actions": []},
-                               format="json")
+    response = api_client.post(URL + "/", {"card": "Experiment Twelve", "actions": []}, format="json")
     assert response.status_code == 200
     assert response.json()["steps"][0]["state"]["zone"] == "hand"
 
 
 def test_gatstaf_transforms_and_keeps_its_front_mana_value(api_client, seed_catalogue):
-    steps = steps_of(simulate(api_client, "Gatstaf Howler", [
-        {"action": "put_onto_battlefield"}, {"action": "transform"},
-        {"action": "move", "to": "graveyard"}]))
+    steps = steps_of(
+        simulate(
+            api_client,
+            "Gatstaf Howler",
+            [{"action": "put_onto_battlefield"}, {"action": "transform"}, {"action": "move", "to": "graveyard"}],
+        )
+    )
     howler = steps[2]["state"]
     assert howler["face_up"] == "back"
     assert howler["characteristics"]["name"] == "Gatstaf Howler"
@@ -73,9 +91,18 @@ def test_gatstaf_transforms_and_keeps_its_front_mana_value(api_client, seed_cata
 
 
 def test_sejiri_glacier_is_played_and_cannot_transform(api_client, seed_catalogue):
-    steps = steps_of(simulate(api_client, "sejiri glacier", [
-        {"action": "cast", "face": "back"}, {"action": "play_land", "face": "back"},
-        {"action": "transform"}, {"action": "move", "to": "graveyard"}]))
+    steps = steps_of(
+        simulate(
+            api_client,
+            "sejiri glacier",
+            [
+                {"action": "cast", "face": "back"},
+                {"action": "play_land", "face": "back"},
+                {"action": "transform"},
+                {"action": "move", "to": "graveyard"},
+            ],
+        )
+    )
     assert steps[1]["outcome"] == "illegal" and steps[1]["reason"].startswith("R32")
     assert steps[2]["outcome"] == "ok"
     assert steps[2]["state"]["characteristics"]["card_types"] == ["Land"]
@@ -87,9 +114,19 @@ def test_sejiri_glacier_is_played_and_cannot_transform(api_client, seed_catalogu
 
 
 def test_akki_flips_once(api_client, seed_catalogue):
-    steps = steps_of(simulate(api_client, "Akki Lavarunner", [
-        {"action": "cast"}, {"action": "resolve"}, {"action": "flip"}, {"action": "flip"},
-        {"action": "move", "to": "hand"}]))
+    steps = steps_of(
+        simulate(
+            api_client,
+            "Akki Lavarunner",
+            [
+                {"action": "cast"},
+                {"action": "resolve"},
+                {"action": "flip"},
+                {"action": "flip"},
+                {"action": "move", "to": "hand"},
+            ],
+        )
+    )
     flipped = steps[3]["state"]
     assert flipped["flipped"] is True
     assert flipped["characteristics"]["name"] == "Tok-Tok, Volcano Born"
@@ -101,9 +138,14 @@ def test_akki_flips_once(api_client, seed_catalogue):
 
 
 def test_manifest_dread_card_manifested_and_turned_up(api_client, seed_catalogue):
-    steps = steps_of(simulate(api_client, "Hauntwoods Shrieker", [
-        {"action": "manifest"}, {"action": "turn_face_up", "via": "mana_cost"}],
-        zone="library"))
+    steps = steps_of(
+        simulate(
+            api_client,
+            "Hauntwoods Shrieker",
+            [{"action": "manifest"}, {"action": "turn_face_up", "via": "mana_cost"}],
+            zone="library",
+        )
+    )
     manifested = steps[1]["state"]
     assert manifested["face_down_by"] == "manifest"
     assert manifested["characteristics"]["ward"] is None
@@ -119,10 +161,17 @@ def test_card_by_id(api_client, seed_catalogue):
 
 
 def test_illegal_step_then_next_action_applies_to_unchanged_state(api_client, seed_catalogue):
-    steps = steps_of(simulate(api_client, "Experiment Twelve", [
-        {"action": "cast", "face_down": "disguise"},
-        {"action": "turn_face_up", "via": "disguise"},  # R19: a face-down spell
-        {"action": "resolve"}]))
+    steps = steps_of(
+        simulate(
+            api_client,
+            "Experiment Twelve",
+            [
+                {"action": "cast", "face_down": "disguise"},
+                {"action": "turn_face_up", "via": "disguise"},  # R19: a face-down spell
+                {"action": "resolve"},
+            ],
+        )
+    )
     assert steps[2]["outcome"] == "illegal" and steps[2]["reason"].startswith("R19")
     assert steps[2]["state"] == steps[1]["state"]
     assert steps[3]["outcome"] == "ok"
@@ -138,16 +187,19 @@ def test_unknown_card_has_suggestions(api_client, seed_catalogue):
     assert body["detail"]
 
 
-@pytest.mark.parametrize("actions", [
-    [{"action": "dance"}],
-    [{"action": "cast", "colour": "blue"}],
-    [{"action": "cast", "face_down": "manifest"}],
-    [{"action": "move"}],
-    [{"action": "move", "to": "sideboard"}],
-    [{"action": "put_onto_battlefield", "transformed": "yes"}],
-    ["cast"],
-    {"action": "cast"},
-])
+@pytest.mark.parametrize(
+    "actions",
+    [
+        [{"action": "dance"}],
+        [{"action": "cast", "colour": "blue"}],
+        [{"action": "cast", "face_down": "manifest"}],
+        [{"action": "move"}],
+        [{"action": "move", "to": "sideboard"}],
+        [{"action": "put_onto_battlefield", "transformed": "yes"}],
+        ["cast"],
+        {"action": "cast"},
+    ],
+)
 def test_invalid_action(api_client, seed_catalogue, actions):
     response = simulate(api_client, "Experiment Twelve", actions)
     assert response.status_code == 400

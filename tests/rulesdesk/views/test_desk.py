@@ -19,9 +19,14 @@ def test_empty_desk(client):
 
 
 def test_renders_a_sequence_from_the_url(client, seed_catalogue):
-    response = client.get(URL, {"card": "Experiment Twelve", "zone": "hand",
-                                "a": ["cast:face_down=disguise", "resolve",
-                                      "turn_face_up:via=disguise"]})
+    response = client.get(
+        URL,
+        {
+            "card": "Experiment Twelve",
+            "zone": "hand",
+            "a": ["cast:face_down=disguise", "resolve", "turn_face_up:via=disguise"],
+        },
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert "Experiment Twelve" in html
@@ -36,8 +41,7 @@ def test_renders_a_sequence_from_the_url(client, seed_catalogue):
 
 
 def test_shows_the_cited_rule(client, seed_catalogue):
-    response = client.get(URL, {"card": "Sejiri Shelter", "zone": "hand",
-                                "a": ["play_land:face=back", "transform"]})
+    response = client.get(URL, {"card": "Sejiri Shelter", "zone": "hand", "a": ["play_land:face=back", "transform"]})
     html = response.content.decode()
     assert "R35: modal double-faced cards can&#x27;t transform" in html
     assert "Nothing happens" in html
@@ -45,32 +49,45 @@ def test_shows_the_cited_rule(client, seed_catalogue):
 
 def test_same_result_as_the_api(client, api_client, seed_catalogue):
     page = client.get(URL, {"card": "Akki Lavarunner", "a": ["cast", "resolve", "flip"]})
-    api = api_client.post("/api/rules/simulate", {"card": "Akki Lavarunner", "zone": "hand",
-                                                  "actions": [{"action": "cast"},
-                                                              {"action": "resolve"},
-                                                              {"action": "flip"}]},
-                          format="json")
+    api = api_client.post(
+        "/api/rules/simulate",
+        {
+            "card": "Akki Lavarunner",
+            "zone": "hand",
+            "actions": [{"action": "cast"}, {"action": "resolve"}, {"action": "flip"}],
+        },
+        format="json",
+    )
     page_states = [s["state"] for s in page.context["steps"]]
     assert page_states == [s["state"] for s in api.json()["steps"]]
 
 
 def test_add_a_step_redirects_to_the_shareable_url(client, seed_catalogue):
-    response = client.get(URL, {"card": "Gatstaf Shepherd", "zone": "graveyard",
-                                "a": ["put_onto_battlefield"], "add": "move", "to": "exile",
-                                "via": "disguise", "transformed": "true"})
+    response = client.get(
+        URL,
+        {
+            "card": "Gatstaf Shepherd",
+            "zone": "graveyard",
+            "a": ["put_onto_battlefield"],
+            "add": "move",
+            "to": "exile",
+            "via": "disguise",
+            "transformed": "true",
+        },
+    )
     assert response.status_code == 302
     query = parse_qs(urlparse(response["Location"]).query)
     assert query["a"] == ["put_onto_battlefield", "move:to=exile"]
     assert query["card"] == ["Gatstaf Shepherd"] and query["zone"] == ["graveyard"]
-    response = client.get(URL, {"card": "Gatstaf Shepherd", "add": "put_onto_battlefield",
-                                "transformed": "true", "face": ""})
+    response = client.get(
+        URL, {"card": "Gatstaf Shepherd", "add": "put_onto_battlefield", "transformed": "true", "face": ""}
+    )
     query = parse_qs(urlparse(response["Location"]).query)
     assert query["a"] == ["put_onto_battlefield:transformed=true"]
 
 
 def test_transformed_flag_from_the_url(client, seed_catalogue):
-    response = client.get(URL, {"card": "Gatstaf Shepherd",
-                                "a": ["put_onto_battlefield:transformed=true"]})
+    response = client.get(URL, {"card": "Gatstaf Shepherd", "a": ["put_onto_battlefield:transformed=true"]})
     assert response.context["steps"][-1]["state"]["characteristics"]["name"] == "Gatstaf Howler"
 
 
