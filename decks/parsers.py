@@ -417,9 +417,10 @@ def _parse_csv(text: str) -> ParsedList:
     def column(names: tuple[str, ...]) -> int | None:
         return next((header.index(n) for n in names if n in header), None)
 
-    columns = column(_CSV_COUNT), column(_CSV_NAME), column(_CSV_SECTION)
-    if columns[0] is None or columns[1] is None:
+    count_at, name_at = column(_CSV_COUNT), column(_CSV_NAME)
+    if count_at is None or name_at is None:
         raise ParseError(INVALID_DECKLIST, gettext("The CSV needs a count (or quantity) column and a name column."))
+    columns = count_at, name_at, column(_CSV_SECTION)
     count_problems: list[ParseError] = []
     for number, row in enumerate(rows[1:], start=2):
         entry = _csv_entry(row, number, columns, count_problems)
@@ -441,7 +442,7 @@ def _csv_rows(text: str) -> list[list[str]]:
 
 
 def _csv_entry(
-    row: list[str], number: int, columns: tuple[int | None, int | None, int | None], count_problems: list[ParseError]
+    row: list[str], number: int, columns: tuple[int, int, int | None], count_problems: list[ParseError]
 ) -> tuple[str, str, int] | None:
     """One row as (section, name, count); a bad count is kept in ``count_problems`` (None)."""
     count_at, name_at, section_at = columns

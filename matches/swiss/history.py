@@ -6,6 +6,7 @@ twice in one round, a player in a round after their drop, an impossible score.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from matches.swiss.results import Result, score_problem
@@ -39,7 +40,7 @@ def parse_history(data) -> History:
     matches = data.get("matches", [])
     if not isinstance(matches, list):
         raise InvalidHistory("matches is a list.")
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, Hashable]] = set()
     results = []
     for index, match in enumerate(matches):
         result = _result(match, index, known)
