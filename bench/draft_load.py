@@ -673,6 +673,7 @@ class Run:
         self.picks_by_pod: dict[int, list[int]] = defaultdict(list)  # acknowledged pod versions
         self.refusals: Counter = Counter()
         self.errors: Counter = Counter()
+        self.error_samples: list[str] = []  # the first few exceptions counted as errors, with their text
         self.statuses: Counter = Counter()
         self.connections: list[Connection] = []
         self.current: dict[int, Connection] = {}
@@ -686,6 +687,10 @@ class Run:
         self.unannounced: dict[int, tuple] = {}  # pack id -> (found, deadline, cards, version)
         self.late_pushes: list[float] = []
         self.stopping = False
+
+    def note_error(self, text: str) -> None:
+        if len(self.error_samples) < 5:
+            self.error_samples.append(text)
 
     def on_heard(self, connection: Connection, version: int, at: float) -> None:
         connection.heard(version, at)
@@ -1095,6 +1100,7 @@ class PodDriver:
                     ctx.run.errors[f"advance_failed_{response.status}"] += 1
         except Exception as error:
             ctx.run.errors[f"advance_failed_{type(error).__name__}"] += 1
+            ctx.run.note_error(f"advance of pod {self.pod_id}: {error!r}")
         ctx.run.advances.append(time.monotonic() - started)
 
 
@@ -1223,6 +1229,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "statuses": {str(k): v for k, v in sorted(run.statuses.items(), key=str)},
         "refusals": dict(run.refusals),
         "errors": {"total": sum(run.errors.values()), **dict(run.errors)},
+        "error_samples": run.error_samples,
         "picks_sent_in_time_but_refused": run.sent_in_time_lost,
         "fallback_queue_reads": run.fallback_fetches,
         "heartbeats_sent": run.heartbeats,
@@ -1433,6 +1440,7 @@ def text_report(result: dict) -> list[str]:
         f"pushed later, {result['unannounced_packs']['never_pushed']} never); organiser's advance p50 "
         f"{result['organiser_advance_ms']['p50']} ms, max {result['organiser_advance_ms']['max']} ms "
         f"({result['organiser_advance_ms']['count']})",
+        *(f"  error: {sample}" for sample in result.get("error_samples") or ()),
         f"  foreign live messages (another site or test on the same Redis): {json.dumps(result.get('foreign_messages'))}",
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
         f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "

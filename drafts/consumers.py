@@ -246,6 +246,7 @@ class SeatSocket(_PodSocket):
         try:
             if fastpath.async_enabled():
                 answer = await services.amake_pick(
+                    pod_id=self.pod_ids[0],
                     seat_id=self.seat_id,
                     draft_card_id=card,
                     pack_id=pack,

@@ -275,6 +275,7 @@ def _settle_after(result: PickResult, now: dt.datetime) -> None:
 
 async def amake_pick(
     *,
+    pod_id: int | None = None,
     seat_id: int,
     draft_card_id: int,
     actor_id: int | None,
@@ -285,7 +286,8 @@ async def amake_pick(
 ) -> dict:
     """``make_pick`` from an event loop (the seat socket): the same database function, the same
     refusals and answer, awaited without a thread; anything the function defers goes to the
-    synchronous service. Returns the answer's body."""
+    synchronous service. Returns the answer's body. ``pod_id`` (the seat's pod, which the
+    socket knows) lines the call up behind the pod's other picks in this process."""
     from drafts import cardinfo, live, tasks
 
     now = timezone.now()
@@ -293,6 +295,7 @@ async def amake_pick(
     if position is not None and position < 0:
         raise _refusal(error_codes.INVALID_POSITION)
     answer = await fastpath.acall(
+        pod_id=pod_id,
         seat_id=seat_id,
         draft_card_id=draft_card_id,
         pack_id=pack_id,

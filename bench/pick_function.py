@@ -1,0 +1,174 @@
+#!/usr/bin/env python
+"""What one pick costs PostgreSQL: the ``drafts_pick`` function alone, no web process.
+
+Seats ``--players`` bench players in pods of 8 (the draft load benchmark's set-up), starts
+every pod and drafts them on one autocommit connection with prepared statements, as the seat
+socket's pool does: pods in turn, each seat picking the first card of the pack in front of it.
+The organiser's round advances run through the service between rounds and are not counted.
+
+Measured: the database backend's CPU per pick (``/proc/<pid>/schedstat``, nanoseconds, read
+around each call so nothing else is counted), the call's wall time (p50/p99), and the
+function's answers by status. The draft load benchmark measures the whole server under load;
+this one isolates the database's share so a change to the function can be judged in seconds.
+PostgreSQL's ceiling on this machine for a minimal pick transaction is about 0.55 ms of CPU
+(prepared, synchronous commit).
+
+    bench/pick_function --players 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import draft_load  # the draft load benchmark's set-up (this script runs from bench/)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds to draft (1-3)")
+    parser.add_argument("--pick-timer", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/draftsite_bench_function")
+    parser.add_argument("--set", dest="set_code", default="ISD")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--results-dir", default=str(draft_load.RESULTS))
+    parser.add_argument("--apply", metavar="FILE", help="SQL to run after migrating (to try a changed function)")
+    args = parser.parse_args(argv)
+    if not args.database_url.rsplit("/", 1)[1].startswith("draftsite_bench"):
+        parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
+    args.redis_url = ""  # no live updates: nothing listens
+    return args
+
+
+def cpu_ns(pid: int) -> int:
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[0])
+
+
+def fetch_one(conn, sql: str, params: list):
+    """The one value of a one-row answer (prepared: as the socket's pool sends it)."""
+    row = conn.execute(sql, params, prepare=True).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def queue_of(conn, seat_id: int) -> list:
+    return fetch_one(conn, "SELECT drafts_seat_queue(%s::bigint)", [seat_id])
+
+
+def draft(args, setup: dict) -> dict:
+    """Draft every pod to its end; the function's calls measured one by one."""
+    import psycopg
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from drafts import services
+    from drafts.services.fastpath import PICK_SQL
+
+    organiser = get_user_model().objects.get(pk=setup["organiser"])
+    seats_by_pod: dict[int, list[dict]] = {}
+    for seat in setup["seats"]:
+        seats_by_pod.setdefault(seat["pod"], []).append(seat)
+    cpu: list[int] = []
+    wall: list[float] = []
+    statuses: Counter[str] = Counter()
+
+    conn = psycopg.connect(args.database_url, autocommit=True)
+    backend = fetch_one(conn, "SELECT pg_backend_pid()", [])
+    for round_number in range(1, args.rounds + 1):
+        if round_number > 1:
+            for pod_id in setup["pods"]:
+                services.advance_round(pod_id=pod_id, actor=organiser)
+        queues = {s["id"]: queue_of(conn, s["id"]) for s in setup["seats"]}
+        while any(queues.values()):
+            for pod_id in setup["pods"]:
+                for seat in seats_by_pod[pod_id]:
+                    queue = queues[seat["id"]]
+                    if not queue:
+                        continue
+                    pack = queue[0]
+                    now = timezone.now()
+                    params = [
+                        seat["id"],
+                        pack["cards"][0][0],
+                        pack["pack_id"],
+                        None,
+                        seat["user"],
+                        seat["user"],
+                        now,
+                        now,
+                        now - dt.timedelta(seconds=2),
+                    ]
+                    before_cpu, before = cpu_ns(backend), time.perf_counter()
+                    answer = fetch_one(conn, PICK_SQL, params)
+                    wall.append(time.perf_counter() - before)
+                    cpu.append(cpu_ns(backend) - before_cpu)
+                    statuses[answer["status"]] += 1
+                    if answer["status"] != "ok":
+                        raise SystemExit(f"the function answered {answer}")
+                    queues[seat["id"]] = answer["queue"]
+                    if answer.get("neighbour_queue"):
+                        queues[answer["neighbour"]] = answer["neighbour_queue"]
+    conn.close()
+    return {"picks": len(cpu), "cpu_us": cpu, "wall_s": wall, "statuses": dict(statuses)}
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    print(f"Preparing {args.database_url} ...", flush=True)
+    draft_load.recreate_database(args.database_url)
+    draft_load_args = argparse.Namespace(**vars(args))
+    draft_load.setup_django(draft_load_args)
+    draft_load.prepare(draft_load_args)
+    if args.apply:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(Path(args.apply).read_text())
+    setup = draft_load.create_event(draft_load_args, "pick function", pick_timer=args.pick_timer)
+    print(f"{len(setup['seats'])} players in {len(setup['pods'])} pods; drafting ...", flush=True)
+    measured = draft(args, setup)
+    cpu = sorted(measured["cpu_us"])
+    wall = sorted(measured["wall_s"])
+
+    def pct(values, p):
+        return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+    result = {
+        "players": len(setup["seats"]),
+        "pods": len(setup["pods"]),
+        "rounds": args.rounds,
+        "pick_timer": args.pick_timer,
+        "picks": measured["picks"],
+        "statuses": measured["statuses"],
+        "postgres_cpu_ms_per_pick": {
+            "mean": round(statistics.fmean(cpu) / 1e6, 3),
+            "p50": round(pct(cpu, 50) / 1e6, 3),
+            "p99": round(pct(cpu, 99) / 1e6, 3),
+        },
+        "call_ms": {"p50": round(pct(wall, 50) * 1e3, 3), "p99": round(pct(wall, 99) * 1e3, 3)},
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    lines = [
+        f"pick function: {result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
+        "PostgreSQL CPU per pick: mean {mean} ms, p50 {p50} ms, p99 {p99} ms".format(
+            **result["postgres_cpu_ms_per_pick"]
+        ),
+        "call (round trip, commit included): p50 {p50} ms, p99 {p99} ms".format(**result["call_ms"]),
+        f"answers: {result['statuses']}",
+    ]
+    print("\n".join(lines), flush=True)
+    out = Path(args.results_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "pick_function.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / "pick_function.txt").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
