@@ -1139,7 +1139,11 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
     drivers = {pod: PodDriver(pod, seats, [players[s["id"]] for s in seats]) for pod, seats in by_pod.items()}
     timeout = aiohttp.ClientTimeout(total=args.answer_timeout)
     async with (
-        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=200), timeout=timeout) as session,
+        # Idle connections are let go before uvicorn's keep-alive (5 s) closes them: reusing one
+        # the server is closing is a reset connection, a client's error and not the server's.
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=200, keepalive_timeout=3), timeout=timeout
+        ) as session,
         aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None, sock_connect=30)
         ) as socket_session,
@@ -1508,6 +1512,27 @@ def start_pods(setup: dict, meter: Meter) -> float:
     return time.thread_time() - begun
 
 
+def pause_unfinished(setup: dict) -> None:
+    """Pause the run's pods still drafting once it is measured: left running, their clocks would
+    run out during the next run (scaling runs follow each other) and its worker would spend
+    its CPU on their timeout picks."""
+    from django.contrib.auth import get_user_model
+    from django.db import close_old_connections
+
+    from drafts import services
+    from draftsite.errors import DomainError
+
+    organiser = get_user_model().objects.get(pk=setup["organiser"])
+    try:
+        for pod_id in setup["pods"]:
+            try:
+                services.pause_pod(pod_id=pod_id, actor=organiser)
+            except DomainError:  # finished (or never started): no clock runs
+                pass
+    finally:
+        close_old_connections()
+
+
 def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
     setup = create_event(args, f"{mode} {web_workers}web", start=False)
     pods = len(setup["pods"])
@@ -1552,6 +1577,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
         **summary,
     }
     result["conservation"] = conservation(setup["event"], summary["window"])
+    pause_unfinished(setup)
     result["foreign_messages"] = foreign = foreign_messages(result.pop("_pushed_packs"), result.pop("_max_heard"))
     if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket
         result["errors"]["foreign_packs_pushed"] = foreign["pushed_packs_of_another_pod"]

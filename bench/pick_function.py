@@ -75,6 +75,7 @@ def draft(args, setup: dict) -> dict:
     seats_by_pod: dict[int, list[dict]] = {}
     for seat in setup["seats"]:
         seats_by_pod.setdefault(seat["pod"], []).append(seat)
+    advances: dict[str, list] = {"python_ms": [], "postgres_ms": [], "queries": []}
     cpu: list[int] = []
     wall: list[float] = []
     statuses: Counter[str] = Counter()
@@ -84,7 +85,7 @@ def draft(args, setup: dict) -> dict:
     for round_number in range(1, args.rounds + 1):
         if round_number > 1:
             for pod_id in setup["pods"]:
-                services.advance_round(pod_id=pod_id, actor=organiser)
+                advance(pod_id, organiser, advances)
         queues = {s["id"]: queue_of(conn, s["id"]) for s in setup["seats"]}
         while any(queues.values()):
             for pod_id in setup["pods"]:
@@ -116,7 +117,25 @@ def draft(args, setup: dict) -> dict:
                     if answer.get("neighbour_queue"):
                         queues[answer["neighbour"]] = answer["neighbour_queue"]
     conn.close()
-    return {"picks": len(cpu), "cpu_us": cpu, "wall_s": wall, "statuses": dict(statuses)}
+    return {"picks": len(cpu), "cpu_us": cpu, "wall_s": wall, "statuses": dict(statuses), "advances": advances}
+
+
+def advance(pod_id: int, organiser, advances: dict[str, list]) -> None:
+    """The organiser ends a review (the reference engine deals the next packs): its cost."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from drafts import services
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (backend,) = cursor.fetchone()
+    with CaptureQueriesContext(connection) as captured:
+        before_db, before = cpu_ns(backend), time.process_time()
+        services.advance_round(pod_id=pod_id, actor=organiser)
+        advances["python_ms"].append((time.process_time() - before) * 1e3)
+        advances["postgres_ms"].append((cpu_ns(backend) - before_db) / 1e6)
+    advances["queries"].append(len(captured))
 
 
 def main(argv=None) -> None:
@@ -155,6 +174,14 @@ def main(argv=None) -> None:
         "call_ms": {"p50": round(pct(wall, 50) * 1e3, 3), "p99": round(pct(wall, 99) * 1e3, 3)},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
+    advances = measured["advances"]
+    if advances["queries"]:
+        result["round_advance"] = {
+            "count": len(advances["queries"]),
+            "python_cpu_ms_median": round(statistics.median(advances["python_ms"]), 2),
+            "postgres_cpu_ms_median": round(statistics.median(advances["postgres_ms"]), 2),
+            "queries_median": statistics.median(advances["queries"]),
+        }
     lines = [
         f"pick function: {result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
         "PostgreSQL CPU per pick: mean {mean} ms, p50 {p50} ms, p99 {p99} ms".format(
@@ -163,6 +190,13 @@ def main(argv=None) -> None:
         "call (round trip, commit included): p50 {p50} ms, p99 {p99} ms".format(**result["call_ms"]),
         f"answers: {result['statuses']}",
     ]
+    if "round_advance" in result:
+        lines.append(
+            "round advance (the service, between rounds): {count} advances, median {python_cpu_ms_median} ms "
+            "of Python CPU, {postgres_cpu_ms_median} ms of PostgreSQL CPU, {queries_median} queries".format(
+                **result["round_advance"]
+            )
+        )
     print("\n".join(lines), flush=True)
     out = Path(args.results_dir)
     out.mkdir(parents=True, exist_ok=True)
