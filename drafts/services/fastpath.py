@@ -16,6 +16,7 @@ import json
 import weakref
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection
 
@@ -75,6 +76,13 @@ def _conninfo() -> str:
     )
 
 
+async def _configure(conn) -> None:
+    """Answers carry whole packs: decode them with orjson rather than the standard library."""
+    from psycopg.types.json import set_json_loads
+
+    set_json_loads(orjson.loads, conn)
+
+
 async def _pool():
     """This event loop's pool of autocommit connections (a pick is one statement)."""
     from psycopg_pool import AsyncConnectionPool
@@ -89,6 +97,7 @@ async def _pool():
             kwargs={"autocommit": True},
             open=False,
             name=f"drafts-picks-{id(loop)}",
+            configure=_configure,
         )
         _pools[loop] = pool
         await pool.open()
