@@ -68,7 +68,6 @@ def draft(args, setup: dict) -> dict:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from drafts import services
     from drafts.services.fastpath import PICK_SQL
 
     organiser = get_user_model().objects.get(pk=setup["organiser"])
