@@ -10,7 +10,7 @@ import time
 
 import pytest
 from django.utils import timezone
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -31,6 +31,12 @@ def wait(driver, condition, timeout=6.0, message=""):
             return condition(d)
         except (NoSuchElementException, StaleElementReferenceException):
             return False
+        except WebDriverException as error:
+            # Chromium's word for a stale element when a live refresh swapped the node out
+            # between finding it and reading it: look again.
+            if "does not belong to the document" in str(error):
+                return False
+            raise
 
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(check, message)
 
