@@ -79,6 +79,29 @@ class Card(models.Model):
         return self.layout in DFC_LAYOUTS
 
 
+# A face's rules text, in the order the API shows it (the importer stores these plus the
+# folded ``search_name``).
+FACE_TEXT_FIELDS = [
+    "name",
+    "mana_cost",
+    "mana_value",
+    "type_line",
+    "supertypes",
+    "card_types",
+    "subtypes",
+    "oracle_text",
+    "colors",
+    "color_indicator",
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+    "disguise_cost",
+    "morph_cost",
+    "megamorph_cost",
+]
+
+
 class CardFace(models.Model):
     """A face (DFC side, flip half, split half, adventure) in printed order; 0 is the front."""
 

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from cards import selectors
-from cards.models import Card, CardFace, ChecklistCard, Printing
+from cards.models import FACE_TEXT_FIELDS, Card, CardFace, ChecklistCard, Printing
 
 
 def _letters(value: str) -> list[str]:
@@ -20,26 +20,7 @@ class CardFaceSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CardFace
-        fields = [
-            "position",
-            "name",
-            "mana_cost",
-            "mana_value",
-            "type_line",
-            "supertypes",
-            "card_types",
-            "subtypes",
-            "oracle_text",
-            "colors",
-            "color_indicator",
-            "power",
-            "toughness",
-            "loyalty",
-            "defense",
-            "disguise_cost",
-            "morph_cost",
-            "megamorph_cost",
-        ]
+        fields = ["position", *FACE_TEXT_FIELDS]
 
     def get_colors(self, face: CardFace) -> list[str]:
         return _letters(face.colors)

@@ -17,28 +17,9 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Q
 
-from cards.models import Card, CardFace, Printing
+from cards.models import FACE_TEXT_FIELDS, Card, CardFace, Printing
 
-FACE_FIELDS = [
-    "name",
-    "search_name",
-    "mana_cost",
-    "mana_value",
-    "type_line",
-    "supertypes",
-    "card_types",
-    "subtypes",
-    "oracle_text",
-    "colors",
-    "color_indicator",
-    "power",
-    "toughness",
-    "loyalty",
-    "defense",
-    "disguise_cost",
-    "morph_cost",
-    "megamorph_cost",
-]
+FACE_FIELDS = [FACE_TEXT_FIELDS[0], "search_name", *FACE_TEXT_FIELDS[1:]]
 _FACE_VALUES = operator.itemgetter(*FACE_FIELDS)
 assert FACE_FIELDS[5:8] == ["supertypes", "card_types", "subtypes"]  # the JSON columns
 # Look-up lists travel as one text parameter split on the server: much cheaper than an

@@ -165,6 +165,15 @@ CONFIRMED_CONTROLS = {
 }
 
 
+def _confirmation(request, action: str, url: str, back: str):
+    """The confirmation page a drastic control asks for first, or None once it is confirmed."""
+    if action not in CONFIRMED_CONTROLS or confirmed(request):
+        return None
+    return confirm_page(
+        request, title=_("Please confirm"), question=CONFIRMED_CONTROLS[action], action=url, back=back, danger=True
+    )
+
+
 @login_required
 def caller(request, pod_id: int):
     pod = _paper_pod(pod_id)
@@ -221,15 +230,8 @@ def pod_control(request, pod_id: int, action: str):
         )
     if action not in services.CONTROLS:
         raise Http404(gettext("No such control"))
-    if action in CONFIRMED_CONTROLS and not confirmed(request):
-        return confirm_page(
-            request,
-            title=_("Please confirm"),
-            question=CONFIRMED_CONTROLS[action],
-            action=reverse("paper:control", args=[pod.pk, action]),
-            back=back,
-            danger=True,
-        )
+    if (asked := _confirmation(request, action, reverse("paper:control", args=[pod.pk, action]), back)) is not None:
+        return asked
     return _act(
         request,
         back,
@@ -252,15 +254,10 @@ def flight_control(request, flight_id: int, action: str):
     if action not in services.CONTROLS:
         raise Http404(gettext("No such control"))
     back = back_to(request.POST, reverse("paper:room", args=[flight.event_id]))
-    if action in CONFIRMED_CONTROLS and not confirmed(request):
-        return confirm_page(
-            request,
-            title=_("Please confirm"),
-            question=CONFIRMED_CONTROLS[action],
-            action=reverse("paper:flight-control", args=[flight.pk, action]),
-            back=back,
-            danger=True,
-        )
+    if (
+        asked := _confirmation(request, action, reverse("paper:flight-control", args=[flight.pk, action]), back)
+    ) is not None:
+        return asked
     return _act(
         request,
         back,
