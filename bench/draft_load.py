@@ -774,32 +774,35 @@ class PublishWatch:
         import redis.asyncio as aioredis
 
         try:
-            from drafts.live import prefix
+            from drafts.live import channel, decode
         except ImportError:  # an engine without drafts.live publishes nothing to watch
             ready.set()
             return
         client = aioredis.Redis.from_url(self.redis_url)
         try:
             async with client.pubsub() as pubsub:
-                await pubsub.psubscribe(prefix() + "pod:*")
+                await pubsub.subscribe(channel())
                 ready.set()
                 async for message in pubsub.listen():
-                    if message.get("type") != "pmessage":
+                    if message.get("type") != "message":
                         continue
-                    pod = int(message["channel"].decode().rsplit(":", 1)[1])
-                    if pod not in self.pods:
-                        continue
-                    version = loads(message["data"]).get("version") or 0
-                    self.published += 1
-                    last = self.last.get(pod, -1)
-                    if version == last:
-                        self.twice += 1
-                    elif version < last:
-                        self.out_of_order += 1
-                    else:
-                        self.last[pod] = version
+                    for topic, version, _ in decode(message["data"])[1]:
+                        if topic.startswith("pod:"):
+                            self.count(int(topic[4:]), version)
         finally:
             await client.aclose()
+
+    def count(self, pod: int, version: int) -> None:
+        if pod not in self.pods:
+            return
+        self.published += 1
+        last = self.last.get(pod, -1)
+        if version == last:
+            self.twice += 1
+        elif version < last:
+            self.out_of_order += 1
+        else:
+            self.last[pod] = version
 
     async def stop(self) -> dict:
         if self.task is not None:

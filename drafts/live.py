@@ -1,26 +1,34 @@
 """Live updates: one publish per change, one subscription per web process.
 
-A committed change of a pod is published once, as the exact text its sockets send, on the
-pod's topic (``pod:<id>``); a pack reaching the front of a seat's queue is published on the
-seat's topic (``seat:<id>``); a regenerated spectator link on ``spectators:<pod id>``. Redis
-channels ignore the database number, so topics carry the site's namespace (its database and
-Redis database): two sites, or a test run, sharing one Redis never hear each other. Every web process holds one Redis subscription for all topics and
-hands each message to the sockets of that process that follow the topic: the cost of a change
-is one publish plus one frame per listening page, whatever the number of processes.
+A committed change of a pod becomes messages, each the exact text its sockets send: the pod's
+new version on the pod's topic (``pod:<id>``), a seat's queue on the seat's topic
+(``seat:<id>``) when a pack reached its front, a regenerated spectator link on
+``spectators:<pod id>``. The sockets of the process that made the change get them at once;
+the change's messages then travel together as one Redis message to every other process,
+whose one subscription hands them to that process's sockets following each topic. The
+publishing process recognises its own message coming back (its ``origin``) and skips it.
+The cost of a change is one publish, one receive per other process, and one frame per
+listening page.
+
+Redis channels ignore the database number, so the channel carries the site's namespace (its
+database and Redis database): two sites, or a test run, sharing one Redis never hear each
+other.
 
 Two web processes may publish versions of one pod out of commit order; each socket remembers
 which versions it sent, so a page hears every committed version of its pod exactly once, in
 whatever order they arrive (pages compare versions and ignore an older one).
 
-Without ``LIVE_UPDATES_URL`` (the embedded single-process site, and tests) messages go straight
-to the sockets of this process.
+Without ``LIVE_UPDATES_URL`` (the embedded single-process site, and tests) only the local
+delivery happens.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
+import uuid
 from collections import defaultdict
 from typing import Protocol
 
@@ -35,6 +43,39 @@ def prefix() -> str:
     url = _url()
     database = settings.DATABASES["default"]["NAME"]
     return f"draftsite:{database}:{url.rstrip('/').rsplit('/', 1)[-1] if url else 'local'}:live:"
+
+
+def channel() -> str:
+    """The site's one Redis channel: every change's messages, as ``encode`` made them."""
+    return prefix() + "changes"
+
+
+_origin: tuple[int, str] | None = None
+
+
+def origin() -> str:
+    """This process's name on the channel (a forked child gets a name of its own)."""
+    global _origin
+    if _origin is None or _origin[0] != os.getpid():
+        _origin = (os.getpid(), uuid.uuid4().hex)
+    return _origin[1]
+
+
+Message = tuple[str, int, str]  # topic, version, the text its sockets send
+
+
+def _messages(messages: tuple[tuple[str, dict], ...]) -> list[Message]:
+    return [(topic, message.get("version") or 0, orjson.dumps(message).decode()) for topic, message in messages]
+
+
+def encode(messages: list[Message]) -> bytes:
+    """One change's messages as one Redis message: ``[origin, [[topic, version, text], ...]]``."""
+    return orjson.dumps([origin(), messages])
+
+
+def decode(data: bytes | str) -> tuple[str, list[Message]]:
+    sender, messages = orjson.loads(data)
+    return sender, [(topic, version, text) for topic, version, text in messages]
 
 
 def pod_topic(pod_id: int) -> str:
@@ -61,6 +102,7 @@ class Hub:
         self.listeners: dict[str, set[Listener]] = defaultdict(set)
         self.task: asyncio.Task | None = None
         self.ready = asyncio.Event()
+        self.pending: set[asyncio.Task] = set()
 
     def join(self, topic: str, listener: Listener) -> None:
         self.listeners[topic].add(listener)
@@ -72,32 +114,46 @@ class Hub:
             if not members:
                 del self.listeners[topic]
 
-    async def dispatch(self, topic: str, text: str) -> None:
-        members = self.listeners.get(topic)
-        if not members:
-            return
-        version = orjson.loads(text).get("version") or 0
-        for listener in list(members):
-            try:
-                await listener.deliver(topic, version, text)
-            except Exception:  # one closed socket never stops the others
-                logger.debug("Could not deliver to a socket", exc_info=True)
+    async def dispatch(self, messages: list[Message]) -> None:
+        for topic, version, text in messages:
+            for listener in list(self.listeners.get(topic, ())):
+                try:
+                    await listener.deliver(topic, version, text)
+                except Exception:  # one closed socket never stops the others
+                    logger.debug("Could not deliver to a socket", exc_info=True)
 
-    async def subscribe(self, url: str, namespace: str) -> None:
-        """Read every live message of the site for this loop's sockets, reconnecting on loss."""
+    def follows(self, messages: list[Message]) -> bool:
+        return any(topic in self.listeners for topic, _, _ in messages)
+
+    def dispatch_soon(self, messages: list[Message]) -> None:
+        """``dispatch`` as a task of this hub's loop, from that loop or any other thread."""
+        if _other_loop(self.loop):
+            asyncio.run_coroutine_threadsafe(self.dispatch(messages), self.loop)
+            return
+        task = self.loop.create_task(self.dispatch(messages))
+        self.pending.add(task)  # the loop keeps only a weak reference to its tasks
+        task.add_done_callback(self.pending.discard)
+
+    async def subscribe(self, url: str, name: str) -> None:
+        """Read every other process's changes for this loop's sockets, reconnecting on loss."""
         import redis.asyncio as aioredis
 
         while True:
             client = aioredis.Redis.from_url(url)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.psubscribe(namespace + "*")
+                    await pubsub.subscribe(name)
                     self.ready.set()
                     async for message in pubsub.listen():
-                        if message.get("type") != "pmessage":
+                        if message.get("type") != "message":
                             continue
-                        topic = message["channel"].decode()[len(namespace) :]
-                        await self.dispatch(topic, message["data"].decode())
+                        try:
+                            sender, messages = decode(message["data"])
+                        except (ValueError, TypeError):  # not a change of this version's shape
+                            logger.warning("Ignored a malformed live message on %s", name)
+                            continue
+                        if sender != origin():  # this process delivered its own already
+                            await self.dispatch(messages)
             except asyncio.CancelledError:
                 raise
             except Exception:  # Redis restarted: pages resynchronise by version on reconnect
@@ -126,7 +182,7 @@ async def hub() -> Hub:
             current = _hubs[loop] = Hub(loop)
             url = _url()
             if url:
-                current.task = loop.create_task(current.subscribe(url, prefix()))
+                current.task = loop.create_task(current.subscribe(url, channel()))
             else:
                 current.ready.set()
     await asyncio.wait_for(current.ready.wait(), timeout=10)
@@ -139,36 +195,24 @@ _client_url = None
 
 def publish(*messages: tuple[str, dict]) -> None:
     """Send each ``(topic, message)`` (JSON with a ``version``) to every socket following the
-    topic, in one round trip to Redis.
+    topic: this process's at once, the others' through one Redis message.
 
     Never raises: a lost live update is repaired by the page's next version check, and a
     committed change must not fail for it.
     """
     global _client, _client_url
-    encoded = [(topic, orjson.dumps(message).decode()) for topic, message in messages]
-    url = _url()
+    encoded = _messages(messages)
     try:
+        _deliver_here(encoded)
+        url = _url()
         if url:
             if _client is None or _client_url != url:
                 import redis
 
                 _client, _client_url = redis.Redis.from_url(url, socket_timeout=5), url
-            pipe = _client.pipeline(transaction=False)
-            namespace = prefix()
-            for topic, text in encoded:
-                pipe.publish(namespace + topic, text)
-            pipe.execute()
-            return
-        with _hubs_lock:
-            hubs = [h for h in _hubs.values() if not h.loop.is_closed()]
-        for topic, text in encoded:
-            for local in hubs:
-                if topic in local.listeners:
-                    asyncio.run_coroutine_threadsafe(local.dispatch(topic, text), local.loop) if _other_loop(
-                        local.loop
-                    ) else local.loop.create_task(local.dispatch(topic, text))
+            _client.publish(channel(), encode(encoded))
     except Exception:
-        logger.warning("Could not publish live updates on %s", [t for t, _ in encoded], exc_info=True)
+        logger.warning("Could not publish live updates on %s", [t for t, _, _ in encoded], exc_info=True)
 
 
 _async_clients: dict[asyncio.AbstractEventLoop, object] = {}
@@ -176,25 +220,31 @@ _async_clients: dict[asyncio.AbstractEventLoop, object] = {}
 
 async def apublish(*messages: tuple[str, dict]) -> None:
     """``publish`` from an event loop, without blocking it (never raises either)."""
-    url = _url()
-    if not url:
-        publish(*messages)
-        return
+    encoded = _messages(messages)
     loop = asyncio.get_running_loop()
     try:
+        _deliver_here(encoded)
+        url = _url()
+        if not url:
+            return
         client = _async_clients.get(loop)
         if client is None:
             import redis.asyncio as aioredis
 
             client = _async_clients[loop] = aioredis.Redis.from_url(url, socket_timeout=5)
-        namespace = prefix()
-        async with client.pipeline(transaction=False) as pipe:
-            for topic, message in messages:
-                pipe.publish(namespace + topic, orjson.dumps(message))
-            await pipe.execute()
+        await client.publish(channel(), encode(encoded))
     except Exception:
         _async_clients.pop(loop, None)
         logger.warning("Could not publish live updates", exc_info=True)
+
+
+def _deliver_here(messages: list[Message]) -> None:
+    """Hand the messages to this process's sockets, on their loops, after the caller's step
+    (a pick's answer goes out before the pushes it caused)."""
+    with _hubs_lock:
+        hubs = [h for h in _hubs.values() if not h.loop.is_closed() and h.follows(messages)]
+    for local in hubs:
+        local.dispatch_soon(messages)
 
 
 def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:

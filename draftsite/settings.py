@@ -204,6 +204,9 @@ else:
 # Live updates: one Redis publish per change, one subscription per web process (drafts.live);
 # empty: straight to this process's sockets.
 LIVE_UPDATES_URL = REDIS_URL
+# Which seats have a page open (drafts.presence): Redis hashes written from the event loop;
+# empty: Django's cache.
+PRESENCE_URL = REDIS_URL
 
 # --- Draft engine -------------------------------------------------------------------------
 # PostgreSQL runs each pick as one call of a database function (drafts.services.fastpath);

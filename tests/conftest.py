@@ -97,6 +97,20 @@ def _in_memory_channel_layer(settings):
     """
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.LIVE_UPDATES_URL = ""  # live updates straight to this process's sockets
+    settings.PRESENCE_URL = ""  # presence in the cache (tests/drafts/test_presence.py runs both)
     # Socket picks through a thread and Django's connection: an async pool would outlive each
     # test's event loop (tests/drafts/services/test_async_picks.py opens and closes one itself).
     settings.DRAFT_ASYNC_PICKS = False
+
+
+@pytest.fixture
+def private_redis():
+    """A redis-server of this test's own, which it may also stop (tests.cluster)."""
+    from tests import cluster
+
+    port = cluster.free_port()
+    process = cluster.start_redis(port)
+    holder = {"process": process, "port": port, "url": f"redis://127.0.0.1:{port}/0"}
+    yield holder
+    holder["process"].kill()
+    holder["process"].wait(timeout=10)

@@ -144,10 +144,37 @@ async def acall(
 
 
 async def _execute(pool, params: list) -> dict[str, Any]:
-    async with pool.connection() as conn:
-        cursor = await conn.execute(PICK_SQL, params, prepare=True)
-        (answer,) = await cursor.fetchone()
+    (answer,) = await _fetch_one(pool, PICK_SQL, params)
     return answer if isinstance(answer, dict) else json.loads(answer)
+
+
+async def _fetch_one(pool, sql: str, params: list) -> tuple | None:
+    """One prepared statement on a pooled connection. psycopg's connection errors (and the
+    pool's timeout when every connection stayed busy) surface as Django's, which the callers
+    already answer as "the database is out of reach"."""
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+
+    try:
+        async with pool.connection() as conn:
+            cursor = await conn.execute(sql, params, prepare=True)
+            return await cursor.fetchone()
+    except psycopg.InterfaceError as error:
+        raise InterfaceError(str(error)) from error
+    except psycopg.OperationalError as error:
+        raise OperationalError(str(error)) from error
+
+
+# Plain SQL for every database (the sync check of a seat socket on SQLite runs it too).
+SEAT_HOLDER_SQL = (
+    "SELECT r.user_id FROM drafts_seat s JOIN drafts_registration r ON r.id = s.registration_id WHERE s.id = %s"
+)
+
+
+async def aseat_holder(seat_id: int) -> int | None:
+    """The user id of the player now holding the seat (a socket's heartbeat asks it)."""
+    row = await _fetch_one(await _pool(), SEAT_HOLDER_SQL, [seat_id])
+    return row[0] if row else None
 
 
 async def aclose() -> None:

@@ -31,16 +31,6 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 @pytest.fixture
-def private_redis():
-    port = cluster.free_port()
-    process = cluster.start_redis(port)
-    holder = {"process": process, "port": port, "url": f"redis://127.0.0.1:{port}/0"}
-    yield holder
-    holder["process"].kill()
-    holder["process"].wait(timeout=10)
-
-
-@pytest.fixture
 def layer_on(private_redis, settings):
     """This process's live messages go through the private Redis, like a web process's."""
     from channels.layers import channel_layers

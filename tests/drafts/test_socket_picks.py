@@ -19,12 +19,11 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import connection, connections, transaction
 from django.test import Client
 from django.utils import timezone
 
-from drafts import services
+from drafts import presence, services
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
 from drafts.services import fresh_pod
@@ -55,7 +54,7 @@ def pod(organiser, players, cube_names):
 @pytest.fixture
 def seats(pod):
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
-    cache.delete_many([f"presence:{kind}:{s.pk}" for s in seats for kind in ("seat", "seen")])
+    presence.forget([s.pk for s in seats])
     return seats
 
 

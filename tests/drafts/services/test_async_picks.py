@@ -73,3 +73,33 @@ async def test_an_awaited_socket_pick_answers_pushes_and_refuses_like_the_thread
     assert await database_sync_to_async(check_conservation)(pod) == []
     await picker.disconnect()
     await neighbour.disconnect()
+
+
+async def test_a_heartbeat_on_the_loop_marks_the_seat_present_and_closes_a_handed_over_seat(
+    pod, players, organiser, private_redis, settings
+):
+    """The production heartbeat: the holder checked by one pooled statement, presence written
+    to Redis from the loop; a seat handed to someone else closes the old player's socket."""
+    from drafts import presence, services
+
+    settings.PRESENCE_URL = private_redis["url"]
+    seats = await database_sync_to_async(lambda: list(Seat.objects.filter(pod=pod).order_by("position")))()
+    ws = await opened(f"/ws/seats/{seats[4].pk}/", players[4])
+    await ws.receive_json_from(timeout=5)  # hello
+    await ws.receive_json_from(timeout=5)  # changed
+    await database_sync_to_async(presence.forget)([seats[4].pk])
+    await ws.send_json_to({"type": "heartbeat"})
+    assert (await ws.receive_json_from(timeout=5))["type"] == "heartbeat"
+    assert (await database_sync_to_async(presence.status)([seats[4].pk]))[seats[4].pk]["connections"] == 1
+
+    @database_sync_to_async
+    def hand_over():
+        newcomer = services.register_player(event_id=pod.event_id, name="Replacement Rita")
+        services.hand_seat(seat_id=seats[4].pk, registration_id=newcomer.pk, actor=organiser)
+
+    await hand_over()
+    await ws.receive_json_from(timeout=5)  # the change
+    await ws.send_json_to({"type": "heartbeat"})
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+    await ws.disconnect()
+    assert (await database_sync_to_async(presence.status)([seats[4].pk]))[seats[4].pk]["connections"] == 0

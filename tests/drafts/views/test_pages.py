@@ -9,7 +9,6 @@ import json
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -456,7 +455,7 @@ def test_dashboard_empty_state(organiser, cube_names):
 
 
 def test_pod_page_connection_status_queue_and_automatic_picks(pod, organiser, seats):
-    cache.delete_many([f"presence:{kind}:{s.pk}" for s in seats for kind in ("seat", "seen")])
+    presence.forget([s.pk for s in seats])
     presence.touch(seats[0].pk, "channel-a")
     presence.touch(seats[0].pk, "channel-b")
     presence.touch(seats[1].pk, "channel-c")

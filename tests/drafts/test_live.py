@@ -1,0 +1,104 @@
+"""drafts.live: a change's messages reach this process's sockets at once and the other
+processes' through one Redis message, which the publishing process does not deliver twice."""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+import pytest
+
+from drafts import live
+
+
+class Page:
+    """A listener as a socket is one: what it was handed, in order."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, int, dict]] = []
+
+    async def deliver(self, topic: str, version: int, text: str) -> None:
+        self.heard.append((topic, version, orjson.loads(text)))
+
+
+CHANGE = (
+    ("pod:7", {"type": "changed", "pod": 7, "version": 3}),
+    ("seat:70", {"type": "queue", "seat": 70, "version": 3, "queue": []}),
+)
+
+
+async def _settle() -> None:
+    for _ in range(20):  # let the loop run the deliveries and read the subscription
+        await asyncio.sleep(0.02)
+
+
+def test_without_redis_the_change_reaches_this_process_s_pages(settings):
+    settings.LIVE_UPDATES_URL = ""
+
+    async def scenario():
+        hub, page, other = await live.hub(), Page(), Page()
+        hub.join("pod:7", page)
+        hub.join("seat:70", page)
+        hub.join("pod:8", other)
+        await live.apublish(*CHANGE)
+        await _settle()
+        return page.heard, other.heard
+
+    heard, other = asyncio.run(scenario())
+    assert heard == [("pod:7", 3, CHANGE[0][1]), ("seat:70", 3, CHANGE[1][1])]
+    assert other == []
+
+
+def test_one_redis_message_per_change_heard_once_by_its_own_process_and_once_by_others(private_redis, settings):
+    import redis.asyncio as aioredis
+
+    settings.LIVE_UPDATES_URL = private_redis["url"]
+
+    async def scenario():
+        hub, page = await live.hub(), Page()
+        hub.join("pod:7", page)
+        hub.join("seat:70", page)
+        watcher = aioredis.Redis.from_url(private_redis["url"]).pubsub()
+        await watcher.subscribe(live.channel())
+        await watcher.get_message(timeout=1)  # the subscription's confirmation
+        await live.apublish(*CHANGE)
+        await _settle()
+        sent = await watcher.get_message(timeout=2)
+        assert await watcher.get_message(timeout=0.2) is None  # one message for the whole change
+        own = list(page.heard)
+        # The same change from another process (the worker, another web process) on the wire.
+        sender, messages = live.decode(sent["data"])
+        assert sender == live.origin() and [m[0] for m in messages] == ["pod:7", "seat:70"]
+        client = aioredis.Redis.from_url(private_redis["url"])
+        await client.publish(live.channel(), b"garbage")  # ignored; the subscription stays
+        await client.publish(live.channel(), orjson.dumps(["another-process", messages]))
+        await _settle()
+        await client.aclose()
+        await watcher.aclose()
+        hub.task.cancel()
+        return own, page.heard[len(own) :]
+
+    own, foreign = asyncio.run(scenario())
+    expected = [("pod:7", 3, CHANGE[0][1]), ("seat:70", 3, CHANGE[1][1])]
+    assert own == expected  # delivered here at once, and not again when Redis echoed it
+    assert foreign == expected
+
+
+def test_a_sync_publish_from_a_thread_reaches_the_loop_s_pages(settings):
+    """Views and Celery tasks publish from threads; the sockets' loop delivers."""
+    settings.LIVE_UPDATES_URL = ""
+
+    async def scenario():
+        hub, page = await live.hub(), Page()
+        hub.join("pod:7", page)
+        await asyncio.to_thread(live.publish, CHANGE[0])
+        await _settle()
+        return page.heard
+
+    assert asyncio.run(scenario()) == [("pod:7", 3, CHANGE[0][1])]
+
+
+@pytest.mark.parametrize("data", [b"not json", b"[1]", b'["x", [["pod:1"]]]'])
+def test_a_malformed_message_is_refused_by_decode(data):
+    with pytest.raises((ValueError, TypeError)):
+        live.decode(data)
