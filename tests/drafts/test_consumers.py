@@ -68,6 +68,13 @@ async def opened(path, user=None):
     return communicator
 
 
+@database_sync_to_async
+def hand_to_newcomer(seat, organiser) -> None:
+    """The organiser hands the seat to a newly registered player (seat replacement)."""
+    newcomer = services.register_player(event_id=seat.pod.event_id, name="Replacement Rita")
+    services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
+
+
 async def refused(path, user=None) -> bool:
     communicator = socket(path, user)
     connected, _ = await communicator.connect(timeout=5)
@@ -180,13 +187,7 @@ async def test_a_handed_over_seat_closes_the_old_players_socket(pod, seats, play
     ws = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
     await ws.receive_json_from(timeout=5)
     await ws.receive_json_from(timeout=5)
-
-    @database_sync_to_async
-    def hand_over():
-        newcomer = services.register_player(event_id=pod.event_id, name="Replacement Rita")
-        services.hand_seat(seat_id=seats[1].pk, registration_id=newcomer.pk, actor=organiser)
-
-    await hand_over()
+    await hand_to_newcomer(seats[1], organiser)
     await ws.receive_json_from(timeout=5)  # the change
     await ws.send_json_to({"type": "heartbeat"})
     assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}

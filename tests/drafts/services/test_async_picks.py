@@ -13,7 +13,7 @@ from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.services import fastpath
 from drafts.simulation import check_conservation
 from tests.drafts import conftest
-from tests.drafts.test_consumers import opened
+from tests.drafts.test_consumers import hand_to_newcomer, opened
 
 pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
@@ -80,7 +80,7 @@ async def test_a_heartbeat_on_the_loop_marks_the_seat_present_and_closes_a_hande
 ):
     """The production heartbeat: the holder checked by one pooled statement, presence written
     to Redis from the loop; a seat handed to someone else closes the old player's socket."""
-    from drafts import presence, services
+    from drafts import presence
 
     settings.PRESENCE_URL = private_redis["url"]
     seats = await database_sync_to_async(lambda: list(Seat.objects.filter(pod=pod).order_by("position")))()
@@ -91,13 +91,7 @@ async def test_a_heartbeat_on_the_loop_marks_the_seat_present_and_closes_a_hande
     await ws.send_json_to({"type": "heartbeat"})
     assert (await ws.receive_json_from(timeout=5))["type"] == "heartbeat"
     assert (await database_sync_to_async(presence.status)([seats[4].pk]))[seats[4].pk]["connections"] == 1
-
-    @database_sync_to_async
-    def hand_over():
-        newcomer = services.register_player(event_id=pod.event_id, name="Replacement Rita")
-        services.hand_seat(seat_id=seats[4].pk, registration_id=newcomer.pk, actor=organiser)
-
-    await hand_over()
+    await hand_to_newcomer(seats[4], organiser)
     await ws.receive_json_from(timeout=5)  # the change
     await ws.send_json_to({"type": "heartbeat"})
     assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
