@@ -30,7 +30,7 @@ import os
 import threading
 import uuid
 from collections import defaultdict
-from typing import Protocol
+from typing import Any, Protocol
 
 import orjson
 from django.conf import settings
@@ -189,10 +189,6 @@ async def hub() -> Hub:
     return current
 
 
-_client = None
-_client_url = None
-
-
 def publish(*messages: tuple[str, dict]) -> None:
     """Send each ``(topic, message)`` (JSON with a ``version``) to every socket following the
     topic: this process's at once, the others' through one Redis message.
@@ -200,42 +196,56 @@ def publish(*messages: tuple[str, dict]) -> None:
     Never raises: a lost live update is repaired by the page's next version check, and a
     committed change must not fail for it.
     """
-    global _client, _client_url
     encoded = _messages(messages)
     try:
         _deliver_here(encoded)
         url = _url()
         if url:
-            if _client is None or _client_url != url:
-                import redis
-
-                _client, _client_url = redis.Redis.from_url(url, socket_timeout=5), url
-            _client.publish(channel(), encode(encoded))
+            redis_client(url).publish(channel(), encode(encoded))
     except Exception:
         logger.warning("Could not publish live updates on %s", [t for t, _, _ in encoded], exc_info=True)
-
-
-_async_clients: dict[asyncio.AbstractEventLoop, object] = {}
 
 
 async def apublish(*messages: tuple[str, dict]) -> None:
     """``publish`` from an event loop, without blocking it (never raises either)."""
     encoded = _messages(messages)
-    loop = asyncio.get_running_loop()
+    url = _url()
     try:
         _deliver_here(encoded)
-        url = _url()
-        if not url:
-            return
-        client = _async_clients.get(loop)
-        if client is None:
-            import redis.asyncio as aioredis
-
-            client = _async_clients[loop] = aioredis.Redis.from_url(url, socket_timeout=5)
-        await client.publish(channel(), encode(encoded))
+        if url:
+            await async_redis_client(url).publish(channel(), encode(encoded))
     except Exception:
-        _async_clients.pop(loop, None)
+        _async_clients.pop((asyncio.get_running_loop(), url), None)  # a fresh one next time
         logger.warning("Could not publish live updates", exc_info=True)
+
+
+# --- Redis clients (live updates, and presence's store) -------------------------------------
+
+_sync_clients: dict[str, Any] = {}
+_async_clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
+
+
+def redis_client(url: str):
+    """This process's client for ``url`` (replies decoded to text)."""
+    import redis
+
+    client = _sync_clients.get(url)
+    if client is None:
+        client = _sync_clients[url] = redis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
+    return client
+
+
+def async_redis_client(url: str):
+    """This event loop's client for ``url``: an asyncio connection belongs to its loop."""
+    import redis.asyncio as aioredis
+
+    loop = asyncio.get_running_loop()
+    for old in [key for key in _async_clients if key[0].is_closed()]:
+        del _async_clients[old]
+    client = _async_clients.get((loop, url))
+    if client is None:
+        client = _async_clients[loop, url] = aioredis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
+    return client
 
 
 def _deliver_here(messages: list[Message]) -> None:

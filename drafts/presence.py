@@ -17,11 +17,12 @@ Two stores, one behaviour (their tests are parametrised over both):
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+
+from drafts import live
 
 HEARTBEAT_SECONDS = 20
 TTL_SECONDS = 60
@@ -142,28 +143,9 @@ def _touch_commands(pipe, seat_id: int, channel_name: str, now: float):
     return pipe
 
 
-_sync_clients: dict[str, object] = {}
-_async_clients: dict[tuple[asyncio.AbstractEventLoop, str], object] = {}
-
-
 def _sync_client():
-    import redis
-
-    url = _url()
-    client = _sync_clients.get(url)
-    if client is None:
-        client = _sync_clients[url] = redis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
-    return client
+    return live.redis_client(_url())
 
 
 def _async_client():
-    """One client per event loop: an asyncio connection belongs to the loop that opened it."""
-    import redis.asyncio as aioredis
-
-    loop, url = asyncio.get_running_loop(), _url()
-    for old in [key for key in _async_clients if key[0].is_closed()]:
-        del _async_clients[old]
-    client = _async_clients.get((loop, url))
-    if client is None:
-        client = _async_clients[loop, url] = aioredis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
-    return client
+    return live.async_redis_client(_url())
