@@ -113,8 +113,8 @@ def draft(args, setup: dict) -> dict:
                     if answer["status"] != "ok":
                         raise SystemExit(f"the function answered {answer}")
                     queues[seat["id"]] = answer["queue"]
-                    if answer.get("neighbour_queue"):
-                        queues[answer["neighbour"]] = answer["neighbour_queue"]
+                    for seat_id, queue in (answer.get("arrivals") or {}).items():
+                        queues[int(seat_id)] = queue
     conn.close()
     return {"picks": len(cpu), "cpu_us": cpu, "wall_s": wall, "statuses": dict(statuses), "advances": advances}
 

@@ -3,9 +3,10 @@
 PostgreSQL does the whole pick in one round trip (lock the pod, check, move the card, record
 the pick, pass the pack, take a last card, end a round) and answers with the picker's new
 queue, so the web process builds no model instances and sends one statement per pick. The
-function answers ``fallback`` without changing anything when the reference engine in
-``drafts.services.picks`` must settle something first (a timer that ran out, an automatic
-drafter); it then runs the whole pick instead, in the same transaction.
+function applies whatever fell due first (clocks that ran out, automatic drafters, last
+cards: ``drafts_settle_pod``, migration drafts 0010); it answers ``fallback`` only when the
+reference engine in ``drafts.services.picks`` must act (a pod not drafting, a round to start),
+which then runs the whole pick.
 """
 
 from __future__ import annotations
@@ -55,7 +56,28 @@ def call(
             PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
         )
         (answer,) = cursor.fetchone()
+    return _decoded(answer)
+
+
+SETTLE_SQL = "SELECT drafts_settle(%s::bigint, %s::timestamptz, %s::timestamptz)"
+
+
+def settle(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
+    """``drafts_settle`` (migration drafts 0010) inside the caller's transaction: lock the pod
+    and apply every clock, automatic drafter and last card due, and the round's end."""
+    with connection.cursor() as cursor:
+        cursor.execute(SETTLE_SQL, [pod_id, now, cutoff])
+        (answer,) = cursor.fetchone()
+    return _decoded(answer)
+
+
+def _decoded(answer) -> dict[str, Any]:
     return answer if isinstance(answer, dict) else json.loads(answer)  # psycopg decodes jsonb
+
+
+def arrivals(answer: dict[str, Any]) -> dict[int, list]:
+    """The seats a pack reached the front of, with their queues (JSON keys are strings)."""
+    return {int(seat_id): rows for seat_id, rows in (answer.get("arrivals") or {}).items()}
 
 
 # --- the same call from an event loop -----------------------------------------------------
@@ -145,7 +167,7 @@ async def acall(
 
 async def _execute(pool, params: list) -> dict[str, Any]:
     (answer,) = await _fetch_one(pool, PICK_SQL, params)
-    return answer if isinstance(answer, dict) else json.loads(answer)
+    return _decoded(answer)
 
 
 async def _fetch_one(pool, sql: str, params: list) -> tuple | None:

@@ -223,10 +223,12 @@ def make_pick(
             now=now,
             cutoff=grace_cutoff(now),
         )
-        if answer["status"] == "refused":
-            raise _refusal(answer["code"])
         if answer["status"] == "ok":
             return _fast_result(answer, seat_id, now)
+        if answer.get("changed"):  # what fell due first is committed even when the pick is not
+            after_commit_version(answer["pod_id"], answer["version"], fastpath.arrivals(answer))
+        if answer["status"] == "refused":
+            raise _refusal(answer["code"])
     with transaction.atomic():
         result, refusal = _reference_pick(
             seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now
@@ -240,7 +242,7 @@ def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
     result = _result_of(answer, seat_id)
     # No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS) enforces every
     # clock, so a pick costs no broker round trip.
-    after_commit_version(result.pod["id"], result.pod_version, _arrivals_of(answer))
+    after_commit_version(result.pod["id"], result.pod_version, fastpath.arrivals(answer))
     if answer["settle"]:
         _settle_after(result, now)
     return result
@@ -259,10 +261,6 @@ def _result_of(answer: dict, seat_id: int) -> PickResult:
         pod=pod_fields,
         queue=answer["queue"],
     )
-
-
-def _arrivals_of(answer: dict) -> dict[int, list]:
-    return {answer["neighbour"]: answer["neighbour_queue"]} if answer.get("neighbour_queue") else {}
 
 
 def _settle_after(result: PickResult, now: dt.datetime) -> None:
@@ -288,8 +286,6 @@ async def amake_pick(
     refusals and answer, awaited without a thread; anything the function defers goes to the
     synchronous service. Returns the answer's body. ``pod_id`` (the seat's pod, which the
     socket knows) lines the call up behind the pod's other picks in this process."""
-    from drafts import cardinfo, live, tasks
-
     now = timezone.now()
     received_at = min(received_at, now)
     if position is not None and position < 0:
@@ -306,6 +302,8 @@ async def amake_pick(
         now=now,
         cutoff=grace_cutoff(now),
     )
+    if answer.get("changed"):  # what fell due first is committed even when the pick is not
+        await _apublish(answer["pod_id"], answer["version"], fastpath.arrivals(answer))
     if answer["status"] == "refused":
         raise _refusal(answer["code"])
     if answer["status"] != "ok":
@@ -321,14 +319,21 @@ async def amake_pick(
                 received_at=received_at,
             ).answer()
         )
-    result, arrivals = _result_of(answer, seat_id), _arrivals_of(answer)
-    rows = [card for queue in (result.queue, *arrivals.values()) for pack in queue for card in pack["cards"]]
-    if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
-        await _off_the_loop(lambda: cardinfo.payloads(rows))
-    await live.apublish(*tasks.pod_messages(result.pod["id"], result.pod_version, arrivals))
+    result = _result_of(answer, seat_id)
+    await _apublish(result.pod["id"], result.pod_version, fastpath.arrivals(answer), result.queue)
     if answer["settle"]:
         await _off_the_loop(lambda: _settle_after(result, now))
     return result.answer()
+
+
+async def _apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list) -> None:
+    """Tell live pages of a committed change from the event loop (``tasks.pod_messages``)."""
+    from drafts import cardinfo, live, tasks
+
+    rows = [card for queue in (*queues, *arrivals.values()) for pack in queue for card in pack["cards"]]
+    if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
+        await _off_the_loop(lambda: cardinfo.payloads(rows))
+    await live.apublish(*tasks.pod_messages(pod_id, version, arrivals))
 
 
 async def _off_the_loop(work):
@@ -641,14 +646,25 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: boo
     """
     now = now or timezone.now()
     cutoff = grace_cutoff(now) if grace else now
+    fast = False
+    if fastpath.enabled():
+        # One statement does what is due while the pod drafts (``drafts_settle``); the
+        # reference below only starts a round or ends deck building, when one is due.
+        answer = fastpath.settle(pod_id=pod_id, now=now, cutoff=cutoff)
+        if answer["status"] == "ok":
+            fast = answer["changed"]
+            if fast:
+                after_commit_version(pod_id, answer["version"], fastpath.arrivals(answer))
+            if not answer["pending"]:
+                return fast
     pod = lock_pod(pod_id)
     if pod.state not in ACTIVE_STATES:
-        return False
+        return fast
     changed = settle(pod, now, cutoff).changed
     if changed:
         pod.save()
         after_commit(pod)
-    return changed
+    return fast or changed
 
 
 def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:

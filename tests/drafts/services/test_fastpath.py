@@ -243,3 +243,123 @@ class FastPathMatchesTheReference(TestCase):
             reference = apply(step, reference_pod, reference_seats, self.users, now, fast=False)
             assert fast == reference, step
             assert snapshot(fast_pod) == snapshot(reference_pod), step
+
+
+# --- clocks, automatic drafters and last cards on the fast path ---------------------------
+
+
+def statements(captured) -> list[str]:
+    return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
+
+
+@postgres_only
+@pytest.mark.django_db
+def test_clocks_that_ran_out_are_enforced_in_one_statement(organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names)
+    with CaptureQueriesContext(connection) as captured:
+        assert services.enforce_deadlines(pod_id=pod.pk, now=T0 + seconds(41))
+    assert [sql.split("(")[0] for sql in statements(captured)] == ["SELECT drafts_settle"]
+    timeouts = Pick.objects.filter(seat__pod=pod, kind="timeout")
+    assert timeouts.count() == 8 and {p.made_at for p in timeouts} == {T0 + seconds(40)}
+    with CaptureQueriesContext(connection) as captured:  # idempotent: nothing more is due
+        assert not services.enforce_deadlines(pod_id=pod.pk, now=T0 + seconds(41))
+    assert len(statements(captured)) == 1 and timeouts.count() == 8
+
+
+@postgres_only
+@pytest.mark.django_db
+def test_a_pick_that_finds_other_clocks_run_out_is_still_one_round_trip(organiser, players, cube_names):
+    """The timeout picks due before the pick was received are made first, in the same call."""
+    pod = make_pod(organiser, players, cube_names)
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    card = DraftCard.objects.filter(pack=pack).first()
+    # The picker's pick was received in time; the other seats' clocks ran out a grace period ago.
+    with CaptureQueriesContext(connection) as captured:
+        result = services.make_pick(
+            seat_id=seat.pk, draft_card_id=card.pk, received_at=T0 + seconds(39), now=T0 + seconds(45)
+        )
+    assert [sql.split("(")[0] for sql in statements(captured)] == ["SELECT drafts_pick"]
+    assert result.kind == "manual" and Pick.objects.get(draft_card=card).made_at == T0 + seconds(39)
+    assert Pick.objects.filter(seat__pod=pod, kind="timeout").count() == 7
+    # Seat 8's timer pick passed its pack to seat 1: the answer shows it, 14 cards.
+    assert [len(p["cards"]) for p in result.answer()["queue"]] == [14]
+
+
+@postgres_only
+@pytest.mark.django_db
+def test_a_refused_pick_still_tells_pages_what_fell_due_first(
+    organiser, players, cube_names, monkeypatch, django_capture_on_commit_callbacks
+):
+    from drafts import tasks
+    from drafts.models import Pod
+
+    told = []
+    monkeypatch.setattr(tasks, "pod_changed", lambda pod_id, version, arrivals: told.append((version, arrivals)))
+    pod = make_pod(organiser, players, cube_names)
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()  # not the timer's choice
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(DomainError) as refused:
+        # received after its own clock ran out: the timer's pick is made and committed first
+        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, now=T0 + seconds(40.5))
+    assert refused.value.code in {"wrong_pack", "no_pack"}
+    assert Pick.objects.get(seat=seat).kind == "timeout"
+    assert told == [(Pod.objects.get(pk=pod.pk).version, {})]  # seat 2 had a pack: no arrival
+
+
+@postgres_only
+class AutomaticChoiceMatchesTheReference(TestCase):
+    """``drafts_automatic_card`` (SQL) against ``drafts.autopick.choose`` (Python)."""
+
+    identities = ["", "W", "U", "B", "R", "G", "WU", "BRG", "WUBRG", "UR"]
+
+    @classmethod
+    def setUpTestData(cls):
+        cards = Card.objects.bulk_create(
+            Card(
+                name=f"Choice {i}",
+                search_name=normalize_name(f"Choice {i}"),
+                color_identity=cls.identities[i % len(cls.identities)],
+            )
+            for i in range(360)
+        )
+        CardFace.objects.bulk_create(
+            CardFace(card=c, position=0, name=c.name, search_name=c.search_name) for c in cards
+        )
+        cls.cards = [c.pk for c in cards]
+        users = [UserFactory(username=f"choice{i}") for i in range(8)]
+        event = services.create_event(
+            name="choice", date=T0.date(), draft_format="cube", cube_list=[c.name for c in cards]
+        )
+        regs = [services.register_player(event_id=event.pk, user=u) for u in users]
+        (pod,) = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs]])
+        services.start_pod(pod_id=pod.pk, now=T0)
+        cls.seat = Seat.objects.get(pod=pod, position=0)
+        cls.pack = Pack.objects.filter(holder=cls.seat).order_by("queue_seq").first()
+        cls.spare = list(DraftCard.objects.filter(pod=pod, pack__round=3).values_list("pk", flat=True))
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        rarities=st.lists(
+            st.sampled_from(["mythic", "rare", "special", "bonus", "uncommon", "common", "", "odd"]),
+            min_size=15,
+            max_size=15,
+        ),
+        pile=st.lists(st.integers(0, 359), max_size=20),
+    )
+    def test_the_same_card_is_chosen(self, rarities, pile):
+        from drafts.services.picks import _automatic_choice
+
+        pack_cards = list(DraftCard.objects.filter(pack=self.pack).order_by("slot"))
+        for card, rarity in zip(pack_cards, rarities, strict=True):
+            DraftCard.objects.filter(pk=card.pk).update(rarity=rarity)
+        # The pile may hold the same catalogue card twice: it counts once, as in the reference.
+        for position, (draft_card_id, index) in enumerate(zip(self.spare, pile, strict=False)):
+            DraftCard.objects.filter(pk=draft_card_id).update(
+                pack=None, seat=self.seat, pile_position=position, card_id=self.cards[index]
+            )
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT drafts_automatic_card(%s, %s)", [self.pack.pk, self.seat.pk])
+            (chosen,) = cursor.fetchone()
+        assert chosen == _automatic_choice(self.pack, self.seat).pk

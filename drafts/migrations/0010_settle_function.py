@@ -1,0 +1,358 @@
+"""Timer-expiry, automatic-drafter and last-card picks on PostgreSQL too.
+
+Measured at saturation (``bench/draft_load``, 1,000 players): once picks waited longer than the
+small packs' clocks, every clock that ran out sent work to the Python engine (about 20
+queries and 17 ms of CPU a timeout pick, from beat's sweep, from every read that found a clock
+due, and from every pick that found one due, which ``drafts_pick`` handed over whole), and each
+of those pushed the next picks further past their clocks. ``drafts_settle_pod`` is the engine's
+heartbeat while a pod drafts (the Python ``settle`` in that state): in time order, every clock
+that ran out, every automatic drafter's pick and every last card, then the round's end. The
+enforcers call it through ``drafts_settle``; ``drafts_pick`` calls it before the manual pick
+(what fell due before the pick was received) and after it, instead of answering ``fallback``.
+A round's start (review over) and the end of deck building stay in Python: the answer says
+they are ``pending``.
+
+``drafts_automatic_card`` is ``drafts.autopick.choose`` in SQL; a property test compares the
+two, and the engine's property test compares whole pods driven through both engines.
+"""
+
+import importlib
+
+from django.db import migrations
+
+FUNCTIONS = r"""
+-- The card an automatic pick takes (``drafts.autopick.choose``): the rarest; among equals the
+-- one sharing most colours with the distinct cards in the seat's pile; then pack order.
+CREATE OR REPLACE FUNCTION drafts_automatic_card(p_pack bigint, p_seat bigint) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
+    WITH weight AS (
+      SELECT letter, count(*) AS n
+        FROM cards_card c CROSS JOIN LATERAL regexp_split_to_table(c.color_identity, '') AS letter
+       WHERE c.id IN (SELECT d.card_id FROM drafts_draftcard d WHERE d.seat_id = p_seat) AND letter <> ''
+       GROUP BY letter)
+    SELECT d.id
+      FROM drafts_draftcard d LEFT JOIN cards_card c ON c.id = d.card_id
+     WHERE d.pack_id = p_pack
+     ORDER BY CASE d.rarity WHEN 'mythic' THEN 0 WHEN 'rare' THEN 1 WHEN 'special' THEN 1
+                            WHEN 'bonus' THEN 1 WHEN 'uncommon' THEN 2 ELSE 3 END,
+              (SELECT coalesce(sum(w.n), 0)
+                 FROM regexp_split_to_table(coalesce(c.color_identity, ''), '') AS l
+                 JOIN weight w ON w.letter = l) DESC,
+              d.slot, d.id
+     LIMIT 1);
+END
+$$;
+
+-- The engine's heartbeat while a pod drafts, for a pod whose row the caller has locked and
+-- written: in time order, every clock that ran out by p_cutoff (seat p_own_seat's: by
+-- p_own_limit), every automatic drafter's front pack and every last card; then the round's
+-- end once no pack of it is held. Writes the pod row if anything changed. Answers
+-- {"changed", "version", "state", "arrivals": [seats a pack reached the front of],
+--  "pending": a review or deck-building clock is due as well (the Python engine applies it)}.
+CREATE OR REPLACE FUNCTION drafts_settle_pod(
+    p_pod bigint, p_now timestamptz, p_cutoff timestamptz, p_own_seat bigint,
+    p_own_limit timestamptz) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_state text;
+  v_round integer;
+  v_seq bigint;
+  v_version bigint;
+  v_review timestamptz;
+  v_building timestamptz;
+  v_timer boolean;
+  v_minutes integer;
+  v_seats bigint[];
+  v_automatic bigint[];
+  v_due record;
+  v_take record;
+  v_at timestamptz;
+  v_position integer;
+  v_round_over timestamptz;
+  v_arrivals bigint[] := '{}';
+  v_changed boolean := false;
+BEGIN
+  SELECT p.state, p.round, p.queue_seq, p.version, p.review_deadline, p.deck_building_deadline,
+         e.pick_timer, e.deck_building_minutes
+    INTO v_state, v_round, v_seq, v_version, v_review, v_building, v_timer, v_minutes
+    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
+   WHERE p.id = p_pod;
+  IF v_state = 'drafting' THEN
+    SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}')
+      INTO v_seats, v_automatic
+      FROM drafts_seat s WHERE s.pod_id = p_pod;
+    LOOP
+      -- The earliest thing due, as ``_next_due`` orders them: by time, then pack, then kind.
+      SELECT k.id, k.holder_id, d.at, d.kind INTO v_due
+        FROM (SELECT h.*, h.queue_seq = min(h.queue_seq) OVER (PARTITION BY h.holder_id) AS head
+                FROM drafts_pack h WHERE h.pod_id = p_pod AND h.holder_id IS NOT NULL) k
+       CROSS JOIN LATERAL (VALUES
+         (CASE WHEN k.deadline <= CASE WHEN k.holder_id = p_own_seat THEN p_own_limit ELSE p_cutoff END
+               THEN k.deadline END, 'timeout', 0),
+         (CASE WHEN k.initial_size - k.picks_made = 1 THEN coalesce(k.arrived_at, p_now) END, 'last_card', 1),
+         (CASE WHEN k.head AND k.holder_id = ANY (v_automatic) THEN coalesce(k.arrived_at, p_now) END,
+          'automatic', 2)) AS d(at, kind, rank)
+       WHERE d.at IS NOT NULL
+       ORDER BY d.at, k.id, d.rank
+       LIMIT 1;
+      EXIT WHEN NOT FOUND;
+      v_at := least(v_due.at, p_now);
+      v_position := array_position(v_seats, v_due.holder_id) - 1;
+      SELECT * INTO v_take FROM drafts_take(v_seats, v_due.holder_id, v_position, v_due.id,
+                                            drafts_automatic_card(v_due.id, v_due.holder_id), v_due.kind,
+                                            NULL, v_at, v_at, NULL, v_timer, v_seq);
+      v_seq := v_take.seq;
+      v_version := v_version + 1;
+      v_changed := true;
+      IF v_due.kind <> 'last_card' THEN
+        INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+        VALUES (p_pod, v_at, NULL, 'automatic_pick',
+                jsonb_build_object('seat', v_position, 'kind', v_due.kind, 'round', v_take.pack_round,
+                                   'pick', v_take.pick_number));
+      END IF;
+      IF v_take.arrived_first AND v_take.cards_left > 1 THEN
+        v_arrivals := v_arrivals || v_take.neighbour;
+      END IF;
+    END LOOP;
+    IF NOT EXISTS (SELECT 1 FROM drafts_pack k
+                    WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL AND k.round = v_round) THEN
+      -- Through the (seat, round, pick number) index: never a scan of every pick of the site.
+      SELECT coalesce(max(k.made_at), p_now) INTO v_round_over
+        FROM drafts_pick k WHERE k.seat_id = ANY (v_seats) AND k.round = v_round;
+      INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+      VALUES (p_pod, v_round_over, NULL, 'round_end', jsonb_build_object('round', v_round));
+      IF v_round >= 3 THEN
+        v_state := 'deck_building';
+        v_building := v_round_over + make_interval(mins => v_minutes);
+        INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+        VALUES (p_pod, v_round_over, NULL, 'deck_building_start', '{}'::jsonb);
+      ELSE
+        v_state := 'reviewing';
+        v_review := CASE WHEN v_timer THEN v_round_over + make_interval(secs => drafts_review_seconds(v_round)) END;
+      END IF;
+      v_version := v_version + 1;
+      v_changed := true;
+    END IF;
+    IF v_changed THEN
+      UPDATE drafts_pod SET state = v_state, review_deadline = v_review, deck_building_deadline = v_building,
+                            queue_seq = v_seq, version = v_version
+       WHERE id = p_pod;
+    END IF;
+  END IF;
+  RETURN jsonb_build_object(
+    'changed', v_changed, 'version', v_version, 'state', v_state, 'arrivals', to_jsonb(v_arrivals),
+    'pending', coalesce((v_state = 'reviewing' AND v_review <= p_cutoff)
+                        OR (v_state = 'deck_building' AND v_building <= p_cutoff), false));
+END
+$$;
+
+-- The enforcers' call (beat's sweep, reads that find a clock due): lock the pod, settle it;
+-- "arrivals" with the seats' queues. "fallback" when the Python engine must answer (no such
+-- pod, a paper pod).
+CREATE OR REPLACE FUNCTION drafts_settle(p_pod bigint, p_now timestamptz, p_cutoff timestamptz)
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_format text;
+  v_answer jsonb;
+BEGIN
+  SELECT e.draft_format INTO v_format
+    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
+   WHERE p.id = p_pod FOR UPDATE OF p;
+  IF v_format IS NULL OR v_format = 'paper' THEN
+    RETURN jsonb_build_object('status', 'fallback');
+  END IF;
+  v_answer := drafts_settle_pod(p_pod, p_now, p_cutoff, NULL, NULL);
+  RETURN v_answer || jsonb_build_object(
+    'status', 'ok',
+    'arrivals', drafts_seat_queues(ARRAY(SELECT jsonb_array_elements_text(v_answer->'arrivals')::bigint)));
+END
+$$;
+
+-- Seats' queues by seat id, for the live messages of the seats a pack reached.
+CREATE OR REPLACE FUNCTION drafts_seat_queues(p_seats bigint[]) RETURNS jsonb
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (SELECT coalesce(jsonb_object_agg(s.id, drafts_seat_queue(s.id)), '{}'::jsonb)
+            FROM (SELECT DISTINCT unnest(p_seats) AS id) s);
+END
+$$;
+
+-- The whole manual pick. Answers {"status": "ok" | "refused" | "fallback", ...}; whatever fell
+-- due before the pick was received is applied first and stays applied even when the pick is
+-- refused: the answer then carries "changed", "pod_id", "version" and "arrivals".
+CREATE OR REPLACE FUNCTION drafts_pick(
+    p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
+    p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_seat_position integer;
+  v_seat_owner integer;
+  v_pod_id bigint;
+  v_event_id bigint;
+  v_number integer;
+  v_state text;
+  v_round integer;
+  v_queue_seq bigint;
+  v_version bigint;
+  v_timer boolean;
+  v_review timestamptz;
+  v_building timestamptz;
+  v_due boolean;
+  v_round_open boolean;
+  v_head bigint;
+  v_card_pack bigint;
+  v_card_seat bigint;
+  v_card_found boolean;
+  v_take record;
+  v_settle boolean;
+  v_settled jsonb;
+  v_pending boolean := false;
+  v_seats bigint[];
+  v_automatic bigint[];
+  v_arrivals bigint[] := '{}';
+  v_changes jsonb := '{}';
+BEGIN
+  SELECT s.pod_id INTO v_pod_id FROM drafts_seat s WHERE s.id = p_seat;
+  IF v_pod_id IS NULL THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'unknown_seat');
+  END IF;
+  -- The pod row only (not the event's: pods of one event never wait for each other).
+  SELECT p.event_id, p.number, p.state, p.round, p.queue_seq, p.version, p.review_deadline,
+         p.deck_building_deadline, e.pick_timer
+    INTO v_event_id, v_number, v_state, v_round, v_queue_seq, v_version, v_review, v_building, v_timer
+    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
+   WHERE p.id = v_pod_id FOR UPDATE OF p;
+  -- Once the pod is ours, in one statement: the pod's seats by position, through the (pod,
+  -- position) index, and who holds this seat now (a hand-over may have committed while this
+  -- pick waited: a socket authenticated before it picks no more).
+  SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}'),
+         min(s.position) FILTER (WHERE s.id = p_seat),
+         (SELECT r.user_id FROM drafts_registration r
+           WHERE r.id = min(s.registration_id) FILTER (WHERE s.id = p_seat))
+    INTO v_seats, v_automatic, v_seat_position, v_seat_owner
+    FROM drafts_seat s WHERE s.pod_id = v_pod_id;
+  IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'not_your_seat');
+  END IF;
+  IF v_state <> 'drafting' THEN
+    RETURN jsonb_build_object('status', 'fallback');
+  END IF;
+
+  -- The packs in queues, in one pass: is anything due by the time the pick was received, is
+  -- the round still open, and which pack is in front of this seat. The picker's clock ran out
+  -- if its deadline came before the pick was received; another seat's only past the grace
+  -- period (p_cutoff), as that player's own pick may be on its way.
+  SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
+                                    ELSE least(p_received, p_cutoff) END
+                 OR k.initial_size - k.picks_made <= 1 OR k.holder_id = ANY (v_automatic)),
+         bool_or(k.round = v_round),
+         (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
+    INTO v_due, v_round_open, v_head
+    FROM drafts_pack k
+   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  IF v_due OR NOT coalesce(v_round_open, false) THEN
+    -- Apply what fell due by the moment the pick was received first, as the reference does.
+    v_settled := drafts_settle_pod(v_pod_id, p_received, least(p_received, p_cutoff), p_seat, p_received);
+    IF (v_settled->>'changed')::boolean THEN
+      v_arrivals := ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
+      v_changes := jsonb_build_object('changed', true, 'pod_id', v_pod_id, 'version', v_settled->'version',
+                                      'arrivals', drafts_seat_queues(v_arrivals));
+    END IF;
+    IF (v_settled->>'pending')::boolean THEN
+      RETURN jsonb_build_object('status', 'fallback') || v_changes;
+    END IF;
+    SELECT p.state, p.round, p.queue_seq, p.version, p.review_deadline, p.deck_building_deadline
+      INTO v_state, v_round, v_queue_seq, v_version, v_review, v_building
+      FROM drafts_pod p WHERE p.id = v_pod_id;
+    IF v_state <> 'drafting' THEN
+      RETURN jsonb_build_object('status', 'refused', 'code', 'pod_not_drafting') || v_changes;
+    END IF;
+    SELECT k.id INTO v_head FROM drafts_pack k WHERE k.holder_id = p_seat ORDER BY k.queue_seq LIMIT 1;
+  END IF;
+
+  SELECT true, c.pack_id, c.seat_id INTO v_card_found, v_card_pack, v_card_seat
+    FROM drafts_draftcard c WHERE c.id = p_card AND c.pod_id = v_pod_id;
+  IF v_card_found AND v_card_seat = p_seat THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'already_picked') || v_changes;
+  END IF;
+  IF v_head IS NULL THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'no_pack') || v_changes;
+  END IF;
+  IF p_pack IS NOT NULL AND p_pack <> v_head THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'wrong_pack') || v_changes;
+  END IF;
+  IF v_card_found IS NULL OR v_card_pack IS DISTINCT FROM v_head THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', 'card_not_in_pack') || v_changes;
+  END IF;
+
+  SELECT * INTO v_take FROM drafts_take(v_seats, p_seat, v_seat_position, v_head, p_card, 'manual',
+                                        p_actor, p_received, p_now, p_position, v_timer, v_queue_seq);
+  v_version := v_version + 1;
+  IF v_take.arrived_first AND v_take.cards_left > 1 THEN
+    v_arrivals := v_arrivals || v_take.neighbour;
+  END IF;
+  UPDATE drafts_pod SET queue_seq = v_take.seq, version = v_version WHERE id = v_pod_id;
+
+  -- What the pick made due: a last card, a clock that ran out meanwhile, an automatic drafter,
+  -- the round's end. Usually nothing, found in one pass.
+  SELECT coalesce(bool_or(k.deadline <= p_cutoff OR k.holder_id = ANY (v_automatic)), false),
+         coalesce(bool_or(k.round = v_round), false)
+    INTO v_settle, v_round_open
+    FROM drafts_pack k
+   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  IF v_settle OR v_take.cards_left = 1 OR NOT v_round_open THEN
+    v_settled := drafts_settle_pod(v_pod_id, p_now, p_cutoff, NULL, NULL);
+    v_arrivals := v_arrivals || ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
+    v_pending := (v_settled->>'pending')::boolean;
+    SELECT p.state, p.version, p.review_deadline, p.deck_building_deadline
+      INTO v_state, v_version, v_review, v_building
+      FROM drafts_pod p WHERE p.id = v_pod_id;
+  END IF;
+
+  RETURN jsonb_build_object(
+    'status', 'ok', 'settle', v_pending,
+    'pick', jsonb_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
+                               'pick_number', v_take.pick_number, 'kind', 'manual'),
+    'pod', jsonb_build_object('id', v_pod_id, 'event_id', v_event_id, 'number', v_number,
+                              'state', v_state, 'paused_from', '', 'round', v_round,
+                              'review_deadline', v_review, 'deck_building_deadline', v_building,
+                              'paused_remaining_ms', NULL, 'pick_timer', v_timer, 'version', v_version),
+    'queue', drafts_seat_queue(p_seat),
+    'arrivals', drafts_seat_queues(v_arrivals));
+END
+$$;
+"""
+
+DROP = """
+DROP FUNCTION IF EXISTS drafts_seat_queues(bigint[]);
+DROP FUNCTION IF EXISTS drafts_settle(bigint, timestamptz, timestamptz);
+DROP FUNCTION IF EXISTS drafts_settle_pod(bigint, timestamptz, timestamptz, bigint, timestamptz);
+DROP FUNCTION IF EXISTS drafts_automatic_card(bigint, bigint);
+"""
+
+
+def create_functions(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(FUNCTIONS, params=None)
+
+
+def restore_functions(apps, schema_editor):
+    """Back to 0007's pick function (its text creates it again) without the settle functions."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(importlib.import_module("drafts.migrations.0007_pick_function_indexed").FUNCTIONS,
+                              params=None)
+        schema_editor.execute(DROP, params=None)
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("drafts", "0009_seat_queue_plpgsql"),
+    ]
+
+    operations = [
+        migrations.RunPython(create_functions, restore_functions, elidable=False),
+    ]
