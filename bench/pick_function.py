@@ -81,10 +81,13 @@ def draft(args, setup: dict) -> dict:
 
     conn = psycopg.connect(args.database_url, autocommit=True)
     backend = fetch_one(conn, "SELECT pg_backend_pid()", [])
+    # The picks' clock moves 1 ms a pick: a slow machine must not let the small packs' clocks
+    # run out (a timeout pick would answer "refused" to the pick it replaced).
+    now = timezone.now()
     for round_number in range(1, args.rounds + 1):
         if round_number > 1:
             for pod_id in setup["pods"]:
-                advance(pod_id, organiser, advances)
+                advance(pod_id, organiser, advances, now)
         queues = {s["id"]: queue_of(conn, s["id"]) for s in setup["seats"]}
         while any(queues.values()):
             for pod_id in setup["pods"]:
@@ -93,7 +96,7 @@ def draft(args, setup: dict) -> dict:
                     if not queue:
                         continue
                     pack = queue[0]
-                    now = timezone.now()
+                    now += dt.timedelta(milliseconds=1)
                     params = [
                         seat["id"],
                         pack["cards"][0][0],
@@ -119,7 +122,7 @@ def draft(args, setup: dict) -> dict:
     return {"picks": len(cpu), "cpu_us": cpu, "wall_s": wall, "statuses": dict(statuses), "advances": advances}
 
 
-def advance(pod_id: int, organiser, advances: dict[str, list]) -> None:
+def advance(pod_id: int, organiser, advances: dict[str, list], now) -> None:
     """The organiser ends a review (the reference engine deals the next packs): its cost."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -131,7 +134,7 @@ def advance(pod_id: int, organiser, advances: dict[str, list]) -> None:
         (backend,) = cursor.fetchone()
     with CaptureQueriesContext(connection) as captured:
         before_db, before = cpu_ns(backend), time.process_time()
-        services.advance_round(pod_id=pod_id, actor=organiser)
+        services.advance_round(pod_id=pod_id, actor=organiser, now=now)
         advances["python_ms"].append((time.process_time() - before) * 1e3)
         advances["postgres_ms"].append((cpu_ns(backend) - before_db) / 1e6)
     advances["queries"].append(len(captured))
