@@ -232,6 +232,7 @@ DECLARE
   v_card_seat bigint;
   v_card_found boolean;
   v_take record;
+  v_last record;
   v_settle boolean;
   v_settled jsonb;
   v_pending boolean := false;
@@ -315,20 +316,30 @@ BEGIN
 
   SELECT * INTO v_take FROM drafts_take(v_seats, p_seat, v_seat_position, v_head, p_card, 'manual',
                                         p_actor, p_received, p_now, p_position, v_timer, v_queue_seq);
+  v_queue_seq := v_take.seq;
   v_version := v_version + 1;
   IF v_take.arrived_first AND v_take.cards_left > 1 THEN
     v_arrivals := v_arrivals || v_take.neighbour;
   END IF;
-  UPDATE drafts_pod SET queue_seq = v_take.seq, version = v_version WHERE id = v_pod_id;
 
-  -- What the pick made due: a last card, a clock that ran out meanwhile, an automatic drafter,
-  -- the round's end. Usually nothing, found in one pass.
+  -- What the pick made due: a clock that ran out meanwhile, an automatic drafter, the pack's
+  -- last card, the round's end. Usually nothing, found in one pass.
   SELECT coalesce(bool_or(k.deadline <= p_cutoff OR k.holder_id = ANY (v_automatic)), false),
-         coalesce(bool_or(k.round = v_round), false)
+         coalesce(bool_or(k.round = v_round AND NOT (k.id = v_head AND v_take.cards_left = 1)), false)
     INTO v_settle, v_round_open
     FROM drafts_pack k
    WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
-  IF v_settle OR v_take.cards_left = 1 OR NOT v_round_open THEN
+  IF v_take.cards_left = 1 AND NOT v_settle THEN
+    -- Only the last card is due (after a pack's second-to-last pick): the neighbour takes it
+    -- here, cheaper than the general settle below (bench/pick_function).
+    SELECT * INTO v_last FROM drafts_take(v_seats, v_take.neighbour, array_position(v_seats, v_take.neighbour) - 1,
+                                          v_head, (SELECT c.id FROM drafts_draftcard c WHERE c.pack_id = v_head),
+                                          'last_card', NULL, p_now, p_now, NULL, v_timer, v_queue_seq);
+    v_queue_seq := v_last.seq;
+    v_version := v_version + 1;
+  END IF;
+  UPDATE drafts_pod SET queue_seq = v_queue_seq, version = v_version WHERE id = v_pod_id;
+  IF v_settle OR NOT v_round_open THEN
     v_settled := drafts_settle_pod(v_pod_id, p_now, p_cutoff, NULL, NULL);
     v_arrivals := v_arrivals || ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
     v_pending := (v_settled->>'pending')::boolean;
