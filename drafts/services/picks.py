@@ -211,7 +211,8 @@ def make_pick(
     actor_id, owner_id = getattr(actor, "pk", actor), getattr(owner, "pk", owner)
     if fastpath.enabled():
         # One statement, committed on its own (one round trip) unless the caller holds a
-        # transaction; "fallback" changed nothing and the reference below does the pick.
+        # transaction; on "fallback" the reference below does the pick (the function may have
+        # committed what fell due before it, which pages are told of).
         answer = fastpath.call(
             seat_id=seat_id,
             draft_card_id=draft_card_id,
@@ -264,8 +265,9 @@ def _result_of(answer: dict, seat_id: int) -> PickResult:
 
 
 def _settle_after(result: PickResult, now: dt.datetime) -> None:
-    """Something else fell due meanwhile (a timer, an automatic drafter): the reference engine
-    settles it right after, as any read would, and the answer shows the result."""
+    """The pick ended a round whose review (or deck building) is already over, which only the
+    reference engine applies: it settles that right after, as any read would, and the answer
+    shows the result."""
     enforce_deadlines(pod_id=result.pod["id"], now=now, grace=True)
     pod = Pod.objects.select_related("event").get(pk=result.pod["id"])
     result.pod, result.queue = _pod_fields(pod), queue_rows(result.seat_id)

@@ -103,6 +103,21 @@ steps = st.lists(
 )
 
 
+def catalogue(prefix: str, identities: list[str], transform_every: int = 0) -> list[Card]:
+    """A cube's 360 made-up cards, colour identities taken in turn (every nth one a DFC)."""
+    cards = Card.objects.bulk_create(
+        Card(
+            name=f"{prefix} {i}",
+            search_name=normalize_name(f"{prefix} {i}"),
+            layout="transform" if transform_every and i % transform_every == 0 else "normal",
+            color_identity=identities[i % len(identities)],
+        )
+        for i in range(360)
+    )
+    CardFace.objects.bulk_create(CardFace(card=c, position=0, name=c.name, search_name=c.search_name) for c in cards)
+    return cards
+
+
 def snapshot(pod_id: int) -> dict:
     """A pod's whole state with its own ids replaced by what they mean (positions, slots)."""
     seats = dict(Seat.objects.filter(pod_id=pod_id).values_list("pk", "position"))
@@ -206,18 +221,7 @@ class FastPathMatchesTheReference(TestCase):
 
     @classmethod
     def setUpTestData(cls):
-        cards = Card.objects.bulk_create(
-            Card(
-                name=f"Parity {i}",
-                search_name=normalize_name(f"Parity {i}"),
-                layout="transform" if i % 4 == 0 else "normal",
-                color_identity="WUBRG"[i % 5],
-            )
-            for i in range(360)
-        )
-        CardFace.objects.bulk_create(
-            CardFace(card=c, position=0, name=c.name, search_name=c.search_name) for c in cards
-        )
+        cards = catalogue("Parity", ["W", "U", "B", "R", "G"], transform_every=4)
         cls.names = [c.name for c in cards]
         cls.users = [UserFactory(username=f"parity{i}") for i in range(8)]
 
@@ -316,17 +320,7 @@ class AutomaticChoiceMatchesTheReference(TestCase):
 
     @classmethod
     def setUpTestData(cls):
-        cards = Card.objects.bulk_create(
-            Card(
-                name=f"Choice {i}",
-                search_name=normalize_name(f"Choice {i}"),
-                color_identity=cls.identities[i % len(cls.identities)],
-            )
-            for i in range(360)
-        )
-        CardFace.objects.bulk_create(
-            CardFace(card=c, position=0, name=c.name, search_name=c.search_name) for c in cards
-        )
+        cards = catalogue("Choice", cls.identities)
         cls.cards = [c.pk for c in cards]
         users = [UserFactory(username=f"choice{i}") for i in range(8)]
         event = services.create_event(
