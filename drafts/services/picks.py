@@ -648,25 +648,25 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: boo
     """
     now = now or timezone.now()
     cutoff = grace_cutoff(now) if grace else now
-    fast = False
+    settled = False  # by the database function
     if fastpath.enabled():
         # One statement does what is due while the pod drafts (``drafts_settle``); the
         # reference below only starts a round or ends deck building, when one is due.
         answer = fastpath.settle(pod_id=pod_id, now=now, cutoff=cutoff)
         if answer["status"] == "ok":
-            fast = answer["changed"]
-            if fast:
+            settled = answer["changed"]
+            if settled:
                 after_commit_version(pod_id, answer["version"], fastpath.arrivals(answer))
             if not answer["pending"]:
-                return fast
+                return settled
     pod = lock_pod(pod_id)
     if pod.state not in ACTIVE_STATES:
-        return fast
+        return settled
     changed = settle(pod, now, cutoff).changed
     if changed:
         pod.save()
         after_commit(pod)
-    return fast or changed
+    return settled or changed
 
 
 def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:

@@ -31,6 +31,11 @@ postgres_only = pytest.mark.skipif(
 )
 
 
+def statements(captured) -> list[str]:
+    """The SQL a block sent, without the test transaction's savepoints."""
+    return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
+
+
 @postgres_only
 @pytest.mark.django_db
 def test_the_database_clock_tables_are_the_python_ones():
@@ -58,8 +63,8 @@ def test_a_pick_is_one_round_trip(organiser, players, cube_names):
         result = services.make_pick(
             seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, owner=players[0], now=T0 + seconds(3)
         )
-    statements = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
-    assert len(statements) == 1 and statements[0].startswith("SELECT drafts_pick(")
+    sent = statements(captured)
+    assert len(sent) == 1 and sent[0].startswith("SELECT drafts_pick(")
     # The answer carries the next screen: the pack that seat 8 passed, in full.
     front = result.answer()["queue"][0]
     assert front["pack_id"] == Pack.objects.get(round=1, pod=pod, opener=right).pk
@@ -250,10 +255,6 @@ class FastPathMatchesTheReference(TestCase):
 
 
 # --- clocks, automatic drafters and last cards on the fast path ---------------------------
-
-
-def statements(captured) -> list[str]:
-    return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
 
 
 @postgres_only
