@@ -1,14 +1,15 @@
-"""Live updates: one publish per change, one subscription per web process.
+"""Live updates: at most one publish per change, one subscription per web process.
 
 A committed change of a pod becomes messages, each the exact text its sockets send: the pod's
 new version on the pod's topic (``pod:<id>``), a seat's queue on the seat's topic
 (``seat:<id>``) when a pack reached its front, a regenerated spectator link on
 ``spectators:<pod id>``. The sockets of the process that made the change get them at once;
-the change's messages then travel together as one Redis message to every other process,
+the change's messages then travel together in one Redis message to every other process,
 whose one subscription hands them to that process's sockets following each topic. The
 publishing process recognises its own message coming back (its ``origin``) and skips it.
-The cost of a change is one publish, one receive per other process, and one frame per
-listening page.
+The cost of a change is at most one publish and one receive per other process (an event
+loop's changes made while its last message was on the wire share the next one: ``Outbox``),
+and one frame per listening page.
 
 Redis channels ignore the database number, so the channel carries the site's namespace (its
 database and Redis database): two sites, or a test run, sharing one Redis never hear each
@@ -50,15 +51,21 @@ def channel() -> str:
     return prefix() + "changes"
 
 
-_origin: tuple[int, str] | None = None
+_origin = uuid.uuid4().hex
+
+
+def _rename_after_fork() -> None:
+    global _origin
+    _origin = uuid.uuid4().hex
+
+
+os.register_at_fork(after_in_child=_rename_after_fork)
 
 
 def origin() -> str:
-    """This process's name on the channel (a forked child gets a name of its own)."""
-    global _origin
-    if _origin is None or _origin[0] != os.getpid():
-        _origin = (os.getpid(), uuid.uuid4().hex)
-    return _origin[1]
+    """This process's name on the channel (a forked child gets a name of its own). Kept, not
+    derived from the pid on each call: every message sent and heard asks for it."""
+    return _origin
 
 
 Message = tuple[str, int, str]  # topic, version, the text its sockets send
@@ -207,16 +214,75 @@ def publish(*messages: tuple[str, dict]) -> None:
 
 
 async def apublish(*messages: tuple[str, dict]) -> None:
-    """``publish`` from an event loop, without blocking it (never raises either)."""
+    """``publish`` from an event loop, without blocking it (never raises either).
+
+    The other processes' copy leaves through this loop's ``Outbox``: the caller does not wait
+    for Redis, and changes made while a message is on the wire share the next one.
+    """
     encoded = _messages(messages)
-    url = _url()
     try:
         _deliver_here(encoded)
+        url = _url()
         if url:
-            await async_redis_client(url).publish(channel(), encode(encoded))
+            _outbox(url).add(encoded)
     except Exception:
-        _async_clients.pop((asyncio.get_running_loop(), url), None)  # a fresh one next time
         logger.warning("Could not publish live updates", exc_info=True)
+
+
+# The most messages one Redis message carries (a queue message holds a pack's cards), and the
+# most an outbox holds while Redis does not answer (beyond it the oldest are dropped: pages
+# resynchronise by version, and a web process must not grow without bound).
+OUTBOX_BATCH = 200
+OUTBOX_LIMIT = 20_000
+
+
+class Outbox:
+    """One event loop's changes on their way to the other processes.
+
+    One publish is on the wire at a time; what is added meanwhile leaves in the next one. An
+    idle site therefore publishes each change at once, and a busy one sends one message for
+    many picks, which every other process then reads and parses once (at 1,000 players the
+    per-message cost of publishing and reading was a quarter of a web process's event loop).
+    Messages keep their order; a lost one is repaired by the pages' version check, as ever.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.waiting: list[Message] = []
+        self.task: asyncio.Task | None = None
+
+    def add(self, messages: list[Message]) -> None:
+        self.waiting.extend(messages)
+        if len(self.waiting) > OUTBOX_LIMIT:
+            logger.warning("Dropped %s live updates that Redis did not take", len(self.waiting) - OUTBOX_LIMIT)
+            del self.waiting[: len(self.waiting) - OUTBOX_LIMIT]
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.send())
+
+    async def send(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[:OUTBOX_BATCH], self.waiting[OUTBOX_BATCH:]
+                try:
+                    await async_redis_client(self.url).publish(channel(), encode(batch))
+                except Exception:
+                    _async_clients.pop((asyncio.get_running_loop(), self.url), None)  # a fresh one next time
+                    logger.warning("Could not publish live updates", exc_info=True)
+        finally:
+            self.task = None
+
+
+_outboxes: dict[tuple[asyncio.AbstractEventLoop, str], Outbox] = {}
+
+
+def _outbox(url: str) -> Outbox:
+    loop = asyncio.get_running_loop()
+    outbox = _outboxes.get((loop, url))
+    if outbox is None:
+        for old in [key for key in _outboxes if key[0].is_closed()]:
+            del _outboxes[old]
+        outbox = _outboxes[loop, url] = Outbox(url)
+    return outbox
 
 
 # --- Redis clients (live updates, and presence's store) -------------------------------------

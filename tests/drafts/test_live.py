@@ -84,6 +84,53 @@ def test_one_redis_message_per_change_heard_once_by_its_own_process_and_once_by_
     assert foreign == expected
 
 
+def test_changes_made_while_a_message_is_on_the_wire_share_the_next_one_in_order(private_redis, settings):
+    """The Outbox: a busy loop publishes one Redis message for many changes; each other process
+    still hears every message once, in the order the changes were made."""
+    import redis.asyncio as aioredis
+
+    settings.LIVE_UPDATES_URL = private_redis["url"]
+    changes = [(("pod:7", {"type": "changed", "pod": 7, "version": version}),) for version in range(1, 6)]
+
+    async def scenario():
+        await live.hub()
+        watcher = aioredis.Redis.from_url(private_redis["url"]).pubsub()
+        await watcher.subscribe(live.channel())
+        await watcher.get_message(timeout=1)
+        await live.apublish(*changes[0])  # leaves on the loop's next step, alone
+        await asyncio.sleep(0)
+        for change in changes[1:]:  # made while the first is on the wire
+            await live.apublish(*change)
+        received = []
+        while (message := await watcher.get_message(timeout=1)) is not None:
+            received.append(live.decode(message["data"])[1])
+        await watcher.aclose()
+        return received
+
+    received = asyncio.run(scenario())
+    assert [[version for _, version, _ in messages] for messages in received] == [[1], [2, 3, 4, 5]]
+
+
+def test_an_outbox_redis_does_not_take_keeps_only_the_newest_messages(settings, monkeypatch):
+    """Redis away: a web process neither raises nor grows without bound (pages resynchronise
+    by version when it is back)."""
+    monkeypatch.setattr(live, "OUTBOX_LIMIT", 3)
+    settings.LIVE_UPDATES_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+
+    async def scenario():
+        for version in range(1, 8):
+            await live.apublish(("pod:7", {"type": "changed", "pod": 7, "version": version}))
+        outbox = live._outbox(settings.LIVE_UPDATES_URL)
+        kept = [version for _, version, _ in outbox.waiting]
+        while outbox.task is not None:  # every send fails, and is logged, not raised
+            await asyncio.sleep(0.01)
+        return kept, outbox.waiting
+
+    kept, left = asyncio.run(scenario())
+    assert kept == [5, 6, 7]
+    assert left == []
+
+
 def test_a_sync_publish_from_a_thread_reaches_the_loop_s_pages(settings):
     """Views and Celery tasks publish from threads; the sockets' loop delivers."""
     settings.LIVE_UPDATES_URL = ""
