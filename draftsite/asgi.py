@@ -3,19 +3,22 @@
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "draftsite.settings")
 
 # Django must be set up before anything imports models (the websocket routes do).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from draftsite.threads import OneHopHandler, ReusedThreads  # noqa: E402
+
+django_asgi_app = OneHopHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from draftsite.routing import websocket_urlpatterns  # noqa: E402
-from draftsite.threads import ReusedThreads  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -299,5 +299,6 @@ class ReceivedAtMiddleware:
             markcoroutinefunction(self)
 
     def __call__(self, request):
-        request.received_at = timezone.now()
+        if getattr(request, "received_at", None) is None:  # the ASGI handler's stamp is earlier
+            request.received_at = timezone.now()
         return self.get_response(request)  # a coroutine when the chain is async: awaited upstream

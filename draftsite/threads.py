@@ -1,4 +1,14 @@
-"""HTTP requests' sync code on a few long-lived threads instead of a new thread per request.
+"""HTTP requests' sync code: one thread hop per request, on a few long-lived threads.
+
+``OneHopHandler``: every middleware and view of this site is synchronous (WhiteNoise is
+sync-only, the rest are sync-and-async MiddlewareMixins), so Django's ASGI handler, which
+loads the chain in async mode, went from the event loop to a thread and back several times
+per request: around WhiteNoise, and for each middleware's ``process_request`` and
+``process_response`` separately. The web process's event loop, which also carries every
+socket's picks, spent more on those hops than on the views. This handler loads the chain in
+sync mode, as WSGI does, and calls it once on the request's thread.
+
+``ReusedThreads``, the thread itself:
 
 Django's ASGI handler gives every request a thread-sensitive context of its own, and asgiref
 starts a fresh one-thread executor for each: a thread is created and torn down for every
@@ -14,7 +24,25 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.core.handlers.asgi import ASGIHandler
+from django.utils import timezone
+
+
+class OneHopHandler(ASGIHandler):
+    """Django's ASGI handler with the whole middleware chain and view as one sync call."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        super().load_middleware(is_async=False)
+        chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+        async def one_hop(request):
+            # Stamped on the loop, before waiting for the thread (the pick timer's rule;
+            # draftsite.middleware.ReceivedAtMiddleware keeps this earlier stamp).
+            request.received_at = timezone.now()
+            return await chain(request)
+
+        self._middleware_chain = one_hop
 
 
 class ReusedThreads:

@@ -66,3 +66,53 @@ def test_a_slow_request_never_holds_up_another_and_only_idle_threads_are_kept():
     assert len(set(inner.threads)) == 3  # three at once: three threads, in parallel
     assert elapsed < 0.8
     assert len(app.idle) == 1  # the others were let go
+
+
+class Recorder:
+    """A middleware that notes how Django called it: in sync mode or async, on which thread,
+    and the request's received-at stamp as it found it."""
+
+    sync_capable = True
+    async_capable = True
+    calls: list[dict] = []
+
+    def __init__(self, get_response):
+        from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        from django.utils import timezone
+
+        mode = "async" if asyncio.iscoroutinefunction(self.get_response) else "sync"
+        Recorder.calls.append(
+            {
+                "mode": mode,
+                "thread": threading.get_ident(),
+                "received_at": getattr(request, "received_at", None),
+                "at": timezone.now(),
+            }
+        )
+        return self.get_response(request)
+
+
+def test_one_hop_handler_runs_the_middleware_and_view_on_one_thread_in_sync_mode(settings, db):
+    """OneHopHandler: the chain (WhiteNoise included) is one sync call on the request's thread,
+    and the pick timer's stamp is taken on the loop before it (ReceivedAtMiddleware keeps it)."""
+    from draftsite.threads import OneHopHandler
+
+    settings.MIDDLEWARE = [
+        "tests.test_threads.Recorder",
+        *settings.MIDDLEWARE,
+        "tests.test_threads.Recorder",
+    ]
+    Recorder.calls = []
+    app = ReusedThreads(OneHopHandler())
+    asyncio.run(_request(app, path="/healthz", headers=[(b"host", b"testserver")]))
+
+    outer, inner = Recorder.calls
+    assert outer["mode"] == inner["mode"] == "sync"
+    assert outer["thread"] == inner["thread"] != threading.get_ident()
+    assert outer["received_at"] is not None and inner["received_at"] == outer["received_at"] <= outer["at"]
