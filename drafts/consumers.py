@@ -132,6 +132,14 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
                 orjson.dumps({"type": "changed", "pod": pod_id, "version": version}).decode(),
             )
 
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Text frames straight to the server (draftsite.websockets: ``frame_send``)."""
+        frame_send = self.scope.get("frame_send")
+        if text_data is not None and bytes_data is None and not close and frame_send is not None:
+            await frame_send({"type": "websocket.send", "text": text_data})
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
     async def deliver(self, topic: str, version: int, text: str) -> None:
         """drafts.live: send a published message unless this socket already sent that version.
 

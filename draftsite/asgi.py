@@ -19,11 +19,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from draftsite.routing import websocket_urlpatterns  # noqa: E402
+from draftsite.websockets import SocketGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": ReusedThreads(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SocketGuard(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
     }
 )
 

@@ -22,7 +22,9 @@ when it finishes).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
@@ -31,6 +33,8 @@ from django.utils import timezone
 
 class OneHopHandler(ASGIHandler):
     """Django's ASGI handler with the whole middleware chain and view as one sync call."""
+
+    _middleware_chain: Callable[..., Any]
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)

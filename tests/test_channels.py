@@ -26,3 +26,41 @@ async def test_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect()
     assert not connected
+
+
+@pytest.mark.asyncio
+async def test_a_handshake_without_the_database_is_refused_cleanly(monkeypatch, caplog):
+    """draftsite.websockets.SocketGuard: the session's user lookup finds the pool exhausted."""
+    from django.db import OperationalError
+
+    async def unavailable(scope):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr("channels.auth.get_user", unavailable)
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://testserver")])
+    connected, code = await communicator.connect()
+    assert (connected, code) == (False, 1013)
+    assert "/ws/ping/ refused without the database" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_a_consumer_losing_the_database_after_the_handshake_closes_with_try_again_later(monkeypatch):
+    """The same guard behind the handshake: a draft page's first read finds no database."""
+    from django.db import OperationalError
+
+    from drafts.consumers import SeatSocket
+
+    def authorised(self):
+        self.role = "player"
+        return [1], None
+
+    def unavailable(self):
+        raise OperationalError("the database system is starting up")
+
+    monkeypatch.setattr(SeatSocket, "authorise", authorised)
+    monkeypatch.setattr(SeatSocket, "arrived", unavailable)
+    communicator = WebsocketCommunicator(application, "/ws/seats/1/", headers=[(b"origin", b"http://testserver")])
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from(timeout=5) == {"type": "hello", "role": "player"}
+    assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": 1013}
