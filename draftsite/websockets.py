@@ -41,9 +41,9 @@ class SocketGuard:
         try:
             return await self.app(dict(scope, frame_send=send), receive, tracked_send)
         except (OperationalError, InterfaceError) as error:
-            logger.warning("Websocket %s %s without the database: %s", scope.get("path"), _stage(opened), error)
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
-
-
-def _stage(opened: bool) -> str:
-    return "closed" if opened else "refused"
+            stage = "closed" if opened else "refused"
+            logger.warning("Websocket %s %s without the database: %s", scope.get("path"), stage, error)
+            try:
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            except Exception:  # the client had gone already: nothing left to close
+                logger.debug("Websocket %s gone before its close", scope.get("path"), exc_info=True)
