@@ -167,8 +167,9 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         elif isinstance(content, dict) and content.get("type") == "heartbeat":
             try:
                 allowed = await self.heartbeat()
-            except (OperationalError, InterfaceError):  # checked again at the next heartbeat
-                logger.warning("Heartbeat of a live page without the database", exc_info=True)
+            except (OperationalError, InterfaceError) as error:  # checked again at the next heartbeat
+                # One line, no traceback: under overload every page's heartbeat may land here.
+                logger.warning("Heartbeat of a live page without the database: %s", error)
                 allowed = True
             if not allowed:
                 await self.close(code=CLOSE_FORBIDDEN)
@@ -281,11 +282,11 @@ class SeatSocket(_PodSocket):
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error())
             return
-        except (OperationalError, InterfaceError):
+        except (OperationalError, InterfaceError) as error:
             # The database is out of reach, or its pool stayed busy past its timeout (overload).
             # The pick itself may have committed before the answer's card details were read, so
             # the page is told to look, and it reloads where the draft is; the socket stays.
-            logger.warning("Socket pick without the database", exc_info=True)
+            logger.warning("Socket pick without the database: %s", error)  # one line: overload logs many
             await self.refuse(
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )

@@ -62,7 +62,8 @@ def _retry_after() -> str:
 
 
 class ResilienceMiddleware(MiddlewareMixin):
-    """Sync and async capable (MiddlewareMixin), so the ASGI chain stays async."""
+    """Sync and async capable (MiddlewareMixin): the ASGI site runs its chain in sync mode
+    (draftsite.threads.OneHopHandler), Django's test client too."""
 
     def process_request(self, request):
         if "%00" in request.META.get("QUERY_STRING", "") or any(
