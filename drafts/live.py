@@ -276,13 +276,19 @@ _outboxes: dict[tuple[asyncio.AbstractEventLoop, str], Outbox] = {}
 
 
 def _outbox(url: str) -> Outbox:
+    return _this_loop_s(_outboxes, url, lambda: Outbox(url))
+
+
+def _this_loop_s(registry: dict[tuple[asyncio.AbstractEventLoop, str], Any], url: str, make) -> Any:
+    """The running loop's entry for ``url`` in ``registry``, made on first use (when the
+    entries of loops closed since, tests' loops, are dropped)."""
     loop = asyncio.get_running_loop()
-    outbox = _outboxes.get((loop, url))
-    if outbox is None:
-        for old in [key for key in _outboxes if key[0].is_closed()]:
-            del _outboxes[old]
-        outbox = _outboxes[loop, url] = Outbox(url)
-    return outbox
+    entry = registry.get((loop, url))
+    if entry is None:
+        for old in [key for key in registry if key[0].is_closed()]:
+            del registry[old]
+        entry = registry[loop, url] = make()
+    return entry
 
 
 # --- Redis clients (live updates, and presence's store) -------------------------------------
@@ -305,13 +311,9 @@ def async_redis_client(url: str):
     """This event loop's client for ``url``: an asyncio connection belongs to its loop."""
     import redis.asyncio as aioredis
 
-    loop = asyncio.get_running_loop()
-    for old in [key for key in _async_clients if key[0].is_closed()]:
-        del _async_clients[old]
-    client = _async_clients.get((loop, url))
-    if client is None:
-        client = _async_clients[loop, url] = aioredis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
-    return client
+    return _this_loop_s(
+        _async_clients, url, lambda: aioredis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
+    )
 
 
 def _deliver_here(messages: list[Message]) -> None:
