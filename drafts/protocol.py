@@ -1,0 +1,384 @@
+"""The draft sockets' protocol: every frame a client sends and every frame the server sends,
+as types (lila-ws's ``ClientOut``/``ClientIn``, Draftmancer's ``SocketType.ts``).
+
+Two dialects share one socket URL:
+
+- ``versions`` (the default, the API clients'): the server says "pod N is at version V"
+  (``changed``) and pushes a seat its queue when a pack reaches the front (``queue``).
+- ``state`` (``?protocol=state``, the shipped pages'): on connect, and whenever the client
+  asks (``sync``), a ``snapshot`` of everything the page shows, for that viewer only; after it,
+  ``delta`` frames. A delta covers the versions after ``from`` up to ``version``: a page at
+  version ``from`` applies it and is then at ``version``; a page at a later version has it
+  already; a page at an earlier one missed a frame and sends ``sync``. A frame may carry
+  several deltas (what was ready in one event-loop turn), in order.
+
+Cards travel as ``CardRow`` lists of ids; a page looks their faces up in the card sheet it
+loaded once (``cards_url`` in the snapshot, ``drafts.cardsheet``). What a viewer may see is
+decided in ``drafts.state`` (R15-R17), never here.
+
+``check(frame, Type)`` validates a frame against its type: tests run it on every frame sent.
+"""
+
+import types
+import typing
+from typing import Literal, NotRequired, TypedDict, Union
+
+PROTOCOL_VERSIONS = "versions"
+PROTOCOL_STATE = "state"
+PROTOCOLS = (PROTOCOL_VERSIONS, PROTOCOL_STATE)
+
+Role = Literal["player", "staff", "member", "spectator"]
+
+# [draft card id, catalogue card id, printing id or null, rarity, foil, is_dfc]
+CardRow = list
+
+
+# --- the state a page holds ------------------------------------------------------------------
+
+
+class PodSummary(TypedDict):
+    id: int
+    event_id: int
+    number: int
+    state: str
+    paused_from: str | None
+    round: int
+    direction: str | None
+    review_deadline: str | None
+    deck_building_deadline: str | None
+    paused_remaining_ms: int | None
+    pick_timer: bool
+    version: int
+
+
+class HeldPack(TypedDict):
+    """A pack a seat holds, as the whole pod sees it: its size and its DFCs (R15)."""
+
+    pack_id: int
+    round: int
+    cards_left: int
+    dfcs: list[CardRow]
+
+
+class BoardSeat(TypedDict):
+    """One seat of the open board: open information only (R15-R16)."""
+
+    id: int
+    position: int
+    name: str
+    is_automatic: bool
+    ready: bool
+    picks: int
+    packs: list[HeldPack]
+    pile_dfcs: list[CardRow] | None  # None once piles are private again (after the draft)
+
+
+class Board(TypedDict):
+    piles_open: bool
+    seats: list[BoardSeat]
+
+
+class QueuePack(TypedDict):
+    """A pack in a seat's queue as the viewer may see it: the front one in full; those
+    waiting behind it (``waiting``) only their DFCs, unless the viewer is staff."""
+
+    pack_id: int
+    round: int
+    pick_number: int
+    cards_left: int
+    deadline: str | None
+    remaining_ms: int | None
+    cards: list[CardRow]
+    waiting: NotRequired[bool]
+
+
+class SeatInfo(TypedDict):
+    id: int
+    position: int
+    name: str
+    is_automatic: bool
+    pile_cover: str
+    ready: bool
+
+
+class SeatState(TypedDict):
+    """A seat whose own cards the viewer may see (its player, or staff)."""
+
+    info: SeatInfo
+    queue: list[QueuePack]
+    pile: list[CardRow]
+
+
+class State(TypedDict):
+    pod: PodSummary
+    board: Board
+    seats: dict[str, SeatState]  # by seat id; empty for members and spectators
+
+
+class BoardChange(TypedDict):
+    piles_open: NotRequired[bool]
+    seats: NotRequired[dict[str, BoardSeat]]  # by position: each replaces that seat
+
+
+class SeatChange(TypedDict):
+    info: NotRequired[SeatInfo]
+    queue: NotRequired[list[QueuePack]]
+    pile: NotRequired[list[CardRow]]
+
+
+# What changed for this viewer after version ``from`` up to ``version``: each key present
+# replaces that part of the state. (Functional syntax: "from" is a Python keyword.)
+Delta = TypedDict(
+    "Delta",
+    {
+        "from": int,
+        "version": int,
+        "pod": NotRequired[PodSummary],
+        "board": NotRequired[BoardChange],
+        "seats": NotRequired[dict[str, SeatChange]],
+    },
+)
+
+
+class DigestSeat(TypedDict):
+    position: int
+    name: str
+    is_automatic: bool
+    ready: bool
+    picks: int
+    packs: int  # packs it holds (one waiting on a slow player shows here)
+
+
+class PodDigest(TypedDict):
+    """A pod as the organiser's dashboard shows it (no card)."""
+
+    id: int
+    number: int
+    state: str
+    paused_from: str | None
+    round: int
+    version: int
+    picks: int  # every pick made in the pod so far
+    seats: list[DigestSeat]
+
+
+# --- server -> client ------------------------------------------------------------------------
+
+
+class Hello(TypedDict):
+    type: Literal["hello"]
+    role: Role
+    protocol: NotRequired[str]
+
+
+class Changed(TypedDict):
+    type: Literal["changed"]
+    pod: int | None
+    version: int | None
+
+
+class QueuePush(TypedDict):
+    type: Literal["queue"]
+    seat: int
+    version: int
+    queue: list[dict]
+
+
+class Snapshot(TypedDict):
+    type: Literal["snapshot"]
+    pod: int
+    version: int
+    server_time: str
+    cards_url: str
+    state: State
+
+
+class Deltas(TypedDict):
+    type: Literal["delta"]
+    pod: int
+    deltas: list[Delta]
+
+
+class Summary(TypedDict):
+    """The dashboard's pods that changed, at most once a second."""
+
+    type: Literal["summary"]
+    pods: list[PodDigest]
+
+
+class Picked(TypedDict):
+    type: Literal["picked"]
+    ref: str | int | None
+    pick: dict
+    pod: dict
+    queue: list[dict]
+
+
+class PickRefused(TypedDict):
+    type: Literal["pick_refused"]
+    ref: str | int | None
+    status: int
+    detail: str
+    errors: list[dict]
+
+
+class Readied(TypedDict):
+    """Answer to ``ready`` (state dialect): the seat is marked ready for the next round."""
+
+    type: Literal["readied"]
+    ref: str | int | None
+
+
+class Refused(TypedDict):
+    """Answer to an action other than a pick that the server refused (same body as a pick's)."""
+
+    type: Literal["refused"]
+    ref: str | int | None
+    status: int
+    detail: str
+    errors: list[dict]
+
+
+class Heartbeat(TypedDict):
+    type: Literal["heartbeat"]
+    server_time: str
+
+
+class Error(TypedDict):
+    type: Literal["error"]
+    code: str
+
+
+ServerFrame = (
+    Hello
+    | Changed
+    | QueuePush
+    | Snapshot
+    | Deltas
+    | Summary
+    | Picked
+    | PickRefused
+    | Readied
+    | Refused
+    | Heartbeat
+    | Error
+)
+
+# --- client -> server ------------------------------------------------------------------------
+
+
+class HeartbeatIn(TypedDict):
+    type: Literal["heartbeat"]
+
+
+class PickIn(TypedDict):
+    type: Literal["pick"]
+    card: int
+    pack: NotRequired[int | None]
+    position: NotRequired[int | None]
+    ref: NotRequired[str | int | None]
+
+
+class SyncIn(TypedDict):
+    """State dialect: send me a snapshot (a page that missed a delta)."""
+
+    type: Literal["sync"]
+
+
+class ReadyIn(TypedDict):
+    """State dialect, seat sockets of the seat's player: ready for the next round (the page's
+    "I'm ready" button; over the socket so that a round costs no HTTP request)."""
+
+    type: Literal["ready"]
+    ref: NotRequired[str | int | None]
+
+
+ClientFrame = HeartbeatIn | PickIn | SyncIn | ReadyIn
+
+SERVER_FRAMES: dict[str, type] = {
+    typing.get_type_hints(t)["type"].__args__[0]: t  # type: ignore[attr-defined]
+    for t in typing.get_args(ServerFrame)
+}
+CLIENT_FRAMES: dict[str, type] = {
+    typing.get_type_hints(t)["type"].__args__[0]: t  # type: ignore[attr-defined]
+    for t in typing.get_args(ClientFrame)
+}
+
+
+# --- checking a frame against its type ------------------------------------------------------
+
+
+class FrameError(ValueError):
+    pass
+
+
+def check_server_frame(frame: object) -> None:
+    """Raise ``FrameError`` unless ``frame`` is one of the server's frames, field for field."""
+    if not isinstance(frame, dict) or frame.get("type") not in SERVER_FRAMES:
+        raise FrameError(f"not a server frame: {frame!r:.200}")
+    check(frame, SERVER_FRAMES[frame["type"]])
+
+
+def check(value: object, expected: object, path: str = "$") -> None:
+    """``value`` has the shape of ``expected`` (a TypedDict, a typing form or a plain type);
+    a TypedDict allows no key it does not declare."""
+    origin = typing.get_origin(expected)
+    if expected is typing.Any:
+        return
+    if expected is None or expected is type(None):
+        if value is not None:
+            raise FrameError(f"{path}: expected null, got {value!r:.80}")
+        return
+    if origin in (Union, types.UnionType):
+        errors = []
+        for option in typing.get_args(expected):
+            try:
+                check(value, option, path)
+                return
+            except FrameError as error:
+                errors.append(str(error))
+        raise FrameError(f"{path}: none of {expected}: {'; '.join(errors)}")
+    if origin is Literal:
+        if value not in typing.get_args(expected):
+            raise FrameError(f"{path}: {value!r} is not one of {typing.get_args(expected)}")
+        return
+    if origin is NotRequired:
+        check(value, typing.get_args(expected)[0], path)
+        return
+    if origin is list or expected is list:
+        if not isinstance(value, list):
+            raise FrameError(f"{path}: expected a list, got {type(value).__name__}")
+        (item,) = typing.get_args(expected) or (typing.Any,)
+        for index, element in enumerate(value):
+            check(element, item, f"{path}[{index}]")
+        return
+    if origin is dict or expected is dict:
+        if not isinstance(value, dict):
+            raise FrameError(f"{path}: expected an object, got {type(value).__name__}")
+        key_type, item = typing.get_args(expected) or (str, typing.Any)
+        for key, element in value.items():
+            check(key, key_type, f"{path}.<key>")
+            check(element, item, f"{path}.{key}")
+        return
+    if typing.is_typeddict(expected):
+        if not isinstance(value, dict):
+            raise FrameError(f"{path}: expected an object, got {type(value).__name__}")
+        hints = typing.get_type_hints(expected)
+        missing = expected.__required_keys__ - value.keys()  # type: ignore[attr-defined]
+        if missing:
+            raise FrameError(f"{path}: missing {sorted(missing)}")
+        unknown = value.keys() - hints.keys()
+        if unknown:
+            raise FrameError(f"{path}: unexpected {sorted(unknown)}")
+        for key, element in value.items():
+            check(element, hints[key], f"{path}.{key}")
+        return
+    if expected is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise FrameError(f"{path}: expected an integer, got {value!r:.80}")
+        return
+    if isinstance(expected, type):
+        if not isinstance(value, expected):
+            raise FrameError(f"{path}: expected {expected.__name__}, got {value!r:.80}")
+        return
+    raise FrameError(f"{path}: cannot check against {expected!r}")  # pragma: no cover - a typo in a type
