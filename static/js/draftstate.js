@@ -63,11 +63,14 @@
     return esc(text).replace(/&lt;(\/?)strong&gt;/g, "<$1strong>");
   }
 
-  function t(text, values) { return esc(values ? fmt(gettext(text), values) : gettext(text)); }
-  function nt(one, many, count, values) {
+  // A translated text, its placeholders filled, escaped (callers write gettext("...") out so
+  // that makemessages finds every text).
+  function t(text, values) { return esc(values ? fmt(text, values) : text); }
+  // A translated plural (ngettext(...)) with %(counter)s and the other placeholders filled.
+  function nt(text, count, values) {
     var all = { counter: count };
     Object.keys(values || {}).forEach(function (key) { all[key] = values[key]; });
-    return fmt(ngettext(one, many, count), all);
+    return fmt(text, all);
   }
 
   function capfirst(text) { text = text || ""; return text.charAt(0).toUpperCase() + text.slice(1); }
@@ -151,7 +154,7 @@
     if (remainingMs !== null && remainingMs !== undefined) {
       return '<span class="countdown frozen" role="timer" data-frozen="1"' + aria + ">" + esc(clockText(remainingMs)) + "</span>";
     }
-    return '<span class="countdown none">' + t("no timer") + "</span>";
+    return '<span class="countdown none">' + t(gettext("no timer")) + "</span>";
   }
 
   // drafts.views.common.clock_for: what the seat's clock shows.
@@ -219,7 +222,7 @@
     return side.faces.map(function (f) {
       var h = '<div class="face-text">\n  <p class="face-head"><span class="face-name">' + nameHtml(f.local_name, f.name) + "</span>";
       if (f.mana_cost) {
-        h += ' <span class="mana" aria-label="' + t("mana cost %(cost)s", { cost: f.mana_cost }) + '">' + esc(f.mana_cost) + "</span>";
+        h += ' <span class="mana" aria-label="' + t(gettext("mana cost %(cost)s"), { cost: f.mana_cost }) + '">' + esc(f.mana_cost) + "</span>";
       }
       h += "</p>\n";
       if (f.type_line) h += '  <p class="face-type">' + esc(f.type_line) + "</p>\n";
@@ -227,7 +230,7 @@
       if (present_(f.power) || present_(f.toughness)) {
         h += '  <p class="face-pt">' + esc(present_(f.power) ? f.power : "") + "/" + esc(present_(f.toughness) ? f.toughness : "") + "</p>\n";
       } else if (present_(f.loyalty)) {
-        h += '  <p class="face-pt">' + t("Loyalty %(loyalty)s", { loyalty: f.loyalty }) + "</p>\n";
+        h += '  <p class="face-pt">' + t(gettext("Loyalty %(loyalty)s"), { loyalty: f.loyalty }) + "</p>\n";
       }
       return h + "</div>";
     }).join("");
@@ -240,9 +243,9 @@
     var h = '<article class="card' + (c.is_dfc ? " dfc" : "") + '" id="card-' + id + '" data-card="' + id +
       '" data-name="' + esc(c.local_name || c.name) + '" aria-labelledby="card-' + id + '-name">\n';
     h += '  <h3 class="visually-hidden" id="card-' + id + '-name">' + (c.local_name ? esc(c.local_name) + " — " : "") +
-      esc(c.name) + (c.is_dfc ? " " + t("(double-faced)") : "") + "</h3>\n";
+      esc(c.name) + (c.is_dfc ? " " + t(gettext("(double-faced)")) : "") + "</h3>\n";
     h += '  <div class="card-sides">\n    <div class="card-side side-front">\n';
-    if (c.is_dfc) h += '      <p class="side-label">' + t("Front") + "</p>\n";
+    if (c.is_dfc) h += '      <p class="side-label">' + t(gettext("Front")) + "</p>\n";
     if (c.front.image) h += '      <img class="card-img" src="' + esc(c.front.image) + '" alt="" loading="lazy" decoding="async">\n';
     h += '      <div class="card-text">' + faceHtml(c.front) + "</div>\n    </div>\n";
     if (c.back) {
@@ -252,16 +255,16 @@
     }
     h += "\n  </div>\n";
     h += '  <div class="card-meta">\n    <span class="rarity rarity-' + esc(c.rarity || "none") + '"><span aria-hidden="true" class="rarity-mark">' +
-      esc(rarityLetter(c.rarity)) + "</span> " + esc(rarityText(c.rarity)) + (c.foil ? " " + t("· foil") : "") + "</span>\n";
+      esc(rarityLetter(c.rarity)) + "</span> " + esc(rarityText(c.rarity)) + (c.foil ? " " + t(gettext("· foil")) : "") + "</span>\n";
     if (c.is_dfc) {
-      h += '    <span class="tag dfc-tag">' + t("DFC") + "</span>\n" +
-        '    <button type="button" class="flip" aria-pressed="false" aria-controls="card-' + id + '" data-flip>' + t("Flip") +
+      h += '    <span class="tag dfc-tag">' + t(gettext("DFC")) + "</span>\n" +
+        '    <button type="button" class="flip" aria-pressed="false" aria-controls="card-' + id + '" data-flip>' + t(gettext("Flip")) +
         '<span class="visually-hidden"> ' + esc(c.name) + "</span></button>";
     }
     h += "\n  </div>\n";
     if (pickable) {
       h += '  <button type="submit" name="card" value="' + id + '" class="pick-button" id="pick-' + id + '" data-pick="' + id +
-        '"><span class="pick-label">' + t("Pick") + '</span><span class="visually-hidden"> ' + esc(c.name) + "</span></button>\n";
+        '"><span class="pick-label">' + t(gettext("Pick")) + '</span><span class="visually-hidden"> ' + esc(c.name) + "</span></button>\n";
     }
     return h + "</article>";
   }
@@ -273,7 +276,7 @@
       esc(c.front.faces[0].name) + '</span> <span class="muted">//</span> <span class="dfc-name">' +
       esc(c.back && c.back.faces[0] ? c.back.faces[0].name : "") + "</span>" +
       (c.local_name ? ' <span class="native-name" lang="' + esc(lang) + '">(' + esc(c.local_name) + ")</span>" : "") + "</summary>\n";
-    h += '  <div class="dfc-faces">\n    <div class="dfc-face"><p class="side-label">' + t("Front") + "</p>" + faceHtml(c.front) + "</div>\n";
+    h += '  <div class="dfc-faces">\n    <div class="dfc-face"><p class="side-label">' + t(gettext("Front")) + "</p>" + faceHtml(c.front) + "</div>\n";
     if (c.back) h += '    <div class="dfc-face"><p class="side-label">' + esc(c.back.label) + "</p>" + faceHtml(c.back) + "</div>\n";
     return h + "  </div>\n</details></li>";
   }
@@ -295,21 +298,21 @@
     var isMe = me !== null && s.position === me;
     var number = s.position + 1;
     var h = '<li class="board-seat' + (isMe ? " is-me" : "") + (s.is_automatic ? " is-auto" : "") + '" value="' + number + '">\n';
-    h += '  <h3 class="seat-title"><span class="seat-no">' + t("Seat %(number)s", { number: number }) + "</span> " + esc(s.name) +
-      (isMe ? ' <span class="tag you">' + t("you") + "</span>" : "") +
-      (s.is_automatic ? ' <span class="tag">' + t("automatic") + "</span>" : "") + "</h3>\n";
+    h += '  <h3 class="seat-title"><span class="seat-no">' + t(gettext("Seat %(number)s"), { number: number }) + "</span> " + esc(s.name) +
+      (isMe ? ' <span class="tag you">' + t(gettext("you")) + "</span>" : "") +
+      (s.is_automatic ? ' <span class="tag">' + t(gettext("automatic")) + "</span>" : "") + "</h3>\n";
     var packs = s.packs || [];
     h += '  <p class="seat-packs">' + (packs.length
-      ? esc(nt("Holds %(counter)s pack (%(pack_sizes)s cards)", "Holds %(counter)s packs (%(pack_sizes)s cards)", packs.length,
+      ? esc(nt(ngettext("Holds %(counter)s pack (%(pack_sizes)s cards)", "Holds %(counter)s packs (%(pack_sizes)s cards)", packs.length), packs.length,
         { pack_sizes: packs.map(function (p) { return p.cards_left; }).join(", ") }))
-      : t("Holds no pack")) + "</p>\n";
+      : t(gettext("Holds no pack"))) + "</p>\n";
     packs.forEach(function (p) {
       if (!p.dfcs || !p.dfcs.length) return;
-      h += '  <p class="dfc-heading">' + t("DFCs in a held pack (%(cards_left)s cards)", { cards_left: p.cards_left }) + "</p>\n";
+      h += '  <p class="dfc-heading">' + t(gettext("DFCs in a held pack (%(cards_left)s cards)"), { cards_left: p.cards_left }) + "</p>\n";
       h += '  <ul class="dfc-list">' + p.dfcs.map(chipHtml).join("") + "</ul>\n";
     });
     if (s.pile_dfcs !== null && s.pile_dfcs !== undefined) {
-      h += '  <p class="dfc-heading">' + t("DFCs drafted") + (s.pile_dfcs.length ? "" : t(": none yet")) + "</p>\n";
+      h += '  <p class="dfc-heading">' + t(gettext("DFCs drafted")) + (s.pile_dfcs.length ? "" : t(gettext(": none yet"))) + "</p>\n";
       if (s.pile_dfcs.length) h += '  <ul class="dfc-list">' + s.pile_dfcs.map(chipHtml).join("") + "</ul>\n";
     }
     return h + "</li>";
@@ -323,16 +326,16 @@
     var bottom = seats.slice(half).reverse();
     var direction = boardDirection(state.pod);
     var h = '<div class="table-board seats-' + seats.length + '">\n';
-    h += '  <ol class="seat-row seat-row-top" aria-label="' + t("Seats along the top of the table") + '">\n    ' +
+    h += '  <ol class="seat-row seat-row-top" aria-label="' + t(gettext("Seats along the top of the table")) + '">\n    ' +
       top.map(function (s) { return boardSeatHtml(s, me); }).join("") + "\n  </ol>\n";
-    h += '  <div class="table-middle" aria-hidden="true">\n    <span class="table-label">' + t("Table") + "</span>\n    ";
-    if (direction === "left") h += '<span class="pass-dir">' + t("Passing left ⟳ (seat 1 → 2 → 3…)") + "</span>";
-    else if (direction === "right") h += '<span class="pass-dir">' + t("Passing right ⟲ (seat 3 → 2 → 1…)") + "</span>";
+    h += '  <div class="table-middle" aria-hidden="true">\n    <span class="table-label">' + t(gettext("Table")) + "</span>\n    ";
+    if (direction === "left") h += '<span class="pass-dir">' + t(gettext("Passing left ⟳ (seat 1 → 2 → 3…)")) + "</span>";
+    else if (direction === "right") h += '<span class="pass-dir">' + t(gettext("Passing right ⟲ (seat 3 → 2 → 1…)")) + "</span>";
     h += "\n  </div>\n";
-    h += '  <ol class="seat-row seat-row-bottom" aria-label="' + t("Seats along the bottom of the table") + '">\n    ' +
+    h += '  <ol class="seat-row seat-row-bottom" aria-label="' + t(gettext("Seats along the bottom of the table")) + '">\n    ' +
       bottom.map(function (s) { return boardSeatHtml(s, me); }).join("") + "\n  </ol>\n</div>\n";
-    if (direction) h += '<p class="visually-hidden">' + t("Packs pass %(direction)s this round.", { direction: directionText(direction) }) + "</p>\n";
-    if (!state.board.piles_open) h += '<p class="muted board-note">' + t("Drafted cards are private again now that the draft is over.") + "</p>\n";
+    if (direction) h += '<p class="visually-hidden">' + t(gettext("Packs pass %(direction)s this round."), { direction: directionText(direction) }) + "</p>\n";
+    if (!state.board.piles_open) h += '<p class="muted board-note">' + t(gettext("Drafted cards are private again now that the draft is over.")) + "</p>\n";
     return h;
   }
 
@@ -362,12 +365,12 @@
     var queue = seat ? seat.queue || [] : [];
     var head = queue[0] || null;
     var paused = pod.state === "paused";
-    var h = '<section class="draft-status' + (paused ? " is-paused" : "") + '" aria-label="' + t("Draft status") + '">\n    <div class="status-main">\n';
+    var h = '<section class="draft-status' + (paused ? " is-paused" : "") + '" aria-label="' + t(gettext("Draft status")) + '">\n    <div class="status-main">\n';
     h += '      <p class="status-state">' + badge(pod.state, pod.paused_from);
     if (pod.round) {
-      h += ' <span class="status-round">' + t("Round %(round)s of 3", { round: pod.round });
-      if (head) h += " " + t("· pick %(pick_number)s", { pick_number: head.pick_number });
-      if (pod.direction && eff === "drafting") h += " " + t("· passing %(direction)s", { direction: directionText(pod.direction) });
+      h += ' <span class="status-round">' + t(gettext("Round %(round)s of 3"), { round: pod.round });
+      if (head) h += " " + t(gettext("· pick %(pick_number)s"), { pick_number: head.pick_number });
+      if (pod.direction && eff === "drafting") h += " " + t(gettext("· passing %(direction)s"), { direction: directionText(pod.direction) });
       h += "</span>";
     }
     h += "</p>\n";
@@ -376,20 +379,20 @@
       if (head) {
         var waiting = Math.max(0, queue.length - 1);
         h += waiting
-          ? rich(nt("<strong>%(counter)s</strong> more pack waiting after this one", "<strong>%(counter)s</strong> more packs waiting after this one", waiting))
-          : t("No other pack waiting");
+          ? rich(nt(ngettext("<strong>%(counter)s</strong> more pack waiting after this one", "<strong>%(counter)s</strong> more packs waiting after this one", waiting), waiting))
+          : t(gettext("No other pack waiting"));
       } else {
-        h += t("Waiting for a pack");
+        h += t(gettext("Waiting for a pack"));
       }
       h += "</p>\n";
     }
     h += "    </div>\n";
     var clock = clockFor(pod, head);
     if (clock.label) {
-      h += '    <div class="status-clock"><span class="clock-label">' + esc(clock.label) + (clock.paused ? " " + t("(paused)") : "") +
+      h += '    <div class="status-clock"><span class="clock-label">' + esc(clock.label) + (clock.paused ? " " + t(gettext("(paused)")) : "") +
         "</span> " + countdown(clock.deadline, clock.remaining_ms, clock.label) + "</div>\n";
     } else if (eff === "drafting" && head && !pod.pick_timer) {
-      h += '    <div class="status-clock"><span class="clock-label">' + t("No pick timer") + "</span></div>";
+      h += '    <div class="status-clock"><span class="clock-label">' + t(gettext("No pick timer")) + "</span></div>";
     }
     return h + "  </section>\n";
   }
@@ -405,70 +408,70 @@
     var canPick = canAct && pod.state === "drafting" && !!head;
     var h = "";
     if (pod.state === "not_started") {
-      h = '<section class="empty-state live-empty"><h2 tabindex="-1">' + t("The draft has not started yet") + "</h2><p>" +
-        t("Stay on this page: your first pack appears here as soon as the organiser starts pod %(number)s.", { number: pod.number }) + "</p></section>";
+      h = '<section class="empty-state live-empty"><h2 tabindex="-1">' + t(gettext("The draft has not started yet")) + "</h2><p>" +
+        t(gettext("Stay on this page: your first pack appears here as soon as the organiser starts pod %(number)s."), { number: pod.number }) + "</p></section>";
     } else if (eff === "drafting" && head) {
       h = '<form method="post" action="' + url("pick") + '" class="pack-form' + (paused ? " is-paused" : "") + '" id="pack-form" data-pack="' + esc(head.pack_id) + '">\n';
       h += "    " + csrfInput() + '<input type="hidden" name="pack" value="' + esc(head.pack_id) + '">\n';
       h += '    <div class="pack-head">\n      <h2 id="pack-title" tabindex="-1">' +
-        (canAct ? t("Your pack") : t("Pack in front of %(name)s", { name: info.name })) + " " +
-        esc(nt("· pick %(pick_number)s · %(counter)s card", "· pick %(pick_number)s · %(counter)s cards", head.cards_left, { pick_number: head.pick_number })) + "</h2>\n";
+        (canAct ? t(gettext("Your pack")) : t(gettext("Pack in front of %(name)s"), { name: info.name })) + " " +
+        esc(nt(ngettext("· pick %(pick_number)s · %(counter)s card", "· pick %(pick_number)s · %(counter)s cards", head.cards_left), head.cards_left, { pick_number: head.pick_number })) + "</h2>\n";
       if (canPick) {
-        h += '      <div class="pick-position">\n        <label for="pick-position">' + t("Put my pick") + '</label>\n        <select name="position" id="pick-position">\n';
-        h += '          <option value="">' + t("at the end of my pile") + "</option>\n";
-        if (pile.length) h += '          <option value="0">' + t("at the top of my pile") + "</option>\n";
+        h += '      <div class="pick-position">\n        <label for="pick-position">' + t(gettext("Put my pick")) + '</label>\n        <select name="position" id="pick-position">\n';
+        h += '          <option value="">' + t(gettext("at the end of my pile")) + "</option>\n";
+        if (pile.length) h += '          <option value="0">' + t(gettext("at the top of my pile")) + "</option>\n";
         h += "          ";
         pile.forEach(function (row, index) {
           if (index === pile.length - 1) return;
-          h += '<option value="' + (index + 1) + '">' + t("after %(name)s", { name: present(row).name }) + "</option>";
+          h += '<option value="' + (index + 1) + '">' + t(gettext("after %(name)s"), { name: present(row).name }) + "</option>";
         });
         h += "\n        </select>\n      </div>";
       }
       h += "\n    </div>\n";
       if (paused) {
-        h += '    <p class="notice" role="status"><strong>' + t("Paused.") + "</strong> " +
-          t("The organiser paused the pod; your timer is frozen and picks resume with the pod.") + "</p>\n";
+        h += '    <p class="notice" role="status"><strong>' + t(gettext("Paused.")) + "</strong> " +
+          t(gettext("The organiser paused the pod; your timer is frozen and picks resume with the pod.")) + "</p>\n";
       } else if (canPick) {
-        h += '    <p class="help" id="pick-help">' + t("Tap or click a card, then") + " <strong>" + t("Confirm pick") + "</strong> " +
-          t("(or double-click it).") + '<span class="kbd-help"> ' + t("Keys:") + " <kbd>←</kbd> <kbd>→</kbd> " + t("choose,") +
-          " <kbd>" + t("Enter") + "</kbd> " + t("pick then confirm,") + " <kbd>F</kbd> " + t("flip,") + " <kbd>" + t("Esc") + "</kbd> " +
-          t("cancel,") + " <kbd>1</kbd>–<kbd>9</kbd> " + t("choose a card by number.") + "</span></p>\n";
+        h += '    <p class="help" id="pick-help">' + t(gettext("Tap or click a card, then")) + " <strong>" + t(gettext("Confirm pick")) + "</strong> " +
+          t(gettext("(or double-click it).")) + '<span class="kbd-help"> ' + t(gettext("Keys:")) + " <kbd>←</kbd> <kbd>→</kbd> " + t(gettext("choose,")) +
+          " <kbd>" + t(gettext("Enter")) + "</kbd> " + t(gettext("pick then confirm,")) + " <kbd>F</kbd> " + t(gettext("flip,")) + " <kbd>" + t(gettext("Esc")) + "</kbd> " +
+          t(gettext("cancel,")) + " <kbd>1</kbd>–<kbd>9</kbd> " + t(gettext("choose a card by number.")) + "</span></p>\n";
       }
       h += '    <ul class="pack-grid" aria-labelledby="pack-title">\n      ' +
         (head.cards || []).map(function (row) { return "<li>" + cardHtml(row, canPick) + "</li>"; }).join("") + "\n    </ul>\n";
       if (canPick && !paused) {
-        h += '    <div class="pick-bar" id="pick-bar" hidden><span aria-live="polite">' + t("Selected:") +
+        h += '    <div class="pick-bar" id="pick-bar" hidden><span aria-live="polite">' + t(gettext("Selected:")) +
           ' <strong class="pick-bar-name"></strong></span> <span class="pick-bar-buttons"><button type="button" class="button primary" data-confirm-pick>' +
-          t("Confirm pick") + '</button> <button type="button" class="button" data-cancel-pick>' + t("Cancel") + "</button></span></div>\n";
+          t(gettext("Confirm pick")) + '</button> <button type="button" class="button" data-cancel-pick>' + t(gettext("Cancel")) + "</button></span></div>\n";
       }
       h += "  </form>";
     } else if (eff === "drafting") {
-      h = '<section class="empty-state live-empty"><h2 tabindex="-1">' + t("Waiting for the next pack") + "</h2><p>" +
-        t("Your neighbour is still picking. The pack appears here the moment it is passed to you.") + "</p></section>";
+      h = '<section class="empty-state live-empty"><h2 tabindex="-1">' + t(gettext("Waiting for the next pack")) + "</h2><p>" +
+        t(gettext("Your neighbour is still picking. The pack appears here the moment it is passed to you.")) + "</p></section>";
     } else if (eff === "reviewing") {
       var clock = clockFor(pod, null);
-      h = '<section class="review panel">\n    <h2 tabindex="-1">' + t("Round %(round)s is over: review your pile", { round: pod.round }) + "</h2>\n";
-      h += "    <p>" + t("Look through your picks below. The next round") + " " +
-        (clock.deadline || clock.remaining_ms ? t("starts when the review clock runs out or") + " " : t("starts") + " ") +
-        t("when every player is ready.") + "</p>\n";
+      h = '<section class="review panel">\n    <h2 tabindex="-1">' + t(gettext("Round %(round)s is over: review your pile"), { round: pod.round }) + "</h2>\n";
+      h += "    <p>" + t(gettext("Look through your picks below. The next round")) + " " +
+        (clock.deadline || clock.remaining_ms ? t(gettext("starts when the review clock runs out or")) + " " : t(gettext("starts")) + " ") +
+        t(gettext("when every player is ready.")) + "</p>\n";
       if (canAct) {
         if (info.ready) {
           var others = (state.board.seats || []).filter(function (s) { return !s.ready && !s.is_automatic; }).length;
           h += '    <p class="notice" role="status"><span aria-hidden="true">✓</span> ' +
-            esc(nt("You are ready. Waiting for %(counter)s other player.", "You are ready. Waiting for %(counter)s other players.", others)) + "</p>\n";
+            esc(nt(ngettext("You are ready. Waiting for %(counter)s other player.", "You are ready. Waiting for %(counter)s other players.", others), others)) + "</p>\n";
         } else if (!paused) {
           h += '    <form method="post" action="' + url("ready") + '" class="ready-form" data-api="ready">' + csrfInput() +
-            '<button type="submit" class="button primary big" id="ready-button">' + t("I'm ready for the next pack") + "</button></form>";
+            '<button type="submit" class="button primary big" id="ready-button">' + t(gettext("I'm ready for the next pack")) + "</button></form>";
         }
       }
       h += "\n  </section>";
     } else if (eff === "deck_building") {
-      h = '<section class="review panel">\n    <h2 tabindex="-1">' + t("The draft is over: build your deck") + "</h2>\n    <p>" +
-        t("Your pool is your pile below. Register your deck before the deck-building clock runs out.") + "</p>\n" +
-        '    <p><a class="button primary big" href="' + url("deck") + '">' + (canAct ? t("Register my deck") : t("Decks of this event")) + "</a></p>\n  </section>";
+      h = '<section class="review panel">\n    <h2 tabindex="-1">' + t(gettext("The draft is over: build your deck")) + "</h2>\n    <p>" +
+        t(gettext("Your pool is your pile below. Register your deck before the deck-building clock runs out.")) + "</p>\n" +
+        '    <p><a class="button primary big" href="' + url("deck") + '">' + (canAct ? t(gettext("Register my deck")) : t(gettext("Decks of this event"))) + "</a></p>\n  </section>";
     } else {
-      h = '<section class="review panel">\n    <h2 tabindex="-1">' + t("Deck building is over") + "</h2>\n    <p>" +
-        t("If you have not registered your deck yet, see a judge.") + ' <a href="' + url("deck") + '">' + t("Deck registration") + "</a></p>\n  </section>";
+      h = '<section class="review panel">\n    <h2 tabindex="-1">' + t(gettext("Deck building is over")) + "</h2>\n    <p>" +
+        t(gettext("If you have not registered your deck yet, see a judge.")) + ' <a href="' + url("deck") + '">' + t(gettext("Deck registration")) + "</a></p>\n  </section>";
     }
     return "\n" + h + "\n";
   }
@@ -486,19 +489,19 @@
     var h = '<li class="pile-item' + (c.is_dfc ? " dfc" : "") + '"' + (canAct ? ' draggable="true"' : "") + ' data-card="' + id + '" data-index="' + index + '">\n';
     h += '        <span class="pile-pos" aria-hidden="true">' + (index + 1) + "</span>\n";
     h += '        <details class="pile-card" id="pile-card-' + id + '"><summary><span class="pile-name">' + nameHtml(c.local_name, c.name) + "</span>" +
-      (c.is_dfc ? ' <span class="tag dfc-tag">' + t("DFC") + "</span>" : "") +
+      (c.is_dfc ? ' <span class="tag dfc-tag">' + t(gettext("DFC")) + "</span>" : "") +
       ' <span class="rarity-letter" title="' + esc(rarityText(c.rarity)) + '" aria-hidden="true">' + esc(rarityLetter(c.rarity)) +
       '</span><span class="visually-hidden"> ' + esc(rarityText(c.rarity)) + "</span></summary>\n";
-    h += '          <div class="pile-faces"><div>' + (c.is_dfc ? '<p class="side-label">' + t("Front") + "</p>" : "") + faceHtml(c.front) + "</div>" +
+    h += '          <div class="pile-faces"><div>' + (c.is_dfc ? '<p class="side-label">' + t(gettext("Front")) + "</p>" : "") + faceHtml(c.front) + "</div>" +
       (c.back ? '<div><p class="side-label">' + esc(c.back.label) + "</p>" + faceHtml(c.back) + "</div>" : "") + "</div>\n        </details>\n";
     if (canAct) {
       var form = '<form method="post" action="' + url("pile") + '" data-api="move">' + csrfInput() + '<input type="hidden" name="card" value="' + id + '">';
       h += '        <span class="pile-moves">\n          ' + form + '<input type="hidden" name="position" value="' + (index - 1) +
         '"><button type="submit" class="icon-button" id="up-' + id + '"' + (index === 0 ? " disabled" : "") +
-        '><span aria-hidden="true">▲</span><span class="visually-hidden">' + t("Move %(name)s up", { name: c.name }) + "</span></button></form>\n";
+        '><span aria-hidden="true">▲</span><span class="visually-hidden">' + t(gettext("Move %(name)s up"), { name: c.name }) + "</span></button></form>\n";
       h += "          " + form + '<input type="hidden" name="position" value="' + (index + 1) + '"><button type="submit" class="icon-button" id="down-' + id + '"' +
         (index === count - 1 ? " disabled" : "") + '><span aria-hidden="true">▼</span><span class="visually-hidden">' +
-        t("Move %(name)s down", { name: c.name }) + "</span></button></form>\n        </span>";
+        t(gettext("Move %(name)s down"), { name: c.name }) + "</span></button></form>\n        </span>";
     }
     return h + "\n      </li>";
   }
@@ -507,34 +510,34 @@
     var info = (seat && seat.info) || {};
     var pile = seat ? seat.pile || [] : [];
     var h = '<section class="pile-section" id="pile" aria-labelledby="pile-title">\n';
-    h += '    <h2 id="pile-title" tabindex="-1">' + (canAct ? t("Your pile") : t("Pile")) + ' <span class="count">' +
-      esc(nt("(%(counter)s card)", "(%(counter)s cards)", pile.length)) + "</span></h2>\n";
+    h += '    <h2 id="pile-title" tabindex="-1">' + (canAct ? t(gettext("Your pile")) : t(gettext("Pile"))) + ' <span class="count">' +
+      esc(nt(ngettext("(%(counter)s card)", "(%(counter)s cards)", pile.length), pile.length)) + "</span></h2>\n";
     if (info.pile_cover) {
-      h += '    <p class="pile-cover-note">' + t("The pile starts with %(pile_cover_label)s; the double-faced cards are beneath it (R17).",
+      h += '    <p class="pile-cover-note">' + t(gettext("The pile starts with %(pile_cover_label)s; the double-faced cards are beneath it (R17)."),
         { pile_cover_label: coverLabel(info.pile_cover) }) + "</p>\n";
     }
     if (canAct) {
-      h += '    <p class="muted small">' + t("The double-faced cards in your pile are open information: the table can see them (R15). Order the pile as you like (R17): drag a card, or use ▲ ▼.") + "</p>\n";
+      h += '    <p class="muted small">' + t(gettext("The double-faced cards in your pile are open information: the table can see them (R15). Order the pile as you like (R17): drag a card, or use ▲ ▼.")) + "</p>\n";
       h += '    <form method="post" action="' + url("cover") + '" class="pile-cover-form" data-api="cover">' + csrfInput() + "\n";
-      h += '      <label for="pile-cover">' + t("Start my pile with") + '</label>\n      <select name="cover" id="pile-cover">' +
+      h += '      <label for="pile-cover">' + t(gettext("Start my pile with")) + '</label>\n      <select name="cover" id="pile-cover">' +
         PILE_COVERS.map(function (value) {
           return '<option value="' + value + '"' + (value === (info.pile_cover || "") ? " selected" : "") + ">" + esc(coverLabel(value)) + "</option>";
         }).join("") + "</select>\n";
-      h += '      <button type="submit" class="button small">' + t("Save") + "</button>\n    </form>";
+      h += '      <button type="submit" class="button small">' + t(gettext("Save")) + "</button>\n    </form>";
     }
     h += '\n    <ol class="pile-list" aria-labelledby="pile-title">\n      ';
     h += pile.length
       ? pile.map(function (row, index) { return pileItemHtml(row, index, pile.length); }).join("")
-      : '<li class="pile-empty muted">' + t("No cards yet: your picks land here.") + "</li>";
+      : '<li class="pile-empty muted">' + t(gettext("No cards yet: your picks land here.")) + "</li>";
     return h + "\n    </ol>\n  </section>\n";
   }
 
   function seatBoardHtml(seat) {
     var me = canAct && seat && seat.info ? seat.info.position : null;
     return '<section class="board-section" id="board" aria-labelledby="board-title">\n    <h2 id="board-title" tabindex="-1">' +
-      t("The table: open information") + '</h2>\n    <p class="muted small">' +
-      t("Every double-faced card in the pod, with both faces: in the packs each seat holds") +
-      (state.board.piles_open ? " " + t("and in each seat's pile") : "") + " " + t("(R15). Single-faced cards stay hidden (R16).") +
+      t(gettext("The table: open information")) + '</h2>\n    <p class="muted small">' +
+      t(gettext("Every double-faced card in the pod, with both faces: in the packs each seat holds")) +
+      (state.board.piles_open ? " " + t(gettext("and in each seat's pile")) : "") + " " + t(gettext("(R15). Single-faced cards stay hidden (R16).")) +
       "</p>\n    " + boardHtml(me) + "  </section>\n";
   }
 
@@ -543,29 +546,29 @@
   function tableStatusHtml() {
     var pod = state.pod;
     var totals = boardTotals();
-    var h = '<section class="draft-status" aria-label="' + t("Pod status") + '">\n    <div class="status-main">\n      <p class="status-state">' +
+    var h = '<section class="draft-status" aria-label="' + t(gettext("Pod status")) + '">\n    <div class="status-main">\n      <p class="status-state">' +
       badge(pod.state, pod.paused_from);
     if (pod.round) {
-      h += ' <span class="status-round">' + t("Round %(round)s of 3", { round: pod.round }) +
-        (pod.direction && pod.state === "drafting" ? " " + t("· passing %(direction)s", { direction: directionText(pod.direction) }) : "") + "</span>";
+      h += ' <span class="status-round">' + t(gettext("Round %(round)s of 3"), { round: pod.round }) +
+        (pod.direction && pod.state === "drafting" ? " " + t(gettext("· passing %(direction)s"), { direction: directionText(pod.direction) }) : "") + "</span>";
     }
     h += '</p>\n      <p class="status-queue">';
     if (totals.packs) {
-      h += esc(nt("%(counter)s pack going round", "%(counter)s packs going round", totals.packs)) + ", " +
-        esc(nt("%(counter)s card left in them", "%(counter)s cards left in them", totals.cards));
+      h += esc(nt(ngettext("%(counter)s pack going round", "%(counter)s packs going round", totals.packs), totals.packs)) + ", " +
+        esc(nt(ngettext("%(counter)s card left in them", "%(counter)s cards left in them", totals.cards), totals.cards));
     } else if (pod.state === "not_started") {
-      h += t("Packs open when the organiser starts the pod");
+      h += t(gettext("Packs open when the organiser starts the pod"));
     } else {
-      h += t("No pack going round");
+      h += t(gettext("No pack going round"));
     }
     return h + "</p>\n    </div>\n  </section>\n";
   }
 
   function tableBoardHtml() {
-    return '<section class="board-section" aria-labelledby="board-title">\n    <h2 id="board-title" tabindex="-1">' + t("The table") +
-      (view === "spectate" ? " " + t("(open information only)") : "") + '</h2>\n    <p class="muted small">' +
-      t("Double-faced cards are open information during a draft (R15): here are all of them, with both faces, in the packs each seat holds") +
-      (state.board.piles_open ? " " + t("and in each seat's pile") : "") + t(". Single-faced cards are never shown (R16).") +
+    return '<section class="board-section" aria-labelledby="board-title">\n    <h2 id="board-title" tabindex="-1">' + t(gettext("The table")) +
+      (view === "spectate" ? " " + t(gettext("(open information only)")) : "") + '</h2>\n    <p class="muted small">' +
+      t(gettext("Double-faced cards are open information during a draft (R15): here are all of them, with both faces, in the packs each seat holds")) +
+      (state.board.piles_open ? " " + t(gettext("and in each seat's pile")) : "") + t(gettext(". Single-faced cards are never shown (R16).")) +
       "</p>\n    " + boardHtml(myPosition) + "  </section>\n";
   }
 
@@ -590,19 +593,19 @@
       var queue = own ? own.queue || [] : s.packs || [];
       var head = queue[0] || null;
       var q = queue.length
-        ? esc(nt("%(counter)s pack", "%(counter)s packs", queue.length)) + ' <span class="muted small">(' +
-          queue.map(function (p) { return esc(p.cards_left); }).join(", ") + " " + t("cards") + ")</span>"
-        : '<span class="muted">' + t("empty") + "</span>";
+        ? esc(nt(ngettext("%(counter)s pack", "%(counter)s packs", queue.length), queue.length)) + ' <span class="muted small">(' +
+          queue.map(function (p) { return esc(p.cards_left); }).join(", ") + " " + t(gettext("cards")) + ")</span>"
+        : '<span class="muted">' + t(gettext("empty")) + "</span>";
       var clock = null;  // no clock: the server's "waiting 12 s" stays
       if (head && head.deadline) clock = countdown(head.deadline, null, gettext("Pick clock"));
       else if (head && head.remaining_ms !== null && head.remaining_ms !== undefined) {
-        clock = countdown(null, head.remaining_ms, gettext("Pick clock")) + ' <span class="muted small">' + t("paused") + "</span>";
+        clock = countdown(null, head.remaining_ms, gettext("Pick clock")) + ' <span class="muted small">' + t(gettext("paused")) + "</span>";
       }
       cells[s.position] = {
         queue: q,
         clock: clock,
         picks: esc(s.picks),
-        ready: s.ready || s.is_automatic ? '<span aria-hidden="true">✓</span> ' + t("ready") : t("not yet"),
+        ready: s.ready || s.is_automatic ? '<span aria-hidden="true">✓</span> ' + t(gettext("ready")) : t(gettext("not yet")),
       };
     });
     return cells;
