@@ -550,7 +550,7 @@ class EventSocket(_PodSocket):
 
     async def start_state(self) -> None:
         documents = await self.read_documents()
-        self.digests: dict[int, bytes] = {}
+        self.digests: dict[int, dict] = {}
         self.last_summary = 0.0
         self.version = {pod_id: document.version for pod_id, document in documents.items()}
         await self.send_summary(list(documents.values()))
@@ -576,14 +576,17 @@ class EventSocket(_PodSocket):
         await self.send_summary(list(newest.values()))
 
     async def send_summary(self, documents: list[state.Document]) -> None:
-        """The digests of these pods that differ from what this dashboard was sent."""
+        """For each of these pods, the digest's fields that differ from what this dashboard
+        was sent (a pod new to it: every field)."""
         self.last_summary = asyncio.get_running_loop().time()
         changed = []
         for document in documents:
-            encoded = orjson.dumps(document.digest)
-            if self.digests.get(document.pod_id) != encoded:
-                self.digests[document.pod_id] = encoded
-                changed.append(orjson.Fragment(encoded))
+            digest = document.digest
+            known = self.digests.get(document.pod_id, {})
+            fields = {key: value for key, value in digest.items() if key == "id" or known.get(key) != value}
+            if len(fields) > 1:
+                self.digests[document.pod_id] = digest
+                changed.append(fields)
         if changed or not documents:
             try:
                 await self.send(text_data=orjson.dumps({"type": "summary", "pods": changed}).decode())

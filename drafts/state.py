@@ -278,28 +278,25 @@ class Document:
 
     @cached_property
     def digest(self) -> dict:
-        """The pod as the dashboard shows it (``protocol.PodDigest``): no card."""
+        """The pod as the dashboard shows it (``protocol.PodDigest``): its state, the pick it
+        is on (its slowest seat's), the first clock to run out, and the seats holding more than
+        one pack (holding the pod up). No card, no name: the page has the seats already."""
         pod = self.data["pod"]
-        seats = [
-            {
-                "position": seat["position"],
-                "name": seat["name"],
-                "is_automatic": seat["is_automatic"],
-                "ready": seat["ready"],
-                "picks": seat["picks"],
-                "packs": len(seat["packs"]),
-            }
-            for _, seat in self.board
-        ]
+        fronts = [queue[0] for queue in self.held.values() if queue]
+        deadlines = sorted(p["deadline"] for p in fronts if p["deadline"])
         return {
             "id": pod["id"],
-            "number": pod["number"],
             "state": pod["state"],
             "paused_from": pod["paused_from"] or None,
             "round": pod["round"],
-            "version": pod["version"],
-            "picks": sum(seat["picks"] for seat in seats),
-            "seats": seats,
+            "pick": min((p["picks_made"] + 1 for p in fronts), default=None),
+            "deadline": deadlines[0] if deadlines else None,
+            "picks": sum(len(cards) for cards in self.data["piles"].values()),
+            "holding": sorted(
+                [position, len(self.held.get(seat_id, []))]
+                for seat_id, position, *_ in self.data["seats"]
+                if len(self.held.get(seat_id, [])) > 1
+            ),
         }
 
 

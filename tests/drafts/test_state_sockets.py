@@ -139,7 +139,9 @@ async def test_a_seat_page_gets_a_snapshot_of_its_own_cards_and_the_open_board(p
     assert snapshot["type"] == "snapshot" and snapshot["version"] == pod.version
     assert snapshot["cards_url"].startswith(f"/events/{pod.event_id}/cards/")
     mine = snapshot["state"]["seats"][str(seats[0].pk)]
-    front = await database_sync_to_async(lambda: list(Pack.objects.filter(holder=seats[0]).first().cards.values_list("pk", flat=True)))()
+    front = await database_sync_to_async(
+        lambda: list(Pack.objects.filter(holder=seats[0]).first().cards.values_list("pk", flat=True))
+    )()
     assert sorted(c[0] for c in mine["queue"][0]["cards"]) == sorted(front)
     assert len(snapshot["state"]["board"]["seats"]) == 8
     await page.close()
@@ -162,9 +164,7 @@ async def test_a_pick_reaches_the_next_seat_as_a_delta_with_the_pack(pod, seats,
     await neighbour.close()
 
 
-async def test_pages_build_the_same_state_as_a_fresh_snapshot_over_a_whole_draft(
-    pod, seats, players, organiser, judge
-):
+async def test_pages_build_the_same_state_as_a_fresh_snapshot_over_a_whole_draft(pod, seats, players, organiser, judge):
     """Random picks, a pause and resume, a seat replaced by an automatic drafter, readies
     between rounds and a reconnect, with a page of every kind open: every frame has its type,
     each version is applied once and in order, and every page equals a fresh snapshot."""
