@@ -260,9 +260,7 @@ def build_sheet(
         for pk, uris in cardinfo.images(extra - set(printings)).items():
             printings[pk] = _image_entry(uris)
     return {
-        "cards": {
-            str(card_id): _card_entry(infos[card_id], language, defaults[card_id]) for card_id in sorted(infos)
-        },
+        "cards": {str(card_id): _card_entry(infos[card_id], language, defaults[card_id]) for card_id in sorted(infos)},
         "printings": {str(pk): printings[pk] for pk in sorted(printings)},
     }
 

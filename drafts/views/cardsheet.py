@@ -66,9 +66,7 @@ def _etag_matches(request, digest: str) -> bool:
 @require_GET
 def card_sheet(request, event_id: int, digest: str, language: str):
     if event_id > MAX_ID:
-        return _error(
-            NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": event_id})
-        )
+        return _error(NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": event_id}))
     try:
         event = access.access_event(event_id)
     except NotFoundError as exc:

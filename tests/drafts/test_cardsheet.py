@@ -74,9 +74,7 @@ def test_a_booster_sheet_has_every_card_of_the_set_and_nothing_else(client):
 
     assert {int(k) for k in sheet["cards"]} == isd_cards
     assert str(other.pk) not in sheet["cards"]
-    isd_printings = set(
-        Printing.objects.filter(card_set__code="ISD", in_boosters=True).values_list("pk", flat=True)
-    )
+    isd_printings = set(Printing.objects.filter(card_set__code="ISD", in_boosters=True).values_list("pk", flat=True))
     assert {int(k) for k in sheet["printings"]} == isd_printings
     # Every card's default printing is one of the sheet's.
     assert all(str(c["printing"]) in sheet["printings"] for c in sheet["cards"].values())
@@ -309,7 +307,10 @@ def test_the_batch_look_up_takes_printings_and_the_language(client):
         ("ids=%EF%BC%91", "invalid_card_ids"),  # a full-width digit is not an id
         ("printings=x", "invalid_card_ids"),
         ("ids=" + ",".join(str(i) for i in range(1, 502)), "too_many_card_ids"),
-        ("ids=" + ",".join(map(str, range(1, 301))) + "&printings=" + ",".join(map(str, range(1, 202))), "too_many_card_ids"),
+        (
+            "ids=" + ",".join(map(str, range(1, 301))) + "&printings=" + ",".join(map(str, range(1, 202))),
+            "too_many_card_ids",
+        ),
         ("ids=", "no_card_ids"),
         ("ids=,,", "no_card_ids"),
         ("", "no_card_ids"),
