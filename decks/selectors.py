@@ -9,9 +9,10 @@ from typing import Any
 
 from django.db.models import Count
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from cards import languages
+from cards.models import Layout
 from decks import adapter, error_codes, findings
 from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
@@ -187,6 +188,55 @@ def pool_view(pool: list[dict]) -> list[dict]:
         if row["card_id"] in infos
     ]
     return sorted(rows, key=lambda r: r["name"])
+
+
+COLOR_NAMES = {
+    "W": gettext_lazy("White"),
+    "U": gettext_lazy("Blue"),
+    "B": gettext_lazy("Black"),
+    "R": gettext_lazy("Red"),
+    "G": gettext_lazy("Green"),
+}
+_BACK_LABELS = {Layout.MELD: gettext_lazy("Melds into")}
+
+
+def color_names(colors: Sequence[str]) -> str:
+    """A face's colors in words ("White, Blue"; "Colorless"), never by color alone."""
+    return ", ".join(str(COLOR_NAMES[c]) for c in "WUBRG" if c in colors) or gettext("Colorless")
+
+
+def with_faces(rows: list[dict]) -> list[dict]:
+    """Pool rows (``pool_view``) with what the builder shows of each card: its ``sides``, one
+    for a single-faced card (every face of a split or adventure card in it), front and back for
+    a DFC, each ``{"label", "mana_cost", "type_line", "colors"}`` (colors in words).
+
+    The faces come from ``drafts.cardinfo``'s cache of card payloads."""
+    from drafts import cardinfo
+
+    infos = cardinfo.card_info({row["card_id"] for row in rows})
+    out = []
+    for row in rows:
+        info = infos.get(row["card_id"])
+        faces = (info or {}).get("faces") or []
+        if info and info["is_dfc"] and len(faces) > 1:
+            groups = [
+                (gettext("Front face"), faces[:1]),
+                (str(_BACK_LABELS.get(info["layout"], gettext_lazy("Back face"))), faces[1:]),
+            ]
+        else:
+            groups = [("", faces)]
+        sides = [
+            {
+                "label": label,
+                "mana_cost": " // ".join(f["mana_cost"] for f in group if f["mana_cost"]),
+                "type_line": " // ".join(f["type_line"] for f in group if f["type_line"]),
+                "colors": color_names("".join("".join(f["colors"]) for f in group)),
+            }
+            for label, group in groups
+            if group
+        ]
+        out.append({**row, "sides": sides})
+    return out
 
 
 def deck_data(deck: Deck, pool: list[dict] | None = None) -> adapter.Resolved:

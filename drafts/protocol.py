@@ -48,7 +48,7 @@ class PodSummary(TypedDict):
     deck_building_deadline: str | None
     paused_remaining_ms: int | None
     pick_timer: bool
-    version: int
+    version: NotRequired[int]  # state frames carry the version beside the state, not in it
 
 
 class HeldPack(TypedDict):
@@ -140,26 +140,18 @@ Delta = TypedDict(
 )
 
 
-class DigestSeat(TypedDict):
-    position: int
-    name: str
-    is_automatic: bool
-    ready: bool
-    picks: int
-    packs: int  # packs it holds (one waiting on a slow player shows here)
-
-
 class PodDigest(TypedDict):
-    """A pod as the organiser's dashboard shows it (no card)."""
+    """A pod as the organiser's dashboard shows it (no card). A summary frame carries only
+    the fields that changed since the dashboard's last one, with the pod's ``id``."""
 
     id: int
-    number: int
-    state: str
-    paused_from: str | None
-    round: int
-    version: int
-    picks: int  # every pick made in the pod so far
-    seats: list[DigestSeat]
+    state: NotRequired[str]
+    paused_from: NotRequired[str | None]
+    round: NotRequired[int]
+    pick: NotRequired[int | None]  # the pick its slowest seat is on
+    deadline: NotRequired[str | None]  # the first pick clock to run out
+    picks: NotRequired[int]  # picks made in the pod so far
+    holding: NotRequired[list[list[int]]]  # [seat position, packs held] of seats holding 2 or more
 
 
 # --- server -> client ------------------------------------------------------------------------
@@ -296,11 +288,11 @@ class ReadyIn(TypedDict):
 ClientFrame = HeartbeatIn | PickIn | SyncIn | ReadyIn
 
 SERVER_FRAMES: dict[str, type] = {
-    typing.get_type_hints(t)["type"].__args__[0]: t  # type: ignore[attr-defined]
+    typing.get_type_hints(t)["type"].__args__[0]: t
     for t in typing.get_args(ServerFrame)
 }
 CLIENT_FRAMES: dict[str, type] = {
-    typing.get_type_hints(t)["type"].__args__[0]: t  # type: ignore[attr-defined]
+    typing.get_type_hints(t)["type"].__args__[0]: t
     for t in typing.get_args(ClientFrame)
 }
 
@@ -364,7 +356,7 @@ def check(value: object, expected: object, path: str = "$") -> None:
         if not isinstance(value, dict):
             raise FrameError(f"{path}: expected an object, got {type(value).__name__}")
         hints = typing.get_type_hints(expected)
-        missing = expected.__required_keys__ - value.keys()  # type: ignore[attr-defined]
+        missing = expected.__required_keys__ - value.keys()
         if missing:
             raise FrameError(f"{path}: missing {sorted(missing)}")
         unknown = value.keys() - hints.keys()

@@ -369,6 +369,14 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             )
             for label, m in w.matches.items()
         ]
+    if kind == "event+sheet":
+        from drafts import cardsheet
+
+        return [
+            Target(f"{label} {which} sheet", {"event_id": e.pk, "digest": digest, "language": "en"}, e.pk)
+            for label, e in (("own event", w.event), ("other event", w.other_event))
+            for which, digest in (("current", cardsheet.sheet_digest(e, "en")), ("stale", "0123456789abcdef"))
+        ]
     if kind == "event+export":
         return [
             Target(f"{label} {kind_}", {"event_id": e.pk, "kind": kind_}, e.pk)
@@ -692,6 +700,9 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "drafts:dashboard": [("GET", "event", EVENT_STAFF, None)],
     "drafts:dashboard-panel": [("GET", "event", EVENT_STAFF, None)],
     "drafts:event-report": [("GET", "event", EVENT_STAFF, None)],
+    # The catalogue is public: card sheets and look-ups need no sign-in (a stale digest: a 302).
+    "drafts:card-sheet": [("GET", "event+sheet", PUBLIC, None)],
+    "drafts:card-batch": [("GET", None, PUBLIC, {"ids": "1,2"})],
     "drafts:pod-detail": [("GET", "pod", EVENT_STAFF, None)],
     "drafts:pod-panel": [("GET", "pod", EVENT_STAFF, None)],
     "drafts:pod-control": [("POST", "pod+action", EVENT_ORGANISER, {})],
@@ -881,7 +892,7 @@ def request(client: Client, method: str, url: str, body: dict | None):
     cache.clear()  # no throttle or presence state carried between requests
     with transaction.atomic():
         if method == "GET":
-            response = client.get(url)
+            response = client.get(url, data=body)  # a GET's "body" is its query
         elif method == "POST" and not url.startswith("/api/"):
             response = client.post(url, data=body or {})  # an HTML form
         else:

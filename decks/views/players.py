@@ -58,7 +58,7 @@ def _pool_builder(event, registration) -> tuple[bool, list[dict] | None, str | N
             None,
             gettext("There is no pool to build from yet: your draft seat, or the sealed pool the organiser enters."),
         )
-    return True, selectors.pool_view(pool[1]), None
+    return True, selectors.with_faces(selectors.pool_view(pool[1])), None
 
 
 def _stored_counts(deck) -> tuple[dict, dict]:
