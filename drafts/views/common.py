@@ -164,6 +164,14 @@ def present_card(card: dict) -> dict:
     }
 
 
+def cards_url(event) -> str:
+    """The card sheet a draft page loads once (``drafts.cardsheet``), in the page's language:
+    the page starts loading it before its socket's snapshot names the same URL."""
+    from drafts import cardsheet
+
+    return cardsheet.sheet_url(event, get_language() or "en")
+
+
 def drafting_round(pod_state: str, paused_from: str | None, pod_round: int) -> int:
     """The round whose passing direction the table shows: only while packs go round."""
     return pod_round if effective_state(pod_state, paused_from) == PodState.DRAFTING else 0

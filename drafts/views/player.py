@@ -24,6 +24,7 @@ from drafts.access import Permission
 from drafts.forms import PickForm, PileCoverForm, PileMoveForm
 from drafts.models import PodState, effective_state
 from drafts.views.common import (
+    cards_url,
     clock_for,
     confirm_page,
     confirmed,
@@ -105,6 +106,7 @@ def seat_page(request, seat_id: int):
         % {"number": seat.pod.number, "position_1": seat.position + 1},
         socket=f"/ws/seats/{seat.pk}/",
         panel_url=reverse("drafts:seat-panel", args=[seat.pk]),
+        cards_url=cards_url(seat.pod.event),
     )
     return render(request, "drafts/seat.html", context)
 

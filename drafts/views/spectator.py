@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from drafts import selectors, services
 from drafts.models import Pod
-from drafts.views.common import drafting_round, present_board
+from drafts.views.common import cards_url, drafting_round, present_board
 
 
 def _revoked(request):
@@ -55,6 +55,7 @@ def spectate(request, token: str):
         title=gettext("Watching pod %(number)s · %(name)s") % {"number": pod.number, "name": pod.event.name},
         socket=f"/ws/watch/{token}/",
         panel_url=reverse("drafts:spectate-panel", args=[token]),
+        cards_url=cards_url(pod.event),
     )
     return render(request, "drafts/spectate.html", context)
 

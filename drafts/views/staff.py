@@ -26,6 +26,7 @@ from drafts.access import Permission
 from drafts.forms import PodControlForm
 from drafts.models import DraftFormat, Registration
 from drafts.views.common import (
+    cards_url,
     confirm_page,
     confirmed,
     drafting_round,
@@ -108,6 +109,7 @@ def pod_detail(request, pod_id: int):
         role_label=event_role_label(request.user, pod.event),
         socket=f"/ws/pods/{pod.pk}/",
         panel_url=reverse("drafts:pod-panel", args=[pod.pk]),
+        cards_url=cards_url(pod.event),
     )
     return render(request, "drafts/pod_detail.html", context)
 
@@ -380,6 +382,7 @@ def pod_board(request, pod_id: int):
         title=gettext("Open board · pod %(number)s") % {"number": pod.number},
         socket=f"/ws/pods/{pod.pk}/",
         panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]),
+        cards_url=cards_url(pod.event),
     )
     return render(request, "drafts/board.html", context)
 

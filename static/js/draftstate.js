@@ -675,12 +675,16 @@
   // Cards the sheet lacks (a late replacement, a sheet that failed): asked for once each.
   function loadMissing() {
     var ids = [];
+    var printings = [];
     allRows().forEach(function (row) {
       var id = String(row[1]);
       if (!sheet.cards[id] && !asked[id]) { asked[id] = true; ids.push(id); }
+      var printing = row[2] === null || row[2] === undefined ? null : String(row[2]);
+      if (printing && !sheet.printings[printing] && !asked["p" + printing]) { asked["p" + printing] = true; printings.push(printing); }
     });
-    if (!ids.length) return missingLoading || Promise.resolve();
-    var request = getJson(MISSING_URL + "?ids=" + ids.join(",")).then(merge, function () { /* drawn as unknown cards */ });
+    if (!ids.length && !printings.length) return missingLoading || Promise.resolve();
+    var query = "?ids=" + ids.join(",") + (printings.length ? "&printings=" + printings.join(",") : "");
+    var request = getJson(MISSING_URL + query).then(merge, function () { /* drawn as unknown cards */ });
     missingLoading = Promise.all([missingLoading, request]);
     return missingLoading;
   }

@@ -142,8 +142,8 @@ def sheet(pod: Pod, language: str = "en", *, leave_out: set[int] = frozenset()) 
 # The page's WebSocket, replaced before any of its scripts runs: it opens when the test says
 # (window.__fake.open()), hears what the test pushes (window.__fake.push(frame)) and keeps
 # what the page sends (window.__fake.sent). Fetches of the sheet are answered from
-# window.__sheet; of missing cards (/events/cards/?ids=) from window.__missing; each is noted.
-FAKE_SOCKET = """
+# window.__sheet (the page's own sheet URL too); of missing cards (/events/cards/?ids=) from window.__missing; each is noted.
+FAKE_SOCKET = r"""
 (function () {
   var sockets = [];
   window.__fake = {
@@ -174,9 +174,10 @@ FAKE_SOCKET = """
   var realFetch = window.fetch;
   window.fetch = function (address, options) {
     var text = String(address);
-    if (text.indexOf("/__test__/") === 0 || text.indexOf("/events/cards/?ids=") === 0) {
+    var isSheet = text.indexOf("/__test__/sheet.json") === 0 || /^\/events\/\d+\/cards\//.test(text);
+    if (isSheet || text.indexOf("/events/cards/?ids=") === 0) {
       window.__fake.fetches.push(text);
-      var body = text.indexOf("/__test__/sheet.json") === 0 ? window.__sheet : window.__missing;
+      var body = isSheet ? window.__sheet : window.__missing;
       return Promise.resolve(new Response(JSON.stringify(body || {cards: {}, printings: {}}),
         {status: 200, headers: {"Content-Type": "application/json"}}));
     }
@@ -186,9 +187,14 @@ FAKE_SOCKET = """
 """
 
 
-def install(driver, *, sheet_data: dict, missing: dict | None = None) -> None:
-    """Replace the WebSocket and the sheet's fetches on every page the window loads next."""
+def load(driver, url: str, *, sheet_data: dict, missing: dict | None = None) -> None:
+    """Load ``url`` with the WebSocket and the sheet's fetches replaced (on that page only: the
+    window goes on to other tests with the real ones)."""
     source = (
         f"window.__sheet = {json.dumps(sheet_data)};\nwindow.__missing = {json.dumps(missing or {})};\n" + FAKE_SOCKET
     )
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+    try:
+        driver.get(url)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})

@@ -75,8 +75,7 @@ def pick_front(seat: Seat, *, dfc: bool | None = None) -> int:
 
 
 def open_page(driver, url, snapshot, sheet, *, missing=None):
-    fakestate.install(driver, sheet_data=sheet, missing=missing)
-    driver.get(url)
+    fakestate.load(driver, url, sheet_data=sheet, missing=missing)
     wait(driver, lambda d: d.execute_script("return !!(window.DraftState && window.Live && window.__fake);"))
     driver.execute_script(NORMALISE)
     driver.execute_script(
