@@ -263,3 +263,29 @@ def test_the_table_and_the_spectator_view_drawn_from_state(browsers, login, serv
     push_delta(spectator, snapshot["version"], snapshot["version"] + 1, pod, [])
     wait(spectator, lambda d: "111 cards left" in d.find_element(By.CSS_SELECTOR, '[data-region="status"]').text)
     compare(spectator, url + "panel/", ["status", "board"])
+
+
+def test_the_server_state_draws_the_server_panel(browsers, login, api_for, server_url, organiser, players, cube_names):
+    """With the real socket: each page's regions drawn from the server's own snapshot and
+    deltas are its panel's."""
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    page = login(browsers.get(), players[0])
+    seat_url = server_url + f"/events/seats/{seats[0].pk}/"
+    page.get(seat_url)
+    wait(page, lambda d: d.execute_script("return !!(window.DraftState && DraftState.state());"))
+    page.execute_script(NORMALISE)
+    for seat in seats:  # deltas: a pile, a second pack waiting, DFCs on the board
+        assert api_for(players[seat.position]).pick_first(seat.pk)
+    assert api_for(players[7]).pick_first(seats[7].pk)
+    wait(page, lambda d: "1 more pack waiting" in d.find_element(By.CSS_SELECTOR, '[data-region="status"]').text)
+    wait(page, lambda d: "(1 card)" in d.find_element(By.CSS_SELECTOR, '[data-region="pile"]').text)
+    time.sleep(0.5)  # the last deltas drawn
+    compare(page, seat_url + "panel/", ["status", "main", "pile", "board"])
+
+    for url in (f"/events/pods/{pod.pk}/board/", f"/events/watch/{pod.spectator_token}/"):
+        page.get(server_url + url)
+        wait(page, lambda d: d.execute_script("return !!(window.DraftState && DraftState.state());"))
+        page.execute_script(NORMALISE)
+        time.sleep(0.3)
+        compare(page, server_url + url + "panel/", ["status", "board"])
