@@ -127,6 +127,8 @@
         live().flash("", "");
       } else if (result.status === 409) {
         live().flash(errorText(result) + " " + gettext("The page now shows where the draft really is."), "warn");
+        // Drawn from the socket's state: a new snapshot says where the draft really is.
+        if (window.DraftState && window.Live && window.Live.isSocketOpen()) window.DraftState.sync();
       } else {
         live().flash(errorText(result), "error");
       }

@@ -814,6 +814,8 @@
     // state draws every region again.
     invalidate: function () { drawn = {}; },
     render: render,
+    // Ask for a new snapshot (the page's view of the draft was refused as stale).
+    sync: function () { if (state) sync(); },
     state: function () { return state; },
     version: function () { return version; },
     syncing: function () { return syncing; },

@@ -289,3 +289,82 @@ def test_the_server_state_draws_the_server_panel(browsers, login, api_for, serve
         page.execute_script(NORMALISE)
         time.sleep(0.3)
         compare(page, server_url + url + "panel/", ["status", "board"])
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"state": "not_started", "round": 0},
+        {"state": "paused", "paused_from": "drafting", "round": 1},
+        {"state": "reviewing", "round": 1, "review_deadline": "future"},
+        {"state": "paused", "paused_from": "reviewing", "round": 1, "paused_remaining_ms": 45_000},
+        {"state": "deck_building", "round": 3, "deck_building_deadline": "future"},
+        {"state": "done", "round": 3},
+    ],
+    ids=lambda f: f["state"] + ("-" + f["paused_from"] if f.get("paused_from") else ""),
+)
+def test_every_pod_state_draws_as_the_server_does(browsers, login, server_url, organiser, players, cube_names, fields):
+    from drafts.models import Pod
+
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    pick_front(seats[7])
+    pick_front(seats[0], dfc=True)
+    pick_front(seats[0])
+    later = timezone.now() + timezone.timedelta(minutes=5)
+    Pod.objects.filter(pk=pod.pk).update(**{k: later if v == "future" else v for k, v in fields.items()})
+    sheet = fakestate.sheet(pod)
+    for user in (players[0], organiser):
+        page = login(browsers.get(), user)
+        url = server_url + f"/events/seats/{seats[0].pk}/"
+        open_page(page, url, fakestate.snapshot(pod, [seats[0]]), sheet)
+        compare(page, url + "panel/", ["status", "main", "pile", "board"])
+    spectator = browsers.get()
+    url = server_url + f"/events/watch/{pod.spectator_token}/"
+    open_page(spectator, url, fakestate.snapshot(pod), sheet)
+    compare(spectator, url + "panel/", ["status", "board"])
+
+
+def test_ready_goes_over_the_socket_and_focus_stays(browsers, login, server_url, organiser, players, cube_names):
+    from drafts.models import Pod
+
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    Pod.objects.filter(pk=pod.pk).update(
+        state="reviewing", review_deadline=timezone.now() + timezone.timedelta(minutes=5)
+    )
+    page = login(browsers.get(), players[0])
+    open_page(page, server_url + f"/events/seats/{seats[0].pk}/", fakestate.snapshot(pod, [seats[0]], version=5), {})
+    page.find_element(By.ID, "ready-button").click()
+    ready = page.execute_script("return window.__fake.sent;")[-1]
+    assert ready["type"] == "ready" and ready["ref"]
+    Seat.objects.filter(pk=seats[0].pk).update(ready=True)
+    page.execute_script("window.__fake.push(arguments[0]);", {"type": "readied", "ref": ready["ref"]})
+    push_delta(page, 5, 6, pod, [seats[0]])
+    wait(
+        page,
+        lambda d: (
+            "You are ready. Waiting for 7 other players" in d.find_element(By.CSS_SELECTOR, '[data-region="main"]').text
+        ),
+    )
+    assert active(page)["tag"] == "H2", active(page)
+
+
+def test_the_pod_page_follows_the_state(browsers, login, api_for, server_url, organiser, players, cube_names):
+    """Staff: every seat's queue, picks and clock cells follow the socket's state."""
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    boss = login(browsers.get(), organiser)
+    boss.get(server_url + f"/events/pods/{pod.pk}/")
+    wait(boss, lambda d: d.execute_script("return !!(window.DraftState && DraftState.state());"))
+    assert len(boss.execute_script("return Object.keys(DraftState.state().seats);")) == 8
+
+    def cell(position, name):
+        return boss.find_element(By.CSS_SELECTOR, f'tr[data-position="{position}"] [data-cell="{name}"]').text
+
+    assert cell(1, "picks") == "0" and cell(1, "queue").startswith("1 pack")
+    started = time.monotonic()
+    assert api_for(players[0]).pick_first(seats[0].pk)
+    wait(boss, lambda d: cell(0, "picks") == "1" and cell(1, "queue").startswith("2 packs"), timeout=4)
+    assert time.monotonic() - started < 2.5
+    assert boss.find_element(By.CSS_SELECTOR, 'tr[data-position="1"] [data-cell="clock"] .countdown[data-deadline]')
