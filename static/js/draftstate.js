@@ -14,7 +14,8 @@
  * Every text goes through Django's JavaScript catalog and is escaped. After a draw the page
  * hears "live:updated" ({regions: [...]}) as it did with panel swaps.
  *
- * window.DraftState: receive(frame), invalidate(), state(), version(), render(), and
+ * window.DraftState: receive(frame), invalidate(), sync(), render(), state(), version(),
+ * syncing(), sheet(), and
  * markup helpers for tests (card(row, pickable), region(name)).
  */
 (function () {
@@ -683,9 +684,15 @@
       if (printing && !sheet.printings[printing] && !asked["p" + printing]) { asked["p" + printing] = true; printings.push(printing); }
     });
     if (!ids.length && !printings.length) return missingLoading || Promise.resolve();
-    var query = "?ids=" + ids.join(",") + (printings.length ? "&printings=" + printings.join(",") : "");
-    var request = getJson(MISSING_URL + query).then(merge, function () { /* drawn as unknown cards */ });
-    missingLoading = Promise.all([missingLoading, request]);
+    // The server answers at most 500 ids a request: ask in batches well under that.
+    var requests = [missingLoading];
+    while (ids.length || printings.length) {
+      var someIds = ids.splice(0, 200);
+      var somePrintings = printings.splice(0, 200 - someIds.length);
+      var query = "?ids=" + someIds.join(",") + (somePrintings.length ? "&printings=" + somePrintings.join(",") : "");
+      requests.push(getJson(MISSING_URL + query).then(merge, function () { /* drawn as unknown cards */ }));
+    }
+    missingLoading = Promise.all(requests);
     return missingLoading;
   }
 
