@@ -167,10 +167,11 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         for topic in self.topics():
             self.hub.join(topic, self)
         await self.accept()
-        await self.send_json({"type": "hello", "role": self.role, "protocol": self.dialect})
         if self.stateful:
+            await self.send_json({"type": "hello", "role": self.role, "protocol": self.dialect})
             await self.start_state()
             return
+        await self.send_json({"type": "hello", "role": self.role})  # as API clients have always had it
         versions = await database_sync_to_async(self.arrived)()
         for pod_id in self.pod_ids:
             version = versions.get(pod_id, 0)
