@@ -1,0 +1,202 @@
+"""The page client keeps its state by the state dialect's rule (drafts/protocol.py): these pin
+what it applies, skips and counts, with hand-made frames and no server."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from drafts import protocol
+
+PATH = Path(__file__).resolve().parents[2] / "bench" / "page_client.py"
+
+
+@pytest.fixture(scope="module")
+def pc():
+    spec = importlib.util.spec_from_file_location("bench_page_client", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pack(pack_id, cards=(101, 102), **extra):
+    return {
+        "pack_id": pack_id,
+        "round": 1,
+        "pick_number": 1,
+        "cards_left": len(cards),
+        "deadline": None,
+        "remaining_ms": None,
+        "cards": [[card, 9000 + card, None, "common", False, False] for card in cards],
+        **extra,
+    }
+
+
+def pod(version, state="drafting"):
+    return {
+        "id": 7,
+        "event_id": 1,
+        "number": 1,
+        "state": state,
+        "paused_from": None,
+        "round": 1,
+        "direction": "left",
+        "review_deadline": None,
+        "deck_building_deadline": None,
+        "paused_remaining_ms": None,
+        "pick_timer": True,
+        "version": version,
+    }
+
+
+def board_seat(position, picks=0):
+    return {
+        "id": 50 + position,
+        "position": position,
+        "name": f"p{position}",
+        "is_automatic": False,
+        "ready": False,
+        "picks": picks,
+        "packs": [],
+        "pile_dfcs": None,
+    }
+
+
+def info(ready=False):
+    return {"id": 51, "position": 1, "name": "p1", "is_automatic": False, "pile_cover": "", "ready": ready}
+
+
+def snapshot(version, queue=None):
+    frame = {
+        "type": "snapshot",
+        "pod": 7,
+        "version": version,
+        "server_time": "2026-12-03T12:00:00+00:00",
+        "cards_url": "/static/cards/ISD.abc.json",
+        "state": {
+            "pod": pod(version),
+            "board": {"piles_open": True, "seats": [board_seat(0), board_seat(1)]},
+            "seats": {"51": {"info": info(), "queue": queue if queue is not None else [pack(1)], "pile": []}},
+        },
+    }
+    protocol.check_server_frame(frame)  # the hand-made frames are frames the server may send
+    return frame
+
+
+def delta(start, version, **parts):
+    return {"from": start, "version": version, **parts}
+
+
+def frame(*deltas):
+    value = {"type": "delta", "pod": 7, "deltas": list(deltas)}
+    protocol.check_server_frame(value)
+    return value
+
+
+def test_deltas_in_order_are_applied_and_each_part_replaces_its_own(pc):
+    page = pc.PageState()
+    page.load_snapshot(snapshot(3))
+    changed, gap, seats = page.apply_frame(
+        frame(
+            delta(3, 4, seats={"51": {"queue": [pack(2, (201, 202, 203))]}}),
+            delta(4, 6, pod=pod(6), board={"seats": {"1": board_seat(1, picks=1)}}),
+        )
+    )
+    assert (changed, gap, seats) == (True, False, {"51"})
+    assert page.version == 6
+    assert page.applied == 2 and page.versions_applied == 3
+    seat = page.seat(51)
+    assert seat["queue"][0]["pack_id"] == 2 and seat["info"]["ready"] is False and seat["pile"] == []
+    assert [s["picks"] for s in page.state["board"]["seats"]] == [0, 1]
+    assert page.state["board"]["piles_open"] is True
+    assert page.state["pod"]["version"] == 6
+
+
+def test_a_delta_the_page_has_already_is_skipped(pc):
+    page = pc.PageState()
+    page.load_snapshot(snapshot(5))
+    changed, gap, _ = page.apply_frame(frame(delta(3, 4), delta(4, 5, pod=pod(5, "reviewing"))))
+    assert (changed, gap) == (False, False)
+    assert page.skipped == 2 and page.applied == 0 and page.version == 5
+    assert page.pod_state() == "drafting"  # the skipped delta was not applied
+
+
+def test_a_gap_asks_for_a_snapshot_and_drops_deltas_until_it_comes(pc):
+    page = pc.PageState()
+    page.load_snapshot(snapshot(5))
+    changed, gap, _ = page.apply_frame(frame(delta(5, 6), delta(7, 8), delta(8, 9)))
+    assert (changed, gap) == (True, True)
+    assert page.version == 6 and page.gaps == 1 and page.versions_missed == 1
+    assert page.awaiting_snapshot
+    assert page.apply(delta(6, 7)) == "waiting"  # a late copy of the missing one: still waits
+    assert page.dropped_while_syncing == 1
+    assert page.apply(delta(5, 6)) == "skipped"
+    page.load_snapshot(snapshot(9))
+    assert not page.awaiting_snapshot and page.version == 9
+    assert page.apply(delta(9, 10)) == "applied"
+    assert page.applied_twice == 0 and page.went_back == 0
+
+
+def test_a_snapshot_older_than_the_state_makes_the_next_delta_applied_twice(pc):
+    page = pc.PageState()
+    page.load_snapshot(snapshot(5))
+    assert page.apply(delta(5, 6)) == "applied"
+    page.load_snapshot(snapshot(5))  # the server went back
+    assert page.went_back == 1
+    assert page.apply(delta(5, 6)) == "applied"
+    assert page.applied_twice == 1
+    counters = page.counters()
+    assert counters["applied_twice"] == 1 and counters["deltas_applied"] == 2 and counters["snapshots"] == 2
+
+
+def test_no_delta_before_the_first_snapshot(pc):
+    page = pc.PageState()
+    assert page.apply(delta(0, 1)) == "waiting"
+    assert page.applied == 0 and page.gaps == 0
+
+
+def test_the_front_pack_is_the_first_not_waiting_one(pc):
+    assert pc.front_pack([pack(1), pack(2, waiting=True)])["pack_id"] == 1
+    assert pc.front_pack([pack(2, waiting=True)]) is None
+    assert pc.front_pack([]) is None
+
+
+def test_pick_to_the_next_page_holding_the_pack_is_measured_once_it_is_at_the_front(pc):
+    stats = pc.PageStats()
+    stats.expect(52, 9, started=10.0)
+    stats.seat_queue_seen(7, 52, [pack(3), pack(9, waiting=True)], at=10.25)  # queued behind another
+    assert stats.told_queue == [0.25] and stats.told_front == []
+    stats.seat_queue_seen(7, 52, [pack(9)], at=11.0)
+    assert stats.told_front == [1.0]
+    stats.seat_queue_seen(7, 52, [pack(9)], at=12.0)  # measured once
+    assert stats.told_front == [1.0] and not stats.pending_front
+    assert (7, 9) in stats.pushed_packs
+
+
+def test_the_card_sheet_ids_are_read_from_its_usual_shapes(pc):
+    assert pc.sheet_ids({"9101": {"name": "x"}}) == {"9101"}
+    assert pc.sheet_ids({"cards": {"9101": {}}}) == {"9101"}
+    assert pc.sheet_ids({"cards": [{"id": 9101}, {"id": 9102}]}) == {"9101", "9102"}
+    assert pc.sheet_ids([[9101, "x"]]) == {"9101"}
+    assert pc.sheet_ids("nonsense") is None
+    rows = pc.card_rows(snapshot(1)["state"])
+    assert {row[1] for row in rows} == {9101, 9102}
+
+
+def test_frames_and_bytes_are_counted_by_phase_and_kind_of_page(pc):
+    stats = pc.PageStats()
+    stats.pages["seat"] = 2
+    stats.heard("seat", '{"type":"snapshot"}', "snapshot")
+    stats.phase = "window"
+    stats.heard("seat", '{"type":"delta"}', "delta")
+    stats.heard("seat", '{"type":"delta","n":"é"}', "delta")  # bytes, not characters
+    stats.request("card_sheet", 1000)
+    summary = stats.summary(picks=2, seconds=1.0, percentiles=lambda values: {"count": len(values)})
+    seat = summary["by_kind_of_page"]["seat"]
+    assert seat["window"]["frames"] == {"delta": 2}
+    assert seat["frames_per_pick"] == 1.0
+    assert seat["bytes_per_pick"] == (len('{"type":"delta"}') + len('{"type":"delta","n":"é"}'.encode())) / 2 == 20.5
+    assert seat["setup"]["frames"] == {"snapshot": 1}
+    assert summary["http_requests_per_pick"] == 0.5 and summary["http_requests_in_window"] == {"card_sheet": 1}
