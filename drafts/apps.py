@@ -7,7 +7,9 @@ class DraftsConfig(AppConfig):
 
     def ready(self):
         from cards.signals import catalogue_imported
-        from drafts import cardinfo
+        from drafts import cardinfo, cardsheet
 
         # A re-imported card must not be shown from this process's cache of card payloads.
         catalogue_imported.connect(cardinfo.on_catalogue_imported, dispatch_uid="drafts.cardinfo")
+        # ... and every card sheet URL changes (drafts.cardsheet).
+        catalogue_imported.connect(cardsheet.on_catalogue_imported, dispatch_uid="drafts.cardsheet")

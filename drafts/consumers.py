@@ -1,34 +1,25 @@
-"""Live draft pages: websockets that tell a page when its pod changed, and carry the player's picks.
+"""Live draft pages: websockets that carry each viewer's state of its pod, and the player's picks.
 
-Protocol (JSON text frames):
+Every frame is a type in ``drafts.protocol``, which documents both dialects: ``versions`` (the
+default: "pod N is at version V" and the seat's queue pushes, for API clients) and ``state``
+(``?protocol=state``: a snapshot per viewer, then deltas, for the shipped pages).
 
-server -> client
-  {"type": "hello", "role": "player"|"staff"|"member"|"spectator"}   once, after the handshake
-  {"type": "changed", "pod": <id>, "version": <n>}   on connect (current version) and once per
-                                                     committed version of the pod after that
-  {"type": "queue", "seat": <id>, "version": <n>, "queue": [...]}   seat sockets: a pack reached
-                                                     the front of the seat's queue (its cards)
-  {"type": "picked", "ref": ..., "pick": {...}, "pod": {...}, "queue": [...]}   answer to a pick,
-                                                     sent once it is committed (the HTTP 201 body)
-  {"type": "pick_refused", "ref": ..., "status": 400|403|404|409|503, "detail": "...", "errors": [...]}
-  {"type": "heartbeat", "server_time": "<iso>"}       answer to a heartbeat
-  {"type": "error", "code": "unknown_message"}
-client -> server
-  {"type": "heartbeat"}   every ~20 s (keeps the seat's connection status fresh)
-  {"type": "pick", "card": <draft card id>, "pack": <pack id>?, "position": <n>?, "ref": ...?}
-                          seat sockets of the seat's player only (drafts.services.make_pick)
-
-Card data travels only to the seat's own sockets (its queue, its picks); a pod's other pages
-hear versions and fetch what their viewer may see. Who may connect is checked before the handshake is accepted
-(a refused socket never opens): a player only their own seat, staff (organisers, judges)
-any seat or pod of their event, pod members the pod's open board, anyone holding the pod's
-current spectator token its open board. A handed-over seat, or a regenerated spectator
-token, closes the socket with code 4403 at the next heartbeat or at once respectively.
+In the state dialect a socket follows its pods' documents (``drafts.state``): each committed
+change publishes the pod's document, and each socket turns the newest one into its viewer's
+delta from what it sent last, at most once per event-loop turn (several versions then share one
+delta). What a viewer may see is ``drafts.state``'s view, never the document itself. Who may
+connect is checked before the handshake is accepted (a refused socket never opens): a player
+only their own seat, staff (organisers, judges) any seat or pod of their event, pod members the
+pod's open board, anyone holding the pod's current spectator token its open board. A handed-over
+seat, or a regenerated spectator token, closes the socket with code 4403 at the next heartbeat
+or at once respectively.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from urllib.parse import parse_qs
 
 import orjson
 from asgiref.sync import sync_to_async
@@ -39,7 +30,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from drafts import error_codes, live, permissions, presence, services
+from drafts import error_codes, live, permissions, presence, protocol, services, state
 from drafts.models import Event, Pod, Seat
 from drafts.services import fastpath
 from drafts.tasks import event_group
@@ -69,6 +60,42 @@ def _whole_number(value, *, low: int, required: bool):
     return value
 
 
+def _ref(content: dict):
+    """The client's reference for its request, echoed in the answer (a short string or a number)."""
+    ref = content.get("ref")
+    if not (ref is None or isinstance(ref, (str, int)) and not isinstance(ref, bool)) or (
+        isinstance(ref, str) and len(ref) > 100
+    ):
+        return None
+    return ref
+
+
+def cards_url(event: Event, scope: dict) -> str:
+    """The card sheet a page of this event loads once (``drafts.cardsheet``), in the language
+    the page is in: the language cookie, else the browser's, else the site's."""
+    from django.conf import settings
+    from django.utils.translation import get_supported_language_variant
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    from drafts import cardsheet
+
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
+    cookies = {}
+    for part in headers.get("cookie", "").split(";"):
+        name, _, value = part.strip().partition("=")
+        cookies[name] = value
+    wanted = [cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
+    wanted += [code for code, _ in parse_accept_lang_header(headers.get("accept-language", ""))]
+    language = settings.LANGUAGE_CODE
+    for code in wanted:
+        try:
+            language = get_supported_language_variant(code)
+            break
+        except LookupError:
+            continue
+    return cardsheet.sheet_url(event, language)
+
+
 class _PodSocket(AsyncJsonWebsocketConsumer):
     """Joins the pod groups the viewer may follow; forwards versions only."""
 
@@ -81,8 +108,23 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         self.event_id: int | None = None  # staff: the event whose staff they must still be
         self.hub: live.Hub | None = None
         self.sent: dict[str, set[int]] = {}  # topic -> the versions this socket sent
+        self.dialect = protocol.PROTOCOL_VERSIONS
+        self.viewer = state.Viewer()
+        self.cards_url = ""
+        # State dialect: what this socket sent its page (pieces and version), by pod, and the
+        # newest document heard that the page has not been sent yet.
+        self.shown: dict[int, dict[str, bytes]] = {}
+        self.version: dict[int, int] = {}
+        self.newest: dict[int, state.Document] = {}
+        self.flushing = False
+
+    @property
+    def stateful(self) -> bool:
+        return self.dialect == protocol.PROTOCOL_STATE
 
     def topics(self) -> list[str]:
+        if self.stateful:
+            return [live.state_topic(pod_id) for pod_id in self.pod_ids]
         return [live.pod_topic(pod_id) for pod_id in self.pod_ids]
 
     # Subclasses: return (pod ids, seat id to count as present or None), or None to refuse.
@@ -111,6 +153,9 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self):
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        if query.get("protocol", [""])[0] == protocol.PROTOCOL_STATE:
+            self.dialect = protocol.PROTOCOL_STATE
         decision = await database_sync_to_async(self.authorise)()
         if decision is None:
             await self.close()
@@ -122,7 +167,10 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         for topic in self.topics():
             self.hub.join(topic, self)
         await self.accept()
-        await self.send_json({"type": "hello", "role": self.role})
+        await self.send_json({"type": "hello", "role": self.role, "protocol": self.dialect})
+        if self.stateful:
+            await self.start_state()
+            return
         versions = await database_sync_to_async(self.arrived)()
         for pod_id in self.pod_ids:
             version = versions.get(pod_id, 0)
@@ -144,8 +192,12 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         """drafts.live: send a published message unless this socket already sent that version.
 
         Every version once, even out of order (two processes may publish out of commit order);
-        a seat's queue only forward (a newer queue replaces an older one).
+        a seat's queue only forward (a newer queue replaces an older one). State dialect: keep
+        the newest document; the page gets its delta at the end of this event-loop turn.
         """
+        if topic.startswith("state:"):
+            self.hear(state.shared_document(topic, version, text))
+            return
         sent = self.sent.setdefault(topic, set())
         if version in sent or (topic.startswith("seat:") and sent and version < max(sent)):
             return
@@ -162,9 +214,14 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             await sync_to_async(presence.leave)(self.presence_seat, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "pick" and hasattr(self, "pick"):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "pick" and hasattr(self, "pick"):
             await self.pick(content)
-        elif isinstance(content, dict) and content.get("type") == "heartbeat":
+        elif kind == "sync" and self.stateful:
+            await self.start_state()
+        elif kind == "ready" and self.stateful and hasattr(self, "ready"):
+            await self.ready(content)
+        elif kind == "heartbeat":
             try:
                 allowed = await self.heartbeat()
             except (OperationalError, InterfaceError) as error:  # checked again at the next heartbeat
@@ -177,6 +234,75 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
             await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
+
+    # --- the state dialect -----------------------------------------------------------------
+
+    def viewer_for(self, pod_id: int) -> state.Viewer:
+        return self.viewer
+
+    async def start_state(self) -> None:
+        """Send a snapshot of each followed pod (on connect, and when the page asks: ``sync``)."""
+        documents = await self.read_documents()
+        for pod_id in self.pod_ids:
+            document = documents.get(pod_id)
+            if document is None:
+                continue
+            newer = self.newest.pop(pod_id, None)
+            if newer is not None and newer.version > document.version:
+                document = newer  # a change heard while reading: it is newer still
+            shown = state.pieces(document, self.viewer_for(pod_id))
+            self.shown[pod_id], self.version[pod_id] = shown, document.version
+            await self.send(
+                text_data=state.snapshot_frame(document, shown, cards_url=self.cards_url, now=timezone.now())
+            )
+
+    async def read_documents(self) -> dict[int, state.Document]:
+        if self.presence_seat is not None:
+            await database_sync_to_async(presence.touch)(self.presence_seat, self.channel_name)
+        if fastpath.async_enabled():
+            found = [await state.aread(pod_id) for pod_id in self.pod_ids]
+        else:
+            found = await database_sync_to_async(lambda: [state.read(pod_id) for pod_id in self.pod_ids])()
+        return {document.pod_id: document for document in found if document is not None}
+
+    def hear(self, document: state.Document) -> None:
+        """Keep the newest document of a pod; flush at the end of this loop turn."""
+        pod_id = document.pod_id
+        known = self.newest.get(pod_id)
+        if known is not None and known.version >= document.version:
+            return
+        if pod_id in self.version and document.version <= self.version[pod_id]:
+            return
+        self.newest[pod_id] = document
+        if not self.flushing and pod_id in self.version:
+            self.flushing = True
+            asyncio.get_running_loop().call_soon(self.flush_soon)
+
+    def flush_soon(self) -> None:
+        task = asyncio.get_running_loop().create_task(self.flush())
+        if self.hub is not None:
+            self.hub.pending.add(task)
+            task.add_done_callback(self.hub.pending.discard)
+
+    async def flush(self) -> None:
+        """One frame with each pod's delta from what the page has to the newest document."""
+        self.flushing = False
+        newest, self.newest = self.newest, {}
+        for pod_id, document in newest.items():
+            if pod_id not in self.version or document.version <= self.version[pod_id]:
+                continue
+            after = state.pieces(document, self.viewer_for(pod_id))
+            changes = state.delta(self.shown[pod_id], after)
+            if not changes:  # nothing this viewer sees changed: the page's version stays
+                continue
+            start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
+            try:
+                await self.send(
+                    text_data=state.delta_frame(pod_id, [{"from": start, "version": document.version, **changes}])
+                )
+            except Exception:  # a closed socket: its disconnect cleans up
+                logger.debug("Could not send a delta", exc_info=True)
+                return
 
     def arrived(self) -> dict[int, int]:
         """Mark the seat present and read the followed pods' versions (one thread trip)."""
@@ -221,6 +347,8 @@ class SeatSocket(_PodSocket):
     """ws/seats/<seat_id>/: the seat's player, or staff of the event (read-only viewers)."""
 
     def topics(self) -> list[str]:
+        if self.stateful:  # the pod's document holds the seat's queue too
+            return super().topics()
         return [*super().topics(), live.seat_topic(self.seat_id)]
 
     @property
@@ -231,11 +359,7 @@ class SeatSocket(_PodSocket):
         """The player picks over the socket: the same service and guarantees as over HTTP;
         the answer is sent once the pick is committed."""
         received_at = getattr(self, "received_at", None) or timezone.now()
-        ref = content.get("ref")
-        if not (ref is None or isinstance(ref, (str, int)) and not isinstance(ref, bool)) or (
-            isinstance(ref, str) and len(ref) > 100
-        ):
-            ref = None
+        ref = _ref(content)
         if self.role != "player":
             await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("Only the seat's player may pick."))
             return
@@ -293,10 +417,29 @@ class SeatSocket(_PodSocket):
             return
         await self.send_json({"type": "picked", "ref": ref, **answer})
 
-    async def refuse(self, ref, status: int, code: str, message: str, error: dict | None = None) -> None:
+    async def ready(self, content: dict) -> None:
+        """State dialect: the player is ready for the next round (``services.mark_ready``)."""
+        ref = _ref(content)
+        if self.role != "player":
+            await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("That is not your seat."), kind="refused")
+            return
+        try:
+            await database_sync_to_async(services.mark_ready)(seat_id=self.seat_id, actor=self.user)
+        except DomainError as error:
+            await self.refuse(ref, error.status_code, error.code, error.message, error.as_error(), kind="refused")
+            return
+        except (OperationalError, InterfaceError) as error:
+            logger.warning("Socket ready without the database: %s", error)
+            await self.refuse(ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. Try again."), kind="refused")
+            return
+        await self.send_json({"type": "readied", "ref": ref})
+
+    async def refuse(
+        self, ref, status: int, code: str, message: str, error: dict | None = None, *, kind: str = "pick_refused"
+    ) -> None:
         await self.send_json(
             {
-                "type": "pick_refused",
+                "type": kind,
                 "ref": ref,
                 "status": status,
                 "detail": str(message),
@@ -312,11 +455,13 @@ class SeatSocket(_PodSocket):
         )
         if seat is None:
             return None
+        self.cards_url = cards_url(seat.pod.event, self.scope)
         if permissions.owns_seat(self.user, seat):
-            self.role = "player"
+            self.role, self.viewer = "player", state.Viewer(seat_ids=(seat.pk,))
             return [seat.pod_id], seat.pk
         if permissions.sees_everything(self.user, seat.pod.event_id):
             self.role, self.event_id = "staff", seat.pod.event_id
+            self.viewer = state.Viewer(seat_ids=(seat.pk,), full=True)
             return [seat.pod_id], None
         return None
 
@@ -343,11 +488,13 @@ class PodSocket(_PodSocket):
     """ws/pods/<pod_id>/: staff of the event, or a player seated in the pod (open board)."""
 
     def authorise(self):
-        pod = Pod.objects.filter(pk=self.scope["url_route"]["kwargs"]["pod_id"]).first()
+        pod = Pod.objects.select_related("event").filter(pk=self.scope["url_route"]["kwargs"]["pod_id"]).first()
         if pod is None:
             return None
+        self.cards_url = cards_url(pod.event, self.scope)
         if permissions.sees_everything(self.user, pod.event_id):
             self.role, self.event_id = "staff", pod.event_id
+            self.viewer = state.Viewer(full=True, every_seat=True)
             return [pod.pk], None
         seat = permissions.seat_in_pod(self.user, pod.pk)
         if seat is not None:
@@ -386,13 +533,62 @@ class EventSocket(_PodSocket):
         current = await database_sync_to_async(
             lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True))
         )()
+        topic = live.state_topic if self.stateful else live.pod_topic
         if self.hub is not None:
             for pod_id in set(current) - set(self.pod_ids):
-                self.hub.join(live.pod_topic(pod_id), self)
+                self.hub.join(topic(pod_id), self)
             for pod_id in set(self.pod_ids) - set(current):
-                self.hub.leave(live.pod_topic(pod_id), self)
+                self.hub.leave(topic(pod_id), self)
         self.pod_ids = current
+        if self.stateful:
+            await self.start_state()
         await self.send_json({"type": "changed", "pod": None, "version": None})
+
+    # --- state dialect: every pod's digest, at most once a second -------------------------------
+
+    SUMMARY_EVERY = 1.0
+
+    async def start_state(self) -> None:
+        documents = await self.read_documents()
+        self.digests: dict[int, bytes] = {}
+        self.last_summary = 0.0
+        self.version = {pod_id: document.version for pod_id, document in documents.items()}
+        await self.send_summary(list(documents.values()))
+
+    def hear(self, document: state.Document) -> None:
+        pod_id = document.pod_id
+        if document.version <= self.version.get(pod_id, -1):
+            return
+        known = self.newest.get(pod_id)
+        if known is None or known.version < document.version:
+            self.newest[pod_id] = document
+        if not self.flushing:
+            self.flushing = True
+            loop = asyncio.get_running_loop()
+            wait = max(0.0, self.last_summary + self.SUMMARY_EVERY - loop.time())
+            loop.call_later(wait, self.flush_soon)
+
+    async def flush(self) -> None:
+        self.flushing = False
+        newest, self.newest = self.newest, {}
+        for pod_id, document in newest.items():
+            self.version[pod_id] = document.version
+        await self.send_summary(list(newest.values()))
+
+    async def send_summary(self, documents: list[state.Document]) -> None:
+        """The digests of these pods that differ from what this dashboard was sent."""
+        self.last_summary = asyncio.get_running_loop().time()
+        changed = []
+        for document in documents:
+            encoded = orjson.dumps(document.digest)
+            if self.digests.get(document.pod_id) != encoded:
+                self.digests[document.pod_id] = encoded
+                changed.append(orjson.Fragment(encoded))
+        if changed or not documents:
+            try:
+                await self.send(text_data=orjson.dumps({"type": "summary", "pods": changed}).decode())
+            except Exception:
+                logger.debug("Could not send a summary", exc_info=True)
 
 
 class SpectatorSocket(_PodSocket):
@@ -403,9 +599,14 @@ class SpectatorSocket(_PodSocket):
     def authorise(self):
         token = self.scope["url_route"]["kwargs"]["token"]
         valid = token and "\x00" not in token  # PostgreSQL refuses NUL in a query
-        pod = Pod.objects.filter(spectator_token=token).exclude(spectator_token="").first() if valid else None
+        pod = (
+            Pod.objects.select_related("event").filter(spectator_token=token).exclude(spectator_token="").first()
+            if valid
+            else None
+        )
         if pod is None:
             return None
+        self.cards_url = cards_url(pod.event, self.scope)
         self.token = token
         return [pod.pk], None
 

@@ -64,3 +64,9 @@ INVALID_MINUTES = "invalid_minutes"
 
 # Live sockets
 UNKNOWN_MESSAGE = "unknown_message"
+
+# Card sheets and look-ups (drafts.views.cardsheet)
+UNSUPPORTED_LANGUAGE = "unsupported_language"
+NO_CARD_IDS = "no_card_ids"
+INVALID_CARD_IDS = "invalid_card_ids"
+TOO_MANY_CARD_IDS = "too_many_card_ids"

@@ -71,8 +71,15 @@ def origin() -> str:
 Message = tuple[str, int, str]  # topic, version, the text its sockets send
 
 
-def _messages(messages: tuple[tuple[str, dict], ...]) -> list[Message]:
-    return [(topic, message.get("version") or 0, orjson.dumps(message).decode()) for topic, message in messages]
+def _messages(messages: tuple[tuple[str, Any], ...]) -> list[Message]:
+    """Each message encoded once: a dict with a ``version``, or a ``drafts.state.Document``."""
+    out = []
+    for topic, message in messages:
+        if isinstance(message, dict):
+            out.append((topic, message.get("version") or 0, orjson.dumps(message).decode()))
+        else:
+            out.append((topic, message.version, message.encode()))
+    return out
 
 
 def encode(messages: list[Message]) -> bytes:
@@ -95,6 +102,11 @@ def seat_topic(seat_id: int) -> str:
 
 def spectators_topic(pod_id: int) -> str:
     return f"spectators:{pod_id}"
+
+
+def state_topic(pod_id: int) -> str:
+    """The pod's document after each change (``drafts.state``): server-side, never sent as is."""
+    return f"state:{pod_id}"
 
 
 class Listener(Protocol):
@@ -330,3 +342,70 @@ def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:
         return asyncio.get_running_loop() is not loop
     except RuntimeError:
         return True
+
+
+# --- a pod's changes ----------------------------------------------------------------------------
+
+
+def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None, document=None) -> list:
+    """The live messages of a committed change to a pod:
+
+    - for the ``versions`` dialect, the pod's new version to every page of the pod, and to each
+      seat that a pack reached the front of its queue (``arrivals``: seat id -> queue rows, or
+      None to read them);
+    - for the ``state`` dialect, the pod's document (``drafts.state``), from which each socket
+      makes its viewer's delta.
+    """
+    from drafts.queue import queue_payload, queue_rows_by_seat
+
+    messages: list[tuple[str, Any]] = [(pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})]
+    arrivals = arrivals or {}
+    unread = [seat_id for seat_id, rows in arrivals.items() if rows is None]
+    read = queue_rows_by_seat(unread) if unread else {}
+    for seat_id, rows in arrivals.items():
+        try:
+            rows = read[seat_id] if rows is None else rows
+            messages.append(
+                (
+                    seat_topic(seat_id),
+                    {"type": "queue", "seat": seat_id, "version": version, "queue": queue_payload(rows)},
+                )
+            )
+        except Exception:  # the page still hears ``changed`` and fetches its queue
+            logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
+    if document is not None:
+        messages.append((state_topic(pod_id), document))
+    return messages
+
+
+def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
+    """Tell every live page of the pod that it changed (after the change committed). The
+    document is read now, after the commit: it may be of a later version, which is as good
+    (a delta goes from what a socket sent to the newest document)."""
+    from drafts import state
+
+    document = None
+    if _url() or _followed_here(state_topic(pod_id)):
+        try:
+            document = state.read(pod_id)
+        except Exception:  # pages resynchronise on their next change or reconnect
+            logger.warning("Could not read pod %s for its live pages", pod_id, exc_info=True)
+    publish(*pod_messages(pod_id, version, arrivals, document))
+
+
+async def anotify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
+    """``notify_pod`` from an event loop: the document is read on the loop's pool."""
+    from drafts import state
+
+    document = None
+    if _url() or _followed_here(state_topic(pod_id)):
+        try:
+            document = await state.aread(pod_id)
+        except Exception:
+            logger.warning("Could not read pod %s for its live pages", pod_id, exc_info=True)
+    await apublish(*pod_messages(pod_id, version, arrivals, document))
+
+
+def _followed_here(topic: str) -> bool:
+    with _hubs_lock:
+        return any(topic in hub.listeners for hub in _hubs.values() if not hub.loop.is_closed())

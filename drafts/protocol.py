@@ -48,7 +48,7 @@ class PodSummary(TypedDict):
     deck_building_deadline: str | None
     paused_remaining_ms: int | None
     pick_timer: bool
-    version: int
+    version: NotRequired[int]  # state frames carry the version beside the state, not in it
 
 
 class HeldPack(TypedDict):

@@ -62,15 +62,20 @@ def iso(value) -> str | None:
     return value.astimezone(dt.UTC).isoformat()
 
 
-def queue_payload(rows: list[dict], *, full: bool = False) -> list[dict]:
-    """What the viewer sees of the queue: every card when ``full`` (staff), else the pack in
-    front in full and only the DFCs of the packs waiting behind it (R15)."""
-    shown = [card for index, pack in enumerate(rows) for card in pack["cards"] if full or index == 0 or card[5]]
-    payload = cardinfo.payloads(shown)
-    out = []
+def shown_packs(rows: list[dict], *, full: bool = False):
+    """R15 for a queue: each pack with whether it is shown in full and the cards shown: every
+    card when ``full`` (staff) or for the pack in front, else only the waiting pack's DFCs."""
     for index, pack in enumerate(rows):
         visible = full or index == 0
-        cards = [payload[card[0]] for card in pack["cards"] if visible or card[5]]
+        yield pack, visible, [card for card in pack["cards"] if visible or card[5]]
+
+
+def queue_payload(rows: list[dict], *, full: bool = False) -> list[dict]:
+    """What the viewer sees of the queue (``shown_packs``), each card as its page payload."""
+    shown = list(shown_packs(rows, full=full))
+    payload = cardinfo.payloads([card for _, _, cards in shown for card in cards])
+    out = []
+    for pack, visible, cards in shown:
         entry = {
             "pack_id": pack["pack_id"],
             "round": pack["round"],
@@ -78,7 +83,7 @@ def queue_payload(rows: list[dict], *, full: bool = False) -> list[dict]:
             "cards_left": pack["initial_size"] - pack["picks_made"],
             "deadline": iso(pack["deadline"]),
             "remaining_ms": pack["remaining_ms"],
-            "cards": cards,
+            "cards": [payload[card[0]] for card in cards],
         }
         if not visible:
             entry["waiting"] = True  # face down: only its DFCs are shown

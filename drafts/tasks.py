@@ -59,43 +59,6 @@ def sweep_due_pods() -> int:
     return sum(bool(enforce_deadlines(pod_id=pod_id, now=now, grace=True)) for pod_id in sorted(due))
 
 
-def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> list:
-    """The live messages of a committed change: the pod's new version for every page of the
-    pod, and to each seat that a pack reached the front of the queue its queue (``arrivals``:
-    seat id -> queue rows, or None to read them)."""
-    from drafts import live
-    from drafts.queue import queue_payload, queue_rows_by_seat
-
-    messages = [(live.pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})]
-    arrivals = arrivals or {}
-    unread = [seat_id for seat_id, rows in arrivals.items() if rows is None]
-    read = queue_rows_by_seat(unread) if unread else {}
-    for seat_id, rows in arrivals.items():
-        try:
-            rows = read[seat_id] if rows is None else rows
-            messages.append(
-                (
-                    live.seat_topic(seat_id),
-                    {"type": "queue", "seat": seat_id, "version": version, "queue": queue_payload(rows)},
-                )
-            )
-        except Exception:  # the page still hears ``changed`` and fetches its queue
-            logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
-    return messages
-
-
-def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
-    """Tell every live page of the pod that it changed (``pod_messages``)."""
-    from drafts import live
-
-    live.publish(*pod_messages(pod_id, version, arrivals))
-
-
-def pod_changed(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
-    """Side effects of a committed change to a pod (its clocks are beat's ``sweep_due_pods``)."""
-    notify_pod(pod_id, version, arrivals)
-
-
 def event_group(event_id: int) -> str:
     return f"event-{event_id}"
 

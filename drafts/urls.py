@@ -5,7 +5,7 @@ from django.urls import path
 
 from drafts.api import staff as staff_api
 from drafts.api import views as api_views
-from drafts.views import event_staff, events, player, spectator, staff
+from drafts.views import cardsheet, event_staff, events, player, spectator, staff
 
 api_urlpatterns = [
     path("events/", api_views.EventListView.as_view(), name="api-event-list"),
@@ -83,6 +83,9 @@ page_urlpatterns = [
     path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
     path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),
     path("<int:event_id>/report.csv", staff.event_report, name="event-report"),
+    # Card sheets (drafts.cardsheet): the event's cards, once per page; cards a sheet lacks
+    path("<int:event_id>/cards/<slug:digest>.<slug:language>.json", cardsheet.card_sheet, name="card-sheet"),
+    path("cards/", cardsheet.card_batch, name="card-batch"),
     # Pods (staff; the board also for the pod's players)
     path("pods/<int:pod_id>/", staff.pod_detail, name="pod-detail"),
     path("pods/<int:pod_id>/panel/", staff.pod_panel, name="pod-panel"),

@@ -36,7 +36,7 @@ def _send(group: str, message: dict) -> None:
 
 def call_changed(pod_id: int, version: int) -> None:
     """Side effects of a committed change: caller, phone and follower pages, the dashboard."""
-    from drafts.tasks import notify_pod
+    from drafts.live import notify_pod
 
     _send(paper_group(pod_id), {"type": "paper.changed", "version": version})
     notify_pod(pod_id, version)  # the event dashboard listens on the pod's draft group

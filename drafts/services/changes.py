@@ -34,9 +34,9 @@ def after_commit(pod: Pod) -> None:
 
 
 def after_commit_version(pod_id: int, version: int, arrivals: dict[int, list | None]) -> None:
-    from drafts import tasks  # local: tasks import services
+    from drafts import live
 
-    transaction.on_commit(lambda: tasks.pod_changed(pod_id, version, arrivals))
+    transaction.on_commit(lambda: live.notify_pod(pod_id, version, arrivals))
 
 
 def grace_cutoff(now: dt.datetime) -> dt.datetime:

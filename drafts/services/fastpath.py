@@ -174,13 +174,26 @@ async def _fetch_one(pool, sql: str, params: list) -> tuple | None:
     """One prepared statement on a pooled connection. psycopg's connection errors (and the
     pool's timeout when every connection stayed busy) surface as Django's, which the callers
     already answer as "the database is out of reach"."""
+    rows = await _fetch(pool, sql, params, one=True)
+    return rows[0] if rows else None
+
+
+async def afetch_all(sql: str, params: list) -> list[tuple]:
+    """Every row of one prepared statement on this loop's pool (``_fetch_one``'s errors)."""
+    return await _fetch(await _pool(), sql, params, one=False)
+
+
+async def _fetch(pool, sql: str, params: list, *, one: bool) -> list[tuple]:
     import psycopg
     from django.db import InterfaceError, OperationalError
 
     try:
         async with pool.connection() as conn:
             cursor = await conn.execute(sql, params, prepare=True)
-            return await cursor.fetchone()
+            if one:
+                row = await cursor.fetchone()
+                return [] if row is None else [row]
+            return await cursor.fetchall()
     except psycopg.InterfaceError as error:
         raise InterfaceError(str(error)) from error
     except psycopg.OperationalError as error:

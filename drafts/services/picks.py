@@ -329,13 +329,13 @@ async def amake_pick(
 
 
 async def _apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list) -> None:
-    """Tell live pages of a committed change from the event loop (``tasks.pod_messages``)."""
-    from drafts import cardinfo, live, tasks
+    """Tell live pages of a committed change from the event loop (``live.pod_messages``)."""
+    from drafts import cardinfo, live
 
     rows = [card for queue in (*queues, *arrivals.values()) for pack in queue for card in pack["cards"]]
     if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
         await _off_the_loop(lambda: cardinfo.payloads(rows))
-    await live.apublish(*tasks.pod_messages(pod_id, version, arrivals))
+    await live.anotify_pod(pod_id, version, arrivals)
 
 
 async def _off_the_loop(work):

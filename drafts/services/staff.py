@@ -295,10 +295,10 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
         versions = dict(Pod.objects.filter(pk__in=pods).values_list("pk", "version"))
 
         def tell():
-            from drafts import tasks
+            from drafts import live
 
             for pod_id, version in versions.items():
-                tasks.notify_pod(pod_id, version)
+                live.notify_pod(pod_id, version)
 
         transaction.on_commit(tell)
     _notify(event.pk)

@@ -296,11 +296,11 @@ def test_a_pick_that_finds_other_clocks_run_out_is_still_one_round_trip(organise
 def test_a_refused_pick_still_tells_pages_what_fell_due_first(
     organiser, players, cube_names, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from drafts import tasks
+    from drafts import live
     from drafts.models import Pod
 
     told = []
-    monkeypatch.setattr(tasks, "pod_changed", lambda pod_id, version, arrivals: told.append((version, arrivals)))
+    monkeypatch.setattr(live, "notify_pod", lambda pod_id, version, arrivals: told.append((version, arrivals)))
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()

@@ -296,10 +296,10 @@ def test_r17_pile_moves_and_the_pile_cover_bump_the_version_and_tell_live_pages(
     pod, seats, django_capture_on_commit_callbacks, monkeypatch
 ):
     """Other seats' boards show piles' DFCs in order and the cover: they must hear of changes."""
-    from drafts import tasks
+    from drafts import live
 
     heard = []
-    monkeypatch.setattr(tasks, "notify_pod", lambda pod_id, version, arrivals=None: heard.append((pod_id, version)))
+    monkeypatch.setattr(live, "notify_pod", lambda pod_id, version, arrivals=None: heard.append((pod_id, version)))
     for _ in range(2):
         for seat in seats:
             pick_first(seat, T0)

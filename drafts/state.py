@@ -1,0 +1,395 @@
+"""What a live draft page holds: a pod's state read in one statement, and each viewer's part of it.
+
+A *document* is everything about a pod that any of its pages shows (the pod's clocks, every
+seat, every held pack and the cards in it, every pile), read in one SQL statement so that it is
+one consistent version. It is server-side only: it travels between processes (``drafts.live``)
+but never to a browser. What a browser receives is a *view* of it, built here per viewer from
+the open-information rule (R15-R17), the same as ``drafts.selectors``:
+
+- everyone on the pod's pages: the pod's state and clocks, and the open board (every seat's
+  held packs with their sizes and DFCs, and the DFCs of every pile while piles are open);
+- a seat's player: that seat's queue (the pack in front in full, of the packs waiting behind
+  it only their DFCs) and pile;
+- staff (organisers, judges): every card of the seats their page shows.
+
+A view is a set of *pieces* (the pod, each board seat, each shown seat's info, queue and
+pile), each encoded once per document. A snapshot sends every piece; a delta sends the pieces
+that differ from what the socket sent before, so "what changed for this viewer" is decided by
+the same view function that makes the snapshot. Cards are ``protocol.CardRow`` lists of ids.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from functools import cached_property
+from typing import Any
+
+import orjson
+
+from drafts.models import PodState, effective_state
+from drafts.queue import iso, shown_packs
+
+AUTOMATIC_NAME = "Automatic drafter"  # as drafts.selectors names a seat without a player
+DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
+
+# One statement, so that what it reads is one version of the pod (a statement sees one
+# snapshot, on PostgreSQL and SQLite alike). Every branch has the same columns:
+# kind, three sort keys, nine integers, two texts, two timestamps.
+_COLUMNS = "k, s1, s2, s3, a, b, c, d, e, f, g, h, x, t1, t2, ta, tb"
+DOCUMENT_SQL = f"""
+SELECT {_COLUMNS} FROM (
+  SELECT 0 AS k, 0 AS s1, 0 AS s2, 0 AS s3, p.id AS a, p.event_id AS b, p.number AS c, p.round AS d,
+         p.paused_remaining_ms AS e, p.version AS f, CAST(ev.pick_timer AS integer) AS g,
+         CAST(ev.decklists_published AS integer) AS h, NULL AS x, p.state AS t1, p.paused_from AS t2,
+         p.review_deadline AS ta, p.deck_building_deadline AS tb
+    FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = %s
+  UNION ALL
+  SELECT 1, s.position, 0, 0, s.id, s.position, s.registration_id, CAST(s.is_automatic AS integer),
+         CAST(s.ready AS integer), NULL, NULL, NULL, NULL, COALESCE(r.name, ''), s.pile_cover, NULL, NULL
+    FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id WHERE s.pod_id = %s
+  UNION ALL
+  SELECT 2, k.queue_seq, k.id, 0, k.id, k.holder_id, k.round, k.picks_made, k.initial_size, k.remaining_ms,
+         NULL, NULL, NULL, NULL, NULL, k.deadline, NULL
+    FROM drafts_pack k WHERE k.pod_id = %s AND k.holder_id IS NOT NULL
+  UNION ALL
+  SELECT 3, c.pack_id, c.slot, c.id, c.id, c.card_id, c.printing_id, CAST(c.foil AS integer),
+         CAST(c.is_dfc AS integer), c.pack_id, NULL, NULL, NULL, c.rarity, NULL, NULL, NULL
+    FROM drafts_draftcard c JOIN drafts_pack k ON k.id = c.pack_id
+   WHERE c.pod_id = %s AND k.holder_id IS NOT NULL
+  UNION ALL
+  SELECT 4, c.seat_id, c.pile_position, c.id, c.id, c.card_id, c.printing_id, CAST(c.foil AS integer),
+         CAST(c.is_dfc AS integer), NULL, c.seat_id, NULL, NULL, c.rarity, NULL, NULL, NULL
+    FROM drafts_draftcard c WHERE c.pod_id = %s AND c.seat_id IS NOT NULL
+) AS rows ORDER BY k, s1, s2, s3
+"""
+
+
+def document_params(pod_id: int) -> list[int]:
+    return [pod_id] * 5
+
+
+def _when(value) -> str | None:
+    """A timestamp as ISO 8601 in UTC (PostgreSQL gives datetimes, SQLite text in UTC)."""
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value)
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.UTC)
+    return iso(value)
+
+
+def parse(rows) -> dict | None:
+    """The statement's rows as a document (plain JSON data), or None for no such pod."""
+    pod = None
+    seats, packs, pack_cards, piles = [], [], {}, {}
+    for k, _s1, _s2, _s3, a, b, c, d, e, f, g, h, _x, t1, t2, ta, tb in rows:
+        if k == 3:
+            pack_cards.setdefault(f, []).append([a, b, c, t1 or "", bool(d), bool(e)])
+        elif k == 4:
+            piles.setdefault(g, []).append([a, b, c, t1 or "", bool(d), bool(e)])
+        elif k == 2:
+            packs.append([a, b, c, d, e, _when(ta), f])
+        elif k == 1:
+            seats.append([a, b, t1 if c is not None else AUTOMATIC_NAME, c, bool(d), bool(e), t2 or ""])
+        else:
+            pod = {
+                "id": a,
+                "event_id": b,
+                "number": c,
+                "round": d,
+                "paused_remaining_ms": e,
+                "version": f,
+                "pick_timer": bool(g),
+                "decklists_published": bool(h),
+                "state": t1,
+                "paused_from": t2 or "",
+                "review_deadline": _when(ta),
+                "deck_building_deadline": _when(tb),
+            }
+    if pod is None:
+        return None
+    return {
+        "pod": pod,
+        "seats": seats,  # [id, position, name, registration id, is_automatic, ready, pile_cover]
+        "packs": [[*p, pack_cards.get(p[0], [])] for p in packs],  # + cards, in queue order
+        "piles": {str(seat_id): cards for seat_id, cards in piles.items()},
+    }
+
+
+def read(pod_id: int) -> Document | None:
+    """The pod's document, from this thread's Django connection."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(DOCUMENT_SQL, document_params(pod_id))
+        data = parse(cursor.fetchall())
+    return None if data is None else Document(data)
+
+
+async def aread(pod_id: int) -> Document | None:
+    """``read`` from an event loop: one prepared statement on the loop's pool."""
+    from drafts.services import fastpath
+
+    data = parse(await fastpath.afetch_all(DOCUMENT_SQL, document_params(pod_id)))
+    return None if data is None else Document(data)
+
+
+_shared: dict[str, Document] = {}
+
+
+def shared_document(topic: str, version: int, text: str) -> Document:
+    """The document a published message carries, decoded once per process however many of
+    its sockets follow the pod (they then share its views' pieces too)."""
+    known = _shared.get(topic)
+    if known is None or known.version != version:
+        known = Document.decode(text)
+        if len(_shared) > 5_000:  # bounded: a pod's entry is replaced by its next version
+            _shared.clear()
+        _shared[topic] = known
+    return known
+
+
+def _encode(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+class Document:
+    """A pod's document and the pieces of its views, each built and encoded at most once."""
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+        self._seat_pieces: dict[tuple[int, bool], dict[str, bytes]] = {}
+
+    @classmethod
+    def decode(cls, text: str | bytes) -> Document:
+        return cls(orjson.loads(text))
+
+    def encode(self) -> str:
+        return orjson.dumps(self.data).decode()
+
+    @property
+    def pod_id(self) -> int:
+        return self.data["pod"]["id"]
+
+    @property
+    def version(self) -> int:
+        return self.data["pod"]["version"]
+
+    @cached_property
+    def summary(self) -> dict:
+        from drafts.selectors import pod_summary
+
+        return pod_summary(self.data["pod"])
+
+    @cached_property
+    def piles_open(self) -> bool:
+        """Piles' DFCs are open information during the draft; after it, private until the
+        organiser publishes decklists (as ``selectors.open_board``)."""
+        pod = self.data["pod"]
+        return effective_state(pod["state"], pod["paused_from"]) in DRAFT_STATES or pod["decklists_published"]
+
+    @cached_property
+    def held(self) -> dict[int, list[dict]]:
+        """Each seat's queue rows (``drafts.queue``'s shape), in queue order."""
+        queues: dict[int, list[dict]] = {seat[0]: [] for seat in self.data["seats"]}
+        for pack_id, holder, round_, picks_made, initial_size, deadline, remaining_ms, cards in self.data["packs"]:
+            queues.setdefault(holder, []).append(
+                {
+                    "pack_id": pack_id,
+                    "round": round_,
+                    "picks_made": picks_made,
+                    "initial_size": initial_size,
+                    "deadline": deadline,
+                    "remaining_ms": remaining_ms,
+                    "cards": cards,
+                }
+            )
+        return queues
+
+    def pile(self, seat_id: int) -> list[list]:
+        return self.data["piles"].get(str(seat_id), [])
+
+    @cached_property
+    def board(self) -> list[tuple[int, dict]]:
+        """R15: every seat's held packs (size and DFCs) and, while piles are open, the DFCs of
+        its pile. Nothing else about a seat's cards (R16)."""
+        out = []
+        for seat_id, position, name, _registration, is_automatic, ready, _cover in self.data["seats"]:
+            pile = self.pile(seat_id)
+            out.append(
+                (
+                    position,
+                    {
+                        "id": seat_id,
+                        "position": position,
+                        "name": name,
+                        "is_automatic": is_automatic,
+                        "ready": ready,
+                        "picks": len(pile),
+                        "packs": [
+                            {
+                                "pack_id": p["pack_id"],
+                                "round": p["round"],
+                                "cards_left": p["initial_size"] - p["picks_made"],
+                                "dfcs": [card for card in p["cards"] if card[5]],
+                            }
+                            for p in self.held.get(seat_id, [])
+                        ],
+                        "pile_dfcs": [card for card in pile if card[5]] if self.piles_open else None,
+                    },
+                )
+            )
+        return out
+
+    @cached_property
+    def shared_pieces(self) -> dict[str, bytes]:
+        """The pieces every page of the pod gets: the pod, and each seat of the open board."""
+        # The pod without its version: that changes every time and travels in the frame.
+        pod = {key: value for key, value in self.summary.items() if key != "version"}
+        pieces = {"pod": _encode(pod), "piles_open": _encode(self.piles_open)}
+        for position, seat in self.board:
+            pieces[f"board:{position}"] = _encode(seat)
+        return pieces
+
+    def seat_pieces(self, seat_id: int, *, full: bool) -> dict[str, bytes]:
+        """A seat's own cards as its player (or, ``full``, staff) sees them."""
+        key = (seat_id, full)
+        pieces = self._seat_pieces.get(key)
+        if pieces is None:
+            seat = next((s for s in self.data["seats"] if s[0] == seat_id), None)
+            if seat is None:
+                pieces = {}
+            else:
+                info = {
+                    "id": seat[0],
+                    "position": seat[1],
+                    "name": seat[2],
+                    "is_automatic": seat[4],
+                    "ready": seat[5],
+                    "pile_cover": seat[6],
+                }
+                pieces = {
+                    f"seat:{seat_id}:info": _encode(info),
+                    f"seat:{seat_id}:queue": _encode(queue_view(self.held.get(seat_id, []), full=full)),
+                    f"seat:{seat_id}:pile": _encode(self.pile(seat_id)),
+                }
+            self._seat_pieces[key] = pieces
+        return pieces
+
+    @cached_property
+    def digest(self) -> dict:
+        """The pod as the dashboard shows it (``protocol.PodDigest``): no card."""
+        pod = self.data["pod"]
+        seats = [
+            {
+                "position": seat["position"],
+                "name": seat["name"],
+                "is_automatic": seat["is_automatic"],
+                "ready": seat["ready"],
+                "picks": seat["picks"],
+                "packs": len(seat["packs"]),
+            }
+            for _, seat in self.board
+        ]
+        return {
+            "id": pod["id"],
+            "number": pod["number"],
+            "state": pod["state"],
+            "paused_from": pod["paused_from"] or None,
+            "round": pod["round"],
+            "version": pod["version"],
+            "picks": sum(seat["picks"] for seat in seats),
+            "seats": seats,
+        }
+
+
+def queue_view(rows: list[dict], *, full: bool) -> list[dict]:
+    """``protocol.QueuePack`` of each pack in the queue: ``drafts.queue``'s rule (R15)."""
+    out = []
+    for pack, visible, cards in shown_packs(rows, full=full):
+        entry = {
+            "pack_id": pack["pack_id"],
+            "round": pack["round"],
+            "pick_number": pack["picks_made"] + 1,
+            "cards_left": pack["initial_size"] - pack["picks_made"],
+            "deadline": pack["deadline"],  # ISO text already (``parse``)
+            "remaining_ms": pack["remaining_ms"],
+            "cards": [list(card) for card in cards],
+        }
+        if not visible:
+            entry["waiting"] = True
+        out.append(entry)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Viewer:
+    """Who a socket shows the pod to: the seats whose own cards it may see, and whether in
+    full (staff) or as their player."""
+
+    seat_ids: tuple[int, ...] = ()
+    full: bool = False
+    every_seat: bool = False  # staff on the pod page: every seat of the pod
+
+
+def pieces(document: Document, viewer: Viewer) -> dict[str, bytes]:
+    """Everything this viewer's page shows of the document, piece by piece."""
+    out = dict(document.shared_pieces)
+    seat_ids = [s[0] for s in document.data["seats"]] if viewer.every_seat else viewer.seat_ids
+    for seat_id in seat_ids:
+        out.update(document.seat_pieces(seat_id, full=viewer.full))
+    return out
+
+
+def _assemble(changed: dict[str, bytes]) -> dict:
+    """Pieces back into the shape of ``protocol.State`` (or of a delta's changes), each kept
+    as its encoded JSON (``orjson.Fragment``): a frame is never encoded twice."""
+    out: dict[str, Any] = {}
+    for key, encoded in changed.items():
+        value = orjson.Fragment(encoded)
+        kind, _, rest = key.partition(":")
+        if kind == "pod":
+            out["pod"] = value
+        elif kind == "piles_open":
+            out.setdefault("board", {})["piles_open"] = value
+        elif kind == "board":
+            out.setdefault("board", {}).setdefault("seats", {})[rest] = value
+        else:
+            seat_id, _, part = rest.partition(":")
+            out.setdefault("seats", {}).setdefault(seat_id, {})[part] = value
+    return out
+
+
+def snapshot_state(shown: dict[str, bytes]) -> dict:
+    """``protocol.State`` from a view's pieces (board seats as a list, in seat order)."""
+    state = _assemble(shown)
+    board = state.get("board", {})
+    seats = board.get("seats", {})
+    return {
+        "pod": state["pod"],
+        "board": {"piles_open": board.get("piles_open", False), "seats": [seats[k] for k in sorted(seats, key=int)]},
+        "seats": state.get("seats", {}),
+    }
+
+
+def delta(before: dict[str, bytes], after: dict[str, bytes]) -> dict:
+    """The changes of a ``protocol.Delta``: every piece of ``after`` that differs from
+    ``before`` (pieces are compared as encoded, so equal content is never sent again)."""
+    return _assemble({key: value for key, value in after.items() if before.get(key) != value})
+
+
+def snapshot_frame(document: Document, shown: dict[str, bytes], *, cards_url: str, now: dt.datetime) -> str:
+    return orjson.dumps(
+        {
+            "type": "snapshot",
+            "pod": document.pod_id,
+            "version": document.version,
+            "server_time": now.isoformat(),
+            "cards_url": cards_url,
+            "state": snapshot_state(shown),
+        }
+    ).decode()
+
+
+def delta_frame(pod_id: int, deltas: list[dict]) -> str:
+    return orjson.dumps({"type": "delta", "pod": pod_id, "deltas": deltas}).decode()

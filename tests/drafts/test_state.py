@@ -1,0 +1,119 @@
+"""drafts.state: a pod's document read in one statement, and each viewer's view of it, hold
+exactly what the selectors show that viewer (R15-R17), and a delta carries only what changed."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from drafts import protocol, selectors, services, state
+from drafts.models import DraftCard, Pack, Seat
+from tests.drafts.conftest import T0, seconds
+
+pytestmark = [pytest.mark.django_db]
+
+
+def view(document: state.Document, viewer: state.Viewer) -> dict:
+    shown = state.pieces(document, viewer)
+    return orjson.loads(orjson.dumps(state.snapshot_state(shown)))
+
+
+def pick_some(seats, rounds: int, rng: random.Random, now=T0) -> None:
+    for step in range(rounds):
+        for seat in seats:
+            pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+            if pack is None:
+                continue
+            cards = list(pack.cards.order_by("slot", "pk"))
+            services.make_pick(
+                seat_id=seat.pk,
+                draft_card_id=rng.choice(cards).pk,
+                position=rng.choice([None, 0]),
+                now=now + seconds(step),
+            )
+
+
+def test_the_document_is_one_statement(pod):
+    with CaptureQueriesContext(connection) as queries:
+        document = state.read(pod.pk)
+    assert len(queries) == 1
+    assert document.version == pod.version and document.pod_id == pod.pk
+
+
+def test_an_unknown_pod_has_no_document(db):
+    assert state.read(987654) is None
+
+
+def test_a_players_view_is_what_the_selectors_show_them(pod, seats, engine):
+    """R15-R16: own queue (front pack in full, DFCs of the waiting packs), own pile, and of the
+    other seats only pack sizes and DFCs: compared with selectors.seat_view."""
+    pick_some(seats[:3], 4, random.Random(3))  # seats 0-2 run ahead: packs queue up behind
+    document = state.read(pod.pk)
+    for seat in Seat.objects.filter(pod=pod):
+        shown = view(document, state.Viewer(seat_ids=(seat.pk,)))
+        protocol.check(shown, protocol.State)
+        expected = selectors.seat_view(seat)
+        mine = shown["seats"][str(seat.pk)]
+        assert [(p["pack_id"], [c[0] for c in p["cards"]], p.get("waiting", False)) for p in mine["queue"]] == [
+            (p["pack_id"], [c["id"] for c in p["cards"]], p.get("waiting", False)) for p in expected["queue"]
+        ]
+        assert [c[0] for c in mine["pile"]] == [c["id"] for c in expected["pile"]]
+        assert list(shown["seats"]) == [str(seat.pk)]  # no other seat's own cards
+        board = expected["board"]["seats"]
+        assert [
+            (s["position"], [(p["pack_id"], p["cards_left"]) for p in s["packs"]]) for s in shown["board"]["seats"]
+        ] == [(s["position"], [(p["pack_id"], p["cards_left"]) for p in s["packs"]]) for s in board]
+        for got, want in zip(shown["board"]["seats"], board, strict=True):
+            assert sorted(c[0] for p in got["packs"] for c in p["dfcs"]) == sorted(
+                c["id"] for p in want["packs"] for c in p["dfcs"]
+            )
+            assert sorted(c[0] for c in got["pile_dfcs"]) == sorted(c["id"] for c in want["pile_dfcs"])
+
+
+def test_no_view_but_staffs_holds_a_single_faced_card_of_another_seat(pod, seats):
+    """R16, by construction: every card id in a member's, spectator's or player's view is a DFC,
+    or the viewer's own, or in the pack in front of the viewer."""
+    pick_some(seats, 3, random.Random(5))
+    document = state.read(pod.pk)
+    single = set(DraftCard.objects.filter(pod=pod, is_dfc=False).values_list("pk", flat=True))
+    for seat in seats:
+        own = set(DraftCard.objects.filter(seat=seat).values_list("pk", flat=True))
+        front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+        own |= set(front.cards.values_list("pk", flat=True)) if front else set()
+        ids = set(_card_ids(view(document, state.Viewer(seat_ids=(seat.pk,)))))
+        assert not (ids & single) - own
+    assert not set(_card_ids(view(document, state.Viewer()))) & single
+    staff = set(_card_ids(view(document, state.Viewer(full=True, every_seat=True))))
+    assert staff == set(
+        DraftCard.objects.filter(pod=pod).exclude(pack__holder=None, seat=None).values_list("pk", flat=True)
+    )
+
+
+def _card_ids(value):
+    if isinstance(value, list) and len(value) == 6 and isinstance(value[0], int) and isinstance(value[5], bool):
+        yield value[0]
+    elif isinstance(value, list):
+        for item in value:
+            yield from _card_ids(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _card_ids(item)
+
+
+def test_a_delta_holds_only_what_changed_for_the_viewer(pod, seats):
+    """After one pick by seat 0, seat 4 (across the table) is sent the pod and the board
+    seats that changed, and nothing of its own seat (its queue and pile did not change)."""
+    viewer = state.Viewer(seat_ids=(seats[4].pk,))
+    before = state.pieces(state.read(pod.pk), viewer)
+    pick_some(seats[:1], 1, random.Random(1))
+    after = state.pieces(state.read(pod.pk), viewer)
+    change = orjson.loads(orjson.dumps(state.delta(before, after)))
+    protocol.check({"from": 1, "version": 2, **change}, protocol.Delta)
+    assert "seats" not in change
+    assert set(change["board"]["seats"]) == {"0", "1"}  # the picker, and the neighbour the pack reached
+    assert change["pod"]["version"] > 0
+    assert state.delta(after, after) == {}
