@@ -1555,7 +1555,8 @@ def page_lines(result: dict) -> list[str]:
         f"queue p50 {queue['p50']} ms, p99 {queue['p99']} ms",
         f"  HTTP requests of the pages {sum(page['http_requests'].values())} {json.dumps(page['http_requests'])} "
         f"= {page['http_requests_per_pick']} per pick ({page['http_requests_per_pick_in_window']} per pick in the "
-        f"window; {page['http_bytes']} bytes); card ids missing from the sheet {page['missing_card_ids']}; "
+        f"window; {page['http_bytes']} bytes); card ids missing from the sheet {page['missing_card_ids']}, "
+        f"printings {page['missing_printing_ids']}; "
         f"sheets unreadable {page['card_sheet_unreadable']}",
         f"  seat pages' state rule: {json.dumps(page['state_rule'].get('seat', {}))}; syncs sent on a gap "
         f"{page['gap_syncs']}, after the state stood still {page['stall_syncs']}; published "

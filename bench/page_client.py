@@ -198,10 +198,17 @@ def card_rows(state: dict | None) -> list[list]:
     return rows
 
 
+def sheet_printings(sheet: Any) -> set[str]:
+    """The printing ids a card sheet holds (``{"printings": {"<id>": ...}}``, drafts.cardsheet)."""
+    printings = sheet.get("printings") if isinstance(sheet, dict) else None
+    return {str(key) for key in printings} if isinstance(printings, dict) else set()
+
+
 def sheet_ids(sheet: Any) -> set[str] | None:
     """The catalogue card ids a card sheet holds, as strings; None if its shape is unknown.
-    Accepted: an object keyed by id, ``{"cards": {...}}`` keyed by id, ``{"cards": [...]}`` or a
-    list of objects with an ``id`` (or of lists whose first item is the id)."""
+    Accepted: ``{"cards": {"<id>": ...}}`` (drafts.cardsheet), an object keyed by id,
+    ``{"cards": [...]}`` or a list of objects with an ``id`` (or of lists whose first item is
+    the id)."""
     if isinstance(sheet, dict) and "cards" in sheet:
         sheet = sheet["cards"]
     if isinstance(sheet, dict):
@@ -235,6 +242,7 @@ class PageStats:
         self.http_window: Counter = Counter()
         self.http_bytes = 0
         self.missing_card_ids = 0
+        self.missing_printing_ids = 0
         self.sheet_unreadable = 0
         self.closed_by_server: Counter = Counter()  # "<kind of page> <close code>" -> sockets
         self.reconnects = 0
@@ -311,6 +319,7 @@ class PageStats:
             "http_requests_per_pick_in_window": per(sum(self.http_window.values())),
             "http_bytes": self.http_bytes,
             "missing_card_ids": self.missing_card_ids,
+            "missing_printing_ids": self.missing_printing_ids,
             "card_sheet_unreadable": self.sheet_unreadable,
             "by_kind_of_page": kinds,
             "state_rule": {kind: dict(counts) for kind, counts in rules.items()},
@@ -486,6 +495,8 @@ class StateSocket(SocketPage):
                     self.on_snapshot(data, at)
                 elif kind == "hello":
                     self.hello = data
+                elif kind == "summary":  # a dashboard's first frame (drafts.protocol.Summary)
+                    self.snapshot_seen.set()
                 elif kind in ("picked", "pick_refused", "readied", "refused"):
                     self.answered(data, at)
                 elif kind == "error":
@@ -552,6 +563,8 @@ class PagePlayer(StateSocket):
         self.seat = seat
         self.seat_key = str(seat["id"])
         self.sheet: set[str] | None = None  # catalogue card ids of the card sheet, once loaded
+        self.sheet_printings: set[str] = set()
+        self.asked_printings: set[str] = set()
         self.sheet_loaded = False
         self.asked_cards: set[str] = set()
         self.last_picked: tuple | None = None  # (pack, cards left) of the last pick sent
@@ -579,9 +592,12 @@ class PagePlayer(StateSocket):
         if self.sheet is not None:  # cards the sheet lacks (a page would look them up)
             rows = card_rows(state.state) if seats is None else self.rows_of(state, seats)
             missing = {str(row[1]) for row in rows if len(row) > 1} - self.sheet - self.asked_cards
-            if missing:
+            printings = {str(row[2]) for row in rows if len(row) > 2 and row[2] is not None}
+            printings -= self.sheet_printings | self.asked_printings
+            if missing or printings:
                 self.asked_cards |= missing
-                asyncio.ensure_future(self.look_up_cards(sorted(missing)))
+                self.asked_printings |= printings
+                asyncio.ensure_future(self.look_up_cards(sorted(missing), sorted(printings)))
 
     @staticmethod
     def rows_of(state: PageState, seats: set[str]) -> list[list]:
@@ -597,6 +613,8 @@ class PagePlayer(StateSocket):
         try:
             async with self.ctx.session.get(url, headers={"Cookie": f"sessionid={self.seat['session']}"}) as response:
                 body = await response.read()
+                for _ in response.history:  # a stale digest's 302: one more request on the wire
+                    self.stats.request(f"{name}_redirect", 0)
                 self.stats.request(name, len(body))
                 self.run.statuses[f"GET {name} {response.status}"] += 1
                 if response.status != 200:
@@ -623,11 +641,14 @@ class PagePlayer(StateSocket):
             self.stats.sheet_unreadable += sheet is not None
             return
         self.sheet = ids
+        self.sheet_printings = sheet_printings(sheet)
         self.state_changed(self.seat["pod"], self.state, None, time.monotonic())  # cards it lacks
 
-    async def look_up_cards(self, ids: list[str]) -> None:
+    async def look_up_cards(self, ids: list[str], printings: list[str]) -> None:
         self.stats.missing_card_ids += len(ids)
-        await self.get("missing_cards", f"{self.ctx.base}{MISSING_CARDS_PATH}?{urlencode({'ids': ','.join(ids)})}")
+        self.stats.missing_printing_ids += len(printings)
+        query = {"ids": ",".join(ids), **({"printings": ",".join(printings)} if printings else {})}
+        await self.get("missing_cards", f"{self.ctx.base}{MISSING_CARDS_PATH}?{urlencode(query)}")
 
     async def send(self, frame: dict, answers: tuple[str, str]) -> tuple[float, dict | None, int]:
         """A request and its answer: (when, body or None, HTTP-like status: 201 for the first
