@@ -730,7 +730,9 @@ class PagePlayer(StateSocket):
         in_time = deadline is None or time.time() < dt.datetime.fromisoformat(deadline).timestamp()
         self.last_picked = (front["pack_id"], front.get("cards_left"))
         neighbour = driver.neighbour(self.seat["position"], front["round"])
-        passes = front.get("cards_left", 2) > 1
+        # The next seat's page shows the pack only if it keeps two cards or more: a pack's last
+        # card is picked for the seat by the server (a ``last_card`` pick) without reaching it.
+        passes = front.get("cards_left", 3) > 2
         started = time.monotonic()
         if passes:
             self.stats.expect(neighbour, front["pack_id"], started)

@@ -200,3 +200,68 @@ def test_frames_and_bytes_are_counted_by_phase_and_kind_of_page(pc):
     assert seat["bytes_per_pick"] == (len('{"type":"delta"}') + len('{"type":"delta","n":"é"}'.encode())) / 2 == 20.5
     assert seat["setup"]["frames"] == {"snapshot": 1}
     assert summary["http_requests_per_pick"] == 0.5 and summary["http_requests_in_window"] == {"card_sheet": 1}
+
+
+class FakeContext:
+    """What a page client needs of draft_load's Context, for a server made up here."""
+
+    def __init__(self, base, session):
+        self.base = base
+        self.session = self.socket_session = session
+        self.answer_timeout = 2.0
+        self.snapshot_timeout = 0.3
+        self.think = None
+        self.heartbeat = 0
+
+
+class FakeRun:
+    def __init__(self):
+        from collections import Counter
+
+        self.errors, self.statuses, self.refusals = Counter(), Counter(), Counter()
+        self.stopping = False
+
+    def note_error(self, text):
+        pass
+
+
+async def serve(frames):
+    """A websocket server that sends ``frames`` to whoever connects, and keeps the socket open."""
+    from aiohttp import web
+
+    async def handler(request):
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        for frame in frames:
+            await ws.send_str(frame)
+        async for _ in ws:
+            pass
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/ws/seats/1/", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    return runner, f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.asyncio
+async def test_a_server_without_the_state_dialect_stops_the_run_with_a_message(pc):
+    import aiohttp
+
+    runner, base = await serve(['{"type":"hello","role":"player"}', '{"type":"changed","pod":7,"version":3}'])
+    try:
+        async with aiohttp.ClientSession() as session:
+            run = FakeRun()
+            run.stopping = True
+            page = pc.PagePlayer(
+                {"id": 1, "pod": 7, "position": 0, "session": "x"}, run, FakeContext(base, session), pc.PageStats()
+            )
+            with pytest.raises(pc.NoStateDialect, match="heard: hello.*changed.*does not speak the state dialect"):
+                await page.open()
+            await page.close()
+    finally:
+        await runner.cleanup()
