@@ -1439,7 +1439,8 @@ TABLE_HEADER = (
     "|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 PAGE_TABLE_HEADER = (
-    "| run | client | web processes | players | picks/s | ack p50 / p99 | next seat's page holds the pack p50 / p99 "
+    "| run | client | web processes | players | picks/s | ack p50 / p99 "
+    "| next seat's page holds the pack: in its queue p50 / p99; at its front p50 / p99 "
     "| HTTP requests per pick | seat page frames / KB per pick | versions missed / applied twice | errors "
     "| closed by server | timeout picks | CPU ms/pick web / PostgreSQL / all | RSS web+worker |\n"
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -1494,7 +1495,8 @@ def page_table_row(result: dict) -> str:
     return (
         f"| {run_label(result)} | page | {result['web_workers']} | {result['players']:,} "
         f"| {result['picks_per_second']} | {fmt_ms(result['ack_ms']['p50'])} / {fmt_ms(result['ack_ms']['p99'])} "
-        f"| {fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
+        f"| {fmt_ms(page['told_queue_ms']['p50'])} / {fmt_ms(page['told_queue_ms']['p99'])}; "
+        f"{fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
         f"| {page['http_requests_per_pick']} "
         f"| {seat.get('frames_per_pick')} / {round(kb / 1024, 2) if kb is not None else None} "
         f"| {notes['versions_missed']} / {notes['applied_twice']} | {result['errors']['total']} | {closed} "

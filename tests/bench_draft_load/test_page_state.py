@@ -265,3 +265,41 @@ async def test_a_server_without_the_state_dialect_stops_the_run_with_a_message(p
             await page.close()
     finally:
         await runner.cleanup()
+
+
+def test_the_page_table_row_has_a_cell_per_column(pc):
+    import importlib.util as util
+
+    spec = util.spec_from_file_location("bench_draft_load_for_page", PATH.parent / "draft_load.py")
+    bench = util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    result = {
+        "client": "page",
+        "mode": "saturation",
+        "think": None,
+        "window": {"seconds": 8.2},
+        "pods_finished": 2,
+        "pods": 2,
+        "web_workers": 2,
+        "players": 16,
+        "picks_per_second": 75.6,
+        "ack_ms": {"p50": 82.9, "p99": 357.5},
+        "told_ms": {"p50": 116.3, "p99": 408.3},
+        "page": {
+            "told_queue_ms": {"p50": 95.0, "p99": 332.0},
+            "http_requests_per_pick": 0.026,
+            "by_kind_of_page": {"seat": {"frames_per_pick": 7.5, "bytes_per_pick": 8198.5}},
+            "closed_by_server": {"seat 1013": 2},
+        },
+        "notifications": {"versions_missed": 0, "applied_twice": 0},
+        "errors": {"total": 0},
+        "conservation": {"timeout_picks_in_window": 0},
+        "usage": {"cpu_ms_per_pick": {"web": 4.7, "postgres": 3.2, "server_total": 8.3}},
+        "memory": {"total_rss_mb": 537.5},
+    }
+    row = bench.table_row(result)
+    assert row.startswith("| saturation, 8 s, all pods drafted | page | 2 | 16 | 75.6 | 82.9 ms / 357.5 ms |")
+    assert "| 95.0 ms / 332.0 ms; 116.3 ms / 408.3 ms | 0.026 | 7.5 / 8.01 | 0 / 0 | 0 | 2 |" in row
+    assert row.count("|") == bench.PAGE_TABLE_HEADER.splitlines()[0].count("|")
+    assert bench.run_name("saturation", 16, 2, "socket", "page") == "draft_load_saturation_16p_2web_page"
+    assert bench.run_name("saturation", 16, 2, "http") == "draft_load_saturation_16p_2web_http"
