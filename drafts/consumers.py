@@ -416,6 +416,8 @@ class SeatSocket(_PodSocket):
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )
             return
+        if self.stateful:  # the page's queue arrives in its delta: the answer need not repeat it
+            answer.pop("queue", None)
         await self.send_json({"type": "picked", "ref": ref, **answer})
 
     async def ready(self, content: dict) -> None:

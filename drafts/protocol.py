@@ -203,7 +203,7 @@ class Picked(TypedDict):
     ref: str | int | None
     pick: dict
     pod: dict
-    queue: list[dict]
+    queue: NotRequired[list[dict]]  # the versions dialect's (the HTTP 201 body); state pages get deltas
 
 
 class PickRefused(TypedDict):
