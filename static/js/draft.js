@@ -5,6 +5,10 @@
  * the next pack; and a card whose pack appeared less than half a second ago is never picked
  * by a click that was aimed at the pack before it. The same actions work without this script
  * through the page's plain forms (with a confirm step for the pick).
+ *
+ * On a page drawn from the socket's state (data-draw="state", draftstate.js) the server
+ * pushes what an action changed: nothing is fetched after it while the socket is up
+ * (Live.refresh does nothing then), and "I'm ready" goes over the socket too.
  */
 (function () {
   "use strict";
@@ -24,7 +28,7 @@
   // pack is back at pick 9): it is new again each time it appears, not only the first time.
   var shownPack = null;
   var shownAt = 0;
-  var pending = {};  // socket picks waiting for their answer, by ref
+  var pending = {};  // socket picks and readies waiting for their answer, by ref
   var nextRef = 1;
 
   function notePack() {
@@ -117,6 +121,7 @@
     setBusy(true);
     return send(body).then(function (result) {
       setBusy(false);
+      keepFocus();
       if (result.ok) {
         selected = null;
         live().flash("", "");
@@ -129,24 +134,48 @@
       return result;
     }, function () {
       setBusy(false);
+      keepFocus();
       live().flash(gettext("Could not reach the server, so the pick was not made. Check the connection and try again."), "error");
       return null;
     });
   }
 
-  // A pick over the socket when it is open (its answer comes back on it), else over HTTP.
-  function send(body) {
-    var ref = "p" + (nextRef++);
-    var message = { type: "pick", card: body.card, pack: body.pack, ref: ref };
-    if (body.position !== undefined) message.position = body.position;
-    if (!window.Live || !window.Live.send || !window.Live.send(message)) return post("picks/", body);
+  // Disabled while the pick ran, the pressed button lost focus: when the pack is still there
+  // (a refused pick), focus goes back to the chosen card (never left on <body>).
+  function keepFocus() {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var card = selected && cardById(selected);
+    var button = card && card.querySelector(".pick-button");
+    if (button && !button.disabled) button.focus({ preventScroll: true });
+  }
+
+  // ``message`` over the socket when it is open (its answer comes back on it, by ref), else
+  // ``fallback()`` (HTTP); no answer within 10 s (the socket dropped): HTTP says what happened.
+  function overSocket(message, fallback) {
+    var ref = message.type.charAt(0) + (nextRef++);
+    message.ref = ref;
+    if (!window.Live || !window.Live.send || !window.Live.send(message)) return fallback();
     return new Promise(function (resolve) {
       var timer = setTimeout(function () {
         delete pending[ref];
-        resolve(post("picks/", body));  // no answer (socket dropped): HTTP says what happened
+        resolve(fallback());
       }, 10000);
       pending[ref] = function (answer) { clearTimeout(timer); resolve(answer); };
     });
+  }
+
+  // A pick over the socket when it is open, else over HTTP.
+  function send(body) {
+    var message = { type: "pick", card: body.card, pack: body.pack };
+    if (body.position !== undefined) message.position = body.position;
+    return overSocket(message, function () { return post("picks/", body); });
+  }
+
+  // "I'm ready" over the socket on a page drawn from its state (the server answers
+  // "readied" or "refused"), else over HTTP.
+  function ready() {
+    if (!(window.Live && window.Live.drawsState)) return post("ready/", {});
+    return overSocket({ type: "ready" }, function () { return post("ready/", {}); });
   }
 
   document.addEventListener("live:message", function (event) {
@@ -154,8 +183,8 @@
     var done = message.ref !== undefined && pending[message.ref];
     if (!done) return;
     delete pending[message.ref];
-    if (message.type === "picked") {
-      done({ ok: true, status: 201, data: message });
+    if (message.type === "picked" || message.type === "readied") {
+      done({ ok: true, status: message.type === "picked" ? 201 : 200, data: message });
     } else {
       done({ ok: false, status: message.status || 400, data: message });
     }
@@ -247,18 +276,28 @@
     } else if (kind === "cover") {
       request = post("pile-cover/", { cover: form.elements.cover.value });
     } else if (kind === "ready") {
-      request = post("ready/", {});
+      request = ready();
     } else {
       return;
     }
-    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    var buttons = Array.prototype.filter.call(form.querySelectorAll("button"), function (b) { return !b.disabled; });
+    buttons.forEach(function (b) { b.disabled = true; });
+    // Until the new state is drawn (it replaces the form), or when nothing changed.
+    var focused = document.activeElement;
+    function enable() {
+      buttons.forEach(function (b) { b.disabled = false; });
+      if (document.activeElement === document.body && focused && document.contains(focused) && !focused.disabled) {
+        focused.focus({ preventScroll: true });
+      }
+    }
     request.then(function (result) {
       if (!result.ok) live().flash(errorText(result), result.status === 409 ? "warn" : "error");
       else if (kind === "cover") live().flash(gettext("Saved."), "info");
+      if (document.contains(form)) enable();
       live().refresh();
     }, function () {
       live().flash(gettext("Could not reach the server. Try again."), "error");
-      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+      enable();
     });
   });
 

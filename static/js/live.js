@@ -1,10 +1,19 @@
 /* Live pages (draft page, table, dashboard, pod page, spectator view).
  *
- * A websocket only says "pod N is now at version V" (never any card). The page then fetches
- * its panel (HTML of what this viewer may see) and swaps in each region whose markup
- * changed, keeping focus and opened details. Without a socket (blocked, dropped, refused) it
- * polls; it reconnects with backoff; every countdown ticks against the server's clock and
- * asks for fresh state when it reaches zero. Exposes window.Live for the page's own script.
+ * Two ways to keep a page current:
+ *
+ * - panel (the default: dashboard, matches, paper pages): the websocket only says "pod N is
+ *   now at version V" (never any card). The page then fetches its panel (HTML of what this
+ *   viewer may see) and swaps in each region whose markup changed.
+ * - state (the draft pages, data-draw="state" on #live): the socket (?protocol=state) pushes
+ *   this viewer's state, a snapshot then deltas, and static/js/draftstate.js draws it in the
+ *   browser: no panel fetch on a change, nor when a clock runs out (the server pushes what
+ *   that changed). The panel is fetched only while the socket is down.
+ *
+ * Either way a swapped region keeps focus (or moves it somewhere sensible when the focused
+ * control went away), opened details and chosen options. Without a socket (blocked, dropped,
+ * refused) the page polls; it reconnects with backoff; every countdown ticks against the
+ * server's clock. Exposes window.Live for the page's own scripts.
  */
 (function () {
   "use strict";
@@ -18,6 +27,9 @@
   var flashEl = document.getElementById("flash");
   var socketPath = root.getAttribute("data-socket");
   var panelUrl = root.getAttribute("data-panel");
+  // The page draws the state the socket pushes (draftstate.js) instead of fetching its panel.
+  var drawsState = root.getAttribute("data-draw") === "state";
+  var early = [];  // state frames heard before draftstate.js was there to take them
 
   var POLL_WHEN_DOWN = 5000;
   // With the socket up every change is pushed; the poll is only a safety net, and a thousand
@@ -83,6 +95,91 @@
     });
   }
 
+  // --- swapping a region, keeping what the reader was doing ------------------------------
+
+  // The control that had focus last, and its region: a swap (or a control disabled while its
+  // request runs) can drop focus to <body>; the next swap of that region puts it back.
+  var lastFocus = null;
+  document.addEventListener("focusin", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element)) return;
+    var region = target.closest("[data-region]");
+    lastFocus = region ? { id: target.id || "", region: region.getAttribute("data-region"), el: target } : null;
+  });
+  // A click somewhere that takes no focus is the reader moving on: do not pull focus back.
+  document.addEventListener("pointerdown", function () { lastFocus = null; }, true);
+
+  function focusable(el) {
+    return !!(el && !el.disabled && document.contains(el) && !el.closest("[hidden]"));
+  }
+
+  function focusOn(el) {
+    if (!el) return false;
+    el.focus({ preventScroll: true });
+    return document.activeElement === el;
+  }
+
+  // Where focus goes when the control that had it is gone (a pick took the pack away, a pile
+  // move disabled the button that was pressed): never <body>.
+  function refocus(region, focusId) {
+    var moved = focusId && /^(up|down)-(\d+)$/.exec(focusId);
+    if (moved) {
+      var other = document.getElementById((moved[1] === "up" ? "down-" : "up-") + moved[2]);
+      if (focusable(other) && focusOn(other)) return;
+      var summary = document.querySelector("#pile-card-" + moved[2] + " > summary");
+      if (focusable(summary) && focusOn(summary)) return;
+    }
+    var candidates = [
+      region.querySelector("#pack-form .pick-button:not([disabled])"),
+      region.querySelector("#pack-form .card"),
+      region.querySelector("[data-focus-target]"),
+      region.querySelector("h2"),
+    ];
+    for (var i = 0; i < candidates.length; i += 1) {
+      var el = candidates[i];
+      if (!el || !focusable(el)) continue;
+      if (el.tagName !== "BUTTON" && el.tagName !== "A" && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+      if (focusOn(el)) return;
+    }
+  }
+
+  // Replace a region's content with ``html``; focus, opened <details>, chosen options stay.
+  function swapRegion(old, html) {
+    var name = old.getAttribute("data-region");
+    var active = document.activeElement;
+    var had = !!(active && active !== document.body && old.contains(active));
+    var focusId = had ? active.id : null;
+    if (!had && (!active || active === document.body) && lastFocus && lastFocus.region === name &&
+        !(lastFocus.el && document.contains(lastFocus.el) && lastFocus.el !== active && !old.contains(lastFocus.el))) {
+      had = true;  // focus fell to <body> from this region (its control was disabled or removed)
+      focusId = lastFocus.id;
+    }
+    var open = [];
+    old.querySelectorAll("details[open][id]").forEach(function (d) { open.push(d.id); });
+    var chosen = {};
+    old.querySelectorAll("select[id]").forEach(function (select) {
+      var initial = select.querySelector("option[selected]") || select.options[0];
+      if (initial && select.value !== initial.value) chosen[select.id] = select.value;
+    });
+    old.innerHTML = html;
+    open.forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && old.contains(d)) d.open = true;
+    });
+    Object.keys(chosen).forEach(function (id) {
+      var select = document.getElementById(id);
+      if (!select || !old.contains(select)) return;
+      for (var i = 0; i < select.options.length; i += 1) {
+        if (select.options[i].value === chosen[id]) { select.value = chosen[id]; break; }
+      }
+    });
+    if (had) {
+      var again = focusId ? document.getElementById(focusId) : null;
+      if (again && old.contains(again) && focusable(again)) focusOn(again);
+      else refocus(old, focusId);
+    }
+  }
+
   function swap(freshRoot) {
     var here = currentRoot();
     if (!here) { panel.innerHTML = ""; panel.appendChild(freshRoot); rememberRegions(); return ["*"]; }
@@ -92,27 +189,15 @@
     var changed = [];
     freshRoot.querySelectorAll("[data-region]").forEach(function (fresh) {
       var name = fresh.getAttribute("data-region");
-      var html = fresh.innerHTML;
       var key = markup(fresh);
       if (regionHtml[name] === key) return;
       regionHtml[name] = key;
       var old = here.querySelector('[data-region="' + name + '"]');
       if (!old) { here.appendChild(fresh); changed.push(name); return; }
-      var active = document.activeElement;
-      var focusId = active && old.contains(active) ? active.id : null;
-      var open = [];
-      old.querySelectorAll("details[open][id]").forEach(function (d) { open.push(d.id); });
-      old.innerHTML = html;
-      open.forEach(function (id) {
-        var d = document.getElementById(id);
-        if (d && old.contains(d)) d.open = true;
-      });
-      if (focusId) {
-        var again = document.getElementById(focusId);
-        if (again && !again.disabled) again.focus({ preventScroll: true });
-      }
+      swapRegion(old, fresh.innerHTML);
       changed.push(name);
     });
+    if (changed.length && drawsState && window.DraftState) window.DraftState.invalidate();
     return changed;
   }
 
@@ -134,7 +219,16 @@
     refreshTimer = setTimeout(function () { refreshTimer = null; refresh(); }, wait);
   }
 
+  function socketOpen() { return !!(socket && socket.readyState === 1); }
+
+  // The panel, fetched: always in panel mode; in state mode only while the socket is down
+  // (with it up, the server pushes every change).
   function refresh() {
+    if (drawsState && socketOpen()) return Promise.resolve();
+    return fetchPanel();
+  }
+
+  function fetchPanel() {
     if (gone || !panelUrl) return Promise.resolve();
     lastRefresh = Date.now();
     if (fetching) { fetchAgain = true; return Promise.resolve(); }
@@ -157,7 +251,7 @@
         if (!freshRoot) return;
         readRoot(freshRoot);
         var changed = swap(freshRoot);
-        if (socket && socket.readyState === 1) setStatus("live", gettext("Live"));
+        if (socketOpen()) setStatus("live", gettext("Live"));
         if (changed.length) {
           document.dispatchEvent(new CustomEvent("live:updated", { detail: { regions: changed } }));
         }
@@ -168,8 +262,19 @@
       })
       .then(function () {
         fetching = false;
-        if (fetchAgain) { fetchAgain = false; refresh(); }
+        if (fetchAgain) { fetchAgain = false; fetchPanel(); }
       });
+  }
+
+  // The panel for what the state lacks (the pod page's presence and log), at most every
+  // data-panel-every ms however often the state changes.
+  var slowEvery = Number(root.getAttribute("data-panel-every")) || 0;
+  var slowTimer = null;
+  var lastSlow = 0;
+  function refreshSlowly() {
+    if (!slowEvery || slowTimer || gone) return;
+    var wait = Math.max(0, slowEvery - (Date.now() - lastSlow));
+    slowTimer = setTimeout(function () { slowTimer = null; lastSlow = Date.now(); fetchPanel(); }, wait);
   }
 
   function poll(every) {
@@ -190,14 +295,22 @@
     try { message = JSON.parse(event.data); } catch (e) { return; }
     // The page's own script hears the answers to what it sent (picks) and its queue.
     document.dispatchEvent(new CustomEvent("live:message", { detail: message }));
+    if (message.server_time && (message.type === "heartbeat" || message.type === "snapshot")) {
+      var now = Date.parse(message.server_time);
+      if (!isNaN(now)) serverOffset = now - Date.now();
+    }
+    if (drawsState) {
+      if (message.type === "snapshot" || message.type === "delta") {
+        if (window.DraftState) window.DraftState.receive(message);
+        else early.push(message);
+      }
+      return;  // "changed" and "queue" are the other dialect's: the state says it all
+    }
     if (message.type === "changed") {
       var key = message.pod === null || message.pod === undefined ? null : String(message.pod);
       if (key === null || !(key in versions) || message.version > versions[key]) refreshSoon();
     } else if (message.type === "queue") {
       refresh();
-    } else if (message.type === "heartbeat" && message.server_time) {
-      var stamp = Date.parse(message.server_time);
-      if (!isNaN(stamp)) serverOffset = stamp - Date.now();
     }
   }
 
@@ -209,6 +322,7 @@
       return;
     }
     var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + socketPath;
+    if (drawsState) url += (url.indexOf("?") === -1 ? "?" : "&") + "protocol=state";
     try {
       socket = new WebSocket(url);
     } catch (e) {
@@ -218,13 +332,15 @@
     socket.onopen = function () {
       retries = 0;
       setStatus("live", gettext("Live"));
-      poll(POLL_WHEN_UP);
+      if (drawsState) clearInterval(pollTimer);  // the server pushes; a snapshot comes first
+      else poll(POLL_WHEN_UP);
       clearInterval(heartbeatTimer);
       heartbeatTimer = setInterval(function () {
         if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "heartbeat" }));
       }, HEARTBEAT);
-      // After a drop, whatever happened meanwhile (and clocks that ran out) must show.
-      if (everOpened) refresh();
+      // After a drop, whatever happened meanwhile (and clocks that ran out) must show (in
+      // state mode the server's new snapshot shows it).
+      if (everOpened && !drawsState) refresh();
       everOpened = true;
     };
     socket.onmessage = onMessage;
@@ -262,7 +378,7 @@
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("low", left > 0 && left <= 5000);
       el.classList.toggle("expired", left <= 0);
-      if (left <= 0 && !expiredSeen[raw]) {
+      if (left <= 0 && !expiredSeen[raw] && !(drawsState && socketOpen())) {
         expiredSeen[raw] = true;
         setTimeout(refresh, 400);
         setTimeout(refresh, 2500);
@@ -292,7 +408,16 @@
     refresh: refresh,
     flash: flash,
     versions: versions,
-    isSocketOpen: function () { return !!(socket && socket.readyState === 1); },
+    drawsState: drawsState,
+    isSocketOpen: socketOpen,
+    // The server's clock (ms since the epoch), as the page last heard it.
+    now: function () { return Date.now() + serverOffset; },
+    tick: tick,
+    swapRegion: swapRegion,
+    refreshSlowly: refreshSlowly,
+    setStatus: setStatus,
+    // State frames that came before draftstate.js was ready (it takes them once).
+    takeEarly: function () { var frames = early; early = []; return frames; },
     // Send a message over the open socket; false when there is none (use HTTP instead).
     send: function (message) {
       if (!(socket && socket.readyState === 1)) return false;

@@ -1,0 +1,266 @@
+"""The draft pages drawn in the browser from the socket's state (static/js/draftstate.js).
+
+The page's WebSocket is a fake here (tests/e2e/fakestate.py): each test decides the frames
+the page hears, built from the database the way the server's pages read it. Checked: the
+markup drawn from a state is the server panel's for the same state; deltas apply in order
+(a gap asks for a snapshot); picks, pile moves and readiness keep focus on something useful;
+no panel is fetched while the socket is up.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from django.utils import timezone
+from selenium.webdriver.common.by import By
+
+from drafts import services
+from drafts.models import DraftCard, Seat
+from tests.e2e import fakestate
+from tests.e2e.conftest import make_pod
+from tests.e2e.test_live_draft import wait
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+# Markup as a comparable tree: tags, attributes (sorted), text with whitespace collapsed; the
+# CSRF token, a countdown's deadline format and its ticking text left out.
+NORMALISE = """
+window.__norm = function (html) {
+  var holder = document.createElement("template");
+  holder.innerHTML = html;
+  function walk(node) {
+    if (node.nodeType === 3) {
+      var text = node.nodeValue.replace(/\\s+/g, " ").trim();
+      return text ? JSON.stringify(text) : "";
+    }
+    if (node.nodeType !== 1) return "";
+    var skipText = node.classList.contains("countdown");
+    var attrs = Array.prototype.map.call(node.attributes, function (a) {
+      var value = a.value;
+      if (a.name === "data-deadline" || (node.name === "csrfmiddlewaretoken" && a.name === "value")) value = "*";
+      return a.name + "=" + JSON.stringify(value);
+    }).sort();
+    var inner = skipText ? "" : Array.prototype.map.call(node.childNodes, walk).filter(Boolean).join(",");
+    return "<" + node.tagName.toLowerCase() + (attrs.length ? " " + attrs.join(" ") : "") + ">" + inner + "</>";
+  }
+  var words = holder.content.textContent.replace(/\\s+/g, " ").trim();
+  Array.prototype.forEach.call(holder.content.querySelectorAll(".countdown"), function (c) { c.textContent = ""; });
+  words = holder.content.textContent.replace(/\\s+/g, " ").trim();
+  return {tree: Array.prototype.map.call(holder.content.childNodes, walk).filter(Boolean).join(",\\n"), text: words};
+};
+window.__panel = function (address, done) {
+  fetch(address, {credentials: "same-origin", headers: {"X-Live-Panel": "1"}}).then(function (r) { return r.text(); })
+    .then(function (text) {
+      var holder = document.createElement("template");
+      holder.innerHTML = text;
+      var out = {};
+      holder.content.querySelectorAll("[data-region]").forEach(function (region) {
+        out[region.getAttribute("data-region")] = region.innerHTML;
+      });
+      done(out);
+    });
+};
+"""
+
+
+def pick_front(seat: Seat, *, dfc: bool | None = None) -> int:
+    """Pick the seat's front pack's first card (a DFC or not, if asked) through the service."""
+    view = fakestate.seat_state(seat)
+    pack = view["queue"][0]
+    cards = [c for c in pack["cards"] if dfc is None or c[5] == dfc] or pack["cards"]
+    services.make_pick(seat_id=seat.pk, draft_card_id=cards[0][0], pack_id=pack["pack_id"])
+    return cards[0][0]
+
+
+def open_page(driver, url, snapshot, sheet, *, missing=None):
+    fakestate.install(driver, sheet_data=sheet, missing=missing)
+    driver.get(url)
+    wait(driver, lambda d: d.execute_script("return !!(window.DraftState && window.Live && window.__fake);"))
+    driver.execute_script(NORMALISE)
+    driver.execute_script(
+        "window.__updates = [];"
+        "document.addEventListener('live:updated', function (e) { window.__updates.push(e.detail.regions); });"
+    )
+    driver.execute_script("window.__fake.open(); window.__fake.push(arguments[0]);", snapshot)
+    wait(
+        driver,
+        lambda d: d.execute_script("return window.__updates.length > 0;"),
+        message="the snapshot was never drawn",
+    )
+
+
+def compare(driver, panel_url, names):
+    """Each region drawn from the state against the server's panel for the same state."""
+    server = driver.execute_async_script("window.__panel(arguments[0], arguments[1]);", panel_url)
+    for name in names:
+        ours = driver.execute_script("return DraftState.region(arguments[0]);", name)
+        assert ours is not None, name
+        theirs_n = driver.execute_script("return window.__norm(arguments[0]);", server[name])
+        ours_n = driver.execute_script("return window.__norm(arguments[0]);", ours)
+        assert len(theirs_n["tree"]) > 100, (name, theirs_n)
+        assert ours_n["text"] == theirs_n["text"], name
+        assert ours_n["tree"] == theirs_n["tree"], name
+
+
+def push_delta(driver, frm, to, pod, seats, *, board=True):
+    delta = {"from": frm, "version": to, "pod": fakestate.pod_state(pod)}
+    if board:
+        current = fakestate.board(pod)
+        delta["board"] = {
+            "piles_open": current["piles_open"],
+            "seats": {str(s["position"]): s for s in current["seats"]},
+        }
+    delta["seats"] = {str(s.pk): fakestate.seat_state(s) for s in seats}
+    driver.execute_script("window.__fake.push(arguments[0]);", {"type": "delta", "pod": pod.pk, "deltas": [delta]})
+
+
+def active(driver) -> dict:
+    return driver.execute_script(
+        "var a = document.activeElement; var card = a && a.closest && a.closest('.card');"
+        "return {tag: a.tagName, id: a.id, cls: a.className, card: card && card.getAttribute('data-card')};"
+    )
+
+
+def test_the_seat_page_drawn_from_state_is_the_server_panel(
+    browsers, login, server_url, organiser, players, cube_names
+):
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    for seat in seats:  # a pile with a DFC, a second pack waiting, DFCs on the board
+        pick_front(seat, dfc=seat.position % 2 == 0)
+    pick_front(seats[7])
+    services.set_pile_cover(seat_id=seats[0].pk, cover="checklist", actor=players[0])
+    page = login(browsers.get(), players[0])
+    url = server_url + f"/events/seats/{seats[0].pk}/"
+    open_page(page, url, fakestate.snapshot(pod, [seats[0]]), fakestate.sheet(pod))
+    assert page.execute_script("return window.__fake.urls[0];").endswith(f"/ws/seats/{seats[0].pk}/?protocol=state")
+    compare(page, url + "panel/", ["status", "main", "pile", "board"])
+    assert "1 more pack waiting" in page.find_element(By.CSS_SELECTOR, '[data-region="status"]').text
+
+    # Staff reading the seat: no pick buttons, no pile controls, no "you".
+    staff = login(browsers.get(), organiser)
+    open_page(staff, url, fakestate.snapshot(pod, [seats[0]], full=True), fakestate.sheet(pod))
+    compare(staff, url + "panel/", ["status", "main", "pile", "board"])
+    assert not staff.find_elements(By.CSS_SELECTOR, ".pick-button, .pile-moves")
+
+
+def test_deltas_picks_and_pile_moves_on_the_seat_page(browsers, login, server_url, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    pick_front(seats[7])  # a second pack waits for seat 1
+    sheet = fakestate.sheet(pod)
+    page = login(browsers.get(), players[0])
+    url = server_url + f"/events/seats/{seats[0].pk}/"
+    open_page(page, url, fakestate.snapshot(pod, [seats[0]], version=10), sheet)
+    page.execute_script(
+        "window.__panelFetches = 0; var f = window.fetch; window.fetch = function (a) {"
+        " if (String(a).indexOf('/panel/') !== -1) window.__panelFetches += 1; return f.apply(this, arguments); };"
+    )
+    first_pack = page.find_element(By.ID, "pack-form").get_attribute("data-pack")
+
+    # Pick then confirm: the pick goes over the socket; the delta brings the next pack, and
+    # focus lands on its first card (not on <body>).
+    time.sleep(0.6)
+    card = page.find_element(By.CSS_SELECTOR, "#pack-form .card")
+    card.find_element(By.CSS_SELECTOR, ".pick-button").click()
+    page.find_element(By.CSS_SELECTOR, "[data-confirm-pick]").click()
+    sent = page.execute_script("return window.__fake.sent;")
+    pick = [f for f in sent if f["type"] == "pick"][-1]
+    assert pick["card"] == int(card.get_attribute("data-card")) and pick["pack"] == int(first_pack)
+    services.make_pick(seat_id=seats[0].pk, draft_card_id=pick["card"], pack_id=pick["pack"])
+    page.execute_script(
+        "window.__fake.push(arguments[0]);", {"type": "picked", "ref": pick["ref"], "pick": {}, "pod": {}, "queue": []}
+    )
+    push_delta(page, 10, 11, pod, [seats[0]])
+    wait(page, lambda d: d.find_element(By.ID, "pack-form").get_attribute("data-pack") != first_pack)
+    now = active(page)
+    first = page.find_element(By.CSS_SELECTOR, "#pack-form .card").get_attribute("data-card")
+    assert now["card"] == first and "pick-button" in now["cls"], now
+    assert "(1 card)" in page.find_element(By.CSS_SELECTOR, '[data-region="pile"]').text
+    assert "No other pack waiting" in page.find_element(By.CSS_SELECTOR, '[data-region="status"]').text
+    # The half-second rule sees the pack the delta drew: a pick right away is not sent.
+    assert page.execute_async_script("var done = arguments[1]; DraftPage.pick(arguments[0]).then(done);", first) is None
+    assert len([f for f in page.execute_script("return window.__fake.sent;") if f["type"] == "pick"]) == 1
+
+    # A delta the page has already is skipped; after a gap it asks for a snapshot and waits.
+    push_delta(page, 9, 11, pod, [seats[0]])
+    assert page.execute_script("return DraftState.version();") == 11
+    pick_front(seats[0])
+    push_delta(page, 12, 13, pod, [seats[0]])
+    assert page.execute_script("return DraftState.syncing();")
+    assert page.execute_script("return window.__fake.sent;")[-1] == {"type": "sync"}
+    push_delta(page, 13, 14, pod, [seats[0]])
+    assert "(1 card)" in page.find_element(By.CSS_SELECTOR, '[data-region="pile"]').text  # ignored meanwhile
+    page.execute_script("window.__fake.push(arguments[0]);", fakestate.snapshot(pod, [seats[0]], version=14))
+    wait(page, lambda d: "(2 cards)" in d.find_element(By.CSS_SELECTOR, '[data-region="pile"]').text)
+    assert not page.execute_script("return DraftState.syncing();")
+    assert page.execute_script("return window.__panelFetches;") == 0, "a panel was fetched with the socket up"
+    compare(page, url + "panel/", ["status", "main", "pile", "board"])
+    page.execute_script("window.__panelFetches = 0;")  # that one was the test's
+
+    # ▼ on the first pile card (over HTTP, as before); the pushed pile moves it and focus
+    # stays on that card's other button (its ▼ is now disabled).
+    top = DraftCard.objects.filter(seat=seats[0]).order_by("pile_position").first().pk
+    page.find_element(By.ID, f"down-{top}").click()
+    wait(
+        page,
+        lambda d: (
+            list(DraftCard.objects.filter(seat=seats[0]).order_by("pile_position").values_list("pk", flat=True))[-1]
+            == top
+        ),
+    )
+    push_delta(page, 14, 15, pod, [seats[0]], board=False)
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, ".pile-item")[-1].get_attribute("data-card") == str(top))
+    wait(page, lambda d: active(d)["id"] == f"up-{top}", message=f"focus is on {active(page)}")
+    assert page.execute_script("return window.__panelFetches;") == 0, "a panel was fetched with the socket up"
+
+
+def test_a_card_missing_from_the_sheet_is_asked_for_once(browsers, login, server_url, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    front = fakestate.seat_state(seats[0])["queue"][0]["cards"]
+    lacking = {front[0][1], front[1][1]}
+    full = fakestate.sheet(pod)
+    partial = fakestate.sheet(pod, leave_out=lacking)
+    missing = {"cards": {str(i): full["cards"][str(i)] for i in lacking}, "printings": {}}
+    page = login(browsers.get(), players[0])
+    open_page(
+        page,
+        server_url + f"/events/seats/{seats[0].pk}/",
+        fakestate.snapshot(pod, [seats[0]]),
+        partial,
+        missing=missing,
+    )
+    fetches = page.execute_script("return window.__fake.fetches;")
+    asked = [f for f in fetches if f.startswith("/events/cards/?ids=")]
+    assert len(asked) == 1 and set(map(int, asked[0].split("=")[1].split(","))) == lacking
+    names = [c.get_attribute("data-name") for c in page.find_elements(By.CSS_SELECTOR, "#pack-form .card")][:2]
+    assert names == [full["cards"][str(front[0][1])]["name"], full["cards"][str(front[1][1])]["name"]]
+    assert json.dumps(names)
+
+
+def test_the_table_and_the_spectator_view_drawn_from_state(browsers, login, server_url, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    for seat in seats:
+        pick_front(seat, dfc=True)
+    sheet = fakestate.sheet(pod)
+    member = login(browsers.get(), players[2])
+    url = server_url + f"/events/pods/{pod.pk}/board/"
+    open_page(member, url, fakestate.snapshot(pod), sheet)
+    compare(member, url + "panel/", ["status", "board"])
+    assert member.find_element(By.CSS_SELECTOR, ".board-seat.is-me .seat-no").text.upper() == "SEAT 3"
+
+    spectator = browsers.get()
+    url = server_url + f"/events/watch/{pod.spectator_token}/"
+    snapshot = fakestate.snapshot(pod)
+    open_page(spectator, url, snapshot, sheet)
+    compare(spectator, url + "panel/", ["status", "board"])
+    assert "112 cards left" in spectator.find_element(By.CSS_SELECTOR, '[data-region="status"]').text
+    # A pick elsewhere: the board follows the delta.
+    pick_front(seats[3])
+    push_delta(spectator, snapshot["version"], snapshot["version"] + 1, pod, [])
+    wait(spectator, lambda d: "111 cards left" in d.find_element(By.CSS_SELECTOR, '[data-region="status"]').text)
+    compare(spectator, url + "panel/", ["status", "board"])
