@@ -1288,7 +1288,7 @@ def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context
 
 def page_notifications(stats) -> dict:
     """What the seat pages' state rule counted, in the shape of the API client's notifications."""
-    rule = Counter()
+    rule: Counter[str] = Counter()
     for kind, state in stats.states:
         if kind == "seat":
             rule.update(state.counters())

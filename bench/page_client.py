@@ -100,7 +100,7 @@ class PageState:
     def apply_frame(self, frame: dict) -> tuple[bool, bool, set[str]]:
         """Apply a ``delta`` frame's deltas in order: (state changed, gap found: send ``sync``,
         the ids of seats whose part changed)."""
-        changed, seats = False, set()
+        changed, seats = False, set[str]()
         for delta in frame.get("deltas") or ():
             outcome = self.apply(delta)
             if outcome == "applied":
@@ -372,7 +372,7 @@ class SocketPage:
             return time.monotonic(), None
 
     def answered(self, data: dict, at: float) -> None:
-        waiter = self.waiters.pop(data.get("ref"), None)
+        waiter = self.waiters.pop(data.get("ref"), None)  # type: ignore[arg-type]
         if waiter is not None and not waiter.done():
             waiter.set_result((at, data))
 
@@ -702,7 +702,7 @@ class PagePlayer(StateSocket):
                 and not (seat.get("info") or {}).get("ready", True)
                 and self.ready_round != pod.get("round")
             ):
-                await self.ready(pod.get("round"))
+                await self.ready(int(pod.get("round") or 0))
                 continue
             try:
                 await asyncio.wait_for(self.changed.wait(), timeout=min(ctx.stall_seconds, max(0.05, ctx.left())))
