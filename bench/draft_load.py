@@ -1,6 +1,16 @@
 #!/usr/bin/env python
 """Draft load benchmark: the production shape on this machine, players on their seat sockets.
 
+Two kinds of client (``--client``):
+- ``page`` (the default): the shipped draft page in the state dialect of drafts/protocol.py
+  (bench/page_client.py): a snapshot then deltas on ``ws/seats/<id>/?protocol=state``, the card
+  sheet loaded once, picks and "ready" over the socket, no other HTTP request. It reports what a
+  page costs: HTTP requests, frames and bytes per pick by kind of page (seat pages, and a few
+  observers: pod pages of members, the event's dashboard), versions missed or applied twice,
+  sockets the server closed, and pick -> the next seat's page holding the pack. A server that
+  sends no snapshot stops the run with a message instead of a measurement.
+- ``api``: the clients described below (the versions dialect); their numbers as before.
+
 Starts uvicorn (``--web-workers`` processes, uvloop and httptools when installed), a Celery
 worker and Celery beat against PostgreSQL and Redis, seats the players into pods of 8 and
 drives them with simulated players, each holding one websocket on its seat like the draft
@@ -31,13 +41,14 @@ processes, Celery worker and beat, PostgreSQL, Redis and the load generator (/pr
 memory of web and worker processes; database transactions per pick (pg_stat_database) and calls
 of the pick function; and an in-process profile of the service path (queries per pick, cProfile).
 
-Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_http].json and .txt and
+Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_http][_page].json and .txt and
 prints a markdown row for the README's "Draft load" table.
 
-    bench/draft_load --mode saturation                    # 1,000 players, 2 web processes
-    bench/draft_load --mode event --players 1000 --web-workers 2
-    bench/draft_load --mode scaling --players 200 --scaling-seconds 30
-    bench/draft_load --mode event --players 16 --event-seconds 20 --transport http
+    bench/draft_load --mode saturation --client api       # 1,000 players, 2 web processes
+    bench/draft_load --mode event --players 1000 --web-workers 2 --client api
+    bench/draft_load --mode scaling --players 200 --scaling-seconds 30 --client api
+    bench/draft_load --mode event --players 16 --event-seconds 20 --transport http --client api
+    bench/draft_load --mode saturation --players 16 --saturation-seconds 30   # page client
 """
 
 from __future__ import annotations
@@ -53,7 +64,6 @@ import io
 import json
 import os
 import pstats
-import random
 import signal
 import statistics
 import subprocess
@@ -68,12 +78,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 RESULTS = ROOT / "bench" / "results"
+sys.path.insert(0, str(ROOT / "bench"))  # page_client, when this file is loaded by path (tests)
+
+import page_client  # noqa: E402  (after the path)
+from page_client import BENIGN_REFUSALS, FINISHED, SocketPage  # noqa: E402
+
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
-# Refusals a player meets in a fair draft (its timer ran out, the pod moved on); any other is
-# an error.
-BENIGN_REFUSALS = {"wrong_pack", "already_picked", "no_pack", "pod_not_drafting", "pod_paused"}
-FINISHED = ("deck_building", "done")
 CHANGED = '{"type":"changed","pod":'  # the compact frame drafts.live publishes; others are parsed
 
 
@@ -107,6 +118,26 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--mode", choices=["saturation", "event", "scaling", "both"], default="both")
+    parser.add_argument(
+        "--client",
+        choices=["page", "api"],
+        default="page",
+        help="page: the shipped draft page in the state dialect (bench/page_client.py); "
+        "api: API clients in the versions dialect (queue pushes, picks over --transport)",
+    )
+    parser.add_argument(
+        "--observers",
+        type=int,
+        default=2,
+        help="page client: this many pods also get a pod page of a seated player, and the event "
+        "a dashboard of its organiser (0: none)",
+    )
+    parser.add_argument(
+        "--snapshot-timeout",
+        type=float,
+        default=5.0,
+        help="page client: a seat socket without a snapshot this long after connecting stops the run",
+    )
     parser.add_argument(
         "--transport",
         choices=["socket", "http"],
@@ -176,6 +207,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.client == "page" and args.transport != "socket":
+        parser.error("the page picks over its socket: --transport http needs --client api")
     name = args.database_url.rsplit("/", 1)[1]
     if not name.startswith("draftsite_bench"):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
@@ -269,11 +302,12 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
         services.start_pod(pod_id=pod.pk, actor=organiser)
     # every seat of a new event has a registration
     seats: list[Any] = list(Seat.objects.filter(pod__event=event).select_related("registration__user__auth_token"))
-    sessions = _sessions([s.registration.user for s in seats])
+    sessions = _sessions([s.registration.user for s in seats] + [organiser])
     return {
         "event": event.pk,
         "organiser_token": organiser.auth_token.key,
         "organiser": organiser.pk,
+        "organiser_session": sessions[organiser.pk],
         "pods": sorted(pod.pk for pod in pods),
         "seats": [
             {
@@ -811,21 +845,16 @@ class PublishWatch:
         return {"published": self.published, "published_out_of_order": self.out_of_order, "published_twice": self.twice}
 
 
-class Player:
-    """One simulated player: its seat socket (picks and pushes) and its HTTP identity."""
+class Player(SocketPage):
+    """One simulated API client (``--client api``): its seat socket in the versions dialect
+    (picks and pushes) and its HTTP identity."""
 
     def __init__(self, seat: dict, run: Run, ctx: Context) -> None:
+        super().__init__(seat["id"], run, ctx)
         self.seat = seat
-        self.run = run
-        self.ctx = ctx
-        self.ws = None
-        self.reader: asyncio.Task | None = None
         self.connection: Connection | None = None
-        self.waiters: dict[int, asyncio.Future] = {}
-        self.refs = 0
         self.push: tuple[int, list] | None = None  # (version, queue) of the latest queue push
         self.pushed = asyncio.Event()
-        self.rng = random.Random(seat["id"])
         self.headers = {"Authorization": f"Token {seat['token']}"}
 
     async def connect(self) -> None:
@@ -886,9 +915,7 @@ class Player:
                         self.push = (version, data.get("queue") or [])
                         self.pushed.set()
                 elif kind in ("picked", "pick_refused"):
-                    waiter = self.waiters.pop(data.get("ref"), None)
-                    if waiter is not None and not waiter.done():
-                        waiter.set_result((at, data))
+                    self.answered(data, at)
                 elif kind == "error":
                     self.run.errors["socket_error_message"] += 1
         except Exception as error:  # a broken connection, or a frame this reader cannot read
@@ -896,30 +923,11 @@ class Player:
         if not self.run.stopping:
             connection.closed_early = True
             self.run.errors["socket_disconnected"] += 1
-        for waiter in self.waiters.values():
-            if not waiter.done():
-                waiter.set_result((time.monotonic(), None))
-        self.waiters.clear()
+        self.release_waiters()
         self.pushed.set()
 
-    async def heartbeat(self) -> None:
-        """Like the page: a heartbeat every ``--heartbeat-seconds`` (the server checks the seat
-        is still the player's and marks them present)."""
-        await asyncio.sleep(self.rng.uniform(0, self.ctx.heartbeat))
-        while True:
-            if self.ws is not None and not self.ws.closed:
-                try:
-                    await self.ws.send_str('{"type":"heartbeat"}')
-                    self.run.heartbeats += 1
-                except Exception:
-                    pass
-            await asyncio.sleep(self.ctx.heartbeat)
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-        if self.reader is not None:
-            await asyncio.gather(self.reader, return_exceptions=True)
+    def wake(self) -> None:
+        self.pushed.set()
 
     async def fetch_view(self) -> dict | None:
         """The page's first read (and the fallback): GET the seat's queue."""
@@ -954,35 +962,12 @@ class Player:
                 return time.monotonic(), None, 0
             except Exception:
                 return time.monotonic(), None, 0
-        if self.ws is None or self.ws.closed:
-            return time.monotonic(), None, 0
-        self.refs += 1
-        ref = self.refs
-        waiter = asyncio.get_running_loop().create_future()
-        self.waiters[ref] = waiter
-        try:
-            await self.ws.send_str(dumps({"type": "pick", "card": card, "pack": pack["pack_id"], "ref": ref}))
-            at, data = await asyncio.wait_for(waiter, self.ctx.answer_timeout)
-        except TimeoutError:
-            self.waiters.pop(ref, None)
-            self.run.errors["answer_timeout"] += 1
-            return time.monotonic(), None, 0
-        except Exception:
-            self.waiters.pop(ref, None)
-            return time.monotonic(), None, 0
+        at, data = await self.ask({"type": "pick", "card": card, "pack": pack["pack_id"]})
         if data is None:
             return at, None, 0
         if data["type"] == "picked":
             return at, data, 201
         return at, data, int(data.get("status") or 400)
-
-    def think_seconds(self, pack: dict) -> float:
-        low, high = self.ctx.think
-        seconds = self.rng.uniform(low, high)
-        if self.ctx.deadline_margin >= 0 and pack.get("deadline"):
-            left = (dt.datetime.fromisoformat(pack["deadline"]).timestamp() - time.time()) - self.ctx.deadline_margin
-            seconds = max(0.0, min(seconds, left))
-        return seconds
 
     async def play(self, view: dict | None, driver: PodDriver) -> None:
         ctx, run = self.ctx, self.run
@@ -1087,7 +1072,7 @@ class PodDriver:
     def finish(self) -> None:
         self.finished = True
         for player in self.players:
-            player.pushed.set()
+            player.wake()
 
     async def advance(self, ctx: Context, round_number: int) -> None:
         if round_number in self.advanced:
@@ -1116,6 +1101,7 @@ class Context:
         self.answer_timeout = args.answer_timeout
         self.stall_seconds = args.stall_seconds or ((2 * think[1] + 5) if think else 5.0)
         self.heartbeat = args.heartbeat_seconds
+        self.snapshot_timeout = args.snapshot_timeout
         self.organiser_token = setup["organiser_token"]
         self.seconds = seconds
         self.stop_at = float("inf")
@@ -1138,7 +1124,13 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
     by_pod: dict[int, list[dict]] = defaultdict(list)
     for seat in setup["seats"]:
         by_pod[seat["pod"]].append(seat)
-    players = {seat["id"]: Player(seat, run, ctx) for seat in setup["seats"]}
+    page = args.client == "page"
+    stats = page_client.PageStats()  # the page client's own counters (unused by the API client)
+    players: dict[int, Any] = {
+        seat["id"]: page_client.PagePlayer(seat, run, ctx, stats) if page else Player(seat, run, ctx)
+        for seat in setup["seats"]
+    }
+    observers = observer_pages(setup, by_pod, args.observers, run, ctx, stats) if page else []
     drivers = {pod: PodDriver(pod, seats, [players[s["id"]] for s in seats]) for pod, seats in by_pod.items()}
     timeout = aiohttp.ClientTimeout(total=args.answer_timeout)
     async with (
@@ -1152,17 +1144,27 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         ) as socket_session,
     ):
         ctx.session, ctx.socket_session = session, socket_session
-        # The pages open: every seat socket, then each page's first read of its queue.
+        # The pages open: every seat socket, then each page's first read of its queue (API
+        # clients) or its snapshot and card sheet (pages: no snapshot stops the run).
         gate = asyncio.Semaphore(64)
 
-        async def open_page(player: Player):
+        async def open_page(player):
             async with gate:
+                if page:
+                    await player.open()
+                    return None
                 await player.connect()
                 return await player.fetch_view()
 
         watch = PublishWatch(args.redis_url, setup["pods"])
         await watch.start()
         views = await asyncio.gather(*(open_page(p) for p in players.values()))
+        for observer in observers:
+            if await observer.connect():
+                try:
+                    await observer.wait_for_snapshot(ctx.snapshot_timeout)
+                except page_client.NoStateDialect as error:  # a dashboard may send summaries only
+                    run.note_error(f"observer: {error}")
         for _ in range(100):  # every socket has had its connect message
             if all(c.connect_version is not None for c in run.connections):
                 break
@@ -1183,22 +1185,25 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         started = time.monotonic()
         ctx.stop_at = started + seconds
         # The organiser starts every pod now; each page hears its first pack pushed.
+        stats.phase = "window"
         starting = asyncio.ensure_future(asyncio.to_thread(start_pods, setup, meter))
-        heartbeats = [asyncio.ensure_future(p.heartbeat()) for p in players.values()] if ctx.heartbeat else []
+        pages = [*players.values(), *observers]
+        heartbeats = [asyncio.ensure_future(p.heartbeat()) for p in pages] if ctx.heartbeat else []
         await asyncio.gather(*(p.play(view, drivers[p.seat["pod"]]) for p, view in zip(players.values(), views)))
         start_cpu = await starting
         for task in heartbeats:
             task.cancel()
         elapsed = time.monotonic() - started
         window_end = time.time()
+        stats.phase = "after"
         gc.enable()
         gc.unfreeze()
         await asyncio.sleep(2)  # the last pushes in flight
         after = meter.sample()
         run.stopping = True
         published = await watch.stop()
-        notifications = {**run.notifications(), **published}
-        await asyncio.gather(*(p.close() for p in players.values()), return_exceptions=True)
+        notifications = {**(page_notifications(stats) if page else run.notifications()), **published}
+        await asyncio.gather(*(p.close() for p in pages), return_exceptions=True)
     await asyncio.sleep(max(0.0, started + elapsed + 11 - time.monotonic()))
     after.update(meter.sample_db())
     usage = Meter.difference(before, after, run.picks)
@@ -1231,7 +1236,9 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         "picks_per_second": round(run.picks / elapsed, 1) if elapsed else None,
         "pods_finished": sum(d.finished for d in drivers.values()),
         "ack_ms": percentiles(run.ack),
-        "told_ms": percentiles(run.told),
+        # pick sent -> the next seat told (API: hears the version; page: its state shows the pack first)
+        "told_ms": percentiles(stats.told_front if page else run.told),
+        **({"page": stats.summary(run.picks, elapsed, percentiles)} if page else {}),
         "notifications": notifications,
         "statuses": {str(k): v for k, v in sorted(run.statuses.items(), key=str)},
         "refusals": dict(run.refusals),
@@ -1252,10 +1259,46 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
             ],
         },
         "usage": usage,
-        "_pushed_packs": run.pushed_packs,
+        "_pushed_packs": stats.pushed_packs if page else run.pushed_packs,
         "_max_heard": {
-            pod: max((c.max_version for c in run.connections if c.pod == pod), default=-1) for pod in setup["pods"]
+            pod: stats.max_version.get(pod, -1)
+            if page
+            else max((c.max_version for c in run.connections if c.pod == pod), default=-1)
+            for pod in setup["pods"]
         },
+    }
+
+
+def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context, stats) -> list:
+    """Pages that only watch: the pod page of a seated player in the first ``count`` pods, and
+    the organiser's dashboard of the event."""
+    if count <= 0:
+        return []
+    found = [
+        page_client.Observer("pod_member", run, ctx, stats, f"/ws/pods/{pod}/", seats[0]["session"])
+        for pod, seats in sorted(by_pod.items())[:count]
+    ]
+    found.append(
+        page_client.Observer(
+            "event_staff", run, ctx, stats, f"/ws/events/{setup['event']}/", setup["organiser_session"]
+        )
+    )
+    return found
+
+
+def page_notifications(stats) -> dict:
+    """What the seat pages' state rule counted, in the shape of the API client's notifications."""
+    rule: Counter[str] = Counter()
+    for kind, state in stats.states:
+        if kind == "seat":
+            rule.update(state.counters())
+    return {
+        "sockets": stats.pages["seat"],
+        "sockets_closed_early": sum(n for key, n in stats.closed_by_server.items() if key.startswith("seat ")),
+        **dict(rule),
+        "not_heard": rule["versions_missed"],
+        "heard_twice": rule["applied_twice"],
+        "told_never": len(stats.pending_front),
     }
 
 
@@ -1382,14 +1425,25 @@ def profile_pick(args) -> dict:
 # --- results ------------------------------------------------------------------------------
 
 
-def run_name(mode: str, players: int, web: int, transport: str) -> str:
-    return f"draft_load_{mode}_{players}p_{web}web" + ("_http" if transport == "http" else "")
+def run_name(mode: str, players: int, web: int, transport: str, client: str = "api") -> str:
+    return (
+        f"draft_load_{mode}_{players}p_{web}web"
+        + ("_http" if transport == "http" else "")
+        + ("_page" if client == "page" else "")
+    )
 
 
 TABLE_HEADER = (
     "| run | transport | web processes | players | picks/s | ack p50 / p99 | next seat told p50 / p99 "
     "| not heard / twice | errors | timeout picks | CPU ms/pick web / PostgreSQL / all | RSS web+worker |\n"
     "|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+PAGE_TABLE_HEADER = (
+    "| run | client | web processes | players | picks/s | ack p50 / p99 "
+    "| next seat's page holds the pack: in its queue p50 / p99; at its front p50 / p99 "
+    "| HTTP requests per pick | seat page frames / KB per pick | versions missed / applied twice | errors "
+    "| closed by server | timeout picks | CPU ms/pick web / PostgreSQL / all | RSS web+worker |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -1399,19 +1453,30 @@ def fmt_ms(value) -> str:
     return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.1f} ms"
 
 
-def table_row(result: dict) -> str:
+def run_label(result: dict) -> str:
     window = result["window"]
     if result["mode"] == "event":
         label = f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"
     else:
         label = {"saturation": "saturation", "scaling": "saturation (scaling)"}[result["mode"]]
-    label += f", {window['seconds']:.0f} s" + (
-        ", all pods drafted" if result["pods_finished"] == result["pods"] else ""
+    return (
+        label
+        + f", {window['seconds']:.0f} s"
+        + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
     )
+
+
+def header_for(result: dict) -> str:
+    return PAGE_TABLE_HEADER if result.get("client") == "page" else TABLE_HEADER
+
+
+def table_row(result: dict) -> str:
+    if result.get("client") == "page":
+        return page_table_row(result)
     notes = result["notifications"]
     cpu = result["usage"]["cpu_ms_per_pick"]
     return (
-        f"| {label} | {result['transport']} | {result['web_workers']} | {result['players']:,} "
+        f"| {run_label(result)} | {result['transport']} | {result['web_workers']} | {result['players']:,} "
         f"| {result['picks_per_second']} | {fmt_ms(result['ack_ms']['p50'])} / {fmt_ms(result['ack_ms']['p99'])} "
         f"| {fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
         f"| {notes['not_heard']} / {notes['heard_twice']} | {result['errors']['total']} "
@@ -1421,17 +1486,46 @@ def table_row(result: dict) -> str:
     )
 
 
+def page_table_row(result: dict) -> str:
+    page, notes = result["page"], result["notifications"]
+    cpu = result["usage"]["cpu_ms_per_pick"]
+    seat = page["by_kind_of_page"].get("seat", {})
+    kb = seat.get("bytes_per_pick")
+    closed = sum(page["closed_by_server"].values())
+    return (
+        f"| {run_label(result)} | page | {result['web_workers']} | {result['players']:,} "
+        f"| {result['picks_per_second']} | {fmt_ms(result['ack_ms']['p50'])} / {fmt_ms(result['ack_ms']['p99'])} "
+        f"| {fmt_ms(page['told_queue_ms']['p50'])} / {fmt_ms(page['told_queue_ms']['p99'])}; "
+        f"{fmt_ms(result['told_ms']['p50'])} / {fmt_ms(result['told_ms']['p99'])} "
+        f"| {page['http_requests_per_pick']} "
+        f"| {seat.get('frames_per_pick')} / {round(kb / 1024, 2) if kb is not None else None} "
+        f"| {notes['versions_missed']} / {notes['applied_twice']} | {result['errors']['total']} | {closed} "
+        f"| {result['conservation']['timeout_picks_in_window']} "
+        f"| {cpu['web']} / {cpu['postgres']} / {cpu['server_total']} "
+        f"| {result['memory']['total_rss_mb']:.0f} MB |"
+    )
+
+
 def text_report(result: dict) -> list[str]:
-    usage, notes, cons = result["usage"], result["notifications"], result["conservation"]
-    cpu = usage["cpu_ms_per_pick"]
+    page = result.get("client") == "page"
     lines = [
         f"draft_load {result['mode']}: {result['players']} players ({result['pods']} pods), "
-        f"{result['web_workers']} web process(es), picks over {result['transport']}, {result['machine']['cores']} cores",
+        f"{result['web_workers']} web process(es), "
+        + ("page clients (state dialect)" if page else f"API clients, picks over {result['transport']}")
+        + f", {result['machine']['cores']} cores",
         f"  server: {' '.join(result['server']['web'][2:])}",
         f"  {result['picks']} picks in {result['window']['seconds']} s = {result['picks_per_second']} picks/s; "
         f"{result['pods_finished']} of {result['pods']} pods finished",
         f"  acknowledgement p50 {result['ack_ms']['p50']} ms, p95 {result['ack_ms']['p95']} ms, "
         f"p99 {result['ack_ms']['p99']} ms (max {result['ack_ms']['max']} ms)",
+    ]
+    lines += page_lines(result) if page else api_lines(result)
+    return lines + common_lines(result)
+
+
+def api_lines(result: dict) -> list[str]:
+    notes = result["notifications"]
+    return [
         f"  pick -> next seat told p50 {result['told_ms']['p50']} ms, p95 {result['told_ms']['p95']} ms, "
         f"p99 {result['told_ms']['p99']} ms ({result['told_ms']['count']} measured, {notes['told_never']} never told)",
         f"  notifications: {notes['sockets']} sockets ({notes['sockets_closed_early']} closed early), "
@@ -1447,6 +1541,56 @@ def text_report(result: dict) -> list[str]:
         f"pushed later, {result['unannounced_packs']['never_pushed']} never); organiser's advance p50 "
         f"{result['organiser_advance_ms']['p50']} ms, max {result['organiser_advance_ms']['max']} ms "
         f"({result['organiser_advance_ms']['count']})",
+    ]
+
+
+def page_lines(result: dict) -> list[str]:
+    page, notes, told, queue = (
+        result["page"],
+        result["notifications"],
+        result["told_ms"],
+        result["page"]["told_queue_ms"],
+    )
+    lines = [
+        f"  pick -> next seat's page holds the pack at the front p50 {told['p50']} ms, p95 {told['p95']} ms, "
+        f"p99 {told['p99']} ms ({told['count']} measured, {page['told_never']} never); the pack anywhere in its "
+        f"queue p50 {queue['p50']} ms, p99 {queue['p99']} ms",
+        f"  HTTP requests of the pages {sum(page['http_requests'].values())} {json.dumps(page['http_requests'])} "
+        f"= {page['http_requests_per_pick']} per pick ({page['http_requests_per_pick_in_window']} per pick in the "
+        f"window; {page['http_bytes']} bytes); card ids missing from the sheet {page['missing_card_ids']}, "
+        f"printings {page['missing_printing_ids']}; "
+        f"sheets unreadable {page['card_sheet_unreadable']}",
+        f"  seat pages' state rule: {json.dumps(page['state_rule'].get('seat', {}))}; syncs sent on a gap "
+        f"{page['gap_syncs']}, after the state stood still {page['stall_syncs']}; published "
+        f"{notes.get('published')} pod versions, {notes.get('published_out_of_order')} out of order, "
+        f"{notes.get('published_twice')} twice",
+    ]
+    for kind, entry in page["by_kind_of_page"].items():
+        window = entry.get("window", {"frames": {}, "bytes": {}})
+        lines.append(
+            f"  {kind} pages ({entry['pages']}): {entry.get('frames_per_pick')} frames and "
+            f"{entry.get('bytes_per_pick')} bytes per pick, {entry.get('frames_per_second')} frames and "
+            f"{entry.get('bytes_per_second')} bytes per second ({entry.get('frames_per_page_per_second')} frames and "
+            f"{entry.get('bytes_per_page_per_second')} bytes per page per second); in the window by type: frames "
+            f"{json.dumps(window['frames'])}, bytes {json.dumps(window['bytes'])}; on opening: "
+            f"{json.dumps(entry.get('setup', {}).get('bytes', {}))} bytes"
+        )
+        if kind != "seat" and kind in page["state_rule"]:
+            lines.append(f"    {kind} state rule: {json.dumps(page['state_rule'][kind])}")
+    lines.append(
+        f"  errors {result['errors']['total']} {json.dumps({k: v for k, v in result['errors'].items() if k != 'total'})}; "
+        f"refusals {json.dumps(result['refusals'])}; picks sent in time but refused "
+        f"{result['picks_sent_in_time_but_refused']}; sockets closed by the server {json.dumps(page['closed_by_server'])}, "
+        f"reopened {page['reconnects']}; readies {page['readies']} (answer p50 {page['ready_ack_ms']['p50']} ms, "
+        f"p99 {page['ready_ack_ms']['p99']} ms)"
+    )
+    return lines
+
+
+def common_lines(result: dict) -> list[str]:
+    usage, cons = result["usage"], result["conservation"]
+    cpu = usage["cpu_ms_per_pick"]
+    lines = [
         *(f"  error: {sample}" for sample in result.get("error_samples") or ()),
         f"  foreign live messages (another site or test on the same Redis): {json.dumps(result.get('foreign_messages'))}",
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
@@ -1476,9 +1620,11 @@ def text_report(result: dict) -> list[str]:
 def write_result(args, result: dict) -> None:
     directory = Path(args.results_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    name = run_name(result["mode"], result["players"], result["web_workers"], result["transport"])
+    name = run_name(
+        result["mode"], result["players"], result["web_workers"], result["transport"], result.get("client", "api")
+    )
     (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
-    lines = text_report(result) + ["", TABLE_HEADER, table_row(result)]
+    lines = text_report(result) + ["", header_for(result), table_row(result)]
     if result.get("profile"):
         lines += [
             "",
@@ -1540,8 +1686,9 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
     setup = create_event(args, f"{mode} {web_workers}web", start=False)
     pods = len(setup["pods"])
     print(
-        f"{mode}: {len(setup['seats'])} players in {pods} pods, {web_workers} web process(es), picks over "
-        f"{args.transport}; starting servers ...",
+        f"{mode}: {len(setup['seats'])} players in {pods} pods, {web_workers} web process(es), "
+        + ("page clients" if args.client == "page" else f"API clients picking over {args.transport}")
+        + "; starting servers ...",
         flush=True,
     )
     servers = Servers(args, web_workers)
@@ -1569,6 +1716,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think) -> dict:
         servers.stop()
     result = {
         "mode": mode,
+        "client": args.client,
         "transport": args.transport,
         "players": len(setup["seats"]),
         "pods": pods,
@@ -1606,7 +1754,10 @@ def main(argv=None) -> None:
         plan.append(("event", args.web_workers, args.event_seconds, tuple(args.think)))
     if args.mode == "scaling":
         plan += [("scaling", int(n), args.scaling_seconds, None) for n in args.scaling_workers.split(",")]
-    results = [one_run(args, *step) for step in plan]
+    try:
+        results = [one_run(args, *step) for step in plan]
+    except page_client.NoStateDialect as error:  # nothing worth measuring: say why, loudly
+        raise SystemExit(f"bench/draft_load --client page: {error}") from None
     profile = None if args.no_profile else profile_pick(args)
     if profile:
         print(f"profile: service path {profile['service']}, HTTP view {profile['http']}", flush=True)
@@ -1615,9 +1766,11 @@ def main(argv=None) -> None:
         write_result(args, result)
     if args.results:
         Path(args.results).write_text(json.dumps(results, indent=2, default=str) + "\n")
-    print("\n" + TABLE_HEADER)
-    for result in results:
-        print(table_row(result))
+    for header in dict.fromkeys(header_for(result) for result in results):
+        print("\n" + header)
+        for result in results:
+            if header_for(result) == header:
+                print(table_row(result))
 
 
 if __name__ == "__main__":

@@ -167,10 +167,11 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         for topic in self.topics():
             self.hub.join(topic, self)
         await self.accept()
-        await self.send_json({"type": "hello", "role": self.role, "protocol": self.dialect})
         if self.stateful:
+            await self.send_json({"type": "hello", "role": self.role, "protocol": self.dialect})
             await self.start_state()
             return
+        await self.send_json({"type": "hello", "role": self.role})  # as API clients have always had it
         versions = await database_sync_to_async(self.arrived)()
         for pod_id in self.pod_ids:
             version = versions.get(pod_id, 0)
@@ -415,6 +416,8 @@ class SeatSocket(_PodSocket):
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )
             return
+        if self.stateful:  # the page's queue arrives in its delta: the answer need not repeat it
+            answer.pop("queue", None)
         await self.send_json({"type": "picked", "ref": ref, **answer})
 
     async def ready(self, content: dict) -> None:

@@ -203,7 +203,7 @@ class Picked(TypedDict):
     ref: str | int | None
     pick: dict
     pod: dict
-    queue: list[dict]
+    queue: NotRequired[list[dict]]  # the versions dialect's (the HTTP 201 body); state pages get deltas
 
 
 class PickRefused(TypedDict):
@@ -287,14 +287,8 @@ class ReadyIn(TypedDict):
 
 ClientFrame = HeartbeatIn | PickIn | SyncIn | ReadyIn
 
-SERVER_FRAMES: dict[str, type] = {
-    typing.get_type_hints(t)["type"].__args__[0]: t
-    for t in typing.get_args(ServerFrame)
-}
-CLIENT_FRAMES: dict[str, type] = {
-    typing.get_type_hints(t)["type"].__args__[0]: t
-    for t in typing.get_args(ClientFrame)
-}
+SERVER_FRAMES: dict[str, type] = {typing.get_type_hints(t)["type"].__args__[0]: t for t in typing.get_args(ServerFrame)}
+CLIENT_FRAMES: dict[str, type] = {typing.get_type_hints(t)["type"].__args__[0]: t for t in typing.get_args(ClientFrame)}
 
 
 # --- checking a frame against its type ------------------------------------------------------

@@ -84,24 +84,25 @@ def test_no_view_but_staffs_holds_a_single_faced_card_of_another_seat(pod, seats
         own = set(DraftCard.objects.filter(seat=seat).values_list("pk", flat=True))
         front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         own |= set(front.cards.values_list("pk", flat=True)) if front else set()
-        ids = set(_card_ids(view(document, state.Viewer(seat_ids=(seat.pk,)))))
+        ids = set(card_ids_in(view(document, state.Viewer(seat_ids=(seat.pk,)))))
         assert not (ids & single) - own
-    assert not set(_card_ids(view(document, state.Viewer()))) & single
-    staff = set(_card_ids(view(document, state.Viewer(full=True, every_seat=True))))
+    assert not set(card_ids_in(view(document, state.Viewer()))) & single
+    staff = set(card_ids_in(view(document, state.Viewer(full=True, every_seat=True))))
     assert staff == set(
         DraftCard.objects.filter(pod=pod).exclude(pack__holder=None, seat=None).values_list("pk", flat=True)
     )
 
 
-def _card_ids(value):
+def card_ids_in(value):
+    """The draft card ids of every card row anywhere in a JSON value."""
     if isinstance(value, list) and len(value) == 6 and isinstance(value[0], int) and isinstance(value[5], bool):
         yield value[0]
     elif isinstance(value, list):
         for item in value:
-            yield from _card_ids(item)
+            yield from card_ids_in(item)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _card_ids(item)
+            yield from card_ids_in(item)
 
 
 def test_a_delta_holds_only_what_changed_for_the_viewer(pod, seats):

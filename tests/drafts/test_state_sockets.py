@@ -22,6 +22,7 @@ from drafts import presence, protocol, services
 from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
 from tests.drafts import conftest
 from tests.drafts.test_consumers import opened, socket
+from tests.drafts.test_state import card_ids_in
 from tests.factories import EventStaffFactory, UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
@@ -225,11 +226,11 @@ async def test_pages_build_the_same_state_as_a_fresh_snapshot_over_a_whole_draft
         lambda: set(DraftCard.objects.filter(pod=pod, is_dfc=False).values_list("pk", flat=True))
     )()
     for name in ("member", "spectator"):
-        assert not set(_rows_in(pages[name].frames)) & single, name
+        assert not set(card_ids_in(pages[name].frames)) & single, name
     player_pile = await database_sync_to_async(
         lambda: set(DraftCard.objects.filter(seat=seats[2]).values_list("pk", flat=True))
     )()
-    seen = set(_rows_in(pages["player"].frames)) & single
+    seen = set(card_ids_in(pages["player"].frames)) & single
     fronts = set()
     for frame in pages["player"].frames:
         for queue in _queues_of(frame, seats[2].pk):
@@ -260,17 +261,6 @@ def _queues_of(frame, seat_id):
             part = delta.get("seats", {}).get(str(seat_id), {})
             if "queue" in part:
                 yield part["queue"]
-
-
-def _rows_in(value):
-    if isinstance(value, list) and len(value) == 6 and isinstance(value[0], int) and isinstance(value[5], bool):
-        yield value[0]
-    elif isinstance(value, list):
-        for item in value:
-            yield from _rows_in(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _rows_in(item)
 
 
 async def test_a_page_that_asks_for_sync_gets_a_new_snapshot(pod, seats, players):
@@ -304,5 +294,5 @@ async def test_the_versions_dialect_is_unchanged_for_api_clients(pod, seats, pla
     changed = orjson.loads(await communicator.receive_from())
     protocol.check_server_frame(hello)
     protocol.check_server_frame(changed)
-    assert hello["protocol"] == protocol.PROTOCOL_VERSIONS and changed["type"] == "changed"
+    assert hello == {"type": "hello", "role": "player"} and changed["type"] == "changed"
     await communicator.disconnect()

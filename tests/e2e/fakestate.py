@@ -33,7 +33,7 @@ def board(pod: Pod) -> dict:
     pod = services.fresh_pod(pod.pk)
     piles_open = selectors._piles_are_open(pod)
     seats = []
-    picks = {}
+    picks: dict = {}
     for seat_id in Pick.objects.filter(seat__pod=pod).values_list("seat_id", flat=True):
         picks[seat_id] = picks.get(seat_id, 0) + 1
     for seat in pod.seats.select_related("registration").order_by("position"):
@@ -95,7 +95,7 @@ def seat_state(seat: Seat, *, full: bool = False) -> dict:
     }
 
 
-def state(pod: Pod, seats: list[Seat] = (), *, full: bool = False) -> dict:
+def state(pod: Pod, seats: list[Seat] | tuple = (), *, full: bool = False) -> dict:
     return {
         "pod": pod_state(pod),
         "board": board(pod),
@@ -103,7 +103,7 @@ def state(pod: Pod, seats: list[Seat] = (), *, full: bool = False) -> dict:
     }
 
 
-def snapshot(pod: Pod, seats: list[Seat] = (), *, full: bool = False, version: int | None = None) -> dict:
+def snapshot(pod: Pod, seats: list[Seat] | tuple = (), *, full: bool = False, version: int | None = None) -> dict:
     current = state(pod, seats, full=full)
     frame = {
         "type": "snapshot",
@@ -117,7 +117,7 @@ def snapshot(pod: Pod, seats: list[Seat] = (), *, full: bool = False, version: i
     return frame
 
 
-def sheet(pod: Pod, language: str = "en", *, leave_out: set[int] = frozenset()) -> dict:
+def sheet(pod: Pod, language: str = "en", *, leave_out: set[int] | frozenset[int] = frozenset()) -> dict:
     """The card sheet of the pod (drafts.cardinfo's faces), in the reader's language."""
     rows = list(DraftCard.objects.filter(pod=pod).values_list("card_id", "printing_id"))
     info = cardinfo.card_info({card for card, _ in rows if card not in leave_out})
