@@ -293,8 +293,8 @@ class Document:
             "deadline": deadlines[0] if deadlines else None,
             "picks": sum(len(cards) for cards in self.data["piles"].values()),
             "holding": sorted(
-                [position, len(self.held.get(seat_id, []))]
-                for seat_id, position, *_ in self.data["seats"]
+                [position, len(self.held.get(seat_id, [])), name]
+                for seat_id, position, name, *_ in self.data["seats"]
                 if len(self.held.get(seat_id, [])) > 1
             ),
         }
