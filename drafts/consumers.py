@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from drafts import error_codes, live, permissions, presence, protocol, services, state
 from drafts.models import Event, Pod, Seat
+from drafts.queue import queue_rows
 from drafts.services import fastpath
 from drafts.tasks import event_group
 from draftsite.errors import DomainError
@@ -199,6 +200,10 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         if topic.startswith("state:"):
             self.hear(state.shared_document(topic, version, text))
             return
+        if text.startswith(live.ARRIVED_PREFIX):
+            text = await self.queue_from_document(version)
+            if text is None:
+                return
         sent = self.sent.setdefault(topic, set())
         if version in sent or (topic.startswith("seat:") and sent and version < max(sent)):
             return
@@ -266,8 +271,14 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
             found = await database_sync_to_async(lambda: [state.read(pod_id) for pod_id in self.pod_ids])()
         return {document.pod_id: document for document in found if document is not None}
 
+    async def queue_from_document(self, version: int) -> str | None:  # pragma: no cover - seat sockets
+        return None
+
     def hear(self, document: state.Document) -> None:
         """Keep the newest document of a pod; flush at the end of this loop turn."""
+        if not self.stateful:  # a versions seat socket keeps it for its queue pushes
+            self.document = document
+            return
         pod_id = document.pod_id
         known = self.newest.get(pod_id)
         if known is not None and known.version >= document.version:
@@ -350,7 +361,8 @@ class SeatSocket(_PodSocket):
     def topics(self) -> list[str]:
         if self.stateful:  # the pod's document holds the seat's queue too
             return super().topics()
-        return [*super().topics(), live.seat_topic(self.seat_id)]
+        # The document too: a pack's arrival is pushed from it (``queue_from_document``).
+        return [*super().topics(), live.seat_topic(self.seat_id), live.state_topic(self.pod_ids[0])]
 
     @property
     def seat_id(self) -> int:
@@ -419,6 +431,24 @@ class SeatSocket(_PodSocket):
         if self.stateful:  # the page's queue arrives in its delta: the answer need not repeat it
             answer.pop("queue", None)
         await self.send_json({"type": "picked", "ref": ref, **answer})
+
+    async def queue_from_document(self, version: int) -> str | None:
+        """The versions dialect's ``queue`` push, built from the document published with the
+        arrival (its queue rows, as ``drafts.queue`` shows them to the seat's player)."""
+        from drafts import cardinfo
+        from drafts.queue import queue_payload
+
+        document = getattr(self, "document", None)
+        if document is None or document.version < version:  # no document heard: read the queue
+            rows = await database_sync_to_async(queue_rows)(self.seat_id)
+        else:
+            rows = document.held.get(self.seat_id, [])
+        cards = [card for pack in rows for card in pack["cards"]]
+        if cardinfo.missing(cards):  # a card this process has not shown yet: read it off the loop
+            await database_sync_to_async(cardinfo.payloads)(cards)
+        return orjson.dumps(
+            {"type": "queue", "seat": self.seat_id, "version": version, "queue": queue_payload(rows)}
+        ).decode()
 
     async def ready(self, content: dict) -> None:
         """State dialect: the player is ready for the next round (``services.mark_ready``)."""

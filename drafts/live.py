@@ -348,18 +348,28 @@ def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:
 
 
 def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None, document=None) -> list:
-    """The live messages of a committed change to a pod:
+    """The live messages of a committed change to a pod, in the order sockets must hear them:
 
+    - the pod's document (``drafts.state``), from which each ``state`` socket makes its
+      viewer's delta, and each ``versions`` seat socket its queue;
     - for the ``versions`` dialect, the pod's new version to every page of the pod, and to each
-      seat that a pack reached the front of its queue (``arrivals``: seat id -> queue rows, or
-      None to read them);
-    - for the ``state`` dialect, the pod's document (``drafts.state``), from which each socket
-      makes its viewer's delta.
+      seat that a pack reached the front of its queue a mark that it did (``arrived``: the
+      socket builds the queue from the document, so a change costs no queue payload where no
+      such socket listens). Without a document, the queue itself, read here (``arrivals``:
+      seat id -> queue rows, or None to read them).
     """
     from drafts.queue import queue_payload, queue_rows_by_seat
 
-    messages: list[tuple[str, Any]] = [(pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version})]
+    messages: list[tuple[str, Any]] = []
+    if document is not None:
+        messages.append((state_topic(pod_id), document))
+    messages.append((pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version}))
     arrivals = arrivals or {}
+    if document is not None:
+        messages += [
+            (seat_topic(seat_id), {"type": ARRIVED, "seat": seat_id, "version": version}) for seat_id in arrivals
+        ]
+        return messages
     unread = [seat_id for seat_id, rows in arrivals.items() if rows is None]
     read = queue_rows_by_seat(unread) if unread else {}
     for seat_id, rows in arrivals.items():
@@ -373,9 +383,13 @@ def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | N
             )
         except Exception:  # the page still hears ``changed`` and fetches its queue
             logger.warning("Could not send seat %s its queue", seat_id, exc_info=True)
-    if document is not None:
-        messages.append((state_topic(pod_id), document))
     return messages
+
+
+# A server-side mark on a seat's topic (never sent to a browser as is): a pack reached the
+# front of the seat's queue at that version; the document published with it holds the queue.
+ARRIVED = "arrived"
+ARRIVED_PREFIX = '{"type":"arrived"'
 
 
 def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
