@@ -224,7 +224,11 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         if kind == "pick" and hasattr(self, "pick"):
             await self.pick(content)
         elif kind == "sync" and self.stateful:
-            await self.start_state()
+            try:
+                await self.start_state()
+            except (OperationalError, InterfaceError) as error:  # the page asks again later
+                logger.warning("Snapshot of a live page without the database: %s", error)
+                await self.send_json({"type": "error", "code": SERVICE_UNAVAILABLE})
         elif kind == "ready" and self.stateful and hasattr(self, "ready"):
             await self.ready(content)
         elif kind == "heartbeat":

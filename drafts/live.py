@@ -347,7 +347,9 @@ def _other_loop(loop: asyncio.AbstractEventLoop) -> bool:
 # --- a pod's changes ----------------------------------------------------------------------------
 
 
-def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None, document=None) -> list:
+def pod_messages(
+    pod_id: int, version: int, arrivals: dict[int, list | None] | None = None, document=None, *, with_document=True
+) -> list:
     """The live messages of a committed change to a pod, in the order sockets must hear them:
 
     - the pod's document (``drafts.state``), from which each ``state`` socket makes its
@@ -357,11 +359,14 @@ def pod_messages(pod_id: int, version: int, arrivals: dict[int, list | None] | N
       socket builds the queue from the document, so a change costs no queue payload where no
       such socket listens). Without a document, the queue itself, read here (``arrivals``:
       seat id -> queue rows, or None to read them).
+
+    ``with_document=False``: the document goes out with another change's messages (it was
+    read once for several changes).
     """
     from drafts.queue import queue_payload, queue_rows_by_seat
 
     messages: list[tuple[str, Any]] = []
-    if document is not None:
+    if document is not None and with_document:
         messages.append((state_topic(pod_id), document))
     messages.append((pod_topic(pod_id), {"type": "changed", "pod": pod_id, "version": version}))
     arrivals = arrivals or {}
@@ -409,15 +414,64 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
 
 async def anotify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
     """``notify_pod`` from an event loop: the document is read on the loop's pool."""
-    from drafts import state
 
-    document = None
+    document, first = None, True
     if _url() or _followed_here(state_topic(pod_id)):
         try:
-            document = await state.aread(pod_id)
+            document, first = await _reader(pod_id).document()
         except Exception:
             logger.warning("Could not read pod %s for its live pages", pod_id, exc_info=True)
-    await apublish(*pod_messages(pod_id, version, arrivals, document))
+    await apublish(*pod_messages(pod_id, version, arrivals, document, with_document=first))
+
+
+class DocumentReader:
+    """One event loop's reads of one pod's document: every change committed while a read is
+    on its way shares the next read (at saturation a pod changes faster than one statement
+    returns). Each caller gets a document read after its change committed."""
+
+    def __init__(self, pod_id: int) -> None:
+        self.pod_id = pod_id
+        self.waiting: list[asyncio.Future] = []
+        self.task: asyncio.Task | None = None
+
+    async def document(self):
+        """(a document read after this call began, whether this caller is the first to get it)."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append(future)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.read())
+        return await future
+
+    async def read(self) -> None:
+        from drafts import state
+
+        try:
+            while self.waiting:
+                waiting, self.waiting = self.waiting, []
+                try:
+                    document = await state.aread(self.pod_id)
+                except Exception as error:
+                    for future in waiting:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                for index, future in enumerate(waiting):
+                    if not future.done():
+                        future.set_result((document, index == 0))
+        finally:
+            self.task = None
+            _readers.pop((asyncio.get_running_loop(), self.pod_id), None)
+
+
+_readers: dict[tuple[asyncio.AbstractEventLoop, int], DocumentReader] = {}
+
+
+def _reader(pod_id: int) -> DocumentReader:
+    key = (asyncio.get_running_loop(), pod_id)
+    reader = _readers.get(key)
+    if reader is None:
+        reader = _readers[key] = DocumentReader(pod_id)
+    return reader
 
 
 def _followed_here(topic: str) -> bool:

@@ -150,7 +150,6 @@ class PodDigest(TypedDict):
     round: NotRequired[int]
     pick: NotRequired[int | None]  # the pick its slowest seat is on
     deadline: NotRequired[str | None]  # the first pick clock to run out
-    picks: NotRequired[int]  # picks made in the pod so far
     holding: NotRequired[list[list]]  # [seat position, packs held, name] of seats holding 2 or more
 
 

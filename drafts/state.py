@@ -291,7 +291,6 @@ class Document:
             "round": pod["round"],
             "pick": min((p["picks_made"] + 1 for p in fronts), default=None),
             "deadline": deadlines[0] if deadlines else None,
-            "picks": sum(len(cards) for cards in self.data["piles"].values()),
             "holding": sorted(
                 [position, len(self.held.get(seat_id, [])), name]
                 for seat_id, position, name, *_ in self.data["seats"]

@@ -149,3 +149,28 @@ def test_a_sync_publish_from_a_thread_reaches_the_loop_s_pages(settings):
 def test_a_malformed_message_is_refused_by_decode(data):
     with pytest.raises((ValueError, TypeError)):
         live.decode(data)
+
+
+@pytest.mark.asyncio
+async def test_changes_committed_while_a_document_is_read_share_the_next_read(monkeypatch):
+    """drafts.live.DocumentReader: a caller always gets a document read after its change; the
+    changes that come while a read is on its way share one more read, and only the first of
+    them publishes it."""
+    from drafts import state
+
+    reads = []
+
+    async def aread(pod_id):
+        reads.append(pod_id)
+        await asyncio.sleep(0.01)
+        return f"document {len(reads)}"
+
+    monkeypatch.setattr(state, "aread", aread)
+    first = asyncio.ensure_future(live._reader(7).document())
+    await asyncio.sleep(0)  # the first read is on its way
+    later = [asyncio.ensure_future(live._reader(7).document()) for _ in range(5)]
+    results = [await first] + [await f for f in later]
+    assert reads == [7, 7]
+    assert results[0] == ("document 1", True)
+    assert results[1:] == [("document 2", True)] + [("document 2", False)] * 4
+    assert (asyncio.get_running_loop(), 7) not in live._readers
