@@ -24,6 +24,11 @@
  * After a panel swap the rows are the server's; with the socket up each is drawn again from
  * its digest (the newest the page has), so the columns always come from the same source.
  *
+ * Where the digest says less than the server's first render: "pick" is the pick the pod's
+ * slowest seat is on (the server shows a range, "3–5"); "holding up" lists the seats holding
+ * two or more packs (the server also flags a seat whose next player sits idle, and how long
+ * it is over its timer). A panel swap shows the server's words until the rows are re-drawn.
+ *
  * Paper pods (<tr data-paper>) keep the server's cells: a digest does not describe a paper
  * call (and a paper draft's dashboard does not draw from state at all; see dashboard.html).
  *
