@@ -8,7 +8,10 @@
  * - state (the draft pages, data-draw="state" on #live): the socket (?protocol=state) pushes
  *   this viewer's state, a snapshot then deltas, and static/js/draftstate.js draws it in the
  *   browser: no panel fetch on a change, nor when a clock runs out (the server pushes what
- *   that changed). The panel is fetched only while the socket is down.
+ *   that changed). The panel is fetched only while the socket is down. The organiser's
+ *   dashboard (data-view="dashboard") is the same with "summary" frames (every pod's digest,
+ *   then what changed), drawn by static/js/dashboard.js; its socket's "changed" with pod null
+ *   (pods seated or removed, settings changed) fetches the panel once.
  *
  * Either way a swapped region keeps focus (or moves it somewhere sensible when the focused
  * control went away), opened details and chosen options. Without a socket (blocked, dropped,
@@ -29,7 +32,9 @@
   var panelUrl = root.getAttribute("data-panel");
   // The page draws the state the socket pushes (draftstate.js) instead of fetching its panel.
   var drawsState = root.getAttribute("data-draw") === "state";
-  var early = [];  // state frames heard before draftstate.js was there to take them
+  var early = [];  // state frames heard before the page's drawer was there to take them
+  // What draws the state: draftstate.js (draft pages) or dashboard.js (the dashboard).
+  function drawer() { return window.DraftState || window.DashboardState || null; }
 
   var POLL_WHEN_DOWN = 5000;
   // With the socket up every change is pushed; the poll is only a safety net, and a thousand
@@ -197,7 +202,7 @@
       swapRegion(old, fresh.innerHTML);
       changed.push(name);
     });
-    if (changed.length && drawsState && window.DraftState) window.DraftState.invalidate();
+    if (changed.length && drawsState && drawer() && drawer().invalidate) drawer().invalidate();
     return changed;
   }
 
@@ -300,11 +305,13 @@
       if (!isNaN(now)) serverOffset = now - Date.now();
     }
     if (drawsState) {
-      if (message.type === "snapshot" || message.type === "delta") {
-        if (window.DraftState) window.DraftState.receive(message);
+      if (message.type === "snapshot" || message.type === "delta" || message.type === "summary") {
+        if (drawer()) drawer().receive(message);
         else early.push(message);
+      } else if (message.type === "changed" && message.pod === null) {
+        fetchPanel();  // the event's pods were seated or removed: the rows the state lacks
       }
-      return;  // "changed" and "queue" are the other dialect's: the state says it all
+      return;  // other "changed" and "queue" are the other dialect's: the state says it all
     }
     if (message.type === "changed") {
       var key = message.pod === null || message.pod === undefined ? null : String(message.pod);
@@ -406,6 +413,8 @@
 
   window.Live = {
     refresh: refresh,
+    // The panel now, whatever the mode (what the pushed state does not describe).
+    fetchPanel: fetchPanel,
     flash: flash,
     versions: versions,
     drawsState: drawsState,
@@ -416,7 +425,7 @@
     swapRegion: swapRegion,
     refreshSlowly: refreshSlowly,
     setStatus: setStatus,
-    // State frames that came before draftstate.js was ready (it takes them once).
+    // State frames that came before the page's drawer was ready (it takes them once).
     takeEarly: function () { var frames = early; early = []; return frames; },
     // Send a message over the open socket; false when there is none (use HTTP instead).
     send: function (message) {

@@ -1,0 +1,257 @@
+/* The organiser's dashboard drawn from its socket's digests (the "state" dialect of
+ * drafts/protocol.py: Summary, PodDigest).
+ *
+ * live.js keeps the socket (?protocol=state) and hands over each "summary" frame: the first
+ * one has every pod's digest, the next ones (at most one a second) only the fields of each pod
+ * that changed. This script keeps every pod's digest and re-draws, in place, the cells of its
+ * row (templates/drafts/_dashboard_panel.html: <tr data-pod>, <td data-cell>) that the digest
+ * describes, with the server template's markup and words: state badge, round, pick, time left
+ * (a countdown live.js ticks), and the seats holding the pod up. A cell is written only when
+ * its markup changes, so nothing the reader does (focus, a screen reader's place) is disturbed
+ * by the cells that stay the same; no cell is a live region (a change a second per pod would
+ * be read out without end).
+ *
+ * The panel (the server's render of every pod) is still fetched, but never for a pod's
+ * change:
+ * - once after "changed" with pod null (pods seated or removed, settings changed; live.js);
+ * - every SLOW_EVERY ms while the page is visible and the socket is up, for the columns the
+ *   digest does not carry: the offline count (presence is not part of a pod's state) and the
+ *   controls (the Start button), so those may be up to 30 s old;
+ * - at most every CLOCK_EVERY ms after a pod moved into a state whose clock the digest does
+ *   not carry (paused: the frozen time left; between rounds: the review clock; deck building:
+ *   its clock). That is a few times per pod per draft, not per pick;
+ * - and, by live.js, every 5 s while the socket is down (the digests then stop).
+ * After a panel swap the rows are the server's; with the socket up each is drawn again from
+ * its digest (the newest the page has), so the columns always come from the same source.
+ *
+ * Where the digest says less than the server's first render: "pick" is the pick the pod's
+ * slowest seat is on (the server shows a range, "3–5"); "holding up" lists the seats holding
+ * two or more packs (the server also flags a seat whose next player sits idle, and how long
+ * it is over its timer). A panel swap shows the server's words until the rows are re-drawn.
+ *
+ * Paper pods (<tr data-paper>) keep the server's cells: a digest does not describe a paper
+ * call (and a paper draft's dashboard does not draw from state at all; see dashboard.html).
+ *
+ * window.DashboardState: receive(frame), invalidate(), digests(), fetches() (the panel
+ * fetches this script asked for and why, for tests).
+ */
+(function () {
+  "use strict";
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+
+  var root = document.getElementById("live");
+  if (!root || root.getAttribute("data-draw") !== "state" || root.getAttribute("data-view") !== "dashboard") return;
+
+  var SLOW_EVERY = 30000;
+  var CLOCK_EVERY = 5000;
+  var HOLDING_SHOWN = 3;  // the template shows the first three, then "+N more"
+
+  var digests = {};  // pod id -> its digest (every field, as merged from the summaries)
+  var fetchLog = [];
+  var lastFetch = Date.now();  // the page itself is a fresh render
+  var clockTimer = null;
+
+  // --- text ------------------------------------------------------------------------------
+
+  var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  function esc(value) {
+    if (value === null || value === undefined) return "";
+    return String(value).replace(/[&<>"']/g, function (c) { return ESCAPES[c]; });
+  }
+
+  // Django's named placeholders ("%(round)s"), as blocktranslate writes them.
+  function fmt(text, values) {
+    return text.replace(/%\(([a-z_0-9]+)\)s/g, function (all, name) {
+      return values[name] === undefined || values[name] === null ? "" : String(values[name]);
+    });
+  }
+
+  // The words and icons of the server's state_badge tag (drafts/templatetags/draft_tags.py).
+  var ICONS = { not_started: "○", drafting: "▶", paused: "❚❚", reviewing: "☰", deck_building: "✎", done: "✓" };
+  function stateWord(name) {
+    var words = {
+      not_started: gettext("Not started"),
+      drafting: gettext("Drafting"),
+      paused: gettext("Paused"),
+      reviewing: gettext("Between rounds"),
+      deck_building: gettext("Deck building"),
+      done: gettext("Finished"),
+    };
+    return words[name] || name;
+  }
+
+  function badge(name, pausedFrom) {
+    var icon = ICONS[name] || "?";
+    var extra = name === "paused" && ICONS[pausedFrom] ? " (" + stateWord(pausedFrom).toLowerCase() + ")" : "";
+    return '<span class="state-badge state-' + esc(name) + '"><span aria-hidden="true" class="state-icon">' +
+      esc(icon) + "</span> " + esc(stateWord(name)) + esc(extra) + "</span>";
+  }
+
+  function clockText(ms) {  // the server's |clock filter
+    var seconds = Math.max(0, Math.ceil(ms / 1000));
+    var h = Math.floor(seconds / 3600);
+    var m = Math.floor((seconds % 3600) / 60);
+    var s = seconds % 60;
+    var ss = (s < 10 ? "0" : "") + s;
+    if (h) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
+    return m + ":" + ss;
+  }
+
+  function now() { return window.Live && window.Live.now ? window.Live.now() : Date.now(); }
+
+  // --- cells -------------------------------------------------------------------------------
+
+  // States whose clock the digest carries: a pick clock (drafting) or none.
+  var DIGEST_CLOCKS = { not_started: true, drafting: true, done: true };
+
+  function roundCell(d) {
+    return d.round ? esc(fmt(gettext("%(round)s of 3"), { round: d.round })) : "—";
+  }
+
+  function pickCell(d) {
+    return d.pick === null || d.pick === undefined ? "—" : esc(d.pick);
+  }
+
+  // Drafting: the first pick clock to run out, as the server's {% countdown %} draws it.
+  function clockCell(d) {
+    if (d.state !== "drafting" || !d.deadline) return "—";
+    var label = gettext("Next pick timer");
+    var deadline = Date.parse(d.deadline);
+    return '<span class="muted small">' + esc(label) + '</span> <span class="countdown" role="timer" data-deadline="' +
+      esc(d.deadline) + '" aria-label="' + esc(label) + '">' + esc(isNaN(deadline) ? "" : clockText(deadline - now())) +
+      "</span>";
+  }
+
+  // The seats holding two or more packs, most packs first (as the server sorts them).
+  function holders(d) {
+    if (d.state !== "drafting") return [];  // the server's rule: only a drafting pod is held up
+    return (d.holding || []).slice().sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+  }
+
+  // A seat without a player: the digest names it as drafts.state does, in English.
+  function seatName(name) { return name === "Automatic drafter" ? gettext("Automatic drafter") : name; }
+
+  function holdingCell(d) {
+    var rows = holders(d);
+    if (!rows.length) return '<span class="muted">' + esc(gettext("nobody")) + "</span>";
+    var out = rows.slice(0, HOLDING_SHOWN).map(function (r) {
+      var text = fmt(ngettext("Seat %(number)s %(name)s: %(counter)s pack", "Seat %(number)s %(name)s: %(counter)s packs", r[1]),
+        { number: r[0] + 1, name: seatName(r[2]), counter: r[1] });
+      return '<span class="holdup"><span aria-hidden="true">⚑</span> ' + esc(text) + "</span>";
+    }).join("");
+    if (rows.length > HOLDING_SHOWN) {
+      out += ' <span class="muted small">' +
+        esc(fmt(gettext("+%(holding_up)s more"), { holding_up: rows.length - HOLDING_SHOWN })) + "</span>";
+    }
+    return out;
+  }
+
+  // The HTML each cell was last given (by the server or here): a cell is written on a change.
+  function setCell(row, name, html) {
+    var cell = row.querySelector('[data-cell="' + name + '"]');
+    if (!cell) return false;
+    if (cell.__drawn === html) return false;
+    if (cell.__drawn === undefined && cell.innerHTML === html) { cell.__drawn = html; return false; }
+    cell.innerHTML = html;
+    cell.__drawn = html;
+    return true;
+  }
+
+  // Once a pod has started, its Start form (drawn by the server) would only be refused.
+  function dropStart(row, d) {
+    if (d.state === "not_started") return;
+    var links = row.querySelector('[data-cell="links"]');
+    if (!links) return;
+    links.querySelectorAll('form[action$="/start/"]').forEach(function (form) {
+      var hadFocus = form.contains(document.activeElement);
+      form.parentNode.removeChild(form);
+      if (hadFocus) {
+        var open = links.querySelector("a");
+        if (open) open.focus({ preventScroll: true });
+      }
+    });
+  }
+
+  function draw(row, d) {
+    var serverState = row.getAttribute("data-state");
+    var changed = false;
+    changed = setCell(row, "state", badge(d.state, d.paused_from)) || changed;
+    changed = setCell(row, "round", roundCell(d)) || changed;
+    changed = setCell(row, "pick", pickCell(d)) || changed;
+    if (DIGEST_CLOCKS[d.state]) {
+      changed = setCell(row, "clock", clockCell(d)) || changed;
+    } else if (serverState !== d.state) {
+      // The server's clock for this state (review, deck building, a paused pod's frozen time)
+      // comes with the next panel fetch; what the cell showed is no longer true meanwhile.
+      changed = setCell(row, "clock", "—") || changed;
+      clockSoon();
+    }
+    changed = setCell(row, "holding", holdingCell(d)) || changed;
+    row.classList.toggle("has-holdup", holders(d).length > 0);
+    dropStart(row, d);
+    return changed;
+  }
+
+  function rowOf(podId) {
+    return document.querySelector('#live-panel tr[data-pod="' + podId + '"]:not([data-paper])');
+  }
+
+  function drawAll() {
+    Object.keys(digests).forEach(function (id) {
+      var row = rowOf(id);
+      if (row) draw(row, digests[id]);
+    });
+    if (window.Live && window.Live.tick) window.Live.tick();
+  }
+
+  // --- the panel, for what the digests lack ---------------------------------------------
+
+  function fetchPanel(reason) {
+    if (!window.Live || !window.Live.fetchPanel) return;
+    lastFetch = Date.now();
+    fetchLog.push({ reason: reason, at: lastFetch });
+    window.Live.fetchPanel();
+  }
+
+  function clockSoon() {
+    if (clockTimer) return;
+    var wait = Math.max(0, CLOCK_EVERY - (Date.now() - lastFetch));
+    clockTimer = setTimeout(function () { clockTimer = null; fetchPanel("clock"); }, wait);
+  }
+
+  // The offline column and the controls: at most every 30 s (only while someone looks).
+  setInterval(function () {
+    if (document.visibilityState === "hidden") return;
+    if (!(window.Live && window.Live.isSocketOpen && window.Live.isSocketOpen())) return;  // live.js polls then
+    if (Date.now() - lastFetch < SLOW_EVERY - 1000) return;
+    fetchPanel("slow");
+  }, SLOW_EVERY);
+
+  // --- frames ------------------------------------------------------------------------------
+
+  function receive(message) {
+    if (!message || message.type !== "summary" || !message.pods) return;
+    message.pods.forEach(function (fields) {
+      var id = String(fields.id);
+      var known = digests[id] || (digests[id] = {});
+      Object.keys(fields).forEach(function (key) { known[key] = fields[key]; });
+      var row = rowOf(id);
+      if (row) draw(row, known);
+    });
+    if (window.Live && window.Live.tick) window.Live.tick();
+  }
+
+  window.DashboardState = {
+    receive: receive,
+    // After a panel swap the rows are the server's again: draw each from its digest while the
+    // socket is up (when it is down the digests are older than the panel).
+    invalidate: function () {
+      if (window.Live && window.Live.isSocketOpen && !window.Live.isSocketOpen()) return;
+      drawAll();
+    },
+    digests: function () { return digests; },
+    fetches: function () { return fetchLog.slice(); },
+  };
+  if (window.Live && window.Live.takeEarly) window.Live.takeEarly().forEach(receive);
+})();
