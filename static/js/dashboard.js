@@ -54,49 +54,12 @@
 
   // --- text ------------------------------------------------------------------------------
 
-  var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-  function esc(value) {
-    if (value === null || value === undefined) return "";
-    return String(value).replace(/[&<>"']/g, function (c) { return ESCAPES[c]; });
-  }
+  var words = window.DraftWords;  // draftwords.js: escaping, placeholders, badge, clocks
+  var esc = words.esc;
+  var fmt = words.fmt;
+  var badge = words.badge;
+  var clockText = words.clockText;
 
-  // Django's named placeholders ("%(round)s"), as blocktranslate writes them.
-  function fmt(text, values) {
-    return text.replace(/%\(([a-z_0-9]+)\)s/g, function (all, name) {
-      return values[name] === undefined || values[name] === null ? "" : String(values[name]);
-    });
-  }
-
-  // The words and icons of the server's state_badge tag (drafts/templatetags/draft_tags.py).
-  var ICONS = { not_started: "○", drafting: "▶", paused: "❚❚", reviewing: "☰", deck_building: "✎", done: "✓" };
-  function stateWord(name) {
-    var words = {
-      not_started: gettext("Not started"),
-      drafting: gettext("Drafting"),
-      paused: gettext("Paused"),
-      reviewing: gettext("Between rounds"),
-      deck_building: gettext("Deck building"),
-      done: gettext("Finished"),
-    };
-    return words[name] || name;
-  }
-
-  function badge(name, pausedFrom) {
-    var icon = ICONS[name] || "?";
-    var extra = name === "paused" && ICONS[pausedFrom] ? " (" + stateWord(pausedFrom).toLowerCase() + ")" : "";
-    return '<span class="state-badge state-' + esc(name) + '"><span aria-hidden="true" class="state-icon">' +
-      esc(icon) + "</span> " + esc(stateWord(name)) + esc(extra) + "</span>";
-  }
-
-  function clockText(ms) {  // the server's |clock filter
-    var seconds = Math.max(0, Math.ceil(ms / 1000));
-    var h = Math.floor(seconds / 3600);
-    var m = Math.floor((seconds % 3600) / 60);
-    var s = seconds % 60;
-    var ss = (s < 10 ? "0" : "") + s;
-    if (h) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
-    return m + ":" + ss;
-  }
 
   function now() { return window.Live && window.Live.now ? window.Live.now() : Date.now(); }
 

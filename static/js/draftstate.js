@@ -46,18 +46,11 @@
 
   // --- text ------------------------------------------------------------------------------
 
-  var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-  function esc(value) {
-    if (value === null || value === undefined) return "";
-    return String(value).replace(/[&<>"']/g, function (c) { return ESCAPES[c]; });
-  }
-
-  // Django's named placeholders ("%(round)s"), as blocktranslate writes them.
-  function fmt(text, values) {
-    return text.replace(/%\(([a-z_0-9]+)\)s/g, function (all, name) {
-      return values[name] === undefined || values[name] === null ? "" : String(values[name]);
-    });
-  }
+  var words = window.DraftWords;  // draftwords.js: escaping, placeholders, badge, clocks
+  var esc = words.esc;
+  var fmt = words.fmt;
+  var badge = words.badge;
+  var clockText = words.clockText;
 
   // A translation that carries <strong> (as the server's does): escaped, then only that tag back.
   function rich(text) {
@@ -99,31 +92,6 @@
     return direction || "";
   }
 
-  var STATES = {
-    not_started: ["○", "Not started"],
-    drafting: ["▶", "Drafting"],
-    paused: ["❚❚", "Paused"],
-    reviewing: ["☰", "Between rounds"],
-    deck_building: ["✎", "Deck building"],
-    done: ["✓", "Finished"],
-  };
-  function stateWord(name) {
-    var words = {
-      not_started: gettext("Not started"),
-      drafting: gettext("Drafting"),
-      paused: gettext("Paused"),
-      reviewing: gettext("Between rounds"),
-      deck_building: gettext("Deck building"),
-      done: gettext("Finished"),
-    };
-    return words[name] || name;
-  }
-  function badge(name, pausedFrom) {
-    var icon = (STATES[name] || ["?"])[0];
-    var extra = name === "paused" && STATES[pausedFrom] ? " (" + stateWord(pausedFrom).toLowerCase() + ")" : "";
-    return '<span class="state-badge state-' + esc(name) + '"><span aria-hidden="true" class="state-icon">' +
-      esc(icon) + "</span> " + esc(stateWord(name)) + esc(extra) + "</span>";
-  }
 
   function effective(pod) { return pod.state === "paused" ? pod.paused_from : pod.state; }
 
@@ -134,15 +102,6 @@
     return Date.parse(String(value).replace(/(\.\d{3})\d+/, "$1"));
   }
   function serverNow() { return window.Live && window.Live.now ? window.Live.now() : Date.now(); }
-  function clockText(ms) {
-    var seconds = Math.max(0, Math.ceil(ms / 1000));
-    var h = Math.floor(seconds / 3600);
-    var m = Math.floor((seconds % 3600) / 60);
-    var s = seconds % 60;
-    var ss = (s < 10 ? "0" : "") + s;
-    if (h) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
-    return m + ":" + ss;
-  }
 
   // templatetags countdown: a running clock (a deadline) or a frozen remainder.
   function countdown(deadline, remainingMs, label) {

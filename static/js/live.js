@@ -413,6 +413,7 @@
 
   window.Live = {
     refresh: refresh,
+    clockText: format,  // how every countdown reads (the server's |clock filter)
     // The panel now, whatever the mode (what the pushed state does not describe).
     fetchPanel: fetchPanel,
     flash: flash,
