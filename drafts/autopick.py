@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 RARITY_RANK = {"mythic": 0, "rare": 1, "special": 1, "bonus": 1, "uncommon": 2, "common": 3}
+# Any other rarity (none recorded, an unknown one) ranks as a common.
+OTHER_RARITY_RANK = RARITY_RANK["common"]
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,7 @@ def choose(candidates: list[Candidate], picked_colors: list[str]) -> tuple[Candi
     weight = Counter(c for colors in picked_colors for c in colors)
 
     def score(c: Candidate) -> tuple[int, int]:
-        return (RARITY_RANK.get(c.rarity, 3), -sum(weight[letter] for letter in c.colors))
+        return (RARITY_RANK.get(c.rarity, OTHER_RARITY_RANK), -sum(weight[letter] for letter in c.colors))
 
     best = min(candidates, key=score)  # min() keeps the first of equals: pack order
     reason = f"rarest card ({best.rarity or 'common'})"

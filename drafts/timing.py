@@ -1,4 +1,8 @@
-"""Draft clocks from the Magic Tournament Rules: pick timer by cards left, review time."""
+"""Draft clocks from the Magic Tournament Rules: pick timer by cards left, review time.
+
+The stored functions are rendered with these values (``drafts.sql``): a change here is a
+new migration (``python -m drafts.sql migration``), and a test fails until it exists.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,9 @@ PICK_SECONDS = {
     2: 5,
 }
 
+# The largest pack the table covers: a larger pack gets its time.
+LARGEST_PACK = max(PICK_SECONDS)
+
 # Review time after round N (seconds): 60 after the first pack, 90 after the second.
 REVIEW_SECONDS = {1: 60, 2: 90}
 
@@ -31,7 +38,7 @@ def pick_seconds(cards_left: int) -> int | None:
     """Seconds allowed to pick from a pack with ``cards_left`` cards; None for the last card."""
     if cards_left <= 1:
         return None
-    return PICK_SECONDS.get(min(cards_left, 15), 40)
+    return PICK_SECONDS.get(min(cards_left, LARGEST_PACK), PICK_SECONDS[LARGEST_PACK])
 
 
 def review_seconds(finished_round: int) -> int:

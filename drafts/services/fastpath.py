@@ -1,12 +1,12 @@
-"""The pick's fast path: one call of the ``drafts_pick`` database function (migration drafts 0006).
+"""The pick's fast path: one call of the ``drafts_pick`` database function (drafts/sql/drafts_pick.sql).
 
 PostgreSQL does the whole pick in one round trip (lock the pod, check, move the card, record
 the pick, pass the pack, take a last card, end a round) and answers with the picker's new
 queue, so the web process builds no model instances and sends one statement per pick. The
 function applies whatever fell due first (clocks that ran out, automatic drafters, last
-cards: ``drafts_settle_pod``, migration drafts 0010); it answers ``fallback`` only when the
+cards: ``drafts_settle_pod``); it answers ``fallback`` only when the
 reference engine in ``drafts.services.picks`` must act (a pod not drafting, a round to start),
-which then runs the whole pick.
+which then runs the whole pick (never a second call of the function).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ SETTLE_SQL = "SELECT drafts_settle(%s::bigint, %s::timestamptz, %s::timestamptz)
 
 
 def settle(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
-    """``drafts_settle`` (migration drafts 0010) inside the caller's transaction: lock the pod
+    """``drafts_settle`` (drafts/sql/drafts_settle.sql) inside the caller's transaction: lock the pod
     and apply every clock, automatic drafter and last card due, and the round's end."""
     with connection.cursor() as cursor:
         cursor.execute(SETTLE_SQL, [pod_id, now, cutoff])

@@ -177,6 +177,89 @@ def _refusal(code: str) -> DomainError:
     return error_class(code if code in _REFUSALS else error_codes.CARD_NOT_IN_PACK, str(message))
 
 
+@dataclass(frozen=True)
+class PickOrder:
+    """One manual pick as every transport asks for it (HTTP, the seat socket awaited or in a
+    thread, the no-script page): the same arguments into the engine, whichever path runs it."""
+
+    seat_id: int
+    draft_card_id: int
+    pack_id: int | None
+    position: int | None
+    actor_id: int | None
+    owner_id: int | None  # the user who must hold the seat when the pick runs (in the pod's lock)
+    received_at: dt.datetime  # when the server received the pick: the timer rule counts it here
+    now: dt.datetime
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        seat_id: int,
+        draft_card_id: int,
+        actor=None,
+        owner=None,
+        position: int | None = None,
+        pack_id: int | None = None,
+        now: dt.datetime | None = None,
+        received_at: dt.datetime | None = None,
+    ) -> PickOrder:
+        """``actor`` and ``owner`` are users or their ids; a pick is never received after ``now``."""
+        now = now or timezone.now()
+        if position is not None and position < 0:
+            raise _refusal(error_codes.INVALID_POSITION)
+        return cls(
+            seat_id=seat_id,
+            draft_card_id=draft_card_id,
+            pack_id=pack_id,
+            position=position,
+            actor_id=getattr(actor, "pk", actor),
+            owner_id=getattr(owner, "pk", owner),
+            received_at=min(received_at or now, now),
+            now=now,
+        )
+
+    def function_arguments(self) -> dict:
+        """The arguments of ``drafts_pick`` (``fastpath.call`` and ``fastpath.acall``)."""
+        return {
+            "seat_id": self.seat_id,
+            "draft_card_id": self.draft_card_id,
+            "pack_id": self.pack_id,
+            "position": self.position,
+            "actor_id": self.actor_id,
+            "owner_id": self.owner_id,
+            "received_at": self.received_at,
+            "now": self.now,
+            "cutoff": grace_cutoff(self.now),
+        }
+
+
+@dataclass
+class _Reading:
+    """``drafts_pick``'s answer, read once for both the sync and the awaited path."""
+
+    notice: tuple[int, int, dict[int, list]] | None  # pod id, version, arrivals: what pages are told
+    result: PickResult | None = None  # the pick was made
+    refusal: DomainError | None = None  # the pick was refused
+    settle: bool = False  # after the pick, a review or deck-building clock is due (the reference applies it)
+
+    @property
+    def fallback(self) -> bool:
+        """The reference engine must make the whole pick (the function changed nothing of it)."""
+        return self.result is None and self.refusal is None
+
+
+def _read(answer: dict, order: PickOrder) -> _Reading:
+    arrivals = fastpath.arrivals(answer)
+    if answer["status"] == "ok":
+        result = _result_of(answer, order.seat_id)
+        return _Reading((result.pod["id"], result.pod_version, arrivals), result=result, settle=bool(answer["settle"]))
+    # What fell due before the pick was received is committed even when the pick is not.
+    notice = (answer["pod_id"], answer["version"], arrivals) if answer.get("changed") else None
+    refusal = _refusal(answer["code"]) if answer["status"] == "refused" else None
+    return _Reading(notice, refusal=refusal)
+
+
 def make_pick(
     *,
     seat_id: int,
@@ -201,51 +284,43 @@ def make_pick(
     long it then waits for the database. Whatever fell due before that moment (a timer that
     ran out) is committed even when the pick itself is refused, so the player sees why.
 
-    On PostgreSQL the whole pick is one call of ``drafts_pick`` (``fastpath``); elsewhere, or
-    when that function defers, the reference engine below does it. Both give the same state.
+    Every transport gives the same arguments (``PickOrder``). On PostgreSQL the whole pick is
+    one call of ``drafts_pick`` (``fastpath``); elsewhere, or when that function answers
+    ``fallback``, the reference engine below does it. Both give the same state.
     """
-    now = now or timezone.now()
-    received_at = min(received_at or now, now)
-    if position is not None and position < 0:
-        raise _refusal(error_codes.INVALID_POSITION)
-    actor_id, owner_id = getattr(actor, "pk", actor), getattr(owner, "pk", owner)
+    order = PickOrder.of(
+        seat_id=seat_id,
+        draft_card_id=draft_card_id,
+        actor=actor,
+        owner=owner,
+        position=position,
+        pack_id=pack_id,
+        now=now,
+        received_at=received_at,
+    )
     if fastpath.enabled():
         # One statement, committed on its own (one round trip) unless the caller holds a
-        # transaction; on "fallback" the reference below does the pick (the function may have
-        # committed what fell due before it, which pages are told of).
-        answer = fastpath.call(
-            seat_id=seat_id,
-            draft_card_id=draft_card_id,
-            pack_id=pack_id,
-            position=position,
-            actor_id=actor_id,
-            owner_id=owner_id,
-            received_at=received_at,
-            now=now,
-            cutoff=grace_cutoff(now),
-        )
-        if answer["status"] == "ok":
-            return _fast_result(answer, seat_id, now)
-        if answer.get("changed"):  # what fell due first is committed even when the pick is not
-            after_commit_version(answer["pod_id"], answer["version"], fastpath.arrivals(answer))
-        if answer["status"] == "refused":
-            raise _refusal(answer["code"])
+        # transaction. No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS)
+        # enforces every clock, so a pick costs no broker round trip.
+        reading = _read(fastpath.call(**order.function_arguments()), order)
+        if reading.notice is not None:
+            after_commit_version(*reading.notice)
+        if reading.refusal is not None:
+            raise reading.refusal
+        if reading.result is not None:
+            if reading.settle:
+                _settle_after(reading.result, order.now)
+            return reading.result
+    return _reference(order)
+
+
+def _reference(order: PickOrder) -> PickResult:
+    """The whole pick by the reference engine, in one transaction (never ``drafts_pick`` again)."""
     with transaction.atomic():
-        result, refusal = _reference_pick(
-            seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now
-        )
+        result, refusal = _reference_pick(order)
     if refusal is not None:
         raise refusal
-    return result
-
-
-def _fast_result(answer: dict, seat_id: int, now: dt.datetime) -> PickResult:
-    result = _result_of(answer, seat_id)
-    # No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS) enforces every
-    # clock, so a pick costs no broker round trip.
-    after_commit_version(result.pod["id"], result.pod_version, fastpath.arrivals(answer))
-    if answer["settle"]:
-        _settle_after(result, now)
+    assert result is not None  # a pick is made or refused
     return result
 
 
@@ -284,47 +359,30 @@ async def amake_pick(
     pack_id: int | None,
     received_at: dt.datetime,
 ) -> dict:
-    """``make_pick`` from an event loop (the seat socket): the same database function, the same
-    refusals and answer, awaited without a thread; anything the function defers goes to the
-    synchronous service. Returns the answer's body. ``pod_id`` (the seat's pod, which the
-    socket knows) lines the call up behind the pod's other picks in this process."""
-    now = timezone.now()
-    received_at = min(received_at, now)
-    if position is not None and position < 0:
-        raise _refusal(error_codes.INVALID_POSITION)
-    answer = await fastpath.acall(
-        pod_id=pod_id,
+    """``make_pick`` from an event loop (the seat socket): the same order, the same database
+    function, the same reading of its answer, awaited without a thread; on ``fallback`` the
+    reference engine runs off the loop (the function is not called a second time). Returns the
+    answer's body. ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
+    the pod's other picks in this process."""
+    order = PickOrder.of(
         seat_id=seat_id,
         draft_card_id=draft_card_id,
-        pack_id=pack_id,
+        actor=actor_id,
+        owner=owner_id,
         position=position,
-        actor_id=actor_id,
-        owner_id=owner_id,
+        pack_id=pack_id,
         received_at=received_at,
-        now=now,
-        cutoff=grace_cutoff(now),
     )
-    if answer.get("changed"):  # what fell due first is committed even when the pick is not
-        await _apublish(answer["pod_id"], answer["version"], fastpath.arrivals(answer))
-    if answer["status"] == "refused":
-        raise _refusal(answer["code"])
-    if answer["status"] != "ok":
-        return await _off_the_loop(
-            lambda: make_pick(
-                seat_id=seat_id,
-                draft_card_id=draft_card_id,
-                actor=actor_id,
-                owner=owner_id,
-                position=position,
-                pack_id=pack_id,
-                now=now,
-                received_at=received_at,
-            ).answer()
-        )
-    result = _result_of(answer, seat_id)
-    await _apublish(result.pod["id"], result.pod_version, fastpath.arrivals(answer), result.queue)
-    if answer["settle"]:
-        await _off_the_loop(lambda: _settle_after(result, now))
+    reading = _read(await fastpath.acall(pod_id=pod_id, **order.function_arguments()), order)
+    result = reading.result
+    if reading.notice is not None:
+        await _apublish(*reading.notice, *([result.queue] if result is not None else []))
+    if reading.refusal is not None:
+        raise reading.refusal
+    if result is None:
+        return await _off_the_loop(lambda: _reference(order).answer())
+    if reading.settle:
+        await _off_the_loop(lambda: _settle_after(result, order.now))
     return result.answer()
 
 
@@ -353,7 +411,9 @@ async def _off_the_loop(work):
     return await sync_to_async(run, thread_sensitive=False)()
 
 
-def _reference_pick(seat_id, draft_card_id, actor_id, owner_id, position, pack_id, received_at, now):
+def _reference_pick(order: PickOrder) -> tuple[PickResult | None, DomainError | None]:
+    seat_id, draft_card_id, actor_id, owner_id = order.seat_id, order.draft_card_id, order.actor_id, order.owner_id
+    position, pack_id, received_at, now = order.position, order.pack_id, order.received_at, order.now
     seat = Seat.objects.select_related("registration").filter(pk=seat_id).first()
     if seat is None:
         return None, _refusal(error_codes.UNKNOWN_SEAT)

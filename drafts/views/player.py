@@ -159,8 +159,10 @@ def seat_pick(request, seat_id: int):
         seat_id=seat.pk,
         draft_card_id=card_id,
         actor=request.user,
+        owner=request.user,  # checked again in the pod's lock: a seat handed over meanwhile picks no more
         position=position,
         pack_id=pack_id,
+        received_at=getattr(request, "received_at", None),  # the timer rule (ReceivedAtMiddleware)
     )[0]
 
 

@@ -1,20 +1,26 @@
-"""The pick function's migrations change how PostgreSQL runs it, never what it answers."""
+"""The stored functions: written once (drafts/sql), applied by migrations, equal in the database.
+
+The pick function's migrations change how PostgreSQL runs it, never what it answers; the
+latest migration applies exactly what ``drafts.sql`` renders from the files and the Python
+constants, so a changed constant fails here until its migration exists.
+"""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
+from drafts import autopick, sql, timing
 from drafts.models import Seat
+from drafts.sql import migration as sql_migration
 from tests.drafts.conftest import make_pod
 
-pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the pick function is PostgreSQL's"),
-    pytest.mark.django_db(transaction=True),
-]
+postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="the stored functions are PostgreSQL's")
+
+CHECK_SCHEMA = "drafts_sql_check"
 
 
 def queues(seat_ids: list[int]) -> list:
@@ -41,6 +47,115 @@ def migrate(target: tuple[str, str]) -> None:
     executor.migrate([target])
 
 
+def definitions(cursor, schema: str) -> dict[str, str]:
+    """Each drafts_ function of ``schema`` as PostgreSQL prints it, by signature (no schema)."""
+    cursor.execute(
+        "SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', pg_get_functiondef(p.oid) "
+        "FROM pg_proc p WHERE p.pronamespace = %s::regnamespace AND p.proname LIKE 'drafts\\_%%'",
+        [schema],
+    )
+    return {signature: text.replace(f"{schema}.", "", 1) for signature, text in cursor.fetchall()}
+
+
+def comments(cursor) -> dict[str, str | None]:
+    cursor.execute(
+        "SELECT p.proname, obj_description(p.oid, 'pg_proc') FROM pg_proc p "
+        "WHERE p.pronamespace = current_schema()::regnamespace AND p.proname LIKE 'drafts\\_%%'"
+    )
+    return dict(cursor.fetchall())
+
+
+def database_matches_files() -> None:
+    """The database's functions are those the files render, as PostgreSQL prints both (the
+    render created in a schema of its own, rolled back), each commented with its digest."""
+    rendered = sql.render_all()
+    with transaction.atomic(), connection.cursor() as cursor:
+        live = definitions(cursor, "public")
+        assert comments(cursor) == {name: sql.comment(name, text) for name, text in rendered.items()}
+        savepoint = transaction.savepoint()
+        try:
+            cursor.execute(f"CREATE SCHEMA {CHECK_SCHEMA}")
+            cursor.execute(f"SET LOCAL search_path = {CHECK_SCHEMA}, public")
+            for text in rendered.values():
+                cursor.execute(text)
+            expected = definitions(cursor, CHECK_SCHEMA)
+        finally:
+            transaction.savepoint_rollback(savepoint)
+    assert len(expected) == len(sql.FUNCTIONS)
+    assert live == expected
+
+
+# --- the files and the latest migration (any database) ------------------------------------
+
+
+def test_the_latest_migration_applies_what_the_files_render():
+    name, embedded = sql_migration.latest_functions()
+    assert list(embedded) == list(sql.FUNCTIONS)
+    changed = [function for function, text in sql.render_all().items() if embedded.get(function) != text]
+    assert not changed, (
+        f"drafts/sql renders {', '.join(changed)} differently from migration {name}: "
+        "write the migration that applies them with `python -m drafts.sql migration`"
+    )
+
+
+def test_no_literal_stays_where_a_constant_is_rendered():
+    rendered = sql.render_all()
+    assert "{{" not in "".join(rendered.values())
+    assert f"WHEN 1 THEN {timing.REVIEW_SECONDS[1]} " in rendered["drafts_review_seconds"]
+    assert f"v_round >= {timing.ROUNDS} THEN" in rendered["drafts_settle_pod"]
+    assert "WHEN 'mythic' THEN 0" in rendered["drafts_automatic_card"]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda mp: mp.setitem(timing.REVIEW_SECONDS, 1, 75),
+        lambda mp: mp.setitem(timing.PICK_SECONDS, 15, 45),
+        lambda mp: mp.setattr(timing, "ROUNDS", 4),
+        lambda mp: mp.setattr(timing, "pass_direction", lambda round_number: -1 if round_number % 2 else 1),
+        lambda mp: mp.setitem(autopick.RARITY_RANK, "special", 0),
+    ],
+    ids=["review", "pick-clock", "rounds", "pass-direction", "rarity-rank"],
+)
+def test_a_changed_constant_changes_the_rendered_sql_and_calls_for_a_migration(monkeypatch, edit):
+    before = sql.render_all()
+    edit(monkeypatch)
+    after = sql.render_all()
+    assert after != before
+    _name, embedded = sql_migration.latest_functions()
+    assert after != embedded  # what test_the_latest_migration_applies_what_the_files_render sees
+
+
+def test_the_generated_migration_embeds_the_render(monkeypatch):
+    monkeypatch.setitem(timing.REVIEW_SECONDS, 2, 120)
+    rendered = sql.render_all()
+    source = sql_migration.source(
+        rendered, dependency="0011_stored_functions", previous="drafts.migrations.0011_stored_functions", doc="x"
+    )
+    namespace: dict = {}
+    exec(compile(source, "generated_migration.py", "exec"), namespace)
+    assert namespace["SQL_FUNCTIONS"] == rendered
+    assert namespace["Migration"].dependencies == [("drafts", "0011_stored_functions")]
+
+
+def test_an_unknown_placeholder_is_an_error(tmp_path, monkeypatch):
+    (tmp_path / "drafts_pick_seconds.sql").write_text("SELECT {{ NO_SUCH_VALUE }}")
+    monkeypatch.setattr(sql, "DIRECTORY", tmp_path)
+    with pytest.raises(KeyError, match="NO_SUCH_VALUE"):
+        sql.render("drafts_pick_seconds")
+
+
+# --- the database -------------------------------------------------------------------------
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_the_database_functions_are_the_rendered_files():
+    database_matches_files()
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
 def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     seat_ids = list(Seat.objects.filter(pod=pod).order_by("position").values_list("pk", flat=True))
@@ -49,6 +164,14 @@ def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players,
     assert language() == "plpgsql"  # planned once per connection (0009)
     assert all(len(queue) == 1 and queue[0]["cards"] for queue in now)
     try:
+        migrate(("drafts", "0010_settle_function"))
+        with connection.cursor() as cursor:  # 0010's own texts again, without the digests
+            assert set(comments(cursor).values()) == {None}
+            cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = 'drafts_pick'")
+            (body,) = cursor.fetchone()
+        old = __import__("drafts.migrations.0010_settle_function", fromlist=["FUNCTIONS"]).FUNCTIONS
+        assert body in old
+        assert queues(seat_ids) == now
         migrate(("drafts", "0008_pod_log_actions"))
         assert language() == "sql"
         assert queues(seat_ids) == now
@@ -56,3 +179,4 @@ def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players,
         migrate(latest)
     assert language() == "plpgsql"
     assert queues(seat_ids) == now
+    database_matches_files()

@@ -97,3 +97,39 @@ async def test_a_heartbeat_on_the_loop_marks_the_seat_present_and_closes_a_hande
     assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
     await ws.disconnect()
     assert (await database_sync_to_async(presence.status)([seats[4].pk]))[seats[4].pk]["connections"] == 0
+
+
+async def test_an_awaited_fallback_goes_to_the_reference_without_a_second_call(pod, organiser, players, monkeypatch):
+    """``drafts_pick`` answers fallback (a paused pod) once; the reference engine answers, off the
+    loop, and ``drafts_pick`` is never called again (neither awaited nor in a thread)."""
+    from drafts import services
+    from drafts.services import picks
+    from draftsite.errors import ConflictError
+
+    await database_sync_to_async(services.pause_pod)(pod_id=pod.pk, actor=organiser)
+    seat = await database_sync_to_async(lambda: Seat.objects.get(pod=pod, position=0))()
+    _, cards = await front(seat.pk)
+    calls, acall = [], fastpath.acall
+
+    async def counted(**kwargs):
+        calls.append(kwargs)
+        return await acall(**kwargs)
+
+    def never(**kwargs):
+        raise AssertionError("drafts_pick called a second time")
+
+    monkeypatch.setattr(fastpath, "acall", counted)
+    monkeypatch.setattr(fastpath, "call", never)
+    with pytest.raises(ConflictError) as refused:
+        await picks.amake_pick(
+            pod_id=pod.pk,
+            seat_id=seat.pk,
+            draft_card_id=cards[0],
+            actor_id=players[0].pk,
+            owner_id=players[0].pk,
+            position=None,
+            pack_id=None,
+            received_at=timezone.now(),
+        )
+    assert refused.value.code == "pod_paused" and len(calls) == 1
+    assert not await database_sync_to_async(lambda: Pick.objects.exists())()

@@ -1,0 +1,155 @@
+-- The whole manual pick. Answers {"status": "ok" | "refused" | "fallback", ...}; whatever fell
+-- due before the pick was received is applied first and stays applied even when the pick is
+-- refused: the answer then carries "changed", "pod_id", "version" and "arrivals".
+CREATE OR REPLACE FUNCTION drafts_pick(
+    p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
+    p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_seat_position integer;
+  v_seat_owner integer;
+  v_pod_id bigint;
+  v_event_id bigint;
+  v_number integer;
+  v_state text;
+  v_round integer;
+  v_queue_seq bigint;
+  v_version bigint;
+  v_timer boolean;
+  v_review timestamptz;
+  v_building timestamptz;
+  v_due boolean;
+  v_round_open boolean;
+  v_head bigint;
+  v_card_pack bigint;
+  v_card_seat bigint;
+  v_card_found boolean;
+  v_take record;
+  v_last record;
+  v_settle boolean;
+  v_settled jsonb;
+  v_pending boolean := false;
+  v_seats bigint[];
+  v_automatic bigint[];
+  v_arrivals bigint[] := '{}';
+  v_changes jsonb := '{}';
+BEGIN
+  SELECT s.pod_id INTO v_pod_id FROM drafts_seat s WHERE s.id = p_seat;
+  IF v_pod_id IS NULL THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_UNKNOWN_SEAT }});
+  END IF;
+  -- The pod row only (not the event's: pods of one event never wait for each other).
+  SELECT p.event_id, p.number, p.state, p.round, p.queue_seq, p.version, p.review_deadline,
+         p.deck_building_deadline, e.pick_timer
+    INTO v_event_id, v_number, v_state, v_round, v_queue_seq, v_version, v_review, v_building, v_timer
+    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
+   WHERE p.id = v_pod_id FOR UPDATE OF p;
+  -- Once the pod is ours, in one statement: the pod's seats by position, through the (pod,
+  -- position) index, and who holds this seat now (a hand-over may have committed while this
+  -- pick waited: a socket authenticated before it picks no more).
+  SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}'),
+         min(s.position) FILTER (WHERE s.id = p_seat),
+         (SELECT r.user_id FROM drafts_registration r
+           WHERE r.id = min(s.registration_id) FILTER (WHERE s.id = p_seat))
+    INTO v_seats, v_automatic, v_seat_position, v_seat_owner
+    FROM drafts_seat s WHERE s.pod_id = v_pod_id;
+  IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NOT_YOUR_SEAT }});
+  END IF;
+  IF v_state <> {{ STATE_DRAFTING }} THEN
+    RETURN jsonb_build_object('status', 'fallback');
+  END IF;
+
+  -- The packs in queues, in one pass: is anything due by the time the pick was received, is
+  -- the round still open, and which pack is in front of this seat. The picker's clock ran out
+  -- if its deadline came before the pick was received; another seat's only past the grace
+  -- period (p_cutoff), as that player's own pick may be on its way.
+  SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
+                                    ELSE least(p_received, p_cutoff) END
+                 OR k.initial_size - k.picks_made <= 1 OR k.holder_id = ANY (v_automatic)),
+         bool_or(k.round = v_round),
+         (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
+    INTO v_due, v_round_open, v_head
+    FROM drafts_pack k
+   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  IF v_due OR NOT coalesce(v_round_open, false) THEN
+    -- Apply what fell due by the moment the pick was received first, as the reference does.
+    v_settled := drafts_settle_pod(v_pod_id, p_received, least(p_received, p_cutoff), p_seat, p_received);
+    IF (v_settled->>'changed')::boolean THEN
+      v_arrivals := ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
+      v_changes := jsonb_build_object('changed', true, 'pod_id', v_pod_id, 'version', v_settled->'version',
+                                      'arrivals', drafts_seat_queues(v_arrivals));
+    END IF;
+    IF (v_settled->>'pending')::boolean THEN
+      RETURN jsonb_build_object('status', 'fallback') || v_changes;
+    END IF;
+    SELECT p.state, p.round, p.queue_seq, p.version, p.review_deadline, p.deck_building_deadline
+      INTO v_state, v_round, v_queue_seq, v_version, v_review, v_building
+      FROM drafts_pod p WHERE p.id = v_pod_id;
+    IF v_state <> {{ STATE_DRAFTING }} THEN
+      RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_NOT_DRAFTING }}) || v_changes;
+    END IF;
+    SELECT k.id INTO v_head FROM drafts_pack k WHERE k.holder_id = p_seat ORDER BY k.queue_seq LIMIT 1;
+  END IF;
+
+  SELECT true, c.pack_id, c.seat_id INTO v_card_found, v_card_pack, v_card_seat
+    FROM drafts_draftcard c WHERE c.id = p_card AND c.pod_id = v_pod_id;
+  IF v_card_found AND v_card_seat = p_seat THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_ALREADY_PICKED }}) || v_changes;
+  END IF;
+  IF v_head IS NULL THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NO_PACK }}) || v_changes;
+  END IF;
+  IF p_pack IS NOT NULL AND p_pack <> v_head THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_WRONG_PACK }}) || v_changes;
+  END IF;
+  IF v_card_found IS NULL OR v_card_pack IS DISTINCT FROM v_head THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_CARD_NOT_IN_PACK }}) || v_changes;
+  END IF;
+
+  SELECT * INTO v_take FROM drafts_take(v_seats, p_seat, v_seat_position, v_head, p_card, {{ KIND_MANUAL }},
+                                        p_actor, p_received, p_now, p_position, v_timer, v_queue_seq);
+  v_queue_seq := v_take.seq;
+  v_version := v_version + 1;
+  IF v_take.arrived_first AND v_take.cards_left > 1 THEN
+    v_arrivals := v_arrivals || v_take.neighbour;
+  END IF;
+
+  -- What the pick made due: a clock that ran out meanwhile, an automatic drafter, the pack's
+  -- last card, the round's end. Usually nothing, found in one pass.
+  SELECT coalesce(bool_or(k.deadline <= p_cutoff OR k.holder_id = ANY (v_automatic)), false),
+         coalesce(bool_or(k.round = v_round AND NOT (k.id = v_head AND v_take.cards_left = 1)), false)
+    INTO v_settle, v_round_open
+    FROM drafts_pack k
+   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  IF v_take.cards_left = 1 AND NOT v_settle THEN
+    -- Only the last card is due (after a pack's second-to-last pick): the neighbour takes it
+    -- here, cheaper than the general settle below (bench/pick_function).
+    SELECT * INTO v_last FROM drafts_take(v_seats, v_take.neighbour, array_position(v_seats, v_take.neighbour) - 1,
+                                          v_head, (SELECT c.id FROM drafts_draftcard c WHERE c.pack_id = v_head),
+                                          {{ KIND_LAST_CARD }}, NULL, p_now, p_now, NULL, v_timer, v_queue_seq);
+    v_queue_seq := v_last.seq;
+    v_version := v_version + 1;
+  END IF;
+  UPDATE drafts_pod SET queue_seq = v_queue_seq, version = v_version WHERE id = v_pod_id;
+  IF v_settle OR NOT v_round_open THEN
+    v_settled := drafts_settle_pod(v_pod_id, p_now, p_cutoff, NULL, NULL);
+    v_arrivals := v_arrivals || ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
+    v_pending := (v_settled->>'pending')::boolean;
+    SELECT p.state, p.version, p.review_deadline, p.deck_building_deadline
+      INTO v_state, v_version, v_review, v_building
+      FROM drafts_pod p WHERE p.id = v_pod_id;
+  END IF;
+
+  RETURN jsonb_build_object(
+    'status', 'ok', 'settle', v_pending,
+    'pick', jsonb_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
+                               'pick_number', v_take.pick_number, 'kind', {{ KIND_MANUAL }}),
+    'pod', jsonb_build_object('id', v_pod_id, 'event_id', v_event_id, 'number', v_number,
+                              'state', v_state, 'paused_from', '', 'round', v_round,
+                              'review_deadline', v_review, 'deck_building_deadline', v_building,
+                              'paused_remaining_ms', NULL, 'pick_timer', v_timer, 'version', v_version),
+    'queue', drafts_seat_queue(p_seat),
+    'arrivals', drafts_seat_queues(v_arrivals));
+END
+$$;

@@ -1,0 +1,102 @@
+-- The engine's heartbeat while a pod drafts, for a pod whose row the caller has locked and
+-- written: in time order, every clock that ran out by p_cutoff (seat p_own_seat's: by
+-- p_own_limit), every automatic drafter's front pack and every last card; then the round's
+-- end once no pack of it is held. Writes the pod row if anything changed. Answers
+-- {"changed", "version", "state", "arrivals": [seats a pack reached the front of],
+--  "pending": a review or deck-building clock is due as well (the Python engine applies it)}.
+CREATE OR REPLACE FUNCTION drafts_settle_pod(
+    p_pod bigint, p_now timestamptz, p_cutoff timestamptz, p_own_seat bigint,
+    p_own_limit timestamptz) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_state text;
+  v_round integer;
+  v_seq bigint;
+  v_version bigint;
+  v_review timestamptz;
+  v_building timestamptz;
+  v_timer boolean;
+  v_minutes integer;
+  v_seats bigint[];
+  v_automatic bigint[];
+  v_due record;
+  v_take record;
+  v_at timestamptz;
+  v_position integer;
+  v_round_over timestamptz;
+  v_arrivals bigint[] := '{}';
+  v_changed boolean := false;
+BEGIN
+  SELECT p.state, p.round, p.queue_seq, p.version, p.review_deadline, p.deck_building_deadline,
+         e.pick_timer, e.deck_building_minutes
+    INTO v_state, v_round, v_seq, v_version, v_review, v_building, v_timer, v_minutes
+    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
+   WHERE p.id = p_pod;
+  IF v_state = {{ STATE_DRAFTING }} THEN
+    SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}')
+      INTO v_seats, v_automatic
+      FROM drafts_seat s WHERE s.pod_id = p_pod;
+    LOOP
+      -- The earliest thing due, as ``_next_due`` orders them: by time, then pack, then kind.
+      SELECT k.id, k.holder_id, d.at, d.kind INTO v_due
+        FROM (SELECT h.*, h.queue_seq = min(h.queue_seq) OVER (PARTITION BY h.holder_id) AS head
+                FROM drafts_pack h WHERE h.pod_id = p_pod AND h.holder_id IS NOT NULL) k
+       CROSS JOIN LATERAL (VALUES
+         (CASE WHEN k.deadline <= CASE WHEN k.holder_id = p_own_seat THEN p_own_limit ELSE p_cutoff END
+               THEN k.deadline END, {{ KIND_TIMEOUT }}, 0),
+         (CASE WHEN k.initial_size - k.picks_made = 1 THEN coalesce(k.arrived_at, p_now) END, {{ KIND_LAST_CARD }}, 1),
+         (CASE WHEN k.head AND k.holder_id = ANY (v_automatic) THEN coalesce(k.arrived_at, p_now) END,
+          {{ KIND_AUTOMATIC }}, 2)) AS d(at, kind, rank)
+       WHERE d.at IS NOT NULL
+       ORDER BY d.at, k.id, d.rank
+       LIMIT 1;
+      EXIT WHEN NOT FOUND;
+      v_at := least(v_due.at, p_now);
+      v_position := array_position(v_seats, v_due.holder_id) - 1;
+      SELECT * INTO v_take FROM drafts_take(v_seats, v_due.holder_id, v_position, v_due.id,
+                                            drafts_automatic_card(v_due.id, v_due.holder_id), v_due.kind,
+                                            NULL, v_at, v_at, NULL, v_timer, v_seq);
+      v_seq := v_take.seq;
+      v_version := v_version + 1;
+      v_changed := true;
+      IF v_due.kind <> {{ KIND_LAST_CARD }} THEN
+        INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+        VALUES (p_pod, v_at, NULL, {{ ACTION_AUTOMATIC_PICK }},
+                jsonb_build_object('seat', v_position, 'kind', v_due.kind, 'round', v_take.pack_round,
+                                   'pick', v_take.pick_number));
+      END IF;
+      IF v_take.arrived_first AND v_take.cards_left > 1 THEN
+        v_arrivals := v_arrivals || v_take.neighbour;
+      END IF;
+    END LOOP;
+    IF NOT EXISTS (SELECT 1 FROM drafts_pack k
+                    WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL AND k.round = v_round) THEN
+      -- Through the (seat, round, pick number) index: never a scan of every pick of the site.
+      SELECT coalesce(max(k.made_at), p_now) INTO v_round_over
+        FROM drafts_pick k WHERE k.seat_id = ANY (v_seats) AND k.round = v_round;
+      INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+      VALUES (p_pod, v_round_over, NULL, {{ ACTION_ROUND_END }}, jsonb_build_object('round', v_round));
+      IF v_round >= {{ ROUNDS }} THEN
+        v_state := {{ STATE_DECK_BUILDING }};
+        v_building := v_round_over + make_interval(mins => v_minutes);
+        INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+        VALUES (p_pod, v_round_over, NULL, {{ ACTION_DECK_BUILDING_START }}, '{}'::jsonb);
+      ELSE
+        v_state := {{ STATE_REVIEWING }};
+        v_review := CASE WHEN v_timer THEN v_round_over + make_interval(secs => drafts_review_seconds(v_round)) END;
+      END IF;
+      v_version := v_version + 1;
+      v_changed := true;
+    END IF;
+    IF v_changed THEN
+      UPDATE drafts_pod SET state = v_state, review_deadline = v_review, deck_building_deadline = v_building,
+                            queue_seq = v_seq, version = v_version
+       WHERE id = p_pod;
+    END IF;
+  END IF;
+  RETURN jsonb_build_object(
+    'changed', v_changed, 'version', v_version, 'state', v_state, 'arrivals', to_jsonb(v_arrivals),
+    'pending', coalesce((v_state = {{ STATE_REVIEWING }} AND v_review <= p_cutoff)
+                        OR (v_state = {{ STATE_DECK_BUILDING }} AND v_building <= p_cutoff), false));
+END
+$$;
