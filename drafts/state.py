@@ -46,8 +46,10 @@ SELECT {_COLUMNS} FROM (
     FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = %s
   UNION ALL
   SELECT 1, s.position, 0, 0, s.id, s.position, s.registration_id, CAST(s.is_automatic AS integer),
-         CAST(s.ready AS integer), NULL, NULL, NULL, NULL, COALESCE(r.name, ''), s.pile_cover, NULL, NULL
-    FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id WHERE s.pod_id = %s
+         CAST(s.ready AS integer), NULL, NULL, NULL, NULL,
+         COALESCE((SELECT r.name FROM drafts_registration r WHERE r.id = s.registration_id), ''), s.pile_cover,
+         NULL, NULL
+    FROM drafts_seat s WHERE s.pod_id = %s
   UNION ALL
   SELECT 2, k.queue_seq, k.id, 0, k.id, k.holder_id, k.round, k.picks_made, k.initial_size, k.remaining_ms,
          NULL, NULL, NULL, NULL, NULL, k.deadline, NULL
@@ -55,8 +57,8 @@ SELECT {_COLUMNS} FROM (
   UNION ALL
   SELECT 3, c.pack_id, c.slot, c.id, c.id, c.card_id, c.printing_id, CAST(c.foil AS integer),
          CAST(c.is_dfc AS integer), c.pack_id, NULL, NULL, NULL, c.rarity, NULL, NULL, NULL
-    FROM drafts_draftcard c JOIN drafts_pack k ON k.id = c.pack_id
-   WHERE c.pod_id = %s AND k.holder_id IS NOT NULL
+    FROM drafts_pack k JOIN drafts_draftcard c ON c.pack_id = k.id
+   WHERE k.pod_id = %s AND k.holder_id IS NOT NULL
   UNION ALL
   SELECT 4, c.seat_id, c.pile_position, c.id, c.id, c.card_id, c.printing_id, CAST(c.foil AS integer),
          CAST(c.is_dfc AS integer), NULL, c.seat_id, NULL, NULL, c.rarity, NULL, NULL, NULL
