@@ -404,7 +404,7 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
     from drafts import state
 
     document = None
-    if _url() or _followed_here(state_topic(pod_id)):
+    if wants_document(pod_id):
         try:
             document = state.read(pod_id)
         except Exception:  # pages resynchronise on their next change or reconnect
@@ -412,11 +412,19 @@ def notify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | Non
     publish(*pod_messages(pod_id, version, arrivals, document))
 
 
-async def anotify_pod(pod_id: int, version: int, arrivals: dict[int, list | None] | None = None) -> None:
-    """``notify_pod`` from an event loop: the document is read on the loop's pool."""
+def wants_document(pod_id: int) -> bool:
+    """Whether a change to the pod publishes its document: some page may follow it (any page
+    of another process, with Redis; else a socket of this one)."""
+    return bool(_url()) or _followed_here(state_topic(pod_id))
 
-    document, first = None, True
-    if _url() or _followed_here(state_topic(pod_id)):
+
+async def anotify_pod(
+    pod_id: int, version: int, arrivals: dict[int, list | None] | None = None, *, document=None
+) -> None:
+    """``notify_pod`` from an event loop: the document is read on the loop's pool, unless the
+    caller read it with the change (``document``)."""
+    first = True
+    if document is None and wants_document(pod_id):
         try:
             document, first = await _reader(pod_id).document()
         except Exception:

@@ -118,6 +118,12 @@ def parse(rows) -> dict | None:
     }
 
 
+def from_rows(rows) -> Document | None:
+    """The document of ``DOCUMENT_SQL``'s rows read by someone else (the pick's round trip)."""
+    data = parse(rows)
+    return None if data is None else Document(data)
+
+
 def read(pod_id: int) -> Document | None:
     """The pod's document, from this thread's Django connection."""
     from django.db import connection

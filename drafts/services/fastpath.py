@@ -153,21 +153,41 @@ async def acall(
     received_at: dt.datetime,
     now: dt.datetime,
     cutoff: dt.datetime,
-) -> dict[str, Any]:
+    then: tuple[str, list] | None = None,
+) -> tuple[dict[str, Any], list[tuple] | None]:
     """``call`` on the event loop: one prepared statement, committed when it returns.
     ``pod_id``, when the caller knows the seat's pod, queues the call behind that pod's other
-    picks in this process (``_turn``)."""
+    picks in this process (``_turn``).
+
+    ``then``: a read-only statement sent in the same round trip (a pipeline), run right after
+    the pick in its transaction, so it sees the pod exactly as the pick left it (the live
+    pages' document); its rows come back beside the answer."""
     pool = await _pool()
     params = [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
     if pod_id is None:
-        return await _execute(pool, params)
+        return await _execute(pool, params, then)
     async with _turn(pod_id):
-        return await _execute(pool, params)
+        return await _execute(pool, params, then)
 
 
-async def _execute(pool, params: list) -> dict[str, Any]:
-    (answer,) = await _fetch_one(pool, PICK_SQL, params)
-    return _decoded(answer)
+async def _execute(pool, params: list, then: tuple[str, list] | None) -> tuple[dict[str, Any], list[tuple] | None]:
+    if then is None:
+        (answer,) = await _fetch_one(pool, PICK_SQL, params)
+        return _decoded(answer), None
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+
+    try:
+        async with pool.connection() as conn:
+            async with conn.pipeline():
+                pick = await conn.execute(PICK_SQL, params, prepare=True)
+                after = await conn.execute(then[0], then[1], prepare=True)
+            (answer,) = await pick.fetchone()
+            return _decoded(answer), await after.fetchall()
+    except psycopg.InterfaceError as error:
+        raise InterfaceError(str(error)) from error
+    except psycopg.OperationalError as error:
+        raise OperationalError(str(error)) from error
 
 
 async def _fetch_one(pool, sql: str, params: list) -> tuple | None:

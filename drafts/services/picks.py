@@ -373,10 +373,16 @@ async def amake_pick(
         pack_id=pack_id,
         received_at=received_at,
     )
-    reading = _read(await fastpath.acall(pod_id=pod_id, **order.function_arguments()), order)
+    from drafts import live, state
+
+    # The live pages' document in the same round trip, when some page may follow the pod.
+    then = (state.DOCUMENT_SQL, state.document_params(pod_id)) if pod_id and live.wants_document(pod_id) else None
+    answer, rows = await fastpath.acall(pod_id=pod_id, then=then, **order.function_arguments())
+    reading = _read(answer, order)
     result = reading.result
     if reading.notice is not None:
-        await _apublish(*reading.notice, *([result.queue] if result is not None else []))
+        document = state.from_rows(rows) if rows is not None else None
+        await _apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
     if reading.refusal is not None:
         raise reading.refusal
     if result is None:
@@ -386,14 +392,15 @@ async def amake_pick(
     return result.answer()
 
 
-async def _apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list) -> None:
-    """Tell live pages of a committed change from the event loop (``live.pod_messages``)."""
+async def _apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list, document=None) -> None:
+    """Tell live pages of a committed change from the event loop (``live.pod_messages``);
+    ``document``: the pod as the change left it, read in the same round trip."""
     from drafts import cardinfo, live
 
     rows = [card for queue in (*queues, *arrivals.values()) for pack in queue for card in pack["cards"]]
     if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
         await _off_the_loop(lambda: cardinfo.payloads(rows))
-    await live.anotify_pod(pod_id, version, arrivals)
+    await live.anotify_pod(pod_id, version, arrivals, document=document)
 
 
 async def _off_the_loop(work):

@@ -133,3 +133,40 @@ async def test_an_awaited_fallback_goes_to_the_reference_without_a_second_call(p
         )
     assert refused.value.code == "pod_paused" and len(calls) == 1
     assert not await database_sync_to_async(lambda: Pick.objects.exists())()
+
+
+async def test_a_socket_pick_reads_the_pods_document_in_its_own_round_trip(pod, players, monkeypatch):
+    """The state pages' document comes back with the pick (one round trip, the same
+    transaction): it is the pod exactly as that pick left it, and no second read is made."""
+    from drafts import live, state
+
+    seats = await database_sync_to_async(lambda: list(Seat.objects.filter(pod=pod).order_by("position")))()
+    page = await opened(f"/ws/seats/{seats[0].pk}/?protocol=state", players[0])
+    await page.receive_json_from(timeout=5)  # hello
+    await page.receive_json_from(timeout=5)  # snapshot
+    told, reads = [], []
+    real_notify, real_read = live.anotify_pod, state.aread
+
+    async def notify(pod_id, version, arrivals=None, *, document=None):
+        told.append((version, document))
+        await real_notify(pod_id, version, arrivals, document=document)
+
+    async def aread(pod_id):
+        reads.append(pod_id)
+        return await real_read(pod_id)
+
+    monkeypatch.setattr(live, "anotify_pod", notify)
+    monkeypatch.setattr(state, "aread", aread)
+    pack, cards = await front(seats[0].pk)
+    await page.send_json_to({"type": "pick", "card": cards[0], "pack": pack.pk, "ref": 1})
+    while (frame := await page.receive_json_from(timeout=5))["type"] != "picked":
+        pass
+    while (frame := await page.receive_json_from(timeout=5))["type"] != "delta":
+        pass
+    ((version, document),) = told
+    assert reads == []
+    fresh = await database_sync_to_async(state.read)(pod.pk)
+    assert document.version == version == fresh.version and document.data == fresh.data
+    assert frame["deltas"][-1]["version"] == version
+    assert cards[0] in [card[0] for card in frame["deltas"][-1]["seats"][str(seats[0].pk)]["pile"]]
+    await page.disconnect()

@@ -24,7 +24,7 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
     async def pool():
         return None
 
-    async def execute(_pool, params):
+    async def execute(_pool, params, then):
         seat = params[0]
         pod = seat // 100
         inside[pod] = inside.get(pod, 0) + 1
@@ -33,7 +33,7 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
         if pod == 1:
             await release.wait()  # pod 1's first pick holds its turn until pod 2 has gone
         inside[pod] -= 1
-        return {"status": "ok", "seat": seat}
+        return {"status": "ok", "seat": seat}, None
 
     monkeypatch.setattr(fastpath, "_pool", pool)
     monkeypatch.setattr(fastpath, "_execute", execute)
@@ -56,11 +56,11 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
 
     first = [pick(1, seat) for seat in (101, 102, 103)]
     other = pick(2, 201)
-    assert (await asyncio.wait_for(other, 1))["seat"] == 201  # not stuck behind pod 1
+    assert (await asyncio.wait_for(other, 1))[0]["seat"] == 201  # not stuck behind pod 1
     assert order == [(1, 101), (2, 201)]
     release.set()
     answers = await asyncio.gather(*first)
-    assert [a["seat"] for a in answers] == [101, 102, 103]
+    assert [a["seat"] for a, _ in answers] == [101, 102, 103]
     assert [seat for pod, seat in order if pod == 1] == [101, 102, 103]
     assert most == {1: 1, 2: 1}
     # Turns are not kept once nobody waits for them.
