@@ -47,10 +47,20 @@ MAX_PILE_POSITION = 1000
 def _pick_in_thread(**kwargs) -> dict:
     """make_pick and its answer, on an executor thread whose connection goes back to the
     process's pool afterwards (a broken one is dropped, never reused)."""
+    return _in_thread(lambda: services.make_pick(**kwargs).answer())
+
+
+def _in_thread(work):
     try:
-        return services.make_pick(**kwargs).answer()
+        return work()
     finally:
         close_old_connections()
+
+
+async def _off_the_loop(work):
+    """Sync work on any executor thread, not the one thread Channels' database_sync_to_async
+    shares (a round's readies from a whole pod arrive together and would queue behind it)."""
+    return await sync_to_async(_in_thread, thread_sensitive=False)(work)
 
 
 def _whole_number(value, *, low: int, required: bool):
@@ -461,7 +471,7 @@ class SeatSocket(_PodSocket):
             await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("That is not your seat."), kind="refused")
             return
         try:
-            await database_sync_to_async(services.mark_ready)(seat_id=self.seat_id, actor=self.user)
+            await _off_the_loop(lambda: services.mark_ready(seat_id=self.seat_id, actor=self.user))
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error(), kind="refused")
             return
