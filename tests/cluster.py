@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -55,10 +56,9 @@ def start_redis(port: int) -> subprocess.Popen:
 
 def database_url() -> str:
     db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
     user, host, port = db.get("USER") or "postgres", db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-    return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+    # The embedded server's host is its socket folder: percent-encoded, as dj-database-url reads it.
+    return f"postgres://{user}@{urllib.parse.quote(str(host), safe='')}:{port}/{db['NAME']}"
 
 
 def service_env(redis_url: str) -> dict[str, str]:

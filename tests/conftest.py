@@ -1,6 +1,7 @@
 """Shared fixtures for the whole suite."""
 
 import pytest
+import pytest_asyncio
 from rest_framework.test import APIClient
 
 
@@ -75,6 +76,8 @@ def pytest_collection_modifyitems(items):
     independent of test order.
     """
     for item in items:
+        if pytest_asyncio.is_async_test(item):
+            item.fixturenames.append("_close_pick_pools")
         marker = item.get_closest_marker("django_db")
         if marker and marker.kwargs.get("transaction") and not marker.kwargs.get("serialized_rollback"):
             item.add_marker(pytest.mark.django_db(**{**marker.kwargs, "serialized_rollback": True}))
@@ -98,9 +101,22 @@ def _in_memory_channel_layer(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.LIVE_UPDATES_URL = ""  # live updates straight to this process's sockets
     settings.PRESENCE_URL = ""  # presence in the cache (tests/drafts/test_presence.py runs both)
-    # Socket picks through a thread and Django's connection: an async pool would outlive each
-    # test's event loop (tests/drafts/services/test_async_picks.py opens and closes one itself).
-    settings.DRAFT_ASYNC_PICKS = False
+
+
+@pytest.fixture
+def _close_pick_pools(_function_scoped_runner):
+    """An async test's event loop closes its pool of pick connections before it closes.
+
+    Socket picks and reads run as in production, on the loop's own pool of connections
+    (``drafts.services.fastpath``, ``DRAFT_ASYNC_PICKS``); each test has its own loop, and a
+    pool left open would hold connections to the test database after its loop is gone. This
+    runs on the test's loop (pytest-asyncio's runner) before the runner cancels its tasks.
+    """
+    yield
+    from drafts.services import fastpath
+
+    if _function_scoped_runner.get_loop() in fastpath._pools:
+        _function_scoped_runner.run(fastpath.aclose())
 
 
 @pytest.fixture

@@ -148,7 +148,7 @@ def test_unknown_page_is_a_friendly_404(client, settings):
 def _settings_in_subprocess(env: dict[str, str]) -> dict:
     code = (
         "import json, django; from django.conf import settings as s; django.setup();"
-        "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'],"
+        "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'host': s.DATABASES['default']['HOST'],"
         " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL,"
         " 'layer': s.CHANNEL_LAYERS['default']['BACKEND'], 'cache': s.CACHES['default']['BACKEND'],"
         " 'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS}))"
@@ -156,12 +156,16 @@ def _settings_in_subprocess(env: dict[str, str]) -> dict:
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS"}}
     clean.update(env, DJANGO_SETTINGS_MODULE="draftsite.settings")
     out = subprocess.run([sys.executable, "-c", code], env=clean, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return {**json.loads(out.stdout.strip().splitlines()[-1]), "stderr": out.stderr}
 
 
 def test_embedded_defaults_need_no_services():
+    """No DATABASE_URL: the embedded PostgreSQL in var/pgdata (started, or joined when this
+    run's own tests use it), and one line on stderr saying so."""
     found = _settings_in_subprocess({})
-    assert found["engine"] == "django.db.backends.sqlite3"
+    assert found["engine"] == "django.db.backends.postgresql"
+    assert found["host"]  # its socket folder (Windows: 127.0.0.1)
+    assert "Database: embedded PostgreSQL in " in found["stderr"] and "pgdata" in found["stderr"]
     assert found["eager"] is True
     assert found["layer"] == "channels.layers.InMemoryChannelLayer"
     assert found["cache"].endswith("LocMemCache")
@@ -178,6 +182,7 @@ def test_services_come_from_the_environment():
         }
     )
     assert found["engine"] == "django.db.backends.postgresql"
+    assert "embedded" not in found["stderr"]  # nothing of its own started
     assert found["eager"] is False and found["broker"] == "redis://r.example:6379/1"
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"
     assert found["cache"].endswith("RedisCache")

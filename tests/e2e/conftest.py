@@ -51,14 +51,14 @@ def _free_port() -> int:
 
 def _database_url(settings: dict) -> str:
     engine = settings["ENGINE"]
-    if engine.endswith("sqlite3"):
-        return "sqlite:///" + str(Path(settings["NAME"]).resolve())
     if "postgresql" in engine:
         user = urllib.parse.quote(settings.get("USER") or "")
         password = urllib.parse.quote(settings.get("PASSWORD") or "")
         auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
         return (
-            f"postgres://{auth}{settings.get('HOST') or '127.0.0.1'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
+            # The embedded server's host is its socket folder: percent-encoded for dj-database-url.
+            f"postgres://{auth}{urllib.parse.quote(settings.get('HOST') or '127.0.0.1', safe='')}"
+            f":{settings.get('PORT') or 5432}/{settings['NAME']}"
         )
     raise RuntimeError(f"e2e tests do not know how to share a {engine} database")
 
