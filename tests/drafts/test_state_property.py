@@ -57,11 +57,13 @@ RESTRICTED = ("player", "member", "spectator")  # R16: no single-faced card of a
 
 # Most steps reach every page; some pages miss one (their socket heard nothing: the next
 # document's delta covers both versions), a few lose a frame on the way (the page asks sync).
-MISSES = st.one_of(
+MISSES: st.SearchStrategy[frozenset[str]] = st.one_of(
     st.just(frozenset()),
     st.frozensets(st.sampled_from(PAGES), min_size=1, max_size=3),
 )
-LOSSES = st.one_of(st.just(frozenset()), st.just(frozenset()), st.frozensets(st.sampled_from(PAGES), max_size=1))
+LOSSES: st.SearchStrategy[frozenset[str]] = st.one_of(
+    st.just(frozenset()), st.just(frozenset()), st.frozensets(st.sampled_from(PAGES), max_size=1)
+)
 SEAT = st.integers(0, 7)
 _names = itertools.count(1)
 
@@ -98,8 +100,8 @@ class Socket:
         async def read_documents():
             return {self.document.pod_id: self.document}
 
-        consumer.send = send
-        consumer.read_documents = read_documents
+        consumer.send = send  # type: ignore[method-assign]
+        consumer.read_documents = read_documents  # type: ignore[method-assign]
 
     def take(self) -> list[str]:
         out, self.outbox = self.outbox, []
