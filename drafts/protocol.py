@@ -149,7 +149,7 @@ class PodDigest(TypedDict):
     paused_from: NotRequired[str | None]
     round: NotRequired[int]
     pick: NotRequired[int | None]  # the pick its slowest seat is on
-    deadline: NotRequired[str | None]  # the first pick clock to run out
+    due: NotRequired[int | None]  # when the first pick clock runs out: seconds after the frame's ``at``
     holding: NotRequired[list[list]]  # [seat position, packs held, name] of seats holding 2 or more
 
 
@@ -194,6 +194,7 @@ class Summary(TypedDict):
     """The dashboard's pods that changed, at most once a second."""
 
     type: Literal["summary"]
+    at: int  # the server's time, milliseconds since the epoch (``due`` counts from it)
     pods: list[PodDigest]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import math
 from functools import cached_property
 from typing import Any
 
@@ -291,14 +292,16 @@ class Document:
         one pack (holding the pod up). No card, no name: the page has the seats already."""
         pod = self.data["pod"]
         fronts = [queue[0] for queue in self.held.values() if queue]
-        deadlines = sorted(p["deadline"] for p in fronts if p["deadline"])
+        deadlines = sorted(
+            math.ceil(dt.datetime.fromisoformat(p["deadline"]).timestamp()) for p in fronts if p["deadline"]
+        )
         return {
             "id": pod["id"],
             "state": pod["state"],
             "paused_from": pod["paused_from"] or None,
             "round": pod["round"],
             "pick": min((p["picks_made"] + 1 for p in fronts), default=None),
-            "deadline": deadlines[0] if deadlines else None,
+            "deadline": deadlines[0] if deadlines else None,  # whole seconds since the epoch
             "holding": sorted(
                 [position, len(self.held.get(seat_id, [])), name]
                 for seat_id, position, name, *_ in self.data["seats"]

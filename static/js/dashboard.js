@@ -199,6 +199,11 @@
       var id = String(fields.id);
       var known = digests[id] || (digests[id] = {});
       Object.keys(fields).forEach(function (key) { known[key] = fields[key]; });
+      // "due": seconds after the frame's time ("at", the server's clock) when the first pick
+      // clock runs out; drawn as the countdown's deadline.
+      if ("due" in fields) {
+        known.deadline = fields.due === null ? null : new Date(message.at + fields.due * 1000).toISOString();
+      }
       var row = rowOf(id);
       if (row) draw(row, known);
     });
