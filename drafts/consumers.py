@@ -419,6 +419,7 @@ class SeatSocket(_PodSocket):
                     actor_id=self.user.pk,
                     owner_id=self.user.pk,
                     received_at=received_at,
+                    with_queue=not self.stateful,  # a state page's queue arrives in its delta
                 )
             else:
                 answer = await sync_to_async(_pick_in_thread, thread_sensitive=False)(

@@ -135,11 +135,12 @@ class PickResult:
     def seat(self) -> Seat:
         return Seat.objects.select_related("registration").get(pk=self.seat_id)
 
-    def answer(self) -> dict:
-        """The body of a pick's answer, over HTTP and the socket alike."""
+    def answer(self, *, with_queue: bool = True) -> dict:
+        """The body of a pick's answer, over HTTP and the socket alike (``with_queue=False``:
+        without the picker's queue, for pages whose state brings it)."""
         from drafts import selectors
 
-        return {
+        body = {
             "pick": {
                 "id": self.id,
                 "card": self.draft_card_id,
@@ -149,8 +150,10 @@ class PickResult:
                 "pod_version": self.pod_version,
             },
             "pod": selectors.pod_summary(self.pod),
-            "queue": queue_payload(self.queue),
         }
+        if with_queue:
+            body["queue"] = queue_payload(self.queue)
+        return body
 
 
 # Why a pick was refused, by code: one wording whichever engine path refused it.
@@ -358,6 +361,7 @@ async def amake_pick(
     position: int | None,
     pack_id: int | None,
     received_at: dt.datetime,
+    with_queue: bool = True,
 ) -> dict:
     """``make_pick`` from an event loop (the seat socket): the same order, the same database
     function, the same reading of its answer, awaited without a thread; on ``fallback`` the
@@ -386,10 +390,10 @@ async def amake_pick(
     if reading.refusal is not None:
         raise reading.refusal
     if result is None:
-        return await _off_the_loop(lambda: _reference(order).answer())
+        return await _off_the_loop(lambda: _reference(order).answer(with_queue=with_queue))
     if reading.settle:
         await _off_the_loop(lambda: _settle_after(result, order.now))
-    return result.answer()
+    return result.answer(with_queue=with_queue)
 
 
 async def _apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list, document=None) -> None:
