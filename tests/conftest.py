@@ -80,7 +80,8 @@ def pytest_collection_modifyitems(items):
             item.fixturenames.append("_close_pick_pools")
         marker = item.get_closest_marker("django_db")
         if marker and marker.kwargs.get("transaction") and not marker.kwargs.get("serialized_rollback"):
-            item.add_marker(pytest.mark.django_db(**{**marker.kwargs, "serialized_rollback": True}))
+            # Prepended: a test's own marker (a decorator) would otherwise stay the closest one.
+            item.add_marker(pytest.mark.django_db(**{**marker.kwargs, "serialized_rollback": True}), append=False)
 
 
 @pytest.fixture(autouse=True)
