@@ -44,13 +44,9 @@ CLOSE_FORBIDDEN = 4403
 MAX_PILE_POSITION = 1000
 
 
-def _pick_in_thread(**kwargs) -> dict:
-    """make_pick and its answer, on an executor thread whose connection goes back to the
-    process's pool afterwards (a broken one is dropped, never reused)."""
-    return _in_thread(lambda: services.make_pick(**kwargs).answer())
-
-
 def _in_thread(work):
+    """``work`` on this executor thread, whose connection then goes back to the process's pool
+    (a broken one is dropped, never reused)."""
     try:
         return work()
     finally:
@@ -422,14 +418,16 @@ class SeatSocket(_PodSocket):
                     with_queue=not self.stateful,  # a state page's queue arrives in its delta
                 )
             else:
-                answer = await sync_to_async(_pick_in_thread, thread_sensitive=False)(
-                    seat_id=self.seat_id,
-                    draft_card_id=card,
-                    pack_id=pack,
-                    position=position,
-                    actor=self.user,
-                    owner=self.user,
-                    received_at=received_at,
+                answer = await _off_the_loop(
+                    lambda: services.make_pick(
+                        seat_id=self.seat_id,
+                        draft_card_id=card,
+                        pack_id=pack,
+                        position=position,
+                        actor=self.user,
+                        owner=self.user,
+                        received_at=received_at,
+                    ).answer(with_queue=not self.stateful)
                 )
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error())
@@ -443,8 +441,6 @@ class SeatSocket(_PodSocket):
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )
             return
-        if self.stateful:  # the page's queue arrives in its delta: the answer need not repeat it
-            answer.pop("queue", None)
         await self.send_json({"type": "picked", "ref": ref, **answer})
 
     async def queue_from_document(self, version: int) -> str | None:

@@ -17,6 +17,7 @@ from drafts import cardinfo, selectors, services
 from drafts.models import DraftCard, Pack, Pick, Pod, Seat
 from drafts.protocol import Snapshot, check
 from drafts.queue import iso, queue_rows
+from drafts.state import queue_view
 
 CARDS_URL = "/__test__/sheet.json"
 
@@ -66,21 +67,9 @@ def board(pod: Pod) -> dict:
 
 def seat_state(seat: Seat, *, full: bool = False) -> dict:
     seat = Seat.objects.select_related("registration").get(pk=seat.pk)
-    queue = []
-    for index, pack in enumerate(queue_rows(seat.pk)):
-        visible = full or index == 0
-        entry = {
-            "pack_id": pack["pack_id"],
-            "round": pack["round"],
-            "pick_number": pack["picks_made"] + 1,
-            "cards_left": pack["initial_size"] - pack["picks_made"],
-            "deadline": iso(pack["deadline"]),
-            "remaining_ms": pack["remaining_ms"],
-            "cards": [list(card) for card in pack["cards"] if visible or card[5]],
-        }
-        if not visible:
-            entry["waiting"] = True
-        queue.append(entry)
+    # The server's own rule for what a queue shows (R15), from the ORM's rows.
+    rows = [{**pack, "deadline": iso(pack["deadline"])} for pack in queue_rows(seat.pk)]
+    queue = queue_view(rows, full=full)
     return {
         "info": {
             "id": seat.pk,
