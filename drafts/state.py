@@ -56,14 +56,16 @@ SELECT {_COLUMNS} FROM (
          NULL, NULL, NULL, NULL, NULL, k.deadline, NULL
     FROM drafts_pack k WHERE k.pod_id = %s AND k.holder_id IS NOT NULL
   UNION ALL
-  SELECT 3, c.pack_id, c.slot, c.id, c.id, c.card_id, c.printing_id, CAST(c.foil AS integer),
-         CAST(c.is_dfc AS integer), c.pack_id, NULL, NULL, NULL, c.rarity, NULL, NULL, NULL
-    FROM drafts_pack k JOIN drafts_draftcard c ON c.pack_id = k.id
-   WHERE k.pod_id = %s AND k.holder_id IS NOT NULL
-  UNION ALL
-  SELECT 4, c.seat_id, c.pile_position, c.id, c.id, c.card_id, c.printing_id, CAST(c.foil AS integer),
-         CAST(c.is_dfc AS integer), NULL, c.seat_id, NULL, NULL, c.rarity, NULL, NULL, NULL
-    FROM drafts_draftcard c WHERE c.pod_id = %s AND c.seat_id IS NOT NULL
+  -- Held packs' cards and piles in one scan of the pod's cards (its index), never a join that
+  -- a planner without statistics turns into a scan of every pod's cards.
+  SELECT CASE WHEN c.seat_id IS NULL THEN 3 ELSE 4 END, COALESCE(c.seat_id, c.pack_id),
+         COALESCE(c.pile_position, c.slot), c.id, c.id, c.card_id, c.printing_id,
+         CAST(c.foil AS integer), CAST(c.is_dfc AS integer), c.pack_id, c.seat_id, NULL, NULL, c.rarity,
+         NULL, NULL, NULL
+    FROM drafts_draftcard c
+   WHERE c.pod_id = %s
+     AND (c.seat_id IS NOT NULL
+          OR c.pack_id = ANY (ARRAY(SELECT h.id FROM drafts_pack h WHERE h.pod_id = %s AND h.holder_id IS NOT NULL)))
 ) AS rows ORDER BY k, s1, s2, s3
 """
 
