@@ -150,7 +150,8 @@ class PodDigest(TypedDict):
     round: NotRequired[int]
     pick: NotRequired[int | None]  # the pick its slowest seat is on
     due: NotRequired[int | None]  # when the first pick clock runs out: seconds after the frame's ``at``
-    holding: NotRequired[list[list]]  # [seat position, packs held, name] of seats holding 2 or more
+    holding: NotRequired[list[list[int]]]  # [seat position, packs held] of seats holding 2 or more
+    names: NotRequired[list[str]]  # the seats' names by position
 
 
 # --- server -> client ------------------------------------------------------------------------

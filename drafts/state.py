@@ -291,7 +291,7 @@ class Document:
     def digest(self) -> dict:
         """The pod as the dashboard shows it (``protocol.PodDigest``): its state, the pick it
         is on (its slowest seat's), the first clock to run out, and the seats holding more than
-        one pack (holding the pod up). No card, no name: the page has the seats already."""
+        one pack (holding the pod up), and the seats' names. No card."""
         pod = self.data["pod"]
         fronts = [queue[0] for queue in self.held.values() if queue]
         deadlines = sorted(
@@ -305,10 +305,13 @@ class Document:
             "pick": min((p["picks_made"] + 1 for p in fronts), default=None),
             "deadline": deadlines[0] if deadlines else None,  # whole seconds since the epoch
             "holding": sorted(
-                [position, len(self.held.get(seat_id, [])), name]
-                for seat_id, position, name, *_ in self.data["seats"]
+                [position, len(self.held.get(seat_id, []))]
+                for seat_id, position, *_ in self.data["seats"]
                 if len(self.held.get(seat_id, [])) > 1
             ),
+            # Apart from ``holding``, which changes with the picks: a summary sends a field only
+            # when it changed, and the names change only when a seat is handed over.
+            "names": [name for _seat_id, _position, name, *_ in sorted(self.data["seats"], key=lambda s: s[1])],
         }
 
 

@@ -100,7 +100,7 @@
     if (!rows.length) return '<span class="muted">' + esc(gettext("nobody")) + "</span>";
     var out = rows.slice(0, HOLDING_SHOWN).map(function (r) {
       var text = fmt(ngettext("Seat %(number)s %(name)s: %(counter)s pack", "Seat %(number)s %(name)s: %(counter)s packs", r[1]),
-        { number: r[0] + 1, name: seatName(r[2]), counter: r[1] });
+        { number: r[0] + 1, name: seatName((d.names || [])[r[0]] || ""), counter: r[1] });
       return '<span class="holdup"><span aria-hidden="true">⚑</span> ' + esc(text) + "</span>";
     }).join("");
     if (rows.length > HOLDING_SHOWN) {

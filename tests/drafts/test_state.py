@@ -118,3 +118,17 @@ def test_a_delta_holds_only_what_changed_for_the_viewer(pod, seats):
     assert set(change["board"]["seats"]) == {"0", "1"}  # the picker, and the neighbour the pack reached
     assert "pod" not in change  # a pick in mid-round changes no clock of the pod: not sent again
     assert state.delta(after, after) == {}
+
+
+def test_the_dashboards_digest_names_seats_once_and_counts_the_packs_held(pod, seats):
+    """A pod's digest: the seats holding two or more packs as [position, packs held], and the
+    seats' names by position apart from them, so that a summary (which sends the fields that
+    changed) carries the names again only when a seat changes hands, not at every pick."""
+    before = state.read(pod.pk).digest
+    assert before["holding"] == []
+    assert before["names"] == [seat.registration.name for seat in sorted(seats, key=lambda s: s.position)]
+    pick_some(seats[:1], 1, random.Random(1))  # seat 0's first pack reaches seat 1: two packs there
+    after = state.read(pod.pk).digest
+    neighbour = next(seat for seat in seats if seat.position == 1)
+    assert after["holding"] == [[neighbour.position, 2]]
+    assert after["names"] == before["names"]  # unchanged: the summary leaves it out
