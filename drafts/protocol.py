@@ -192,7 +192,7 @@ class Deltas(TypedDict):
 
 
 class Summary(TypedDict):
-    """The dashboard's pods that changed, at most once a second."""
+    """The dashboard's pods that changed, at most every two seconds."""
 
     type: Literal["summary"]
     at: int  # the server's time, milliseconds since the epoch (``due`` counts from it)

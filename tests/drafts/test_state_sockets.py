@@ -212,7 +212,7 @@ async def test_pages_build_the_same_state_as_a_fresh_snapshot_over_a_whole_draft
         assert all(a < b for a, b in page.applied), name
         assert page.state == await fresh(page.path, page.user), name
     summaries = []
-    while not await dashboard.receive_nothing(timeout=1.5):
+    while not await dashboard.receive_nothing(timeout=2.5):
         frame = orjson.loads(await dashboard.receive_from())
         protocol.check_server_frame(frame)
         summaries.append(frame)
