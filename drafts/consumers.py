@@ -192,7 +192,12 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
         """Text frames straight to the server (draftsite.websockets: ``frame_send``)."""
         frame_send = self.scope.get("frame_send")
         if text_data is not None and bytes_data is None and not close and frame_send is not None:
-            await frame_send({"type": "websocket.send", "text": text_data})
+            try:
+                await frame_send({"type": "websocket.send", "text": text_data})
+            except (RuntimeError, OSError) as error:
+                # The socket closed while this frame was being made (the page left mid-pick):
+                # the server refuses frames after a close; the disconnect handler cleans up.
+                logger.debug("Frame for a closed socket dropped: %s", error)
             return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 

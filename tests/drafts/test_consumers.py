@@ -306,3 +306,17 @@ async def test_text_frames_skip_the_session_wrapper_through_the_real_stack(pod, 
     assert (await ws.receive_json_from(timeout=5))["type"] == "heartbeat"
     await ws.disconnect()
     assert wrapped_frames == []
+
+
+async def test_a_frame_for_a_socket_that_closed_meanwhile_is_dropped_not_raised():
+    """A pick's answer or a heartbeat's reply may be ready after the page left: the server
+    refuses frames after a close, and that must not end as "Exception in ASGI application"."""
+    from drafts.consumers import SeatSocket
+
+    async def closed(message):
+        raise RuntimeError("Unexpected ASGI message 'websocket.send', after sending 'websocket.close'.")
+
+    socket = SeatSocket()
+    socket.scope = {"frame_send": closed}
+    await socket.send_json({"type": "heartbeat", "server_time": "2026-12-03T00:00:00+00:00"})
+    await socket.send(text_data="{}")
