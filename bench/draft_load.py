@@ -1269,6 +1269,10 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
     }
 
 
+# static/js/dashboard.js's SLOW_EVERY: the panel for the columns the digests lack.
+DASHBOARD_SLOW_EVERY = 30.0
+
+
 def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context, stats) -> list:
     """Pages that only watch: the pod page of a seated player in the first ``count`` pods, and
     the organiser's dashboard of the event."""
@@ -1280,7 +1284,13 @@ def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context
     ]
     found.append(
         page_client.Observer(
-            "event_staff", run, ctx, stats, f"/ws/events/{setup['event']}/", setup["organiser_session"]
+            "event_staff",
+            run,
+            ctx,
+            stats,
+            f"/ws/events/{setup['event']}/",
+            setup["organiser_session"],
+            panel=(f"/events/{setup['event']}/dashboard/panel/", DASHBOARD_SLOW_EVERY),
         )
     )
     return found

@@ -37,6 +37,7 @@
   var state = null;
   var version = null;
   var syncing = false;  // asked for a snapshot after a gap: deltas wait for it
+  var panelDue = false;  // the pod page: a change the panel's log shows (not a pick)
   var sheet = { cards: {}, printings: {} };
   var sheetUrl = null;
   var sheetLoading = null;
@@ -683,9 +684,11 @@
     });
     if (view === "pod") {
       changed = changed.concat(drawPodCells());
-      // Presence, last picks, who holds the pod up and the log are not in the state: the staff
-      // page's panel brings them, at most every few seconds (a handful of staff, not players).
-      if (window.Live.refreshSlowly) window.Live.refreshSlowly();
+      // The staff page's panel brings what the state lacks (connections, last picks, automatic
+      // picks, the log): after a change that writes the log (the pod's state or clocks, a seat
+      // handed over), not after a pick; and every PANEL_EVERY ms for the rest (see below).
+      if (panelDue && window.Live.refreshSlowly) window.Live.refreshSlowly();
+      panelDue = false;
     }
     if (changed.length) {
       document.dispatchEvent(new CustomEvent("live:updated", { detail: { regions: changed, from: "state" } }));
@@ -719,7 +722,7 @@
   // --- frames ------------------------------------------------------------------------------------
 
   function applyDelta(delta) {
-    if (delta.pod) state.pod = delta.pod;
+    if (delta.pod) { state.pod = delta.pod; panelDue = true; }
     if (delta.board) {
       if (delta.board.piles_open !== undefined) state.board.piles_open = delta.board.piles_open;
       var changedSeats = delta.board.seats || {};
@@ -737,6 +740,7 @@
         var change = delta.seats[id];
         var seat = state.seats[id] || (state.seats[id] = { info: null, queue: [], pile: [] });
         ["info", "queue", "pile"].forEach(function (part) { if (change[part] !== undefined) seat[part] = change[part]; });
+        if (change.info !== undefined) panelDue = true;  // handed over, made automatic, ready
       });
     }
   }
@@ -773,6 +777,16 @@
   }
 
   loadSheet(root.getAttribute("data-cards-url"));
+
+  // The pod page's connections, last picks and automatic picks are not the pod's state (a
+  // socket opening is no change to the pod): its panel every PANEL_EVERY ms while it is seen.
+  var PANEL_EVERY = Number(root.getAttribute("data-panel-every")) || 0;
+  if (view === "pod" && PANEL_EVERY) {
+    setInterval(function () {
+      if (document.visibilityState === "hidden" || !state) return;
+      if (window.Live && window.Live.refreshSlowly) window.Live.refreshSlowly();
+    }, PANEL_EVERY);
+  }
 
   window.DraftState = {
     receive: receive,

@@ -271,9 +271,9 @@
       });
   }
 
-  // The panel for what the state lacks (the pod page's presence and log), at most every
-  // data-panel-every ms however often the state changes.
-  var slowEvery = Number(root.getAttribute("data-panel-every")) || 0;
+  // The panel for what the state lacks (the pod page's connections and log), at most every
+  // data-panel-gap ms however often it is asked for (draftstate.js asks).
+  var slowEvery = Number(root.getAttribute("data-panel-gap")) || 0;
   var slowTimer = null;
   var lastSlow = 0;
   function refreshSlowly() {

@@ -368,3 +368,33 @@ def test_the_pod_page_follows_the_state(browsers, login, api_for, server_url, or
     wait(boss, lambda d: cell(0, "picks") == "1" and cell(1, "queue").startswith("2 packs"), timeout=4)
     assert time.monotonic() - started < 2.5
     assert boss.find_element(By.CSS_SELECTOR, 'tr[data-position="1"] [data-cell="clock"] .countdown[data-deadline]')
+
+
+def test_the_pod_page_fetches_its_panel_for_the_log_not_for_picks(
+    browsers, login, api_for, server_url, organiser, players, cube_names
+):
+    """Staff pod page: a pick changes only what the state draws (no panel fetch); a pause, which
+    writes the pod's log, brings the panel (its log and connections) once, within its gap."""
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    boss = login(browsers.get(), organiser)
+    boss.get(server_url + f"/events/pods/{pod.pk}/")
+    wait(boss, lambda d: d.execute_script("return !!(window.DraftState && DraftState.state());"))
+    boss.execute_script(
+        "window.__panelFetches = 0; var f = window.fetch; window.fetch = function (a) {"
+        " if (String(a).indexOf('/panel/') !== -1) window.__panelFetches += 1; return f.apply(this, arguments); };"
+    )
+
+    def cell(position, name):
+        return boss.find_element(By.CSS_SELECTOR, f'tr[data-position="{position}"] [data-cell="{name}"]').text
+
+    assert api_for(players[0]).pick_first(seats[0].pk)
+    assert api_for(players[2]).pick_first(seats[2].pk)
+    wait(boss, lambda d: cell(0, "picks") == "1" and cell(2, "picks") == "1", timeout=6)
+    time.sleep(2.5)  # longer than the page's gap between panel fetches
+    assert boss.execute_script("return window.__panelFetches;") == 0, "a pick made the pod page fetch its panel"
+    log_before = boss.find_element(By.CSS_SELECTOR, '[data-region="log"]').text
+    status, paused = api_for(organiser).call("POST", f"/api/pods/{pod.pk}/pause/")
+    assert status == 200 and paused["state"] == "paused", paused
+    wait(boss, lambda d: d.find_element(By.CSS_SELECTOR, '[data-region="log"]').text != log_before, timeout=8)
+    assert boss.execute_script("return window.__panelFetches;") >= 1
