@@ -3,6 +3,7 @@
 from django.urls import path
 
 from decks.api import judges, players
+from decks.views import exports as export_pages
 from decks.views import judges as judge_pages
 from decks.views import players as player_pages
 
@@ -33,6 +34,9 @@ page_urlpatterns = [
     path("events/<int:event_id>/sealed/", judge_pages.sealed_pools, name="sealed-pools"),
     path("<int:pk>/", player_pages.deck_detail, name="detail"),
     path("<int:pk>/print/", player_pages.print_deck, name="print"),
+    path("<int:pk>/export/", export_pages.export_deck, name="export-deck"),
+    path("events/<int:event_id>/pool/export/", export_pages.export_pool, name="export-pool"),
+    path("events/<int:event_id>/exports.zip", export_pages.export_event, name="export-event"),
     path("<int:pk>/correct/", judge_pages.correct, name="correct"),
     path("<int:pk>/check/", judge_pages.record_check, name="check"),
 ]

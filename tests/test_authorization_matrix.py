@@ -730,6 +730,10 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "decks:print": [("GET", "deck", DECK_READER, None)],
     "decks:correct": [("GET", "deck", EVENT_STAFF, None)],
     "decks:check": [("GET", "deck", EVENT_STAFF, None)],
+    "decks:export-deck": [("GET", "deck", DECK_READER, {"format": "dek"})],
+    # A player's own pool (a 409 while the draft runs); staff name a registration.
+    "decks:export-pool": [("GET", "event", REGISTERED, {"format": "arena"})],
+    "decks:export-event": [("GET", "event", EVENT_ORGANISER, None)],
     # penalty pages
     "penalties:mine": [("GET", None, SIGNED_IN, None)],
     "penalties:new": [("GET", None, SIGNED_IN, None)],

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -138,6 +139,9 @@ def my_deck(request, event_id: int):
             "pool_error": pool_error,
             "basics": [(b, basic_counts.get(b, 0)) for b in BASICS],
             "for_other": registration != own,
+            "pool_export": reverse("decks:export-pool", args=[event.pk])
+            + (f"?registration={registration.pk}" if registration != own else ""),
+            "pool_export_sep": "&" if registration != own else "?",
         },
         status=status,
     )
