@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
-from decks import error_codes, exporting, exports, selectors
+from decks import error_codes, exporting, exports, pickdata, selectors
 from decks.views.common import _event, visible_deck_page
 from drafts import permissions
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
@@ -74,3 +74,16 @@ def export_event(request, event_id: int):
         pod_id = int(raw_pod)
     name = f"{exports.safe_filename(event.name, 'event')}{f'-pod-{pod_id}' if pod_id else ''}-decks.zip"
     return _download(exporting.event_bundle(event, pod_id=pod_id), name, "application/zip")
+
+
+@login_required
+def export_pick_data(request, event_id: int):
+    """The event's anonymised picks in 17lands' CSV layout (docs/pick-data.md)."""
+    event = _event(event_id)
+    if not permissions.is_organiser(request.user, event):
+        raise PermissionDenied(gettext("Only the event's organisers may download the pick data."))
+    try:
+        text = pickdata.event_pick_data(event)
+    except DomainError as exc:
+        return _refusal(exc)
+    return _download(text, f"{exports.safe_filename(event.name, 'event')}-picks.csv", "text/csv; charset=utf-8")
