@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from decks import adapter, error_codes, parsers, selectors, services
+from decks.builder import builder_data
 from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
 from decks.views.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from drafts.models import DeckFormat
@@ -123,6 +124,7 @@ def my_deck(request, event_id: int):
     if pool_rows is not None:
         for row in pool_rows:
             row["main"] = main_counts.get(row["card_id"], 0)
+    builder = builder_data(event, pool_rows, basic_counts) if pool_rows and not locked else None
     return render(
         request,
         "decks/my_deck.html",
@@ -142,6 +144,9 @@ def my_deck(request, event_id: int):
             "pool_export": reverse("decks:export-pool", args=[event.pk])
             + (f"?registration={registration.pk}" if registration != own else ""),
             "pool_export_sep": "&" if registration != own else "?",
+            "builder": builder,
+            # A count sent back unchecked (a bad form) counts as none.
+            "main_total": sum(int(n) for n in [*main_counts.values(), *basic_counts.values()] if str(n).isdigit()),
         },
         status=status,
     )
