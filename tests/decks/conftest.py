@@ -89,6 +89,16 @@ def commander_event(catalogue, users):
     return make_event(users, deck_format="commander", name="Commander night")
 
 
+def login(user):
+    """A page client signed in as ``user`` (anonymous for None)."""
+    from django.test import Client
+
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
 def client_for(user):
     from rest_framework.test import APIClient
 

@@ -8,23 +8,15 @@ import zipfile
 from io import BytesIO
 
 import pytest
-from django.test import Client
 
 from decks import services
 from drafts.models import Pod
 from tests.decks.api.test_registration import BUILD, draft_pile
-from tests.decks.conftest import make_event
+from tests.decks.conftest import login, make_event
 
 pytestmark = pytest.mark.django_db
 
 CHECKLISTS = "Innistrad Checklist: Delver of Secrets\nInnistrad Checklist: Gatstaf Shepherd\n"
-
-
-def login(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture

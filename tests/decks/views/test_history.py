@@ -6,24 +6,17 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.test import Client
 from django.utils.html import escape
 
 from decks import picks, services
 from drafts import services as draft_services
 from drafts.models import DraftCard, Pack, Pick, Registration, Seat
 from draftsite.errors import ForbiddenError
+from tests.decks.conftest import login
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
-
-
-def login(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def pick_names(seat):

@@ -13,7 +13,7 @@ import pytest
 from cards.models import Printing
 from decks import pickdata
 from drafts.models import Pick, Registration
-from tests.decks.views.test_history import login
+from tests.decks.conftest import login
 
 pytestmark = pytest.mark.django_db
 
