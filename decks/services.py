@@ -30,8 +30,8 @@ from decks.models import (
     SelectionMethod,
 )
 from drafts import permissions
-from drafts.models import DeckFormat, Registration, StaffRole
-from draftsite.errors import ConflictError, DomainError, ForbiddenError
+from drafts.models import DeckFormat, Pod, Registration, StaffRole
+from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from draftsite.i18n import freeze_problems, localize_problems
 
 MAX_POOL_CARDS = 200
@@ -473,3 +473,41 @@ def _finding_row(index: int, finding: dict) -> dict:
         "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
         "infraction": infraction,
     }
+
+
+# --- draft history and pick data ---------------------------------------------------------------
+
+
+@transaction.atomic
+def set_pod_logs_public(*, pod_id: int, actor, public: bool) -> Pod:
+    """The organiser makes every seat's draft log of a pod public, or private again. Only after
+    decklists are published: until then the logs show picks that are hidden (R16)."""
+    pod = Pod.objects.select_for_update().select_related("event").filter(pk=pod_id).first()
+    if pod is None:
+        raise NotFoundError(error_codes.UNKNOWN_POD, gettext("No pod has id %(id)s.") % {"id": pod_id})
+    if not permissions.is_organiser(actor, pod.event):
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may do that."))
+    if public and not pod.event.decklists_published:
+        raise ConflictError(
+            error_codes.DECKLISTS_NOT_PUBLISHED,
+            gettext("Draft logs can be made public once the event's decklists are published."),
+        )
+    if pod.logs_public != public:
+        pod.logs_public = public
+        pod.save(update_fields=["logs_public"])
+    return pod
+
+
+@transaction.atomic
+def set_pick_data_sharing(*, event_id: int, actor, share: bool) -> Registration:
+    """A player agrees (or no longer agrees) that their picks go, anonymised, into the event's
+    pick data (``decks.pickdata``)."""
+    registration = (
+        Registration.objects.select_for_update().filter(event_id=event_id, user_id=getattr(actor, "pk", None)).first()
+    )
+    if registration is None:
+        raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
+    if registration.share_pick_data != share:
+        registration.share_pick_data = share
+        registration.save(update_fields=["share_pick_data"])
+    return registration

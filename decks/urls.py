@@ -3,6 +3,8 @@
 from django.urls import path
 
 from decks.api import judges, players
+from decks.views import exports as export_pages
+from decks.views import history as history_pages
 from decks.views import judges as judge_pages
 from decks.views import players as player_pages
 
@@ -33,6 +35,15 @@ page_urlpatterns = [
     path("events/<int:event_id>/sealed/", judge_pages.sealed_pools, name="sealed-pools"),
     path("<int:pk>/", player_pages.deck_detail, name="detail"),
     path("<int:pk>/print/", player_pages.print_deck, name="print"),
+    path("<int:pk>/export/", export_pages.export_deck, name="export-deck"),
+    path("events/<int:event_id>/pool/export/", export_pages.export_pool, name="export-pool"),
+    path("events/<int:event_id>/exports.zip", export_pages.export_event, name="export-event"),
+    path("events/<int:event_id>/pick-data.csv", export_pages.export_pick_data, name="export-pick-data"),
+    path("drafts/", history_pages.my_drafts, name="drafts"),
+    path("drafts/<int:seat_id>/", history_pages.draft_log, name="draft-log"),
+    path("drafts/<int:seat_id>/mtgo.txt", history_pages.draft_log_mtgo, name="draft-log-mtgo"),
+    path("pods/<int:pod_id>/logs-public/", history_pages.pod_logs_public, name="pod-logs-public"),
+    path("events/<int:event_id>/pick-data-sharing/", history_pages.pick_data_sharing, name="pick-data-sharing"),
     path("<int:pk>/correct/", judge_pages.correct, name="correct"),
     path("<int:pk>/check/", judge_pages.record_check, name="check"),
 ]

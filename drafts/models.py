@@ -138,6 +138,8 @@ class Registration(models.Model):
     )
     name = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The player agreed that their picks go, anonymised, into the event's public pick data.
+    share_pick_data = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["event_id", "name"]
@@ -183,6 +185,8 @@ class Pod(models.Model):
     # Bumped on every change a viewer could see; live pages compare it.
     version = models.BigIntegerField(default=0)
     spectator_token = models.CharField(max_length=40, blank=True)
+    # The organiser made every seat's draft log public (only once decklists are published).
+    logs_public = models.BooleanField(default=False)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

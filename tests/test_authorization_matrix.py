@@ -730,6 +730,19 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "decks:print": [("GET", "deck", DECK_READER, None)],
     "decks:correct": [("GET", "deck", EVENT_STAFF, None)],
     "decks:check": [("GET", "deck", EVENT_STAFF, None)],
+    "decks:export-deck": [("GET", "deck", DECK_READER, {"format": "dek"})],
+    # A player's own pool (a 409 while the draft runs); staff name a registration.
+    "decks:export-pool": [("GET", "event", REGISTERED, {"format": "arena"})],
+    "decks:export-event": [("GET", "event", EVENT_ORGANISER, None)],
+    # Anonymised picks of the players who opted in (a 409 until decklists are published).
+    "decks:export-pick-data": [("GET", "event", EVENT_ORGANISER, None)],
+    # Draft history: a seat's log is its player's and the staff's (public only once the
+    # organiser says so, after publication); the switch is the organiser's.
+    "decks:drafts": [("GET", None, SIGNED_IN, None)],
+    "decks:draft-log": [("GET", "seat", SEAT_READER, None)],
+    "decks:draft-log-mtgo": [("GET", "seat", SEAT_READER, None)],
+    "decks:pod-logs-public": [("POST", "pod", EVENT_ORGANISER, {"public": "1"})],
+    "decks:pick-data-sharing": [("POST", "event", REGISTERED, {"share": "1"})],
     # penalty pages
     "penalties:mine": [("GET", None, SIGNED_IN, None)],
     "penalties:new": [("GET", None, SIGNED_IN, None)],

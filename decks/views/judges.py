@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from decks import findings, parsers, selectors, services
+from decks import findings, history, parsers, selectors, services
 from decks.models import SelectionMethod
 from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
 from decks.views.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
@@ -46,6 +46,7 @@ def event_decks(request, event_id: int):
             "locked": selectors.is_locked(event),
             # Only organisers enter sealed pools; judges would follow the link to a 403.
             "organiser": permissions.is_organiser(request.user, event),
+            "pods": history.event_pods(event),
         },
     )
 

@@ -8,10 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from decks import adapter, error_codes, parsers, selectors, services
+from decks.builder import builder_data
 from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
 from decks.views.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from drafts.models import DeckFormat
@@ -122,6 +124,7 @@ def my_deck(request, event_id: int):
     if pool_rows is not None:
         for row in pool_rows:
             row["main"] = main_counts.get(row["card_id"], 0)
+    builder = builder_data(event, pool_rows, basic_counts) if pool_rows and not locked else None
     return render(
         request,
         "decks/my_deck.html",
@@ -138,6 +141,12 @@ def my_deck(request, event_id: int):
             "pool_error": pool_error,
             "basics": [(b, basic_counts.get(b, 0)) for b in BASICS],
             "for_other": registration != own,
+            "pool_export": reverse("decks:export-pool", args=[event.pk])
+            + (f"?registration={registration.pk}" if registration != own else ""),
+            "pool_export_sep": "&" if registration != own else "?",
+            "builder": builder,
+            # A count sent back unchecked (a bad form) counts as none.
+            "main_total": sum(int(n) for n in [*main_counts.values(), *basic_counts.values()] if str(n).isdigit()),
         },
         status=status,
     )

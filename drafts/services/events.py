@@ -124,7 +124,9 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
 
 
 @transaction.atomic
-def register_player(*, event_id: int, user=None, name: str | None = None, actor=None) -> Registration:
+def register_player(
+    *, event_id: int, user=None, name: str | None = None, actor=None, share_pick_data: bool = False
+) -> Registration:
     """Register an account (name defaults to the username) or a guest by name.
 
     ``actor`` registers themself, or, as an organiser of the event, anyone."""
@@ -138,7 +140,9 @@ def register_player(*, event_id: int, user=None, name: str | None = None, actor=
         raise ConflictError(error_codes.ALREADY_REGISTERED, gettext("You are already registered for this event."))
     try:
         with transaction.atomic():
-            return Registration.objects.create(event=event, user=user, name=display[:100])
+            return Registration.objects.create(
+                event=event, user=user, name=display[:100], share_pick_data=bool(share_pick_data)
+            )
     except IntegrityError:
         raise ConflictError(
             error_codes.ALREADY_REGISTERED,

@@ -99,7 +99,12 @@ def event_detail(request, event_id: int):
 def event_join(request, event_id: int):
     event = get_event(event_id)
     try:
-        services.register_player(event_id=event.pk, user=request.user, actor=request.user)
+        services.register_player(
+            event_id=event.pk,
+            user=request.user,
+            actor=request.user,
+            share_pick_data=request.POST.get("share_pick_data") == "on",
+        )
         messages.success(request, gettext("You are registered for %(name)s.") % {"name": event.name})
     except DomainError as exc:
         messages.error(request, exc.message)

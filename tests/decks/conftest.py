@@ -18,7 +18,8 @@ from django.core.management import call_command
 
 from cards.models import Card, ChecklistCard
 from drafts import services as draft_services
-from drafts.models import StaffRole
+from drafts.models import Registration, Seat, StaffRole
+from drafts.simulation import simulate_draft
 from tests.factories import EventStaffFactory, UserFactory
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -88,6 +89,16 @@ def commander_event(catalogue, users):
     return make_event(users, deck_format="commander", name="Commander night")
 
 
+def login(user):
+    """A page client signed in as ``user`` (anonymous for None)."""
+    from django.test import Client
+
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
 def client_for(user):
     from rest_framework.test import APIClient
 
@@ -95,3 +106,16 @@ def client_for(user):
     if user is not None:
         client.force_authenticate(user)
     return client
+
+
+@pytest.fixture
+def drafted(catalogue, users):
+    """A whole ISD booster draft of 8 (automatic drafters), Alice in seat 1 and Bob in seat 2;
+    the org user organises it."""
+    report = simulate_draft(set_code="ISD", players=8, seed=3, now=T0)
+    seats = list(Seat.objects.filter(pod_id=report.pod_id).select_related("pod__event").order_by("position"))
+    event = seats[0].pod.event
+    for seat, who in zip(seats, ("alice", "bob")):
+        Registration.objects.filter(pk=seat.registration_id).update(user=users[who], name=who)
+    EventStaffFactory(event=event, user=users["org"], role="organiser")
+    return event, seats

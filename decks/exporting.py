@@ -1,0 +1,152 @@
+"""The Django side of the exports: stored decks and pools -> :mod:`decks.exports` values.
+
+What the catalogue knows goes in here: each card's front face name (for clients that name a
+DFC by its front) and a printing's set code and collector number, preferring the event's
+own sets (the printing the player drafted or opened). Permission checks stay with the
+callers (``selectors.visible_deck``, ``selectors.access_registration``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.utils.translation import gettext
+
+from cards.models import Card, Layout, Printing
+from decks import error_codes, exports, selectors
+from decks.models import Deck
+from drafts.models import Event, Registration
+from draftsite.errors import DomainError, NotFoundError
+
+# Layouts whose clients use the front name alone (a split card keeps "Fire // Ice").
+_FRONT_NAMED = {Layout.TRANSFORM, Layout.MODAL_DFC, Layout.MELD, Layout.FLIP, Layout.ADVENTURE}
+
+
+def export_format(key: str | None) -> exports.Format:
+    """The format a request names (``arena`` when none), or a 400 ``unknown_export_format``."""
+    key = key or exports.ARENA
+    if key not in exports.FORMATS:
+        raise DomainError(
+            error_codes.UNKNOWN_EXPORT_FORMAT,
+            gettext("Unknown export format “%(key)s”; choose one of: %(formats)s.")
+            % {"key": key[:20], "formats": ", ".join(exports.FORMATS)},
+        )
+    return exports.FORMATS[key]
+
+
+def _printings(card_ids: set[int], prefer_sets: Sequence[str]) -> dict[int, tuple[str, str]]:
+    """card id -> (set code, collector number): the event's sets first (in their order), then
+    the newest booster printing; in one set, the lowest collector number."""
+    order = {code.upper(): i for i, code in enumerate(prefer_sets)}
+    best: dict[int, tuple[tuple, tuple[str, str]]] = {}
+    rows = Printing.objects.filter(card_id__in=card_ids).values_list(
+        "card_id", "card_set__code", "card_set__release_date", "collector_number", "in_boosters"
+    )
+    for card_id, code, released, number, in_boosters in rows:
+        if not number:
+            continue
+        digits = "".join(ch for ch in number if ch.isdigit())
+        rank = (
+            order.get(code.upper(), len(order)),
+            not in_boosters,
+            -(released.toordinal() if released else 0),
+            int(digits) if digits else 10**9,
+            number,
+        )
+        if card_id not in best or rank < best[card_id][0]:
+            best[card_id] = (rank, (code.upper(), number))
+    return {card_id: value for card_id, (_rank, value) in best.items()}
+
+
+def names(card_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """card id -> (full name, front name or "" when the clients use the full name)."""
+    out = {}
+    for card in Card.objects.filter(pk__in=set(card_ids)).prefetch_related("faces"):
+        faces = sorted(card.faces.all(), key=lambda f: f.position)
+        front = faces[0].name if card.layout in _FRONT_NAMED and faces and faces[0].name != card.name else ""
+        out[card.pk] = (card.name, front)
+    return out
+
+
+def client_names(card_ids: Iterable[int]) -> dict[int, str]:
+    """card id -> the name Arena, MTGO and Cockatrice use."""
+    return {pk: front or full for pk, (full, front) in names(card_ids).items()}
+
+
+def entries(rows: Iterable[dict], *, prefer_sets: Sequence[str] = ()) -> tuple[exports.Entry, ...]:
+    """Stored rows ``{"card_id", "name", "count"}`` (``name`` optional for pools) as entries."""
+    rows = [row for row in rows if row.get("count", 0) > 0]
+    ids = {row["card_id"] for row in rows if row.get("card_id") is not None}
+    known = names(ids)
+    printings = _printings(ids, prefer_sets)
+    out = []
+    for row in rows:
+        if row.get("card_id") not in known:  # a basic land the catalogue lacks, or an unknown name
+            out.append(exports.Entry(name=row.get("name") or "", count=row["count"]))
+            continue
+        full, front = known[row["card_id"]]
+        set_code, number = printings.get(row["card_id"], ("", ""))
+        out.append(exports.Entry(full, row["count"], front, set_code, number))
+    return tuple(sorted(out, key=lambda e: e.name))
+
+
+def deck_list(deck: Deck) -> exports.Decklist:
+    sets = deck.event.set_codes or []
+    return exports.Decklist(
+        main=entries(list(deck.commander) + list(deck.main), prefer_sets=sets),
+        sideboard=entries(deck.sideboard or [], prefer_sets=sets),
+        title=f"{deck.event.name} · {deck.registration.name}",
+    )
+
+
+def pool_list(registration: Registration) -> exports.Decklist | None:
+    """The whole pool as a main deck (clients then build from it); None without a pool. A
+    draft still running is ``pool_not_ready`` (409): picks stay hidden until it is over."""
+    pool = selectors.pool_for(registration)
+    if pool is None:
+        return None
+    return exports.Decklist(
+        main=entries(pool[1], prefer_sets=registration.event.set_codes or []),
+        title=f"{registration.event.name} · {registration.name}",
+    )
+
+
+def require_pool_list(registration: Registration) -> exports.Decklist:
+    pool = pool_list(registration)
+    if pool is None:
+        raise NotFoundError(error_codes.NO_POOL, gettext("There is no pool for this registration."))
+    return pool
+
+
+def file_name(stem: str, fmt: exports.Format) -> str:
+    return f"{exports.safe_filename(stem)}.{fmt.extension}"
+
+
+def event_bundle(event: Event, *, pod_id: int | None = None) -> bytes:
+    """Every pool and registered deck of the event (or one pod), in every format, as a zip:
+    ``pod-1/seat-3-alice/pool.dek``; players without a seat under ``unseated/``."""
+    registrations = list(
+        Registration.objects.filter(event=event).select_related("event").prefetch_related("seats__pod")
+    )
+    files: dict[str, str] = {}
+    decks = {d.registration_id: d for d in Deck.objects.filter(event=event).select_related("event", "registration")}
+    for registration in registrations:
+        seat = next(iter(registration.seats.all()), None)
+        if pod_id is not None and (seat is None or seat.pod_id != pod_id):
+            continue
+        folder = (
+            f"pod-{seat.pod.number}/seat-{seat.position + 1}-{exports.safe_filename(registration.name)}"
+            if seat is not None
+            else f"unseated/{exports.safe_filename(registration.name)}-{registration.pk}"
+        )
+        lists: dict[str, exports.Decklist | None] = {"deck": None, "pool": None}
+        if registration.pk in decks:
+            lists["deck"] = deck_list(decks[registration.pk])
+        try:
+            lists["pool"] = pool_list(registration)
+        except DomainError:
+            lists["pool"] = None  # a pod still drafting: its picks are not exported
+        for stem, decklist in lists.items():
+            for fmt in exports.FORMATS.values() if decklist is not None else ():
+                files[f"{folder}/{stem}.{fmt.extension}"] = fmt.write(decklist)
+    return exports.zip_bundle(files)

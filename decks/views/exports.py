@@ -1,0 +1,89 @@
+"""Downloads: a deck or a pool in a client's format, and the organiser's zip of an event.
+
+Who may download what is who may see it: a deck as its page (its player and the staff; anyone
+once decklists are published), a pool its player and the staff only, the zip the organisers.
+A draft still running has no pool to export (409): picks stay hidden until it is over.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, JsonResponse
+from django.utils.translation import gettext
+
+from decks import error_codes, exporting, exports, pickdata, selectors
+from decks.views.common import _event, visible_deck_page
+from drafts import permissions
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+
+
+def _refusal(exc: DomainError) -> HttpResponse:
+    """A domain error as the API's error body (the page is a download, not a form)."""
+    if isinstance(exc, ForbiddenError):
+        raise PermissionDenied(exc.message)
+    if isinstance(exc, NotFoundError) and exc.code != error_codes.NO_POOL:
+        raise Http404(exc.message)
+    response = JsonResponse({"detail": exc.message, "errors": [exc.as_error()]}, status=exc.status_code)
+    response["X-Error-Code"] = exc.code
+    return response
+
+
+def _download(content: str | bytes, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def export_deck(request, pk: int):
+    deck = visible_deck_page(request, pk)
+    try:
+        fmt = exporting.export_format(request.GET.get("format"))
+    except DomainError as exc:
+        return _refusal(exc)
+    stem = f"deck-{deck.registration.name}"
+    return _download(fmt.write(exporting.deck_list(deck)), exporting.file_name(stem, fmt), fmt.content_type)
+
+
+@login_required
+def export_pool(request, event_id: int):
+    event = _event(event_id)
+    raw_id = request.GET.get("registration", "")
+    try:
+        registration = selectors.access_registration(request.user, event, int(raw_id) if raw_id.isdigit() else None)
+        fmt = exporting.export_format(request.GET.get("format"))
+        decklist = exporting.require_pool_list(registration)
+    except DomainError as exc:
+        return _refusal(exc)
+    return _download(fmt.write(decklist), exporting.file_name(f"pool-{registration.name}", fmt), fmt.content_type)
+
+
+@login_required
+def export_event(request, event_id: int):
+    event = _event(event_id)
+    if not permissions.is_organiser(request.user, event):
+        raise PermissionDenied(gettext("Only the event's organisers may download every pool and deck."))
+    raw_pod = request.GET.get("pod", "")
+    pod_id = None
+    if raw_pod:
+        if not raw_pod.isdigit() or not event.pods.filter(pk=int(raw_pod)).exists():
+            return _refusal(
+                DomainError(error_codes.UNKNOWN_POD, gettext("This event has no pod %(pod)s.") % {"pod": raw_pod[:20]})
+            )
+        pod_id = int(raw_pod)
+    name = f"{exports.safe_filename(event.name, 'event')}{f'-pod-{pod_id}' if pod_id else ''}-decks.zip"
+    return _download(exporting.event_bundle(event, pod_id=pod_id), name, "application/zip")
+
+
+@login_required
+def export_pick_data(request, event_id: int):
+    """The event's anonymised picks in 17lands' CSV layout (docs/pick-data.md)."""
+    event = _event(event_id)
+    if not permissions.is_organiser(request.user, event):
+        raise PermissionDenied(gettext("Only the event's organisers may download the pick data."))
+    try:
+        text = pickdata.event_pick_data(event)
+    except DomainError as exc:
+        return _refusal(exc)
+    return _download(text, f"{exports.safe_filename(event.name, 'event')}-picks.csv", "text/csv; charset=utf-8")

@@ -1,0 +1,98 @@
+"""Draft history pages: a player's drafts, a seat's pick-by-pick log and its MTGO text, the
+organiser's switch that makes a pod's logs public, and a player's pick-data opt-in."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from decks import history, services
+from decks.views.common import _event
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+
+
+def _readable_seat(request, seat_id: int):
+    try:
+        return history.readable_seat(request.user, seat_id)
+    except NotFoundError:
+        raise Http404(gettext("No such draft log")) from None
+    except ForbiddenError as exc:
+        raise PermissionDenied(exc.message) from None
+
+
+@login_required
+def my_drafts(request):
+    return render(
+        request,
+        "decks/drafts.html",
+        {"title": gettext("My drafts"), "drafts": history.player_drafts(request.user)},
+    )
+
+
+def draft_log(request, seat_id: int):
+    seat = _readable_seat(request, seat_id)
+    return render(
+        request,
+        "decks/draft_log.html",
+        {
+            "title": gettext("Draft log · %(name)s") % {"name": seat.registration.name},
+            "seat": seat,
+            "event": seat.pod.event,
+            "log": history.log_view(seat, include_packs=history.shows_packs(request.user, seat)),
+        },
+    )
+
+
+def draft_log_mtgo(request, seat_id: int):
+    seat = _readable_seat(request, seat_id)
+    text = history.mtgo_text(seat, include_packs=history.shows_packs(request.user, seat))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="draft-{seat.pod.event_id}-pod{seat.pod.number}-seat{seat.position + 1}.txt"'
+    )
+    return response
+
+
+@login_required
+@require_POST
+def pod_logs_public(request, pod_id: int):
+    public = request.POST.get("public") == "1"
+    try:
+        pod = services.set_pod_logs_public(pod_id=pod_id, actor=request.user, public=public)
+    except ForbiddenError as exc:
+        raise PermissionDenied(exc.message) from None
+    except NotFoundError:
+        raise Http404(gettext("No such pod")) from None
+    except DomainError as exc:  # not published yet: said on the page the switch is on
+        messages.error(request, exc.message)
+        return redirect("decks:event-decks", history.pod_event_id(pod_id))
+    messages.success(
+        request,
+        gettext("The draft logs of pod %(number)s are public.") % {"number": pod.number}
+        if public
+        else gettext("The draft logs of pod %(number)s are private again.") % {"number": pod.number},
+    )
+    return redirect("decks:event-decks", pod.event_id)
+
+
+@login_required
+@require_POST
+def pick_data_sharing(request, event_id: int):
+    event = _event(event_id)
+    share = request.POST.get("share") == "1"
+    try:
+        services.set_pick_data_sharing(event_id=event.pk, actor=request.user, share=share)
+    except ForbiddenError as exc:
+        raise PermissionDenied(exc.message) from None
+    messages.success(
+        request,
+        gettext("Your picks will be part of this event's anonymised pick data.")
+        if share
+        else gettext("Your picks will not be part of this event's pick data."),
+    )
+    return redirect("decks:drafts")

@@ -1,0 +1,160 @@
+"""The exporters (decks.exports, plain Python): each client's format from real cards, and what
+our own importers (decks.parsers) read back."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+import zipfile
+from collections import Counter
+from io import BytesIO
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from decks import exports, parsers
+from decks.exports import Decklist, Entry
+
+DELVER = Entry("Delver of Secrets // Insectile Aberration", 1, "Delver of Secrets", "ISD", "51")
+SHEPHERD = Entry("Gatstaf Shepherd // Gatstaf Howler", 2, "Gatstaf Shepherd", "ISD", "182")
+HERON = Entry("Moon Heron", 1, "", "ISD", "69")
+EMERIA = Entry("Emeria's Call // Emeria, Shattered Skyclave", 1, "Emeria's Call", "ZNR", "12")
+SEJIRI = Entry("Sejiri Shelter // Sejiri Glacier", 1, "Sejiri Shelter", "ZNR", "37")
+FIRE_ICE = Entry("Fire // Ice", 1)  # a split card keeps both halves in every client
+ISLAND = Entry("Island", 15)
+DECK = Decklist(main=(DELVER, SHEPHERD, HERON, EMERIA, ISLAND), sideboard=(SEJIRI, FIRE_ICE), title="ISD · Alice")
+
+
+def test_arena_names_dfcs_by_front_face_with_set_and_collector_number():
+    text = exports.arena(DECK)
+    assert text.splitlines()[:6] == [
+        "Deck",
+        "1 Delver of Secrets (ISD) 51",
+        "2 Gatstaf Shepherd (ISD) 182",
+        "1 Moon Heron (ISD) 69",
+        "1 Emeria's Call (ZNR) 12",
+        "15 Island",  # no printing known: the name alone
+    ]
+    assert "Sideboard\n1 Sejiri Shelter (ZNR) 37\n1 Fire // Ice\n" in text
+    assert "Insectile Aberration" not in text
+
+
+def test_mtgo_dek_is_xml_with_front_names_and_sideboard_flags():
+    root = ET.fromstring(exports.mtgo_dek(DECK))
+    assert root.tag == "Deck"
+    cards = [(c.get("Quantity"), c.get("Sideboard"), c.get("Name")) for c in root.iter("Cards")]
+    assert cards == [
+        ("1", "false", "Delver of Secrets"),
+        ("2", "false", "Gatstaf Shepherd"),
+        ("1", "false", "Moon Heron"),
+        ("1", "false", "Emeria's Call"),
+        ("15", "false", "Island"),
+        ("1", "true", "Sejiri Shelter"),
+        ("1", "true", "Fire // Ice"),
+    ]
+
+
+def test_cockatrice_cod_has_main_and_side_zones():
+    root = ET.fromstring(exports.cockatrice(DECK))
+    assert root.tag == "cockatrice_deck" and root.get("version") == "1"
+    assert root.findtext("deckname") == "ISD · Alice"
+    zones = {z.get("name"): [(c.get("number"), c.get("name")) for c in z.iter("card")] for z in root.iter("zone")}
+    assert zones["main"][0] == ("1", "Delver of Secrets") and ("15", "Island") in zones["main"]
+    assert zones["side"] == [("1", "Sejiri Shelter"), ("1", "Fire // Ice")]
+
+
+def test_plain_text_keeps_the_full_name():
+    text = exports.plain_text(DECK)
+    assert text.startswith("1 Delver of Secrets // Insectile Aberration\n2 Gatstaf Shepherd // Gatstaf Howler\n")
+    assert "\n\nSideboard\n1 Sejiri Shelter // Sejiri Glacier\n1 Fire // Ice\n" in text
+
+
+def test_xml_escapes_names():
+    tricky = Decklist(main=(Entry('Ach! Hans, Run! "<&>"', 1),), title="<b>&")
+    assert ET.fromstring(exports.mtgo_dek(tricky)).find("Cards").get("Name") == 'Ach! Hans, Run! "<&>"'
+    assert ET.fromstring(exports.cockatrice(tricky)).findtext("deckname") == "<b>&"
+
+
+def sections(parsed: parsers.ParsedList) -> tuple[Counter, Counter]:
+    return Counter(dict(parsed.main)), Counter(dict(parsed.sideboard))
+
+
+def expected(deck: Decklist, name) -> tuple[Counter, Counter]:
+    def count(entries):
+        counter: Counter = Counter()
+        for e in entries:
+            counter[name(e)] += e.count
+        return counter
+
+    return count(deck.main), count(deck.sideboard)
+
+
+# Formats we also import, and the name each writes (the parser reads any face's name back).
+ROUND_TRIPS = {
+    exports.ARENA: (parsers.ARENA, lambda e: e.client_name),
+    exports.MTGO_DEK: (parsers.MTGO_DEK, lambda e: e.client_name),
+    exports.TEXT: (parsers.TEXT, lambda e: e.name),
+}
+
+
+def test_every_format_we_import_reads_back_the_same_deck():
+    for key, (parsed_format, name) in ROUND_TRIPS.items():
+        parsed = parsers.parse_decklist(exports.render(key, DECK))
+        assert parsed.format == parsed_format, key
+        assert sections(parsed) == expected(DECK, name), key
+
+
+# Real cards of the seed sets, every layout the exporters treat differently.
+REAL = [
+    DELVER,
+    SHEPHERD,
+    HERON,
+    EMERIA,
+    SEJIRI,
+    FIRE_ICE,
+    Entry("Akki Lavarunner // Tok-Tok, Volcano Born", 1, "Akki Lavarunner", "CHK", "153"),
+    Entry("Bottomless Pool // Locker Room", 1, "", "DSK", "43"),
+    Entry("Think Twice", 1, "", "ISD", "83"),
+    Entry("Claustrophobia", 1, "", "ISD", "46"),
+    Entry("Travel Preparations", 1, "", "ISD", "206"),
+    Entry("Agadeem's Awakening // Agadeem, the Undercrypt", 1, "Agadeem's Awakening", "ZNR", "90"),
+    Entry("Forest", 1),
+    Entry("Island", 1),
+]
+
+
+@st.composite
+def split_pools(draw):
+    """A pool (distinct real cards, 1-20 copies each) split into a deck and a sideboard."""
+    cards = draw(st.lists(st.sampled_from(REAL), min_size=1, max_size=len(REAL), unique_by=lambda e: e.name))
+    main, side = [], []
+    for card in cards:
+        total = draw(st.integers(1, 20))
+        in_main = draw(st.integers(0, total))
+        if in_main:
+            main.append(Entry(card.name, in_main, card.front, card.set_code, card.number))
+        if total - in_main:
+            side.append(Entry(card.name, total - in_main, card.front, card.set_code, card.number))
+    return Decklist(main=tuple(main), sideboard=tuple(side))
+
+
+@settings(max_examples=60, deadline=None)
+@given(split_pools())
+def test_any_split_pool_exports_and_reimports_to_the_same_counts(deck):
+    for key, (_format, name) in ROUND_TRIPS.items():
+        parsed = parsers.parse_decklist(exports.render(key, deck))
+        assert sections(parsed) == expected(deck, name), key
+
+
+def test_the_zip_holds_every_file_and_is_the_same_every_time():
+    files = {"pod-1/seat-1-alice/deck.dek": exports.mtgo_dek(DECK), "pod-1/seat-1-alice/deck.txt": "1 Island\n"}
+    data = exports.zip_bundle(files)
+    assert data == exports.zip_bundle(dict(reversed(list(files.items()))))
+    with zipfile.ZipFile(BytesIO(data)) as archive:
+        assert archive.namelist() == sorted(files)
+        assert archive.read("pod-1/seat-1-alice/deck.txt") == b"1 Island\n"
+
+
+def test_safe_filename_allows_no_path_tricks():
+    assert exports.safe_filename("../../etc/passwd") == "etc-passwd"
+    assert exports.safe_filename("Ана Мария") == "Ана-Мария"
+    assert exports.safe_filename("///") == "player"
