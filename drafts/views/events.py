@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from accounts import selectors as account_selectors
 from drafts import access, error_codes, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
@@ -98,6 +99,9 @@ def event_detail(request, event_id: int):
 @require_POST
 def event_join(request, event_id: int):
     event = get_event(event_id)
+    link = account_selectors.join_link_of(event.pk)
+    if link is not None:  # open registration has a capacity and a waitlist: its own page
+        return redirect("accounts:join", link.token)
     try:
         services.register_player(event_id=event.pk, user=request.user, actor=request.user)
         messages.success(request, gettext("You are registered for %(name)s.") % {"name": event.name})
