@@ -72,3 +72,32 @@ class RegistrationSettingsForm(forms.Form):
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )
     waitlist = forms.BooleanField(label=gettext_lazy("Waitlist when full"), required=False)
+
+
+MAX_LIST_BYTES = 1_048_576
+
+
+class PlayerListForm(forms.Form):
+    players = forms.CharField(
+        label=gettext_lazy("Paste the list"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "name,email,username"}),
+        help_text=gettext_lazy("One player a line: name, email and an optional username (CSV)."),
+    )
+    file = forms.FileField(label=gettext_lazy("Or upload a CSV file"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_LIST_BYTES:
+                raise forms.ValidationError(gettext_lazy("The file is larger than 1 MB."))
+            try:
+                data["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(gettext_lazy("The file is not UTF-8 text.")) from None
+        else:
+            data["text"] = data.get("players") or ""
+        if not data["text"].strip():
+            raise forms.ValidationError(gettext_lazy("Paste a list or choose a file."))
+        return data

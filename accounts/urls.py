@@ -30,5 +30,6 @@ page_urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("events/<int:event_id>/registration/", views.registration_settings, name="registration"),
     path("events/<int:event_id>/registration/venue/", views.venue_sheet, name="venue"),
+    path("events/<int:event_id>/registration/import/", views.import_player_list, name="import-players"),
     path("events/<int:event_id>/drop/", views.drop, name="drop"),
 ]

@@ -19,7 +19,8 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts import qr, selectors, services
-from accounts.forms import ProfileForm, RegistrationSettingsForm, SignUpForm
+from accounts.forms import PlayerListForm, ProfileForm, RegistrationSettingsForm, SignUpForm
+from accounts.services.invitations import import_players
 from accounts.services.joining import WAITLISTED
 from accounts.services.profiles import set_language as remember_language
 from drafts.access import Permission
@@ -172,7 +173,13 @@ def registration_settings(request, event_id: int):
                 return redirect("accounts:registration", event.pk)
         except DomainError as exc:
             form.add_error(None, exc.message)
-    context = {"title": gettext("Registration"), "event": event, "link": link, "form": form}
+    context = {
+        "title": gettext("Registration"),
+        "event": event,
+        "link": link,
+        "form": form,
+        "list_form": PlayerListForm(),
+    }
     if link is not None:
         url = _join_url(request, link.token)
         context.update(
@@ -226,3 +233,40 @@ def drop(request, event_id: int):
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("drafts:event-detail", event.pk)
+
+
+@login_required
+@require_POST
+def import_player_list(request, event_id: int):
+    """The organiser's CSV of players: all registered (new accounts invited), or none."""
+    event = get_event(event_id, request.user, Permission.ORGANISER)
+    form = PlayerListForm(request.POST, request.FILES)
+    problems: list[dict] = []
+    if form.is_valid():
+        try:
+            result = import_players(event_id=event.pk, actor=request.user, text=form.cleaned_data["text"])
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+            problems = exc.extra.get("errors") or []
+        else:
+            messages.success(
+                request,
+                gettext("%(count)s players registered; %(invited)s new accounts invited by email.")
+                % {"count": len(result.registered), "invited": result.invited},
+            )
+            return redirect("accounts:registration", event.pk)
+    link = selectors.join_link_of(event.pk)
+    return render(
+        request,
+        "accounts/registration.html",
+        {
+            "title": gettext("Registration"),
+            "event": event,
+            "link": None,
+            "has_link": link is not None,
+            "form": RegistrationSettingsForm(),
+            "list_form": form,
+            "problems": problems,
+        },
+        status=400,
+    )

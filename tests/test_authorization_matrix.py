@@ -608,6 +608,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "accounts:join": [("GET", "join", TOKEN_HOLDER, None), ("POST", "join", SIGNED_IN_TOKEN_HOLDER, None)],
     "accounts:registration": [("GET", "event", EVENT_ORGANISER, None), ("POST", "event", EVENT_ORGANISER, {})],
     "accounts:venue": [("GET", "event", EVENT_ORGANISER, None)],
+    "accounts:import-players": [("POST", "event", EVENT_ORGANISER, {"players": "Ann,ann@example.test"})],
     # Anyone signed in may ask to leave an event; only their own registration goes.
     "accounts:drop": [("POST", "event", SIGNED_IN, None)],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
