@@ -39,3 +39,19 @@ class WaitlistEntry(models.Model):
     class Meta:
         ordering = ["event_id", "created_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["event", "user"], name="waitlist_unique_user")]
+
+
+class EventCheckIn(models.Model):
+    """Check-in for an event: once opened, seating takes the checked-in players only."""
+
+    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="check_in")
+    is_open = models.BooleanField(default=True)
+    opened_at = models.DateTimeField()
+
+
+class CheckIn(models.Model):
+    """A registered player is here: checked in from their phone or ticked by staff."""
+
+    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="check_in")
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

@@ -47,3 +47,37 @@ def waitlist_position(event_id: int, user) -> int | None:
     if entry is None:
         return None
     return WaitlistEntry.objects.filter(event_id=event_id, created_at__lt=entry.created_at).count() + 1
+
+
+def check_in_of(event_id: int):
+    from accounts.models import EventCheckIn
+
+    return EventCheckIn.objects.filter(event_id=event_id).first()
+
+
+def seatable_registration_ids(event_id: int) -> set[int]:
+    """Who seating takes: every registration, or once check-in was opened for the event, the
+    checked-in ones only."""
+    from drafts.models import Registration
+
+    registrations = Registration.objects.filter(event_id=event_id)
+    if check_in_of(event_id) is not None:
+        registrations = registrations.filter(check_in__isnull=False)
+    return set(registrations.values_list("pk", flat=True))
+
+
+def check_in_list(event_id: int) -> dict:
+    """The staff's list: who is checked in, who is missing (by name)."""
+    from drafts.models import Registration
+
+    rows = list(Registration.objects.filter(event_id=event_id).select_related("check_in").order_by("name"))
+    here = [r for r in rows if hasattr(r, "check_in")]
+    missing = [r for r in rows if not hasattr(r, "check_in")]
+    return {"here": here, "missing": missing, "total": len(rows)}
+
+
+def check_in_state(event_id: int, registration) -> dict:
+    """For the event page: is check-in open, and is this player checked in."""
+    window = check_in_of(event_id)
+    checked = registration is not None and window is not None and hasattr(registration, "check_in")
+    return {"opened": window is not None, "open": bool(window and window.is_open), "done": checked}

@@ -18,11 +18,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts import qr, selectors, services
+from accounts import error_codes, qr, selectors, services
 from accounts.forms import PlayerListForm, ProfileForm, RegistrationSettingsForm, SignUpForm
 from accounts.services.invitations import import_players
 from accounts.services.joining import WAITLISTED
 from accounts.services.profiles import set_language as remember_language
+from drafts import permissions
 from drafts.access import Permission
 from drafts.views.common import get_event
 from draftsite.errors import DomainError
@@ -270,3 +271,57 @@ def import_player_list(request, event_id: int):
         },
         status=400,
     )
+
+
+# --- check-in -------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def check_in_me(request, event_id: int):
+    event = get_event(event_id)
+    try:
+        services.check_in(event_id=event.pk, user=request.user, now=timezone.now())
+        messages.success(request, gettext("You are checked in. Your seat appears here once the players are seated."))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("drafts:event-detail", event.pk)
+
+
+@login_required
+def check_in_list(request, event_id: int):
+    """The staff's list: tick players off; the page re-reads itself every few seconds."""
+    event = get_event(event_id, request.user, Permission.STAFF)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action in ("open", "close"):
+                services.set_check_in_open(
+                    event_id=event.pk, actor=request.user, now=timezone.now(), is_open=action == "open"
+                )
+            else:
+                try:
+                    registration_id = int(request.POST.get("registration", ""))
+                except ValueError:
+                    raise DomainError(
+                        error_codes.UNKNOWN_REGISTRATION, gettext("No such player in this event.")
+                    ) from None
+                services.staff_check_in(
+                    event_id=event.pk,
+                    registration_id=registration_id,
+                    actor=request.user,
+                    now=timezone.now(),
+                    checked=action != "uncheck",
+                )
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        return redirect("accounts:check-in-list", event.pk)
+    context = {
+        "title": gettext("Check-in"),
+        "event": event,
+        "window": selectors.check_in_of(event.pk),
+        "organiser": permissions.is_organiser(request.user, event),
+        **selectors.check_in_list(event.pk),
+    }
+    template = "accounts/_check_in_lists.html" if request.GET.get("fragment") else "accounts/check_in.html"
+    return render(request, template, context)

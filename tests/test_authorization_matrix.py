@@ -611,6 +611,9 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "accounts:import-players": [("POST", "event", EVENT_ORGANISER, {"players": "Ann,ann@example.test"})],
     # Anyone signed in may ask to leave an event; only their own registration goes.
     "accounts:drop": [("POST", "event", SIGNED_IN, None)],
+    # Checking oneself in answers with a message (not registered, closed) for anyone signed in.
+    "accounts:check-in": [("POST", "event", SIGNED_IN, None)],
+    "accounts:check-in-list": [("GET", "event", EVENT_STAFF, None), ("POST", "event", EVENT_STAFF, {"action": "x"})],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
     "set_language": [("POST", None, PUBLIC, {"language": "pt-br"})],
     "javascript-catalog": [("GET", None, PUBLIC, None)],

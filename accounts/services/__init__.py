@@ -1,6 +1,7 @@
 """Writes of accounts: sign-up and profiles (profiles.py), mail in the reader's language
 (mail.py), joining events by link, the waitlist and drops (joining.py)."""
 
+from accounts.services.checkin import check_in, set_check_in_open, staff_check_in
 from accounts.services.joining import (
     JoinResult,
     close_registration,
@@ -13,6 +14,9 @@ from accounts.services.profiles import sign_up, signup_allowed, update_profile
 
 __all__ = [
     "JoinResult",
+    "check_in",
+    "set_check_in_open",
+    "staff_check_in",
     "close_registration",
     "drop_registration",
     "join_event",

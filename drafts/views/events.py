@@ -91,6 +91,7 @@ def event_detail(request, event_id: int):
             "registration_form": RegistrationForm(),
             "seating_form": SeatingForm(),
             "deck_url": reverse("decks:my-deck", args=[event.pk]),
+            "check_in": account_selectors.check_in_state(event.pk, registration),
         },
     )
 
