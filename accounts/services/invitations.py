@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -154,7 +155,7 @@ def import_players(*, event_id: int, actor, text: str) -> ImportResult:
     rows = parse_player_list(text)
     User = get_user_model()
     problems: list[dict] = []
-    plan: list[tuple[PlayerRow, object | None]] = []
+    plan: list[tuple[PlayerRow, Any]] = []
     registered_users = set(
         Registration.objects.filter(event=event, user__isnull=False).values_list("user_id", flat=True)
     )
