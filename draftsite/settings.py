@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "penalties",
     "matches",
     "paper",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -71,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "draftsite.middleware.LoginThrottleMiddleware",
+    # A signed-in person's preferred language (their profile) wins over the cookie (accounts).
+    "accounts.middleware.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -89,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "drafts.context_processors.roles",
+                "accounts.context_processors.accounts",
             ],
         },
     },
@@ -137,6 +141,24 @@ LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "300"))
 SERVICE_RETRY_AFTER_SECONDS = 5  # Retry-After on a 503 while the database is away
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Who may create an account: "open" (anyone) or "link" (only someone following an event's
+# join link). docs/accounts.md.
+SIGNUP_MODE = os.environ.get("SIGNUP_MODE", "open")
+
+# --- Email (password resets, invitations, waitlist and pairing notices) -------------------
+# The console backend prints mails (the demo); tests use Django's locmem outbox. Production
+# sets EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and the EMAIL_* below.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+# The site's address as people reach it, for the links in mails (no request to ask).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Draft site <noreply@localhost>")
 
 LANGUAGE_CODE = "en"
 # The languages of the events this site serves; translators edit locale/<lang>/LC_MESSAGES/*.po

@@ -1,9 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog, set_language
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from accounts import urls as account_urls
+from accounts import views as account_views
 from cards import urls as card_urls
 from decks import urls as deck_urls
 from drafts import urls as draft_urls
@@ -35,9 +37,12 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # The language switcher posts here; the choice is kept in the language cookie.
-    path("i18n/setlang/", set_language, name="set_language"),
+    # (Signed in, it becomes the profile's preferred language too: accounts.views.)
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
     # The live pages' script strings in the page's language (static/js/*.js call gettext()).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    *account_urls.auth_urlpatterns,
+    path("", include((account_urls.page_urlpatterns, "accounts"))),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),

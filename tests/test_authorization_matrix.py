@@ -38,6 +38,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
+from accounts import services as account_services
+from accounts.models import JoinLink
 from decks import services as deck_services
 from drafts import roles, services
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
@@ -168,6 +170,8 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     # The mate's disqualification now applies to their match (its description stays hidden).
     match_services.apply_penalty(penalties["mate"], now=T0)
     paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
+    for owner, ev in ((organiser, event), (other_organiser, other_event)):  # join links (accounts)
+        account_services.open_registration(event_id=ev.pk, actor=owner, now=T0)
     return World(
         paper=paper,
         users={
@@ -339,6 +343,15 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
     if kind == "card":
         card = DraftCard.objects.filter(seat=w.seats["own"]).first().card
         return [Target("card", {param: card.pk})]
+    if kind == "join":
+        return [
+            Target("own event join link", {param: JoinLink.objects.get(event=w.event).token}, w.event.pk),
+            Target("foreign join link", {param: JoinLink.objects.get(event=w.other_event).token}, w.other_event.pk),
+            Target("unknown join link", {param: "not-a-join-link"}, None, valid=False),
+            Target("garbled join link", {param: "a%00b"}, None, valid=False),
+        ]
+    if kind == "reset":  # a password-reset link: anyone may open one; a bad one says so
+        return [Target("stale reset link", {"uidb64": "MQ", "token": "set-password"})]
     if kind == "token":
         return [
             Target("own pod token", {param: w.pod.spectator_token}, w.event.pk, w.pod.pk),
@@ -562,6 +575,7 @@ PENALISED_PLAYER: Rule = lambda f: f.owner  # appeals  # noqa: E731
 STATEMENT_WRITER: Rule = lambda f: f.owner or f.issuer or f.head_judge  # noqa: E731
 REGISTERED: Rule = lambda f: f.in_event  # "my deck", "my pool"  # noqa: E731
 TOKEN_HOLDER: Rule = lambda f: f.valid  # noqa: E731
+SIGNED_IN_TOKEN_HOLDER: Rule = lambda f: f.valid and f.authenticated  # joining by link  # noqa: E731
 NOBODY: Rule = lambda f: False  # noqa: E731
 
 # Write bodies: plausible enough that an allowed caller reaches the service.
@@ -581,6 +595,25 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "api-docs": [("GET", None, PUBLIC, None)],
     "api-redoc": [("GET", None, PUBLIC, None)],
     "favicon": [("GET", None, PUBLIC, None)],
+    # accounts: Django's auth views with the site's templates, sign-up, profile
+    "password_change": [("GET", None, SIGNED_IN, None), ("POST", None, SIGNED_IN, {"old_password": "x"})],
+    "password_change_done": [("GET", None, SIGNED_IN, None)],
+    "password_reset": [("GET", None, PUBLIC, None), ("POST", None, PUBLIC, {"email": "nobody@example.test"})],
+    "password_reset_done": [("GET", None, PUBLIC, None)],
+    "password_reset_confirm": [("GET", "reset", PUBLIC, None)],
+    "password_reset_complete": [("GET", None, PUBLIC, None)],
+    "accounts:signup": [("GET", None, PUBLIC, None), ("POST", None, PUBLIC, {"username": ""})],
+    "accounts:profile": [("GET", None, SIGNED_IN, None), ("POST", None, SIGNED_IN, {"language": "xx"})],
+    # Joining: the link is the key (the page shows to anyone holding it; joining needs an account).
+    "accounts:join": [("GET", "join", TOKEN_HOLDER, None), ("POST", "join", SIGNED_IN_TOKEN_HOLDER, None)],
+    "accounts:registration": [("GET", "event", EVENT_ORGANISER, None), ("POST", "event", EVENT_ORGANISER, {})],
+    "accounts:venue": [("GET", "event", EVENT_ORGANISER, None)],
+    "accounts:import-players": [("POST", "event", EVENT_ORGANISER, {"players": "Ann,ann@example.test"})],
+    # Anyone signed in may ask to leave an event; only their own registration goes.
+    "accounts:drop": [("POST", "event", SIGNED_IN, None)],
+    # Checking oneself in answers with a message (not registered, closed) for anyone signed in.
+    "accounts:check-in": [("POST", "event", SIGNED_IN, None)],
+    "accounts:check-in-list": [("GET", "event", EVENT_STAFF, None), ("POST", "event", EVENT_STAFF, {"action": "x"})],
     "api-token": [("POST", None, PUBLIC, {"username": "p0", "password": "wrong"})],
     "set_language": [("POST", None, PUBLIC, {"language": "pt-br"})],
     "javascript-catalog": [("GET", None, PUBLIC, None)],

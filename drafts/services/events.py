@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
+from accounts import selectors as account_selectors
 from cards import selectors as card_selectors
 from cards.models import CardSet
 from drafts import error_codes
@@ -179,7 +180,8 @@ def seat_players(
     event = access_event(event_id, for_update=True)
     require(actor, event, Permission.ORGANISER)
     old = _locked_unstarted_pods(event)
-    registrations = set(Registration.objects.filter(event=event).values_list("pk", flat=True))
+    # Once check-in is open, only the players who checked in are seated (accounts).
+    registrations = account_selectors.seatable_registration_ids(event.pk)
     seed = seed if seed is not None else secrets.randbits(48)
     groups = _random_groups(registrations, seed) if pods is None else _groups_by_hand(pods, registrations)
     Seat.objects.filter(pod__in=old).delete()

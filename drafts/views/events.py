@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from accounts import selectors as account_selectors
 from drafts import access, error_codes, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
@@ -90,6 +91,7 @@ def event_detail(request, event_id: int):
             "registration_form": RegistrationForm(),
             "seating_form": SeatingForm(),
             "deck_url": reverse("decks:my-deck", args=[event.pk]),
+            "check_in": account_selectors.check_in_state(event.pk, registration),
         },
     )
 
@@ -98,6 +100,9 @@ def event_detail(request, event_id: int):
 @require_POST
 def event_join(request, event_id: int):
     event = get_event(event_id)
+    link = account_selectors.join_link_of(event.pk)
+    if link is not None:  # open registration has a capacity and a waitlist: its own page
+        return redirect("accounts:join", link.token)
     try:
         services.register_player(
             event_id=event.pk,

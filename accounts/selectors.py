@@ -1,0 +1,83 @@
+"""Reads of accounts: a person's profile, name and language, an event's join link and
+waitlist."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from accounts.models import JoinLink, Profile, WaitlistEntry
+
+LANGUAGE_CODES = {code for code, _ in settings.LANGUAGES}
+
+
+def profile_of(user) -> Profile:
+    """The stored profile, or an unsaved blank one (accounts made before profiles existed)."""
+    return Profile.objects.filter(user_id=user.pk).first() or Profile(user=user)
+
+
+def language_of(user) -> str:
+    """The language to write to ``user`` in: their choice, else the site's default."""
+    language = Profile.objects.filter(user_id=user.pk).values_list("language", flat=True).first()
+    return language if language in LANGUAGE_CODES else settings.LANGUAGE_CODE
+
+
+def display_name(user) -> str:
+    name = Profile.objects.filter(user_id=user.pk).values_list("display_name", flat=True).first()
+    return name or user.get_full_name() or user.get_username()
+
+
+def join_link_of(event_id: int) -> JoinLink | None:
+    return JoinLink.objects.filter(event_id=event_id).first()
+
+
+def open_join_link(token: str) -> JoinLink | None:
+    """The link for ``token`` if it exists (open or not); a NUL never reaches the database."""
+    if not token or "\x00" in token or len(token) > 64:
+        return None
+    return JoinLink.objects.select_related("event").filter(token=token).first()
+
+
+def waitlist(event_id: int) -> list[WaitlistEntry]:
+    return list(WaitlistEntry.objects.filter(event_id=event_id).select_related("user"))
+
+
+def waitlist_position(event_id: int, user) -> int | None:
+    """1 for the first in line; None when not on the waitlist."""
+    entry = WaitlistEntry.objects.filter(event_id=event_id, user_id=user.pk).first()
+    if entry is None:
+        return None
+    return WaitlistEntry.objects.filter(event_id=event_id, created_at__lt=entry.created_at).count() + 1
+
+
+def check_in_of(event_id: int):
+    from accounts.models import EventCheckIn
+
+    return EventCheckIn.objects.filter(event_id=event_id).first()
+
+
+def seatable_registration_ids(event_id: int) -> set[int]:
+    """Who seating takes: every registration, or once check-in was opened for the event, the
+    checked-in ones only."""
+    from drafts.models import Registration
+
+    registrations = Registration.objects.filter(event_id=event_id)
+    if check_in_of(event_id) is not None:
+        registrations = registrations.filter(check_in__isnull=False)
+    return set(registrations.values_list("pk", flat=True))
+
+
+def check_in_list(event_id: int) -> dict:
+    """The staff's list: who is checked in, who is missing (by name)."""
+    from drafts.models import Registration
+
+    rows = list(Registration.objects.filter(event_id=event_id).select_related("check_in").order_by("name"))
+    here = [r for r in rows if hasattr(r, "check_in")]
+    missing = [r for r in rows if not hasattr(r, "check_in")]
+    return {"here": here, "missing": missing, "total": len(rows)}
+
+
+def check_in_state(event_id: int, registration) -> dict:
+    """For the event page: is check-in open, and is this player checked in."""
+    window = check_in_of(event_id)
+    checked = registration is not None and window is not None and hasattr(registration, "check_in")
+    return {"opened": window is not None, "open": bool(window and window.is_open), "done": checked}

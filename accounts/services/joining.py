@@ -1,0 +1,194 @@
+"""Joining an event by its link: capacity, deadline, waitlist, and dropping before seating.
+
+Every join and every drop of an event locks the event's ``JoinLink`` row first, so the count
+of registrations it reads is the count it writes against: two people racing for the last
+seat get one registration and one waitlist place, and a freed seat moves exactly one
+waitlisted person up (the entry is deleted in the same transaction that registers them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import ProtectedError, RestrictedError
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from accounts import error_codes, selectors
+from accounts.models import JoinLink, WaitlistEntry
+from accounts.services.mail import send_user_mail
+from drafts.access import Permission, access_event, require
+from drafts.models import DraftFormat, Event, Registration, Seat
+from drafts.services.events import register_player
+from drafts.services.staff import log_event
+from draftsite.errors import ConflictError, DomainError, NotFoundError
+
+REGISTERED = "registered"
+WAITLISTED = "waitlisted"
+
+
+@dataclasses.dataclass(frozen=True)
+class JoinResult:
+    status: str  # REGISTERED or WAITLISTED
+    registration: Registration | None = None
+    waitlist_entry: WaitlistEntry | None = None
+    already: bool = False  # they had joined before: nothing changed
+
+
+@transaction.atomic
+def open_registration(
+    *,
+    event_id: int,
+    actor,
+    now: dt.datetime,
+    capacity: int | None = None,
+    deadline: dt.datetime | None = None,
+    waitlist: bool = False,
+) -> JoinLink:
+    """Open (or re-configure) the event's registration; the link's token is kept."""
+    event = access_event(event_id, for_update=True)
+    require(actor, event, Permission.ORGANISER)
+    if capacity is not None and capacity < 1:
+        raise DomainError(
+            error_codes.INVALID_CAPACITY, gettext("The capacity is at least one player."), field="capacity"
+        )
+    link = JoinLink.objects.select_for_update().filter(event=event).first()
+    if link is None:
+        link = JoinLink(event=event, token=secrets.token_urlsafe(24), created_by=actor, created_at=now)
+    link.is_open, link.capacity, link.deadline, link.waitlist = True, capacity, deadline, waitlist
+    link.save()
+    log_event(
+        event,
+        now,
+        "registration_opened",
+        actor,
+        capacity=capacity,
+        deadline=deadline.isoformat() if deadline else None,
+        waitlist=waitlist,
+    )
+    _move_up(link, event)  # a larger capacity frees seats for the waitlist
+    if not waitlist:
+        WaitlistEntry.objects.filter(event=event).delete()
+    return link
+
+
+@transaction.atomic
+def close_registration(*, event_id: int, actor, now: dt.datetime) -> JoinLink:
+    event = access_event(event_id, for_update=True)
+    require(actor, event, Permission.ORGANISER)
+    link = JoinLink.objects.select_for_update().filter(event=event).first()
+    if link is None:
+        raise NotFoundError(error_codes.UNKNOWN_JOIN_LINK, gettext("Registration was never opened for this event."))
+    link.is_open = False
+    link.save(update_fields=["is_open"])
+    log_event(event, now, "registration_closed", actor)
+    return link
+
+
+def _locked_link(token: str) -> JoinLink:
+    if not token or "\x00" in token or len(token) > 64:
+        raise NotFoundError(error_codes.UNKNOWN_JOIN_LINK, gettext("This join link is not valid."))
+    link = JoinLink.objects.select_for_update().select_related("event").filter(token=token).first()
+    if link is None:
+        raise NotFoundError(error_codes.UNKNOWN_JOIN_LINK, gettext("This join link is not valid."))
+    return link
+
+
+def _registration_name(event: Event, user) -> str:
+    """The name on the pairings: the display name, made unique within the event."""
+    name = selectors.display_name(user)[:100]
+    if Registration.objects.filter(event=event, name=name).exists():
+        name = f"{name[:60]} ({user.get_username()})"[:100]
+    return name
+
+
+def _has_room(link: JoinLink, event: Event) -> bool:
+    return link.capacity is None or Registration.objects.filter(event=event).count() < link.capacity
+
+
+@transaction.atomic
+def join_event(*, token: str, user, now: dt.datetime) -> JoinResult:
+    """Register ``user`` through the join link, or put them on the waitlist when full."""
+    link = _locked_link(token)
+    event = link.event
+    registration = Registration.objects.filter(event=event, user=user).first()
+    if registration is not None:
+        return JoinResult(REGISTERED, registration=registration, already=True)
+    entry = WaitlistEntry.objects.filter(event=event, user=user).first()
+    if entry is not None:
+        return JoinResult(WAITLISTED, waitlist_entry=entry, already=True)
+    if not link.is_open or (link.deadline is not None and now > link.deadline):
+        raise ConflictError(error_codes.REGISTRATION_CLOSED, gettext("Registration for this event is closed."))
+    if _has_room(link, event):
+        registration = register_player(event_id=event.pk, user=user, name=_registration_name(event, user))
+        return JoinResult(REGISTERED, registration=registration)
+    if not link.waitlist:
+        raise ConflictError(error_codes.REGISTRATION_FULL, gettext("This event is full."))
+    entry = WaitlistEntry.objects.create(event=event, user=user, created_at=now)
+    return JoinResult(WAITLISTED, waitlist_entry=entry)
+
+
+@transaction.atomic
+def drop_registration(*, event_id: int, user, now: dt.datetime) -> None:
+    """A player leaves an event before seating (or leaves its waitlist); the first on the
+    waitlist takes the freed place and is told by email."""
+    event = access_event(event_id)
+    link = JoinLink.objects.select_for_update().filter(event=event).first()
+    registration = Registration.objects.select_for_update().filter(event=event, user=user).first()
+    if registration is None:
+        deleted, _ = WaitlistEntry.objects.filter(event=event, user=user).delete()
+        if not deleted:
+            raise NotFoundError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
+        return
+    if Seat.objects.filter(registration=registration).exists():
+        raise ConflictError(
+            error_codes.ALREADY_SEATED,
+            gettext("You are seated already: ask the organiser, or drop from the matches."),
+        )
+    try:
+        with transaction.atomic():
+            registration.delete()
+    except (ProtectedError, RestrictedError):
+        raise ConflictError(
+            error_codes.ALREADY_SEATED, gettext("Your registration has a deck or penalty on record: ask the organiser.")
+        ) from None
+    log_event(event, now, "player_dropped", user, name=registration.name)
+    if link is not None:
+        _move_up(link, event)
+
+
+def _move_up(link: JoinLink, event: Event) -> list[Registration]:
+    """Fill free places from the waitlist, first come first served (the link row is locked)."""
+    moved = []
+    while _has_room(link, event):
+        entry = WaitlistEntry.objects.filter(event=event).select_related("user").order_by("created_at", "pk").first()
+        if entry is None:
+            break
+        registration = register_player(event_id=event.pk, user=entry.user, name=_registration_name(event, entry.user))
+        entry.delete()
+        moved.append(registration)
+        send_user_mail(
+            entry.user,
+            "moved_up",
+            {"event": event, "url": settings.SITE_URL + reverse("drafts:event-detail", args=[event.pk])},
+        )
+    return moved
+
+
+def may_hold_online_seat(registration: Registration, event: Event) -> bool:
+    """Guests (no account) draft on paper or as automatic drafters only: an online seat needs
+    an account to sign in with. Seating and seat hand-over ask this."""
+    return registration.user_id is not None or event.draft_format == DraftFormat.PAPER
+
+
+def require_online_seat(registration: Registration, event: Event) -> None:
+    if not may_hold_online_seat(registration, event):
+        raise DomainError(
+            error_codes.GUEST_ONLINE_SEAT,
+            gettext("%(name)s is a guest: a guest drafts on paper or as an automatic drafter, not online.")
+            % {"name": registration.name},
+        )
