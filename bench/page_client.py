@@ -246,6 +246,7 @@ class PageStats:
         self.sheet_unreadable = 0
         self.closed_by_server: Counter = Counter()  # "<kind of page> <close code>" -> sockets
         self.reconnects = 0
+        self.reconnect_seconds: list[float] = []  # a socket closed -> its page's next snapshot
         self.stall_syncs = 0  # syncs sent because the state stood still too long (should be 0)
         self.gap_syncs = 0
         self.ready_ack: list[float] = []
@@ -325,6 +326,7 @@ class PageStats:
             "state_rule": {kind: dict(counts) for kind, counts in rules.items()},
             "closed_by_server": dict(self.closed_by_server),
             "reconnects": self.reconnects,
+            "reconnect_ms": percentiles(self.reconnect_seconds),
             "gap_syncs": self.gap_syncs,
             "stall_syncs": self.stall_syncs,
             "readies": self.readies,
@@ -446,6 +448,7 @@ class StateSocket(SocketPage):
         self.last_change = time.monotonic()
         self.first_frames: list[str] = []  # what came before any snapshot (for the failure message)
         self.cards_url: str | None = None
+        self.closed_at: float | None = None
 
     def state_of(self, pod_id: int) -> PageState:
         state = self.states.get(pod_id)
@@ -506,6 +509,7 @@ class StateSocket(SocketPage):
             self.run.errors[f"socket_reader_{type(error).__name__}"] += 1
             self.run.note_error(f"{self.path} reader: {error!r}")
         if not self.run.stopping:
+            self.closed_at = time.monotonic()
             self.stats.closed_by_server[f"{self.kind} {ws.close_code}"] += 1
             self.run.errors["socket_disconnected"] += 1
         self.release_waiters()
@@ -516,6 +520,9 @@ class StateSocket(SocketPage):
         state = self.state_of(pod_id)
         state.load_snapshot(data)
         self.cards_url = data.get("cards_url")
+        if self.closed_at is not None:  # back after a lost socket: the page shows the draft again
+            self.stats.reconnect_seconds.append(at - self.closed_at)
+            self.closed_at = None
         self.snapshot_seen.set()
         self.state_changed(pod_id, state, None, at)
 
@@ -742,6 +749,7 @@ class PagePlayer(StateSocket):
         if status == 201:
             assert body is not None
             run.picks += 1
+            run.acked.append((self.seat["id"], card))
             run.picks_by_pod[self.seat["pod"]].append((body.get("pick") or {}).get("pod_version"))
             if (body.get("pod") or {}).get("state") in FINISHED:
                 driver.finish()
@@ -751,6 +759,10 @@ class PagePlayer(StateSocket):
             self.stats.forget(neighbour, front["pack_id"])
         if status == 0 or status >= 500:
             run.errors["pick_failed"] += 1
+            # No answer (the socket's host died) or the site could not serve it (503): the page
+            # says so and shows the pack still there; the player picks again.
+            self.last_picked = None
+            await asyncio.sleep(0.5)
         code = self.refused(body, BENIGN_REFUSALS)
         if code in BENIGN_REFUSALS and in_time:
             run.sent_in_time_lost += 1
