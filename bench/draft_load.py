@@ -560,7 +560,7 @@ def memory_kb(pids: list[int]) -> dict:
 class Meter:
     """CPU of every part of the system and the database's counters, between two samples."""
 
-    def __init__(self, args, servers: Servers) -> None:
+    def __init__(self, args, servers: Servers | External) -> None:
         import psycopg
         import redis
 
@@ -1155,7 +1155,7 @@ class Context:
         return self.stop_at - time.monotonic()
 
 
-async def drive(args, servers: Servers, meter: Meter, setup: dict, think, seconds: float) -> dict:
+async def drive(args, servers: Servers | External, meter: Meter, setup: dict, think, seconds: float) -> dict:
     import aiohttp
 
     run = Run()

@@ -514,6 +514,11 @@ class StateSocket(SocketPage):
             self.run.errors["socket_disconnected"] += 1
         self.release_waiters()
         self.changed.set()
+        if not self.run.stopping:
+            self.on_closed()
+
+    def on_closed(self) -> None:
+        """The socket closed under the page (observers just count it)."""
 
     def on_snapshot(self, data: dict, at: float) -> None:
         pod_id = int(data.get("pod") or 0)
@@ -576,6 +581,21 @@ class PagePlayer(StateSocket):
         self.asked_cards: set[str] = set()
         self.last_picked: tuple | None = None  # (pack, cards left) of the last pick sent
         self.ready_round: int | None = None
+        self.reopening: asyncio.Future | None = None
+
+    def on_closed(self) -> None:
+        if self.reopening is None or self.reopening.done():
+            self.reopening = asyncio.ensure_future(self.reopen())
+
+    async def reopen(self) -> None:
+        """As static/js/live.js: a lost socket is opened again after its backoff (1-1.5 s, then
+        1 s between tries here), whatever the player is doing meanwhile."""
+        await asyncio.sleep(1 + self.rng.uniform(0, 0.5))
+        while not self.ctx.over() and (self.ws is None or self.ws.closed):
+            self.stats.reconnects += 1
+            if await self.connect():
+                return
+            await asyncio.sleep(1)
 
     def wake(self) -> None:
         self.changed.set()
@@ -682,11 +702,11 @@ class PagePlayer(StateSocket):
         while not ctx.over():
             if driver.finished:
                 return
-            if self.ws is None or self.ws.closed:
-                self.stats.reconnects += 1
-                if not await self.connect():  # like the page: open the socket again
-                    await asyncio.sleep(1)
-                    continue
+            if self.ws is None or self.ws.closed:  # like the page: wait for the socket to reopen
+                self.on_closed()
+                assert self.reopening is not None
+                await self.reopening
+                continue
             state = self.state
             pod = (state.state or {}).get("pod") or {}
             if pod.get("state") in FINISHED:

@@ -30,6 +30,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -84,8 +85,8 @@ def log(text: str) -> None:
 
 
 def check_network() -> None:
-    net = ipaddress.ip_network(f"{NET}.0/24")
-    if not net.subnet_of(ipaddress.ip_network("198.18.0.0/15")):
+    net = ipaddress.IPv4Network(f"{NET}.0/24")
+    if not net.subnet_of(ipaddress.IPv4Network("198.18.0.0/15")):
         raise RehearsalError(f"REHEARSAL_NET={NET} is outside 198.18.0.0/15 (the benchmarking range)")
     if len(NAME) > 6 or not NAME.isalnum():
         raise RehearsalError("REHEARSAL_NAME must be 1-6 letters or digits (interface names are short)")
@@ -253,7 +254,10 @@ def kill_host(state: dict[str, Any], host: str) -> list[int]:
 
 
 def pg_dir() -> Path:
-    return RUN_DIR / "pgdata"
+    """The data host's cluster: under the system's temporary folder, which the postgres user can
+    reach (a run directory inside root's home or a test's tmp_path it could not)."""
+    default = Path(tempfile.gettempdir()) / f"draftsite-rehearsal-{NAME}-pgdata"
+    return Path(os.environ.get("REHEARSAL_PG_DIR", default))
 
 
 def as_postgres(*command: str) -> list[str]:
@@ -309,6 +313,8 @@ def stop_postgres(state: dict[str, Any]) -> None:
         subprocess.run(
             as_postgres(str(PG_BIN / "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "30", "stop"), capture_output=True
         )
+    if data and Path(data, "PG_VERSION").exists():  # the cluster start made (the next start makes a new one)
+        shutil.rmtree(data, ignore_errors=True)
     state["postgres"] = None
 
 
@@ -348,7 +354,10 @@ def block_postgres(on: bool) -> None:
     """PostgreSQL unreachable from the web hosts: the data host resets every packet to its port
     (connections open and new ones alike), as a failed switch port or firewall would."""
     if on:
-        rules = f"table inet {NAME}_fault {{ chain input {{ type filter hook input priority 0; tcp dport 5432 reject with tcp reset; }} }}"
+        rules = (
+            f"table inet {NAME}_fault {{\n  chain input {{\n    type filter hook input priority 0;\n"
+            "    tcp dport 5432 reject with tcp reset;\n  }\n}\n"
+        )
         subprocess.run(in_ns("data", "nft", "-f", "-"), input=rules, text=True, check=True)
     else:
         subprocess.run(
@@ -504,7 +513,8 @@ def start() -> None:
     if state_path().exists() and (load_state()["namespaces"] or load_state()["processes"]):
         raise RehearsalError(f"a rehearsal is running ({state_path()}): deploy/rehearsal stop first")
     RUN_DIR.mkdir(parents=True, exist_ok=True)
-    RUN_DIR.chmod(0o755)  # the data host's PostgreSQL runs as postgres and keeps its files inside
+    if pg_dir().exists():
+        raise RehearsalError(f"{pg_dir()} exists: another rehearsal's cluster (stop it, or remove the folder)")
     state = load_state()
     save_state(state)
     try:
@@ -552,7 +562,7 @@ def stop() -> None:
     remove_network(state)
     save_state(state)
     state_path().unlink(missing_ok=True)
-    log("Stopped: processes, namespaces and links of the rehearsal removed (data kept in the run directory)")
+    log("Stopped: processes, namespaces, links and the data host's cluster removed (logs kept in the run directory)")
 
 
 def status() -> int:

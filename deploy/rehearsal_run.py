@@ -114,6 +114,9 @@ def failover(args, state: dict, at: float, notes: dict) -> None:
     host = args.kill
     before = r.haproxy_servers()
     notes["open_sessions_before"] = {name: int(row["scur"]) for name, row in before.items()}
+    db = Db()
+    notes["killed_at_db_time"] = db.one("SELECT now()::text")
+    db.close()
     killed_at = time.monotonic()
     notes["killed_pids"] = r.kill_host(state, host)
     notes["killed_at_window_s"] = round(killed_at - at, 1)
@@ -158,6 +161,25 @@ def postgres_outage(args, state: dict, at: float, notes: dict) -> None:
 
 
 FAULTS = {"failover": failover, "redis": redis_restart, "postgres": postgres_outage}
+
+
+def seats_picking_after(moment: str, after_event: int) -> dict:
+    """How many of the run's seats made a pick of their own after ``moment`` (the host's loss):
+    a page that never came back would make none."""
+    db = Db()
+    try:
+        seats = db.one(
+            "SELECT count(*) FROM drafts_seat s JOIN drafts_pod p ON p.id = s.pod_id WHERE p.event_id > %s",
+            [after_event],
+        )
+        picked = db.one(
+            "SELECT count(DISTINCT k.seat_id) FROM drafts_pick k JOIN drafts_seat s ON s.id = k.seat_id "
+            "JOIN drafts_pod p ON p.id = s.pod_id WHERE p.event_id > %s AND k.kind = 'manual' AND k.made_at > %s",
+            [after_event, moment],
+        )
+    finally:
+        db.close()
+    return {"seats": seats, "seats_that_picked_after_the_loss": picked}
 
 
 def server_pids(state: dict) -> str:
@@ -229,6 +251,8 @@ def one_scenario(args, scenario: str) -> dict:
             fault(args, state, at, notes)
             print(f"[{scenario}] fault: {json.dumps(notes)}", flush=True)
         bench.wait(timeout=args.seconds + 600)
+        if "killed_at_db_time" in notes:
+            notes.update(seats_picking_after(notes["killed_at_db_time"], last_event))
         notes["host_cpu_seconds"] = {
             h: round((t - cpu_before.get(h, 0)) / os.sysconf("SC_CLK_TCK"), 2) for h, t in host_cpu().items()
         }
@@ -258,6 +282,9 @@ def summarise(args, scenario: str, run: dict, notes: dict) -> dict:
         "picks_per_second": run["picks_per_second"],
         "ack_ms": run["ack_ms"],
         "told_ms": run["told_ms"],
+        # pick sent -> the next seat's page holds the pack (in its queue): on either host
+        "reached_next_page_ms": page.get("told_queue_ms"),
+        "load_average_at_end": run["machine"]["load_average_at_end"],
         "reconnects": page.get("reconnects"),
         "reconnect_ms": page.get("reconnect_ms"),
         "closed_by_server": page.get("closed_by_server"),
@@ -292,6 +319,7 @@ def verdict(summary: dict) -> dict:
         fault = summary["fault"]
         checks["balancer_dropped_dead_host"] = fault.get("balancer_down_after_s") is not None
         checks["pages_reconnected"] = bool(summary["reconnects"])
+        checks["every_seat_picked_after_the_loss"] = fault.get("seats_that_picked_after_the_loss") == fault.get("seats")
         checks["returned_host_takes_connections"] = fault.get("sessions_taken_after_return", 0) > 0
     checks["all"] = all(checks.values())
     return checks
