@@ -325,7 +325,12 @@ def verdict(summary: dict) -> dict:
     return checks
 
 
+def _terminate(signum, frame) -> None:
+    raise SystemExit(f"deploy/rehearsal run: signal {signum}")  # so the bench child is stopped too
+
+
 def run(args) -> int:
+    signal.signal(signal.SIGTERM, _terminate)
     if not r.load_state()["namespaces"]:
         raise r.RehearsalError("not running: deploy/rehearsal start first")
     chosen = list(SCENARIOS) if "all" in args.scenarios else args.scenarios
