@@ -1362,14 +1362,24 @@ def page_notifications(stats) -> dict:
 
 
 def conservation(event_id: int, window: dict, acked: list[tuple[int, int]] | None = None) -> dict:
-    from django.db import connection, transaction
+    from django.db import OperationalError, connection, transaction
 
     # The pods still draft (clocks run out after the window): read them as one snapshot, or a
     # pick between two of the check's queries looks like a broken pile.
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        return _conservation(event_id, window, acked)
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                return _conservation(event_id, window, acked)
+        except OperationalError:  # an outage dropped the pool's idle connections: open new ones
+            if attempt == 2:
+                raise
+            connection.close()
+            close_pool = getattr(connection, "close_pool", None)  # PostgreSQL's pool (Django 5.1+)
+            if close_pool is not None:
+                close_pool()
+    raise AssertionError("unreachable")
 
 
 def _conservation(event_id: int, window: dict, acked: list[tuple[int, int]] | None) -> dict:

@@ -63,15 +63,18 @@ class Db:
 
 
 def window_started(after_event: int) -> bool:
-    """The bench's organiser started the pods of its event (the window opens with that)."""
+    """The bench's organiser started every pod of its event (the window opens with the first)."""
     try:
         db = Db()
     except Exception:
         return False
     try:
-        return bool(
-            db.one("SELECT count(*) FROM drafts_pod WHERE event_id > %s AND started_at IS NOT NULL", [after_event])
-        )
+        # every pod started: the organiser (the bench, one pod after the other) is done, so a
+        # fault meets the players only
+        counts = db.conn.execute(
+            "SELECT count(*), count(started_at) FROM drafts_pod WHERE event_id > %s", [after_event]
+        ).fetchone()
+        return bool(counts and counts[0] and counts[0] == counts[1])
     finally:
         db.close()
 
