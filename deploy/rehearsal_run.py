@@ -19,6 +19,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -266,6 +267,7 @@ def one_scenario(args, scenario: str) -> dict:
     if bench.returncode != 0 or not results.exists():
         raise r.RehearsalError(f"bench/draft_load failed (exit {bench.returncode}) in scenario {scenario}")
     run = json.loads(results.read_text())[0]
+    shutil.rmtree(tmp, ignore_errors=True)
     return summarise(args, scenario, run, notes)
 
 
