@@ -117,6 +117,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
+    parser.add_argument(
+        "--base-url",
+        default=None,
+        help="Drive a site that runs already (a load balancer, deploy/rehearsal) instead of starting "
+        "servers; the database is kept (players are created once) and --database-url/--redis-url "
+        "must be that site's",
+    )
+    parser.add_argument(
+        "--server-pids",
+        default="",
+        help="with --base-url: the site's processes to meter, as web=PID,PID;worker=PID",
+    )
     parser.add_argument("--mode", choices=["saturation", "event", "scaling", "both"], default="both")
     parser.add_argument(
         "--client",
@@ -262,14 +274,17 @@ def prepare(args) -> None:
     from cards.services import import_card_file
 
     call_command("migrate", verbosity=0)
-    data = ROOT / "cards" / "data"
-    for path in [data / "mtgjson" / f"{args.set_code}.json.gz", *sorted((data / "checklists").iterdir())]:
-        import_card_file(path)
     User = get_user_model()
-    organiser = User.objects.create_user("bench-organiser")
-    organiser.groups.add(Group.objects.get(name="organiser"))
-    Token.objects.create(user=organiser)
-    users = User.objects.bulk_create(User(username=f"bench-{n:04d}") for n in range(max(args.players, 8)))
+    if not User.objects.filter(username="bench-organiser").exists():  # a kept database has them
+        data = ROOT / "cards" / "data"
+        for path in [data / "mtgjson" / f"{args.set_code}.json.gz", *sorted((data / "checklists").iterdir())]:
+            import_card_file(path)
+        organiser = User.objects.create_user("bench-organiser")
+        organiser.groups.add(Group.objects.get(name="organiser"))
+        Token.objects.create(user=organiser)
+    have = set(User.objects.filter(username__startswith="bench-").values_list("username", flat=True))
+    names = [f"bench-{n:04d}" for n in range(max(args.players, 8))]
+    users = User.objects.bulk_create(User(username=name) for name in names if name not in have)
     Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
 
 
@@ -441,6 +456,10 @@ class Servers:
         self.stop()
         raise SystemExit("The servers did not start (see their output above).")
 
+    @property
+    def web_pids(self) -> list[int]:
+        return [self.web.pid]
+
     def stop(self) -> None:
         for process in self.processes:
             try:
@@ -454,6 +473,25 @@ class Servers:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
         self.tmp.cleanup()
+
+
+class External:
+    """A site started elsewhere (``--base-url``): nothing to start or stop; its processes (on
+    this machine, ``--server-pids``) are metered like ours."""
+
+    class Pid:
+        def __init__(self, pid: int) -> None:
+            self.pid = pid
+
+    def __init__(self, args) -> None:
+        self.base = args.base_url.rstrip("/")
+        parts = dict(part.split("=", 1) for part in args.server_pids.split(";") if part)
+        self.web_pids = [int(p) for p in parts.get("web", "").split(",") if p]
+        self.worker = self.beat = self.Pid(int(parts.get("worker") or 0))  # beat in the worker
+        self.web_command = ["external", self.base]
+
+    def stop(self) -> None:
+        pass
 
 
 # --- /proc: CPU and memory ---------------------------------------------------------------
@@ -522,17 +560,35 @@ def memory_kb(pids: list[int]) -> dict:
 class Meter:
     """CPU of every part of the system and the database's counters, between two samples."""
 
-    def __init__(self, args, servers: Servers) -> None:
-        import psycopg
+    def __init__(self, args, servers: Servers | External) -> None:
         import redis
 
         self.args = args
         self.servers = servers
         self.dbname = args.database_url.rsplit("/", 1)[1]
-        self.admin = psycopg.connect(admin_url(args.database_url), autocommit=True)
-        self.bench_db = psycopg.connect(args.database_url, autocommit=True)
-        self.own_pids = {self.admin.info.backend_pid, self.bench_db.info.backend_pid}
+        self.own_pids: set[int] = set()
+        self.admin = self._connect(admin_url(args.database_url))
+        self.bench_db = self._connect(args.database_url)
         self.redis_pid = int(redis.Redis.from_url(args.redis_url).info("server")["process_id"])
+
+    def _connect(self, url: str):
+        import psycopg
+
+        conn = psycopg.connect(url, autocommit=True)
+        self.own_pids.add(conn.info.backend_pid)
+        return conn
+
+    def _query(self, which: str, sql: str, params: list | None = None) -> list:
+        """Rows of ``sql`` on the meter's connection ``which``; opened again once if it broke
+        (a fault scenario cuts the database off: the server drops idle connections too)."""
+        import psycopg
+
+        try:
+            return getattr(self, which).execute(sql, params).fetchall()
+        except psycopg.OperationalError:
+            url = admin_url(self.args.database_url) if which == "admin" else self.args.database_url
+            setattr(self, which, self._connect(url))
+            return getattr(self, which).execute(sql, params).fetchall()
 
     def close(self) -> None:
         self.admin.close()
@@ -540,7 +596,7 @@ class Meter:
 
     def _postgres_pids(self) -> tuple[set[int], set[int]]:
         """Backends of the bench database, and the server's own background processes."""
-        rows = self.admin.execute("SELECT pid, datname, backend_type FROM pg_stat_activity").fetchall()
+        rows = self._query("admin", "SELECT pid, datname, backend_type FROM pg_stat_activity")
         bench = {pid for pid, datname, _ in rows if datname == self.dbname and pid not in self.own_pids}
         background = {pid for pid, datname, kind in rows if datname is None and kind != "client backend"}
         return bench, background
@@ -551,7 +607,7 @@ class Meter:
         postmaster = {table[p]["ppid"] for p in background_pids if p in table}
         return {
             "at": time.monotonic(),
-            "web": tree_ticks(self.servers.web.pid, table),
+            "web": sum(tree_ticks(pid, table) for pid in self.servers.web_pids),
             "worker": tree_ticks(self.servers.worker.pid, table),
             "beat": tree_ticks(self.servers.beat.pid, table) if self.servers.beat is not self.servers.worker else 0,
             "postgres_backends": {p: table[p]["ticks"] for p in bench_pids if p in table},
@@ -565,15 +621,13 @@ class Meter:
     def sample_db(self) -> dict:
         """The database's counters. A backend reports them up to ~10 s after it goes idle
         (PostgreSQL 15), so the closing sample of these is taken that much later."""
-        stats = self.admin.execute(
+        stats = self._query(
+            "admin",
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
             "tup_fetched FROM pg_stat_database WHERE datname = %s",
             [self.dbname],
-        ).fetchone()
-        assert stats is not None  # the bench database exists
-        functions = self.bench_db.execute(
-            "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions"
-        ).fetchall()
+        )[0]  # the bench database exists
+        functions = self._query("bench_db", "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions")
         return {
             "db": dict(
                 zip(
@@ -639,7 +693,7 @@ class Meter:
 
     def memory(self) -> dict:
         table = proc_table()
-        web = memory_kb(descendants(self.servers.web.pid, table))
+        web = memory_kb([p for pid in self.servers.web_pids for p in descendants(pid, table)])
         worker_pids = set(descendants(self.servers.worker.pid, table)) | set(descendants(self.servers.beat.pid, table))
         worker = memory_kb(sorted(worker_pids))
         return {
@@ -704,6 +758,7 @@ class Run:
         self.ack: list[float] = []
         self.told: list[float] = []
         self.picks = 0
+        self.acked: list[tuple[int, int]] = []  # (seat, draft card) of every acknowledged pick
         self.picks_by_pod: dict[int, list[int]] = defaultdict(list)  # acknowledged pod versions
         self.refusals: Counter = Counter()
         self.errors: Counter = Counter()
@@ -1116,7 +1171,7 @@ class Context:
         return self.stop_at - time.monotonic()
 
 
-async def drive(args, servers: Servers, meter: Meter, setup: dict, think, seconds: float) -> dict:
+async def drive(args, servers: Servers | External, meter: Meter, setup: dict, think, seconds: float) -> dict:
     import aiohttp
 
     run = Run()
@@ -1260,6 +1315,7 @@ async def drive(args, servers: Servers, meter: Meter, setup: dict, think, second
         },
         "usage": usage,
         "_pushed_packs": stats.pushed_packs if page else run.pushed_packs,
+        "_acked": run.acked,
         "_max_heard": {
             pod: stats.max_version.get(pod, -1)
             if page
@@ -1315,7 +1371,28 @@ def page_notifications(stats) -> dict:
 # --- checks and profile ----------------------------------------------------------------
 
 
-def conservation(event_id: int, window: dict) -> dict:
+def conservation(event_id: int, window: dict, acked: list[tuple[int, int]] | None = None) -> dict:
+    from django.db import OperationalError, connection, transaction
+
+    # The pods still draft (clocks run out after the window): read them as one snapshot, or a
+    # pick between two of the check's queries looks like a broken pile.
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                return _conservation(event_id, window, acked)
+        except OperationalError:  # an outage dropped the pool's idle connections: open new ones
+            if attempt == 2:
+                raise
+            connection.close()
+            close_pool = getattr(connection, "close_pool", None)  # PostgreSQL's pool (Django 5.1+)
+            if close_pool is not None:
+                close_pool()
+    raise AssertionError("unreachable")
+
+
+def _conservation(event_id: int, window: dict, acked: list[tuple[int, int]] | None) -> dict:
     from django.db.models import Count
 
     from drafts.models import Pick, Pod
@@ -1335,6 +1412,13 @@ def conservation(event_id: int, window: dict) -> dict:
         "picks_by_kind": dict(Counter(picks.values_list("kind", flat=True))),
         "timeout_picks_in_window": picks.filter(kind="timeout", made_at__lte=ended).count(),
         "duplicated_picks": duplicates,
+        # every pick a page was told was made is in the database (a host lost mid-pick included)
+        "acknowledged_picks_missing": len(set(acked or ()) - set(picks.values_list("seat_id", "draft_card_id"))),
+        "seats_with_a_pick_number_twice": picks.values("seat_id", "round", "pick_number")
+        .order_by()
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+        .count(),
     }
 
 
@@ -1701,7 +1785,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         + "; starting servers ...",
         flush=True,
     )
-    servers = Servers(args, web_workers)
+    servers = External(args) if args.base_url else Servers(args, web_workers)
     meter = None
     try:
         meter = Meter(args, servers)
@@ -1737,8 +1821,10 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         **summary,
     }
-    result["conservation"] = conservation(setup["event"], summary["window"])
-    if more_follow:  # the servers have stopped: only the next run's worker would see these clocks
+    result["conservation"] = conservation(setup["event"], summary["window"], summary.pop("_acked"))
+    # Our servers have stopped: only the next run's worker would see these clocks. A site that
+    # keeps running (``--base-url``) would time their seats out meanwhile.
+    if more_follow or getattr(args, "base_url", None):
         pause_unfinished(setup)
     result["foreign_messages"] = foreign = foreign_messages(result.pop("_pushed_packs"), result.pop("_max_heard"))
     if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket
@@ -1752,10 +1838,11 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
 def main(argv=None) -> None:
     args = parse_args(argv)
     print(f"Preparing {args.database_url} ...", flush=True)
-    recreate_database(args.database_url)
-    import redis
+    if not args.base_url:  # a site that runs already keeps its database, queue and layer
+        recreate_database(args.database_url)
+        import redis
 
-    redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
+        redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
     plan: list[tuple] = []

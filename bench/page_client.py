@@ -246,6 +246,7 @@ class PageStats:
         self.sheet_unreadable = 0
         self.closed_by_server: Counter = Counter()  # "<kind of page> <close code>" -> sockets
         self.reconnects = 0
+        self.reconnect_seconds: list[float] = []  # a socket closed -> its page's next snapshot
         self.stall_syncs = 0  # syncs sent because the state stood still too long (should be 0)
         self.gap_syncs = 0
         self.ready_ack: list[float] = []
@@ -325,6 +326,7 @@ class PageStats:
             "state_rule": {kind: dict(counts) for kind, counts in rules.items()},
             "closed_by_server": dict(self.closed_by_server),
             "reconnects": self.reconnects,
+            "reconnect_ms": percentiles(self.reconnect_seconds),
             "gap_syncs": self.gap_syncs,
             "stall_syncs": self.stall_syncs,
             "readies": self.readies,
@@ -446,6 +448,7 @@ class StateSocket(SocketPage):
         self.last_change = time.monotonic()
         self.first_frames: list[str] = []  # what came before any snapshot (for the failure message)
         self.cards_url: str | None = None
+        self.closed_at: float | None = None
 
     def state_of(self, pod_id: int) -> PageState:
         state = self.states.get(pod_id)
@@ -506,16 +509,25 @@ class StateSocket(SocketPage):
             self.run.errors[f"socket_reader_{type(error).__name__}"] += 1
             self.run.note_error(f"{self.path} reader: {error!r}")
         if not self.run.stopping:
+            self.closed_at = time.monotonic()
             self.stats.closed_by_server[f"{self.kind} {ws.close_code}"] += 1
             self.run.errors["socket_disconnected"] += 1
         self.release_waiters()
         self.changed.set()
+        if not self.run.stopping:
+            self.on_closed()
+
+    def on_closed(self) -> None:
+        """The socket closed under the page (observers just count it)."""
 
     def on_snapshot(self, data: dict, at: float) -> None:
         pod_id = int(data.get("pod") or 0)
         state = self.state_of(pod_id)
         state.load_snapshot(data)
         self.cards_url = data.get("cards_url")
+        if self.closed_at is not None:  # back after a lost socket: the page shows the draft again
+            self.stats.reconnect_seconds.append(at - self.closed_at)
+            self.closed_at = None
         self.snapshot_seen.set()
         self.state_changed(pod_id, state, None, at)
 
@@ -608,6 +620,21 @@ class PagePlayer(StateSocket):
         self.asked_cards: set[str] = set()
         self.last_picked: tuple | None = None  # (pack, cards left) of the last pick sent
         self.ready_round: int | None = None
+        self.reopening: asyncio.Future | None = None
+
+    def on_closed(self) -> None:
+        if self.reopening is None or self.reopening.done():
+            self.reopening = asyncio.ensure_future(self.reopen())
+
+    async def reopen(self) -> None:
+        """As static/js/live.js: a lost socket is opened again after its backoff (1-1.5 s, then
+        1 s between tries here), whatever the player is doing meanwhile."""
+        await asyncio.sleep(1 + self.rng.uniform(0, 0.5))
+        while not self.ctx.over() and (self.ws is None or self.ws.closed):
+            self.stats.reconnects += 1
+            if await self.connect():
+                return
+            await asyncio.sleep(1)
 
     def wake(self) -> None:
         self.changed.set()
@@ -714,11 +741,11 @@ class PagePlayer(StateSocket):
         while not ctx.over():
             if driver.finished:
                 return
-            if self.ws is None or self.ws.closed:
-                self.stats.reconnects += 1
-                if not await self.connect():  # like the page: open the socket again
-                    await asyncio.sleep(1)
-                    continue
+            if self.ws is None or self.ws.closed:  # like the page: wait for the socket to reopen
+                self.on_closed()
+                assert self.reopening is not None
+                await self.reopening
+                continue
             state = self.state
             pod = (state.state or {}).get("pod") or {}
             if pod.get("state") in FINISHED:
@@ -781,6 +808,7 @@ class PagePlayer(StateSocket):
         if status == 201:
             assert body is not None
             run.picks += 1
+            run.acked.append((self.seat["id"], card))
             run.picks_by_pod[self.seat["pod"]].append((body.get("pick") or {}).get("pod_version"))
             if (body.get("pod") or {}).get("state") in FINISHED:
                 driver.finish()
@@ -790,6 +818,10 @@ class PagePlayer(StateSocket):
             self.stats.forget(neighbour, front["pack_id"])
         if status == 0 or status >= 500:
             run.errors["pick_failed"] += 1
+            # No answer (the socket's host died) or the site could not serve it (503): the page
+            # says so and shows the pack still there; the player picks again.
+            self.last_picked = None
+            await asyncio.sleep(0.5)
         code = self.refused(body, BENIGN_REFUSALS)
         if code in BENIGN_REFUSALS and in_time:
             run.sent_in_time_lost += 1
