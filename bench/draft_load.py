@@ -1824,7 +1824,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
     result["conservation"] = conservation(setup["event"], summary["window"], summary.pop("_acked"))
     # Our servers have stopped: only the next run's worker would see these clocks. A site that
     # keeps running (``--base-url``) would time their seats out meanwhile.
-    if more_follow or getattr(args, "base_url", None):
+    if more_follow or args.base_url:
         pause_unfinished(setup)
     result["foreign_messages"] = foreign = foreign_messages(result.pop("_pushed_packs"), result.pop("_max_heard"))
     if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket
