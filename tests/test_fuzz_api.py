@@ -262,6 +262,17 @@ def test_odd_form_posts_on_every_page_never_break_it(cube_names, in_process_requ
     assert broken == [], "\n".join(broken)
 
 
+def clients_of_every_role(world) -> dict:
+    """A test client per role that passes some gate (and one signed out), none raising."""
+    from django.test import Client
+
+    clients = {"anonymous": Client(raise_request_exception=False)}
+    for role in ("player", "judge", "head_judge", "organiser"):
+        clients[role] = Client(raise_request_exception=False)
+        clients[role].force_login(world.users[role])
+    return clients
+
+
 # --- Classes of bad input an outside run found (each must be a 400 with a stable code) ------
 
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
@@ -285,17 +296,13 @@ BAD_BODIES = {
 def test_bad_json_bodies_on_every_write_endpoint_are_coded_400s(cube_names, in_process_requests, kind):  # noqa: F811
     """Every API route that takes a body, as every role that passes its gate: 400 with the
     class's code (or the caller's 401/403 first), never a 500, nothing stored."""
-    from django.test import Client
 
     from penalties.models import Penalty
     from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes, targets
 
     body, code = BAD_BODIES[kind]
     world = build_world(cube_names)
-    clients = {"anonymous": Client(raise_request_exception=False)}
-    for role in ("player", "judge", "head_judge", "organiser"):
-        clients[role] = Client(raise_request_exception=False)
-        clients[role].force_login(world.users[role])
+    clients = clients_of_every_role(world)
     broken, coded, requests = [], 0, 0
     before = (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count())
     for name, route, params in project_routes():
@@ -461,18 +468,13 @@ def test_numbers_past_the_integer_range_on_every_write_endpoint_are_400s(cube_na
     never a 500, nothing stored."""
     import re
 
-    from django.test import Client
-
     from penalties.models import Penalty
     from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes, targets
 
     schema = _api_schema()
     operations = {re.sub(r"\{\w+\}", "{}", path): ops for path, ops in schema["paths"].items()}
     world = build_world(cube_names)
-    clients = {"anonymous": Client(raise_request_exception=False)}
-    for role in ("player", "judge", "head_judge", "organiser"):
-        clients[role] = Client(raise_request_exception=False)
-        clients[role].force_login(world.users[role])
+    clients = clients_of_every_role(world)
     broken, refused, requests = [], 0, 0
     before = (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count())
     for name, route, params in project_routes():
