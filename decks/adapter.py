@@ -20,6 +20,7 @@ from cards import selectors as card_selectors
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
 from cards.name_folding import normalize_name
 from decks import validation as core
+from draftsite.bounds import ID_MAX
 from draftsite.i18n import localize_problems
 
 BASIC_LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
@@ -137,7 +138,8 @@ def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Chec
     query = Q(pk__in=[])
     for given in givens:
         if given.isdigit():
-            ids.add(int(given))
+            if int(given) <= ID_MAX:  # past an id's range: no such card (draftsite.bounds)
+                ids.add(int(given))
             continue
         match = _LABEL.match(given)
         if match:

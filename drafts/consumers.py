@@ -25,7 +25,6 @@ import orjson
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +35,7 @@ from drafts.queue import queue_rows
 from drafts.services import fastpath
 from drafts.tasks import event_group
 from draftsite.errors import DomainError
+from draftsite.frames import GuardedJsonConsumer
 from draftsite.middleware import SERVICE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def cards_url(event: Event, scope: dict) -> str:
     return cardsheet.sheet_url(event, language)
 
 
-class _PodSocket(AsyncJsonWebsocketConsumer):
+class _PodSocket(GuardedJsonConsumer):
     """Joins the pod groups the viewer may follow; forwards versions only."""
 
     role = ""
@@ -357,21 +357,7 @@ class _PodSocket(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         self.received_at = timezone.now()  # a pick counts from here (the timer rule)
-        if text_data is None:
-            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
-            return
-        await super().receive(text_data=text_data, **kwargs)
-
-    @classmethod
-    async def encode_json(cls, content):
-        return orjson.dumps(content).decode()  # pick answers carry whole packs: a fast encoder
-
-    @classmethod
-    async def decode_json(cls, text_data):
-        try:
-            return orjson.loads(text_data)
-        except ValueError:  # orjson's errors are ValueErrors
-            return None
+        await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)  # draftsite.frames
 
 
 class SeatSocket(_PodSocket):

@@ -8,6 +8,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from drafts.models import DraftFormat, EnforcementLevel, StaffRole
+from draftsite.bounds import ID_MAX, INTEGER_MAX
 
 MAX_SEED = 2**48
 
@@ -151,15 +152,27 @@ class StaffRoleForm(forms.Form):
 # number reads as None, and the page or service says what is wrong.
 
 
+# Every number is bounded by its column's range (draftsite.bounds): PostgreSQL refuses one past it.
+MAX_PILE_POSITION = 1000  # as the API's and the socket's
+
+
+def _id_field() -> forms.IntegerField:
+    return forms.IntegerField(required=False, min_value=1, max_value=ID_MAX)
+
+
+def _amount_field() -> forms.IntegerField:  # the service says which amounts are allowed
+    return forms.IntegerField(required=False, min_value=-INTEGER_MAX, max_value=INTEGER_MAX)
+
+
 class PickForm(forms.Form):
-    card = forms.IntegerField(required=False)
-    pack = forms.IntegerField(required=False)
-    position = forms.IntegerField(required=False)
+    card = _id_field()
+    pack = _id_field()
+    position = forms.IntegerField(required=False, min_value=0, max_value=MAX_PILE_POSITION)
 
 
 class PileMoveForm(forms.Form):
-    card = forms.IntegerField(required=False)
-    position = forms.IntegerField(required=False)
+    card = _id_field()
+    position = forms.IntegerField(required=False, min_value=0, max_value=MAX_PILE_POSITION)
 
 
 class PileCoverForm(forms.Form):
@@ -167,8 +180,8 @@ class PileCoverForm(forms.Form):
 
 
 class PodControlForm(forms.Form):
-    seat = forms.IntegerField(required=False)
-    seconds = forms.IntegerField(required=False)
-    minutes = forms.IntegerField(required=False)
-    registration = forms.IntegerField(required=False)
+    seat = _id_field()
+    seconds = _amount_field()
+    minutes = _amount_field()
+    registration = _id_field()
     next = forms.CharField(required=False, strip=False)

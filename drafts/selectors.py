@@ -118,7 +118,9 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
                 "pile_dfcs": by_pile.get(s.pk, []) if include_piles else None,
             }
             for s in seats
-        ]
+        ],
+        # Piles closed because the draft is over (not because it has not begun: nothing drafted yet).
+        "draft_over": pod.effective_state in (PodState.DECK_BUILDING, PodState.DONE),
     }
 
 

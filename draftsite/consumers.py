@@ -1,9 +1,9 @@
 """A minimal consumer that proves the channel layer round trip (used by health checks)."""
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from draftsite.frames import GuardedJsonConsumer
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(GuardedJsonConsumer):
     """Echoes ``{"type": "ping"}`` as ``{"type": "pong"}`` through the channel layer."""
 
     group_name = "ping"

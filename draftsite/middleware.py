@@ -66,12 +66,14 @@ class ResilienceMiddleware(MiddlewareMixin):
     (draftsite.threads.OneHopHandler), Django's test client too."""
 
     def process_request(self, request):
-        if "%00" in request.META.get("QUERY_STRING", "") or any(
-            "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
+        if (
+            "\x00" in request.path_info  # a path's token or name (/api/staff-invitations/%00/accept/)
+            or "%00" in request.META.get("QUERY_STRING", "")
+            or any("\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists())
         ):
-            # PostgreSQL refuses NUL in any text it is given (a filter, a search): refuse it
-            # here for every page and endpoint rather than let a query fail with a 500.
-            message = "The address contains a NUL character."
+            # PostgreSQL refuses NUL in any text it is given (a filter, a search, a token): refuse
+            # it here for every page and endpoint rather than let a query fail with a 500.
+            message = gettext("The address contains a NUL character.")
             if _is_api(request):
                 return _json_error(INVALID_TEXT, message, 400)
             return render(

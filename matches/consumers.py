@@ -9,15 +9,15 @@ and clocks are public, so anyone may listen; nothing private ever travels on the
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from drafts.models import Event
+from draftsite.frames import GuardedJsonConsumer
 from matches import error_codes
 from matches.tasks import event_group
 
 
-class EventMatchesSocket(AsyncJsonWebsocketConsumer):
+class EventMatchesSocket(GuardedJsonConsumer):
     async def connect(self):
         self.event_id = int(self.scope["url_route"]["kwargs"]["event_id"])
         exists = await database_sync_to_async(lambda: Event.objects.filter(pk=self.event_id).exists())()
@@ -34,7 +34,7 @@ class EventMatchesSocket(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "heartbeat":
+        if content.get("type") == "heartbeat":
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
             await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})

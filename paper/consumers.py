@@ -7,7 +7,7 @@ server -> client
   {"type": "changed", "pod": <id>, "version": <n>, "server_time": "<iso>"}
                                on connect and after every committed change of the pod's call
   {"type": "heartbeat", "server_time": "<iso>"}   answer to a heartbeat (the page resyncs its clock)
-  {"type": "error", "code": "unknown_message"}
+  {"type": "error", "code": "unknown_message"}   (a frame that is no JSON object: "invalid_frame")
 client -> server
   {"type": "heartbeat"}
 
@@ -31,7 +31,7 @@ CLOSE_FORBIDDEN = 4403
 
 
 class _CallSocket(_PodSocket):
-    """The draft engine's socket (text frames, malformed JSON answered, not fatal) with its own
+    """The draft engine's socket (frames through draftsite.frames: a bad one is answered, not fatal) with its own
     group: the paper pod's, joined for one pod id."""
 
     role = ""
@@ -63,7 +63,7 @@ class _CallSocket(_PodSocket):
             await self.channel_layer.group_discard(paper_group(self.pod_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "heartbeat":
+        if content.get("type") == "heartbeat":
             if not await database_sync_to_async(self.still_allowed)():
                 await self.close(code=CLOSE_FORBIDDEN)
                 return

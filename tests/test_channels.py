@@ -64,3 +64,20 @@ async def test_a_consumer_losing_the_database_after_the_handshake_closes_with_tr
     assert connected
     assert await communicator.receive_json_from(timeout=5) == {"type": "hello", "role": "player"}
     assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": 1013}
+
+
+def test_every_routed_socket_reads_its_frames_through_the_one_guarded_decoder():
+    """draftsite.frames: no consumer decodes a client frame on its own (a bad frame must never
+    reach a handler; tests/test_fuzz_sockets.py feeds every socket every bad frame)."""
+    from draftsite.frames import GuardedJsonConsumer
+    from draftsite.routing import websocket_urlpatterns
+
+    consumers = [pattern.callback.consumer_class for pattern in websocket_urlpatterns]
+    assert len(consumers) >= 8
+    assert [c.__name__ for c in consumers if not issubclass(c, GuardedJsonConsumer)] == []
+    own_decoders = [
+        c.__name__
+        for c in consumers
+        if any("decode_json" in vars(k) for k in c.__mro__[: c.__mro__.index(GuardedJsonConsumer)])
+    ]
+    assert own_decoders == []

@@ -262,6 +262,17 @@ def test_odd_form_posts_on_every_page_never_break_it(cube_names, in_process_requ
     assert broken == [], "\n".join(broken)
 
 
+def clients_of_every_role(world) -> dict:
+    """A test client per role that passes some gate (and one signed out), none raising."""
+    from django.test import Client
+
+    clients = {"anonymous": Client(raise_request_exception=False)}
+    for role in ("player", "judge", "head_judge", "organiser"):
+        clients[role] = Client(raise_request_exception=False)
+        clients[role].force_login(world.users[role])
+    return clients
+
+
 # --- Classes of bad input an outside run found (each must be a 400 with a stable code) ------
 
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
@@ -285,17 +296,13 @@ BAD_BODIES = {
 def test_bad_json_bodies_on_every_write_endpoint_are_coded_400s(cube_names, in_process_requests, kind):  # noqa: F811
     """Every API route that takes a body, as every role that passes its gate: 400 with the
     class's code (or the caller's 401/403 first), never a 500, nothing stored."""
-    from django.test import Client
 
     from penalties.models import Penalty
     from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes, targets
 
     body, code = BAD_BODIES[kind]
     world = build_world(cube_names)
-    clients = {"anonymous": Client(raise_request_exception=False)}
-    for role in ("player", "judge", "head_judge", "organiser"):
-        clients[role] = Client(raise_request_exception=False)
-        clients[role].force_login(world.users[role])
+    clients = clients_of_every_role(world)
     broken, coded, requests = [], 0, 0
     before = (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count())
     for name, route, params in project_routes():
@@ -366,3 +373,168 @@ def test_the_token_endpoint_with_a_lone_surrogate_username(client, db):
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "invalid_text"
+
+
+# --- Numbers past the database's integer range (bigint ids, integer counts): a 400, never a 500 ---
+
+PAST_THE_RANGE = {"bigint + 1": 2**63, "10**30": 10**30, "integer + 1": 2**31, "below bigint": -(2**63) - 1}
+
+
+def _api_schema() -> dict:
+    from django.test import Client
+
+    return Client().get("/api/schema/?format=json").json()
+
+
+def _resolve(schema: dict, node: dict) -> dict:
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def body_with_number(schema: dict, node: dict, number: int, which: int) -> tuple[object, int]:
+    """A body of the request's shape whose ``which``-th integer is ``number`` (every other
+    integer 1, other values plausible), and how many integers it holds: one at a time, so that
+    no other field's bound refuses the body first."""
+    count = 0
+
+    def build(node: dict, depth: int):
+        nonlocal count
+        node = _resolve(schema, node)
+        for key in ("oneOf", "anyOf", "allOf"):
+            if node.get(key):
+                options = [_resolve(schema, option) for option in node[key]]
+                integer = [option for option in options if option.get("type") == "integer"]
+                return build((integer or options)[0], depth)
+        kind = node.get("type")
+        if node.get("enum"):
+            return node["enum"][0]
+        if kind == "integer":
+            count += 1
+            return number if count - 1 == which else 1
+        if kind == "array" and depth < 6:
+            return [build(node.get("items", {}), depth + 1)]
+        if (kind == "object" or node.get("properties")) and depth < 6:
+            return {name: build(prop, depth + 1) for name, prop in node.get("properties", {}).items()}
+        return {"boolean": False, "number": 1.5, "string": "x"}.get(kind, "x")
+
+    body = build(node, 0)
+    return body, count
+
+
+def integer_paths(schema: dict, node: dict, where: str = "", seen: frozenset = frozenset()) -> list[tuple[str, dict]]:
+    """Every integer a request body may hold, with its schema (``where`` names it)."""
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        return [] if name in seen else integer_paths(schema, _resolve(schema, node), where, seen | {name})
+    found = [(where, node)] if node.get("type") == "integer" else []
+    for key in ("oneOf", "anyOf", "allOf"):
+        for option in node.get(key, []):
+            found += integer_paths(schema, option, where, seen)
+    if node.get("type") == "array":
+        found += integer_paths(schema, node.get("items", {}), where + "[]", seen)
+    for name, prop in (node.get("properties") or {}).items():
+        found += integer_paths(schema, prop, f"{where}.{name}", seen)
+    for extra in (node.get("additionalProperties"),):
+        if isinstance(extra, dict):
+            found += integer_paths(schema, extra, where + "{}", seen)
+    return found
+
+
+def test_every_integer_a_request_body_takes_is_bounded_by_its_column(db):
+    """The OpenAPI schema is what the serializers check: an integer without a maximum (or a
+    fixed list of values) would reach a query past the column's range."""
+    schema = _api_schema()
+    unbounded, seen = [], 0
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if not body:
+                continue
+            for where, node in integer_paths(schema, body["schema"]):
+                seen += 1
+                if "enum" not in node and ("maximum" not in node or "minimum" not in node):
+                    unbounded.append(f"{method.upper()} {path} {where}")
+                elif "maximum" in node and node["maximum"] > 2**63 - 1:
+                    unbounded.append(f"{method.upper()} {path} {where}: maximum past bigint")
+    assert seen > 40
+    assert unbounded == []
+
+
+@pytest.mark.parametrize("number", sorted(PAST_THE_RANGE), ids=str)
+def test_numbers_past_the_integer_range_on_every_write_endpoint_are_400s(cube_names, in_process_requests, number):  # noqa: F811
+    """Every API route that takes a body gets a body of its own shape whose every integer is past
+    the range, as every role that passes its gate: a 400 (or the caller's 401/403/404 first),
+    never a 500, nothing stored."""
+    import re
+
+    from penalties.models import Penalty
+    from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes, targets
+
+    schema = _api_schema()
+    operations = {re.sub(r"\{\w+\}", "{}", path): ops for path, ops in schema["paths"].items()}
+    world = build_world(cube_names)
+    clients = clients_of_every_role(world)
+    broken, refused, requests = [], 0, 0
+    before = (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count())
+    for name, route, params in project_routes():
+        if not route.startswith("api/"):
+            continue
+        operation_set = operations.get(re.sub(r"<(?:\w+:)?\w+>", "{}", "/" + route), {})
+        for method, kind_of_target, _rule, _body in ENDPOINTS[name]:
+            operation = operation_set.get(method.lower(), {})
+            content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if method == "GET" or not content or not integer_paths(schema, content["schema"]):
+                continue
+            which, count = 0, 1
+            while which < count:
+                body, count = body_with_number(schema, content["schema"], PAST_THE_RANGE[number], which)
+                which += 1
+                for target in targets(world, kind_of_target, params)[:2]:
+                    url = "/" + route
+                    for key, value in target.kwargs.items():
+                        url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
+                    for role, client in clients.items():
+                        cache.clear()
+                        with transaction.atomic():
+                            response = getattr(client, method.lower())(url, data=body, content_type="application/json")
+                            transaction.set_rollback(True)
+                        requests += 1
+                        if response.status_code >= 500:
+                            broken.append(f"{method} {url} as {role} {body}: {response.status_code}")
+                        refused += response.status_code == 400
+    assert requests > 100 and refused > 30
+    assert broken == [], "\n".join(broken)
+    assert (Penalty.objects.count(), DraftCard.objects.filter(seat__isnull=False).count()) == before
+
+
+def test_a_nul_in_a_path_token_is_a_400_on_every_route_that_takes_text(cube_names, in_process_requests):  # noqa: F811
+    """A NUL in a path's text (an invitation or spectator token, a set code): refused up front
+    (PostgreSQL refuses NUL in any query), as the API's invalid_text or a 400 page."""
+    from django.test import Client
+
+    from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes
+
+    world = build_world(cube_names, with_decks=False)
+    clients = {"anonymous": Client(raise_request_exception=False), "organiser": Client(raise_request_exception=False)}
+    clients["organiser"].force_login(world.users["organiser"])
+    wrong, requests = [], 0
+    for name, route, params in project_routes():
+        texts = [key for key in params if _converter(route, key) in ("", "str:", "slug:")]
+        if not texts:
+            continue
+        url = "/" + route
+        for key in params:
+            url = url.replace(f"<{_converter(route, key)}{key}>", "a%00b" if key in texts else "1")
+        for method in {m for m, *_ in ENDPOINTS[name]}:
+            for role, client in clients.items():
+                with transaction.atomic():
+                    response = getattr(client, method.lower())(url)
+                    transaction.set_rollback(True)
+                requests += 1
+                if response.status_code != 400:
+                    wrong.append(f"{method} {url} as {role}: {response.status_code}")
+                elif route.startswith("api/") and response.json()["errors"][0]["code"] != "invalid_text":
+                    wrong.append(f"{method} {url} as {role}: {response.json()['errors'][0]['code']}")
+    assert requests >= 8
+    assert wrong == [], "\n".join(wrong)

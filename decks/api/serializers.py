@@ -9,6 +9,7 @@ from rest_framework import serializers
 from decks import error_codes, findings, parsers
 from decks import validation as core
 from decks.models import SelectionMethod
+from draftsite.bounds import ID_MAX
 
 MAX_LINES = parsers.MAX_LINES
 MAX_TOTAL = parsers.MAX_TOTAL
@@ -19,6 +20,10 @@ class StrictIntegerField(serializers.IntegerField):
     """An integer, written as a JSON integer or as digits: never 2.5, "four", true or 2.0."""
 
     default_error_messages = {"invalid": "A whole number is required."}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_value", ID_MAX)  # an id at most (draftsite.bounds)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or isinstance(data, float):
@@ -56,7 +61,7 @@ class EntrySerializer(serializers.Serializer):
         return attrs
 
 
-@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "integer"}]})
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 1, "maximum": ID_MAX}]})
 class ChecklistRefField(serializers.Field):
     """A checklist or substitute card: its name, "Name (SET NUMBER)", or its id."""
 

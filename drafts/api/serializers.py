@@ -19,6 +19,7 @@ from drafts.models import (
     StaffInvitation,
     StaffRole,
 )
+from draftsite.bounds import ID_MAX, INTEGER_MAX
 
 
 class EventInput(serializers.Serializer):
@@ -87,7 +88,7 @@ class RegistrationOutput(serializers.ModelSerializer):
 class SeatingInput(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
     pods = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=8),
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=ID_MAX), max_length=8),
         required=False,
         max_length=200,
         help_text=gettext_lazy("Seat by hand: registration ids per pod, in seat order."),
@@ -95,26 +96,30 @@ class SeatingInput(serializers.Serializer):
 
 
 class MovePlayerInput(serializers.Serializer):
-    registration = serializers.IntegerField(min_value=1)
+    registration = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     position = serializers.IntegerField(min_value=0, max_value=7, required=False)
 
 
 class ExtendClocksInput(serializers.Serializer):
     # The service checks the range (``invalid_timer``), as for the pod page.
-    seconds = serializers.IntegerField()
-    seat = serializers.IntegerField(min_value=1, required=False)  # one seat's pick timers (a seat id)
+    seconds = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX)
+    seat = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False)  # one seat's pick timers (a seat id)
 
 
 class DeckBuildingClockInput(serializers.Serializer):
-    minutes = serializers.IntegerField()
+    minutes = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX)
 
 
 class StartDeckBuildingInput(serializers.Serializer):
-    minutes = serializers.IntegerField(required=False)  # default: the event's deck-building minutes
+    minutes = serializers.IntegerField(
+        min_value=-INTEGER_MAX, max_value=INTEGER_MAX, required=False
+    )  # default: the event's deck-building minutes
 
 
 class PickInput(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1, help_text=gettext_lazy("The id of the card in the pack."))
+    card = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text=gettext_lazy("The id of the card in the pack.")
+    )
     position = serializers.IntegerField(
         min_value=0,
         max_value=1000,
@@ -123,13 +128,14 @@ class PickInput(serializers.Serializer):
     )
     pack = serializers.IntegerField(
         min_value=1,
+        max_value=ID_MAX,
         required=False,
         help_text=gettext_lazy("The pack you picked from; a stale pack gives 409 wrong_pack."),
     )
 
 
 class PileMoveInput(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1)
+    card = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     position = serializers.IntegerField(min_value=0, max_value=1000)
 
 
@@ -139,7 +145,7 @@ class PileCoverInput(serializers.Serializer):
 
 class ReplaceSeatInput(serializers.Serializer):
     automatic = serializers.BooleanField(required=False, default=False)
-    registration = serializers.IntegerField(min_value=1, required=False)
+    registration = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False)
 
     def validate(self, attrs):
         if bool(attrs.get("automatic")) == bool(attrs.get("registration")):

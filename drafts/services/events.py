@@ -138,6 +138,11 @@ def register_player(
     if not display:
         raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
     if user is not None and Registration.objects.filter(event=event, user=user).exists():
+        if actor is not None and actor.pk != user.pk:  # an organiser registering someone else
+            raise ConflictError(
+                error_codes.ALREADY_REGISTERED,
+                gettext("%(name)s is already registered for this event.") % {"name": user.get_username()},
+            )
         raise ConflictError(error_codes.ALREADY_REGISTERED, gettext("You are already registered for this event."))
     try:
         with transaction.atomic():

@@ -48,10 +48,10 @@ def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
     pod = lock_pod(pod_id)
     require(actor, pod.event, Permission.ORGANISER)
     if pod.state != PodState.NOT_STARTED:
-        raise ConflictError(error_codes.POD_ALREADY_STARTED, "This pod has already started.")
+        raise ConflictError(error_codes.POD_ALREADY_STARTED, _("This pod has already started."))
     seats = list(pod.seats.order_by("position"))
     if len(seats) < 2:
-        raise DomainError(error_codes.TOO_FEW_PLAYERS, "A pod needs at least two seats to draft.")
+        raise DomainError(error_codes.TOO_FEW_PLAYERS, _("A pod needs at least two seats to draft."))
     opened = open_packs(pod.event, pod.seed, len(seats))
     for round_number, packs in opened.items():
         pack_rows = Pack.objects.bulk_create(
@@ -175,7 +175,7 @@ _REFUSALS = {
 
 def _refusal(code: str) -> DomainError:
     if code == error_codes.INVALID_POSITION:
-        return DomainError(code, _("A pile position is 0 or more."), field="position")
+        return DomainError(code, _(_("A pile position is 0 or more.")), field="position")
     error_class, message = _REFUSALS.get(code, _REFUSALS[error_codes.CARD_NOT_IN_PACK])
     return error_class(code if code in _REFUSALS else error_codes.CARD_NOT_IN_PACK, str(message))
 
@@ -526,7 +526,7 @@ def _take(
     if position is None or position >= pile_size:
         position = pile_size
     elif position < 0:
-        raise DomainError(error_codes.INVALID_POSITION, "A pile position is 0 or more.")
+        raise DomainError(error_codes.INVALID_POSITION, _("A pile position is 0 or more."))
     else:
         DraftCard.objects.filter(seat=seat, pile_position__gte=position).update(pile_position=F("pile_position") + 1)
     pick_number = pack.picks_made + 1
@@ -794,9 +794,9 @@ def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
     require(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     if pod.state == PodState.PAUSED:
-        raise ConflictError(error_codes.POD_PAUSED, "The pod is already paused.")
+        raise ConflictError(error_codes.POD_PAUSED, _("The pod is already paused."))
     if pod.state not in ACTIVE_STATES:
-        raise ConflictError(error_codes.POD_NOT_DRAFTING, "Only a running pod can be paused.")
+        raise ConflictError(error_codes.POD_NOT_DRAFTING, _("Only a running pod can be paused."))
     for pack in Pack.objects.filter(pod=pod, holder__isnull=False).exclude(deadline=None):
         pack.remaining_ms = max(0, int((pack.deadline - now).total_seconds() * 1000))
         pack.deadline = None
@@ -823,7 +823,7 @@ def resume_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Po
     pod = lock_pod(pod_id)
     require(actor, pod.event, Permission.ORGANISER)
     if pod.state != PodState.PAUSED:
-        raise ConflictError(error_codes.POD_NOT_PAUSED, "The pod is not paused.")
+        raise ConflictError(error_codes.POD_NOT_PAUSED, _("The pod is not paused."))
     for pack in Pack.objects.filter(pod=pod, holder__isnull=False).exclude(remaining_ms=None):
         pack.deadline = now + dt.timedelta(milliseconds=pack.remaining_ms)
         pack.remaining_ms = None
@@ -858,7 +858,7 @@ def advance_round(*, pod_id: int, actor=None, now: dt.datetime | None = None) ->
     require(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     if pod.state != PodState.REVIEWING:
-        raise ConflictError(error_codes.POD_NOT_REVIEWING, "The pod is not between rounds.")
+        raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
     log_action(pod, now, PodAction.ADVANCE_ROUND, actor, round=pod.round + 1)
     _start_next_round(pod, now)
     pod.save()
@@ -874,7 +874,7 @@ def mark_ready(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> S
     pod = lock_pod(seat.pod_id)
     settle(pod, now)
     if pod.state != PodState.REVIEWING:
-        raise ConflictError(error_codes.POD_NOT_REVIEWING, "The pod is not between rounds.")
+        raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
     Seat.objects.filter(pk=seat.pk).update(ready=True)
     waiting = Seat.objects.filter(pod=pod, ready=False, is_automatic=False).exists()
     if not waiting:
@@ -890,7 +890,7 @@ def mark_ready(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> S
 def _refuse_if_finished(pod: Pod) -> None:
     """A finished pod's seats and pools belong to their players: no hand-over, no robot."""
     if pod.state == PodState.DONE:
-        raise ConflictError(error_codes.POD_FINISHED, "This pod has finished; its seats can no longer change.")
+        raise ConflictError(error_codes.POD_FINISHED, _("This pod has finished; its seats can no longer change."))
 
 
 @transaction.atomic
@@ -921,9 +921,9 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
     _refuse_if_finished(pod)
     registration = Registration.objects.filter(pk=registration_id, event_id=pod.event_id).first()
     if registration is None:
-        raise DomainError(error_codes.NOT_REGISTERED, "That player is not registered for this event.")
+        raise DomainError(error_codes.NOT_REGISTERED, _("That player is not registered for this event."))
     if Seat.objects.filter(registration=registration).exclude(pk=seat.pk).exists():
-        raise ConflictError(error_codes.SEAT_TAKEN, "That player already has a seat.")
+        raise ConflictError(error_codes.SEAT_TAKEN, _("That player already has a seat."))
     previous = seat.registration.name if seat.registration_id else None
     seat.registration = registration
     seat.is_automatic = False
@@ -945,10 +945,12 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=Non
     pod = lock_pod(seat.pod_id)
     card = DraftCard.objects.filter(pk=draft_card_id, seat=seat).first()
     if card is None:
-        raise DomainError(error_codes.CARD_NOT_IN_PILE, "That card is not in your pile.")
+        raise DomainError(error_codes.CARD_NOT_IN_PILE, _("That card is not in your pile."))
     size = DraftCard.objects.filter(seat=seat).count()
     if position < 0 or position >= size:
-        raise DomainError(error_codes.INVALID_POSITION, f"Pile positions run from 0 to {size - 1}.")
+        raise DomainError(
+            error_codes.INVALID_POSITION, _("Pile positions run from 0 to %(last)s.") % {"last": size - 1}
+        )
     old = card.pile_position
     if position < old:
         DraftCard.objects.filter(seat=seat, pile_position__gte=position, pile_position__lt=old).update(
@@ -972,7 +974,7 @@ def set_pile_cover(*, seat_id: int, cover: str, actor=None) -> Seat:
     if cover not in PILE_COVERS:
         raise DomainError(
             error_codes.INVALID_PILE_COVER,
-            "The pile can start with nothing, a basic land or a checklist card.",
+            _("The pile can start with nothing, a basic land or a checklist card."),
             field="cover",
         )
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)

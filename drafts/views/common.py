@@ -203,6 +203,7 @@ def present_board(board: dict, *, my_position: int | None = None, pod_round: int
         "top": seats[:half],
         "bottom": list(reversed(seats[half:])),
         "piles_open": any(s["pile_dfcs"] is not None for s in seats),
+        "draft_over": board.get("draft_over", False),
         "direction": direction,
         "size": len(seats),
         "packs_in_play": sum(len(s["packs"]) for s in seats),

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from drafts import access, permissions, selectors, services
 from drafts.access import Permission
-from drafts.forms import PickForm, PileCoverForm, PileMoveForm
+from drafts.forms import MAX_PILE_POSITION, PickForm, PileCoverForm, PileMoveForm
 from drafts.models import PodState, effective_state
 from drafts.views.common import (
     cards_url,
@@ -130,8 +130,17 @@ def _back(seat) -> str:
 def seat_pick(request, seat_id: int):
     """Pick without script: the first post asks to confirm, the second picks."""
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    fields = posted(PickForm, request)
-    card_id, pack_id, position = fields["card"], fields["pack"], fields["position"]
+    form = PickForm(request.POST)
+    if not form.is_valid():  # a pack or position that is no number in its range is refused, never ignored
+        messages.error(
+            request,
+            gettext(
+                "A pick names a card (a whole number), and optionally the pack and a pile position from 0 to %(max)s."
+            )
+            % {"max": MAX_PILE_POSITION},
+        )
+        return redirect(_back(seat))
+    card_id, pack_id, position = (form.cleaned_data[name] for name in ("card", "pack", "position"))
     if card_id is None:
         messages.error(request, gettext("Choose a card to pick."))
         return redirect(_back(seat))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from draftsite.bounds import INTEGER_MAX
 from matches.models import PairingMode
 
 MAX_ID = 2**31 - 1
@@ -44,21 +45,26 @@ class RepairInput(serializers.Serializer):
 
 
 class ReportInput(serializers.Serializer):
-    # Bounds are the service's (impossible_score), so every impossible score gets one code.
-    won = serializers.IntegerField(help_text="Games you won (0-2).")
-    lost = serializers.IntegerField(help_text="Games you lost (0-2).")
-    drawn = serializers.IntegerField(default=0, help_text="Games drawn (0-3).")
+    # Bounds are the service's (impossible_score), so every impossible score gets one code; the
+    # column's range (draftsite.bounds) only keeps a number PostgreSQL would refuse out of it.
+    won = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX, help_text="Games you won (0-2).")
+    lost = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX, help_text="Games you lost (0-2).")
+    drawn = serializers.IntegerField(
+        min_value=-INTEGER_MAX, max_value=INTEGER_MAX, default=0, help_text="Games drawn (0-3)."
+    )
 
 
 class ResultInput(serializers.Serializer):
-    a_wins = serializers.IntegerField()
-    b_wins = serializers.IntegerField()
-    draws = serializers.IntegerField(default=0)
+    a_wins = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX)
+    b_wins = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX)
+    draws = serializers.IntegerField(min_value=-INTEGER_MAX, max_value=INTEGER_MAX, default=0)
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class ExtensionInput(serializers.Serializer):
-    minutes = serializers.IntegerField(help_text="0-60 (invalid_extension otherwise)")
+    minutes = serializers.IntegerField(
+        min_value=-INTEGER_MAX, max_value=INTEGER_MAX, help_text="0-60 (invalid_extension otherwise)"
+    )
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 

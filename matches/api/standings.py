@@ -11,6 +11,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from draftsite.bounds import INTEGER_MAX
 from draftsite.parsers import INVALID_TEXT, JSON_TOO_DEEP
 from matches import error_codes
 from matches.swiss import InvalidHistory, compute_standings, parse_history
@@ -20,7 +21,7 @@ MAX_MATCHES = 60000
 
 
 class HistoryMatchSchema(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=INTEGER_MAX)
     a = serializers.CharField()
     b = serializers.CharField(required=False, help_text="Absent for a bye.")
     a_wins = serializers.IntegerField(min_value=0, max_value=2, required=False, default=0)
@@ -33,7 +34,7 @@ class HistorySchema(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField())
     matches = HistoryMatchSchema(many=True)
     dropped = serializers.DictField(
-        child=serializers.IntegerField(min_value=0),
+        child=serializers.IntegerField(min_value=0, max_value=INTEGER_MAX),
         required=False,
         help_text="A dropped player -> the last round they played.",
     )
@@ -64,6 +65,11 @@ class InvalidHistorySchema(serializers.Serializer):
     detail = serializers.CharField()
     errors = InvalidHistoryErrorSchema(many=True)
     match = serializers.JSONField(required=False, allow_null=True)
+
+
+def _longer(value, limit: int) -> bool:
+    """A list past ``limit`` (anything else is parse_history's to refuse, as invalid_history)."""
+    return isinstance(value, list) and len(value) > limit
 
 
 def invalid_history_response(message: str, match=None, index=None) -> Response:
@@ -102,7 +108,7 @@ class StandingsComputeView(APIView):
                 raise  # the site-wide codes of hostile bodies (draftsite.parsers)
             return invalid_history_response(f"The body is not JSON: {exc.detail}")
         if isinstance(data, dict) and (
-            len(data.get("players") or []) > MAX_PLAYERS or len(data.get("matches") or []) > MAX_MATCHES
+            _longer(data.get("players"), MAX_PLAYERS) or _longer(data.get("matches"), MAX_MATCHES)
         ):
             return invalid_history_response(f"At most {MAX_PLAYERS} players and {MAX_MATCHES} matches in one request.")
         try:

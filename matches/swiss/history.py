@@ -94,13 +94,13 @@ def _result(match, index: int, known: set) -> Result:
     if not isinstance(bye, bool):
         refuse("bye is true or false.")
     b = match.get("b")
-    if a not in known:
+    if not isinstance(a, str) or a not in known:  # a list or an object is no name (and unhashable)
         refuse(f"Unknown player {a!r}.")
     if bye:
         if b is not None:
             refuse("A bye has one player.")  # its score is always 2-0 (MTR 3.1): any given is ignored
         return Result(round=number, a=a)
-    if b not in known:
+    if not isinstance(b, str) or b not in known:
         refuse(f"Unknown player {b!r}." if b is not None else "A match needs two players (or bye: true).")
     if a == b:
         refuse(f"{a} cannot play against themselves.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
+from draftsite.bounds import ID_MAX
 from paper import services
 
 
@@ -19,7 +20,7 @@ class StartInput(serializers.Serializer):
 
 class FlightInput(StartInput):
     pods = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         min_length=1,
         max_length=200,
         help_text=gettext_lazy("Ids of the pods called in lockstep."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
+from draftsite.bounds import ID_MAX
 from penalties import services
 from penalties.models import PenaltyKind
 
@@ -28,7 +29,7 @@ class InfractionOutput(serializers.Serializer):
 
 
 class PenaltyInput(serializers.Serializer):
-    registration = serializers.IntegerField(min_value=1)
+    registration = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     infraction = serializers.CharField(max_length=60, help_text=gettext_lazy("Infraction code from /api/infractions/."))
     description = serializers.CharField(max_length=5000, allow_blank=True, help_text=gettext_lazy("What happened."))
     fix = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
@@ -47,7 +48,7 @@ class PenaltyInput(serializers.Serializer):
         help_text=gettext_lazy("Required when the penalty differs from the default."),
     )
     match_round = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
-    pod = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    pod = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False, allow_null=True)
     draft_round = serializers.IntegerField(min_value=1, max_value=9, required=False, allow_null=True)
     pick_number = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
     source = serializers.CharField(

@@ -141,7 +141,7 @@ class EventTimeoutPicksView(APIView):
         """Dismiss an automatic pick: no infraction (a reason is required)."""
         event = _event(event_id)
         if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, "Only the event's judges may dismiss that.")
+            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may dismiss that."))
         data = validated_body(DismissInput, request)
         dismissed = services.dismiss_source(
             event_id=event.pk, source=data["source"], actor=request.user, reason=data["reason"]

@@ -114,6 +114,55 @@
   // A click somewhere that takes no focus is the reader moving on: do not pull focus back.
   document.addEventListener("pointerdown", function () { lastFocus = null; }, true);
 
+  // Form fields the reader is editing or has edited: a live swap keeps their own nodes (value,
+  // caret, focus), never a fresh copy; a submit hands the form back to the server.
+  function markEdited(event) {
+    var field = event.target;
+    if (!(field instanceof Element) || !field.matches("input, textarea, select")) return;
+    field._liveEdited = true;
+    if (field.type === "radio" && field.form && field.name) {  // the whole group: one choice
+      Array.prototype.forEach.call(field.form.elements, function (other) {
+        if (other.type === "radio" && other.name === field.name) other._liveEdited = true;
+      });
+    }
+  }
+  document.addEventListener("input", markEdited, true);
+  document.addEventListener("change", markEdited, true);
+  document.addEventListener("submit", function (event) {
+    if (event.target && event.target.elements) {
+      Array.prototype.forEach.call(event.target.elements, function (field) { field._liveEdited = false; });
+    }
+  }, true);
+
+  function fieldKey(field) {
+    var form = field.form;
+    var where = form ? (form.id || form.getAttribute("action") || "") : "";
+    var what = field.id || field.name || "";
+    if (!field.id && (field.type === "radio" || field.type === "checkbox")) what += "=" + field.value;
+    return where + "|" + what;
+  }
+
+  function editedFields(region, active) {
+    var kept = {};
+    region.querySelectorAll("input, textarea, select").forEach(function (field) {
+      if (field.type === "hidden" || !(field === active || field._liveEdited)) return;
+      var key = fieldKey(field);
+      if (key !== "|") kept[key] = field;
+    });
+    return kept;
+  }
+
+  function keepEdited(region, kept) {
+    if (!Object.keys(kept).length) return;
+    region.querySelectorAll("input, textarea, select").forEach(function (fresh) {
+      var key = fieldKey(fresh);
+      var mine = kept[key];
+      if (!mine || mine === fresh) return;
+      fresh.replaceWith(mine);
+      delete kept[key];
+    });
+  }
+
   function focusable(el) {
     return !!(el && !el.disabled && document.contains(el) && !el.closest("[hidden]"));
   }
@@ -161,12 +210,15 @@
     }
     var open = [];
     old.querySelectorAll("details[open][id]").forEach(function (d) { open.push(d.id); });
+    var kept = editedFields(old, active);
+    var caret = had && active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
     var chosen = {};
     old.querySelectorAll("select[id]").forEach(function (select) {
       var initial = select.querySelector("option[selected]") || select.options[0];
       if (initial && select.value !== initial.value) chosen[select.id] = select.value;
     });
     old.innerHTML = html;
+    keepEdited(old, kept);
     open.forEach(function (id) {
       var d = document.getElementById(id);
       if (d && old.contains(d)) d.open = true;
@@ -180,7 +232,10 @@
     });
     if (had) {
       var again = focusId ? document.getElementById(focusId) : null;
-      if (again && old.contains(again) && focusable(again)) focusOn(again);
+      if (old.contains(active) && focusable(active)) {  // the field being typed in, kept
+        focusOn(active);
+        if (caret) { try { active.setSelectionRange(caret[0], caret[1]); } catch (e) { /* number fields */ } }
+      } else if (again && old.contains(again) && focusable(again)) focusOn(again);
       else refocus(old, focusId);
     }
   }

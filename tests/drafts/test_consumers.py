@@ -172,12 +172,13 @@ async def test_heartbeat_presence_and_bad_messages(pod, seats, players):
     assert reply["type"] == "heartbeat" and reply["server_time"]
     await ws.send_json_to({"type": "shout", "card": 1})  # not a message of the protocol
     assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    # Frames that are no JSON object at all: draftsite.frames (tests/test_fuzz_sockets.py has every class).
     await ws.send_to(text_data="{not json")
-    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "invalid_frame"}
     await ws.send_to(bytes_data=b"\x00\x01")
-    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "invalid_frame"}
     await ws.send_json_to(["heartbeat"])
-    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "unknown_message"}
+    assert await ws.receive_json_from(timeout=5) == {"type": "error", "code": "invalid_frame"}
     await ws.disconnect()
     status = await database_sync_to_async(presence.status)([seats[2].pk])
     assert status[seats[2].pk]["connections"] == 0 and status[seats[2].pk]["last_seen"]

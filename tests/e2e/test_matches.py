@@ -106,3 +106,38 @@ def test_an_eight_player_pod_plays_three_rounds_in_the_browser(server_url, brows
     rows = organiser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
     assert len(rows) == 8
     assert [row.find_elements(By.TAG_NAME, "td")[2].text for row in rows] == ["9", "6", "6", "6", "3", "3", "3", "0"]
+
+
+def test_a_half_typed_result_survives_a_live_refresh_of_its_region(server_url, browsers, login, api_for):
+    """static/js/live.js: a field the player is typing in (or has typed in) keeps its node, its
+    value and its focus when the region around it is swapped (here: the opponent reports)."""
+    from django.utils import timezone
+
+    from matches import services
+
+    t = Tournament()
+    t.configure(seed=8)
+    round_obj = t.pair(now=timezone.now())
+    services.start_round(round_id=round_obj.pk, actor=t.organiser, now=timezone.now())
+    match = round_obj.matches.exclude(player_b=None).order_by("table").first()
+    player, opponent = t.user_of[match.player_a_id], t.user_of[match.player_b_id]
+    driver = browsers.get()
+    login(driver, player)
+    driver.get(f"{server_url}/matches/events/{t.event.pk}/me/")
+    live(driver)
+    lost = driver.find_element(By.CSS_SELECTOR, '.report-form input[name="lost"]')
+    lost.clear()
+    lost.send_keys("1")  # typed, then left for the next field
+    won = driver.find_element(By.CSS_SELECTOR, '.report-form input[name="won"]')
+    won.clear()
+    won.send_keys("2")  # still being typed in
+    status, body = api_for(opponent).call("POST", f"/api/matches/{match.pk}/report/", {"won": 1, "lost": 2})
+    assert status == 200, body  # through the server, whose change is pushed to the page
+    wait(driver, lambda d: "Your opponent reported" in d.page_source, timeout=10, message="no live refresh")
+    fields = {
+        name: driver.find_element(By.CSS_SELECTOR, f'.report-form input[name="{name}"]') for name in ("won", "lost")
+    }
+    assert fields["won"].get_attribute("value") == "2" and fields["lost"].get_attribute("value") == "1"
+    assert driver.switch_to.active_element == fields["won"]
+    # An untouched field still follows the server (the drawn count is the fresh render's).
+    assert driver.find_element(By.CSS_SELECTOR, ".confirm-result")

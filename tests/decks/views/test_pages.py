@@ -235,3 +235,21 @@ def test_the_last_saved_time_is_not_followed_by_a_second_period(event, users):
     html = client.get(f"/decks/events/{ev.pk}/").content.decode()
     assert "2:46 p.m." in html
     assert not re.search(r"[ap]\.m\.\.", html)
+
+
+def test_suggested_checklist_cards_cover_the_sideboard_and_save_valid(event, users):
+    """R9: all DFCs or none, over the whole deck and sideboard; the helper's list must validate."""
+    ev, regs = event
+    client = login(users["alice"])
+    decklist = read_fixture("delver_isd.txt") + "2 Civilized Scholar\n"  # a DFC in the sideboard only
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": decklist, "action": "suggest"})
+    assert response.status_code == 200
+    lines = response.context["form"].data["checklist_lines"]
+    assert "Delver of Secrets" in lines and "Civilized Scholar" in lines
+    assert sum(int(line.split()[0]) for line in lines.splitlines() if line.strip()) == 6
+    saved = client.post(
+        f"/decks/events/{ev.pk}/", {"decklist": decklist, "action": "save", "checklist_lines": lines}, follow=True
+    )
+    assert saved.status_code == 200
+    deck = Deck.objects.get(registration=regs["alice"])
+    assert deck.valid, (deck.check_errors, lines)

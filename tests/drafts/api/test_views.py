@@ -188,3 +188,25 @@ def test_draft_log_json_and_mtgo_text(organiser, players, cube_names):
     pod.event.decklists_published = True
     pod.event.save()
     assert len(api.get(f"/api/seats/{seat.pk}/log/").json()["picks"][0]["pack"]) == 15
+
+
+@pytest.mark.parametrize("field", ["card", "pack", "position"])
+@pytest.mark.parametrize("number", [2**31, 2**63, 10**30, -(2**63) - 1])
+def test_a_pick_past_the_integer_range_is_a_400_over_the_api_and_the_no_script_form(
+    organiser, players, cube_names, field, number
+):
+    """Ids are bigint, positions integer (draftsite.bounds): never a 500, nothing picked."""
+    from django.test import Client
+
+    pod = make_pod(organiser, players, cube_names)
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack, cards = head_cards(seat)
+    body = {"card": cards[0].pk, "pack": pack.pk, field: number}
+    response = client_for(players[0]).post(f"/api/seats/{seat.pk}/picks/", body, format="json")
+    assert response.status_code in (400, 409), response.content
+    page = Client(raise_request_exception=False)
+    page.force_login(players[0])
+    answer = page.post(f"/events/seats/{seat.pk}/pick/", {**body, "confirmed": "yes"}, follow=True)
+    assert answer.status_code == 200
+    assert [m.level_tag for m in answer.context["messages"]] == ["error"]
+    assert not Pick.objects.filter(seat=seat).exists()

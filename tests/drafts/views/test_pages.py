@@ -603,3 +603,44 @@ def test_staff_reading_a_seat_are_not_addressed_as_its_player(pod, organiser, ju
         assert 'class="tag you"' not in text
     mine = client_for(seats[0].registration.user).get(f"/events/seats/{seats[0].pk}/").content.decode()
     assert "Your pack" in mine and 'class="tag you"' in mine
+
+
+@pytest.mark.django_db
+def test_the_board_says_piles_are_private_again_only_once_the_draft_is_over(organiser, players, cube_names):
+    """Before the draft nothing has been drafted: no "private again now that the draft is over"."""
+    from django.template.loader import render_to_string
+
+    from drafts import selectors
+    from drafts.models import Pod, PodState
+    from drafts.views.common import present_board
+    from tests.drafts.conftest import make_pod
+
+    note = "Drafted cards are private again now that the draft is over."
+    pod = make_pod(organiser, players, cube_names, start=False)
+
+    def board_html():
+        fresh = Pod.objects.select_related("event").get(pk=pod.pk)
+        return render_to_string("drafts/_board.html", {"board": present_board(selectors.open_board(fresh))})
+
+    assert note not in board_html()
+    Pod.objects.filter(pk=pod.pk).update(state=PodState.DONE)
+    assert note in board_html()
+
+
+@pytest.mark.django_db
+def test_registering_someone_else_twice_names_them_not_you(organiser, players, cube_names):
+    import datetime as dt
+
+    from drafts import services
+    from draftsite.errors import ConflictError
+
+    event = services.create_event(
+        name="FNM", date=dt.date(2026, 12, 4), created_by=organiser, draft_format="cube", cube_list=cube_names
+    )
+    services.register_player(event_id=event.pk, user=players[1], actor=organiser)
+    with pytest.raises(ConflictError) as refused:
+        services.register_player(event_id=event.pk, user=players[1], actor=organiser)
+    assert refused.value.message == f"{players[1].username} is already registered for this event."
+    with pytest.raises(ConflictError) as own:
+        services.register_player(event_id=event.pk, user=players[1], actor=players[1])
+    assert own.value.message == "You are already registered for this event."

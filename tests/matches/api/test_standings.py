@@ -57,7 +57,24 @@ def test_invalid_history_is_a_400_naming_the_match(api_client, bad_match):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("payload", ["not json", [], {"players": "Ana"}, {"players": ["A", "A"]}])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "not json",
+        [],
+        {"players": "Ana"},
+        {"players": ["A", "A"]},
+        # Numbers and booleans where lists belong, lists and objects where names belong (found by fuzzing).
+        {"players": 7, "matches": []},
+        {"players": True, "matches": []},
+        {"players": ["Ana", "Bo"], "matches": 7},
+        {"players": ["Ana", "Bo"], "matches": False},
+        {"players": ["Ana", "Bo"], "matches": [{"round": 1, "a": ["Ana"], "b": "Bo"}]},
+        {"players": ["Ana", "Bo"], "matches": [{"round": 1, "a": "Ana", "b": {"name": "Bo"}}]},
+        {"players": ["Ana", "Bo"], "matches": [{"round": 1, "a": {}, "bye": True}]},
+        {"players": ["Ana", "Bo"], "matches": [{"round": 10**30, "a": "Ana", "b": ["Bo"]}]},
+    ],
+)
 def test_malformed_bodies_are_invalid_history_never_500(api_client, payload):
     if payload == "not json":
         response = api_client.post(URL, "{oops", content_type="application/json")
