@@ -30,6 +30,8 @@ FUNCTIONS = (
     "drafts_seat_queues",
     "drafts_take",
     "drafts_automatic_card",
+    "drafts_due",
+    "drafts_begin_round",
     "drafts_settle_pod",
     "drafts_settle",
     "drafts_pick",
@@ -41,6 +43,7 @@ PLACEHOLDER = re.compile(r"\{\{\s*([A-Z][A-Z0-9_]*)\s*\}\}")
 REFUSALS = (
     "UNKNOWN_SEAT",
     "NOT_YOUR_SEAT",
+    "POD_PAUSED",
     "POD_NOT_DRAFTING",
     "ALREADY_PICKED",
     "NO_PACK",

@@ -43,16 +43,13 @@ def apply(schema_editor):
 
 
 def forwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        apply(schema_editor)
+    apply(schema_editor)
 '''
 
 BACKWARDS = '''
 
 def backwards(apps, schema_editor):
     """The previous migration's functions again (a function it did not have is dropped)."""
-    if schema_editor.connection.vendor != "postgresql":
-        return
     previous = importlib.import_module(PREVIOUS)
     with schema_editor.connection.cursor() as cursor:
         for name in set(SQL_FUNCTIONS) - set(previous.SQL_FUNCTIONS):
