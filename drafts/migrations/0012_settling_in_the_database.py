@@ -1,4 +1,4 @@
-"""The stored functions as drafts/sql renders them: drafts_begin_round, drafts_due, drafts_pick, drafts_settle, drafts_settle_pod changed."""
+"""The stored functions as drafts/sql renders them: drafts_automatic_card, drafts_begin_round, drafts_due, drafts_pick, drafts_pick_seconds, drafts_review_seconds, drafts_settle, drafts_settle_pod, drafts_take changed."""
 
 import hashlib
 import importlib
@@ -9,7 +9,7 @@ PREVIOUS = 'drafts.migrations.0011_stored_functions'
 
 # Written by ``python -m drafts.sql migration`` from drafts/sql/*.sql: do not edit by hand.
 SQL_FUNCTIONS = {
-    'drafts_pick_seconds': r"""-- Seconds to pick from a pack with cards_left cards (drafts.timing.pick_seconds); NULL for the
+    'drafts_pick_seconds': r"""-- Seconds to pick from a pack with cards_left cards (drafts.core.timing.pick_seconds); NULL for the
 -- last card, which is passed without a clock.
 CREATE OR REPLACE FUNCTION drafts_pick_seconds(cards_left integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -21,7 +21,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   END
 $$;
 """,
-    'drafts_review_seconds': r"""-- Seconds of review after a round (drafts.timing.review_seconds); 0 after the last one.
+    'drafts_review_seconds': r"""-- Seconds of review after a round (drafts.core.timing.review_seconds); 0 after the last one.
 CREATE OR REPLACE FUNCTION drafts_review_seconds(finished_round integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE finished_round WHEN 1 THEN 60 WHEN 2 THEN 90 ELSE 0 END
@@ -105,7 +105,7 @@ BEGIN
   IF cards_left = 0 THEN
     UPDATE drafts_pack SET holder_id = NULL, deadline = NULL, picks_made = pick_number WHERE id = p_pack;
   ELSE
-    -- The direction by round (drafts.timing.pass_direction): +1 the next seat, -1 the one before.
+    -- The direction by round (drafts.core.timing.pass_direction): +1 the next seat, -1 the one before.
     neighbour := p_seats[((p_seat_position + CASE pack_round WHEN 1 THEN 1 WHEN 2 THEN -1 WHEN 3 THEN 1 END)
                           % cardinality(p_seats) + cardinality(p_seats)) % cardinality(p_seats) + 1];
     seq := seq + 1;
@@ -126,7 +126,7 @@ BEGIN
 END
 $$;
 """,
-    'drafts_automatic_card': r"""-- The card an automatic pick takes (``drafts.autopick.choose``): the rarest; among equals the
+    'drafts_automatic_card': r"""-- The card an automatic pick takes (``drafts.core.autopick.choose``): the rarest; among equals the
 -- one sharing most colours with the distinct cards in the seat's pile; then pack order. A
 -- loop over at most 15 cards: as one query, the planner's guess for splitting colour strings
 -- made it costly enough to compile with JIT (50 ms a call, measured).

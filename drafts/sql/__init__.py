@@ -1,7 +1,7 @@
 """The draft engine's stored functions, one source file each (``drafts/sql/<function>.sql``).
 
 Each file is a template: ``{{ NAME }}`` stands for a value of the Python engine (the clocks and
-rounds of ``drafts.timing``, the pass direction, the automatic drafter's rarity ranks, the
+rounds of ``drafts.core.timing``, the pass direction, the automatic drafter's rarity ranks, the
 pods' states, the picks' kinds, the log's actions, the refusal codes), so a rule is written
 once. ``render(name)`` gives one function's SQL, ``render_all()`` every function's, in the
 order they are created.
@@ -68,7 +68,8 @@ def cases(mapping: Mapping[object, object]) -> str:
 
 def constants() -> dict[str, str]:
     """Each placeholder's SQL text, from the Python engine's values."""
-    from drafts import autopick, error_codes, timing
+    from drafts import error_codes
+    from drafts.core import autopick, timing
     from drafts.models import DraftFormat, PickKind, PodAction, PodState
 
     values: dict[str, str] = {

@@ -1,7 +1,7 @@
 """Writes the migration that applies the stored functions as ``drafts/sql`` renders them now.
 
 Run ``python -m drafts.sql migration`` after changing a file here or a constant they use
-(``drafts.timing``, ``drafts.autopick``, the enums of ``drafts.models``). The migration embeds
+(``drafts.core.timing``, ``drafts.core.autopick``, the enums of ``drafts.models``). The migration embeds
 the rendered SQL, so it applies the same text whenever it runs (history does not move with the
 files); its way back applies the previous one's.
 """

@@ -1,7 +1,7 @@
 """A pure model of one digital pod, the oracle of the engine's stored functions.
 
 Small on purpose: the rules as MTR and RULES.md state them (pass left-right-left, the pick
-clock by cards left, the review clock, the automatic drafter's choice by ``drafts.autopick``,
+clock by cards left, the review clock, the automatic drafter's choice by ``drafts.core.autopick``,
 last cards passed without a clock, a pick received in time beats its clock, everything due
 applied in time order) over plain lists and dicts, no database. The property test
 (``tests/drafts/services/test_engine_model.py``) drives the database and this model with the
@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from drafts.autopick import Candidate, choose
-from drafts.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
+from drafts.core.autopick import Candidate, choose
+from drafts.core.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
 
 # The values of drafts.models' enums, as the database stores them.
 NOT_STARTED, DRAFTING, REVIEWING, DECK_BUILDING, DONE, PAUSED = (

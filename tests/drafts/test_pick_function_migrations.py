@@ -13,7 +13,8 @@ import pytest
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from drafts import autopick, sql, timing
+from drafts import sql
+from drafts.core import autopick, timing
 from drafts.models import Seat
 from drafts.sql import migration as sql_migration
 from tests.drafts.conftest import make_pod

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+from typing import Any
 
 from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
@@ -180,7 +181,7 @@ class PodMachine(RuleBasedStateMachine):
         return self.now
 
     # Picks are most of a draft: three rules draw them (hypothesis picks rules evenly).
-    picks = dict(
+    picks: dict[str, Any] = dict(
         position=st.integers(0, SEATS - 1),
         which=st.sampled_from(["front", "front", "front", "other pack", "pile"]),
         index=st.integers(0, 14),

@@ -1,5 +1,5 @@
 """The engine's stored functions as they run: one statement per pick or sweep, the clock
-tables equal to ``drafts.timing``'s, the automatic card equal to ``drafts.autopick.choose``.
+tables equal to ``drafts.core.timing``'s, the automatic card equal to ``drafts.core.autopick.choose``.
 The model-based oracle of whole pods is ``tests/drafts/services/test_engine_model.py``."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis.extra.django import TestCase
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import services
-from drafts.autopick import Candidate, choose
+from drafts.core.autopick import Candidate, choose
+from drafts.core.timing import pick_seconds, review_seconds
 from drafts.models import DraftCard, Pack, Pick, Seat
-from drafts.timing import pick_seconds, review_seconds
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
@@ -143,7 +143,7 @@ def test_a_refused_pick_still_tells_pages_what_fell_due_first(
 
 
 def python_choice(pack: Pack, seat: Seat) -> int:
-    """The card ``drafts.autopick.choose`` takes from the pack for the seat."""
+    """The card ``drafts.core.autopick.choose`` takes from the pack for the seat."""
     cards = list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").select_related("card"))
     pile = Card.objects.filter(pk__in=DraftCard.objects.filter(seat=seat).values("card_id"))
     candidates = [Candidate(c.pk, c.rarity, c.card.color_identity) for c in cards]
@@ -152,7 +152,7 @@ def python_choice(pack: Pack, seat: Seat) -> int:
 
 
 class AutomaticChoiceMatchesTheRule(TestCase):
-    """``drafts_automatic_card`` (SQL) against ``drafts.autopick.choose`` (the pure rule)."""
+    """``drafts_automatic_card`` (SQL) against ``drafts.core.autopick.choose`` (the pure rule)."""
 
     identities = ["", "W", "U", "B", "R", "G", "WU", "BRG", "WUBRG", "UR"]
 
