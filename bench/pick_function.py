@@ -46,6 +46,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--results-dir", default=str(draft_load.RESULTS))
     parser.add_argument("--apply", metavar="FILE", help="SQL to run after migrating (to try a changed function)")
     parser.add_argument("--events", type=int, default=1, help="events drafted in turn on the same database")
+    parser.add_argument(
+        "--analyze-between", action="store_true", help="with --events: ANALYZE the draft tables after each event"
+    )
     args = parser.parse_args(argv)
     if not args.database_url.rsplit("/", 1)[1].startswith("draftsite_bench"):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
@@ -236,17 +239,24 @@ def events(args, draft_load_args) -> None:
             }
         )
         print(rows[-1], flush=True)
+        if args.analyze_between:
+            from django.db import connection
+
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE " + ", ".join(upkeep.DRAFT_TABLES))
     result = {
         "players": args.players,
         "rounds": args.rounds,
         "autovacuum": upkeep.autovacuum_on(),
+        "analyze_between": args.analyze_between,
         "events": rows,
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
     first, last = rows[0], rows[-1]
     lines = [
         f"pick function over {args.events} events of {args.players} players, {args.rounds} round(s), "
-        f"autovacuum {'on' if result['autovacuum'] else 'off'}",
+        f"autovacuum {'on' if result['autovacuum'] else 'off'}"
+        + (", ANALYZE after each event" if args.analyze_between else ""),
         *(
             "event {event} ({finished_before} finished before it): {picks} picks, PostgreSQL CPU per pick mean "
             "{postgres_cpu_ms_per_pick_mean} ms, p50 {postgres_cpu_ms_per_pick_p50} ms; call p50 {call_ms_p50} ms; "
@@ -260,8 +270,9 @@ def events(args, draft_load_args) -> None:
     print("\n".join(lines), flush=True)
     out = Path(args.results_dir)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "pick_function_events.json").write_text(json.dumps(result, indent=2) + "\n")
-    (out / "pick_function_events.txt").write_text("\n".join(lines) + "\n")
+    name = "pick_function_events" + ("_analyzed" if args.analyze_between else "")
+    (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / f"{name}.txt").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
