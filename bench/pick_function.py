@@ -14,6 +14,12 @@ PostgreSQL's ceiling on this machine for a minimal pick transaction is about 0.5
 (prepared, synchronous commit).
 
     bench/pick_function --players 1000
+    bench/pick_function --players 200 --events 5   # the 5th event on a database holding 4 finished ones
+
+``--events N`` drafts N events one after the other on the same database (never vacuumed by
+hand: whatever the server's autovacuum does) and shows each event's cost per pick, so a
+database that slows down as events accumulate shows (deploy/postgresql.md); it also records
+whether autovacuum was on. Its figures go to ``pick_function_events.{json,txt}``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--results-dir", default=str(draft_load.RESULTS))
     parser.add_argument("--apply", metavar="FILE", help="SQL to run after migrating (to try a changed function)")
+    parser.add_argument("--events", type=int, default=1, help="events drafted in turn on the same database")
+    parser.add_argument(
+        "--analyze-between", action="store_true", help="with --events: ANALYZE the draft tables after each event"
+    )
     args = parser.parse_args(argv)
     if not args.database_url.rsplit("/", 1)[1].startswith("draftsite_bench"):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
@@ -123,7 +133,7 @@ def draft(args, setup: dict) -> dict:
 
 
 def advance(pod_id: int, organiser, advances: dict[str, list], now) -> None:
-    """The organiser ends a review (the reference engine deals the next packs): its cost."""
+    """The organiser ends a review (``drafts_begin_round`` deals the next packs): its cost."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -152,6 +162,8 @@ def main(argv=None) -> None:
 
         with connection.cursor() as cursor:
             cursor.execute(Path(args.apply).read_text())
+    if args.events > 1:
+        return events(args, draft_load_args)
     setup = draft_load.create_event(draft_load_args, "pick function", pick_timer=args.pick_timer)
     print(f"{len(setup['seats'])} players in {len(setup['pods'])} pods; drafting ...", flush=True)
     measured = draft(args, setup)
@@ -204,6 +216,63 @@ def main(argv=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "pick_function.json").write_text(json.dumps(result, indent=2) + "\n")
     (out / "pick_function.txt").write_text("\n".join(lines) + "\n")
+
+
+def events(args, draft_load_args) -> None:
+    """``--events``: each event's cost per pick on a database that keeps the earlier ones."""
+    from draftsite import upkeep
+
+    rows = []
+    for number in range(1, args.events + 1):
+        setup = draft_load.create_event(draft_load_args, f"pick function {number}", pick_timer=args.pick_timer)
+        measured = draft(args, setup)
+        cpu = measured["cpu_us"]
+        rows.append(
+            {
+                "event": number,
+                "finished_before": number - 1,
+                "picks": measured["picks"],
+                "postgres_cpu_ms_per_pick_mean": round(statistics.fmean(cpu) / 1e6, 3),
+                "postgres_cpu_ms_per_pick_p50": round(statistics.median(cpu) / 1e6, 3),
+                "call_ms_p50": round(statistics.median(measured["wall_s"]) * 1e3, 3),
+                "stale_statistics": upkeep.stale_tables(),
+            }
+        )
+        print(rows[-1], flush=True)
+        if args.analyze_between:
+            from django.db import connection
+
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE " + ", ".join(upkeep.DRAFT_TABLES))
+    result = {
+        "players": args.players,
+        "rounds": args.rounds,
+        "autovacuum": upkeep.autovacuum_on(),
+        "analyze_between": args.analyze_between,
+        "events": rows,
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    first, last = rows[0], rows[-1]
+    lines = [
+        f"pick function over {args.events} events of {args.players} players, {args.rounds} round(s), "
+        f"autovacuum {'on' if result['autovacuum'] else 'off'}"
+        + (", ANALYZE after each event" if args.analyze_between else ""),
+        *(
+            "event {event} ({finished_before} finished before it): {picks} picks, PostgreSQL CPU per pick mean "
+            "{postgres_cpu_ms_per_pick_mean} ms, p50 {postgres_cpu_ms_per_pick_p50} ms; call p50 {call_ms_p50} ms; "
+            "stale statistics: {stale}".format(**row, stale=", ".join(row["stale_statistics"]) or "none")
+            for row in rows
+        ),
+        "last / first event, CPU per pick: {:.2f}".format(
+            last["postgres_cpu_ms_per_pick_mean"] / first["postgres_cpu_ms_per_pick_mean"]
+        ),
+    ]
+    print("\n".join(lines), flush=True)
+    out = Path(args.results_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    name = "pick_function_events" + ("_analyzed" if args.analyze_between else "")
+    (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / f"{name}.txt").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,14 @@ class DraftsConfig(AppConfig):
     name = "drafts"
 
     def ready(self):
+        from django.core.checks import Tags, register
+
         from cards.signals import catalogue_imported
         from drafts import cardinfo, cardsheet
+        from draftsite import upkeep
+
+        # At start (migrate, check --database): a database that will not stay fast says so.
+        register(upkeep.check, Tags.database)
 
         # A re-imported card must not be shown from this process's cache of card payloads.
         catalogue_imported.connect(cardinfo.on_catalogue_imported, dispatch_uid="drafts.cardinfo")

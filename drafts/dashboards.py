@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from drafts import presence, selectors
+from drafts.core.timing import pass_direction, pick_seconds
 from drafts.models import (
     DraftFormat,
     Event,
@@ -30,7 +31,6 @@ from drafts.models import (
     Registration,
     Seat,
 )
-from drafts.timing import pass_direction, pick_seconds
 
 AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 

@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from drafts import cardinfo
+from drafts.core.timing import pass_direction
 from drafts.models import (
     DraftCard,
     Event,
@@ -33,7 +34,6 @@ from drafts.models import (
     StaffRole,
 )
 from drafts.queue import iso, queue_payload, queue_rows
-from drafts.timing import pass_direction
 
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 

@@ -285,12 +285,12 @@ class _Exporter:
 def export_event(event_id: int) -> dict[str, Any]:
     """The whole event as a JSON-ready dict (see the module docstring for the format).
 
-    On PostgreSQL the rows are read in one REPEATABLE READ transaction, so an export taken
+    The rows are read in one REPEATABLE READ transaction, so an export taken
     while a draft runs is a consistent snapshot (picks, packs and piles agree).
     """
     connection = transaction.get_connection()
     with transaction.atomic():
-        if connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
+        if len(connection.atomic_blocks) == 1:
             # Our own transaction (not nested in a caller's), nothing read yet.
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")

@@ -70,12 +70,22 @@ def _ensure_database(host: str, port: int | None, name: str) -> None:
     from psycopg import sql
 
     with psycopg.connect(host=host, port=port, user=USER, dbname="postgres", autocommit=True) as conn:
+        _ensure_autovacuum(conn)
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             return
         try:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         except psycopg.errors.DuplicateDatabase:
             pass  # another process starting at the same moment made it
+
+
+def _ensure_autovacuum(conn) -> None:
+    """This server is ours: autovacuum on (PostgreSQL's default, kept so whatever the data
+    folder's configuration says), so the draft tables' statistics follow the events
+    (draftsite.upkeep)."""
+    if not conn.execute("SELECT current_setting('autovacuum')::boolean").fetchone()[0]:
+        conn.execute("ALTER SYSTEM SET autovacuum = on")
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def start(pgdata: Path, *, database: str = DATABASE) -> str:

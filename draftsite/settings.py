@@ -233,9 +233,7 @@ LIVE_UPDATES_URL = REDIS_URL
 PRESENCE_URL = REDIS_URL
 
 # --- Draft engine -------------------------------------------------------------------------
-# PostgreSQL runs each pick as one call of a database function (drafts.services.fastpath);
-# false forces the Python reference engine everywhere.
-DRAFT_FAST_PATH = env_bool("DRAFT_FAST_PATH", True)
+# The engine's rules are PostgreSQL functions (drafts/sql): a pick is one call of drafts_pick.
 # Socket picks await that call on the event loop (a pool of autocommit connections per web
 # process, DRAFT_ASYNC_POOL_SIZE at most) instead of a thread with a Django connection.
 DRAFT_ASYNC_PICKS = env_bool("DRAFT_ASYNC_PICKS", True)

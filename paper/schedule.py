@@ -3,7 +3,7 @@ judges' jumps. Plain Python (no Django: an import-linter contract holds it), so 
 walk a whole draft in microseconds with any clock.
 
 A pod's draft is a fixed sequence of *steps*. Each round has one timed step per pick, with
-the seconds of the MTR table (``drafts.timing``, the digital draft's own table) for the cards
+the seconds of the MTR table (``drafts.core.timing``, the digital draft's own table) for the cards
 left in the pack; the last card has no timer (MTR), so it is taken as the round's review
 starts. The review after rounds 1 and 2 is a step of its own, deck building follows round 3.
 
@@ -20,7 +20,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from drafts.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
+from drafts.core.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
 
 NOT_STARTED = "not_started"
 PICK = "pick"

@@ -69,9 +69,7 @@ class PrintingRow:
 
 
 def get_store():
-    if connection.vendor == "postgresql":
-        return PostgresStore()
-    return OrmStore()
+    return PostgresStore()
 
 
 def _uuid(value) -> str | None:
@@ -79,7 +77,7 @@ def _uuid(value) -> str | None:
 
 
 class OrmStore:
-    """Portable implementation (SQLite in tests and laptops)."""
+    """The ORM's statements (``PostgresStore`` replaces the costly ones with COPY and arrays)."""
 
     def begin(self) -> None:
         """Called at the start of each batch transaction."""

@@ -18,11 +18,11 @@ from django.utils.translation import gettext
 
 from drafts import error_codes
 from drafts.access import Permission, access_pod_seat, require
+from drafts.core.timing import ROUNDS
 from drafts.locking import lock_pod
 from drafts.models import Event, Pack, Pod, PodAction, PodState
 from drafts.services.changes import after_commit, log_action, touch
 from drafts.services.picks import settle
-from drafts.timing import ROUNDS
 from draftsite.errors import ConflictError, DomainError
 
 MAX_EXTENSION_SECONDS = 15 * 60

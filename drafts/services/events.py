@@ -15,6 +15,7 @@ from cards import selectors as card_selectors
 from cards.models import CardSet
 from drafts import error_codes
 from drafts.access import Permission, access_event, require
+from drafts.core.timing import ROUNDS
 from drafts.models import (
     DraftFormat,
     EnforcementLevel,
@@ -26,7 +27,6 @@ from drafts.models import (
     Seat,
     StaffRole,
 )
-from drafts.timing import ROUNDS
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 
 MAX_POD_SIZE = 8

@@ -1,12 +1,11 @@
-"""The pick's fast path: one call of the ``drafts_pick`` database function (drafts/sql/drafts_pick.sql).
+"""The engine's calls into the database: the stored functions of ``drafts/sql``.
 
-PostgreSQL does the whole pick in one round trip (lock the pod, check, move the card, record
-the pick, pass the pack, take a last card, end a round) and answers with the picker's new
-queue, so the web process builds no model instances and sends one statement per pick. The
-function applies whatever fell due first (clocks that ran out, automatic drafters, last
-cards: ``drafts_settle_pod``); it answers ``fallback`` only when the
-reference engine in ``drafts.services.picks`` must act (a pod not drafting, a round to start),
-which then runs the whole pick (never a second call of the function).
+A pick is one call of ``drafts_pick``: PostgreSQL does the whole pick in one round trip
+(lock the pod, apply whatever fell due first, check, move the card, record the pick, pass
+the pack, take a last card, end a round, open the next one when its review is over) and
+answers with the picker's new queue, so the web process builds no model instances and
+sends one statement per pick. Settling (``drafts_settle``, ``drafts_settle_pod``) and
+opening a round (``drafts_begin_round``) are the same functions for every caller.
 """
 
 from __future__ import annotations
@@ -28,14 +27,9 @@ PICK_SQL = (
 )
 
 
-def enabled() -> bool:
-    """PostgreSQL has the function; ``DRAFT_FAST_PATH=false`` (or a test) forces the reference."""
-    return connection.vendor == "postgresql" and getattr(settings, "DRAFT_FAST_PATH", True)
-
-
 def async_enabled() -> bool:
     """Sockets pick on the event loop itself (no thread, no Django connection per pick)."""
-    return enabled() and getattr(settings, "DRAFT_ASYNC_PICKS", True)
+    return bool(getattr(settings, "DRAFT_ASYNC_PICKS", True))
 
 
 def call(
@@ -51,12 +45,7 @@ def call(
     cutoff: dt.datetime,
 ) -> dict[str, Any]:
     """Run the function inside the caller's transaction; its JSON answer as a dict."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
-        )
-        (answer,) = cursor.fetchone()
-    return _decoded(answer)
+    return _one(PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff])
 
 
 SETTLE_SQL = "SELECT drafts_settle(%s::bigint, %s::timestamptz, %s::timestamptz)"
@@ -64,9 +53,37 @@ SETTLE_SQL = "SELECT drafts_settle(%s::bigint, %s::timestamptz, %s::timestamptz)
 
 def settle(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
     """``drafts_settle`` (drafts/sql/drafts_settle.sql) inside the caller's transaction: lock the pod
-    and apply every clock, automatic drafter and last card due, and the round's end."""
+    and apply everything due (``settle_pod``)."""
+    return _one(SETTLE_SQL, [pod_id, now, cutoff])
+
+
+def settle_pod(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
+    """``drafts_settle_pod`` for a pod this transaction has locked: every clock, automatic
+    drafter and last card due, the round's end, a review or deck-building clock's end."""
+    return _one(
+        "SELECT drafts_settle_pod(%s::bigint, %s::timestamptz, %s::timestamptz, NULL, NULL)", [pod_id, now, cutoff]
+    )
+
+
+def begin_round(*, pod_id: int, at: dt.datetime) -> list[int]:
+    """``drafts_begin_round`` for a pod this transaction has locked: the seats sent a pack."""
     with connection.cursor() as cursor:
-        cursor.execute(SETTLE_SQL, [pod_id, now, cutoff])
+        cursor.execute("SELECT drafts_begin_round(%s::bigint, %s::timestamptz)", [pod_id, at])
+        (openers,) = cursor.fetchone()
+    return list(openers)
+
+
+def next_due(*, pod_id: int, now: dt.datetime) -> dt.datetime | None:
+    """When the next clock, last card or automatic drafter of a drafting pod is due (``drafts_due``)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT min(d.at) FROM drafts_due(%s::bigint, %s::timestamptz) d", [pod_id, now])
+        (due,) = cursor.fetchone()
+    return due
+
+
+def _one(sql: str, params: list) -> dict[str, Any]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
         (answer,) = cursor.fetchone()
     return _decoded(answer)
 
@@ -220,7 +237,7 @@ async def _fetch(pool, sql: str, params: list, *, one: bool) -> list[tuple]:
         raise OperationalError(str(error)) from error
 
 
-# Plain SQL for every database (the sync check of a seat socket on SQLite runs it too).
+# Also the sync check of a seat socket when DRAFT_ASYNC_PICKS is off.
 SEAT_HOLDER_SQL = (
     "SELECT r.user_id FROM drafts_seat s JOIN drafts_registration r ON r.id = s.registration_id WHERE s.id = %s"
 )

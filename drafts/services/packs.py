@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
 from drafts import error_codes
-from drafts.collation import RarityCollation, SheetCollation, Slot, deal_cube
+from drafts.core.collation import RarityCollation, SheetCollation, Slot, deal_cube
 from drafts.models import DraftFormat, Event
 from draftsite.errors import DomainError
 

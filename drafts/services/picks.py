@@ -4,10 +4,12 @@ Every function here locks the pod row first (``lock_pod``) and runs in one trans
 two requests racing for the same seat (a double click, two tabs, a timer firing during a
 manual pick) are serialised: one wins, the other sees the new state and gets a clean error.
 
-``settle`` is the engine's heartbeat: it applies everything that is due at ``now``, in
-time order — expired pick timers (automatic picks), automatic drafters, last cards, round
-ends and review/deck-building clocks. Every write and every read of a pod calls it, and so
-does a Celery task at each deadline; it is idempotent, so calling it again does nothing.
+The engine's rules run in the database, each written once (``drafts/sql``): a pick is one
+call of ``drafts_pick``; ``settle`` (``drafts_settle_pod``) is the heartbeat that applies
+everything due at ``now`` in time order: expired pick timers (automatic picks), automatic
+drafters, last cards, round ends, review and deck-building clocks. The organiser's controls
+here change what only they change (opening packs, freezing clocks, seats) and then call the
+same settling; every read of a pod and beat's sweep call it too; it is idempotent.
 """
 
 from __future__ import annotations
@@ -22,17 +24,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.models import Card
 from drafts import error_codes
 from drafts.access import Permission, access_seat, require
-from drafts.autopick import Candidate, choose
 from drafts.locking import lock_pod
-from drafts.models import PILE_COVERS, DraftCard, Pack, Pick, PickKind, Pod, PodAction, PodState, Seat
-from drafts.queue import queue_payload, queue_rows
+from drafts.models import PILE_COVERS, DraftCard, Pack, Pod, PodAction, PodState, Seat
+from drafts.queue import queue_payload
 from drafts.services import fastpath
 from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
 from drafts.services.packs import open_packs
-from drafts.timing import ROUNDS, pass_direction, pick_seconds, review_seconds
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 
 ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
@@ -75,42 +74,12 @@ def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
         )
     pod.started_at = now
     log_action(pod, now, PodAction.START, actor, seed=pod.seed)
-    _begin_round(pod, 1, now)
-    settle(pod, now)
-    pod.save()
+    _start_next_round(pod, now)
     after_commit(pod)
     return pod
 
 
-def _begin_round(pod: Pod, round_number: int, at: dt.datetime) -> None:
-    pod.round = round_number
-    pod.state = PodState.DRAFTING
-    pod.review_deadline = None
-    Seat.objects.filter(pod=pod).update(ready=False)
-    for pack in Pack.objects.filter(pod=pod, round=round_number).select_related("opener"):
-        pack.holder_id = pack.opener_id
-        arrived(pod, pack.opener_id)
-        pod.queue_seq += 1
-        pack.queue_seq = pod.queue_seq
-        pack.arrived_at = at
-        pack.deadline = _deadline(pod, pack.cards_left, at)
-        pack.save(update_fields=["holder", "queue_seq", "arrived_at", "deadline"])
-    log_action(pod, at, PodAction.ROUND_START, round=round_number)
-    touch(pod)
-
-
-def _deadline(pod: Pod, cards_left: int, start: dt.datetime) -> dt.datetime | None:
-    seconds = pick_seconds(cards_left)
-    if not pod.event.pick_timer or seconds is None:
-        return None
-    return start + dt.timedelta(seconds=seconds)
-
-
 # --- picking ---------------------------------------------------------------------------
-
-
-def _head_pack(seat: Seat) -> Pack | None:
-    return Pack.objects.filter(holder=seat).order_by("queue_seq").first()
 
 
 @dataclass
@@ -244,23 +213,18 @@ class _Reading:
     notice: tuple[int, int, dict[int, list]] | None  # pod id, version, arrivals: what pages are told
     result: PickResult | None = None  # the pick was made
     refusal: DomainError | None = None  # the pick was refused
-    settle: bool = False  # after the pick, a review or deck-building clock is due (the reference applies it)
-
-    @property
-    def fallback(self) -> bool:
-        """The reference engine must make the whole pick (the function changed nothing of it)."""
-        return self.result is None and self.refusal is None
 
 
 def _read(answer: dict, order: PickOrder) -> _Reading:
     arrivals = fastpath.arrivals(answer)
     if answer["status"] == "ok":
         result = _result_of(answer, order.seat_id)
-        return _Reading((result.pod["id"], result.pod_version, arrivals), result=result, settle=bool(answer["settle"]))
+        return _Reading((result.pod["id"], result.pod_version, arrivals), result=result)
+    if answer["status"] != "refused":
+        raise RuntimeError(f"drafts_pick answered {answer['status']!r}")
     # What fell due before the pick was received is committed even when the pick is not.
     notice = (answer["pod_id"], answer["version"], arrivals) if answer.get("changed") else None
-    refusal = _refusal(answer["code"]) if answer["status"] == "refused" else None
-    return _Reading(notice, refusal=refusal)
+    return _Reading(notice, refusal=_refusal(answer["code"]))
 
 
 def make_pick(
@@ -287,9 +251,8 @@ def make_pick(
     long it then waits for the database. Whatever fell due before that moment (a timer that
     ran out) is committed even when the pick itself is refused, so the player sees why.
 
-    Every transport gives the same arguments (``PickOrder``). On PostgreSQL the whole pick is
-    one call of ``drafts_pick`` (``fastpath``); elsewhere, or when that function answers
-    ``fallback``, the reference engine below does it. Both give the same state.
+    Every transport gives the same arguments (``PickOrder``); the whole pick is one call of
+    ``drafts_pick`` (``fastpath``).
     """
     order = PickOrder.of(
         seat_id=seat_id,
@@ -301,30 +264,16 @@ def make_pick(
         now=now,
         received_at=received_at,
     )
-    if fastpath.enabled():
-        # One statement, committed on its own (one round trip) unless the caller holds a
-        # transaction. No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS)
-        # enforces every clock, so a pick costs no broker round trip.
-        reading = _read(fastpath.call(**order.function_arguments()), order)
-        if reading.notice is not None:
-            after_commit_version(*reading.notice)
-        if reading.refusal is not None:
-            raise reading.refusal
-        if reading.result is not None:
-            if reading.settle:
-                _settle_after(reading.result, order.now)
-            return reading.result
-    return _reference(order)
-
-
-def _reference(order: PickOrder) -> PickResult:
-    """The whole pick by the reference engine, in one transaction (never ``drafts_pick`` again)."""
-    with transaction.atomic():
-        result, refusal = _reference_pick(order)
-    if refusal is not None:
-        raise refusal
-    assert result is not None  # a pick is made or refused
-    return result
+    # One statement, committed on its own (one round trip) unless the caller holds a
+    # transaction. No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS)
+    # enforces every clock, so a pick costs no broker round trip.
+    reading = _read(fastpath.call(**order.function_arguments()), order)
+    if reading.notice is not None:
+        after_commit_version(*reading.notice)
+    if reading.refusal is not None:
+        raise reading.refusal
+    assert reading.result is not None  # a pick is made or refused
+    return reading.result
 
 
 def _result_of(answer: dict, seat_id: int) -> PickResult:
@@ -342,15 +291,6 @@ def _result_of(answer: dict, seat_id: int) -> PickResult:
     )
 
 
-def _settle_after(result: PickResult, now: dt.datetime) -> None:
-    """The pick ended a round whose review (or deck building) is already over, which only the
-    reference engine applies: it settles that right after, as any read would, and the answer
-    shows the result."""
-    enforce_deadlines(pod_id=result.pod["id"], now=now, grace=True)
-    pod = Pod.objects.select_related("event").get(pk=result.pod["id"])
-    result.pod, result.queue = _pod_fields(pod), queue_rows(result.seat_id)
-
-
 async def amake_pick(
     *,
     pod_id: int | None = None,
@@ -364,9 +304,8 @@ async def amake_pick(
     with_queue: bool = True,
 ) -> dict:
     """``make_pick`` from an event loop (the seat socket): the same order, the same database
-    function, the same reading of its answer, awaited without a thread; on ``fallback`` the
-    reference engine runs off the loop (the function is not called a second time). Returns the
-    answer's body. ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
+    function, the same reading of its answer, awaited without a thread. Returns the answer's
+    body. ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
     the pod's other picks in this process."""
     order = PickOrder.of(
         seat_id=seat_id,
@@ -389,10 +328,7 @@ async def amake_pick(
         await _apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
     if reading.refusal is not None:
         raise reading.refusal
-    if result is None:
-        return await _off_the_loop(lambda: _reference(order).answer(with_queue=with_queue))
-    if reading.settle:
-        await _off_the_loop(lambda: _settle_after(result, order.now))
+    assert result is not None  # a pick is made or refused
     return result.answer(with_queue=with_queue)
 
 
@@ -422,292 +358,32 @@ async def _off_the_loop(work):
     return await sync_to_async(run, thread_sensitive=False)()
 
 
-def _reference_pick(order: PickOrder) -> tuple[PickResult | None, DomainError | None]:
-    seat_id, draft_card_id, actor_id, owner_id = order.seat_id, order.draft_card_id, order.actor_id, order.owner_id
-    position, pack_id, received_at, now = order.position, order.pack_id, order.received_at, order.now
-    seat = Seat.objects.select_related("registration").filter(pk=seat_id).first()
-    if seat is None:
-        return None, _refusal(error_codes.UNKNOWN_SEAT)
-    pod = lock_pod(seat.pod_id)
-    seat.refresh_from_db(fields=["registration"])
-    if owner_id is not None and (seat.registration is None or seat.registration.user_id != owner_id):
-        return None, _refusal(error_codes.NOT_YOUR_SEAT)
-    pod._arrivals = {}
-    others = grace_cutoff(now)
-    settled = settle(pod, received_at, min(received_at, others), own=(seat.pk, received_at))
-    card = _requested_card(pod, draft_card_id)
-    code = _refusal_code(pod, seat, card, _head_of(seat.pk, settled.held), pack_id)
-    refusal = None if code is None else _refusal(code)
-    result = None
-    if refusal is None:
-        pick = _take(
-            pod, seat, card.pack, card, PickKind.MANUAL, now, actor_id=actor_id, position=position, made_at=received_at
-        )
-        settle(pod, now, others)
-        result = PickResult(
-            id=pick.pk,
-            draft_card_id=card.pk,
-            seat_id=seat.pk,
-            round=pick.round,
-            pick_number=pick.pick_number,
-            kind=pick.kind,
-            pod_version=pod.version,
-            pod={},
-            queue=[],
-        )
-    if result is not None or settled.changed:
-        pod.save()
-        after_commit(pod)
-    if result is not None:
-        result.pod, result.queue = _pod_fields(pod), queue_rows(seat.pk)
-    return result, refusal
-
-
-def _pod_fields(pod: Pod) -> dict:
-    """The pod's summary fields as the fast path returns them."""
-    return {
-        "id": pod.pk,
-        "event_id": pod.event_id,
-        "number": pod.number,
-        "state": pod.state,
-        "paused_from": pod.paused_from,
-        "round": pod.round,
-        "review_deadline": pod.review_deadline,
-        "deck_building_deadline": pod.deck_building_deadline,
-        "paused_remaining_ms": pod.paused_remaining_ms,
-        "pick_timer": pod.event.pick_timer,
-        "version": pod.version,
-    }
-
-
-def _requested_card(pod: Pod, draft_card_id: int) -> DraftCard | None:
-    """The card a pick asks for, wherever it is in the pod (only while the pod drafts)."""
-    if pod.state != PodState.DRAFTING:
-        return None
-    return DraftCard.objects.filter(pk=draft_card_id, pod=pod).first()
-
-
-def _refusal_code(pod: Pod, seat: Seat, card: DraftCard | None, head: Pack | None, pack_id: int | None) -> str | None:
-    """Why this pick cannot be made, if it cannot (the checks ``drafts_pick`` makes too)."""
-    if pod.state == PodState.PAUSED:
-        return error_codes.POD_PAUSED
-    if pod.state != PodState.DRAFTING:
-        return error_codes.POD_NOT_DRAFTING
-    if card is not None and card.seat_id == seat.pk:
-        return error_codes.ALREADY_PICKED
-    if head is None:
-        return error_codes.NO_PACK
-    if pack_id is not None and pack_id != head.pk:
-        return error_codes.WRONG_PACK
-    if card is None or card.pack_id != head.pk:
-        return error_codes.CARD_NOT_IN_PACK
-    return None
-
-
-def _take(
-    pod: Pod,
-    seat: Seat,
-    pack: Pack,
-    card: DraftCard,
-    kind: str,
-    at: dt.datetime,
-    actor_id: int | None = None,
-    position: int | None = None,
-    made_at: dt.datetime | None = None,
-) -> Pick:
-    """Move ``card`` from ``pack`` into ``seat``'s pile and pass the pack on (``drafts_take``).
-
-    ``made_at`` is when the pick was made (a manual pick: when the server received it);
-    ``at`` is when the pack moves on, which starts the next clocks.
-    """
-    made_at = made_at or at
-    contents = list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").values_list("pk", flat=True))
-    pile_size = DraftCard.objects.filter(seat=seat).count()
-    if position is None or position >= pile_size:
-        position = pile_size
-    elif position < 0:
-        raise DomainError(error_codes.INVALID_POSITION, _("A pile position is 0 or more."))
-    else:
-        DraftCard.objects.filter(seat=seat, pile_position__gte=position).update(pile_position=F("pile_position") + 1)
-    pick_number = pack.picks_made + 1
-    card.pack = None
-    card.seat = seat
-    card.pile_position = position
-    card.save(update_fields=["pack", "seat", "pile_position"])
-    pick = Pick.objects.create(
-        seat=seat,
-        draft_card=card,
-        pack=pack,
-        round=pack.round,
-        pick_number=pick_number,
-        kind=kind,
-        made_by_id=actor_id,
-        made_at=made_at,
-        pack_contents=contents,
-    )
-    seat.last_pick_at = made_at
-    seat.save(update_fields=["last_pick_at"])
-    if kind in (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER):
-        log_action(pod, at, PodAction.AUTOMATIC_PICK, seat=seat.position, kind=kind, round=pack.round, pick=pick_number)
-    pack.picks_made += 1
-    _pass_on(pod, seat, pack, at)
-    # The seat's next pack (if one is queued) starts its clock now.
-    following = _head_pack(seat)
-    if following is not None and following.deadline is None:
-        following.deadline = _deadline(pod, following.cards_left, at)
-        following.save(update_fields=["deadline"])
-    touch(pod)
-    return pick
-
-
-def _seat_ids(pod: Pod) -> list[int]:
-    """Seat ids by position, loaded once per transaction (positions never change once started)."""
-    if getattr(pod, "_seat_ids", None) is None:
-        pod._seat_ids = list(Seat.objects.filter(pod=pod).order_by("position").values_list("pk", flat=True))
-    return pod._seat_ids
-
-
-def _pass_on(pod: Pod, seat: Seat, pack: Pack, at: dt.datetime) -> None:
-    if pack.cards_left == 0:
-        pack.holder = None
-        pack.deadline = None
-        pack.save(update_fields=["holder", "deadline", "picks_made"])
-        return
-    seat_ids = _seat_ids(pod)
-    neighbour = Seat(pk=seat_ids[(seat.position + pass_direction(pack.round)) % len(seat_ids)])
-    pod.queue_seq += 1
-    pack.holder = neighbour
-    pack.queue_seq = pod.queue_seq
-    pack.arrived_at = at
-    first_in_queue = not Pack.objects.filter(holder=neighbour).exclude(pk=pack.pk).exists()
-    pack.deadline = _deadline(pod, pack.cards_left, at) if first_in_queue else None
-    pack.save(update_fields=["holder", "queue_seq", "arrived_at", "deadline", "picks_made"])
-    if first_in_queue and pack.cards_left > 1:
-        arrived(pod, neighbour.pk)
-
-
-# --- the heartbeat ---------------------------------------------------------------------
-
-
-def _automatic_choice(pack: Pack, seat: Seat) -> DraftCard:
-    cards = list(DraftCard.objects.filter(pack=pack).order_by("slot"))
-    identities = dict(Card.objects.filter(pk__in={c.card_id for c in cards}).values_list("pk", "color_identity"))
-    picked = list(
-        Card.objects.filter(pk__in=DraftCard.objects.filter(seat=seat).values("card_id")).values_list(
-            "color_identity", flat=True
-        )
-    )
-    candidates = [Candidate(c.pk, c.rarity, identities.get(c.card_id, "")) for c in cards]
-    best, _reason = choose(candidates, picked)
-    return next(c for c in cards if c.pk == best.key)
-
-
-def _held_packs(pod: Pod) -> list[Pack]:
-    """Every pack now in a seat's queue, with its holder: the pod's whole live state in one query."""
-    return list(Pack.objects.filter(pod=pod, holder__isnull=False).select_related("holder").order_by("queue_seq"))
-
-
-def _head_of(seat_id: int, held: list[Pack]) -> Pack | None:
-    return next((p for p in held if p.holder_id == seat_id), None)  # held is in queue order
-
-
-def _next_due(
-    pod: Pod,
-    now: dt.datetime,
-    held: list[Pack],
-    cutoff: dt.datetime | None = None,
-    own: tuple[int, dt.datetime] | None = None,
-) -> tuple[dt.datetime, Pack, str] | None:
-    """The earliest thing the engine must do by ``now`` while drafting, if any (clocks that
-    ran out by ``cutoff``, default ``now``; for the seat ``own[0]``, by ``own[1]``)."""
-    cutoff = cutoff or now
-    due: list[tuple[dt.datetime, int, Pack, str]] = []
-    for pack in held:
-        limit = own[1] if own is not None and pack.holder_id == own[0] else cutoff
-        if pack.deadline is not None and pack.deadline <= limit:
-            due.append((pack.deadline, pack.pk, pack, PickKind.TIMEOUT))
-        if pack.cards_left == 1:
-            due.append((pack.arrived_at or now, pack.pk, pack, PickKind.LAST_CARD))
-        if pack.holder.is_automatic and _head_of(pack.holder_id, held) is pack:
-            due.append((pack.arrived_at or now, pack.pk, pack, PickKind.AUTOMATIC_DRAFTER))
-    if not due:
-        return None
-    at, _, pack, kind = min(due, key=lambda item: (item[0], item[1]))
-    return min(at, now), pack, kind
-
-
-@dataclass
-class Settled:
-    """What ``settle`` did: whether anything changed, and the packs in seats' queues after it."""
-
-    changed: bool
-    held: list[Pack]
-
-
-def settle(
-    pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None, own: tuple[int, dt.datetime] | None = None
-) -> Settled:
-    """Apply everything due by ``now``, in time order; returns what changed and what is held.
+def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None) -> bool:
+    """Apply everything due by ``now``, in time order (``drafts_settle_pod``), to a pod whose
+    row this transaction has locked; whether anything changed. ``pod`` is saved first (the
+    function reads the row as the caller left it) and read back after.
 
     Clocks count as run out when their deadline is at or before ``cutoff``: by default ``now``
     less the grace period, since a player's pick may be on its way (organiser controls settle
     like the enforcers: a pause one second after a deadline does not take the timeout pick
-    that a sweep would still wait for); the picking seat's own clock (``own``: seat id, when
-    the server received the pick) by that moment. ``held`` (the packs in queues, as of the
-    end) is what a pick checks itself against.
+    that a sweep would still wait for).
     """
-    cutoff = cutoff or grace_cutoff(now)
-    changed = False
-    held: list[Pack] = []
-    for _step in range(10_000):  # bounded: a whole 8-seat draft is 360 picks
-        if pod.state == PodState.DRAFTING:
-            held = _held_packs(pod)
-            due = _next_due(pod, now, held, cutoff, own)
-            if due is not None:
-                at, pack, kind = due
-                seat = pack.holder
-                card = _automatic_choice(pack, seat)
-                _take(pod, seat, pack, card, kind, at)
-                changed = True
-                continue
-            if not any(p.round == pod.round for p in held):
-                _end_round(pod, now)
-                changed = True
-                continue
-        elif pod.state == PodState.REVIEWING and pod.review_deadline and pod.review_deadline <= cutoff:
-            _begin_round(pod, pod.round + 1, pod.review_deadline)
-            changed = True
-            continue
-        elif (
-            pod.state == PodState.DECK_BUILDING and pod.deck_building_deadline and pod.deck_building_deadline <= cutoff
-        ):
-            pod.state = PodState.DONE
-            pod.finished_at = pod.deck_building_deadline
-            log_action(pod, pod.deck_building_deadline, PodAction.DECK_BUILDING_OVER)
-            touch(pod)
-            changed = True
-            continue
-        break
-    return Settled(changed, held)
+    pod.save()
+    answer = fastpath.settle_pod(pod_id=pod.pk, now=now, cutoff=cutoff or grace_cutoff(now))
+    pod.refresh_from_db()
+    for seat_id in answer["arrivals"]:
+        arrived(pod, seat_id)
+    return bool(answer["changed"])
 
 
-def _end_round(pod: Pod, now: dt.datetime) -> None:
-    last = (
-        Pick.objects.filter(pack__pod=pod, round=pod.round)
-        .order_by("-made_at")
-        .values_list("made_at", flat=True)
-        .first()
-    ) or now
-    log_action(pod, last, PodAction.ROUND_END, round=pod.round)
-    if pod.round >= ROUNDS:
-        pod.state = PodState.DECK_BUILDING
-        pod.deck_building_deadline = last + dt.timedelta(minutes=pod.event.deck_building_minutes)
-        log_action(pod, last, PodAction.DECK_BUILDING_START)
-    else:
-        pod.state = PodState.REVIEWING
-        seconds = review_seconds(pod.round)
-        pod.review_deadline = last + dt.timedelta(seconds=seconds) if pod.event.pick_timer else None
-    touch(pod)
+def _start_next_round(pod: Pod, at: dt.datetime) -> None:
+    """Open the next round's packs now (``drafts_begin_round``), then settle what that made due
+    (automatic drafters' picks)."""
+    pod.save()
+    for seat_id in fastpath.begin_round(pod_id=pod.pk, at=at):
+        arrived(pod, seat_id)
+    pod.refresh_from_db()
+    settle(pod, at)
 
 
 @transaction.atomic
@@ -719,25 +395,12 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: boo
     """
     now = now or timezone.now()
     cutoff = grace_cutoff(now) if grace else now
-    settled = False  # by the database function
-    if fastpath.enabled():
-        # One statement does what is due while the pod drafts (``drafts_settle``); the
-        # reference below only starts a round or ends deck building, when one is due.
-        answer = fastpath.settle(pod_id=pod_id, now=now, cutoff=cutoff)
-        if answer["status"] == "ok":
-            settled = answer["changed"]
-            if settled:
-                after_commit_version(pod_id, answer["version"], fastpath.arrivals(answer))
-            if not answer["pending"]:
-                return settled
-    pod = lock_pod(pod_id)
-    if pod.state not in ACTIVE_STATES:
-        return settled
-    changed = settle(pod, now, cutoff).changed
-    if changed:
-        pod.save()
-        after_commit(pod)
-    return settled or changed
+    # One statement locks the pod and does everything due (``drafts_settle``).
+    answer = fastpath.settle(pod_id=pod_id, now=now, cutoff=cutoff)
+    if answer["status"] != "ok" or not answer["changed"]:
+        return False
+    after_commit_version(pod_id, answer["version"], fastpath.arrivals(answer))
+    return True
 
 
 def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
@@ -776,11 +439,10 @@ def next_due_at(pod: Pod) -> dt.datetime | None:
         return pod.deck_building_deadline
     if pod.state != PodState.DRAFTING:
         return None
-    held = _held_packs(pod)
-    if not any(p.round == pod.round for p in held):
-        return pod.started_at or timezone.now()  # a round end is pending
-    soonest = _next_due(pod, dt.datetime.max.replace(tzinfo=dt.UTC), held)
-    return soonest[0] if soonest else None
+    now = timezone.now()
+    if not Pack.objects.filter(pod=pod, round=pod.round, holder__isnull=False).exists():
+        return pod.started_at or now  # a round end is pending
+    return fastpath.next_due(pod_id=pod.pk, now=now)
 
 
 # --- organiser controls ----------------------------------------------------------------
@@ -840,14 +502,8 @@ def resume_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Po
     log_action(pod, now, PodAction.RESUME, actor)
     touch(pod)
     settle(pod, now)
-    pod.save()
     after_commit(pod)
     return pod
-
-
-def _start_next_round(pod: Pod, now: dt.datetime) -> None:
-    _begin_round(pod, pod.round + 1, now)
-    settle(pod, now)
 
 
 @transaction.atomic
@@ -861,7 +517,6 @@ def advance_round(*, pod_id: int, actor=None, now: dt.datetime | None = None) ->
         raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
     log_action(pod, now, PodAction.ADVANCE_ROUND, actor, round=pod.round + 1)
     _start_next_round(pod, now)
-    pod.save()
     after_commit(pod)
     return pod
 
@@ -877,10 +532,10 @@ def mark_ready(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> S
         raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
     Seat.objects.filter(pk=seat.pk).update(ready=True)
     waiting = Seat.objects.filter(pod=pod, ready=False, is_automatic=False).exists()
+    touch(pod)
     if not waiting:
         log_action(pod, now, PodAction.ALL_READY, round=pod.round + 1)
         _start_next_round(pod, now)
-    touch(pod)
     pod.save()
     after_commit(pod)
     seat.refresh_from_db()
@@ -905,7 +560,6 @@ def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None 
     log_action(pod, now, PodAction.REPLACE_WITH_AUTOMATIC, actor, seat=seat.position)
     touch(pod)
     settle(pod, now)
-    pod.save()
     after_commit(pod)
     return seat
 

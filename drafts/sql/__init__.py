@@ -1,7 +1,7 @@
 """The draft engine's stored functions, one source file each (``drafts/sql/<function>.sql``).
 
 Each file is a template: ``{{ NAME }}`` stands for a value of the Python engine (the clocks and
-rounds of ``drafts.timing``, the pass direction, the automatic drafter's rarity ranks, the
+rounds of ``drafts.core.timing``, the pass direction, the automatic drafter's rarity ranks, the
 pods' states, the picks' kinds, the log's actions, the refusal codes), so a rule is written
 once. ``render(name)`` gives one function's SQL, ``render_all()`` every function's, in the
 order they are created.
@@ -30,6 +30,8 @@ FUNCTIONS = (
     "drafts_seat_queues",
     "drafts_take",
     "drafts_automatic_card",
+    "drafts_due",
+    "drafts_begin_round",
     "drafts_settle_pod",
     "drafts_settle",
     "drafts_pick",
@@ -41,6 +43,7 @@ PLACEHOLDER = re.compile(r"\{\{\s*([A-Z][A-Z0-9_]*)\s*\}\}")
 REFUSALS = (
     "UNKNOWN_SEAT",
     "NOT_YOUR_SEAT",
+    "POD_PAUSED",
     "POD_NOT_DRAFTING",
     "ALREADY_PICKED",
     "NO_PACK",
@@ -65,7 +68,8 @@ def cases(mapping: Mapping[object, object]) -> str:
 
 def constants() -> dict[str, str]:
     """Each placeholder's SQL text, from the Python engine's values."""
-    from drafts import autopick, error_codes, timing
+    from drafts import error_codes
+    from drafts.core import autopick, timing
     from drafts.models import DraftFormat, PickKind, PodAction, PodState
 
     values: dict[str, str] = {

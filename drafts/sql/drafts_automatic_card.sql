@@ -1,4 +1,4 @@
--- The card an automatic pick takes (``drafts.autopick.choose``): the rarest; among equals the
+-- The card an automatic pick takes (``drafts.core.autopick.choose``): the rarest; among equals the
 -- one sharing most colours with the distinct cards in the seat's pile; then pack order. A
 -- loop over at most 15 cards: as one query, the planner's guess for splitting colour strings
 -- made it costly enough to compile with JIT (50 ms a call, measured).

@@ -1,6 +1,7 @@
--- The whole manual pick. Answers {"status": "ok" | "refused" | "fallback", ...}; whatever fell
--- due before the pick was received is applied first and stays applied even when the pick is
--- refused: the answer then carries "changed", "pod_id", "version" and "arrivals".
+-- The whole manual pick. Answers {"status": "ok" | "refused", ...}; whatever fell due before
+-- the pick was received (a clock, a review's end) is applied first and stays applied even
+-- when the pick is refused: the answer then carries "changed", "pod_id", "version" and
+-- "arrivals".
 CREATE OR REPLACE FUNCTION drafts_pick(
     p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
     p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz) RETURNS jsonb
@@ -28,7 +29,6 @@ DECLARE
   v_last record;
   v_settle boolean;
   v_settled jsonb;
-  v_pending boolean := false;
   v_seats bigint[];
   v_automatic bigint[];
   v_arrivals bigint[] := '{}';
@@ -56,32 +56,32 @@ BEGIN
   IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NOT_YOUR_SEAT }});
   END IF;
-  IF v_state <> {{ STATE_DRAFTING }} THEN
-    RETURN jsonb_build_object('status', 'fallback');
+  IF v_state = {{ STATE_PAUSED }} THEN
+    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_PAUSED }});
   END IF;
 
-  -- The packs in queues, in one pass: is anything due by the time the pick was received, is
-  -- the round still open, and which pack is in front of this seat. The picker's clock ran out
-  -- if its deadline came before the pick was received; another seat's only past the grace
-  -- period (p_cutoff), as that player's own pick may be on its way.
-  SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
-                                    ELSE least(p_received, p_cutoff) END
-                 OR k.initial_size - k.picks_made <= 1 OR k.holder_id = ANY (v_automatic)),
-         bool_or(k.round = v_round),
-         (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
-    INTO v_due, v_round_open, v_head
-    FROM drafts_pack k
-   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
-  IF v_due OR NOT coalesce(v_round_open, false) THEN
-    -- Apply what fell due by the moment the pick was received first, as the reference does.
+  IF v_state = {{ STATE_DRAFTING }} THEN
+    -- The packs in queues, in one pass: is anything due by the time the pick was received, is
+    -- the round still open, and which pack is in front of this seat. The picker's clock ran
+    -- out if its deadline came before the pick was received; another seat's only past the
+    -- grace period (p_cutoff), as that player's own pick may be on its way.
+    SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
+                                      ELSE least(p_received, p_cutoff) END
+                   OR k.initial_size - k.picks_made <= 1 OR k.holder_id = ANY (v_automatic)),
+           bool_or(k.round = v_round),
+           (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
+      INTO v_due, v_round_open, v_head
+      FROM drafts_pack k
+     WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+  END IF;
+  IF v_state <> {{ STATE_DRAFTING }} OR v_due OR NOT coalesce(v_round_open, false) THEN
+    -- Apply what fell due by the moment the pick was received first (a review that ended
+    -- opens the next round; the pick is then made in it).
     v_settled := drafts_settle_pod(v_pod_id, p_received, least(p_received, p_cutoff), p_seat, p_received);
     IF (v_settled->>'changed')::boolean THEN
       v_arrivals := ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
       v_changes := jsonb_build_object('changed', true, 'pod_id', v_pod_id, 'version', v_settled->'version',
                                       'arrivals', drafts_seat_queues(v_arrivals));
-    END IF;
-    IF (v_settled->>'pending')::boolean THEN
-      RETURN jsonb_build_object('status', 'fallback') || v_changes;
     END IF;
     SELECT p.state, p.round, p.queue_seq, p.version, p.review_deadline, p.deck_building_deadline
       INTO v_state, v_round, v_queue_seq, v_version, v_review, v_building
@@ -135,14 +135,13 @@ BEGIN
   IF v_settle OR NOT v_round_open THEN
     v_settled := drafts_settle_pod(v_pod_id, p_now, p_cutoff, NULL, NULL);
     v_arrivals := v_arrivals || ARRAY(SELECT jsonb_array_elements_text(v_settled->'arrivals')::bigint);
-    v_pending := (v_settled->>'pending')::boolean;
-    SELECT p.state, p.version, p.review_deadline, p.deck_building_deadline
-      INTO v_state, v_version, v_review, v_building
+    SELECT p.state, p.round, p.version, p.review_deadline, p.deck_building_deadline
+      INTO v_state, v_round, v_version, v_review, v_building
       FROM drafts_pod p WHERE p.id = v_pod_id;
   END IF;
 
   RETURN jsonb_build_object(
-    'status', 'ok', 'settle', v_pending,
+    'status', 'ok',
     'pick', jsonb_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
                                'pick_number', v_take.pick_number, 'kind', {{ KIND_MANUAL }}),
     'pod', jsonb_build_object('id', v_pod_id, 'event_id', v_event_id, 'number', v_number,

@@ -1,4 +1,4 @@
--- Seconds to pick from a pack with cards_left cards (drafts.timing.pick_seconds); NULL for the
+-- Seconds to pick from a pack with cards_left cards (drafts.core.timing.pick_seconds); NULL for the
 -- last card, which is passed without a clock.
 CREATE OR REPLACE FUNCTION drafts_pick_seconds(cards_left integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

@@ -1,9 +1,10 @@
--- The engine's heartbeat while a pod drafts, for a pod whose row the caller has locked and
--- written: in time order, every clock that ran out by p_cutoff (seat p_own_seat's: by
--- p_own_limit), every automatic drafter's front pack and every last card; then the round's
--- end once no pack of it is held. Writes the pod row if anything changed. Answers
--- {"changed", "version", "state", "arrivals": [seats a pack reached the front of],
---  "pending": a review or deck-building clock is due as well (the Python engine applies it)}.
+-- The engine's heartbeat, for a pod whose row the caller has locked and written: in time
+-- order, while the pod drafts, every clock that ran out by p_cutoff (seat p_own_seat's: by
+-- p_own_limit), every automatic drafter's front pack and every last card, then the round's
+-- end once no pack of it is held; a review clock that ran out by p_cutoff opens the next
+-- round (drafts_begin_round), a deck-building clock ends the pod. Writes the pod row if
+-- anything changed. Answers {"changed", "version", "state", "arrivals": [seats a pack
+-- reached the front of]}.
 CREATE OR REPLACE FUNCTION drafts_settle_pod(
     p_pod bigint, p_now timestamptz, p_cutoff timestamptz, p_own_seat bigint,
     p_own_limit timestamptz) RETURNS jsonb
@@ -24,6 +25,7 @@ DECLARE
   v_at timestamptz;
   v_position integer;
   v_round_over timestamptz;
+  v_finished timestamptz;
   v_arrivals bigint[] := '{}';
   v_changed boolean := false;
 BEGIN
@@ -32,45 +34,41 @@ BEGIN
     INTO v_state, v_round, v_seq, v_version, v_review, v_building, v_timer, v_minutes
     FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
    WHERE p.id = p_pod;
-  IF v_state = {{ STATE_DRAFTING }} THEN
-    SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}')
-      INTO v_seats, v_automatic
-      FROM drafts_seat s WHERE s.pod_id = p_pod;
-    LOOP
-      -- The earliest thing due, as ``_next_due`` orders them: by time, then pack, then kind.
-      SELECT k.id, k.holder_id, d.at, d.kind INTO v_due
-        FROM (SELECT h.*, h.queue_seq = min(h.queue_seq) OVER (PARTITION BY h.holder_id) AS head
-                FROM drafts_pack h WHERE h.pod_id = p_pod AND h.holder_id IS NOT NULL) k
-       CROSS JOIN LATERAL (VALUES
-         (CASE WHEN k.deadline <= CASE WHEN k.holder_id = p_own_seat THEN p_own_limit ELSE p_cutoff END
-               THEN k.deadline END, {{ KIND_TIMEOUT }}, 0),
-         (CASE WHEN k.initial_size - k.picks_made = 1 THEN coalesce(k.arrived_at, p_now) END, {{ KIND_LAST_CARD }}, 1),
-         (CASE WHEN k.head AND k.holder_id = ANY (v_automatic) THEN coalesce(k.arrived_at, p_now) END,
-          {{ KIND_AUTOMATIC }}, 2)) AS d(at, kind, rank)
-       WHERE d.at IS NOT NULL
-       ORDER BY d.at, k.id, d.rank
-       LIMIT 1;
-      EXIT WHEN NOT FOUND;
-      v_at := least(v_due.at, p_now);
-      v_position := array_position(v_seats, v_due.holder_id) - 1;
-      SELECT * INTO v_take FROM drafts_take(v_seats, v_due.holder_id, v_position, v_due.id,
-                                            drafts_automatic_card(v_due.id, v_due.holder_id), v_due.kind,
-                                            NULL, v_at, v_at, NULL, v_timer, v_seq);
-      v_seq := v_take.seq;
-      v_version := v_version + 1;
-      v_changed := true;
-      IF v_due.kind <> {{ KIND_LAST_CARD }} THEN
-        INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
-        VALUES (p_pod, v_at, NULL, {{ ACTION_AUTOMATIC_PICK }},
-                jsonb_build_object('seat', v_position, 'kind', v_due.kind, 'round', v_take.pack_round,
-                                   'pick', v_take.pick_number));
-      END IF;
-      IF v_take.arrived_first AND v_take.cards_left > 1 THEN
-        v_arrivals := v_arrivals || v_take.neighbour;
-      END IF;
-    END LOOP;
-    IF NOT EXISTS (SELECT 1 FROM drafts_pack k
-                    WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL AND k.round = v_round) THEN
+  SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}')
+    INTO v_seats, v_automatic
+    FROM drafts_seat s WHERE s.pod_id = p_pod;
+  <<settling>>
+  LOOP
+    IF v_state = {{ STATE_DRAFTING }} THEN
+      LOOP
+        -- The earliest thing due: by time, then pack, then kind (timeout, last card, automatic).
+        SELECT d.pack_id AS id, d.holder_id, d.at, d.kind INTO v_due
+          FROM drafts_due(p_pod, p_now) d
+         WHERE d.kind <> {{ KIND_TIMEOUT }}
+            OR d.at <= CASE WHEN d.holder_id = p_own_seat THEN p_own_limit ELSE p_cutoff END
+         ORDER BY d.at, d.pack_id, d.rank
+         LIMIT 1;
+        EXIT WHEN NOT FOUND;
+        v_at := least(v_due.at, p_now);
+        v_position := array_position(v_seats, v_due.holder_id) - 1;
+        SELECT * INTO v_take FROM drafts_take(v_seats, v_due.holder_id, v_position, v_due.id,
+                                              drafts_automatic_card(v_due.id, v_due.holder_id), v_due.kind,
+                                              NULL, v_at, v_at, NULL, v_timer, v_seq);
+        v_seq := v_take.seq;
+        v_version := v_version + 1;
+        v_changed := true;
+        IF v_due.kind <> {{ KIND_LAST_CARD }} THEN
+          INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+          VALUES (p_pod, v_at, NULL, {{ ACTION_AUTOMATIC_PICK }},
+                  jsonb_build_object('seat', v_position, 'kind', v_due.kind, 'round', v_take.pack_round,
+                                     'pick', v_take.pick_number));
+        END IF;
+        IF v_take.arrived_first AND v_take.cards_left > 1 THEN
+          v_arrivals := v_arrivals || v_take.neighbour;
+        END IF;
+      END LOOP;
+      EXIT settling WHEN EXISTS (SELECT 1 FROM drafts_pack k
+                                  WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL AND k.round = v_round);
       -- Through the (seat, round, pick number) index: never a scan of every pick of the site.
       SELECT coalesce(max(k.made_at), p_now) INTO v_round_over
         FROM drafts_pick k WHERE k.seat_id = ANY (v_seats) AND k.round = v_round;
@@ -87,16 +85,34 @@ BEGIN
       END IF;
       v_version := v_version + 1;
       v_changed := true;
-    END IF;
-    IF v_changed THEN
+    ELSIF v_state = {{ STATE_REVIEWING }} AND v_review <= p_cutoff THEN
+      -- The next round opens when the review clock ran out: drafts_begin_round reads and
+      -- writes the pod row, so it gets what this call did first.
       UPDATE drafts_pod SET state = v_state, review_deadline = v_review, deck_building_deadline = v_building,
                             queue_seq = v_seq, version = v_version
        WHERE id = p_pod;
+      v_arrivals := v_arrivals || drafts_begin_round(p_pod, v_review);
+      SELECT p.state, p.round, p.queue_seq, p.version, p.review_deadline
+        INTO v_state, v_round, v_seq, v_version, v_review
+        FROM drafts_pod p WHERE p.id = p_pod;
+      v_changed := true;
+    ELSIF v_state = {{ STATE_DECK_BUILDING }} AND v_building <= p_cutoff THEN
+      v_state := {{ STATE_DONE }};
+      v_finished := v_building;
+      INSERT INTO drafts_podlogentry (pod_id, at, actor_id, action, details)
+      VALUES (p_pod, v_building, NULL, {{ ACTION_DECK_BUILDING_OVER }}, '{}'::jsonb);
+      v_version := v_version + 1;
+      v_changed := true;
+    ELSE
+      EXIT settling;
     END IF;
+  END LOOP;
+  IF v_changed THEN
+    UPDATE drafts_pod SET state = v_state, review_deadline = v_review, deck_building_deadline = v_building,
+                          queue_seq = v_seq, version = v_version, finished_at = coalesce(v_finished, finished_at)
+     WHERE id = p_pod;
   END IF;
   RETURN jsonb_build_object(
-    'changed', v_changed, 'version', v_version, 'state', v_state, 'arrivals', to_jsonb(v_arrivals),
-    'pending', coalesce((v_state = {{ STATE_REVIEWING }} AND v_review <= p_cutoff)
-                        OR (v_state = {{ STATE_DECK_BUILDING }} AND v_building <= p_cutoff), false));
+    'changed', v_changed, 'version', v_version, 'state', v_state, 'arrivals', to_jsonb(v_arrivals));
 END
 $$;

@@ -40,7 +40,7 @@ BEGIN
   IF cards_left = 0 THEN
     UPDATE drafts_pack SET holder_id = NULL, deadline = NULL, picks_made = pick_number WHERE id = p_pack;
   ELSE
-    -- The direction by round (drafts.timing.pass_direction): +1 the next seat, -1 the one before.
+    -- The direction by round (drafts.core.timing.pass_direction): +1 the next seat, -1 the one before.
     neighbour := p_seats[((p_seat_position + CASE pack_round {{ PASS_DIRECTION_BY_ROUND }} END)
                           % cardinality(p_seats) + cardinality(p_seats)) % cardinality(p_seats) + 1];
     seq := seq + 1;

@@ -1,7 +1,7 @@
 """Writes the migration that applies the stored functions as ``drafts/sql`` renders them now.
 
 Run ``python -m drafts.sql migration`` after changing a file here or a constant they use
-(``drafts.timing``, ``drafts.autopick``, the enums of ``drafts.models``). The migration embeds
+(``drafts.core.timing``, ``drafts.core.autopick``, the enums of ``drafts.models``). The migration embeds
 the rendered SQL, so it applies the same text whenever it runs (history does not move with the
 files); its way back applies the previous one's.
 """
@@ -43,16 +43,13 @@ def apply(schema_editor):
 
 
 def forwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        apply(schema_editor)
+    apply(schema_editor)
 '''
 
 BACKWARDS = '''
 
 def backwards(apps, schema_editor):
     """The previous migration's functions again (a function it did not have is dropped)."""
-    if schema_editor.connection.vendor != "postgresql":
-        return
     previous = importlib.import_module(PREVIOUS)
     with schema_editor.connection.cursor() as cursor:
         for name in set(SQL_FUNCTIONS) - set(previous.SQL_FUNCTIONS):

@@ -7,7 +7,6 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth.models import Group
-from django.db import connection
 
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
@@ -93,14 +92,3 @@ def pod(organiser, players, cube_names):
 @pytest.fixture
 def seats(pod):
     return list(Seat.objects.filter(pod=pod).order_by("position"))
-
-
-# The draft engine has two paths on PostgreSQL (the ``drafts_pick`` function and the Python
-# reference); tests that take this fixture run against each, so the two cannot drift.
-ENGINES = ("fast", "reference") if connection.vendor == "postgresql" else ("reference",)
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request, settings):
-    settings.DRAFT_FAST_PATH = request.param == "fast"
-    return request.param

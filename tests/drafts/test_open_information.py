@@ -14,7 +14,7 @@ from drafts.models import DraftCard, Pack, Seat
 from tests.drafts import conftest
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]
+pytestmark = pytest.mark.django_db
 
 
 def hidden_from(seat: Seat) -> tuple[set[int], set[str]]:

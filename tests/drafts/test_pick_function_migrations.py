@@ -13,12 +13,11 @@ import pytest
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from drafts import autopick, sql, timing
+from drafts import sql
+from drafts.core import autopick, timing
 from drafts.models import Seat
 from drafts.sql import migration as sql_migration
 from tests.drafts.conftest import make_pod
-
-postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="the stored functions are PostgreSQL's")
 
 CHECK_SCHEMA = "drafts_sql_check"
 
@@ -148,13 +147,11 @@ def test_an_unknown_placeholder_is_an_error(tmp_path, monkeypatch):
 # --- the database -------------------------------------------------------------------------
 
 
-@postgresql_only
 @pytest.mark.django_db
 def test_the_database_functions_are_the_rendered_files():
     database_matches_files()
 
 
-@postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)

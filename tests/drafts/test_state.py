@@ -48,7 +48,7 @@ def test_an_unknown_pod_has_no_document(db):
     assert state.read(987654) is None
 
 
-def test_a_players_view_is_what_the_selectors_show_them(pod, seats, engine):
+def test_a_players_view_is_what_the_selectors_show_them(pod, seats):
     """R15-R16: own queue (front pack in full, DFCs of the waiting packs), own pile, and of the
     other seats only pack sizes and DFCs: compared with selectors.seat_view."""
     pick_some(seats[:3], 4, random.Random(3))  # seats 0-2 run ahead: packs queue up behind

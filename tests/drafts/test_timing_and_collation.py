@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from drafts.autopick import Candidate, choose
-from drafts.collation import RarityCollation, Sheet, SheetCollation, deal_cube
+from drafts.core.autopick import Candidate, choose
+from drafts.core.collation import RarityCollation, Sheet, SheetCollation, deal_cube
+from drafts.core.timing import pass_direction, pick_seconds, review_seconds
 from drafts.services.events import split_into_pods
-from drafts.timing import pass_direction, pick_seconds, review_seconds
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from drafts.timing import PICK_SECONDS, REVIEW_SECONDS
+from drafts.core.timing import PICK_SECONDS, REVIEW_SECONDS
 from paper import schedule
 from paper.schedule import Jump, Pause
 
@@ -59,7 +59,7 @@ def test_every_pick_gets_the_mtr_table_time_for_the_cards_left(pack_size):
 
 def test_fifteen_card_pack_is_the_printed_table():
     assert [st.seconds for st in schedule.steps(15)[:14]] == MTR_15
-    # A 14-card pack starts lower in the same table (drafts.timing); 12 lower still.
+    # A 14-card pack starts lower in the same table (drafts.core.timing); 12 lower still.
     assert [st.seconds for st in schedule.steps(14)[:13]] == MTR_15[1:]
     assert [st.seconds for st in schedule.steps(12)[:11]] == MTR_15[3:]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
-from django.db import connection, connections
+from django.db import connections
 from django.utils import timezone
 
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
@@ -18,7 +18,6 @@ from tests.drafts.test_consumers import hand_to_newcomer, opened
 pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
     pytest.mark.asyncio,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the awaited path calls drafts_pick"),
 ]
 
 
@@ -99,9 +98,9 @@ async def test_a_heartbeat_on_the_loop_marks_the_seat_present_and_closes_a_hande
     assert (await database_sync_to_async(presence.status)([seats[4].pk]))[seats[4].pk]["connections"] == 0
 
 
-async def test_an_awaited_fallback_goes_to_the_reference_without_a_second_call(pod, organiser, players, monkeypatch):
-    """``drafts_pick`` answers fallback (a paused pod) once; the reference engine answers, off the
-    loop, and ``drafts_pick`` is never called again (neither awaited nor in a thread)."""
+async def test_an_awaited_pick_on_a_paused_pod_is_refused_in_one_call(pod, organiser, players, monkeypatch):
+    """``drafts_pick`` refuses a pick on a paused pod itself, awaited once; it is never called
+    again (neither awaited nor in a thread)."""
     from drafts import services
     from drafts.services import picks
     from draftsite.errors import ConflictError

@@ -1,18 +1,12 @@
-"""The pick's fast path (one PostgreSQL function) against the Python reference engine.
-
-Two pods opened from the same seed are driven by the same random steps, one picking through
-``drafts_pick`` and one through the reference engine; after every step their whole state
-(cards, packs, picks, clocks, versions, log) must be the same, and every refusal the same
-code. The other tests of the engine run against both paths too (the ``engine`` fixture).
-"""
+"""The engine's stored functions as they run: one statement per pick or sweep, the clock
+tables equal to ``drafts.core.timing``'s, the automatic card equal to ``drafts.core.autopick.choose``.
+The model-based oracle of whole pods is ``tests/drafts/services/test_engine_model.py``."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -20,15 +14,12 @@ from hypothesis.extra.django import TestCase
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import services
-from drafts.models import DraftCard, Pack, Pick, PodLogEntry, Seat
-from drafts.timing import pick_seconds, review_seconds
+from drafts.core.autopick import Candidate, choose
+from drafts.core.timing import pick_seconds, review_seconds
+from drafts.models import DraftCard, Pack, Pick, Seat
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
-
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the fast path is a PostgreSQL function; SQLite runs the reference"
-)
 
 
 def statements(captured) -> list[str]:
@@ -36,7 +27,6 @@ def statements(captured) -> list[str]:
     return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
 
 
-@postgres_only
 @pytest.mark.django_db
 def test_the_database_clock_tables_are_the_python_ones():
     with connection.cursor() as cursor:
@@ -48,7 +38,6 @@ def test_the_database_clock_tables_are_the_python_ones():
             assert cursor.fetchone()[0] == review_seconds(finished), finished
 
 
-@postgres_only
 @pytest.mark.django_db
 def test_a_pick_is_one_round_trip(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
@@ -72,7 +61,7 @@ def test_a_pick_is_one_round_trip(organiser, players, cube_names):
 
 
 @pytest.mark.django_db
-def test_a_pick_by_someone_who_no_longer_holds_the_seat_is_refused(engine, organiser, players, cube_names):
+def test_a_pick_by_someone_who_no_longer_holds_the_seat_is_refused(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
     card = DraftCard.objects.filter(pack__holder=seat).first()
@@ -80,32 +69,6 @@ def test_a_pick_by_someone_who_no_longer_holds_the_seat_is_refused(engine, organ
         services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, owner=players[1], now=T0 + seconds(1))
     assert refused.value.code == "not_your_seat" and refused.value.status_code == 403
     assert not Pick.objects.filter(seat=seat).exists()
-
-
-# --- fast path == reference, step by step ------------------------------------------------
-
-steps = st.lists(
-    st.one_of(
-        # seat, card index, pile position, how long before "now" the server received it,
-        # whether the pick names the pack in front (or a stale one)
-        st.tuples(
-            st.just("pick"),
-            st.integers(0, 7),
-            st.integers(0, 14),
-            st.none() | st.integers(0, 40),
-            st.sampled_from([0, 0, 0, 500, 3000]),
-            st.sampled_from(["head", "head", "none", "stale"]),
-        ),
-        st.tuples(st.just("wait"), st.integers(1, 45)),
-        st.tuples(st.just("pause")),
-        st.tuples(st.just("resume")),
-        st.tuples(st.just("advance")),
-        st.tuples(st.just("automatic"), st.integers(0, 7)),
-        st.tuples(st.just("ready"), st.integers(0, 7)),
-    ),
-    min_size=1,
-    max_size=70,
-)
 
 
 def catalogue(prefix: str, identities: list[str], transform_every: int = 0) -> list[Card]:
@@ -123,141 +86,9 @@ def catalogue(prefix: str, identities: list[str], transform_every: int = 0) -> l
     return cards
 
 
-def snapshot(pod_id: int) -> dict:
-    """A pod's whole state with its own ids replaced by what they mean (positions, slots)."""
-    seats = dict(Seat.objects.filter(pod_id=pod_id).values_list("pk", "position"))
-    packs = {
-        pk: (round_, seats[opener])
-        for pk, round_, opener in Pack.objects.filter(pod_id=pod_id).values_list("pk", "round", "opener_id")
-    }
-    cards = {
-        pk: (packs[opened_in], slot)
-        for pk, opened_in, slot in DraftCard.objects.filter(pod_id=pod_id).values_list("pk", "opened_in_id", "slot")
-    }
-    from drafts.models import Pod
-
-    pod = Pod.objects.get(pk=pod_id)
-    return {
-        "pod": (
-            pod.state,
-            pod.round,
-            pod.version,
-            pod.queue_seq,
-            pod.review_deadline,
-            pod.deck_building_deadline,
-            pod.paused_from,
-            pod.paused_remaining_ms,
-        ),
-        "seats": sorted(
-            Seat.objects.filter(pod_id=pod_id).values_list("position", "last_pick_at", "is_automatic", "ready")
-        ),
-        "packs": sorted(
-            (packs[p.pk], seats.get(p.holder_id), p.queue_seq, p.arrived_at, p.deadline, p.picks_made, p.remaining_ms)
-            for p in Pack.objects.filter(pod_id=pod_id)
-        ),
-        "cards": sorted(
-            (cards[c.pk], packs.get(c.pack_id), seats.get(c.seat_id), c.pile_position)
-            for c in DraftCard.objects.filter(pod_id=pod_id)
-        ),
-        "picks": sorted(
-            (
-                seats[p.seat_id],
-                p.round,
-                p.pick_number,
-                cards[p.draft_card_id],
-                p.kind,
-                p.made_at,
-                tuple(cards[pk] for pk in p.pack_contents),
-                p.made_by_id is not None,
-            )
-            for p in Pick.objects.filter(seat__pod_id=pod_id)
-        ),
-        "log": sorted(
-            (e.at, e.action, repr(sorted(e.details.items()))) for e in PodLogEntry.objects.filter(pod_id=pod_id)
-        ),
-    }
+# --- clocks, automatic drafters and last cards in one statement ---------------------------
 
 
-def apply(step, pod_id: int, seats: list[Seat], users, now: dt.datetime, fast: bool):
-    """One step on one pod; the error code it was refused with, or None."""
-    kind = step[0]
-    try:
-        with override_settings(DRAFT_FAST_PATH=fast):
-            if kind == "pick":
-                _, index, card_index, position, early_ms, pack_choice = step
-                seat = seats[index]
-                pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-                cards = list(DraftCard.objects.filter(pack=pack).order_by("slot")) if pack else []
-                target = cards[card_index % len(cards)].pk if cards else 1
-                pack_id = {"head": pack.pk if pack else None, "none": None, "stale": pack.pk + 1 if pack else 1}[
-                    pack_choice
-                ]
-                services.make_pick(
-                    seat_id=seat.pk,
-                    draft_card_id=target,
-                    position=position,
-                    pack_id=pack_id,
-                    owner=users[index],
-                    actor=users[index],
-                    now=now,
-                    received_at=now - dt.timedelta(milliseconds=early_ms),
-                )
-            elif kind == "wait":
-                services.enforce_deadlines(pod_id=pod_id, now=now)
-            elif kind == "pause":
-                services.pause_pod(pod_id=pod_id, now=now)
-            elif kind == "resume":
-                services.resume_pod(pod_id=pod_id, now=now)
-            elif kind == "advance":
-                services.advance_round(pod_id=pod_id, now=now)
-            elif kind == "automatic":
-                services.replace_with_automatic(seat_id=seats[step[1]].pk, now=now)
-            elif kind == "ready":
-                services.mark_ready(seat_id=seats[step[1]].pk, now=now)
-    except DomainError as error:
-        return error.code
-    return None
-
-
-@postgres_only
-class FastPathMatchesTheReference(TestCase):
-    names: list[str]
-    users: list
-
-    @classmethod
-    def setUpTestData(cls):
-        cards = catalogue("Parity", ["W", "U", "B", "R", "G"], transform_every=4)
-        cls.names = [c.name for c in cards]
-        cls.users = [UserFactory(username=f"parity{i}") for i in range(8)]
-
-    def pod(self, timer: bool, seed: int):
-        event = services.create_event(
-            name="parity", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
-        )
-        regs = [services.register_player(event_id=event.pk, user=u) for u in self.users]
-        (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
-        services.start_pod(pod_id=pod.pk, now=T0)
-        return pod.pk, list(Seat.objects.filter(pod_id=pod.pk).order_by("position"))
-
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(timer=st.booleans(), seed=st.integers(0, 2**31), plan=steps)
-    def test_the_same_steps_give_the_same_pod(self, timer, seed, plan):
-        fast_pod, fast_seats = self.pod(timer, seed)
-        reference_pod, reference_seats = self.pod(timer, seed)
-        assert snapshot(fast_pod) == snapshot(reference_pod)
-        now = T0
-        for step in plan:
-            now += seconds(step[1]) if step[0] == "wait" else seconds(1)
-            fast = apply(step, fast_pod, fast_seats, self.users, now, fast=True)
-            reference = apply(step, reference_pod, reference_seats, self.users, now, fast=False)
-            assert fast == reference, step
-            assert snapshot(fast_pod) == snapshot(reference_pod), step
-
-
-# --- clocks, automatic drafters and last cards on the fast path ---------------------------
-
-
-@postgres_only
 @pytest.mark.django_db
 def test_clocks_that_ran_out_are_enforced_in_one_statement(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
@@ -271,7 +102,6 @@ def test_clocks_that_ran_out_are_enforced_in_one_statement(organiser, players, c
     assert len(statements(captured)) == 1 and timeouts.count() == 8
 
 
-@postgres_only
 @pytest.mark.django_db
 def test_a_pick_that_finds_other_clocks_run_out_is_still_one_round_trip(organiser, players, cube_names):
     """The timeout picks due before the pick was received are made first, in the same call."""
@@ -291,7 +121,6 @@ def test_a_pick_that_finds_other_clocks_run_out_is_still_one_round_trip(organise
     assert [len(p["cards"]) for p in result.answer()["queue"]] == [14]
 
 
-@postgres_only
 @pytest.mark.django_db
 def test_a_refused_pick_still_tells_pages_what_fell_due_first(
     organiser, players, cube_names, monkeypatch, django_capture_on_commit_callbacks
@@ -313,9 +142,17 @@ def test_a_refused_pick_still_tells_pages_what_fell_due_first(
     assert told == [(Pod.objects.get(pk=pod.pk).version, {})]  # seat 2 had a pack: no arrival
 
 
-@postgres_only
-class AutomaticChoiceMatchesTheReference(TestCase):
-    """``drafts_automatic_card`` (SQL) against ``drafts.autopick.choose`` (Python)."""
+def python_choice(pack: Pack, seat: Seat) -> int:
+    """The card ``drafts.core.autopick.choose`` takes from the pack for the seat."""
+    cards = list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").select_related("card"))
+    pile = Card.objects.filter(pk__in=DraftCard.objects.filter(seat=seat).values("card_id"))
+    candidates = [Candidate(c.pk, c.rarity, c.card.color_identity) for c in cards]
+    best, _reason = choose(candidates, list(pile.values_list("color_identity", flat=True)))
+    return best.key
+
+
+class AutomaticChoiceMatchesTheRule(TestCase):
+    """``drafts_automatic_card`` (SQL) against ``drafts.core.autopick.choose`` (the pure rule)."""
 
     identities = ["", "W", "U", "B", "R", "G", "WU", "BRG", "WUBRG", "UR"]
 
@@ -344,8 +181,6 @@ class AutomaticChoiceMatchesTheReference(TestCase):
         pile=st.lists(st.integers(0, 359), max_size=20),
     )
     def test_the_same_card_is_chosen(self, rarities, pile):
-        from drafts.services.picks import _automatic_choice
-
         pack_cards = list(DraftCard.objects.filter(pack=self.pack).order_by("slot"))
         for card, rarity in zip(pack_cards, rarities, strict=True):
             DraftCard.objects.filter(pk=card.pk).update(rarity=rarity)
@@ -357,4 +192,4 @@ class AutomaticChoiceMatchesTheReference(TestCase):
         with connection.cursor() as cursor:
             cursor.execute("SELECT drafts_automatic_card(%s, %s)", [self.pack.pk, self.seat.pk])
             (chosen,) = cursor.fetchone()
-        assert chosen == _automatic_choice(self.pack, self.seat).pk
+        assert chosen == python_choice(self.pack, self.seat)

@@ -1,5 +1,5 @@
 """One way into the engine: every transport's pick gives the same arguments (``PickOrder``),
-and a ``fallback`` answer goes to the reference engine without a second call of the function.
+and one call of ``drafts_pick`` answers every pick, refused ones too.
 
 The no-script page (``drafts.views.player.seat_pick``) passes the seat's holder, checked again
 in the pod's lock, and the request's received-at stamp (``ReceivedAtMiddleware``), as HTTP and
@@ -11,7 +11,6 @@ import datetime as dt
 
 import pytest
 from django.contrib.messages import get_messages
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -46,7 +45,7 @@ def page_pick(client: Client, seat: Seat, card: int, pack: Pack):
     return client.post(f"/events/seats/{seat.pk}/pick/", {"card": card, "pack": pack.pk, "confirmed": "yes"})
 
 
-def test_a_no_script_pick_checks_the_holder_in_the_pods_lock(engine, live_pod, organiser, players, monkeypatch):
+def test_a_no_script_pick_checks_the_holder_in_the_pods_lock(live_pod, organiser, players, monkeypatch):
     """The seat is handed over after the page checked access, before the pick runs: refused."""
     from drafts.views import player
 
@@ -68,7 +67,7 @@ def test_a_no_script_pick_checks_the_holder_in_the_pods_lock(engine, live_pod, o
     assert check_conservation(live_pod) == []
 
 
-def test_a_no_script_pick_counts_from_when_the_server_received_it(engine, live_pod, players, monkeypatch):
+def test_a_no_script_pick_counts_from_when_the_server_received_it(live_pod, players, monkeypatch):
     """Received before its clock ran out, run after it (a slow database): the player's card,
     never a timeout pick, as over HTTP and the socket."""
     seat = Seat.objects.get(pod=live_pod, position=0)
@@ -90,9 +89,8 @@ def test_a_no_script_pick_counts_from_when_the_server_received_it(engine, live_p
     assert check_conservation(live_pod) == []
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="drafts_pick is PostgreSQL's")
-def test_a_fallback_goes_to_the_reference_without_a_second_call(engine, live_pod, organiser, players, monkeypatch):
-    """A paused pod: ``drafts_pick`` answers fallback once; the reference refuses the pick."""
+def test_a_paused_pod_refuses_a_pick_in_one_call(live_pod, organiser, players, monkeypatch):
+    """A paused pod: ``drafts_pick`` refuses the pick itself, in its one call."""
     services.pause_pod(pod_id=live_pod.pk, actor=organiser)
     seat = Seat.objects.get(pod=live_pod, position=0)
     _pack, cards = head(seat.pk)
@@ -106,7 +104,7 @@ def test_a_fallback_goes_to_the_reference_without_a_second_call(engine, live_pod
     with pytest.raises(ConflictError) as refused:
         services.make_pick(seat_id=seat.pk, draft_card_id=cards[0], actor=players[0], owner=players[0])
     assert refused.value.code == error_codes.POD_PAUSED
-    assert len(calls) == (1 if engine == "fast" else 0)
+    assert len(calls) == 1
     assert not Pick.objects.exists()
 
 

@@ -12,7 +12,7 @@ from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("engine")]
+pytestmark = pytest.mark.django_db
 
 
 def head(seat):

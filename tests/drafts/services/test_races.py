@@ -21,7 +21,7 @@ from tests.drafts.conftest import make_pod
 from tests.factories import UserFactory
 
 # serialized_rollback: these tests commit for real, and the seed catalogue must come back.
-pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.usefixtures("engine")]
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def race(*calls):

@@ -22,7 +22,7 @@ from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 
-pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.usefixtures("engine")]
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def in_thread(target, results: dict, name: str) -> threading.Thread:
@@ -44,9 +44,6 @@ def front(seat: Seat) -> tuple[Pack, list[DraftCard]]:
     return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot"))
 
 
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="needs row locks that queue (SQLite serialises whole transactions)"
-)
 def test_a_pick_received_in_time_beats_the_timer_on_a_slow_database(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, now=T0)
     seat = Seat.objects.get(pod=pod, position=0)
