@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "penalties",
     "matches",
     "paper",
+    "judgecalls",
 ]
 
 MIDDLEWARE = [
