@@ -60,7 +60,11 @@ def _create(*, event: Event, caller_id: int, match=None, seat=None, reason: str,
         raise ConflictError(
             error_codes.ALREADY_CALLING, _("You have already called a judge; one is on the way.")
         ) from exc
-    where = {"table": match.table, "round": match.round.number} if match else {"pod": seat.pod.number, "seat": seat.position + 1}
+    where = (
+        {"table": match.table, "round": match.round.number}
+        if match
+        else {"pod": seat.pod.number, "seat": seat.position + 1}
+    )
     log_event(event, now, LOG_CALLED, actor, call=call.pk, reason=reason, **where)
     _notify(call)
     return call
@@ -129,13 +133,9 @@ def _may_act(call: JudgeCall, actor) -> None:
     """The judge who has the call acts on it; an escalated call is the head judge's."""
     head = penalty_permissions.is_head_judge(actor, call.event_id)
     if call.status == CallStatus.ESCALATED and not head:
-        raise ConflictError(
-            error_codes.ALREADY_ESCALATED, _("This call was escalated to the head judge.")
-        )
+        raise ConflictError(error_codes.ALREADY_ESCALATED, _("This call was escalated to the head judge."))
     if call.status == CallStatus.CLAIMED and call.claimed_by_id != actor.pk and not head:
-        raise ConflictError(
-            error_codes.NOT_CLAIMANT, _("%(judge)s has this call.") % {"judge": _name(call.claimed_by)}
-        )
+        raise ConflictError(error_codes.NOT_CLAIMANT, _("%(judge)s has this call.") % {"judge": _name(call.claimed_by)})
 
 
 @transaction.atomic

@@ -118,5 +118,3 @@ class CallStepView(APIView):
         values = dict(validated_body(body, request)) if body is not None else {}
         call = service(call_id=call.pk, actor=request.user, **values)
         return Response(staff_view(selectors.call_by_id(call.pk), timezone.now()))
-
-

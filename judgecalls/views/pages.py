@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from drafts import permissions
 from drafts.models import Event
-from draftsite.errors import DomainError
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.forms import posted
 from judgecalls import forms, selectors, services
 from judgecalls.models import JudgeCall
@@ -33,6 +33,11 @@ def _back(request, default: str) -> str:
 def _run(request, step, *, success: str, back: str, **kwargs):
     try:
         step(actor=request.user, **kwargs)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from exc
+    except ForbiddenError as exc:
+        # Staff steps are gated before the service; a caller who is not the table's is a 403.
+        raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
         messages.error(request, exc.message)
     else:

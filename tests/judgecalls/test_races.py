@@ -70,7 +70,11 @@ def test_a_call_resolved_while_being_escalated_is_one_or_the_other():
     else:  # the escalation went first: the floor judge no longer resolves it
         assert call.status == CallStatus.ESCALATED and errors[0].code == error_codes.ALREADY_ESCALATED
         assert call.resolved_at is None
-    logged = set(EventLogEntry.objects.filter(action__in=[services.LOG_RESOLVED, services.LOG_ESCALATED]).values_list("action", flat=True))
+    logged = set(
+        EventLogEntry.objects.filter(action__in=[services.LOG_RESOLVED, services.LOG_ESCALATED]).values_list(
+            "action", flat=True
+        )
+    )
     assert len(logged) == 1
 
 

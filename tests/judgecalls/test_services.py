@@ -73,7 +73,9 @@ def test_a_drafter_calls_from_their_seat(floor):
 
 
 def test_the_queue_is_oldest_first_and_the_age_follows_the_clock(floor):
-    late = services.call_from_match(match_id=floor.other_match.pk, actor=floor.player_a(floor.other_match), now=minutes(3))
+    late = services.call_from_match(
+        match_id=floor.other_match.pk, actor=floor.player_a(floor.other_match), now=minutes(3)
+    )
     early = call(floor, when=minutes(1))
     assert [c.pk for c in selectors.open_calls(floor.event.pk)] == [early.pk, late.pk]
     assert selectors.age_seconds(early, minutes(5)) == 240
