@@ -71,7 +71,7 @@ def _create(*, event: Event, caller_id: int, match=None, seat=None, reason: str,
 
 
 @transaction.atomic
-def call_from_match(*, match_id: int, actor, reason: str = "", now=None) -> JudgeCall:
+def call_from_match(*, match_id: int, actor, reason: object = "", now=None) -> JudgeCall:
     """A player of the match calls a judge to their table (the round and table are known)."""
     now = now or timezone.now()
     match = Match.objects.select_related("round", "round__event").filter(pk=match_id).first()
@@ -87,17 +87,17 @@ def call_from_match(*, match_id: int, actor, reason: str = "", now=None) -> Judg
 
 
 @transaction.atomic
-def call_from_seat(*, seat_id: int, actor, reason: str = "", now=None) -> JudgeCall:
+def call_from_seat(*, seat_id: int, actor, reason: object = "", now=None) -> JudgeCall:
     """A drafter calls a judge to their seat (the pod and seat are known)."""
     now = now or timezone.now()
     seat = Seat.objects.select_related("pod", "pod__event", "registration").filter(pk=seat_id).first()
     if seat is None:
         raise NotFoundError(error_codes.UNKNOWN_SEAT, _("No seat has id %(id)s.") % {"id": seat_id})
-    if not draft_permissions.owns_seat(actor, seat):
+    if seat.registration is None or not draft_permissions.owns_seat(actor, seat):
         raise ForbiddenError(error_codes.NOT_YOUR_SEAT, _("Only the player in this seat calls a judge to it."))
     return _create(
         event=seat.pod.event,
-        caller_id=seat.registration_id,
+        caller_id=seat.registration.pk,  # owns_seat: the seat has a registration
         seat=seat,
         reason=_reason(reason),
         actor=actor,
@@ -245,10 +245,12 @@ def _call_penalty(call: JudgeCall, penalty_id) -> Penalty:
         raise DomainError(error_codes.PENALTY_REQUIRED, _("Name the penalty issued for this call."), field="penalty")
     if not isinstance(penalty_id, int) or isinstance(penalty_id, bool):
         raise DomainError(error_codes.INVALID, _("The penalty is a number."), field="penalty")
-    players = {call.caller_id}
-    if call.match_id is not None:
+    players: set[int | None] = {call.caller_id}
+    if call.match is not None:
         players |= {call.match.player_a_id, call.match.player_b_id}
-    penalty = Penalty.objects.filter(pk=penalty_id, event_id=call.event_id, registration_id__in=players).first()
+    penalty = Penalty.objects.filter(
+        pk=penalty_id, event_id=call.event_id, registration_id__in={p for p in players if p is not None}
+    ).first()
     if penalty is None:
         raise DomainError(
             error_codes.PENALTY_MISMATCH, _("That penalty is not for a player of this call."), field="penalty"

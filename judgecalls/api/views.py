@@ -4,10 +4,12 @@ the judge coming; the event's judges: the whole row)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,15 +28,16 @@ def _name(user) -> str | None:
 
 
 def staff_view(call: JudgeCall, now) -> dict:
+    match, seat = call.match, call.seat
     return {
         "id": call.pk,
         "status": call.status,
         "caller": call.caller.name,
         "reason": call.reason,
-        "round": call.match.round.number if call.match_id else None,
-        "table": call.match.table if call.match_id else None,
-        "pod": call.seat.pod.number if call.seat_id else None,
-        "seat": call.seat.position + 1 if call.seat_id else None,
+        "round": match.round.number if match is not None else None,
+        "table": match.table if match is not None else None,
+        "pod": seat.pod.number if seat is not None else None,
+        "seat": seat.position + 1 if seat is not None else None,
         "created_at": call.created_at.isoformat(),
         "age_seconds": selectors.age_seconds(call, now),
         "claimed_by": _name(call.claimed_by),
@@ -98,7 +101,7 @@ class CallDetailView(APIView):
         raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, _("Only the event's judges see its judge calls."))
 
 
-_STEPS = {
+_STEPS: dict[str, tuple[Callable[..., JudgeCall], type[serializers.Serializer] | None]] = {
     "claim": (services.claim_call, None),
     "escalate": (services.escalate_call, s.NoteInput),
     "extension": (services.extend_time, s.ExtensionInput),
@@ -116,5 +119,5 @@ class CallStepView(APIView):
         services.require_judge(request.user, call.event_id)
         service, body = _STEPS[self.action]
         values = dict(validated_body(body, request)) if body is not None else {}
-        call = service(call_id=call.pk, actor=request.user, **values)
-        return Response(staff_view(selectors.call_by_id(call.pk), timezone.now()))
+        service(call_id=call.pk, actor=request.user, **values)
+        return Response(staff_view(_call(call.pk), timezone.now()))
