@@ -770,6 +770,9 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "penalties:appeal-decision": [("POST", "penalty", HEAD_JUDGE, {})],
     "penalties:statement": [("POST", "penalty", STATEMENT_WRITER, {"statement": "x"})],
     # The report exists for disqualifications only (a 404 for other penalties).
+    # The player's printable notice; the head judge's copy in the language of record (staff).
+    "penalties:notice": [("GET", "penalty", PENALTY_READER, None)],
+    "penalties:notice-record": [("GET", "penalty", EVENT_PENALTY_READER, None)],
     "penalties:disqualification": [("GET", "penalty", lambda f: f.disqualification and PENALTY_READER(f), None)],
     # matches API: pairings, results, standings and clocks are public; players report their own
     # match; judges enter results and extensions; organisers pair, start, close and repair.
@@ -826,6 +829,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "judgecalls:call-seat": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
     "judgecalls:queue": [("GET", "event", EVENT_STAFF, None)],
     "judgecalls:queue-panel": [("GET", "event", EVENT_STAFF, None)],
+    "judgecalls:context": [("GET", "call", EVENT_STAFF, None)],
     "judgecalls:step": [("POST", "call+action", EVENT_STAFF, {"minutes": 3, "outcome": "ruling"})],
     # paper drafts: API
     "paper-api-call": [("GET", "paper_pod", POD_MEMBER, None)],

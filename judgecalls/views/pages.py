@@ -19,6 +19,7 @@ from drafts import permissions
 from drafts.models import Event
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.forms import posted
+from judgecalls import context as call_context_builder
 from judgecalls import forms, selectors, services
 from judgecalls.models import JudgeCall
 
@@ -127,6 +128,15 @@ def _staff_call(request, call_id: int) -> JudgeCall:
     if not permissions.sees_everything(request.user, call.event_id):
         raise PermissionDenied(_("Only the event's judges see its judge calls."))
     return call
+
+
+@login_required
+def call_context(request, call_id: int):
+    """The table's context for the judge at the call (staff only: decklists and penalties)."""
+    call = _staff_call(request, call_id)
+    context = call_context_builder.call_context(call, timezone.now())
+    context["title"] = _("Judge call #%(id)s") % {"id": call.pk}
+    return _no_store(render(request, "judgecalls/context.html", context))
 
 
 _STEPS = {
