@@ -19,3 +19,4 @@ PENALTY_MISMATCH = "penalty_mismatch"  # the penalty is not for a player of this
 NOT_A_MATCH_CALL = "not_a_match_call"  # time extensions are for calls from a table
 INVALID = "invalid"  # a field of the wrong type
 UNKNOWN_MESSAGE = "unknown_message"  # a socket message the server does not understand
+PROPOSAL_HANDLED = "proposal_handled"  # issued or dismissed already, or no longer proposed

@@ -17,10 +17,12 @@ from drafts.models import Event, Seat
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from judgecalls import error_codes
+from judgecalls import proposals as site_proposals
 from judgecalls.models import MAX_REASON, CallStatus, JudgeCall, Outcome
 from matches import services as match_services
 from matches.models import Match
 from penalties import permissions as penalty_permissions
+from penalties import services as penalty_services
 from penalties.models import AuditAction, Penalty, PenaltyAudit
 
 LOG_CALLED = "judge_call.called"
@@ -28,6 +30,8 @@ LOG_CLAIMED = "judge_call.claimed"
 LOG_ESCALATED = "judge_call.escalated"
 LOG_EXTENSION = "judge_call.extension"
 LOG_RESOLVED = "judge_call.resolved"
+LOG_PROPOSALS_ISSUED = "proposals.issued"
+LOG_PROPOSALS_DISMISSED = "proposals.dismissed"
 
 
 def _reason(value) -> str:
@@ -256,3 +260,65 @@ def _call_penalty(call: JudgeCall, penalty_id) -> Penalty:
             error_codes.PENALTY_MISMATCH, _("That penalty is not for a player of this call."), field="penalty"
         )
     return penalty
+
+
+# --- the site's proposals (judgecalls.proposals): a judge issues or dismisses them ---------
+
+
+def _chosen_proposals(event_id: int, actor, sources, now):
+    """The event's open proposals named by ``sources``, under the event's row lock (two judges
+    acting on one proposal at once: the second finds it handled)."""
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
+    require_judge(actor, event.pk)
+    if not isinstance(sources, list | tuple) or not sources or not all(isinstance(s, str) for s in sources):
+        raise DomainError(error_codes.INVALID, _("Choose at least one proposal."), field="sources")
+    open_ones = {p.source: p for p in site_proposals.proposals(event, now)}
+    missing = [s for s in sources if s not in open_ones]
+    if missing:
+        raise ConflictError(
+            error_codes.PROPOSAL_HANDLED,
+            _("Already handled or no longer proposed: %(sources)s.") % {"sources": ", ".join(missing)},
+            sources=missing,
+        )
+    return event, [open_ones[s] for s in dict.fromkeys(sources)]
+
+
+@transaction.atomic
+def issue_proposals(*, event_id: int, actor, sources, now=None) -> list[Penalty]:
+    """Issue the chosen proposals as penalties at their IPG default (repeat upgrades applied;
+    a Game Loss or heavier goes to the head judge's review, as any penalty)."""
+    now = now or timezone.now()
+    event, chosen = _chosen_proposals(event_id, actor, sources, now)
+    issued = []
+    for proposal in chosen:
+        for target in proposal.targets:
+            issued.append(
+                penalty_services.issue_penalty(
+                    event_id=event.pk,
+                    registration_id=target.registration.pk,
+                    infraction_code=proposal.infraction.code,
+                    actor=actor,
+                    description=proposal.facts,
+                    match_round=proposal.match_round,
+                    pod_id=proposal.pod_id,
+                    draft_round=proposal.draft_round,
+                    pick_number=proposal.pick_number,
+                    source=proposal.source,
+                    now=now,
+                )
+            )
+    log_event(event, now, LOG_PROPOSALS_ISSUED, actor, sources=[p.source for p in chosen])
+    return issued
+
+
+@transaction.atomic
+def dismiss_proposals(*, event_id: int, actor, sources, reason: str, now=None) -> int:
+    """Dismiss the chosen proposals (a judge looked and found nothing to penalise)."""
+    now = now or timezone.now()
+    event, chosen = _chosen_proposals(event_id, actor, sources, now)
+    for proposal in chosen:
+        penalty_services.dismiss_source(event_id=event.pk, source=proposal.source, actor=actor, reason=reason, now=now)
+    log_event(event, now, LOG_PROPOSALS_DISMISSED, actor, sources=[p.source for p in chosen])
+    return len(chosen)

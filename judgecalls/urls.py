@@ -21,6 +21,7 @@ page_urlpatterns = [
     path("seats/<int:seat_id>/call/", pages.call_from_seat, name="call-seat"),
     path("events/<int:event_id>/", pages.queue, name="queue"),
     path("events/<int:event_id>/panel/", pages.queue_panel, name="queue-panel"),
+    path("events/<int:event_id>/proposals/", pages.proposals, name="proposals"),
     path("<int:call_id>/", pages.call_context, name="context"),
     path("<int:call_id>/<slug:action>/", pages.step, name="step"),
 ]

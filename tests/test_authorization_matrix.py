@@ -829,6 +829,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "judgecalls:call-seat": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
     "judgecalls:queue": [("GET", "event", EVENT_STAFF, None)],
     "judgecalls:queue-panel": [("GET", "event", EVENT_STAFF, None)],
+    "judgecalls:proposals": [("GET", "event", EVENT_STAFF, None), ("POST", "event", EVENT_STAFF, {"action": "issue"})],
     "judgecalls:context": [("GET", "call", EVENT_STAFF, None)],
     "judgecalls:step": [("POST", "call+action", EVENT_STAFF, {"minutes": 3, "outcome": "ruling"})],
     # paper drafts: API

@@ -21,6 +21,7 @@ from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.forms import posted
 from judgecalls import context as call_context_builder
 from judgecalls import forms, selectors, services
+from judgecalls import proposals as site_proposals
 from judgecalls.models import JudgeCall
 
 
@@ -159,3 +160,39 @@ def step(request, call_id: int, action: str):
         values.pop("penalty_id", None)
     back = _back(request, reverse("judgecalls:queue", args=[call.event_id]))
     return _run(request, service, success=str(success), back=back, call_id=call.pk, **values)
+
+
+# --- the site's proposals ----------------------------------------------------------------
+
+
+@login_required
+def proposals(request, event_id: int):
+    """What the site proposes from the event's log; issue or dismiss one or many (POST)."""
+    event = _staff_event(request, event_id)
+    back = reverse("judgecalls:proposals", args=[event.pk])
+    if request.method == "POST":
+        sources = request.POST.getlist("source")
+        if request.POST.get("action") == "dismiss":
+            return _run(
+                request,
+                services.dismiss_proposals,
+                success=_("Proposals dismissed."),
+                back=back,
+                event_id=event.pk,
+                sources=sources,
+                reason=request.POST.get("reason", ""),
+            )
+        return _run(
+            request,
+            services.issue_proposals,
+            success=_("Penalties issued."),
+            back=back,
+            event_id=event.pk,
+            sources=sources,
+        )
+    context = {
+        "event": event,
+        "proposals": site_proposals.proposals(event, timezone.now()),
+        "title": _("Proposed penalties · %(event)s") % {"event": event.name},
+    }
+    return _no_store(render(request, "judgecalls/proposals.html", context))
