@@ -1,7 +1,7 @@
 """ws/judgecalls/events/<event_id>/: the judge-call queue of an event (its judges only).
 
 Frames are typed in judgecalls/frames.py. Like the match pages, a frame only says "the queue
-changed"; the page fetches its panel, which checks who is asking.
+changed" (and which call); the page fetches its panel, which checks who is asking.
 """
 
 from __future__ import annotations
@@ -43,4 +43,4 @@ class JudgeQueueSocket(AsyncJsonWebsocketConsumer):
             await self.send_json(frames.error(error_codes.UNKNOWN_MESSAGE))
 
     async def judgecalls_changed(self, message):
-        await self.send_json(frames.changed(self.event_id, message.get("call")))
+        await self.send_json(frames.call(self.event_id, int(message["call"])))

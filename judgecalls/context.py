@@ -111,4 +111,11 @@ def call_context(call: JudgeCall, now) -> dict[str, Any]:
     clock = None
     if call.match is not None:
         clock = match_selectors.clock(call.match.round, now, call.match)
-    return {"call": call, "players": players, "clock": clock, "now": now}
+    remaining = clock["remaining_seconds"] if clock else None
+    return {
+        "call": call,
+        "players": players,
+        "clock": clock,
+        "remaining_minutes": (remaining + 59) // 60 if remaining is not None else None,
+        "now": now,
+    }

@@ -1,9 +1,11 @@
 """The frames of the judge-call queue's socket, as types (tests/judgecalls check every one).
 
-server -> client: ``hello`` on connect, then ``changed`` on connect and after every committed
-change of the event's calls (the page then fetches its panel, which is staff-only), and
-``heartbeat`` answering the client's; ``error`` for anything else the client sends. A frame
-names the call that changed, never its reason, players or table: nothing private travels.
+server -> client: ``hello`` then ``changed`` on connect (live.js fetches the panel once), then
+``call`` after every committed change of the event's calls (static/js/judgequeue.js fetches
+the panel at once: live.js spaces "changed" refreshes two seconds apart, too slow for a
+queue), ``heartbeat`` answering the client's, ``error`` for anything else the client sends.
+The panel is staff-only; a frame names the call that changed, never its reason, players or
+table: nothing private travels.
 """
 
 from __future__ import annotations
@@ -22,7 +24,12 @@ class ChangedFrame(TypedDict):
     type: Literal["changed"]
     pod: None  # live.js: a change of the whole page (not of one pod's version)
     event: int
-    call: int | None
+
+
+class CallFrame(TypedDict):
+    type: Literal["call"]
+    event: int
+    call: int
 
 
 class HeartbeatFrame(TypedDict):
@@ -35,15 +42,19 @@ class ErrorFrame(TypedDict):
     code: str
 
 
-Frame = HelloFrame | ChangedFrame | HeartbeatFrame | ErrorFrame
+Frame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame
 
 
 def hello() -> HelloFrame:
     return {"type": "hello", "role": "judge"}
 
 
-def changed(event_id: int, call_id: int | None = None) -> ChangedFrame:
-    return {"type": "changed", "pod": None, "event": event_id, "call": call_id}
+def changed(event_id: int) -> ChangedFrame:
+    return {"type": "changed", "pod": None, "event": event_id}
+
+
+def call(event_id: int, call_id: int) -> CallFrame:
+    return {"type": "call", "event": event_id, "call": call_id}
 
 
 def heartbeat(server_time: str) -> HeartbeatFrame:

@@ -50,7 +50,8 @@ def test_a_judge_hears_a_new_call_in_typed_frames_and_nothing_private():
     call, hello, first, after_call, beat, error = async_to_sync(scenario)()
     assert hello == frames.hello() and set(hello) == keys_of(frames.HelloFrame)
     assert first == frames.changed(floor.event.pk) and set(first) == keys_of(frames.ChangedFrame)
-    assert after_call == {"type": "changed", "pod": None, "event": floor.event.pk, "call": call.pk}
+    assert after_call == frames.call(floor.event.pk, call.pk) and set(after_call) == keys_of(frames.CallFrame)
+    assert after_call == {"type": "call", "event": floor.event.pk, "call": call.pk}
     assert set(beat) == keys_of(frames.HeartbeatFrame) and beat["type"] == "heartbeat"
     assert error == {"type": "error", "code": "unknown_message"} and set(error) == keys_of(frames.ErrorFrame)
     assert "SECRET" not in repr([first, after_call])
