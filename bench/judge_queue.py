@@ -24,7 +24,9 @@ def main() -> int:
     args = parser.parse_args()
     env = {**os.environ, "BENCH_OUTPUT": args.output}
     test = "tests/e2e/test_judge_queue_figure.py"
-    code = subprocess.call([sys.executable, "-m", "pytest", test, "-q", "-x", "-p", "no:cacheprovider"], cwd=ROOT, env=env)
+    code = subprocess.call(
+        [sys.executable, "-m", "pytest", test, "-q", "-x", "-p", "no:cacheprovider"], cwd=ROOT, env=env
+    )
     if Path(args.output).exists():
         print(json.dumps(json.loads(Path(args.output).read_text()), indent=2))
     return code

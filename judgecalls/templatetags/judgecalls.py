@@ -19,6 +19,15 @@ def judge_call_box(context, registration, match=None, seat=None):
         "call": call,
         "match": match,
         "seat": seat,
-        "next": request.get_full_path() if request is not None else "",
+        "next": _page_path(request),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+def _page_path(request) -> str:
+    """Where the form returns to: the page, also when the box was drawn in its live panel
+    (``.../panel/``, fetched by live.js): back to the panel would be a bare fragment."""
+    if request is None:
+        return ""
+    path = request.path
+    return path[: -len("panel/")] if path.endswith("/panel/") else path

@@ -71,13 +71,21 @@ def test_a_call_from_a_phone_to_a_prefilled_penalty_read_in_portuguese(server_ur
     assert phone.execute_script("return document.documentElement.scrollWidth") <= 375
 
     def call_a_judge(d):  # typed and sent in one go: a live refresh may swap the form meanwhile
-        d.find_element(By.ID, "judge-call-reason").send_keys("Does Delver transform on my upkeep?")
+        field = d.find_element(By.ID, "judge-call-reason")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.send_keys("Does Delver transform on my upkeep?")
         d.find_element(By.CSS_SELECTOR, "button.call-judge").click()
         return True
 
     wait(phone, call_a_judge, message="could not call")
     wait(phone, lambda d: "Judge called. Please wait at your seat." in d.page_source, message="call not shown")
     call = JudgeCall.objects.get()
+    wait(  # the page after the post is live again before the judge acts (the update it must hear)
+        phone,
+        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live",
+        timeout=20,
+        message="the caller's page never went live again",
+    )
 
     # The queue hears of it over its socket, without a reload.
     wait(judge, lambda d: d.find_elements(By.CSS_SELECTOR, f'tr[data-call="{call.pk}"]'), message="no new row")
@@ -86,7 +94,7 @@ def test_a_call_from_a_phone_to_a_prefilled_penalty_read_in_portuguese(server_ur
     click(judge, f'tr[data-call="{call.pk}"] button.claim')
     wait(judge, lambda d: "A judge is coming: <strong>judge</strong>" in d.page_source, message="claim not shown")
     # The caller's page hears it on the match socket (or its polling fallback), without a reload.
-    wait(phone, lambda d: "A judge is coming: judge." in d.page_source, timeout=20, message="the caller never heard")
+    wait(phone, lambda d: "A judge is coming: judge." in d.page_source, timeout=30, message="the caller never heard")
     assert JudgeCall.objects.get().status == CallStatus.CLAIMED
 
     click(judge, f'tr[data-call="{call.pk}"] a.context-link')

@@ -67,7 +67,8 @@ def test_the_queue_updates_within_250_ms_of_a_new_call(server_url, browsers, log
         status, body = api.call("POST", f"/api/matches/{match.pk}/judge-call/", {"reason": "Bench"})
         assert status == 201, body
         key = str(body["id"])
-        wait(judge, lambda d: d.execute_script(f"return window.__seen['{key}'] || 0"), timeout=10, message="no row")
+        seen = f"return window.__seen['{key}'] || 0"
+        wait(judge, lambda d, seen=seen: d.execute_script(seen), timeout=10, message="no row")
         latencies.append(judge.execute_script(f"return window.__seen['{key}']") - before)
         time.sleep(0.3)  # one call at a time, as at a venue
     figures = {

@@ -123,3 +123,10 @@ def test_a_player_step_on_the_api_is_refused_before_the_body(floor):
     answer = floor.client(floor.player_a()).post(f"/api/judge-calls/{call.pk}/resolve/", {"outcome": 3}, format="json")
     assert answer.status_code == 403
     assert floor.client(floor.judge).post("/api/judge-calls/999999/claim/").status_code == 404
+
+
+def test_the_call_box_in_the_live_panel_returns_to_the_page_not_the_fragment(floor):
+    player = browser(floor.player_a())
+    panel = player.get(reverse("matches:me-panel", args=[floor.event.pk])).content.decode()
+    me = reverse("matches:me", args=[floor.event.pk])
+    assert f'name="next" value="{me}"' in panel
