@@ -4,6 +4,7 @@ from django.urls import path
 
 from drafts import consumers as draft_consumers
 from draftsite.consumers import PingConsumer
+from judgecalls import consumers as judgecall_consumers
 from matches import consumers as match_consumers
 from paper import consumers as paper_consumers
 
@@ -16,6 +17,8 @@ websocket_urlpatterns = [
     path("ws/watch/<str:token>/", draft_consumers.SpectatorSocket.as_asgi()),
     # Live match pages (matches.consumers documents the protocol).
     path("ws/matches/events/<int:event_id>/", match_consumers.EventMatchesSocket.as_asgi()),
+    # The judge-call queue, staff only (judgecalls.consumers and judgecalls.frames).
+    path("ws/judgecalls/events/<int:event_id>/", judgecall_consumers.JudgeQueueSocket.as_asgi()),
     # The called paper draft (paper.consumers documents the protocol).
     path("ws/paper/pods/<int:pod_id>/", paper_consumers.CallSocket.as_asgi()),
     path("ws/paper/follow/<str:token>/", paper_consumers.FollowSocket.as_asgi()),

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "matches",
     "paper",
     "accounts",
+    "judgecalls",
 ]
 
 MIDDLEWARE = [

@@ -11,6 +11,7 @@ from decks import urls as deck_urls
 from drafts import urls as draft_urls
 from draftsite import views
 from draftsite.api import ObtainTokenView
+from judgecalls import urls as judgecall_urls
 from matches import urls as match_urls
 from paper import urls as paper_urls
 from penalties import urls as penalty_urls
@@ -28,6 +29,7 @@ api_patterns = [
     *penalty_urls.api_urlpatterns,
     *match_urls.api_urlpatterns,
     *paper_urls.api_urlpatterns,
+    *judgecall_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -52,6 +54,7 @@ urlpatterns = [
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
     path("matches/", include((match_urls.page_urlpatterns, "matches"))),
     path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
+    path("judge-calls/", include((judgecall_urls.page_urlpatterns, "judgecalls"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

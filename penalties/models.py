@@ -250,6 +250,7 @@ class AuditAction(models.TextChoices):
     APPEALED = "appealed", gettext_lazy("Appealed")
     APPEAL_DECIDED = "appeal_decided", gettext_lazy("Appeal decided")
     STATEMENT = "statement", gettext_lazy("Statement added")
+    JUDGE_CALL = "judge_call", gettext_lazy("Linked to a judge call")
 
 
 class PenaltyAudit(models.Model):

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
-from drafts.models import Event, EventStaff, Pick, PickKind, Registration, StaffRole
+from drafts.models import Event, EventStaff, Pick, PickKind, Pod, Registration, StaffRole
 from draftsite.errors import DomainError
 from penalties.models import (
     Appeal,
@@ -160,6 +160,13 @@ def prefill(*, event: Event, params) -> dict:
     description = params.get("description", "")
     if description:
         initial["description"] = description[:2000]
+    # A judge call's "issue a penalty" link also says where: the match round or the pod.
+    match_round = params.get("match_round", "")
+    if str(match_round).isdigit() and 1 <= int(match_round) <= 99:
+        initial["match_round"] = int(match_round)
+    pod = params.get("pod", "")
+    if str(pod).isdigit() and Pod.objects.filter(pk=int(pod), event=event).exists():
+        initial["pod"] = int(pod)
     _prefill_source(event, params.get("source", ""), initial)
     return initial
 

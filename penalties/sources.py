@@ -1,5 +1,8 @@
 """What prompted a penalty: a deck check ("deck_check:<id>", kept as text: the decks app is
-not imported) or an automatic pick of the draft engine ("pick:<id>")."""
+not imported) or an automatic pick of the draft engine ("pick:<id>"); the site's proposals
+(judgecalls.proposals) add a missing decklist ("decklist:<registration id>"), a judge's
+correction of a list after its deadline ("correction:<id>") and a result not reported when
+the round's time ran out ("result:<match id>")."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from drafts.models import Event, Pick, PickKind
 from draftsite.errors import DomainError
 from penalties import error_codes
 
-SOURCE_RE = re.compile(r"^(deck_check|pick):([1-9][0-9]{0,17})$")
+SOURCE_RE = re.compile(r"^(deck_check|pick|decklist|correction|result):([1-9][0-9]{0,17})$")
 
 
 def parse_source(source: str) -> tuple[str, int] | None:

@@ -35,4 +35,6 @@ page_urlpatterns = [
     path("<int:pk>/appeal/decision/", pages.appeal_decision, name="appeal-decision"),
     path("<int:pk>/statement/", pages.statement, name="statement"),
     path("<int:pk>/disqualification/", pages.disqualification_report, name="disqualification"),
+    path("<int:pk>/notice/", pages.notice, name="notice"),
+    path("<int:pk>/notice/record/", pages.notice_record, name="notice-record"),
 ]

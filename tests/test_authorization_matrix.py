@@ -85,6 +85,7 @@ class World:
     rounds: dict = dataclasses.field(default_factory=dict)  # "own" | "foreign" -> running match Round
     matches: dict = dataclasses.field(default_factory=dict)  # "own" | "mate" | "foreign" -> Match
     paper: dict = dataclasses.field(default_factory=dict)  # the paper draft objects (build_paper_world)
+    calls: dict = dataclasses.field(default_factory=dict)  # "own" | "mate" | "foreign" -> JudgeCall
 
 
 def _user(name, *, groups=(), **extra):
@@ -172,8 +173,10 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
     for owner, ev in ((organiser, event), (other_organiser, other_event)):  # join links (accounts)
         account_services.open_registration(event_id=ev.pk, actor=owner, now=T0)
+    calls = _judge_calls(matches)
     return World(
         paper=paper,
+        calls=calls,
         users={
             "anonymous": None,
             "player": players[0],
@@ -218,6 +221,16 @@ def _match_rounds(organiser, other_organiser, pod, foreign_pod, own_reg):
         "own": own,
         "mate": rounds["own"].matches.exclude(pk=own.pk).first(),
         "foreign": rounds["foreign"].matches.first(),
+    }
+
+
+def _judge_calls(matches) -> dict:
+    """A judge call from each of the three matches, by its first player (judgecalls app)."""
+    from judgecalls import services as call_services
+
+    return {
+        key: call_services.call_from_match(match_id=m.pk, actor=m.player_a.user, reason=f"Secret reason {key}", now=T0)
+        for key, m in matches.items()
     }
 
 
@@ -382,6 +395,18 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             )
             for label, m in w.matches.items()
         ]
+    if kind in ("call", "call+action"):
+        out = []
+        for label, c in w.calls.items():
+            common = dict(event_id=c.event_id, owner_id=c.caller.user_id)
+            if kind == "call":
+                out.append(Target(f"{label} call", {param: c.pk}, **common))
+            else:
+                out += [
+                    Target(f"{label} call ({a})", {"call_id": c.pk, "action": a}, **common)
+                    for a in ("claim", "escalate", "extension", "resolve")
+                ]
+        return out
     if kind == "event+sheet":
         from drafts import cardsheet
 
@@ -791,6 +816,9 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "penalties:appeal-decision": [("POST", "penalty", HEAD_JUDGE, {})],
     "penalties:statement": [("POST", "penalty", STATEMENT_WRITER, {"statement": "x"})],
     # The report exists for disqualifications only (a 404 for other penalties).
+    # The player's printable notice; the head judge's copy in the language of record (staff).
+    "penalties:notice": [("GET", "penalty", PENALTY_READER, None)],
+    "penalties:notice-record": [("GET", "penalty", EVENT_PENALTY_READER, None)],
     "penalties:disqualification": [("GET", "penalty", lambda f: f.disqualification and PENALTY_READER(f), None)],
     # matches API: pairings, results, standings and clocks are public; players report their own
     # match; judges enter results and extensions; organisers pair, start, close and repair.
@@ -833,6 +861,23 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "matches:confirm": [("POST", "match", SEAT_OWNER, {})],
     "matches:result": [("POST", "match", EVENT_STAFF, {"a_wins": 2, "b_wins": 0})],
     "matches:extension": [("POST", "match", EVENT_STAFF, {"minutes": 3})],
+    # judge calls: a player calls to their own table or seat; only the event's judges see the
+    # queue and take steps; the caller reads their call's state (never another player's).
+    "judgecalls-match-call": [("POST", "match", SEAT_OWNER, {"reason": "x"})],
+    "judgecalls-seat-call": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
+    "judgecalls-queue": [("GET", "event", EVENT_STAFF, None)],
+    "judgecalls-detail": [("GET", "call", SEAT_READER, None)],
+    "judgecalls-claim": [("POST", "call", EVENT_STAFF, {})],
+    "judgecalls-escalate": [("POST", "call", EVENT_STAFF, {})],
+    "judgecalls-extension": [("POST", "call", EVENT_STAFF, {"minutes": 3})],
+    "judgecalls-resolve": [("POST", "call", EVENT_STAFF, {"outcome": "ruling"})],
+    "judgecalls:call-match": [("POST", "match", SEAT_OWNER, {"reason": "x"})],
+    "judgecalls:call-seat": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
+    "judgecalls:queue": [("GET", "event", EVENT_STAFF, None)],
+    "judgecalls:queue-panel": [("GET", "event", EVENT_STAFF, None)],
+    "judgecalls:proposals": [("GET", "event", EVENT_STAFF, None), ("POST", "event", EVENT_STAFF, {"action": "issue"})],
+    "judgecalls:context": [("GET", "call", EVENT_STAFF, None)],
+    "judgecalls:step": [("POST", "call+action", EVENT_STAFF, {"minutes": 3, "outcome": "ruling"})],
     # paper drafts: API
     "paper-api-call": [("GET", "paper_pod", POD_MEMBER, None)],
     "paper-api-start": [("POST", "paper_pod", EVENT_ORGANISER, {})],
@@ -1007,6 +1052,7 @@ WEBSOCKETS = {
     "ws/ping/": (None, PUBLIC),
     # Says only "changed": pairings, results and clocks are public.
     "ws/matches/events/<int:event_id>/": ("event", PUBLIC),
+    "ws/judgecalls/events/<int:event_id>/": ("event", EVENT_STAFF),
 }
 
 

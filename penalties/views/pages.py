@@ -9,12 +9,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from drafts.models import Event
 from draftsite.errors import DomainError
-from penalties import permissions, selectors, services
+from penalties import notices, permissions, selectors, services
 from penalties.forms import DecisionForm, DismissForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus
 from penalties.reports import csv_response
@@ -282,6 +283,39 @@ def _render_detail(
 @login_required
 def detail(request, pk: int):
     return _render_detail(request, _penalty_or_404(request, pk))
+
+
+@login_required
+def notice(request, pk: int):
+    """The player's printable penalty slip, in the player's language (penalties.notices)."""
+    penalty = _penalty_or_404(request, pk)
+    return _render_notice(request, penalty, notices.notice_language(request, penalty.registration.user), record=False)
+
+
+@login_required
+def notice_record(request, pk: int):
+    """The head judge's copy: the language of record and the infraction code (staff only)."""
+    penalty = _penalty_or_404(request, pk)
+    if not permissions.sees_event_penalties(request.user, penalty.event_id):
+        raise PermissionDenied
+    return _render_notice(request, penalty, notices.record_language(), record=True)
+
+
+def _render_notice(request, penalty, language: str, *, record: bool):
+    with translation.override(language):
+        response = render(
+            request,
+            "penalties/notice.html",
+            {
+                "penalty": penalty,
+                "record": record,
+                "notice_language": language,
+                "title": gettext("Penalty notice #%(id)s") % {"id": penalty.pk},
+            },
+        )
+    response["Content-Language"] = language
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --- head judge ------------------------------------------------------------------------

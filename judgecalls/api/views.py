@@ -1,0 +1,123 @@
+"""The judge calls API. Thin: who is asking is checked first (403 before 400), then the body,
+then one service; the answer is the call as this viewer may see it (a caller: the state and
+the judge coming; the event's judges: the whole row)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from drafts import permissions
+from drafts.models import Event
+from draftsite.api import validated_body
+from draftsite.errors import ForbiddenError, NotFoundError
+from judgecalls import error_codes, selectors, services
+from judgecalls.api import serializers as s
+from judgecalls.models import JudgeCall
+
+
+def _name(user) -> str | None:
+    return (user.get_full_name() or user.get_username()) if user is not None else None
+
+
+def staff_view(call: JudgeCall, now) -> dict:
+    match, seat = call.match, call.seat
+    return {
+        "id": call.pk,
+        "status": call.status,
+        "caller": call.caller.name,
+        "reason": call.reason,
+        "round": match.round.number if match is not None else None,
+        "table": match.table if match is not None else None,
+        "pod": seat.pod.number if seat is not None else None,
+        "seat": seat.position + 1 if seat is not None else None,
+        "created_at": call.created_at.isoformat(),
+        "age_seconds": selectors.age_seconds(call, now),
+        "claimed_by": _name(call.claimed_by),
+        "escalated": call.escalated_at is not None,
+        "outcome": call.outcome,
+        "penalty": call.penalty_id,
+    }
+
+
+def _reason(request) -> object:
+    return request.data.get("reason", "") if isinstance(request.data, dict) else None
+
+
+class MatchCallView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.CallInput, responses={201: s.CallerView}, summary="Call a judge to your table")
+    def post(self, request, pk: int):
+        call = services.call_from_match(match_id=pk, actor=request.user, reason=_reason(request))
+        return Response(selectors.public_view(call), status=status.HTTP_201_CREATED)
+
+
+class SeatCallView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.CallInput, responses={201: s.CallerView}, summary="Call a judge to your draft seat")
+    def post(self, request, pk: int):
+        call = services.call_from_seat(seat_id=pk, actor=request.user, reason=_reason(request))
+        return Response(selectors.public_view(call), status=status.HTTP_201_CREATED)
+
+
+class QueueView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.CallOutput(many=True), summary="The event's open judge calls, oldest first")
+    def get(self, request, event_id: int):
+        if not Event.objects.filter(pk=event_id).exists():
+            raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
+        services.require_judge(request.user, event_id)
+        now = timezone.now()
+        return Response([staff_view(c, now) for c in selectors.open_calls(event_id)])
+
+
+def _call(pk: int) -> JudgeCall:
+    call = selectors.call_by_id(pk)
+    if call is None:
+        raise NotFoundError(error_codes.UNKNOWN_CALL, _("No judge call has id %(id)s.") % {"id": pk})
+    return call
+
+
+class CallDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.CallOutput, summary="A judge call (the caller reads its state and judge only)")
+    def get(self, request, pk: int):
+        call = _call(pk)
+        if permissions.sees_everything(request.user, call.event_id):
+            return Response(staff_view(call, timezone.now()))
+        if call.caller.user_id == request.user.pk:
+            return Response(selectors.public_view(call))
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, _("Only the event's judges see its judge calls."))
+
+
+_STEPS: dict[str, tuple[Callable[..., JudgeCall], type[serializers.Serializer] | None]] = {
+    "claim": (services.claim_call, None),
+    "escalate": (services.escalate_call, s.NoteInput),
+    "extension": (services.extend_time, s.ExtensionInput),
+    "resolve": (services.resolve_call, s.ResolveInput),
+}
+
+
+class CallStepView(APIView):
+    permission_classes = [IsAuthenticated]
+    action: str = "claim"
+
+    @extend_schema(request=None, responses=s.CallOutput, summary="A step on a judge call (its event's judges)")
+    def post(self, request, pk: int):
+        call = _call(pk)
+        services.require_judge(request.user, call.event_id)
+        service, body = _STEPS[self.action]
+        values = dict(validated_body(body, request)) if body is not None else {}
+        service(call_id=call.pk, actor=request.user, **values)
+        return Response(staff_view(_call(call.pk), timezone.now()))

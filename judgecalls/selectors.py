@@ -1,0 +1,57 @@
+"""Reads of judge calls: the staff queue, a player's own call (status and judge only)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judgecalls.models import CallStatus, JudgeCall
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    call: JudgeCall
+    age_seconds: int
+    where: str  # "round 2 · table 5" / "pod 1 · seat 3" (filled in by the page in its language)
+
+    @property
+    def age_minutes(self) -> int:
+        return self.age_seconds // 60
+
+
+def _base():
+    return JudgeCall.objects.select_related(
+        "caller", "claimed_by", "escalated_by", "resolved_by", "match", "match__round", "seat", "seat__pod"
+    )
+
+
+def call_by_id(call_id: int) -> JudgeCall | None:
+    return _base().select_related("event").filter(pk=call_id).first()
+
+
+def open_calls(event_id: int) -> list[JudgeCall]:
+    """Every unresolved call of the event, oldest first (the order judges take them)."""
+    return list(_base().filter(event_id=event_id).exclude(status=CallStatus.RESOLVED).order_by("created_at", "pk"))
+
+
+def recently_resolved(event_id: int, limit: int = 10) -> list[JudgeCall]:
+    return list(_base().filter(event_id=event_id, status=CallStatus.RESOLVED).order_by("-resolved_at", "-pk")[:limit])
+
+
+def age_seconds(call: JudgeCall, now) -> int:
+    return max(0, int((now - call.created_at).total_seconds()))
+
+
+def players_open_call(registration_id: int) -> JudgeCall | None:
+    """The player's own unresolved call, if any (what the caller sees: status and judge)."""
+    return _base().filter(caller_id=registration_id).exclude(status=CallStatus.RESOLVED).first()
+
+
+def public_view(call: JudgeCall) -> dict:
+    """What the caller may read of their call: never another player's data."""
+    judge = call.claimed_by
+    return {
+        "id": call.pk,
+        "status": call.status,
+        "judge": (judge.get_full_name() or judge.get_username()) if judge else None,
+        "created_at": call.created_at.isoformat(),
+    }

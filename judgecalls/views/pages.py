@@ -1,0 +1,198 @@
+"""Judge-call pages: the caller's buttons (match page, draft page), the staff queue (live),
+the steps on a call (claim, escalate, extend, resolve). Every form posts to the services the
+API calls; a refusal comes back as a message (PRG)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from drafts import permissions
+from drafts.models import Event
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.forms import posted
+from judgecalls import context as call_context_builder
+from judgecalls import forms, selectors, services
+from judgecalls import proposals as site_proposals
+from judgecalls.models import JudgeCall
+
+
+def _back(request, default: str) -> str:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return target
+    return default
+
+
+def _run(request, step, *, success: str, back: str, **kwargs):
+    try:
+        step(actor=request.user, **kwargs)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from exc
+    except ForbiddenError as exc:
+        # Staff steps are gated before the service; a caller who is not the table's is a 403.
+        raise PermissionDenied(exc.message) from exc
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def call_from_match(request, match_id: int):
+    back = _back(request, reverse("home"))
+    return _run(
+        request,
+        services.call_from_match,
+        success=_("A judge has been called to your table."),
+        back=back,
+        match_id=match_id,
+        **posted(forms.CallForm, request.POST),
+    )
+
+
+@login_required
+@require_POST
+def call_from_seat(request, seat_id: int):
+    back = _back(request, reverse("home"))
+    return _run(
+        request,
+        services.call_from_seat,
+        success=_("A judge has been called to your seat."),
+        back=back,
+        seat_id=seat_id,
+        **posted(forms.CallForm, request.POST),
+    )
+
+
+# --- the staff queue --------------------------------------------------------------------
+
+
+def _staff_event(request, event_id: int) -> Event:
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise Http404(_("No such event"))
+    if not permissions.sees_everything(request.user, event.pk):
+        raise PermissionDenied(_("Only the event's judges see its judge calls."))
+    return event
+
+
+def _queue_context(request, event: Event) -> dict:
+    now = timezone.now()
+    calls = selectors.open_calls(event.pk)
+    return {
+        "event": event,
+        "now": now,
+        "rows": [{"call": c, "age_minutes": selectors.age_seconds(c, now) // 60} for c in calls],
+        "resolved": selectors.recently_resolved(event.pk),
+        "me": request.user,
+    }
+
+
+def _no_store(response):
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+def queue(request, event_id: int):
+    event = _staff_event(request, event_id)
+    context = _queue_context(request, event)
+    context.update(
+        socket=f"/ws/judgecalls/events/{event.pk}/",
+        panel_url=reverse("judgecalls:queue-panel", args=[event.pk]),
+        title=_("Judge calls · %(event)s") % {"event": event.name},
+    )
+    return _no_store(render(request, "judgecalls/queue.html", context))
+
+
+@login_required
+def queue_panel(request, event_id: int):
+    event = _staff_event(request, event_id)
+    return _no_store(render(request, "judgecalls/_queue_panel.html", _queue_context(request, event)))
+
+
+def _staff_call(request, call_id: int) -> JudgeCall:
+    call = selectors.call_by_id(call_id)
+    if call is None:
+        raise Http404(_("No such judge call"))
+    if not permissions.sees_everything(request.user, call.event_id):
+        raise PermissionDenied(_("Only the event's judges see its judge calls."))
+    return call
+
+
+@login_required
+def call_context(request, call_id: int):
+    """The table's context for the judge at the call (staff only: decklists and penalties)."""
+    call = _staff_call(request, call_id)
+    context = call_context_builder.call_context(call, timezone.now())
+    context["title"] = _("Judge call #%(id)s") % {"id": call.pk}
+    return _no_store(render(request, "judgecalls/context.html", context))
+
+
+_STEPS = {
+    "claim": (services.claim_call, None, _("You have the call.")),
+    "escalate": (services.escalate_call, forms.NoteForm, _("Escalated to the head judge.")),
+    "extension": (services.extend_time, forms.ExtensionForm, _("Time extension set.")),
+    "resolve": (services.resolve_call, forms.ResolveForm, _("Call resolved.")),
+}
+
+
+@login_required
+@require_POST
+def step(request, call_id: int, action: str):
+    call = _staff_call(request, call_id)
+    if action not in _STEPS:
+        raise Http404(_("No such step"))
+    service, form, success = _STEPS[action]
+    values = posted(form, request.POST) if form is not None else {}
+    if action == "resolve" and values.get("penalty_id") is None:
+        values.pop("penalty_id", None)
+    back = _back(request, reverse("judgecalls:queue", args=[call.event_id]))
+    return _run(request, service, success=str(success), back=back, call_id=call.pk, **values)
+
+
+# --- the site's proposals ----------------------------------------------------------------
+
+
+@login_required
+def proposals(request, event_id: int):
+    """What the site proposes from the event's log; issue or dismiss one or many (POST)."""
+    event = _staff_event(request, event_id)
+    back = reverse("judgecalls:proposals", args=[event.pk])
+    if request.method == "POST":
+        sources = request.POST.getlist("source")
+        if request.POST.get("action") == "dismiss":
+            return _run(
+                request,
+                services.dismiss_proposals,
+                success=_("Proposals dismissed."),
+                back=back,
+                event_id=event.pk,
+                sources=sources,
+                reason=request.POST.get("reason", ""),
+            )
+        return _run(
+            request,
+            services.issue_proposals,
+            success=_("Penalties issued."),
+            back=back,
+            event_id=event.pk,
+            sources=sources,
+        )
+    context = {
+        "event": event,
+        "proposals": site_proposals.proposals(event, timezone.now()),
+        "title": _("Proposed penalties · %(event)s") % {"event": event.name},
+    }
+    return _no_store(render(request, "judgecalls/proposals.html", context))

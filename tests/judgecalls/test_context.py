@@ -1,0 +1,100 @@
+"""The call's context page: both players, their decks' DFCs with rules-desk links (followed),
+their penalties with what the next would become (IPG: Warnings counted per day), the clock
+with its extension, and the prefilled penalty form (followed). Staff only."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from decks import services as deck_services
+from judgecalls import services
+from penalties import services as penalty_services
+from tests.decks.conftest import catalogue  # noqa: F401  (fixture: the real DFCs)
+from tests.judgecalls.conftest import T0, Floor
+
+DELVER = "Delver of Secrets // Insectile Aberration"
+pytestmark = pytest.mark.django_db
+
+
+def browser(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def table(catalogue):  # noqa: F811
+    floor = Floor()
+    floor.event.deck_format = "constructed"  # a registered list without a drafted pool
+    floor.event.save(update_fields=["deck_format"])
+    deck_services.register_deck(
+        event_id=floor.event.pk,
+        actor=floor.player_a(),
+        main=[{"name": DELVER, "count": 2}, {"name": "Island", "count": 38}],
+        now=T0,
+    )
+    call = services.call_from_match(match_id=floor.match.pk, actor=floor.player_b(), reason="Transform?", now=T0)
+    services.claim_call(call_id=call.pk, actor=floor.judge, now=T0)
+    services.extend_time(call_id=call.pk, actor=floor.judge, minutes=5, now=T0)
+    return floor, call
+
+
+def warn(floor, registration_id, when):
+    return penalty_services.issue_penalty(
+        event_id=floor.event.pk,
+        registration_id=registration_id,
+        infraction_code="slow_play",
+        actor=floor.judge,
+        description="Slow",
+        now=when,
+    )
+
+
+def test_the_context_shows_both_players_the_dfc_and_the_rules_desk_link_works(table):
+    floor, call = table
+    page = browser(floor.judge).get(reverse("judgecalls:context", args=[call.pk])).content.decode()
+    a, b = floor.match.player_a, floor.match.player_b
+    assert a.name in page and b.name in page
+    assert "+5 min extension" in page
+    link = f"{reverse('rules:desk')}?card=Delver+of+Secrets+%2F%2F+Insectile+Aberration&amp;zone=hand"
+    assert link in page  # R9: the DFC of the registered deck, one tap from the rules desk
+    desk = browser(floor.judge).get(link.replace("&amp;", "&"))
+    assert desk.status_code == 200 and "Insectile Aberration" in desk.content.decode()
+
+
+def test_the_next_penalty_counts_todays_warnings_only(table):
+    floor, call = table
+    now = timezone.now()
+    a, b = floor.match.player_a, floor.match.player_b
+    warn(floor, a.pk, now - dt.timedelta(days=1))  # yesterday: the count has reset (IPG 3)
+    warn(floor, b.pk, now)  # today: the next Slow Play is the second Warning -> Game Loss
+    page = browser(floor.judge).get(reverse("judgecalls:context", args=[call.pk])).content.decode()
+    section_a = page.split(f'data-registration="{a.pk}"')[1].split("</section>")[0]
+    section_b = page.split(f'data-registration="{b.pk}"')[1].split("</section>")[0]
+    assert "0 earlier Warning(s) count today" in section_a and "the default penalty" in section_a
+    assert "1 earlier Warning(s) count today" in section_b and "Game Loss (repeat upgrade)" in section_b
+
+
+def test_one_tap_opens_the_penalty_form_prefilled_for_this_table_and_round(table):
+    floor, call = table
+    page = browser(floor.judge).get(reverse("judgecalls:context", args=[call.pk])).content.decode()
+    b = floor.match.player_b
+    section_b = page.split(f'data-registration="{b.pk}"')[1]
+    href = section_b.split('class="button primary issue-penalty" href="')[1].split('"')[0].replace("&amp;", "&")
+    form = browser(floor.judge).get(href)
+    assert form.status_code == 200
+    initial = form.context["form"].initial
+    assert initial["registration"] == b.pk and initial["match_round"] == 1
+    assert initial["description"] == f"Judge call #{call.pk}, round 1, table 1: Transform?"
+
+
+def test_a_player_never_reaches_the_context(table):
+    floor, call = table
+    for user in (floor.player_a(), floor.player_b(), floor.outsider):
+        answer = browser(user).get(reverse("judgecalls:context", args=[call.pk]))
+        assert answer.status_code == 403 and b"Delver" not in answer.content
