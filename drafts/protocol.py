@@ -238,6 +238,10 @@ class Heartbeat(TypedDict):
 
 
 class Error(TypedDict):
+    """A frame the server would not act on: ``invalid_frame`` for one that is not a JSON object
+    (draftsite.frames, every socket of the site), ``unknown_message`` for an object of a type
+    this socket does not take, ``service_unavailable`` while the database is out of reach."""
+
     type: Literal["error"]
     code: str
 
