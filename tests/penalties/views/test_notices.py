@@ -54,10 +54,11 @@ def test_the_language_choice_prefers_a_profile_language_then_the_browser(world, 
     request = rf.get("/", HTTP_ACCEPT_LANGUAGE="es")
     assert notice_language(request, world.player) == "es"
 
-    class Profile:
-        language = "it"
+    from accounts.models import Profile
 
-    world.player.profile = Profile()
-    assert notice_language(request, world.player) == "it"
-    Profile.language = "klingon"
-    assert notice_language(request, world.player) == "es"
+    profile = Profile.objects.create(user=world.player, language="it")
+    world.player.refresh_from_db()
+    assert notice_language(request, world.player) == "it"  # the account's own language first
+    Profile.objects.filter(pk=profile.pk).update(language="klingon")
+    world.player.refresh_from_db()
+    assert notice_language(request, world.player) == "es"  # not a site language: the browser's
