@@ -33,7 +33,11 @@ JOIN_PREFIX = "/join/"
 
 def _safe_next(request) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+    # A path on this site only: anything else (a bare word would be read as a URL name by
+    # ``redirect``) is ignored.
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return ""
 

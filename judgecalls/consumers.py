@@ -7,10 +7,10 @@ changed" (and which call); the page fetches its panel, which checks who is askin
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from drafts import permissions
+from draftsite.frames import GuardedJsonConsumer
 from judgecalls import error_codes, frames
 from judgecalls.tasks import queue_group
 
@@ -19,7 +19,9 @@ def _may_listen(user, event_id: int) -> bool:
     return permissions.sees_everything(user, event_id)
 
 
-class JudgeQueueSocket(AsyncJsonWebsocketConsumer):
+class JudgeQueueSocket(GuardedJsonConsumer):
+    """ws/judge-calls/events/<id>/: staff hear the queue change; frames read by draftsite.frames."""
+
     async def connect(self):
         event_id = int(self.scope["url_route"]["kwargs"]["event_id"])
         user = self.scope.get("user")

@@ -27,7 +27,8 @@ from judgecalls.models import JudgeCall
 
 def _back(request, default: str) -> str:
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    # A path on this site only (``redirect`` would read a bare word as a URL name).
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         return target
     return default
 
