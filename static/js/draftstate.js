@@ -296,7 +296,8 @@
     h += '  <ol class="seat-row seat-row-bottom" aria-label="' + t(gettext("Seats along the bottom of the table")) + '">\n    ' +
       bottom.map(function (s) { return boardSeatHtml(s, me); }).join("") + "\n  </ol>\n</div>\n";
     if (direction) h += '<p class="visually-hidden">' + t(gettext("Packs pass %(direction)s this round."), { direction: directionText(direction) }) + "</p>\n";
-    if (!state.board.piles_open) h += '<p class="muted board-note">' + t(gettext("Drafted cards are private again now that the draft is over.")) + "</p>\n";
+    var over = effective(state.pod);
+    if (!state.board.piles_open && (over === "deck_building" || over === "done")) h += '<p class="muted board-note">' + t(gettext("Drafted cards are private again now that the draft is over.")) + "</p>\n";
     return h;
   }
 

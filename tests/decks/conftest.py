@@ -42,10 +42,26 @@ def read_fixture(name: str) -> str:
     return (FIXTURES / name).read_text(encoding="utf-8")
 
 
+def _restore_the_seed_if_emptied() -> None:
+    """A transactional test empties every table when it ends and the next one restores the
+    suite's serialized seed before it starts. This fixture runs before that restore: importing
+    into the emptied tables would give the seed's cards new ids, and the restore (which writes
+    the seed back under its own ids) would then clash with them. So put the seed back first,
+    exactly as the restore would."""
+    from django.db import connection
+
+    from cards.models import CardSet
+
+    serialized = getattr(connection, "_test_serialized_contents", None)
+    if serialized and not CardSet.objects.exists():
+        connection.creation.deserialize_db_from_string(serialized)
+
+
 @pytest.fixture(scope="module")
 def catalogue(django_db_setup, django_db_blocker):
     """The real cards these tests use (ISD, ZNR, CHK, MKC, DSK, MKM, checklists, SZNR)."""
     with django_db_blocker.unblock():
+        _restore_the_seed_if_emptied()
         missing = [str(DATA / path) for path, name in NEEDED if not Card.objects.filter(name=name).exists()]
         missing_checklists = [
             str(DATA / path)
