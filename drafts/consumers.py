@@ -107,6 +107,11 @@ class _PodSocket(GuardedJsonConsumer):
     """Joins the pod groups the viewer may follow; forwards versions only."""
 
     role = ""
+    # A change that only moves other seats' counts on the board (a neighbour picked) reaches
+    # the page at most this often; anything of the viewer's own (a pack, the pile, the pod's
+    # state) goes at once and carries the board with it. At 1,000 players the board was 7 of
+    # every pick's 10 frames to seat pages, each one its own socket write.
+    BOARD_EVERY = 2.0
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -124,6 +129,8 @@ class _PodSocket(GuardedJsonConsumer):
         self.version: dict[int, int] = {}
         self.newest: dict[int, state.Document] = {}
         self.flushing = False
+        self.delta_sent_at: dict[int, float] = {}  # pod -> loop time of its last delta frame
+        self.board_due: asyncio.TimerHandle | None = None
 
     @property
     def stateful(self) -> bool:
@@ -228,6 +235,8 @@ class _PodSocket(GuardedJsonConsumer):
         await self.send(text_data=text)
 
     async def disconnect(self, code):
+        if self.board_due is not None:
+            self.board_due.cancel()
         if self.hub is not None:
             for topic in self.topics():
                 self.hub.leave(topic, self)
@@ -309,6 +318,20 @@ class _PodSocket(GuardedJsonConsumer):
             self.flushing = True
             asyncio.get_running_loop().call_soon(self.flush_soon)
 
+    def flush_at(self, when: float) -> None:
+        """Flush what is kept back at the loop time ``when`` (one timer a socket)."""
+        if self.board_due is not None and self.board_due.when() <= when:
+            return
+        if self.board_due is not None:
+            self.board_due.cancel()
+        self.board_due = asyncio.get_running_loop().call_at(when, self._board_is_due)
+
+    def _board_is_due(self) -> None:
+        self.board_due = None
+        if self.newest and not self.flushing:
+            self.flushing = True
+            self.flush_soon()
+
     def flush_soon(self) -> None:
         task = asyncio.get_running_loop().create_task(self.flush())
         if self.hub is not None:
@@ -319,14 +342,22 @@ class _PodSocket(GuardedJsonConsumer):
         """One frame with each pod's delta from what the page has to the newest document."""
         self.flushing = False
         newest, self.newest = self.newest, {}
+        loop = asyncio.get_running_loop()
         for pod_id, document in newest.items():
             if pod_id not in self.version or document.version <= self.version[pod_id]:
                 continue
             after = state.pieces(document, self.viewer_for(pod_id))
-            changes = state.delta(self.shown[pod_id], after)
-            if not changes:  # nothing this viewer sees changed: the page's version stays
+            changed = state.changed_keys(self.shown[pod_id], after)
+            if not changed:  # nothing this viewer sees changed: the page's version stays
                 continue
+            due = self.delta_sent_at.get(pod_id, float("-inf")) + self.BOARD_EVERY
+            if state.board_only(changed) and loop.time() < due:
+                self.newest.setdefault(pod_id, document)  # unless a newer one came meanwhile
+                self.flush_at(due)
+                continue
+            changes = state.delta(self.shown[pod_id], after)
             start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
+            self.delta_sent_at[pod_id] = loop.time()
             try:
                 await self.send(
                     text_data=state.delta_frame(pod_id, [{"from": start, "version": document.version, **changes}])

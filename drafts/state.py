@@ -384,6 +384,16 @@ def snapshot_state(shown: dict[str, bytes]) -> dict:
     }
 
 
+def changed_keys(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
+    """The pieces of ``after`` that differ from ``before``."""
+    return [key for key, value in after.items() if before.get(key) != value]
+
+
+def board_only(keys: list[str]) -> bool:
+    """Whether these changed pieces are all other seats' places on the board."""
+    return all(key.startswith("board:") for key in keys)
+
+
 def delta(before: dict[str, bytes], after: dict[str, bytes]) -> dict:
     """The changes of a ``protocol.Delta``: every piece of ``after`` that differs from
     ``before`` (pieces are compared as encoded, so equal content is never sent again)."""

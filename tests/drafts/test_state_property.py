@@ -126,6 +126,15 @@ class Socket:
             self.consumer.hear(document)
             await asyncio.sleep(0)  # the loop turn ends: flush_soon runs and starts the flush
             await asyncio.gather(*(asyncio.all_tasks() - {asyncio.current_task()}))
+            due = self.consumer.board_due
+            if due is not None:  # a board-only change kept back: the step waits until it is due
+                due.cancel()
+                sent_at = self.consumer.delta_sent_at
+                for pod_id in sent_at:  # as if BOARD_EVERY had passed
+                    sent_at[pod_id] -= self.consumer.BOARD_EVERY
+                self.consumer._board_is_due()
+                await asyncio.sleep(0)
+                await asyncio.gather(*(asyncio.all_tasks() - {asyncio.current_task()}))
 
         self.loop.run_until_complete(turn())
         return self.take()

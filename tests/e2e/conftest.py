@@ -146,8 +146,12 @@ class Browsers:
         for driver in self.drivers[: self.in_use]:
             try:
                 driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+                # The next test starts as a stranger: no cookie (a language chosen, a session)
+                # and no stored page data of this one. WebDriver's delete_all_cookies only
+                # clears the current page's site, and about:blank has none.
+                driver.execute_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
+                driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
                 driver.get("about:blank")
-                driver.delete_all_cookies()
             except Exception:  # a broken window is replaced next time
                 self.drivers.remove(driver)
                 driver.quit()
