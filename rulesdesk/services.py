@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext
@@ -92,12 +93,10 @@ def parse_zone(zone: Any) -> str:
     return zone
 
 
-def _card_param(action: str, name: str, value: Any, where: str, index: int, found: dict[str, CardData]) -> Any:
+def _card_param(found: dict[str, CardData], action: str, where: str, index: int, name: str, value: Any) -> CardData:
     """A parameter that names a card (meld's ``partner``): the catalogue card it names, as the
     core's :class:`CardData`; ``invalid_action`` when it is not a name or an id,
     ``unknown_card`` (with suggestions) when no card has that name."""
-    if value is None:
-        return None  # left out: the core's check says it is needed
     field = f"{where}.{name}"
     if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
         raise _invalid(
@@ -146,11 +145,8 @@ def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
                 index=index,
             )
         params = {key: value for key, value in item.items() if key != "action"}
-        for key in ACTIONS[name].card_params:
-            if key in params:
-                params[key] = _card_param(name, key, params[key], where, index, cards)
         try:
-            clean = check_params(name, params)
+            clean = check_params(name, params, partial(_card_param, cards, name, where, index))
         except InvalidAction as exc:
             field = f"{where}.{exc.field}" if exc.field else where
             raise _invalid(f"{where}: {exc}.", field, index=index) from None

@@ -108,12 +108,21 @@ ACTIONS: dict[str, ActionSpec] = {
 REQUIRED_PARAMS = {"move": ("to",), "meld": ("partner",)}
 
 
-def check_params(action: str, params: Mapping[str, object]) -> dict[str, object]:
-    """Validated keyword arguments for ``action`` (``InvalidAction`` on anything unknown)."""
+def check_params(
+    action: str,
+    params: Mapping[str, object],
+    find_card: Callable[[str, object], CardData] | None = None,
+) -> dict[str, object]:
+    """Validated keyword arguments for ``action`` (``InvalidAction`` on anything unknown).
+
+    A card parameter may be a reference (a name, an id) when ``find_card(name, value)`` turns
+    it into the card; it is called last, once every other parameter is known to be good.
+    """
     spec = ACTIONS.get(action)
     if spec is None:
         raise InvalidAction(f"unknown action {action!r}; one of {', '.join(ACTIONS)}", "action")
     clean: dict[str, object] = {}
+    cards: dict[str, object] = {}
     for name, value in params.items():
         allowed = spec.params.get(name)
         if allowed is None:
@@ -121,18 +130,25 @@ def check_params(action: str, params: Mapping[str, object]) -> dict[str, object]
             raise InvalidAction(f"{action} takes no parameter {name!r} (parameters: {known})", name)
         if value is None:
             continue
-        if allowed is bool:
+        if allowed is CARD:
+            cards[name] = value
+        elif allowed is bool:
             if not isinstance(value, bool):
                 raise InvalidAction(f"{action}: {name} must be true or false", name)
-        elif allowed is CARD:
-            if not isinstance(value, CardData):
-                raise InvalidAction(f"{action}: {name} must be a card", name)
-        elif value not in allowed:
-            raise InvalidAction(f"{action}: {name} must be one of {', '.join(allowed)}", name)
-        clean[name] = value
+            clean[name] = value
+        elif value not in allowed:  # type: ignore[operator]  # a tuple of values here
+            raise InvalidAction(f"{action}: {name} must be one of {', '.join(allowed)}", name)  # type: ignore[arg-type]
+        else:
+            clean[name] = value
     for name in REQUIRED_PARAMS.get(action, ()):
-        if name not in clean:
+        if name not in clean and name not in cards:
             raise InvalidAction(f"{action} needs {name!r}", name)
+    for name, value in cards.items():
+        if find_card is not None and not isinstance(value, CardData):
+            value = find_card(name, value)
+        if not isinstance(value, CardData):
+            raise InvalidAction(f"{action}: {name} must be a card", name)
+        clean[name] = value
     return clean
 
 

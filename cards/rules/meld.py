@@ -46,9 +46,7 @@ def meld(obj: GameObject, partner: GameObject | CardData, partner_zone: str | No
     if card.melds_with != other.melds_with:
         return no_effect(
             obj,
-            gettext(
-                "CR 701.42: %(name)s and %(partner)s do not meld together (their backs are not halves of one card)"
-            )
+            gettext("CR 701.42: %(name)s and %(partner)s do not meld together (their backs are not halves of one card)")
             % {"name": card.faces[0].name, "partner": other.faces[0].name},
         )
     if obj.is_token_copy:

@@ -37,8 +37,11 @@ class ActionSerializer(serializers.Serializer):
             "meld (required): the other card of the meld pair, by a face name, the full name or a card id (CR 701.42)."
         ),
     )
-    partner_zone = serializers.ChoiceField(
-        choices=ZONES, required=False, help_text=gettext_lazy("meld: where the partner is (battlefield).")
+    # A CharField: the zones are already the ``to`` enum, and one choice set has one schema name.
+    partner_zone = serializers.CharField(
+        required=False,
+        help_text=gettext_lazy("meld: where the partner is, one of %(zones)s (default: battlefield).")
+        % {"zones": ", ".join(ZONES)},
     )
 
 

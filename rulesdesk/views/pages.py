@@ -66,6 +66,18 @@ def _desk_url(card: str, zone: str, actions: list[str]) -> str:
     return f"{reverse('rules:desk')}?{urlencode(query)}"
 
 
+def _suggestion_url(name: str, exc: DomainError, card_query: str, zone: str, actions: list[str]) -> str:
+    """The desk with a suggested name in place of the unknown one: the card, or a step's card
+    parameter (meld's partner, ``actions[2].partner``)."""
+    index, field = exc.extra.get("index"), str(exc.extra.get("field", "card"))
+    if not isinstance(index, int) or not 0 <= index < len(actions) or "." not in field:
+        return _desk_url(name, zone, actions)
+    item = services.parse_query_action(actions[index])
+    item[field.rsplit(".", 1)[1]] = name
+    fixed = services.format_query_action(item.pop("action"), item)
+    return _desk_url(card_query, zone, [*actions[:index], fixed, *actions[index + 1 :]])
+
+
 def _added_action(params: Any) -> str | None:
     """The ``a=`` value for the "add a step" form's submitted action and parameter controls."""
     name = params.get("add", "")
@@ -130,7 +142,8 @@ def _status(state: dict[str, Any]) -> list[str]:
 def _also(step: dict[str, Any]) -> list[str]:
     """The cards a step moved along with this one, as sentences (CR 712.4)."""
     return [
-        gettext("%(name)s went too: it is %(where)s.") % {"name": other["name"], "where": localize(where(other["zone"]))}
+        gettext("%(name)s went too: it is %(where)s.")
+        % {"name": other["name"], "where": localize(where(other["zone"]))}
         for other in step["also"]
     ]
 
@@ -166,7 +179,8 @@ def desk(request):
         except DomainError as exc:
             context["error"] = exc.message
             context["suggestions"] = [
-                {"name": name, "url": _desk_url(name, zone, actions)} for name in exc.extra.get("suggestions", [])
+                {"name": name, "url": _suggestion_url(name, exc, card_query, zone, actions)}
+                for name in exc.extra.get("suggestions", [])
             ]
             status = 200 if exc.code == error_codes.UNKNOWN_CARD else 400
         else:

@@ -15,8 +15,8 @@ from cards.rules import (
     controller_view,
     create_token_copy,
 )
-from cards.rules.state import OUTCOMES, ZONES
 from cards.rules.actions import CARD
+from cards.rules.state import OUTCOMES, ZONES
 from tests.cards.rules.seed_cards import ALL_CARDS, BRUNA, GISELA
 
 # A rule of RULES.md ("R35: ..."), or a Comprehensive Rules section where RULES.md has none
