@@ -136,9 +136,9 @@ def check_params(
             if not isinstance(value, bool):
                 raise InvalidAction(f"{action}: {name} must be true or false", name)
             clean[name] = value
-        elif value not in allowed:  # type: ignore[operator]  # a tuple of values here
-            raise InvalidAction(f"{action}: {name} must be one of {', '.join(allowed)}", name)  # type: ignore[arg-type]
-        else:
+        elif isinstance(allowed, tuple):
+            if value not in allowed:
+                raise InvalidAction(f"{action}: {name} must be one of {', '.join(allowed)}", name)
             clean[name] = value
     for name in REQUIRED_PARAMS.get(action, ()):
         if name not in clean and name not in cards:
