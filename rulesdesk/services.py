@@ -8,7 +8,9 @@ Errors are :class:`draftsite.errors.DomainError` with the codes of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext
@@ -17,6 +19,7 @@ from cards import selectors
 from cards.models import Card
 from cards.rules import (
     ACTIONS,
+    CardData,
     Characteristics,
     GameObject,
     InvalidAction,
@@ -37,31 +40,39 @@ MAX_ACTIONS = 50
 MAX_QUERY_LENGTH = 200
 START_ZONES = tuple(zone for zone in ZONES if zone != "stack")
 REQUEST_FIELDS = frozenset({"card", "zone", "actions"})
+MAX_CARD_ID = 2**63 - 1  # the catalogue's primary key is a bigint
 
 
-def find_card(query: Any) -> Card:
+def find_card(query: Any, field: str = "card", **extra: Any) -> Card:
     """The catalogue card a query names (id, full name or any face name), or ``unknown_card``
-    with suggestions."""
-    text = str(query).strip() if isinstance(query, (str, int)) else ""
+    with suggestions. ``field`` (and ``extra``) go into the error."""
+    text = str(query).strip() if isinstance(query, (str, int)) and not isinstance(query, bool) else ""
     if not text:
         raise DomainError(
-            UNKNOWN_CARD, gettext("Name a card: its full name, a face name or its id."), field="card", suggestions=[]
+            UNKNOWN_CARD,
+            gettext("Name a card: its full name, a face name or its id."),
+            field=field,
+            suggestions=[],
+            **extra,
         )
     if len(text) > MAX_QUERY_LENGTH:
         raise DomainError(
             UNKNOWN_CARD,
             gettext("A card name has at most %(MAX_QUERY_LENGTH)s characters.")
             % {"MAX_QUERY_LENGTH": MAX_QUERY_LENGTH},
-            field="card",
+            field=field,
             suggestions=[],
+            **extra,
         )
-    card = selectors.find_card(text)
+    # An id is ASCII digits within the key's range; "²" or a 30-digit number names no card.
+    card = None if text.isdigit() and not (text.isascii() and int(text) <= MAX_CARD_ID) else selectors.find_card(text)
     if card is None:
         raise DomainError(
             UNKNOWN_CARD,
             gettext("No card is called “%(text)s”.") % {"text": text},
-            field="card",
+            field=field,
             suggestions=selectors.suggest_names(text),
+            **extra,
         )
     return card
 
@@ -82,9 +93,29 @@ def parse_zone(zone: Any) -> str:
     return zone
 
 
+def _card_param(found: dict[str, CardData], action: str, where: str, index: int, name: str, value: Any) -> CardData:
+    """A parameter that names a card (meld's ``partner``): the catalogue card it names, as the
+    core's :class:`CardData`; ``invalid_action`` when it is not a name or an id,
+    ``unknown_card`` (with suggestions) when no card has that name."""
+    field = f"{where}.{name}"
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
+        raise _invalid(
+            gettext("%(where)s: %(action)s's %(name)s names a card: its full name, a face name or its id.")
+            % {"where": where, "action": action, "name": name},
+            field,
+            index=index,
+        )
+    key = str(value).strip()
+    if key not in found:
+        found[key] = card_data(find_card(key, field=field, index=index))
+    return found[key]
+
+
 def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
     """``[{"action": "cast", "face_down": "disguise"}, ...]`` checked against the core's action
-    table: ``invalid_action`` (with the step's index and field) or ``too_many_actions``."""
+    table: ``invalid_action`` (with the step's index and field) or ``too_many_actions``. A
+    parameter naming a card (``{"action": "meld", "partner": "Gisela, the Broken Blade"}``) is
+    looked up in the catalogue (``unknown_card`` with suggestions)."""
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -98,6 +129,7 @@ def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
             limit=MAX_ACTIONS,
         )
     steps = []
+    cards: dict[str, CardData] = {}
     for index, item in enumerate(raw):
         where = f"actions[{index}]"
         if not isinstance(item, Mapping):
@@ -114,7 +146,7 @@ def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
             )
         params = {key: value for key, value in item.items() if key != "action"}
         try:
-            clean = check_params(name, params)
+            clean = check_params(name, params, partial(_card_param, cards, name, where, index))
         except InvalidAction as exc:
             field = f"{where}.{exc.field}" if exc.field else where
             raise _invalid(f"{where}: {exc}.", field, index=index) from None
@@ -143,7 +175,8 @@ def characteristics_dict(chars: Characteristics) -> dict[str, Any]:
 
 def state_dict(obj: GameObject) -> dict[str, Any]:
     """The STATE of the API contract; ``controller_sees`` is what a face-down object's
-    controller may look at (R20), ``None`` when it is face up."""
+    controller may look at (R20), ``None`` when it is face up; ``melded_with`` is the other card
+    of a melded permanent (CR 712.4), ``None`` when it is not one."""
     return {
         "zone": obj.zone,
         "face_down": obj.face_down,
@@ -152,12 +185,13 @@ def state_dict(obj: GameObject) -> dict[str, Any]:
         "flipped": obj.flipped,
         "tapped": obj.tapped,
         "lost_abilities": obj.lost_abilities,
+        "melded_with": obj.melded_with.name if obj.melded_with is not None else None,
         "characteristics": characteristics_dict(characteristics(obj)),
         "controller_sees": characteristics_dict(controller_view(obj)) if obj.face_down else None,
     }
 
 
-_WATCHED = ("zone", "face_down", "face_down_by", "face_up", "flipped", "tapped", "lost_abilities")
+_WATCHED = ("zone", "face_down", "face_down_by", "face_up", "flipped", "tapped", "lost_abilities", "melded_with")
 _WATCHED_CHARS = (
     "name",
     "mana_cost",
@@ -235,7 +269,16 @@ def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any
     obj = GameObject(card=card_data(card), zone=zone)
     state = state_dict(obj)
     out = [
-        {"action": "start", "params": {}, "outcome": "ok", "reason": None, "events": [], "changes": [], "state": state}
+        {
+            "action": "start",
+            "params": {},
+            "outcome": "ok",
+            "reason": None,
+            "events": [],
+            "changes": [],
+            "state": state,
+            "also": [],
+        }
     ]
     for name, params in steps:
         result = apply(obj, name, **params)
@@ -244,12 +287,21 @@ def run_sequence(card: Card, zone: str, steps: Sequence[tuple[str, dict[str, Any
         out.append(
             {
                 "action": name,
-                "params": dict(params),
+                # A card parameter by the card's full name: a reference that can be sent again.
+                "params": {key: value.name if isinstance(value, CardData) else value for key, value in params.items()},
                 "outcome": result.outcome,
                 "reason": localize(result.reason),
                 "events": list(result.events),
                 "changes": changes(state, new_state),
                 "state": new_state,
+                "also": [
+                    {
+                        "name": other.name,
+                        "zone": other.zone,
+                        "characteristics": characteristics_dict(characteristics(other)),
+                    }
+                    for other in result.also
+                ],
             }
         )
         state = new_state
@@ -273,12 +325,17 @@ def simulate(payload: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- the page's query-string form: a=cast:face_down=disguise&a=resolve ----------------------
+# Parameters are separated by a comma that starts a new "key=": card names have commas of
+# their own ("meld:partner=Gisela, the Broken Blade,partner_zone=battlefield").
+_PARAM_SEPARATOR = re.compile(r",(?=\s*\w+\s*=)")
+
+
 def parse_query_action(text: str) -> dict[str, Any]:
     """``"cast:face_down=disguise,face=front"`` -> ``{"action": "cast", "face_down": ...}``;
     ``true``/``false`` become booleans."""
     name, _, rest = text.strip().partition(":")
     item: dict[str, Any] = {"action": name.strip()}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for part in filter(None, (p.strip() for p in _PARAM_SEPARATOR.split(rest))):
         key, sep, value = part.partition("=")
         if not sep:
             raise _invalid(gettext("%(text)s: parameters are written key=value.") % {"text": repr(text)}, "a")

@@ -7,6 +7,9 @@ Each action is ``f(obj, **params) -> ActionResult(state, outcome, reason, events
   R32 ...); a non-ok outcome always has a one-line ``reason`` starting with the rule ("R35: ...").
 - ``state`` is the new :class:`GameObject` (the unchanged one unless ``"ok"``).
 
+A parameter takes one of a tuple of values, a flag (``bool``) or a card (:class:`CardData`,
+``CARD``: the caller turns a reference such as a name into the card, e.g. meld's ``partner``).
+
 :func:`apply` runs one by name and checks its parameters (``InvalidAction`` otherwise).
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from cards.rules.data import CardData
 from cards.rules.faces import (
     TURN_UP_VIA,
     flip,
@@ -25,6 +29,7 @@ from cards.rules.faces import (
     turn_face_up,
     untap,
 )
+from cards.rules.meld import meld
 from cards.rules.rooms import unlock
 from cards.rules.state import FACE_DOWN_BY, ZONES, ActionResult, GameObject
 from cards.rules.zones import (
@@ -49,14 +54,23 @@ class InvalidAction(ValueError):
         self.field = field
 
 
+#: The kind of a parameter that names another card (:class:`CardData`).
+CARD = CardData
+
+
 @dataclass(frozen=True)
 class ActionSpec:
-    """An action's function, its parameters (name -> allowed values, ``bool`` for a flag) and
-    a one-line description."""
+    """An action's function, its parameters (name -> allowed values, ``bool`` for a flag,
+    ``CARD`` for a card) and a one-line description."""
 
     function: Callable[..., ActionResult]
-    params: Mapping[str, tuple[str, ...] | type[bool]]
+    params: Mapping[str, tuple[str, ...] | type[bool] | type[CardData]]
     summary: str
+
+    @property
+    def card_params(self) -> tuple[str, ...]:
+        """The parameters that name a card."""
+        return tuple(name for name, allowed in self.params.items() if allowed is CARD)
 
 
 ACTIONS: dict[str, ActionSpec] = {
@@ -84,17 +98,31 @@ ACTIONS: dict[str, ActionSpec] = {
     "untap": ActionSpec(untap, {}, "Untap it."),
     "end_game": ActionSpec(end_game, {}, "The game ends."),
     "unlock": ActionSpec(unlock, {"door": FACE_LABELS}, "Unlock a door of a Room (special action)."),
+    "meld": ActionSpec(
+        meld,
+        {"partner": CARD, "partner_zone": ZONES},
+        "Meld it with its partner card, the battlefield unless partner_zone says otherwise (CR 701.42).",
+    ),
 }
 
-REQUIRED_PARAMS = {"move": ("to",)}
+REQUIRED_PARAMS = {"move": ("to",), "meld": ("partner",)}
 
 
-def check_params(action: str, params: Mapping[str, object]) -> dict[str, object]:
-    """Validated keyword arguments for ``action`` (``InvalidAction`` on anything unknown)."""
+def check_params(
+    action: str,
+    params: Mapping[str, object],
+    find_card: Callable[[str, object], CardData] | None = None,
+) -> dict[str, object]:
+    """Validated keyword arguments for ``action`` (``InvalidAction`` on anything unknown).
+
+    A card parameter may be a reference (a name, an id) when ``find_card(name, value)`` turns
+    it into the card; it is called last, once every other parameter is known to be good.
+    """
     spec = ACTIONS.get(action)
     if spec is None:
         raise InvalidAction(f"unknown action {action!r}; one of {', '.join(ACTIONS)}", "action")
     clean: dict[str, object] = {}
+    cards: dict[str, object] = {}
     for name, value in params.items():
         allowed = spec.params.get(name)
         if allowed is None:
@@ -102,15 +130,25 @@ def check_params(action: str, params: Mapping[str, object]) -> dict[str, object]
             raise InvalidAction(f"{action} takes no parameter {name!r} (parameters: {known})", name)
         if value is None:
             continue
-        if allowed is bool:
+        if allowed is CARD:
+            cards[name] = value
+        elif allowed is bool:
             if not isinstance(value, bool):
                 raise InvalidAction(f"{action}: {name} must be true or false", name)
-        elif value not in allowed:
-            raise InvalidAction(f"{action}: {name} must be one of {', '.join(allowed)}", name)
-        clean[name] = value
+            clean[name] = value
+        elif isinstance(allowed, tuple):
+            if value not in allowed:
+                raise InvalidAction(f"{action}: {name} must be one of {', '.join(allowed)}", name)
+            clean[name] = value
     for name in REQUIRED_PARAMS.get(action, ()):
-        if name not in clean:
+        if name not in clean and name not in cards:
             raise InvalidAction(f"{action} needs {name!r}", name)
+    for name, value in cards.items():
+        if find_card is not None and not isinstance(value, CardData):
+            value = find_card(name, value)
+        if not isinstance(value, CardData):
+            raise InvalidAction(f"{action}: {name} must be a card", name)
+        clean[name] = value
     return clean
 
 

@@ -108,12 +108,15 @@ def new_object(card: CardData, zone: str = HAND) -> GameObject:
 @dataclass(frozen=True)
 class ActionResult:
     """What an action did: the new state, ``"ok"``/``"no_effect"``/``"illegal"``, why (a
-    one-line reason citing a rule, ``None`` when ok) and the events it caused."""
+    one-line reason citing a rule, ``None`` when ok), the events it caused and ``also``: the
+    other cards it moved along with this one, each in its new zone (the partner of a melded
+    permanent that left the battlefield, CR 712.4)."""
 
     state: GameObject
     outcome: str = OK
     reason: str | None = None
     events: tuple[str, ...] = ()
+    also: tuple[GameObject, ...] = ()
 
     @property
     def ok(self) -> bool:

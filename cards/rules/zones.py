@@ -306,12 +306,14 @@ def move(obj: GameObject, to: str) -> ActionResult:
         # a graveyard from anywhere, exile it instead"), as a spell or as a permanent.
         to = EXILE
         extra.append("exiled_instead_of_graveyard")
+    also: tuple[GameObject, ...] = ()
     if obj.melded_with is not None and obj.zone == BATTLEFIELD:
         # CR 712.4 / 701.42: a melded permanent is both cards; both go to the new zone, each as
         # a new object, front face up.
         extra.append(f"also_moved_to_{to}:{obj.melded_with.faces[0].name}")
+        also = (GameObject(card=obj.melded_with, zone=to),)
     new, events = leave(obj, to)
-    return ok(new, *events, *extra)
+    return ActionResult(new, OK, None, (*events, *extra), also)
 
 
 def end_game(obj: GameObject) -> ActionResult:

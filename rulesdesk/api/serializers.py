@@ -31,6 +31,18 @@ class ActionSerializer(serializers.Serializer):
     by = serializers.ChoiceField(
         choices=FACE_DOWN_BY, required=False, help_text=gettext_lazy("turn_face_down: what turns it face down.")
     )
+    partner = serializers.CharField(
+        required=False,
+        help_text=gettext_lazy(
+            "meld (required): the other card of the meld pair, by a face name, the full name or a card id (CR 701.42)."
+        ),
+    )
+    # A CharField: the zones are already the ``to`` enum, and one choice set has one schema name.
+    partner_zone = serializers.CharField(
+        required=False,
+        help_text=gettext_lazy("meld: where the partner is, one of %(zones)s (default: battlefield).")
+        % {"zones": ", ".join(ZONES)},
+    )
 
 
 class SimulateRequestSerializer(serializers.Serializer):
@@ -66,6 +78,12 @@ class StateSerializer(serializers.Serializer):
     flipped = serializers.BooleanField()
     tapped = serializers.BooleanField()
     lost_abilities = serializers.BooleanField()
+    melded_with = serializers.CharField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "CR 712.4: the other card of a melded permanent (one permanent, two cards); null when not melded."
+        ),
+    )
     characteristics = CharacteristicsSerializer(help_text=gettext_lazy("What every player sees."))
     controller_sees = CharacteristicsSerializer(
         allow_null=True,
@@ -73,6 +91,12 @@ class StateSerializer(serializers.Serializer):
             "R20: a face-down object's face-up characteristics, which its controller may look at; null when face up."
         ),
     )
+
+
+class AlsoMovedSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    zone = serializers.CharField()
+    characteristics = CharacteristicsSerializer()
 
 
 class StepSerializer(serializers.Serializer):
@@ -83,6 +107,13 @@ class StepSerializer(serializers.Serializer):
     events = serializers.ListField(child=serializers.CharField())
     changes = serializers.ListField(child=serializers.CharField())
     state = StateSerializer()
+    also = AlsoMovedSerializer(
+        many=True,
+        help_text=gettext_lazy(
+            "Other cards the step moved with this one: the partner of a melded permanent that left the battlefield "
+            "(CR 712.4)."
+        ),
+    )
 
 
 class SimulatedCardSerializer(serializers.Serializer):

@@ -22,6 +22,8 @@ class SimulateView(APIView):
     Each step has an outcome (``ok``, ``no_effect`` when the rules say nothing happens,
     ``illegal`` when a player may not do it), the rule cited, the events and the resulting
     state. A step that did not happen leaves the state unchanged for the next one.
+    ``meld`` names its ``partner`` card: the two become one permanent (``melded_with``), and
+    when it leaves the battlefield the partner goes too (``also``).
     Errors: ``unknown_card`` (with ``suggestions``), ``invalid_action``, ``too_many_actions``.
     """
 
@@ -45,7 +47,19 @@ class SimulateView(APIView):
                     ],
                 },
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Meld",
+                value={
+                    "card": "Bruna, the Fading Light",
+                    "zone": "battlefield",
+                    "actions": [
+                        {"action": "meld", "partner": "Gisela, the Broken Blade"},
+                        {"action": "move", "to": "graveyard"},
+                    ],
+                },
+                request_only=True,
+            ),
         ],
         tags=["rules"],
     )

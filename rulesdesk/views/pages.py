@@ -39,8 +39,11 @@ ACTION_LABELS = {
     "tap": gettext_lazy("Tap"),
     "untap": gettext_lazy("Untap"),
     "end_game": gettext_lazy("End the game"),
+    "meld": gettext_lazy("Meld with the partner"),
 }
-# The parameter controls of the "add a step" form: name -> (label, choices or None for a flag).
+# The parameter controls of the "add a step" form: name -> (label, choices; None for a flag,
+# CARD for a card named in a text field).
+CARD = "card"
 PARAM_CONTROLS = [
     ("face", gettext_lazy("Face (cast, play as a land)"), FACE_LABELS),
     ("face_down", gettext_lazy("Cast face down with"), FACE_DOWN_CASTS),
@@ -48,6 +51,8 @@ PARAM_CONTROLS = [
     ("to", gettext_lazy("Move to"), tuple(zone for zone in ZONES if zone != "stack")),
     ("by", gettext_lazy("Turned face down by"), FACE_DOWN_BY),
     ("transformed", gettext_lazy("Put onto the battlefield transformed"), None),
+    ("partner", gettext_lazy("Meld partner (a card name)"), CARD),
+    ("partner_zone", gettext_lazy("Meld partner is"), ZONES),
 ]
 OUTCOME_LABELS = {
     "ok": gettext_lazy("Happens"),
@@ -61,6 +66,18 @@ def _desk_url(card: str, zone: str, actions: list[str]) -> str:
     return f"{reverse('rules:desk')}?{urlencode(query)}"
 
 
+def _suggestion_url(name: str, exc: DomainError, card_query: str, zone: str, actions: list[str]) -> str:
+    """The desk with a suggested name in place of the unknown one: the card, or a step's card
+    parameter (meld's partner, ``actions[2].partner``)."""
+    index, field = exc.extra.get("index"), str(exc.extra.get("field", "card"))
+    if not isinstance(index, int) or not 0 <= index < len(actions) or "." not in field:
+        return _desk_url(name, zone, actions)
+    item = services.parse_query_action(actions[index])
+    item[field.rsplit(".", 1)[1]] = name
+    fixed = services.format_query_action(item.pop("action"), item)
+    return _desk_url(card_query, zone, [*actions[:index], fixed, *actions[index + 1 :]])
+
+
 def _added_action(params: Any) -> str | None:
     """The ``a=`` value for the "add a step" form's submitted action and parameter controls."""
     name = params.get("add", "")
@@ -69,11 +86,12 @@ def _added_action(params: Any) -> str | None:
         return None
     chosen: dict[str, Any] = {}
     for key in spec.params:
+        value = params.get(key, "").strip()
         if key == "transformed":
-            if params.get("transformed"):
+            if value:
                 chosen[key] = True
-        elif params.get(key):
-            chosen[key] = params.get(key)
+        elif value:
+            chosen[key] = value[: services.MAX_QUERY_LENGTH]
     return services.format_query_action(name, chosen)
 
 
@@ -116,7 +134,18 @@ def _status(state: dict[str, Any]) -> list[str]:
         status.append(gettext("tapped"))
     if state["lost_abilities"]:
         status.append(gettext("lost all abilities"))
+    if state["melded_with"]:
+        status.append(gettext("melded with %(name)s: one permanent, two cards") % {"name": state["melded_with"]})
     return status
+
+
+def _also(step: dict[str, Any]) -> list[str]:
+    """The cards a step moved along with this one, as sentences (CR 712.4)."""
+    return [
+        gettext("%(name)s went too: it is %(where)s.")
+        % {"name": other["name"], "where": localize(where(other["zone"]))}
+        for other in step["also"]
+    ]
 
 
 def desk(request):
@@ -150,7 +179,8 @@ def desk(request):
         except DomainError as exc:
             context["error"] = exc.message
             context["suggestions"] = [
-                {"name": name, "url": _desk_url(name, zone, actions)} for name in exc.extra.get("suggestions", [])
+                {"name": name, "url": _suggestion_url(name, exc, card_query, zone, actions)}
+                for name in exc.extra.get("suggestions", [])
             ]
             status = 200 if exc.code == error_codes.UNKNOWN_CARD else 400
         else:
@@ -172,6 +202,7 @@ def _result_context(
                 "outcome_label": OUTCOME_LABELS[step["outcome"]],
                 "rows": _rows(step["state"]),
                 "status": _status(step["state"]),
+                "also_text": _also(step),
                 "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in step["params"].items()),
                 "upto_url": _desk_url(card_query, zone, actions[:index]),
             }

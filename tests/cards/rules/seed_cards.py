@@ -377,6 +377,21 @@ BOTTOMLESS_POOL = CardData(
     ),
 )
 
+# The melded back face printed half on Bruna's back and half on Gisela's (EMN #15b).
+BRISELA_FACE = FaceData(
+    name="Brisela, Voice of Nightmares",
+    mana_cost="",
+    mana_value=11,
+    colors="",
+    supertypes=("Legendary",),
+    card_types=("Creature",),
+    subtypes=("Eldrazi", "Angel"),
+    oracle_text="Flying, first strike, vigilance, lifelink\nYour opponents can't cast "
+    "spells with mana value 3 or less.",
+    power="9",
+    toughness="10",
+)
+
 # EMN #15a, meld card (the melded back face is printed on Bruna's back).
 BRUNA = CardData(
     name="Bruna, the Fading Light // Brisela, Voice of Nightmares",
@@ -396,19 +411,31 @@ BRUNA = CardData(
             power="5",
             toughness="7",
         ),
+        BRISELA_FACE,
+    ),
+)
+
+# EMN #28, Bruna's meld partner (the card with the meld ability). Not in ALL_CARDS: the
+# property tests use it as a meld partner (cards/rules/meld.py), the rules desk as a row.
+GISELA = CardData(
+    name="Gisela, the Broken Blade // Brisela, Voice of Nightmares",
+    layout="meld",
+    faces=(
         FaceData(
-            name="Brisela, Voice of Nightmares",
-            mana_cost="",
-            mana_value=11,
-            colors="",
+            name="Gisela, the Broken Blade",
+            mana_cost="{2}{W}{W}",
+            mana_value=4,
+            colors="W",
             supertypes=("Legendary",),
             card_types=("Creature",),
-            subtypes=("Eldrazi", "Angel"),
-            oracle_text="Flying, first strike, vigilance, lifelink\nYour opponents can't cast "
-            "spells with mana value 3 or less.",
-            power="9",
-            toughness="10",
+            subtypes=("Angel", "Horror"),
+            oracle_text="Flying, first strike, lifelink\nAt the beginning of your end step, if you both own "
+            "and control Gisela, the Broken Blade and a creature named Bruna, the Fading Light, exile "
+            "them, then meld them into Brisela, Voice of Nightmares.",
+            power="4",
+            toughness="3",
         ),
+        BRISELA_FACE,
     ),
 )
 

@@ -5,7 +5,7 @@ Rooms CR 709.5."""
 
 import pytest
 
-from cards.rules import GameObject, characteristics, meld
+from cards.rules import ACTIONS, GameObject, InvalidAction, apply, characteristics, meld
 from tests.cards.rules.cases import A, Case, check_case
 from tests.cards.rules.shipped import card
 
@@ -96,6 +96,143 @@ CASES = [
         "battlefield",
         [melded(BRUNA, GISELA), A("transform")],
         outcome="no_effect",
+    ),
+    # -- meld as an action, the partner a card named by the caller (the rules desk) ----------------
+    Case(
+        "CR 701.42",
+        "the meld action: Bruna melds with Gisela on the battlefield into Brisela, MV 11",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=GISELA)],
+        events=("exiled:Bruna, the Fading Light", "exiled:Gisela, the Broken Blade", "melded", "enters_battlefield"),
+        state={"zone": "battlefield", "face_up": "back", "melded_with": GISELA, "tapped": False},
+        chars={**BRISELA, "mana_value": 11},
+    ),
+    Case(
+        "CR 701.42",
+        "cast and resolved, Gisela melds with Bruna: one permanent, MV 4 + 7 = 11",
+        GISELA,
+        "hand",
+        [A("cast"), A("resolve"), A("meld", partner=BRUNA, partner_zone="battlefield")],
+        state={"melded_with": BRUNA},
+        chars={**BRISELA, "mana_value": 11},
+    ),
+    Case(
+        "CR 701.42",
+        "a tapped pair melds into an untapped permanent (exiled and back, a new object)",
+        BRUNA,
+        "battlefield",
+        [A("tap"), A("meld", partner=GISELA)],
+        state={"tapped": False, "melded_with": GISELA},
+    ),
+    Case(
+        "CR 701.42",
+        "a meld card without its partner on the battlefield can't meld",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=GISELA, partner_zone="graveyard")],
+        outcome="illegal",
+        reason="CR 701.42: both cards must be on the battlefield",
+    ),
+    Case(
+        "CR 701.42",
+        "a meld card in the hand can't meld through the action either",
+        BRUNA,
+        "hand",
+        [A("meld", partner=GISELA)],
+        outcome="illegal",
+    ),
+    Case(
+        "CR 701.42",
+        "two cards of different meld pairs are refused, naming both",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=SCAVENGERS)],
+        outcome="no_effect",
+        reason="CR 701.42: Bruna, the Fading Light and Midnight Scavengers do not meld together",
+    ),
+    Case(
+        "CR 701.42",
+        "a meld card with a card that is not a meld card is refused",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=BEGGAR)],
+        outcome="no_effect",
+        reason="CR 701.42: Beloved Beggar is not a meld card",
+    ),
+    Case(
+        "CR 701.42",
+        "a card that is not a meld card can't meld with a meld card",
+        BEGGAR,
+        "battlefield",
+        [A("meld", partner=GISELA)],
+        outcome="no_effect",
+        reason="CR 701.42: Beloved Beggar is not a meld card",
+    ),
+    Case(
+        "CR 701.42",
+        "two Brunas are not a meld pair",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=BRUNA)],
+        outcome="no_effect",
+        reason="CR 701.42: a meld pair is two different cards",
+    ),
+    Case(
+        "CR 701.42",
+        "a melded permanent can't meld again",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=GISELA), A("meld", partner=GISELA)],
+        outcome="no_effect",
+        reason="CR 701.42: a melded permanent can't meld again",
+    ),
+    Case(
+        "CR 701.42",
+        "a manifested meld card is face down, nameless: it can't meld",
+        BRUNA,
+        "library",
+        [A("manifest"), A("meld", partner=GISELA)],
+        outcome="no_effect",
+        reason="CR 701.42: a face-down permanent",
+    ),
+    Case(
+        "CR 712.4",
+        "Brisela dies: both cards go to the graveyard, each its front face (R2)",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=GISELA), A("move", to="graveyard")],
+        events=("left_battlefield", "moved_to_graveyard", "also_moved_to_graveyard:Gisela, the Broken Blade"),
+        state={"zone": "graveyard", "melded_with": None, "face_up": "front"},
+        chars={"name": "Bruna, the Fading Light", "mana_value": 7},
+    ),
+    Case(
+        "CR 712.4",
+        "Brisela bounced: both cards to the hand",
+        GISELA,
+        "battlefield",
+        [A("meld", partner=BRUNA), A("move", to="hand")],
+        events=("also_moved_to_hand:Bruna, the Fading Light",),
+        state={"zone": "hand", "melded_with": None},
+        chars={"name": "Gisela, the Broken Blade", "mana_value": 4},
+    ),
+    Case(
+        "R6",
+        "a melded permanent is a face-up double-faced permanent: it can't be turned face down",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=GISELA), A("turn_face_down")],
+        outcome="no_effect",
+        reason="R6:",
+    ),
+    Case(
+        "R22",
+        "a melded permanent taps and stays melded",
+        BRUNA,
+        "battlefield",
+        [A("meld", partner=GISELA), A("tap")],
+        state={"tapped": True, "melded_with": GISELA},
+        chars={"name": "Brisela, Voice of Nightmares", "mana_value": 11},
     ),
     Case(
         "R2",
@@ -282,6 +419,44 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_meld_disturb_and_rooms(case):
     check_case(case)
+
+
+@pytest.mark.parametrize("zone", ["graveyard", "exile", "hand", "library", "command"])
+def test_a_melded_permanent_leaving_takes_both_cards_to_the_same_zone(zone):
+    """CR 712.4: the partner leaves with it, to the same zone, as a card showing its front."""
+    melded = apply(on_battlefield(BRUNA), "meld", partner=GISELA).state
+    result = apply(melded, "move", to=zone)
+    assert result.ok and result.state.zone == zone and result.state.melded_with is None
+    (partner,) = result.also
+    assert partner.card == GISELA and partner.zone == zone and partner.melded_with is None
+    assert characteristics(partner).name == "Gisela, the Broken Blade"
+    assert characteristics(partner).mana_value == 4
+
+
+def test_only_a_melded_permanent_takes_another_card_along():
+    assert apply(on_battlefield(BRUNA), "move", to="graveyard").also == ()
+    melded = apply(on_battlefield(BRUNA), "meld", partner=GISELA).state
+    assert apply(melded, "tap").also == ()
+
+
+def test_a_token_copy_of_a_meld_card_does_not_meld():
+    """CR 701.42: tokens can't be melded."""
+    token = GameObject(card=BRUNA, zone="battlefield", is_token_copy=True)
+    result = meld(token, GISELA)
+    assert result.outcome == "no_effect" and result.reason.startswith("CR 701.42: a token")
+    assert result.state == token
+
+
+def test_the_meld_action_needs_a_partner_card():
+    assert ACTIONS["meld"].card_params == ("partner",)
+    with pytest.raises(InvalidAction, match="needs 'partner'") as exc:
+        apply(on_battlefield(BRUNA), "meld")
+    assert exc.value.field == "partner"
+    with pytest.raises(InvalidAction, match="partner must be a card") as exc:
+        apply(on_battlefield(BRUNA), "meld", partner="Gisela, the Broken Blade")
+    assert exc.value.field == "partner"
+    with pytest.raises(InvalidAction, match="partner_zone must be one of"):
+        apply(on_battlefield(BRUNA), "meld", partner=GISELA, partner_zone="sideboard")
 
 
 def test_the_shipped_data_really_has_these_cards():

@@ -15,8 +15,9 @@ from cards.rules import (
     controller_view,
     create_token_copy,
 )
+from cards.rules.actions import CARD
 from cards.rules.state import OUTCOMES, ZONES
-from tests.cards.rules.seed_cards import ALL_CARDS
+from tests.cards.rules.seed_cards import ALL_CARDS, BRUNA, GISELA
 
 # A rule of RULES.md ("R35: ..."), or a Comprehensive Rules section where RULES.md has none
 # (meld, disturb, Rooms: "CR 709.5: ...").
@@ -27,8 +28,13 @@ def _params(action):
     spec = ACTIONS[action]
     fields = {}
     for name, allowed in spec.params.items():
-        values = st.booleans() if allowed is bool else st.sampled_from(allowed)
-        if name == "to":
+        if allowed is bool:
+            values = st.booleans()
+        elif allowed is CARD:
+            values = st.sampled_from((*ALL_CARDS, GISELA))  # Bruna's partner, so melds happen
+        else:
+            values = st.sampled_from(allowed)
+        if name in ("to", "partner"):
             fields[name] = values
         else:
             fields[name] = st.one_of(st.none(), values)
@@ -80,18 +86,40 @@ def check_invariants(obj: GameObject) -> None:
         assert obj.card.is_flip and obj.zone == "battlefield"
     if obj.tapped:
         assert obj.zone == "battlefield"
+    if obj.melded_with is not None:
+        # CR 712.4: only a meld pair on the battlefield is one melded permanent, back face up.
+        assert obj.zone == "battlefield" and obj.face_up == "back"
+        assert obj.card.is_meld and obj.melded_with.melds_with == obj.card.melds_with
+        if obj.copy_of is None:  # a melded permanent can still become a copy of something (R8)
+            assert chars.mana_value == obj.card.faces[0].mana_value + obj.melded_with.faces[0].mana_value
 
 
 @settings(max_examples=400, deadline=None)
 @given(card=st.sampled_from(ALL_CARDS), zone=st.sampled_from(ZONES), sequence=st.lists(steps, max_size=12))
 def test_random_sequences_keep_the_invariants(card, zone, sequence):
-    obj = GameObject(card=card, zone=zone)
+    _check_sequence(GameObject(card=card, zone=zone), sequence)
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=st.sampled_from((BRUNA, GISELA)), sequence=st.lists(steps, max_size=8))
+def test_random_sequences_on_a_melded_permanent_keep_the_invariants(first, sequence):
+    """CR 701.42, 712.4: from Brisela on the battlefield, whatever happens next."""
+    partner = GISELA if first is BRUNA else BRUNA
+    melded = apply(GameObject(card=first, zone="battlefield"), "meld", partner=partner)
+    assert melded.ok and melded.state.melded_with is partner
+    _check_sequence(melded.state, sequence)
+
+
+def _check_sequence(obj, sequence):
     check_invariants(obj)
     for action, params in sequence:
         result = _run(obj, action, params)
         assert result.outcome in OUTCOMES
         assert isinstance(result.events, tuple)
         assert all(isinstance(e, str) for e in result.events)
+        for other in result.also:  # a melded permanent's partner goes where it goes (CR 712.4)
+            assert obj.melded_with is not None and other.card == obj.melded_with
+            assert other.zone == result.state.zone and other.melded_with is None
         if result.outcome == "ok":
             assert result.reason is None
         else:
