@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from cards import selectors as card_selectors
 from drafts.models import DraftFormat, EnforcementLevel, StaffRole
-from draftsite.errors import DomainError
 from draftsite.bounds import ID_MAX, INTEGER_MAX
+from draftsite.errors import DomainError
 
 MAX_SEED = 2**48
 

@@ -50,7 +50,6 @@ class EventInput(serializers.Serializer):
     pick_timer = serializers.BooleanField(default=True)
     deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, default=25)
 
-
     def validate_set_codes(self, value: list[str]) -> list[str]:
         if len(value) not in (1, ROUNDS):
             return value  # the service refuses the count (invalid_sets)

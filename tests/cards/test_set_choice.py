@@ -116,6 +116,7 @@ def test_the_card_catalogue_filters_by_set_with_a_select(client):
     page = client.get(reverse("cards:search")).content.decode()
     select = re.search(r'<select id="set" name="set"[^>]*>(.*?)</select>', page, re.S)
     assert select and '<option value="CHK">Champions of Kamigawa (CHK)</option>' in select.group(1)
+
     # Delver of Secrets is an Innistrad card; Akki Lavarunner a Champions of Kamigawa one.
     def search(**params):
         return client.get(reverse("cards:search"), params).content.decode()
