@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Case, IntegerField, Max, Prefetch, Q, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Value, When
 from django.utils.translation import gettext
 
 from cards import error_codes, languages
@@ -324,7 +324,8 @@ MAX_SET_SUGGESTIONS = 5
 
 def booster_sets() -> list[CardSet]:
     """The catalogue's sets with cards in boosters (what a booster draft can open), by name."""
-    return list(CardSet.objects.filter(printings__in_boosters=True).distinct().order_by("name", "code"))
+    in_boosters = Printing.objects.filter(card_set=OuterRef("pk"), in_boosters=True)
+    return list(CardSet.objects.filter(Exists(in_boosters)).only("pk", "code", "name").order_by("name", "code"))
 
 
 def set_choices() -> list[tuple[str, str]]:
