@@ -8,11 +8,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Case, IntegerField, Max, Prefetch, Q, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Value, When
+from django.utils.translation import gettext
 
-from cards import languages
-from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry, LocalizedName, Printing
+from cards import error_codes, languages
+from cards.models import Card, CardFace, CardSet, ChecklistCard, ChecklistEntry, LocalizedName, Printing
 from cards.name_folding import normalize_name
+from draftsite.errors import DomainError
 
 MAX_QUERY_LENGTH = 200
 
@@ -312,4 +314,87 @@ def search_checklists(query: str) -> list[ChecklistCard]:
         checklist_queryset()
         .filter(search_name__contains=key)
         .order_by("set_code", "collector_number")[:MAX_CHECKLIST_MATCHES]
+    )
+
+
+# --- sets: what an organiser chooses for a booster draft, and what the catalogue filters by ----------
+
+MAX_SET_SUGGESTIONS = 5
+
+
+def booster_sets() -> list[CardSet]:
+    """The catalogue's sets with cards in boosters (what a booster draft can open), by name."""
+    in_boosters = Printing.objects.filter(card_set=OuterRef("pk"), in_boosters=True)
+    return list(CardSet.objects.filter(Exists(in_boosters)).only("pk", "code", "name").order_by("name", "code"))
+
+
+def set_choices() -> list[tuple[str, str]]:
+    """(code, "Name (CODE)") for each draftable set: the organiser sees both."""
+    return [(s.code, f"{s.name} ({s.code})") for s in booster_sets()]
+
+
+def find_set(text: str) -> CardSet | None:
+    """A set by its code (any case) or by its name (any case, accents and punctuation folded)."""
+    text = (text or "").strip()
+    if not text or len(text) > 200:
+        return None
+    by_code = CardSet.objects.filter(code__iexact=text).first()
+    if by_code is not None:
+        return by_code
+    key = normalize_name(text)
+    named = list(CardSet.objects.filter(name__iexact=text)) or [
+        s for s in CardSet.objects.only("pk", "code", "name") if normalize_name(s.name) == key
+    ]
+    if not named:
+        return None
+    # Two sets of one name: the one whose cards are in boosters is the one drafted.
+    drafted = set(
+        CardSet.objects.filter(pk__in=[s.pk for s in named], printings__in_boosters=True).values_list("pk", flat=True)
+    )
+    return sorted(named, key=lambda s: (s.pk not in drafted, s.code))[0]
+
+
+def near_sets(text: str, limit: int = MAX_SET_SUGGESTIONS) -> list[CardSet]:
+    """Draftable sets whose name or code looks like ``text``: containing it first, then close spellings."""
+    key = normalize_name(text or "")[:200]
+    if not key:
+        return []
+    sets = booster_sets()
+    containing = [s for s in sets if key in normalize_name(s.name) or key == s.code.lower()]
+    by_key: dict[str, CardSet] = {}
+    for s in sets:
+        by_key.setdefault(normalize_name(s.name), s)
+        by_key.setdefault(s.code.lower(), s)
+    close = [by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=limit, cutoff=0.6)]
+    out: list[CardSet] = []
+    for s in containing + close:
+        if s not in out:
+            out.append(s)
+    return out[:limit]
+
+
+def resolve_set(text: str, *, field: str = "set") -> str:
+    """The code of the set named by ``text`` (its code in any case, or its name).
+
+    Unknown: a 400 ``unknown_set`` naming the near matches (``suggestions``: code and name)."""
+    found = find_set(text)
+    if found is not None:
+        return found.code
+    near = near_sets(text)
+    shown = (text or "").strip()[:60]
+    if near:
+        message = gettext("No set in the catalogue has the code or name “%(text)s”. Did you mean %(sets)s?") % {
+            "text": shown,
+            "sets": ", ".join(f"{s.name} ({s.code})" for s in near),
+        }
+    else:
+        message = gettext("No set in the catalogue has the code or name “%(text)s”. Choose one from the list.") % {
+            "text": shown
+        }
+    raise DomainError(
+        error_codes.UNKNOWN_SET,
+        message,
+        field=field,
+        set=shown,
+        suggestions=[{"code": s.code, "name": s.name} for s in near],
     )

@@ -7,8 +7,10 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from cards import selectors as card_selectors
 from drafts.models import DraftFormat, EnforcementLevel, StaffRole
 from draftsite.bounds import ID_MAX, INTEGER_MAX
+from draftsite.errors import DomainError
 
 MAX_SEED = 2**48
 
@@ -24,14 +26,16 @@ class EventForm(forms.Form):
     draft_format = forms.ChoiceField(
         choices=DraftFormat.choices, initial=DraftFormat.BOOSTER, widget=forms.RadioSelect, label=gettext_lazy("Format")
     )
+    # Chosen from the catalogue's sets (name and code); a typed code (any case) or name is
+    # accepted too (no-script posts, older bookmarks), and "ISD, ISD, DKA" still names each round.
     set_codes = forms.CharField(
-        max_length=40,
         required=False,
-        label=gettext_lazy("Set(s)"),
-        help_text=gettext_lazy(
-            "Booster drafts: one set code (e.g. ISD), or one per round separated by commas (ISD, ISD, DKA)."
-        ),
+        label=gettext_lazy("Set"),
+        widget=forms.Select,
+        help_text=gettext_lazy("Booster and paper drafts: the set of the boosters (every round, unless set below)."),
     )
+    set_round_2 = forms.CharField(required=False, label=gettext_lazy("Set of round 2"), widget=forms.Select)
+    set_round_3 = forms.CharField(required=False, label=gettext_lazy("Set of round 3"), widget=forms.Select)
     cube_list = forms.CharField(
         required=False,
         label=gettext_lazy("Cube list"),
@@ -57,11 +61,35 @@ class EventForm(forms.Form):
         min_value=1, max_value=180, initial=25, label=gettext_lazy("Deck-building minutes")
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        sets = card_selectors.set_choices()  # the catalogue changes with imports: read per form
+        self.fields["set_codes"].widget.choices = [("", gettext("Choose a set"))] + sets
+        for name in ("set_round_2", "set_round_3"):
+            self.fields[name].widget.choices = [("", gettext("Same as round 1"))] + sets
+
+    def _resolve_sets(self, data) -> list[str]:
+        """Each round's set code, from the selects (or typed codes and names); [] if any is unknown."""
+        first = [t for t in (data.get("set_codes") or "").replace(";", ",").split(",") if t.strip()]
+        if not first:
+            self.add_error("set_codes", gettext("Choose the set of the boosters."))
+            return []
+        rounds = list(first)
+        if len(first) == 1:
+            rounds = first + [data.get("set_round_2") or first[0], data.get("set_round_3") or first[0]]
+        codes: list[str] = []
+        for index, text in enumerate(rounds):
+            field = "set_codes" if index == 0 or len(first) > 1 else f"set_round_{index + 1}"
+            try:
+                codes.append(card_selectors.resolve_set(text, field=field))
+            except DomainError as exc:
+                self.add_error(field, exc.message)
+        return codes if len(codes) == len(rounds) else []
+
     def clean(self):
         data = super().clean()
         fmt = data.get("draft_format")
-        if fmt in (DraftFormat.BOOSTER, DraftFormat.PAPER) and not (data.get("set_codes") or "").strip():
-            self.add_error("set_codes", "Give the set code of the boosters.")
+        data["set_list"] = self._resolve_sets(data) if fmt in (DraftFormat.BOOSTER, DraftFormat.PAPER) else []
         if fmt == DraftFormat.CUBE and not (data.get("cube_list") or "").strip():
             self.add_error("cube_list", "Paste the cube list, one card per line.")
         return data
@@ -73,9 +101,7 @@ class EventForm(forms.Form):
             "date": data["date"],
             "enforcement_level": data["enforcement_level"],
             "draft_format": data["draft_format"],
-            "set_codes": [c for c in (data.get("set_codes") or "").replace(";", ",").split(",") if c.strip()]
-            if data["draft_format"] in (DraftFormat.BOOSTER, DraftFormat.PAPER)
-            else [],
+            "set_codes": data.get("set_list") or [],
             "cube_list": (data.get("cube_list") or "").splitlines() if data["draft_format"] == DraftFormat.CUBE else [],
             "pack_size": data["pack_size"],
             "pick_timer": data["pick_timer"],

@@ -38,6 +38,8 @@ from django.utils import timezone
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext, ngettext
 
+from draftsite.views import page_not_found
+
 logger = logging.getLogger(__name__)
 
 SERVICE_UNAVAILABLE = "service_unavailable"
@@ -140,6 +142,21 @@ class ResilienceMiddleware(MiddlewareMixin):
             response["Retry-After"] = _retry_after()
             return response
         return None
+
+
+class ApiNotFoundMiddleware(MiddlewareMixin):
+    """An unknown path under /api/ answers the API's JSON ``not_found`` even with ``DEBUG`` on
+    (the demo): Django then draws its HTML debug page instead of calling ``handler404``. Sits
+    outside CommonMiddleware, so /api/cards still redirects to /api/cards/ first."""
+
+    def process_response(self, request, response):
+        if (
+            response.status_code == 404
+            and _is_api(request)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return page_not_found(request)
+        return response
 
 
 def _too_large(request, length, limit):

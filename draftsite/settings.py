@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the user's choice (the switcher's cookie), else Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
+    # Unknown /api/ paths: JSON not_found with DEBUG on too (draftsite/middleware.py).
+    "draftsite.middleware.ApiNotFoundMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -293,6 +295,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ReDoc's default fonts come from Google; the system's fonts need no internet.
+    "REDOC_UI_SETTINGS": {
+        "theme": {
+            "typography": {
+                "fontFamily": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+                "headings": {"fontFamily": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"},
+            }
+        }
+    },
+    # /api/decks/parse and /api/decks/parse/ are one endpoint: the schema lists it once.
+    "PREPROCESSING_HOOKS": ["draftsite.schema.one_entry_per_endpoint"],
 }
 
 # --- Production hardening (on whenever DEBUG is off; HTTPS can be turned off for a LAN) --

@@ -226,8 +226,8 @@ def _pause(pod, called, now, actor, *, reason: str, flight: Flight | None = None
 
 def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
     """A flight's resume ends the flight's pause (a pod paused on its own stays paused);
-    resuming one pod ends every pause of that pod, its flight's too: the judge at that table
-    decides it goes on."""
+    resuming one pod ends every pause of that pod, its flight's too (``control_pod`` then
+    ends the flight's pause on the flight's other pods, so the flight stays in lockstep)."""
     open_pauses = called.pauses.filter(ended_at__isnull=True)
     if flight is not None:
         open_pauses = open_pauses.filter(flight=flight)
@@ -298,14 +298,41 @@ def control_pod(*, pod_id: int, action: str, actor, reason: str = "", now: dt.da
     """A judge's control of one pod: pause (with a reason), resume, repeat-pick,
     skip-to-review or restart-round."""
     now = now or timezone.now()
-    (pod,) = _lock_paper_pods([pod_id])
+    # A resume may end its flight's pause on the flight's other pods: lock them all, in id
+    # order. (A pod joins a flight only when its call starts, and a just-started call has no
+    # flight pause to end, so reading the flight before the lock is safe.)
+    flight_id = (
+        CalledPod.objects.filter(pod_id=pod_id).values_list("flight_id", flat=True).first()
+        if action == "resume"
+        else None
+    )
+    flight_pods = (
+        list(CalledPod.objects.filter(flight_id=flight_id).values_list("pod_id", flat=True)) if flight_id else []
+    )
+    locked = _lock_paper_pods([pod_id, *flight_pods])
+    pod = next(p for p in locked if p.pk == pod_id)
     require_staff(actor, pod.event)
     if action not in CONTROLS:
         raise NotFoundError(error_codes.UNKNOWN_CONTROL, _("No control is called %(action)s.") % {"action": action})
     extra = {"reason": _clean_reason(reason)} if action == "pause" else {}
     called = _called(pod)
+    flight = called.flight if action == "resume" and called.flight_id else None
+    flight_paused = flight is not None and called.pauses.filter(ended_at__isnull=True, flight=flight).exists()
     CONTROLS[action](pod, called, now, actor, **extra)
     _changed(pod, called, now)
+    if flight_paused:
+        # Resuming one pod of a paused flight resumes the flight: the pods stay in lockstep
+        # (issue 27: pod 2 stayed paused). A pod also paused on its own stays paused.
+        for other in locked:
+            if other.pk == pod.pk:
+                continue
+            other_called = _called(other)
+            try:
+                with transaction.atomic():
+                    _resume(other, other_called, now, actor, flight=flight)
+            except ConflictError:
+                continue  # not paused by the flight (or its call is over)
+            _changed(other, other_called, now)
     return pod
 
 

@@ -44,6 +44,28 @@ def test_api_docs_load_everything_from_the_site_itself(client, url):
         assert asset.startswith("/"), f"{url} loads {asset} from outside the site"
         assert client.get(asset).status_code == 200, asset
     assert "cdn" not in page.lower()
+    # Nothing else from outside either: no web fonts or scripts from another host (issue 27:
+    # ReDoc linked Google Fonts, so offline it half worked).
+    outside = re.findall(r'(?:src|href)=\\?"((?:https?:)?//[^"\\]+)', page)
+    assert outside == [], f"{url} loads {outside} from outside the site"
+    assert "fonts.googleapis" not in page and "fonts.gstatic" not in page
+
+
+def test_redoc_draws_with_the_systems_fonts(client):
+    page = client.get("/api/redoc/").content.decode()
+    assert "Redoc.init(" in page and "system-ui" in page
+
+
+def test_the_schema_lists_each_endpoint_once_and_both_url_forms_still_work(client):
+    """Issue 27: Swagger listed /api/decks/parse and /api/decks/parse/ (one endpoint) twice."""
+    paths = json.loads(client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").content)["paths"]
+    doubled = [p for p in paths if p.endswith("/") and p[:-1] in paths]
+    assert doubled == []
+    for documented in ("/api/decks/parse", "/api/decks/validate", "/api/rules/simulate", "/api/standings/compute"):
+        assert documented in paths
+        for form in (documented, documented + "/"):
+            response = client.post(form, data="{}", content_type="application/json")
+            assert response.status_code != 404 and response["Content-Type"].startswith("application/json"), form
 
 
 def test_favicon_is_served(client):
@@ -53,14 +75,18 @@ def test_favicon_is_served(client):
     assert 'rel="icon"' in client.get("/").content.decode()
 
 
-@pytest.mark.parametrize("url", ["/api/nothing-here/", "/api/cards/not-a-number/", "/api/"])
-def test_unknown_api_paths_answer_the_json_error_shape(client, url):
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("url", ["/api/nothing-here/", "/api/cards/not-a-number/", "/api/", "/api/nothing-here"])
+def test_unknown_api_paths_answer_the_json_error_shape(client, settings, url, debug):
+    """With DEBUG on (the demo) too: Django's HTML debug page is for pages, not the API."""
+    settings.DEBUG = debug
     response = client.get(url)
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
     assert response.json()["errors"][0]["code"] == "not_found"
-    # Pages keep their HTML 404.
+    # Pages keep their HTML 404, and a known endpoint without its slash still redirects to it.
     assert client.get("/nothing-here/")["Content-Type"].startswith("text/html")
+    assert client.get("/api/cards")["Location"].endswith("/api/cards/")
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,11 @@ def card_search(request):
     layout = request.GET.get("layout", "")
     if layout not in Layout.values:
         layout = ""
-    results = selectors.search_cards(query, layout=layout or None)
+    sets = selectors.set_choices()
+    set_code = request.GET.get("set", "").strip().upper()
+    if set_code not in {code for code, _label in sets}:
+        set_code = ""
+    results = selectors.search_cards(query, layout=layout or None, set_code=set_code or None)
     page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
     checklists = selectors.search_checklists(query) if query else []
     suggestions = selectors.suggest_names(query) if query and not page.paginator.count and not checklists else []
@@ -32,6 +36,8 @@ def card_search(request):
             "query": query,
             "layout": layout,
             "layouts": Layout.choices,
+            "set_code": set_code,
+            "sets": sets,
             "page": page,
             "suggestions": suggestions,
             "checklists": checklists,

@@ -8,7 +8,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
+from cards import selectors as card_selectors
 from drafts import error_codes, selectors
+from drafts.core.timing import ROUNDS
 from drafts.models import (
     PILE_COVERS,
     DraftFormat,
@@ -28,7 +30,14 @@ class EventInput(serializers.Serializer):
     enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, default=EnforcementLevel.REGULAR)
     draft_format = serializers.ChoiceField(DraftFormat.choices, default=DraftFormat.BOOSTER)
     set_codes = serializers.ListField(
-        child=serializers.CharField(max_length=10), required=False, default=list, max_length=3
+        child=serializers.CharField(max_length=200),
+        required=False,
+        default=list,
+        max_length=3,
+        help_text=gettext_lazy(
+            "One set for every round, or one per round: a set code in any case (isd) or the set's name "
+            "(Innistrad). Unknown: 400 unknown_set with the near matches in suggestions."
+        ),
     )
     cube_list = serializers.ListField(
         child=serializers.CharField(max_length=200),
@@ -40,6 +49,11 @@ class EventInput(serializers.Serializer):
     pack_size = serializers.IntegerField(min_value=2, max_value=20, default=15)
     pick_timer = serializers.BooleanField(default=True)
     deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, default=25)
+
+    def validate_set_codes(self, value: list[str]) -> list[str]:
+        if len(value) not in (1, ROUNDS):
+            return value  # the service refuses the count (invalid_sets)
+        return [card_selectors.resolve_set(text, field="set_codes") for text in value]
 
 
 class EventUpdate(serializers.Serializer):

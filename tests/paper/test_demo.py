@@ -35,9 +35,11 @@ def test_the_demo_paper_draft_has_two_pods_in_progress_the_organiser_can_call():
         assert caller_url in room
         page = client.get(caller_url).content.decode()
         assert 'id="resume-call"' in page and 'id="call-pick" aria-live="polite">1<' in page
-        view = client.post(
-            f"/api/paper/pods/{pod.pk}/resume/", data=json.dumps({}), content_type="application/json"
-        ).json()
+    # The README's step: Resume on one pod's caller page resumes the flight, both pods together.
+    resumed = client.post(f"/api/paper/pods/{pods[0].pk}/resume/", data=json.dumps({}), content_type="application/json")
+    assert resumed.status_code == 200
+    for pod in pods:
+        view = client.get(f"/api/paper/pods/{pod.pk}/call/").json()
         assert (view["call"]["phase"], view["call"]["pick"], view["call"]["paused"]) == ("pick", 1, False)
         assert 33_000 < view["call"]["remaining_ms"] <= 35_000  # 5 s of pick 1 were called before the pause
     # Players follow on their phones, signed in or on the pod's link.

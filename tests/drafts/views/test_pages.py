@@ -125,7 +125,7 @@ def test_create_event_page_is_for_organisers_and_shows_form_errors(organiser, pl
             "deck_building_minutes": 25,
         },
     )
-    assert missing.status_code == 200 and "Give the set code" in missing.content.decode()
+    assert missing.status_code == 200 and "Choose the set of the boosters." in missing.content.decode()
     assert not Event.objects.exists()
     good = org.post(
         "/events/new/",

@@ -253,3 +253,21 @@ def test_start_delay_and_flights_are_checked(paper, organiser):
     with pytest.raises(ConflictError):  # one pod already called: the whole flight is refused
         services.start_flight(event_id=event.pk, pod_ids=[pod.pk, other.pk], actor=organiser, now=T0)
     assert selectors.called_pod(other) is None or selectors.called_pod(other).started_at is None
+
+
+def test_resuming_one_pod_of_a_paused_flight_resumes_the_flight(organiser, judge):
+    """Issue 27: one pod's Resume ends the flight's pause on every pod of the flight (lockstep
+    kept); a pod a judge also paused on its own stays paused until that pod is resumed."""
+    event, pods = make_paper_event(organiser, pods=3, per_pod=2, judge=judge)
+    flight = services.start_flight(event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser, now=T0)
+    services.control_flight(flight_id=flight.pk, action="pause", actor=judge, reason="Fire alarm", now=T0 + s(10))
+    services.control_pod(pod_id=pods[2].pk, action="pause", actor=judge, reason="Missing pack", now=T0 + s(20))
+    services.control_pod(pod_id=pods[0].pk, action="resume", actor=judge, now=T0 + s(100))
+    first, second, third = (call(p, T0 + s(105)) for p in pods)
+    assert first == second and (first["paused"], first["pick"], first["remaining_ms"]) == (False, 1, 25_000)
+    assert third["paused"] and third["remaining_ms"] == 30_000
+    services.control_pod(pod_id=pods[2].pk, action="resume", actor=judge, now=T0 + s(110))
+    assert not call(pods[2], T0 + s(110))["paused"]
+    # Nothing left to resume anywhere: a second resume of the same pod is refused.
+    with pytest.raises(ConflictError):
+        services.control_pod(pod_id=pods[0].pk, action="resume", actor=judge, now=T0 + s(120))

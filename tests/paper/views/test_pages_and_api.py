@@ -308,3 +308,46 @@ def test_an_organiser_creates_a_paper_draft_from_the_event_form(organiser):
         },
     )
     assert response.status_code == 200 and not Event.objects.filter(name="No set").exists()
+
+
+def test_my_draft_on_the_events_page_opens_the_pods_call_not_the_online_seat(paper):
+    """Issue 27: on /events/ a paper event's "My draft" went to the online seat page, which
+    waits for a pack that never comes. Follow the link: it is the pod's call."""
+    import re
+
+    _, (pod, _) = paper
+    me = client_for(players(pod)[2])
+    page = me.get(reverse("drafts:event-list")).content.decode()
+    links = re.findall(r'<a class="button primary" href="([^"]+)">My draft', page)
+    assert links == [reverse("paper:pod", args=[pod.pk])]
+    followed = me.get(links[0])
+    assert followed.status_code == 200
+    body = followed.content.decode()
+    assert 'id="call-pick"' in body and "Waiting for the next pack" not in body
+    # The pod's open board links "My draft" to the call as well.
+    board = me.get(reverse("drafts:pod-board", args=[pod.pk]))
+    if board.status_code == 200:
+        mine = re.findall(r'<a href="([^"]+)">My draft</a>', board.content.decode())
+        assert mine == [reverse("paper:pod", args=[pod.pk])]
+        assert me.get(mine[0]).status_code == 200
+
+
+def test_resume_on_one_pods_caller_page_resumes_its_paused_flight(paper, organiser, judge):
+    """Issue 27: the flight was paused, Resume on pod 1's caller page left pod 2 paused (the
+    flight split). Resuming a pod of a paused flight ends the flight's pause on every pod."""
+    event, (pod, other) = paper
+    flight = services.start_flight(event_id=event.pk, pod_ids=[pod.pk, other.pk], actor=organiser, now=T0)
+    services.control_flight(
+        flight_id=flight.pk, action="pause", actor=judge, reason="Fire alarm", now=T0 + dt.timedelta(seconds=10)
+    )
+    caller = client_for(judge).get(reverse("paper:caller", args=[pod.pk])).content.decode()
+    assert "every pod of flight 1" in caller  # the page says what its Resume does
+    response = client_for(judge).post(reverse("paper:control", args=[pod.pk, "resume"]))
+    assert response.status_code == 302
+    assert not CallPause.objects.filter(ended_at__isnull=True).exists()
+    calls = [client_for(judge).get(f"/api/paper/pods/{p.pk}/call/").json()["call"] for p in (pod, other)]
+    assert [c["paused"] for c in calls] == [False, False]
+    assert calls[0]["pick"] == calls[1]["pick"]
+    assert sorted(PodLogEntry.objects.filter(action="call_resume").values_list("pod_id", flat=True)) == sorted(
+        [pod.pk, other.pk]
+    )
