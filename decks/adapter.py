@@ -21,7 +21,7 @@ from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
 from cards.name_folding import normalize_name
 from decks import validation as core
 from draftsite.bounds import ID_MAX
-from draftsite.i18n import localize_problems
+from draftsite.i18n import localize, localize_problems
 
 BASIC_LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_SUGGESTED = 5  # unknown names that get "did you mean" suggestions
@@ -432,28 +432,45 @@ def validate_resolved(resolved: Resolved) -> core.Report:
     return report
 
 
-def suggest_checklist_cards(lines: Sequence[core.Line]) -> list[dict]:
-    """One official checklist card per DFC copy, marked with the name printed on it (R10, R11).
+def zones_text(zones: Sequence[str]) -> str:
+    """The zones' name in the reader's language ("main deck and sideboard")."""
+    return str(localize(core.zone_label(zones)))
 
-    Prefers a checklist card over a substitute card, then the lowest set code and number.
+
+def checklist_cover(deck: core.DeckData) -> tuple[list[dict], list[dict]]:
+    """Checklist cards for every DFC copy the check counts, main deck and sideboard alike (R9,
+    R12): ``(cards, uncovered)``. ``cards`` are ``{"checklist", "marked"}`` rows, one per copy,
+    marked with the name printed on the card (R10, R11); ``uncovered`` lists the DFCs
+    (``{"name", "zones"}``) that no official card may stand for.
+
+    An older checklist card that lists the DFC comes first (the lowest set code and number);
+    where none does, a write-in substitute card, which stands for a DFC of any set (MTR 3.5):
+    one that lists the card if there is one, else the first in the catalogue.
     """
-    wanted: dict[int, int] = {}
-    for line in lines:
-        if line.card is not None and line.card.is_dfc and isinstance(line.card.key, int):
-            wanted[line.card.key] = wanted.get(line.card.key, 0) + line.count
-    best: dict[int, ChecklistEntry] = {}
+    wanted = core.dfc_copies(deck)
+    ids = [key for key in wanted if isinstance(key, int)]
+    best: dict[int, tuple[ChecklistCard, str]] = {}
     entries = (
-        ChecklistEntry.objects.filter(card_id__in=wanted)
+        ChecklistEntry.objects.filter(card_id__in=ids)
         .select_related("checklist")
         .order_by("checklist__kind", "checklist__set_code", "checklist__collector_number")
     )
     for entry in entries:
-        best.setdefault(entry.card_id, entry)
-    cards = []
-    for card_id, count in wanted.items():
-        entry = best.get(card_id)
-        if entry is not None:
-            cards.extend(
-                {"checklist": checklist_label(entry.checklist), "marked": [entry.printed_name]} for _ in range(count)
-            )
-    return cards
+        best.setdefault(entry.card_id, (entry.checklist, entry.printed_name))
+    substitute = (
+        ChecklistCard.objects.filter(kind=core.SUBSTITUTE).order_by("set_code", "collector_number").first()
+        if any(key not in best for key in wanted)
+        else None
+    )
+    cards: list[dict] = []
+    uncovered: list[dict] = []
+    for key, (card, zones) in wanted.items():
+        chosen = best.get(key) if isinstance(key, int) else None
+        if chosen is None and substitute is not None:
+            chosen = (substitute, card.name.split(" // ")[0])  # written in: the DFC's front face
+        if chosen is None:
+            uncovered.append({"name": card.name, "zones": [z for z in core.ZONES if z in zones]})
+            continue
+        checklist, marked = chosen
+        cards.extend({"checklist": checklist_label(checklist), "marked": [marked]} for _ in range(sum(zones.values())))
+    return cards, uncovered

@@ -174,6 +174,69 @@ def register_deck(
     return deck, report
 
 
+# The problems of how DFCs are represented: a list the checklist helper makes has none of them.
+DFC_PROBLEMS = frozenset(
+    {
+        core.CHECKLIST_NO_MARK,
+        core.CHECKLIST_MULTIPLE_MARKS,
+        core.CHECKLIST_UNOFFICIAL,
+        core.CHECKLIST_NOT_LISTED,
+        core.CHECKLIST_PARTIAL,
+        core.CHECKLIST_MISMATCH,
+        core.DFC_NEEDS_SLEEVES_OR_CHECKLIST,
+    }
+)
+
+
+def suggest_checklist_cards(
+    *,
+    event_id: int,
+    actor,
+    main: Sequence[dict],
+    sideboard: Sequence[dict] | None = None,
+    commander: Sequence[dict] = (),
+    registration_id: int | None = None,
+) -> dict[str, list[dict]]:
+    """Checklist cards for every DFC of the deck as it would be registered, the sideboard too
+    (a limited deck's sideboard is the rest of its pool): ``{"checklist_cards", "uncovered"}``.
+    Stores nothing.
+
+    All or none (R12): when some DFC has no official card that may stand for it, none is
+    suggested and ``uncovered`` names those DFCs with their zones (the deck then needs fully
+    opaque sleeves, R9). The list is checked as registering would check it, so a list this
+    returns never fails on its DFCs.
+    """
+    event = selectors.event_or_404(event_id)
+    registration = selectors.access_registration(actor, event, registration_id)
+    pool = None
+    if event.deck_format == DeckFormat.LIMITED:
+        pool = _pool_entries(registration)
+        if sideboard is None and pool is not None:
+            sideboard = _limited_sideboard(main, pool)
+
+    def resolved(checklist_cards: Sequence[dict]) -> adapter.Resolved:
+        return adapter.resolve(
+            format=event.deck_format,
+            main=main,
+            sideboard=sideboard or (),
+            commander=commander,
+            pool=pool,
+            checklist_policy=selectors.checklist_policy(event),
+            checklist_cards=checklist_cards,
+        )
+
+    cards, uncovered = adapter.checklist_cover(resolved(()).deck)
+    if uncovered:
+        return {"checklist_cards": [], "uncovered": uncovered}
+    problems = [e for e in core.validate(resolved(cards).deck).errors if e["code"] in DFC_PROBLEMS]
+    if problems:  # never hand back a list that registering would refuse
+        return {
+            "checklist_cards": [],
+            "uncovered": [{"name": name, "zones": e["zones"]} for e in problems for name in e["cards"][:1]],
+        }
+    return {"checklist_cards": cards, "uncovered": []}
+
+
 @transaction.atomic
 def revalidate_deck(*, deck_id: int, actor, now: dt.datetime | None = None) -> tuple[Deck, core.Report]:
     """Check a stored deck again (on demand: the catalogue or the event's policy may have changed)."""

@@ -52,6 +52,7 @@ NOT_AUTHENTICATED = "not_authenticated"
 UNKNOWN_USER = "unknown_user"
 INVALID_ROLE = "invalid_role"
 ALREADY_STAFF = "already_staff"
+STAFF_IS_PLAYER = "staff_is_player"  # a warning, not a refusal: the judge is seated as a player
 LAST_ORGANISER = "last_organiser"
 UNKNOWN_STAFF = "unknown_staff"
 INVALID_INVITATION = "invalid_invitation"

@@ -16,6 +16,7 @@ from collections import defaultdict
 
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from drafts import cardinfo
 from drafts.core.timing import pass_direction
@@ -294,6 +295,31 @@ def seated_registration_ids(event: Event) -> set[int]:
 
 
 ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
+
+
+JUDGING_ROLES = (StaffRole.HEAD_JUDGE, StaffRole.JUDGE)
+
+
+def seated_players(event: Event, user_ids) -> dict[int, Seat]:
+    """Of these accounts, those seated as players in the event: user id -> their first seat.
+    A judge who also plays the event is usually a mistake (the staff page warns)."""
+    seats = (
+        Seat.objects.filter(pod__event=event, registration__user_id__in=list(user_ids))
+        .select_related("pod", "registration")
+        .order_by("pod__number", "position")
+    )
+    found: dict[int, Seat] = {}
+    for seat in seats:
+        found.setdefault(seat.registration.user_id, seat)
+    return found
+
+
+def seated_warning(seat: Seat) -> str:
+    """What the staff pages and the API say about a judge who also plays the event."""
+    return gettext(
+        "%(name)s is also seated as a player in this event (pod %(pod)s, seat %(seat)s): "
+        "a judge should not judge an event they play in."
+    ) % {"name": seat.registration.name, "pod": seat.pod.number, "seat": seat.position + 1}
 
 
 def event_staff(event: Event) -> list[EventStaff]:

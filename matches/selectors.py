@@ -8,7 +8,8 @@ from datetime import timedelta
 
 from django.db.models import Q
 
-from drafts.models import Event, Registration, Seat
+from decks.models import Deck
+from drafts.models import Event, Pod, PodState, Registration, Seat
 from matches.models import (
     Drop,
     EventMatchSettings,
@@ -26,6 +27,40 @@ from penalties.models import PenaltyKind, PenaltyStatus
 APPLIED_PENALTIES = (PenaltyKind.GAME_LOSS, PenaltyKind.MATCH_LOSS, PenaltyKind.DISQUALIFICATION)
 LOSES_MATCH = (PenaltyKind.MATCH_LOSS, PenaltyKind.DISQUALIFICATION)
 ADDITIONAL_TURNS = 5  # MTR 2.5: the active player finishes their turn (turn 0), then five more
+
+
+@dataclass
+class RoundOneWarning:
+    """Why pairing round 1 now may be a mistake: players without a legal deck, pods still
+    deck building (their clock running)."""
+
+    no_deck: list[Registration]  # no deck registered
+    illegal_deck: list[Registration]  # a deck that failed its check
+    building_pods: list[Pod]  # pods whose deck-building time is not over
+
+    def __bool__(self) -> bool:
+        return bool(self.no_deck or self.illegal_deck or self.building_pods)
+
+    @property
+    def missing(self) -> int:
+        return len(self.no_deck) + len(self.illegal_deck)
+
+
+def round_one_warning(event: Event, pod_id: int | None) -> RoundOneWarning | None:
+    """What the organiser should know before pairing round 1 of a scope (None for later rounds)."""
+    if Round.objects.filter(event_id=event.pk, pod_id=pod_id).exists():
+        return None
+    dropped = drops(event.pk)
+    players = [r for r in scope_players(event, pod_id) if r.pk not in dropped]
+    valid = dict(Deck.objects.filter(registration__in=[r.pk for r in players]).values_list("registration_id", "valid"))
+    pods = Pod.objects.filter(event=event, state=PodState.DECK_BUILDING)
+    if pod_id is not None:
+        pods = pods.filter(pk=pod_id)
+    return RoundOneWarning(
+        no_deck=[r for r in players if r.pk not in valid],
+        illegal_deck=[r for r in players if valid.get(r.pk) is False],
+        building_pods=list(pods.order_by("number")),
+    )
 
 
 def match_settings(event_id: int) -> EventMatchSettings | None:

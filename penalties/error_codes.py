@@ -11,6 +11,8 @@ NOT_REGISTERED = "not_registered"  # the registration is not in this event
 INVALID_SOURCE = "invalid_source"  # source is not "deck_check:<id>" or "pick:<id>"
 SOURCE_MISMATCH = "source_mismatch"  # the pick belongs to another player or event
 ALREADY_HANDLED = "already_handled"  # that source already has a penalty or was dismissed
+NO_SOURCES = "no_sources"  # a dismissal of many chose none
+TOO_MANY_SOURCES = "too_many_sources"  # more than MAX_DISMISSED at once
 
 NOT_EVENT_JUDGE = "not_event_judge"  # only the event's judges, head judges and organisers
 NOT_HEAD_JUDGE = "not_head_judge"  # only the event's head judge

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from draftsite.forms import PostedListField
 from penalties import selectors
 from penalties.models import Decision, PenaltyKind, PenaltyStatus
 
@@ -105,6 +106,11 @@ class StatementForm(forms.Form):
 
 class DismissForm(forms.Form):
     source = forms.CharField(max_length=60, widget=forms.HiddenInput)
+    reason = forms.CharField(label=gettext_lazy("Why no penalty"), max_length=5000)
+
+
+class DismissManyForm(forms.Form):
+    source = PostedListField()  # the ticked picks, "pick:<id>" each
     reason = forms.CharField(label=gettext_lazy("Why no penalty"), max_length=5000)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -402,6 +402,69 @@ def dismiss_source(*, event_id: int, source: str, actor, reason: str, now=None) 
     return DismissedSource.objects.create(
         event=event, source=source, reason=reason, dismissed_by=actor, dismissed_at=now
     )
+
+
+MAX_DISMISSED = 500  # automatic picks dismissed in one go (a whole event's timer picks fit)
+
+
+@transaction.atomic
+def dismiss_sources(*, event_id: int, sources: list[str], actor, reason: str, now=None) -> list[DismissedSource]:
+    """A judge looked at several automatic picks and found nothing to penalise in any: one
+    reason for all. All or nothing: a pick that is not this event's automatic pick, or that
+    another judge handled meanwhile, refuses the whole dismissal (nothing is stored)."""
+    now = now or timezone.now()
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(
+            error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
+        )
+    if not permissions.judges_event(actor, event):
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may do that."))
+    wanted = list(dict.fromkeys(str(source).strip() for source in sources or ()))
+    if not wanted:
+        raise DomainError(
+            error_codes.NO_SOURCES, gettext("Choose at least one automatic pick to dismiss."), field="sources"
+        )
+    if len(wanted) > MAX_DISMISSED:
+        raise DomainError(
+            error_codes.TOO_MANY_SOURCES,
+            gettext("At most %(count)s automatic picks at once.") % {"count": MAX_DISMISSED},
+            field="sources",
+        )
+    keys = []
+    for source in wanted:
+        parsed = parse_source(source)
+        if parsed is None or parsed[0] != "pick":
+            raise DomainError(error_codes.INVALID_SOURCE, gettext("Say which pick you dismiss."), field="sources")
+        source_pick(event=event, pick_id=parsed[1])
+        keys.append(f"pick:{parsed[1]}")
+    reason = _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message=gettext("Give a reason."))
+    # One judge's dismissal of many at a time per event; the unique constraint still settles a
+    # single dismissal racing this one.
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    handled = [key for key in keys if _source_handled(event, key)]
+    if handled:
+        raise ConflictError(
+            error_codes.ALREADY_HANDLED,
+            gettext("%(count)s of the chosen picks were already handled: nothing was dismissed.")
+            % {"count": len(handled)},
+            field="sources",
+            sources=handled,
+        )
+    try:
+        with transaction.atomic():
+            return DismissedSource.objects.bulk_create(
+                [
+                    DismissedSource(event=event, source=key, reason=reason, dismissed_by=actor, dismissed_at=now)
+                    for key in keys
+                ]
+            )
+    except IntegrityError:
+        raise ConflictError(
+            error_codes.ALREADY_HANDLED,
+            gettext("Another judge dismissed one of these picks meanwhile: nothing was dismissed."),
+            field="sources",
+        ) from None
 
 
 # --- review and appeals ----------------------------------------------------------------

@@ -26,6 +26,14 @@ from decks.validation.codes import *  # noqa: F401,F403  (the problem codes)
 from decks.validation.data import *  # noqa: F401,F403  (formats, policies, data classes)
 from decks.validation.data import __all__ as _data_names
 from decks.validation.physical import physical_deck
-from decks.validation.validate import validate
+from decks.validation.problems import zone_label
+from decks.validation.validate import dfc_copies, validate
 
-__all__ = ["validate", "physical_deck", *_data_names, *(name for name in vars(codes) if name.isupper())]
+__all__ = [
+    "validate",
+    "dfc_copies",
+    "zone_label",
+    "physical_deck",
+    *_data_names,
+    *(name for name in vars(codes) if name.isupper()),
+]

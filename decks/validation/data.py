@@ -20,6 +20,11 @@ __all__ = [
     "MAX_SIDEBOARD",
     "COPY_LIMIT",
     "ANY_NUMBER",
+    "ZONE_MAIN",
+    "ZONE_SIDEBOARD",
+    "ZONE_COMMANDER",
+    "ZONE_CHECKLIST",
+    "ZONES",
     "CardInfo",
     "Line",
     "Mark",
@@ -45,6 +50,13 @@ MIN_MAIN = {LIMITED: 40, CONSTRUCTED: 60, COMMANDER: 100}
 MAX_SIDEBOARD = {CONSTRUCTED: 15}
 COPY_LIMIT = {CONSTRUCTED: 4, COMMANDER: 1}
 ANY_NUMBER = -1  # CardInfo.copy_limit for "a deck can have any number of cards named ..."
+
+# Where a problem is (each problem's ``zones``): a player fixes a list zone by zone.
+ZONE_MAIN = "main"
+ZONE_SIDEBOARD = "sideboard"
+ZONE_COMMANDER = "commander"
+ZONE_CHECKLIST = "checklist_cards"  # a checklist card whose DFC is in no zone of the deck
+ZONES = (ZONE_MAIN, ZONE_SIDEBOARD, ZONE_COMMANDER, ZONE_CHECKLIST)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,19 +9,22 @@ from typing import Any
 
 from cards.rules.text import gettext
 from decks.validation import codes
-from decks.validation.data import POLICY_PER_NAME, SUBSTITUTE, CardInfo, ChecklistUse, DeckData
-from decks.validation.problems import Tally, copies, names, plural, problem
+from decks.validation.data import POLICY_PER_NAME, SUBSTITUTE, ZONE_CHECKLIST, CardInfo, ChecklistUse, DeckData
+from decks.validation.problems import Tally, copies, names, plural, problem, zones_of
 
 
 def validate_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, tallies: tuple[Tally, ...]) -> list[dict]:
-    """The problems of the deck's checklist cards and of the DFC copies they represent."""
+    """The problems of the deck's checklist cards and of the DFC copies they represent.
+
+    ``tallies`` are the zones whose DFCs count (main deck and sideboard: R12 is over both);
+    each problem names the zones of the DFC it is about."""
     errors: list[dict] = []
     sound: dict[Any, int] = {}  # official, marked once, with a name it lists
     faulty: list[tuple[CardInfo | None, ...]] = []  # what each faulty checklist card's marks name
     strays: dict[Any, tuple[CardInfo, int]] = {}  # sound checklist cards for cards not in the deck
 
     for index, use in enumerate(deck.checklist_cards):
-        error, card, faulty_marks = _checklist_card(index, use)
+        error, card, faulty_marks = _checklist_card(index, use, tallies)
         if error is not None:
             errors.append(error)
         if faulty_marks is not None:
@@ -39,13 +42,20 @@ def validate_dfcs(deck: DeckData, dfc_counts: dict, dfc_cards: dict, tallies: tu
     return errors
 
 
+def _checklist_zones(use: ChecklistUse, tallies: tuple[Tally, ...]) -> list[str]:
+    """Where a checklist card's problem is: the zones of the DFC it marks, else the checklist cards."""
+    found = [zone for mark in use.marked if mark.card is not None for zone in zones_of(mark.card.key, *tallies)]
+    return found or [ZONE_CHECKLIST]
+
+
 def _checklist_card(
-    index: int, use: ChecklistUse
+    index: int, use: ChecklistUse, tallies: tuple[Tally, ...] = ()
 ) -> tuple[dict | None, CardInfo | None, tuple[CardInfo | None, ...] | None]:
     """One checklist card: (its problem, the DFC it soundly stands for, what a faulty card's
     marks name). A card with no mark stands for nothing."""
     number = index + 1
     marks = use.marked
+    zones = _checklist_zones(use, tallies)
     marked_names = [mark.name for mark in marks]
     if not use.candidates:
         unofficial = problem(
@@ -53,6 +63,7 @@ def _checklist_card(
             gettext("Checklist card %(number)s: “%(given)s” is not an official checklist or substitute card (R11).")
             % {"number": number, "given": use.given},
             [use.given] + marked_names,
+            zones=zones,
             checklist=use.given,
             index=index,
         )
@@ -70,6 +81,7 @@ def _checklist_card(
                 gettext("Checklist card %(number)s (%(label)s) %(what)s: exactly one name must be marked (R10).")
                 % {"number": number, "label": label, "what": what},
                 [use.given],
+                zones=zones,
                 checklist=label,
                 index=index,
             ),
@@ -85,19 +97,20 @@ def _checklist_card(
                 )
                 % {"number": number, "label": label, "count": len(marks), "join": ", ".join(marked_names)},
                 [use.given] + marked_names,
+                zones=zones,
                 checklist=label,
                 index=index,
             ),
             None,
             tuple(mark.card for mark in marks),
         )
-    error = _mark_problem(number, index, use)
+    error = _mark_problem(number, index, use, zones)
     if error is not None:
         return error, None, (marks[0].card,)
     return None, marks[0].card, None
 
 
-def _mark_problem(number: int, index: int, use: ChecklistUse) -> dict | None:
+def _mark_problem(number: int, index: int, use: ChecklistUse, zones: list[str]) -> dict | None:
     """The problem of a checklist card's one mark, if it names no card the card may stand for."""
     mark = use.marked[0]
     card = mark.card
@@ -123,6 +136,7 @@ def _mark_problem(number: int, index: int, use: ChecklistUse) -> dict | None:
                     else "not a double-faced card",
                 },
                 [mark.name] + also_named,
+                zones=zones,
                 checklist=checklist.label,
                 index=index,
             )
@@ -134,6 +148,7 @@ def _mark_problem(number: int, index: int, use: ChecklistUse) -> dict | None:
             )
             % {"number": number, "name": mark.name, "label": checklist.label},
             [mark.name] + also_named,
+            zones=zones,
             checklist=checklist.label,
             index=index,
         )
@@ -150,6 +165,7 @@ def _mismatches(sound: dict, strays: dict, dfc_counts: dict, dfc_cards: dict, ta
                 gettext("%(plural)s marked %(name)s, but the deck has no %(name)s.")
                 % {"plural": plural(count, "checklist card"), "name": card.name},
                 [card.name],
+                zones=[ZONE_CHECKLIST],
                 checklist_cards=count,
                 copies=0,
             )
@@ -163,6 +179,7 @@ def _mismatches(sound: dict, strays: dict, dfc_counts: dict, dfc_cards: dict, ta
                     gettext("%(plural)s marked %(name)s, but the deck has %(copies)s: one checklist card per copy.")
                     % {"plural": plural(count, "checklist card"), "name": card.name, "copies": copies(dfc_counts[key])},
                     names(card, *tallies),
+                    zones=zones_of(key, *tallies),
                     checklist_cards=count,
                     copies=dfc_counts[key],
                 )
@@ -206,6 +223,8 @@ def _unrepresented(
                     )
                     % {"have": have, "count": count, "name": card.name, "sleeves": sleeves},
                     names(card, *tallies),
+                    zones=zones_of(key, *tallies),
+                    by_zone={t.zone: t.counts[key] for t in tallies if key in t.counts},
                     represented=have,
                     copies=count,
                 )
@@ -225,6 +244,8 @@ def _unrepresented(
                         "sleeves": sleeves,
                     },
                     names(card, *tallies),
+                    zones=zones_of(key, *tallies),
+                    by_zone={t.zone: t.counts[key] for t in tallies if key in t.counts},
                     represented=have,
                     copies=count,
                 )
@@ -238,6 +259,8 @@ def _unrepresented(
                     )
                     % {"count_have": count - have, "count": count, "name": card.name},
                     names(card, *tallies),
+                    zones=zones_of(key, *tallies),
+                    by_zone={t.zone: t.counts[key] for t in tallies if key in t.counts},
                     represented=have,
                     copies=count,
                 )

@@ -6,12 +6,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from decks.validation.data import CardInfo, Line
+from cards.rules.text import Msg, gettext
+from decks.validation.data import ZONE_CHECKLIST, ZONE_COMMANDER, ZONE_MAIN, ZONE_SIDEBOARD, ZONES, CardInfo, Line
+
+_ZONE_LABELS = {
+    (ZONE_MAIN,): gettext("Main deck"),
+    (ZONE_SIDEBOARD,): gettext("Sideboard"),
+    (ZONE_COMMANDER,): gettext("Commander"),
+    (ZONE_CHECKLIST,): gettext("Checklist cards"),
+    (ZONE_MAIN, ZONE_SIDEBOARD): gettext("Main deck and sideboard"),
+    (ZONE_MAIN, ZONE_COMMANDER): gettext("Main deck and commander"),
+}
 
 
-def problem(code: str, message: str, cards: list[str], **extra: Any) -> dict:
-    """One coded problem: ``{"code", "message", "cards", ...extra}``."""
-    error = {"code": code, "message": message, "cards": cards}
+def zone_label(zones: Sequence[str]) -> Msg:
+    """The zones' name as a player reads it ("Main deck and sideboard")."""
+    ordered = tuple(z for z in ZONES if z in zones)
+    label = _ZONE_LABELS.get(ordered)
+    if label is None:  # three zones at once: each named
+        label = gettext("%(first)s and %(rest)s") % {
+            "first": _ZONE_LABELS[ordered[:1]],
+            "rest": zone_label(ordered[1:]),
+        }
+    return label
+
+
+def problem(code: str, message: str, cards: list[str], zones: Sequence[str] = (), **extra: Any) -> dict:
+    """One coded problem: ``{"code", "message", "cards", "zones", ...extra}``. The message starts
+    with the zones it is in ("Sideboard: ..."), so the player knows where to look."""
+    zones = [z for z in ZONES if z in zones]
+    if zones:
+        message = gettext("%(zone)s: %(message)s") % {"zone": zone_label(zones), "message": message}
+    error = {"code": code, "message": message, "cards": cards, "zones": zones}
     if extra:
         error.update(extra)
     return error
@@ -26,11 +52,12 @@ def copies(count: int) -> str:
 
 
 class Tally:
-    """Copies per card key, and the names each card was written as."""
+    """Copies per card key, and the names each card was written as, in one zone."""
 
-    __slots__ = ("counts", "cards", "written")
+    __slots__ = ("counts", "cards", "written", "zone")
 
-    def __init__(self) -> None:
+    def __init__(self, zone: str = "") -> None:
+        self.zone = zone
         self.counts: dict[Any, int] = {}
         self.cards: dict[Any, CardInfo] = {}
         self.written: dict[Any, list[str]] = {}
@@ -58,14 +85,22 @@ def names(card: CardInfo, *tallies: Tally) -> list[str]:
     return found
 
 
-def tally(lines: Sequence[Line], unknown: dict[str, None]) -> tuple[Tally, int]:
-    """The lines' tally and total; names the catalogue does not know go to ``unknown``."""
-    counted = Tally()
+def zones_of(key: Any, *tallies: Tally) -> list[str]:
+    """The zones whose tally holds the card ``key``."""
+    return [t.zone for t in tallies if key in t.counts]
+
+
+def tally(lines: Sequence[Line], unknown: dict[str, list[str]], zone: str = "") -> tuple[Tally, int]:
+    """The lines' tally and total; names the catalogue does not know go to ``unknown`` (with
+    the zones they are written in)."""
+    counted = Tally(zone)
     total = 0
     for line in lines:
         total += line.count
         if line.card is None:
-            unknown[line.name] = None
+            where = unknown.setdefault(line.name, [])
+            if zone and zone not in where:
+                where.append(zone)
         else:
             counted.add(line.card, line.count, line.name)
     return counted, total

@@ -14,12 +14,16 @@ from decks.validation.data import (
     LIMITED,
     MAX_SIDEBOARD,
     MIN_MAIN,
+    ZONE_CHECKLIST,
+    ZONE_COMMANDER,
+    ZONE_MAIN,
+    ZONE_SIDEBOARD,
     CardInfo,
     DeckData,
     Report,
 )
 from decks.validation.dfcs import validate_dfcs
-from decks.validation.problems import Tally, copies, names, problem, tally
+from decks.validation.problems import Tally, copies, names, problem, tally, zones_of
 
 
 def validate(deck: DeckData) -> Report:
@@ -27,17 +31,20 @@ def validate(deck: DeckData) -> Report:
     fmt = deck.format
     errors: list[dict] = []
     warnings: list[dict] = []
-    unknown: dict[str, None] = {}  # ordered set of unknown names
+    unknown: dict[str, list[str]] = {}  # unknown names (in order) -> the zones they are in
 
-    main, main_total = tally(deck.main, unknown)
-    side, side_total = tally(deck.sideboard, unknown)
-    commander, commander_total = tally(deck.commander, unknown) if fmt == COMMANDER else (Tally(), 0)
+    main, main_total = tally(deck.main, unknown, ZONE_MAIN)
+    side, side_total = tally(deck.sideboard, unknown, ZONE_SIDEBOARD)
+    commander, commander_total = (
+        tally(deck.commander, unknown, ZONE_COMMANDER) if fmt == COMMANDER else (Tally(ZONE_COMMANDER), 0)
+    )
     if fmt != COMMANDER and deck.commander:
         warnings.append(
             problem(
                 codes.SECTION_IGNORED,
                 gettext("Only Commander decks have a commander; that section was not checked."),
                 [line.name for line in deck.commander],
+                zones=[ZONE_COMMANDER],
             )
         )
     pool = None
@@ -52,7 +59,7 @@ def validate(deck: DeckData) -> Report:
     if fmt == COMMANDER:
         _color_identity(main, commander, errors, warnings)
     dfc_counts, dfc_cards = _dfcs(fmt, main, side)
-    errors += validate_dfcs(deck, dfc_counts, dfc_cards, (main, side))
+    errors += validate_dfcs(deck, dfc_counts, dfc_cards, (main, side) if fmt != COMMANDER else (main,))
 
     summary = {
         "main": main_total,
@@ -64,14 +71,16 @@ def validate(deck: DeckData) -> Report:
     return Report(errors=errors, warnings=warnings, summary=summary)
 
 
-def _unknown_names(deck: DeckData, unknown: dict[str, None]) -> list[dict]:
+def _unknown_names(deck: DeckData, unknown: dict[str, list[str]]) -> list[dict]:
     """Names the catalogue does not know ("did you mean"), or that several cards share."""
     errors = []
     for use in deck.checklist_cards:  # a marked name may be ambiguous too
         for mark in use.marked:
             if mark.card is None and mark.name in deck.ambiguous:
-                unknown[mark.name] = None
-    for name in unknown:
+                where = unknown.setdefault(mark.name, [])
+                if ZONE_CHECKLIST not in where:
+                    where.append(ZONE_CHECKLIST)
+    for name, zones in unknown.items():
         if name in deck.ambiguous:
             candidates = list(deck.ambiguous[name])
             errors.append(
@@ -82,6 +91,7 @@ def _unknown_names(deck: DeckData, unknown: dict[str, None]) -> list[dict]:
                     )
                     % {"name": name, "candidates": ", ".join(candidates)},
                     [name],
+                    zones=zones,
                     candidates=candidates,
                 )
             )
@@ -93,6 +103,7 @@ def _unknown_names(deck: DeckData, unknown: dict[str, None]) -> list[dict]:
                 codes.UNKNOWN_CARD,
                 gettext("No card is called “%(name)s”.%(hint)s") % {"name": name, "hint": hint},
                 [name],
+                zones=zones,
                 suggestions=suggestions,
             )
         )
@@ -116,6 +127,7 @@ def _size(
                     )
                     % {"needed": needed, "total": total},
                     [],
+                    zones=[ZONE_MAIN, ZONE_COMMANDER],
                     minimum=needed,
                     actual=total,
                 )
@@ -129,6 +141,7 @@ def _size(
                     )
                     % {"needed": needed, "total": total},
                     [],
+                    zones=[ZONE_MAIN, ZONE_COMMANDER],
                     maximum=needed,
                     actual=total,
                 )
@@ -139,6 +152,7 @@ def _size(
                     codes.SECTION_IGNORED,
                     gettext("Commander decks have no sideboard; those cards were not counted."),
                     [line.name for line in deck.sideboard],
+                    zones=[ZONE_SIDEBOARD],
                 )
             )
     elif main_total < needed:
@@ -148,6 +162,7 @@ def _size(
                 gettext("A %(fmt)s main deck has at least %(needed)s cards; this one has %(main_total)s.")
                 % {"fmt": fmt, "needed": needed, "main_total": main_total},
                 [],
+                zones=[ZONE_MAIN],
                 minimum=needed,
                 actual=main_total,
             )
@@ -160,6 +175,7 @@ def _size(
                 gettext("A sideboard has at most %(max_side)s cards; this one has %(side_total)s.")
                 % {"max_side": max_side, "side_total": side_total},
                 [],
+                zones=[ZONE_SIDEBOARD],
                 maximum=max_side,
                 actual=side_total,
             )
@@ -189,6 +205,7 @@ def _copies(fmt: str, main: Tally, side: Tally, commander: Tally) -> list[dict]:
                     gettext("%(copies)s of %(name)s; at most %(allowed)s in a %(fmt)s deck.")
                     % {"copies": copies(count), "name": card.name, "allowed": allowed, "fmt": fmt},
                     names(card, main, side, commander),
+                    zones=zones_of(key, main, side, commander),
                     maximum=allowed,
                     actual=count,
                 )
@@ -216,6 +233,7 @@ def _pool(pool: Tally, main: Tally, side: Tally) -> list[dict]:
                     gettext("%(count)s × %(name)s in the deck, but %(where)s.")
                     % {"count": count, "name": card.name, "where": where},
                     names(card, main, side),
+                    zones=zones_of(key, main, side),
                     pool=have,
                     actual=count,
                 )
@@ -227,7 +245,12 @@ def _color_identity(main: Tally, commander: Tally, errors: list[dict], warnings:
     """Commander: every card's color identity, across every face, within the commander's (R39)."""
     if not commander.counts:
         warnings.append(
-            problem(codes.NO_COMMANDER, gettext("No commander given: color identity (R39) was not checked."), [])
+            problem(
+                codes.NO_COMMANDER,
+                gettext("No commander given: color identity (R39) was not checked."),
+                [],
+                zones=[ZONE_COMMANDER],
+            )
         )
         return
     allowed_colors = set()
@@ -245,6 +268,7 @@ def _color_identity(main: Tally, commander: Tally, errors: list[dict], warnings:
                     )
                     % {"name": card.name, "color_identity": card.color_identity, "shown": shown},
                     names(card, main),
+                    zones=[ZONE_MAIN],
                     identity=card.color_identity,
                     commander_identity=shown,
                 )
@@ -262,3 +286,13 @@ def _dfcs(fmt: str, main: Tally, side: Tally) -> tuple[dict[Any, int], dict[Any,
                 dfc_counts[key] = dfc_counts.get(key, 0) + count
                 dfc_cards[key] = card
     return dfc_counts, dfc_cards
+
+
+def dfc_copies(deck: DeckData) -> dict[Any, tuple[CardInfo, dict[str, int]]]:
+    """The DFC copies the check counts (R9, R12), per card: (card, copies per zone). The
+    checklist helper fills in exactly these, so the list it makes is the list validate() wants."""
+    main, _ = tally(deck.main, {}, ZONE_MAIN)
+    side, _ = tally(deck.sideboard, {}, ZONE_SIDEBOARD)
+    _, dfc_cards = _dfcs(deck.format, main, side)
+    counted = (main, side) if deck.format != COMMANDER else (main,)
+    return {key: (card, {t.zone: t.counts[key] for t in counted if key in t.counts}) for key, card in dfc_cards.items()}

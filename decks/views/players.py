@@ -165,7 +165,7 @@ def _save_from_form(request, event, registration, form, pool_rows):
         source = parsed.format
     checklist_cards = services.read_checklist_lines(data.get("checklist_lines") or "")
     if PageActionForm(request.POST).pressed("suggest"):
-        _suggest_checklist_cards(request, event, form, sections)
+        _suggest_checklist_cards(request, event, registration, form, sections)
         return "suggested"
     deck, _ = services.register_deck(
         event_id=event.pk,
@@ -191,14 +191,34 @@ def _save_from_form(request, event, registration, form, pool_rows):
     return "saved"
 
 
-def _suggest_checklist_cards(request, event, form, sections) -> None:
-    """Fill the form's checklist lines with one official checklist card per DFC copy."""
-    resolved = adapter.resolve(format=event.deck_format, main=sections["main"], sideboard=sections["sideboard"] or [])
-    suggested = adapter.suggest_checklist_cards(list(resolved.deck.main) + list(resolved.deck.sideboard))
+def _suggest_checklist_cards(request, event, registration, form, sections) -> None:
+    """Fill the form's checklist lines with one official card per DFC copy, sideboard included."""
+    suggested = services.suggest_checklist_cards(
+        event_id=event.pk,
+        actor=request.user,
+        main=sections["main"],
+        sideboard=sections["sideboard"],
+        commander=sections["commander"],
+        registration_id=registration.pk,
+    )
     form.data = form.data.copy()
-    form.data["checklist_lines"] = parsers.format_checklist_lines(suggested)
-    if not suggested:
-        messages.info(request, gettext("No double-faced card in this list has an official checklist card."))
+    form.data["checklist_lines"] = parsers.format_checklist_lines(suggested["checklist_cards"])
+    if suggested["uncovered"]:
+        messages.warning(
+            request,
+            gettext(
+                "No official checklist or substitute card can stand for %(cards)s. Checklist cards stand for "
+                "all of a deck's double-faced cards or none (R12), so none were filled in: use fully opaque "
+                "sleeves (R9)."
+            )
+            % {
+                "cards": ", ".join(
+                    f"{row['name']} ({adapter.zones_text(row['zones']).lower()})" for row in suggested["uncovered"]
+                )
+            },
+        )
+    elif not suggested["checklist_cards"]:
+        messages.info(request, gettext("This list has no double-faced card: it needs no checklist card."))
 
 
 def deck_detail(request, pk: int):

@@ -193,6 +193,20 @@ class StaffOutput(serializers.ModelSerializer):
         fields = ["id", "username", "role"]
 
 
+class StaffWarning(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class StaffAddedOutput(StaffOutput):
+    """The new staff row, with what the organiser should know (a judge seated as a player)."""
+
+    warnings = StaffWarning(many=True, read_only=True)
+
+    class Meta(StaffOutput.Meta):
+        fields = [*StaffOutput.Meta.fields, "warnings"]
+
+
 class InvitationInput(serializers.Serializer):
     role = serializers.ChoiceField(StaffRole.choices)
 

@@ -9,9 +9,17 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts import access, selectors, services
+from drafts import access, error_codes, selectors, services
 from drafts.access import Permission
-from drafts.api.serializers import InvitationInput, InvitationOutput, StaffInput, StaffOutput, StaffRoleInput, validated
+from drafts.api.serializers import (
+    InvitationInput,
+    InvitationOutput,
+    StaffAddedOutput,
+    StaffInput,
+    StaffOutput,
+    StaffRoleInput,
+    validated,
+)
 
 
 def _organiser_event(request, pk: int):
@@ -29,7 +37,7 @@ class EventStaffView(APIView):
         )
         return Response(StaffOutput(selectors.event_staff(event), many=True).data)
 
-    @extend_schema(request=StaffInput, responses={201: StaffOutput}, operation_id="events_staff_add")
+    @extend_schema(request=StaffInput, responses={201: StaffAddedOutput}, operation_id="events_staff_add")
     def post(self, request, pk: int):
         """Add an account as organiser, head judge or judge (organisers)."""
         event = _organiser_event(request, pk)
@@ -37,7 +45,15 @@ class EventStaffView(APIView):
         staff = services.add_event_staff_by_username(
             event_id=event.pk, username=data["username"], role=data["role"], actor=request.user
         )
-        return Response(StaffOutput(staff).data, status=status.HTTP_201_CREATED)
+        body = dict(StaffOutput(staff).data)
+        seat = selectors.seated_players(event, [staff.user_id]).get(staff.user_id)
+        # Added all the same (the organiser decides); the client is told, as the page does.
+        body["warnings"] = (
+            [{"code": error_codes.STAFF_IS_PLAYER, "message": selectors.seated_warning(seat)}]
+            if seat is not None and staff.role in selectors.JUDGING_ROLES
+            else []
+        )
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class EventStaffDetailView(APIView):

@@ -30,6 +30,15 @@ def _back(event) -> str:
     return reverse("drafts:event-staff", args=[event.pk])
 
 
+def _staff_rows(event) -> list:
+    """The staff, each judge who is also seated as a player marked with that seat."""
+    rows = selectors.event_staff(event)
+    seated = selectors.seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
+    for row in rows:
+        row.seated = seated.get(row.user_id) if row.role in selectors.JUDGING_ROLES else None
+    return rows
+
+
 @login_required
 def staff_page(request, event_id: int):
     event = _organiser_event(request, event_id)
@@ -39,7 +48,7 @@ def staff_page(request, event_id: int):
         {
             "title": _("Staff · %(event)s") % {"event": event.name},
             "event": event,
-            "staff": selectors.event_staff(event),
+            "staff": _staff_rows(event),
             "roles": StaffRole.choices,
             "invitations": selectors.invitations(event),
             "log": selectors.event_log(event, 30),
@@ -75,6 +84,9 @@ def staff_add(request, event_id: int):
             _("%(name)s is now %(role)s of this event.")
             % {"name": staff.user.get_username(), "role": staff.get_role_display().lower()},
         )
+        seat = selectors.seated_players(event, [staff.user_id]).get(staff.user_id)
+        if seat is not None and staff.role in selectors.JUDGING_ROLES:
+            messages.warning(request, selectors.seated_warning(seat))
     return response
 
 
@@ -169,6 +181,11 @@ def invitation_page(request, token: str):
         raise Http404(_("This invitation link is not valid."))
     state = selectors.invitation_state(invitation, timezone.now())
     status = 200
+    seat = (
+        selectors.seated_players(invitation.event, [request.user.pk]).get(request.user.pk)
+        if invitation.role in selectors.JUDGING_ROLES
+        else None
+    )
     if request.method == "POST":
         try:
             services.accept_staff_invitation(token=token, user=request.user)
@@ -181,6 +198,8 @@ def invitation_page(request, token: str):
                 _("You are now %(role)s of %(event)s.")
                 % {"role": invitation.get_role_display().lower(), "event": invitation.event.name},
             )
+            if seat is not None:
+                messages.warning(request, selectors.seated_warning(seat))
             return redirect("drafts:event-detail", invitation.event_id)
     return render(
         request,
@@ -190,6 +209,7 @@ def invitation_page(request, token: str):
             "invitation": invitation,
             "state": state,
             "already": invitation.role in permissions.event_roles(request.user, invitation.event),
+            "seated_warning": selectors.seated_warning(seat) if seat is not None else "",
         },
         status=status,
     )

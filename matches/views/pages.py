@@ -111,6 +111,7 @@ def _scope_rows(event: Event, now):
                 "players": len(players),
                 "swiss_rounds": planned,
                 "can_pair": current is None or current.state == RoundState.FINISHED,
+                "round_one_warning": selectors.round_one_warning(event, pod_id) if current is None else None,
             }
         )
     return settings_row, rows
@@ -167,6 +168,19 @@ def settings_form(request, event_id: int):
     )
 
 
+def _round_one_warnings(event: Event, pod_ids: list[str]) -> list[tuple]:
+    """(pod or None, warning) for each scope about to get its round 1 with decks missing or
+    deck building still going."""
+    scopes = [forms.number(pod_id) for pod_id in pod_ids] or [None]
+    pods = {pod.pk: pod for pod in event.pods.all()}
+    found = []
+    for pod_id in scopes:
+        warning = selectors.round_one_warning(event, pod_id if pod_id in pods else None)
+        if warning:
+            found.append((pods.get(pod_id), warning))
+    return found
+
+
 @login_required
 @require_POST
 def pair(request, event_id: int):
@@ -177,6 +191,20 @@ def pair(request, event_id: int):
     pod_ids = data["pod"]
     if data["all_pods"]:
         pod_ids = [str(p.pk) for p in event.pods.all()]
+    if request.POST.get("confirmed") != "yes":
+        warnings = _round_one_warnings(event, pod_ids)
+        if warnings:  # pairing anyway is a choice the organiser makes on the next page
+            return render(
+                request,
+                "matches/pair_confirm.html",
+                {
+                    "title": _("Pair round 1 now?"),
+                    "event": event,
+                    "warnings": warnings,
+                    "fields": [(k, v) for k, vs in request.POST.lists() if k != "csrfmiddlewaretoken" for v in vs],
+                    "back": back,
+                },
+            )
     if not pod_ids:
         return _run(
             request,

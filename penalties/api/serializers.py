@@ -82,6 +82,16 @@ class DismissInput(serializers.Serializer):
     reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
 
 
+class DismissManyInput(serializers.Serializer):
+    sources = serializers.ListField(child=serializers.CharField(max_length=60), max_length=500, allow_empty=True)
+    reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+
+
+class DismissManyOutput(serializers.Serializer):
+    dismissed = serializers.ListField(child=serializers.CharField())
+    reason = serializers.CharField()
+
+
 class AuditOutput(serializers.Serializer):
     at = serializers.DateTimeField()
     actor = serializers.SerializerMethodField()

@@ -24,6 +24,8 @@ from penalties.api.serializers import (
     AppealInput,
     DecisionInput,
     DismissInput,
+    DismissManyInput,
+    DismissManyOutput,
     InfractionOutput,
     PenaltyDetailOutput,
     PenaltyInput,
@@ -147,6 +149,25 @@ class EventTimeoutPicksView(APIView):
             event_id=event.pk, source=data["source"], actor=request.user, reason=data["reason"]
         )
         return Response({"source": dismissed.source, "reason": dismissed.reason}, status=status.HTTP_201_CREATED)
+
+
+class EventTimeoutPicksDismissView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=DismissManyInput, responses={201: DismissManyOutput})
+    def post(self, request, event_id: int):
+        """Dismiss several automatic picks at once, one reason for all (all or nothing)."""
+        event = _event(event_id)
+        if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
+            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may dismiss that."))
+        data = validated_body(DismissManyInput, request)
+        dismissed = services.dismiss_sources(
+            event_id=event.pk, sources=data["sources"], actor=request.user, reason=data["reason"]
+        )
+        return Response(
+            {"dismissed": [row.source for row in dismissed], "reason": dismissed[0].reason},
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class PenaltyDetailView(APIView):

@@ -10,13 +10,13 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from drafts.models import Event
 from draftsite.errors import DomainError
 from penalties import notices, permissions, selectors, services
-from penalties.forms import DecisionForm, DismissForm, FilterForm, IssueForm, StatementForm
+from penalties.forms import DecisionForm, DismissForm, DismissManyForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus
 from penalties.reports import csv_response
 
@@ -230,6 +230,39 @@ def dismiss(request, event_id: int):
         messages.error(request, exc.message)
     else:
         messages.success(request, gettext("Automatic pick dismissed: no infraction."))
+    return redirect("penalties:event", event_id=event.pk)
+
+
+@login_required
+@require_POST
+def dismiss_many(request, event_id: int):
+    """Dismiss the ticked automatic picks, one reason for all."""
+    event = _event_or_404(event_id)
+    if not permissions.judges_event(request.user, event):
+        raise PermissionDenied
+    form = DismissManyForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, gettext("Give a reason to dismiss the chosen automatic picks."))
+        return redirect("penalties:event", event_id=event.pk)
+    try:
+        dismissed = services.dismiss_sources(
+            event_id=event.pk,
+            sources=form.cleaned_data["source"],
+            actor=request.user,
+            reason=form.cleaned_data["reason"],
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s automatic pick dismissed: no infraction.",
+                "%(count)s automatic picks dismissed: no infraction.",
+                len(dismissed),
+            )
+            % {"count": len(dismissed)},
+        )
     return redirect("penalties:event", event_id=event.pk)
 
 

@@ -106,8 +106,8 @@ def test_an_ambiguous_printed_name_lists_the_candidates(api_client, catalogue):
         assert "unknown_card" not in {e["code"] for e in data["errors"]}
         messages[language] = error["message"]
     assert "Indulgent Aristocrat" in messages["en"] and "Indulging Patrician" in messages["en"]
-    assert messages["en"].startswith("“Aristocrata Indulgente” is the printed name of several cards")
-    assert messages["pt-br"].startswith("“Aristocrata Indulgente” é o nome impresso de várias cartas")
+    assert messages["en"].startswith("Main deck: “Aristocrata Indulgente” is the printed name of several cards")
+    assert messages["pt-br"].startswith("Deck principal: “Aristocrata Indulgente” é o nome impresso de várias cartas")
     assert "Indulgent Aristocrat" in messages["ru"]
     assert len(set(messages.values())) == 5
     # the English name settles it
@@ -174,8 +174,8 @@ def test_stored_check_problems_are_shown_in_the_readers_language(constructed, us
     client_for(users["alice"]).put(f"/api/events/{event.pk}/deck/", {"text": "4 Ilha\n1 Islandd"}, format="json")
     deck = Deck.objects.get(registration=regs["alice"])
     english = {e["code"]: e["message"] for e in deck.check_errors}
-    assert english["unknown_card"].startswith("No card is called “Islandd”.")
+    assert english["unknown_card"].startswith("Main deck: No card is called “Islandd”.")
     judge = Client()
     judge.force_login(users["judge"])
     html = judge.get(f"/decks/{deck.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    assert "Нет карты с названием «Islandd»." in html
+    assert "Основная колода: Нет карты с названием «Islandd»." in html

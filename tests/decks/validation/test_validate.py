@@ -377,3 +377,76 @@ def test_core_imports_no_django():
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=str(Path(__file__).resolve().parents[3]))
+
+
+# --- every problem says which zone it is in (issue 27) -------------------------------------
+
+ZONE_CASES = [
+    # (label, deck, code, zones, message start)
+    (
+        "R9 sideboard DFC",
+        deck([fill(60)], [line(GATSTAF, 2)]),
+        "dfc_needs_sleeves_or_checklist",
+        ["sideboard"],
+        "Sideboard: ",
+    ),
+    (
+        "R12 partial over both zones",
+        deck([line(DELVER, 2), fill(58)], [line(DELVER, 1)], checklists=[isd(DELVER), isd(DELVER)]),
+        "checklist_partial",
+        ["main", "sideboard"],
+        "Main deck and sideboard: ",
+    ),
+    ("main deck too small", deck([fill(59)]), "deck_too_small", ["main"], "Main deck: "),
+    (
+        "sideboard too large",
+        deck([fill(60)], [line(THINK, 4), fill(12)]),
+        "sideboard_too_large",
+        ["sideboard"],
+        "Sideboard: ",
+    ),
+    (
+        "copies over both zones",
+        deck([line(THINK, 4), fill(56)], [line(THINK, 1)]),
+        "too_many_copies",
+        ["main", "sideboard"],
+        "Main deck and sideboard: ",
+    ),
+    ("unknown name", deck([fill(60)], [Line("Nonesuch", 1, None)]), "unknown_card", ["sideboard"], "Sideboard: "),
+    (
+        "R11 checklist card for a sideboard DFC",
+        deck([fill(60)], [line(EMERIA, 1)], checklists=[isd(EMERIA)]),
+        "checklist_not_listed",
+        ["sideboard"],
+        "Sideboard: ",
+    ),
+    (
+        "checklist card for a card not in the deck",
+        deck([fill(60)], checklists=[isd(DELVER)]),
+        "checklist_mismatch",
+        ["checklist_cards"],
+        "Checklist cards: ",
+    ),
+]
+
+
+@pytest.mark.parametrize("label,data,code,zones,start", ZONE_CASES, ids=[c[0] for c in ZONE_CASES])
+def test_every_deck_problem_names_its_zone(label, data, code, zones, start):
+    """R9, R12: a problem says where it is (main deck, sideboard), so a player knows where to look."""
+    error = next(e for e in v.validate(data).errors if e["code"] == code)
+    assert error["zones"] == zones
+    assert error["message"].startswith(start), error["message"]
+
+
+def test_r12_a_problem_counts_the_copies_in_each_zone():
+    data = deck([line(DELVER, 2), fill(58)], [line(DELVER, 1)])
+    error = v.validate(data).errors[0]
+    assert error["by_zone"] == {"main": 2, "sideboard": 1}
+
+
+def test_r9_r12_dfc_copies_are_what_the_check_counts():
+    """The helper fills in exactly the copies the check counts: both zones, not a Commander sideboard."""
+    data = deck([line(DELVER, 2), fill(58)], [line(DELVER, 1), line(GATSTAF, 2), line(THINK, 1)])
+    assert v.dfc_copies(data) == {1: (DELVER, {"main": 2, "sideboard": 1}), 2: (GATSTAF, {"sideboard": 2})}
+    commander = deck([line(DELVER, 1), fill(98)], [line(GATSTAF, 1)], fmt=v.COMMANDER, commander=[line(ALANDRA, 1)])
+    assert v.dfc_copies(commander) == {1: (DELVER, {"main": 1})}

@@ -253,3 +253,75 @@ def test_suggested_checklist_cards_cover_the_sideboard_and_save_valid(event, use
     assert saved.status_code == 200
     deck = Deck.objects.get(registration=regs["alice"])
     assert deck.valid, (deck.check_errors, lines)
+
+
+def test_r9_r11_the_helper_offers_a_substitute_card_where_no_checklist_card_lists_the_dfc(event, users):
+    """MTR 3.5: a write-in substitute card stands for a DFC of any set; the helper uses one for a
+    DFC no card lists (here a Zendikar Rising DFC in the sideboard), and the list saves valid."""
+    from cards.models import ChecklistEntry
+
+    ChecklistEntry.objects.filter(card__name__startswith="Emeria's Call").delete()  # no card lists it
+    ev, regs = event
+    client = login(users["alice"])
+    decklist = read_fixture("delver_isd.txt") + "1 Emeria's Call\n"
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": decklist, "action": "suggest"})
+    lines = response.context["form"].data["checklist_lines"]
+    assert "Innistrad Checklist (TISD 13): Delver of Secrets" in lines
+    assert "Substitute Card" in lines and ": Emeria's Call" in lines
+    client.post(f"/decks/events/{ev.pk}/", {"decklist": decklist, "action": "save", "checklist_lines": lines})
+    deck = Deck.objects.get(registration=regs["alice"])
+    assert deck.valid, (deck.check_errors, lines)
+
+
+def test_r9_the_helper_covers_a_limited_decks_sideboard_from_the_pool(catalogue, users):
+    """A limited deck's sideboard is the rest of its pool: the helper covers its DFCs too."""
+    from drafts.models import DraftCard
+
+    ev, regs = make_event(users, deck_format="limited")
+    pod = draft_pile(ev, regs["alice"])
+    client = login(users["alice"])
+    ids = {dc.card.name.split(" // ")[0]: dc.card_id for dc in DraftCard.objects.filter(pod=pod).select_related("card")}
+    post = {f"main-{ids[name]}": str(n) for name, n in POOL.items() if name != "Gatstaf Shepherd"}
+    post.update({"basic-Island": "9", "basic-Forest": "6", "action": "suggest"})
+    lines = client.post(f"/decks/events/{ev.pk}/", post).context["form"].data["checklist_lines"]
+    assert "Delver of Secrets" in lines and "Gatstaf Shepherd" in lines  # Gatstaf: in the sideboard
+    post.update({"action": "save", "checklist_lines": lines})
+    assert client.post(f"/decks/events/{ev.pk}/", post).status_code == 302
+    deck = Deck.objects.get(registration=regs["alice"])
+    assert deck.valid, (deck.check_errors, lines)
+    assert any("Gatstaf" in row["name"] for row in deck.sideboard)
+
+
+def test_r12_with_no_card_for_some_dfc_the_helper_fills_in_none_and_names_the_zone(event, users):
+    """All or none (R12): without any substitute card, a DFC no checklist card lists cannot be
+    represented, so the helper fills in nothing (a partial list would fail) and says where it is."""
+    from cards.models import ChecklistCard
+
+    ChecklistCard.objects.filter(kind="substitute").delete()
+    ChecklistCard.objects.filter(entries__card__name__startswith="Emeria's Call").delete()
+    ev, _regs = event
+    client = login(users["alice"])
+    decklist = read_fixture("delver_isd.txt") + "1 Emeria's Call\n"
+    response = client.post(f"/decks/events/{ev.pk}/", {"decklist": decklist, "action": "suggest"})
+    assert response.context["form"].data["checklist_lines"] == ""
+    import html as html_module
+
+    html = html_module.unescape(response.content.decode())
+    assert "Emeria's Call // Emeria, Shattered Skyclave (sideboard)" in html and "opaque" in html
+
+
+def test_deck_problems_name_their_zone_in_the_readers_language(event, users):
+    ev, regs = event
+    client = login(users["alice"])
+    client.post(
+        f"/decks/events/{ev.pk}/",
+        {"decklist": read_fixture("delver_isd.txt") + "2 Civilized Scholar\n", "action": "save"},
+    )
+    deck = Deck.objects.get(registration=regs["alice"])
+    scholar = next(e for e in deck.check_errors if "Civilized Scholar" in e["message"])
+    assert scholar["zones"] == ["sideboard"] and scholar["message"].startswith("Sideboard: ")
+    from django.utils import translation
+
+    with translation.override("es"):
+        localized = next(e for e in deck.localized_errors if "Civilized Scholar" in e["message"])
+    assert localized["message"].startswith("Banquillo: "), localized["message"]

@@ -239,3 +239,44 @@ def test_the_settings_page_edits_the_event(event, organiser, ann):
     assert page(ann).get(f"/events/{event.pk}/settings/").status_code == 403
     event.refresh_from_db()
     assert event.name == "Thursday cube, renamed"
+
+
+def _seat(event, user, *, number=1, position=2):
+    from tests.factories import PodFactory, RegistrationFactory, SeatFactory
+
+    pod = PodFactory(event=event, number=number, seed=number)
+    registration = RegistrationFactory(event=event, user=user, name=user.username)
+    return SeatFactory(pod=pod, position=position, registration=registration)
+
+
+def test_a_seated_player_added_as_judge_is_added_with_a_warning(event, organiser, ann, bob):
+    """The organiser decides, but is told: a judge seated as a player of the same event (page,
+    staff list and API alike). A player added as organiser, or a judge who does not play, is not flagged."""
+    _seat(event, ann)
+    client = page(organiser)
+    added = client.post(f"/events/{event.pk}/staff/add/", {"username": "ann", "role": "judge"}, follow=True)
+    html = added.content.decode()
+    assert "judge" in roles_of(event, ann)
+    assert "ann is also seated as a player in this event (pod 1, seat 3)" in html
+    assert "also a player (pod 1)" in client.get(f"/events/{event.pk}/staff/").content.decode()
+    response = api(organiser).post(
+        f"/api/events/{event.pk}/staff/", {"username": "bob", "role": "judge"}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["warnings"] == []
+    response = api(organiser).post(
+        f"/api/events/{event.pk}/staff/", {"username": "ann", "role": "head_judge"}, format="json"
+    )
+    assert response.status_code == 201
+    assert [w["code"] for w in response.json()["warnings"]] == ["staff_is_player"]
+    plain = client.post(f"/events/{event.pk}/staff/add/", {"username": "ann", "role": "organiser"}, follow=True)
+    assert "also seated as a player" not in plain.content.decode()
+
+
+def test_a_seated_player_opening_a_judge_invitation_is_warned_before_accepting(event, organiser, ann):
+    _seat(event, ann)
+    invitation = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
+    client = page(ann)
+    before = client.get(f"/events/staff-invitations/{invitation.token}/").content.decode()
+    assert "also seated as a player in this event" in before and 'id="accept-invitation"' in before
+    accepted = client.post(f"/events/staff-invitations/{invitation.token}/", follow=True).content.decode()
+    assert "judge" in roles_of(event, ann) and "also seated as a player" in accepted

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from drafts.demo import create_demo_accounts, create_demo_event
-from matches import services
+from matches import selectors, services
 from matches.demo import set_up_demo_matches
 from matches.models import Match, Round, RoundState
 from tests.matches.conftest import T0
@@ -35,7 +35,11 @@ def test_the_organiser_runs_three_demo_rounds_in_the_browser_and_prints_standing
     for number in (1, 2, 3):
         page = organiser.get(dashboard_url).content.decode()
         assert "Pair next round" in page
-        response = organiser.post(f"/matches/events/{event.pk}/pair/", {"pod": pod.pk}, follow=True)
+        if number == 1:  # nobody registered a deck: the organiser is warned and pairs anyway
+            assert "8 players have no legal deck" in page
+            warned = organiser.post(f"/matches/events/{event.pk}/pair/", {"pod": pod.pk}).content.decode()
+            assert "Pair anyway" in warned and not Round.objects.filter(pod=pod).exists()
+        response = organiser.post(f"/matches/events/{event.pk}/pair/", {"pod": pod.pk, "confirmed": "yes"}, follow=True)
         assert "Round paired." in response.content.decode()
         round_obj = Round.objects.get(pod=pod, number=number)
         pairings = organiser.get(f"/matches/rounds/{round_obj.pk}/").content.decode()
@@ -96,3 +100,59 @@ def test_the_projector_shows_the_clock_extensions_and_the_end_of_round_procedure
     panel = client.get(f"/matches/events/{world.event.pk}/clock/panel/").content.decode()
     assert "five" in panel.lower() or "5 more turns" in panel
     assert "turn 0" in panel
+
+
+@pytest.mark.django_db
+def test_pairing_round_1_with_decks_missing_or_deck_building_warns_and_pairs_only_when_confirmed():
+    """Round 1 before everyone has a legal deck, or while the deck-building clock runs: the
+    organiser sees who has no legal deck and pairs only on purpose."""
+    import datetime as dt
+
+    from decks.models import Deck
+    from drafts.models import PodState
+    from tests.matches.conftest import Tournament
+
+    t = Tournament()
+    t.configure()
+    Pod = type(t.pod)
+    Pod.objects.filter(pk=t.pod.pk).update(
+        state=PodState.DECK_BUILDING, deck_building_deadline=T0 + dt.timedelta(minutes=25)
+    )
+    for reg in t.regs[:6]:
+        Deck.objects.create(
+            event=t.event, registration=reg, format="limited", valid=True, submitted_at=T0, updated_at=T0
+        )
+    Deck.objects.create(
+        event=t.event, registration=t.regs[6], format="limited", valid=False, submitted_at=T0, updated_at=T0
+    )
+    organiser = logged_in(t.organiser)
+    dashboard = organiser.get(f"/matches/events/{t.event.pk}/").content.decode()
+    assert "2 players have no legal deck" in dashboard and "Deck building is still going on" in dashboard
+    warned = organiser.post(f"/matches/events/{t.event.pk}/pair/", {"pod": t.pod.pk})
+    html = warned.content.decode()
+    assert warned.status_code == 200 and not Round.objects.exists()
+    assert "Player 7" in html and "Player 8" in html and "Player 1:" not in html
+    assert "Deck building is still going on" in html and "Pair anyway" in html
+    deck_link = re.search(r'href="(/decks/[^"]+)"', html).group(1)  # the illegal deck, followed
+    assert organiser.get(deck_link).status_code == 200
+    paired = organiser.post(f"/matches/events/{t.event.pk}/pair/", {"pod": t.pod.pk, "confirmed": "yes"}, follow=True)
+    assert "Round paired." in paired.content.decode() and Round.objects.filter(number=1).exists()
+    # round 2 is paired without a question
+    assert selectors.round_one_warning(t.event, t.pod.pk) is None
+
+
+@pytest.mark.django_db
+def test_pairing_round_1_with_every_deck_legal_asks_nothing():
+    from decks.models import Deck
+    from tests.matches.conftest import Tournament
+
+    t = Tournament()
+    t.configure()
+    for reg in t.regs:
+        Deck.objects.create(
+            event=t.event, registration=reg, format="limited", valid=True, submitted_at=T0, updated_at=T0
+        )
+    organiser = logged_in(t.organiser)
+    assert "no legal deck" not in organiser.get(f"/matches/events/{t.event.pk}/").content.decode()
+    paired = organiser.post(f"/matches/events/{t.event.pk}/pair/", {"pod": t.pod.pk}, follow=True)
+    assert "Round paired." in paired.content.decode()

@@ -187,3 +187,61 @@ def test_timeout_picks_api_and_dismissal(world, draft):
 def test_deck_check_source_is_stored_as_text(world):
     penalty = world.issue("deck_problem", source="deck_check:42")
     assert penalty.source == "deck_check:42"
+
+
+def test_a_judge_dismisses_many_automatic_picks_at_once_on_the_page(world, draft, client):
+    """The penalties page: tick several automatic picks, give one reason, one submit."""
+    pod, pick = draft
+    client.force_login(world.judge)
+    html = client.get(f"/penalties/events/{pod.event_id}/").content.decode()
+    assert 'form="dismiss-many"' in html and 'id="dismiss-many"' in html
+    chosen = [p.pk for p in Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT).order_by("pk")[:5]]
+    response = client.post(
+        f"/penalties/events/{pod.event_id}/dismiss-many/",
+        {"source": [f"pick:{pk}" for pk in chosen], "reason": "The venue's wifi dropped."},
+        follow=True,
+    )
+    assert "5 automatic picks dismissed: no infraction." in response.content.decode()
+    remaining = selectors.unhandled_timeout_picks(pod.event)
+    assert len(remaining) == 3 and not {p.pk for p in remaining} & set(chosen)
+    nothing = client.post(f"/penalties/events/{pod.event_id}/dismiss-many/", {"reason": "x"}, follow=True)
+    assert "Choose at least one automatic pick" in nothing.content.decode()
+    assert len(selectors.unhandled_timeout_picks(pod.event)) == 3
+
+
+def test_dismissing_many_is_all_or_nothing_and_has_an_api(world, draft):
+    pod, pick = draft
+    judge = world.client(world.judge)
+    url = f"/api/events/{pod.event_id}/timeout-picks/dismiss/"
+    sources = [listed["source"] for listed in judge.get(f"/api/events/{pod.event_id}/timeout-picks/").json()]
+    services.dismiss_source(event_id=pod.event_id, source=sources[0], actor=world.head_judge, reason="Seen.")
+    clash = judge.post(url, {"sources": sources[:4], "reason": "Wifi."}, format="json")
+    assert clash.status_code == 409 and codes(clash) == ["already_handled"]
+    assert clash.json()["errors"][0]["sources"] == sources[:1]
+    assert len(selectors.unhandled_timeout_picks(pod.event)) == 7  # nothing of the four stored
+    for body, code in (
+        ({"sources": [], "reason": "x"}, "no_sources"),
+        ({"sources": ["deck_check:1"], "reason": "x"}, "invalid_source"),
+        ({"sources": sources[1:3]}, "reason_required"),
+    ):
+        refused = judge.post(url, body, format="json")
+        assert refused.status_code == 400 and codes(refused) == [code], refused.json()
+    ok = judge.post(url, {"sources": sources[1:], "reason": "Wifi."}, format="json")
+    assert ok.status_code == 201 and ok.json()["dismissed"] == sources[1:]
+    assert selectors.unhandled_timeout_picks(pod.event) == []
+    assert world.client(world.player).post(url, {"sources": sources, "reason": "x"}, format="json").status_code == 403
+
+
+def test_a_single_dismissal_racing_a_dismissal_of_many_leaves_nothing_half_done(world, draft, monkeypatch):
+    """Race: another judge dismisses one of the picks between the check and the insert (the
+    check is made to miss it); the unique constraint refuses the whole dismissal of many."""
+    pod, pick = draft
+    sources = [f"pick:{p.pk}" for p in Pick.objects.filter(seat__pod=pod, kind=PickKind.TIMEOUT).order_by("pk")[:3]]
+    services.dismiss_source(event_id=pod.event_id, source=sources[1], actor=world.head_judge, reason="Seen.")
+    monkeypatch.setattr(services, "_source_handled", lambda event, source: False)
+    with pytest.raises(ConflictError) as refused:
+        services.dismiss_sources(event_id=pod.event_id, sources=sources, actor=world.judge, reason="Wifi.")
+    assert refused.value.code == "already_handled"
+    from penalties.models import DismissedSource
+
+    assert list(DismissedSource.objects.filter(event=pod.event).values_list("source", flat=True)) == [sources[1]]
