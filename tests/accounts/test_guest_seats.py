@@ -66,9 +66,7 @@ def test_seating_by_hand_through_the_api_makes_a_guests_seat_automatic(boss, dra
     event = online_event(boss, cube_names)
     account = services.register_player(event_id=event.pk, user=drafters[0])
     guest = services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
-    answer = api_for(boss).post(
-        f"/api/events/{event.pk}/seating/", {"pods": [[account.pk, guest.pk]]}, format="json"
-    )
+    answer = api_for(boss).post(f"/api/events/{event.pk}/seating/", {"pods": [[account.pk, guest.pk]]}, format="json")
     assert answer.status_code == 201
     assert Seat.objects.get(registration=guest).is_automatic
     assert not Seat.objects.get(registration=account).is_automatic
