@@ -34,9 +34,7 @@ def mail_round(round_id: int, what: str) -> int:
         for registration, opponent in sides:
             if registration is not None and registration.user_id is not None:
                 seats[registration.user_id] = (match, registration, opponent)
-    wanted = set(
-        Profile.objects.filter(user_id__in=seats, **{_OPT_IN[what]: True}).values_list("user_id", flat=True)
-    )
+    wanted = set(Profile.objects.filter(user_id__in=seats, **{_OPT_IN[what]: True}).values_list("user_id", flat=True))
     url = settings.SITE_URL + reverse("matches:me", args=[round_obj.event_id])
     sent = 0
     for user_id in sorted(wanted):

@@ -8,6 +8,7 @@ from django.core import mail
 from django.db.models import Q
 
 from accounts.models import Profile
+from draftsite.errors import ConflictError
 from matches import services
 from tests.matches.conftest import T0, Tournament
 
@@ -53,6 +54,6 @@ def test_nothing_is_mailed_before_the_commit_or_for_a_refused_pairing(world, dja
     with django_capture_on_commit_callbacks(execute=False) as pending:
         world.pair()
     assert mail.outbox == [] and pending  # waits for the commit
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(Exception):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(ConflictError):
         world.pair()  # round 1 is not finished: refused, rolled back
     assert mail.outbox == []
