@@ -29,6 +29,7 @@ INVALID_TIMER = "invalid_timer"
 NO_RUNNING_CLOCK = "no_running_clock"
 DRAFT_NOT_OVER = "draft_not_over"
 INVALID_REPLACEMENT = "invalid_replacement"
+GUEST_ONLINE_SEAT = "guest_online_seat"  # a guest (no account) cannot hold an online seat
 PAPER_POD = "paper_pod"  # a paper draft's pod is called (paper app), never run by this engine
 
 # Picks and piles

@@ -8,6 +8,7 @@ from accounts.services.joining import (
     drop_registration,
     join_event,
     open_registration,
+    self_register,
 )
 from accounts.services.mail import send_user_mail
 from accounts.services.profiles import sign_up, signup_allowed, update_profile
@@ -21,6 +22,7 @@ __all__ = [
     "drop_registration",
     "join_event",
     "open_registration",
+    "self_register",
     "send_user_mail",
     "sign_up",
     "signup_allowed",

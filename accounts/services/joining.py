@@ -133,6 +133,24 @@ def join_event(*, token: str, user, now: dt.datetime) -> JoinResult:
 
 
 @transaction.atomic
+def self_register(*, event_id: int, user, now: dt.datetime, share_pick_data: bool = False) -> JoinResult:
+    """A player registers themself for an event (the API's empty-body registration, the event
+    page's button). An event with a join link takes players only through it (capacity,
+    deadline, waitlist); one without registers them as before. Twice is refused."""
+    event = access_event(event_id)
+    link = JoinLink.objects.filter(event=event).values_list("token", flat=True).first()
+    if link is None:
+        registration = register_player(event_id=event.pk, user=user, actor=user, share_pick_data=share_pick_data)
+        return JoinResult(REGISTERED, registration=registration)
+    result = join_event(token=link, user=user, now=now)
+    if result.already and result.status == WAITLISTED:
+        raise ConflictError(error_codes.ALREADY_WAITLISTED, gettext("You are on the waitlist of this event already."))
+    if result.already:
+        raise ConflictError(error_codes.ALREADY_REGISTERED, gettext("You are already registered for this event."))
+    return result
+
+
+@transaction.atomic
 def drop_registration(*, event_id: int, user, now: dt.datetime) -> None:
     """A player leaves an event before seating (or leaves its waitlist); the first on the
     waitlist takes the freed place and is told by email."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -19,6 +20,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from accounts.services.joining import WAITLISTED
 from drafts import access, error_codes, selectors, services
 from drafts.access import Permission
 from drafts.api import serializers as s
@@ -71,7 +75,7 @@ class RegistrationListView(APIView):
         event = access.access_event(pk, request.user, permission=Permission.MEMBER)
         return Response(s.RegistrationOutput(event.registrations.order_by("name"), many=True).data)
 
-    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput})
+    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput, 202: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         """Register yourself (empty body), or, as organiser, a guest by name or an account."""
         event = access.access_event(pk)
@@ -91,7 +95,13 @@ class RegistrationListView(APIView):
                 event_id=event.pk, user=user, name=data.get("name"), actor=request.user
             )
         else:
-            registration = services.register_player(event_id=event.pk, user=request.user, actor=request.user)
+            # Through the join service, as the event's join link page: its capacity, deadline
+            # and waitlist hold for the API too (issue 28).
+            joined = account_services.self_register(event_id=event.pk, user=request.user, now=timezone.now())
+            if joined.status == WAITLISTED:
+                position = account_selectors.waitlist_position(event.pk, request.user)
+                return Response({"status": WAITLISTED, "waitlist_position": position}, status=status.HTTP_202_ACCEPTED)
+            registration = joined.registration
         return Response(s.RegistrationOutput(registration).data, status=status.HTTP_201_CREATED)
 
 

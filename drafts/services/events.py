@@ -189,6 +189,11 @@ def seat_players(
     registrations = account_selectors.seatable_registration_ids(event.pk)
     seed = seed if seed is not None else secrets.randbits(48)
     groups = _random_groups(registrations, seed) if pods is None else _groups_by_hand(pods, registrations)
+    # A guest (no account) can never sign in to pick: in an online draft their seat is an
+    # automatic drafter's from the start (issues 27/28); on paper they draft at the table.
+    guests = set()
+    if event.draft_format != DraftFormat.PAPER:
+        guests = set(Registration.objects.filter(event=event, user__isnull=True).values_list("pk", flat=True))
     Seat.objects.filter(pod__in=old).delete()
     Pod.objects.filter(pk__in=[p.pk for p in old]).delete()
     created = []
@@ -197,7 +202,9 @@ def seat_players(
         pod = Pod.objects.create(
             event=event, number=number, seed=rng.randrange(2**48), spectator_token=secrets.token_urlsafe(24)
         )
-        Seat.objects.bulk_create(Seat(pod=pod, position=i, registration_id=rid) for i, rid in enumerate(group))
+        Seat.objects.bulk_create(
+            Seat(pod=pod, position=i, registration_id=rid, is_automatic=rid in guests) for i, rid in enumerate(group)
+        )
         created.append(pod)
     _notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts import error_codes
+from drafts import error_codes, presence
 from drafts.access import Permission, access_seat, require
 from drafts.locking import lock_pod
 from drafts.models import PILE_COVERS, DraftCard, Pack, Pod, PodAction, PodState, Seat
@@ -578,6 +578,17 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
         raise DomainError(error_codes.NOT_REGISTERED, _("That player is not registered for this event."))
     if Seat.objects.filter(registration=registration).exclude(pk=seat.pk).exists():
         raise ConflictError(error_codes.SEAT_TAKEN, _("That player already has a seat."))
+    if registration.user_id is None:  # (a paper pod never reaches here: lock_pod refuses it)
+        # A guest has no account to sign in with, so the seat would never pick (issue 27).
+        raise DomainError(
+            error_codes.GUEST_ONLINE_SEAT,
+            _(
+                "%(name)s is a guest without an account and cannot hold an online seat: hand the seat to a"
+                " player with an account, or replace it with an automatic drafter."
+            )
+            % {"name": registration.name},
+            field="registration",
+        )
     previous = seat.registration.name if seat.registration_id else None
     seat.registration = registration
     seat.is_automatic = False
@@ -585,6 +596,9 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
     log_action(pod, now, PodAction.HAND_SEAT, actor, seat=seat.position, previous=previous, to=registration.name)
     touch(pod)
     pod.save()
+    # What was known of the seat's connections was the previous holder's ("seen 10:02").
+    seat_id = seat.pk
+    transaction.on_commit(lambda: presence.forget([seat_id]))
     after_commit(pod)
     return seat
 

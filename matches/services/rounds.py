@@ -199,7 +199,15 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
         notes=notes,
     )
     notify(event.pk)
+    _mail_on_commit(round_obj.pk, "pairings")
     return round_obj
+
+
+def _mail_on_commit(round_id: int, what: str) -> None:
+    """The players who asked for mail hear of it (accounts), once the round is committed."""
+    from accounts.services.round_mail import mail_round  # local: accounts reads matches' models
+
+    transaction.on_commit(lambda: mail_round(round_id, what))
 
 
 def _pair_swiss(round_obj: Round, players: list, active: list[int], offset: int) -> list:
@@ -361,6 +369,7 @@ def start_round(*, round_id: int, actor, now=None) -> Round:
         ends_at=round_obj.ends_at.isoformat(),
     )
     notify(event_id)
+    _mail_on_commit(round_obj.pk, "round_start")
     return round_obj
 
 

@@ -20,6 +20,7 @@ from drafts.services import fastpath
 from drafts.simulation import check_conservation
 from draftsite.errors import ConflictError
 from tests.drafts import conftest
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_a_no_script_pick_checks_the_holder_in_the_pods_lock(live_pod, organiser
 
     def checked_then_handed_over(*args, **kwargs):
         found = checked(*args, **kwargs)
-        newcomer = services.register_player(event_id=live_pod.event_id, name="Replacement Rita")
+        newcomer = services.register_player(event_id=live_pod.event_id, user=UserFactory(username="rita"))
         services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
         return found
 

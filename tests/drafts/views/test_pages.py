@@ -500,7 +500,7 @@ def test_every_control_confirms_first_then_acts_and_is_logged(pod, organiser, se
     org.post(url + "resume/", {"confirmed": "yes"})
     org.post(url + "extend/", {"confirmed": "yes", "seconds": "60"})
     org.post(url + "deck-building-clock/", {"confirmed": "yes", "minutes": "40"})
-    free = services.register_player(event_id=pod.event_id, name="Late Larry")
+    free = services.register_player(event_id=pod.event_id, user=UserFactory(username="larry"))  # a guest: refused
     org.post(url + "hand-seat/", {"confirmed": "yes", "seat": seats[5].pk, "registration": free.pk})
     org.post(url + "replace/", {"confirmed": "yes", "seat": seats[6].pk})
     actions = list(PodLogEntry.objects.filter(pod=pod, actor=organiser).values_list("action", flat=True))
