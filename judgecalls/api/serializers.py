@@ -68,6 +68,10 @@ class DismissSourcesInput(SourcesInput):
     reason = serializers.CharField(max_length=5000)
 
 
+class IssueOneInput(serializers.Serializer):
+    """No fields: the proposal is named by the path (a body, if sent, must still be JSON)."""
+
+
 class DismissOneInput(serializers.Serializer):
     reason = serializers.CharField(max_length=5000)
 

@@ -219,9 +219,10 @@ class ProposalDismissView(APIView):
 class OneProposalIssueView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: s.IssuedOutput}, summary="Issue one proposal")
+    @extend_schema(request=s.IssueOneInput, responses={201: s.IssuedOutput}, summary="Issue one proposal")
     def post(self, request, event_id: int, source: str):
         event = _staff_event(request, event_id)
+        validated_body(s.IssueOneInput, request)  # a broken body is a 400, not an issued penalty
         issued = services.issue_proposals(event_id=event.pk, actor=request.user, sources=[source])
         return Response(_issued(issued), status=status.HTTP_201_CREATED)
 

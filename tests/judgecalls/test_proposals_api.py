@@ -186,3 +186,11 @@ def test_players_and_other_events_judges_never_see_or_act_on_proposals():
         )
     assert not Penalty.objects.exists() and not DismissedSource.objects.exists()
     assert floor.client(floor.judge).get("/api/events/999999/penalty-proposals/").status_code == 404
+
+
+def test_a_broken_body_on_issue_one_is_a_400_and_issues_nothing():
+    floor = Floor()
+    answer = floor.client(floor.judge).post(
+        base(floor) + f"result:{floor.match.pk}/issue/", "[" * 5000 + "]" * 5000, content_type="application/json"
+    )
+    assert answer.status_code == 400 and not Penalty.objects.exists()
