@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from judgecalls.models import MAX_REASON, Outcome
@@ -81,10 +82,12 @@ class ProposalTargetOutput(serializers.Serializer):
 
     registration = serializers.IntegerField()
     player = serializers.CharField()
-    default = serializers.CharField(help_text="The catalogue default at the event's REL.")
+    default = serializers.CharField(help_text=gettext_lazy("The catalogue default at the event's REL."))
     default_display = serializers.CharField()
-    counted = serializers.IntegerField(help_text="Earlier Warnings for this infraction that count (today, IPG 2/3).")
-    expected = serializers.CharField(help_text="The penalty after the repeat upgrade.")
+    counted = serializers.IntegerField(
+        help_text=gettext_lazy("Earlier Warnings for this infraction that count (today, IPG 2/3).")
+    )
+    expected = serializers.CharField(help_text=gettext_lazy("The penalty after the repeat upgrade."))
     expected_display = serializers.CharField()
     upgraded = serializers.BooleanField()
     upgrade_reason = serializers.CharField()
