@@ -287,7 +287,7 @@ def _chosen_proposals(event_id: int, actor, sources, now):
         # A typo is bad input (400), not "someone handled it first" (409).
         raise DomainError(
             error_codes.INVALID_SOURCE,
-            _('A proposal is named "<kind>:<id>", as listed: %(sources)s.')
+            _('A proposal is named by its source as listed, such as "result:12": %(sources)s.')
             % {"sources": ", ".join(m[:60] for m in malformed[:5])},
             field="sources",
         )
