@@ -94,7 +94,7 @@ class ProposalTargetOutput(serializers.Serializer):
 
 
 class ProposalOutput(serializers.Serializer):
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the API field, not Field.source
     rule = serializers.CharField()
     infraction = serializers.CharField()
     infraction_name = serializers.CharField()
@@ -115,7 +115,7 @@ class IssuedPenaltyOutput(serializers.Serializer):
     infraction = serializers.CharField()
     penalty = serializers.CharField()
     status = serializers.CharField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the API field, not Field.source
 
 
 class IssuedOutput(serializers.Serializer):
