@@ -20,3 +20,5 @@ NOT_A_MATCH_CALL = "not_a_match_call"  # time extensions are for calls from a ta
 INVALID = "invalid"  # a field of the wrong type
 UNKNOWN_MESSAGE = "unknown_message"  # a socket message the server does not understand
 PROPOSAL_HANDLED = "proposal_handled"  # issued or dismissed already, or no longer proposed
+INVALID_SOURCE = "invalid_source"  # a proposal's source is "<kind>:<id>" (penalties.sources)
+TOO_MANY_SOURCES = "too_many_sources"  # one request handles at most MAX_SOURCES proposals

@@ -24,6 +24,8 @@ from penalties import selectors as penalty_selectors
 from penalties.models import Infraction, PenaltyKind
 from penalties.services import expected_penalty
 
+MAX_SOURCES = 200  # handled in one request: a round's worth of tables, one short transaction
+
 TARDINESS, DECKLIST_PROBLEM, LPV = "tardiness", "decklist_problem", "limited_procedure_violation"
 
 
@@ -33,6 +35,7 @@ class Target:
     default: str  # the catalogue default at the event's REL
     expected: str  # after the repeat upgrade
     counted: int  # earlier Warnings for this infraction that count (today, for IPG 2/3)
+    upgrade_reason: str = ""  # why ``expected`` differs from ``default`` ("" when it does not)
 
     @property
     def default_label(self) -> str:
@@ -63,7 +66,7 @@ def _targets(event: Event, infraction: Infraction, registrations, now) -> tuple[
     out = []
     for registration in registrations:
         e = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk, now=now)
-        out.append(Target(registration, e.default, e.expected, len(e.earlier)))
+        out.append(Target(registration, e.default, e.expected, len(e.earlier), e.upgrade_reason))
     return tuple(out)
 
 
@@ -145,4 +148,4 @@ def _results(event: Event, now, catalogue) -> list[Proposal]:
     return out
 
 
-__all__ = ["Proposal", "Target", "proposals"]
+__all__ = ["MAX_SOURCES", "Proposal", "Target", "proposals"]

@@ -24,6 +24,7 @@ from matches.models import Match
 from penalties import permissions as penalty_permissions
 from penalties import services as penalty_services
 from penalties.models import AuditAction, Penalty, PenaltyAudit
+from penalties.sources import SOURCE_RE
 
 LOG_CALLED = "judge_call.called"
 LOG_CLAIMED = "judge_call.claimed"
@@ -32,6 +33,7 @@ LOG_EXTENSION = "judge_call.extension"
 LOG_RESOLVED = "judge_call.resolved"
 LOG_PROPOSALS_ISSUED = "proposals.issued"
 LOG_PROPOSALS_DISMISSED = "proposals.dismissed"
+MAX_SOURCES = site_proposals.MAX_SOURCES
 
 
 def _reason(value) -> str:
@@ -274,6 +276,21 @@ def _chosen_proposals(event_id: int, actor, sources, now):
     require_judge(actor, event.pk)
     if not isinstance(sources, list | tuple) or not sources or not all(isinstance(s, str) for s in sources):
         raise DomainError(error_codes.INVALID, _("Choose at least one proposal."), field="sources")
+    if len(sources) > MAX_SOURCES:
+        raise DomainError(
+            error_codes.TOO_MANY_SOURCES,
+            _("Handle at most %(count)s proposals at once.") % {"count": MAX_SOURCES},
+            field="sources",
+        )
+    malformed = [s for s in sources if not SOURCE_RE.match(s)]
+    if malformed:
+        # A typo is bad input (400), not "someone handled it first" (409).
+        raise DomainError(
+            error_codes.INVALID_SOURCE,
+            _('A proposal is named by its source as listed, such as "result:12": %(sources)s.')
+            % {"sources": ", ".join(m[:60] for m in malformed[:5])},
+            field="sources",
+        )
     open_ones = {p.source: p for p in site_proposals.proposals(event, now)}
     missing = [s for s in sources if s not in open_ones]
     if missing:

@@ -14,6 +14,28 @@ api_urlpatterns = [
         path(f"judge-calls/<int:pk>/{action}/", api.CallStepView.as_view(action=action), name=f"judgecalls-{action}")
         for action in ("claim", "escalate", "extension", "resolve")
     ],
+    # The site's proposed penalties (the proposals page's API): one by its source, or many.
+    path("events/<int:event_id>/penalty-proposals/", api.ProposalListView.as_view(), name="judgecalls-proposals"),
+    path(
+        "events/<int:event_id>/penalty-proposals/issue/",
+        api.ProposalIssueView.as_view(),
+        name="judgecalls-proposals-issue",
+    ),
+    path(
+        "events/<int:event_id>/penalty-proposals/dismiss/",
+        api.ProposalDismissView.as_view(),
+        name="judgecalls-proposals-dismiss",
+    ),
+    path(
+        "events/<int:event_id>/penalty-proposals/<str:source>/issue/",
+        api.OneProposalIssueView.as_view(),
+        name="judgecalls-proposal-issue",
+    ),
+    path(
+        "events/<int:event_id>/penalty-proposals/<str:source>/dismiss/",
+        api.OneProposalDismissView.as_view(),
+        name="judgecalls-proposal-dismiss",
+    ),
 ]
 
 page_urlpatterns = [

@@ -404,6 +404,11 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                     for a in ("claim", "escalate", "extension", "resolve")
                 ]
         return out
+    if kind == "event+proposal":  # an unreported result of each event (the clock is past its round)
+        return [
+            Target(f"{label} proposal", {"event_id": m.round.event_id, "source": f"result:{m.pk}"}, m.round.event_id)
+            for label, m in (("own event", w.matches["own"]), ("other event", w.matches["foreign"]))
+        ]
     if kind == "event+sheet":
         from drafts import cardsheet
 
@@ -869,6 +874,13 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "judgecalls-escalate": [("POST", "call", EVENT_STAFF, {})],
     "judgecalls-extension": [("POST", "call", EVENT_STAFF, {"minutes": 3})],
     "judgecalls-resolve": [("POST", "call", EVENT_STAFF, {"outcome": "ruling"})],
+    # the site's proposed penalties (API of the proposals page): the event's judges only; a
+    # player never sees one, not even their own (a proposal is a judge's working note).
+    "judgecalls-proposals": [("GET", "event", EVENT_STAFF, None)],
+    "judgecalls-proposals-issue": [("POST", "event", EVENT_STAFF, {"sources": ["result:1"]})],
+    "judgecalls-proposals-dismiss": [("POST", "event", EVENT_STAFF, {"sources": ["result:1"], "reason": "x"})],
+    "judgecalls-proposal-issue": [("POST", "event+proposal", EVENT_STAFF, {})],
+    "judgecalls-proposal-dismiss": [("POST", "event+proposal", EVENT_STAFF, {"reason": "x"})],
     "judgecalls:call-match": [("POST", "match", SEAT_OWNER, {"reason": "x"})],
     "judgecalls:call-seat": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
     "judgecalls:queue": [("GET", "event", EVENT_STAFF, None)],

@@ -19,6 +19,7 @@ from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
 from judgecalls import error_codes, selectors, services
+from judgecalls import proposals as site_proposals
 from judgecalls.api import serializers as s
 from judgecalls.models import JudgeCall
 
@@ -121,3 +122,117 @@ class CallStepView(APIView):
         values = dict(validated_body(body, request)) if body is not None else {}
         service(call_id=call.pk, actor=request.user, **values)
         return Response(staff_view(_call(call.pk), timezone.now()))
+
+
+# --- the site's proposed penalties: the same services as the proposals page -----------------
+
+
+def _staff_event(request, event_id: int) -> Event:
+    """The event, for its judges only: 404 for no such event, 403 for anyone else (before the
+    body is read: an outsider learns nothing about what is proposed)."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
+    services.require_judge(request.user, event.pk)
+    return event
+
+
+def proposal_view(proposal: site_proposals.Proposal, event: Event) -> dict:
+    return {
+        "source": proposal.source,
+        "rule": proposal.rule,
+        "infraction": proposal.infraction.code,
+        "infraction_name": proposal.infraction.display_name,
+        "category": proposal.infraction.category,
+        "facts": proposal.facts,
+        "enforcement_level": event.enforcement_level,
+        "match_round": proposal.match_round,
+        "pod": proposal.pod_id,
+        "draft_round": proposal.draft_round,
+        "pick_number": proposal.pick_number,
+        "targets": [
+            {
+                "registration": t.registration.pk,
+                "player": t.registration.name,
+                "default": t.default,
+                "default_display": t.default_label,
+                "counted": t.counted,
+                "expected": t.expected,
+                "expected_display": t.expected_label,
+                "upgraded": t.expected != t.default,
+                "upgrade_reason": t.upgrade_reason,
+            }
+            for t in proposal.targets
+        ],
+    }
+
+
+def _issued(penalties) -> dict:
+    return {
+        "issued": [
+            {
+                "id": p.pk,
+                "registration": p.registration_id,
+                "player": p.registration.name,
+                "infraction": p.infraction.code,
+                "penalty": p.penalty,
+                "status": p.status,
+                "source": p.source,
+            }
+            for p in penalties
+        ]
+    }
+
+
+class ProposalListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.ProposalOutput(many=True), summary="Penalties the site proposes (the event's judges)")
+    def get(self, request, event_id: int):
+        event = _staff_event(request, event_id)
+        return Response([proposal_view(p, event) for p in site_proposals.proposals(event, timezone.now())])
+
+
+class ProposalIssueView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.SourcesInput, responses={201: s.IssuedOutput}, summary="Issue one or many proposals")
+    def post(self, request, event_id: int):
+        event = _staff_event(request, event_id)
+        data = validated_body(s.SourcesInput, request)
+        issued = services.issue_proposals(event_id=event.pk, actor=request.user, sources=list(data["sources"]))
+        return Response(_issued(issued), status=status.HTTP_201_CREATED)
+
+
+class ProposalDismissView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.DismissSourcesInput, responses=s.DismissedOutput, summary="Dismiss one or many proposals")
+    def post(self, request, event_id: int):
+        event = _staff_event(request, event_id)
+        data = validated_body(s.DismissSourcesInput, request)
+        sources = list(dict.fromkeys(data["sources"]))
+        services.dismiss_proposals(event_id=event.pk, actor=request.user, sources=sources, reason=data["reason"])
+        return Response({"dismissed": sources})
+
+
+class OneProposalIssueView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.IssueOneInput, responses={201: s.IssuedOutput}, summary="Issue one proposal")
+    def post(self, request, event_id: int, source: str):
+        event = _staff_event(request, event_id)
+        validated_body(s.IssueOneInput, request)  # a broken body is a 400, not an issued penalty
+        issued = services.issue_proposals(event_id=event.pk, actor=request.user, sources=[source])
+        return Response(_issued(issued), status=status.HTTP_201_CREATED)
+
+
+class OneProposalDismissView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.DismissOneInput, responses=s.DismissedOutput, summary="Dismiss one proposal")
+    def post(self, request, event_id: int, source: str):
+        event = _staff_event(request, event_id)
+        data = validated_body(s.DismissOneInput, request)
+        services.dismiss_proposals(event_id=event.pk, actor=request.user, sources=[source], reason=data["reason"])
+        return Response({"dismissed": [source]})
