@@ -99,6 +99,13 @@ class RegistrationOutput(serializers.ModelSerializer):
         fields = ["id", "name", "user"]
 
 
+class WaitlistedOutput(serializers.Serializer):
+    """A self-registration past the event's capacity: on its waitlist (HTTP 202)."""
+
+    status = serializers.CharField()  # "waitlisted"
+    waitlist_position = serializers.IntegerField(allow_null=True)
+
+
 class SeatingInput(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
     pods = serializers.ListField(

@@ -75,7 +75,7 @@ class RegistrationListView(APIView):
         event = access.access_event(pk, request.user, permission=Permission.MEMBER)
         return Response(s.RegistrationOutput(event.registrations.order_by("name"), many=True).data)
 
-    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput, 202: OpenApiTypes.OBJECT})
+    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput, 202: s.WaitlistedOutput})
     def post(self, request, pk: int):
         """Register yourself (empty body), or, as organiser, a guest by name or an account."""
         event = access.access_event(pk)
