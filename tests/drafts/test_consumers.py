@@ -71,7 +71,7 @@ async def opened(path, user=None):
 @database_sync_to_async
 def hand_to_newcomer(seat, organiser) -> None:
     """The organiser hands the seat to a newly registered player (seat replacement)."""
-    newcomer = services.register_player(event_id=seat.pod.event_id, name="Replacement Rita")
+    newcomer = services.register_player(event_id=seat.pod.event_id, user=UserFactory(username="rita"))
     services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
 
 

@@ -32,7 +32,7 @@ from drafts.tasks import sweep_due_pods
 from draftsite.errors import DomainError
 from draftsite.routing import websocket_urlpatterns
 from tests.drafts import conftest
-from tests.factories import TokenFactory
+from tests.factories import TokenFactory, UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
@@ -354,7 +354,7 @@ async def test_the_old_owners_open_socket_cannot_pick_after_the_seat_is_handed_o
 
     @database_sync_to_async
     def hand_over():
-        newcomer = services.register_player(event_id=pod.event_id, name="Replacement Rita")
+        newcomer = services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"))
         services.hand_seat(seat_id=seats[1].pk, registration_id=newcomer.pk, actor=organiser)
 
     await hand_over()
@@ -583,7 +583,7 @@ async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(pod
     """The hand-over and the old owner's pick race: the organiser's transaction holds the pod
     while the pick arrives. The pick must be judged against the owner once it has the pod."""
     pack, cards = await head(seats[1])
-    newcomer = await database_sync_to_async(services.register_player)(event_id=pod.event_id, name="Rita")
+    newcomer = await database_sync_to_async(lambda: services.register_player(event_id=pod.event_id, user=UserFactory(username="rita")))()
     handing, results = threading.Event(), {}
 
     def hand_over() -> None:

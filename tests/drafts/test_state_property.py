@@ -49,6 +49,7 @@ from drafts.models import PILE_COVERS, DraftCard, Pack, Pick, Pod, PodState, Sea
 from draftsite.errors import DomainError
 from tests.drafts import conftest
 from tests.drafts.test_state import card_ids_in
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db]
 
@@ -435,7 +436,7 @@ class StatePages(RuleBasedStateMachine):
     def hand_seat(self, seat, misses):
         """The seat goes to a player registered just now (a new name on the board)."""
         registration = services.register_player(
-            event_id=self.event_id, name=f"Late {next(_names)}", actor=self.organiser
+            event_id=self.event_id, user=UserFactory(username=f"late-{next(_names)}"), actor=self.organiser
         )
         try:
             services.hand_seat(
