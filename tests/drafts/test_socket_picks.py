@@ -583,7 +583,9 @@ async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(pod
     """The hand-over and the old owner's pick race: the organiser's transaction holds the pod
     while the pick arrives. The pick must be judged against the owner once it has the pod."""
     pack, cards = await head(seats[1])
-    newcomer = await database_sync_to_async(lambda: services.register_player(event_id=pod.event_id, user=UserFactory(username="rita")))()
+    newcomer = await database_sync_to_async(
+        lambda: services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"))
+    )()
     handing, results = threading.Event(), {}
 
     def hand_over() -> None:
