@@ -19,11 +19,12 @@ from tests.e2e.test_live_draft import PHONE, live, ui_pick
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 # Before any page script: a Notification that records its calls (permission granted when the
-# page asks), and a document.hidden the test controls.
+# page asks), and a document.hidden the test controls. A pooled window keeps the scripts of
+# earlier tests, so this one may run twice on a page: every definition can be made again.
 FAKE_NOTIFICATIONS = """
 window.__notes = [];
 window.__hidden = false;
-Object.defineProperty(document, "hidden", {get: function () { return window.__hidden; }});
+Object.defineProperty(document, "hidden", {get: function () { return window.__hidden; }, configurable: true});
 function FakeNotification(title, options) { window.__notes.push([title, options && options.body]); }
 FakeNotification.permission = "default";
 FakeNotification.requestPermission = function () {
