@@ -196,7 +196,12 @@ class ProposalListView(APIView):
 class ProposalIssueView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.SourcesInput, responses={201: s.IssuedOutput}, summary="Issue one or many proposals")
+    @extend_schema(
+        request=s.SourcesInput,
+        responses={201: s.IssuedOutput},
+        summary="Issue one or many proposals",
+        operation_id="penalty_proposals_issue_many",
+    )
     def post(self, request, event_id: int):
         event = _staff_event(request, event_id)
         data = validated_body(s.SourcesInput, request)
@@ -207,7 +212,12 @@ class ProposalIssueView(APIView):
 class ProposalDismissView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.DismissSourcesInput, responses=s.DismissedOutput, summary="Dismiss one or many proposals")
+    @extend_schema(
+        request=s.DismissSourcesInput,
+        responses=s.DismissedOutput,
+        summary="Dismiss one or many proposals",
+        operation_id="penalty_proposals_dismiss_many",
+    )
     def post(self, request, event_id: int):
         event = _staff_event(request, event_id)
         data = validated_body(s.DismissSourcesInput, request)
@@ -219,7 +229,12 @@ class ProposalDismissView(APIView):
 class OneProposalIssueView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.IssueOneInput, responses={201: s.IssuedOutput}, summary="Issue one proposal")
+    @extend_schema(
+        request=s.IssueOneInput,
+        responses={201: s.IssuedOutput},
+        summary="Issue one proposal",
+        operation_id="penalty_proposal_issue",
+    )
     def post(self, request, event_id: int, source: str):
         event = _staff_event(request, event_id)
         validated_body(s.IssueOneInput, request)  # a broken body is a 400, not an issued penalty
@@ -230,7 +245,12 @@ class OneProposalIssueView(APIView):
 class OneProposalDismissView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.DismissOneInput, responses=s.DismissedOutput, summary="Dismiss one proposal")
+    @extend_schema(
+        request=s.DismissOneInput,
+        responses=s.DismissedOutput,
+        summary="Dismiss one proposal",
+        operation_id="penalty_proposal_dismiss",
+    )
     def post(self, request, event_id: int, source: str):
         event = _staff_event(request, event_id)
         data = validated_body(s.DismissOneInput, request)
