@@ -14,6 +14,14 @@ api_urlpatterns = [
     path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),
     path("events/<int:pk>/pods/", api_views.EventPodsView.as_view(), name="api-event-pods"),
     path("events/<int:pk>/staff/", staff_api.EventStaffView.as_view(), name="api-event-staff"),
+    *[
+        path(
+            f"events/<int:pk>/pods/{name}/",
+            api_views.EventPodsActionView.as_view(action_name=name),
+            name=f"api-event-pods-{name}",
+        )
+        for name in api_views.EVENT_POD_ACTIONS
+    ],
     path(
         "events/<int:pk>/staff/<int:staff_id>/", staff_api.EventStaffDetailView.as_view(), name="api-event-staff-detail"
     ),
@@ -82,6 +90,7 @@ page_urlpatterns = [
     path("staff-invitations/<str:token>/", event_staff.invitation_page, name="staff-invitation"),
     path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
     path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),
+    path("<int:event_id>/pods/<slug:action>/", staff.event_pods_control, name="event-pods-control"),
     path("<int:event_id>/report.csv", staff.event_report, name="event-report"),
     # Card sheets (drafts.cardsheet): the event's cards, once per page; cards a sheet lacks
     path("<int:event_id>/cards/<slug:digest>.<slug:language>.json", cardsheet.card_sheet, name="card-sheet"),

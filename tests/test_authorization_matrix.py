@@ -509,6 +509,12 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             )
             for label, posted in w.paper["posted"].items()
         ]
+    if kind == "event+action":
+        return [
+            Target(f"{label} ({action})", {"event_id": e.pk, "action": action}, e.pk)
+            for label, e in (("own event", w.event), ("other event", w.other_event))
+            for action in ("pause", "resume")
+        ]
     if kind == "pod+action":
         return [
             Target(f"{label} ({action})", {"pod_id": p.pk, "action": action}, p.event_id, p.pk)
@@ -681,6 +687,8 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "api-pod-move-player": [("POST", "pod", EVENT_ORGANISER, {})],
     "api-pod-start": [("POST", "pod", EVENT_ORGANISER, {})],
     "api-pod-pause": [("POST", "pod", EVENT_ORGANISER, {})],
+    "api-event-pods-pause": [("POST", "event", EVENT_ORGANISER, {})],
+    "api-event-pods-resume": [("POST", "event", EVENT_ORGANISER, {})],
     "api-pod-resume": [("POST", "pod", EVENT_ORGANISER, {})],
     "api-pod-advance": [("POST", "pod", EVENT_ORGANISER, {})],
     "api-pod-extend": [("POST", "pod", EVENT_ORGANISER, {"seconds": 30})],
@@ -766,6 +774,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "drafts:pod-detail": [("GET", "pod", EVENT_STAFF, None)],
     "drafts:pod-panel": [("GET", "pod", EVENT_STAFF, None)],
     "drafts:pod-control": [("POST", "pod+action", EVENT_ORGANISER, {})],
+    "drafts:event-pods-control": [("POST", "event+action", EVENT_ORGANISER, {})],
     "drafts:pod-board": [("GET", "pod", POD_MEMBER, None)],
     "drafts:pod-board-panel": [("GET", "pod", POD_MEMBER, None)],
     "drafts:pod-log-text": [("GET", "pod", EVENT_STAFF, None)],

@@ -192,6 +192,10 @@ class StaffRoleInput(serializers.Serializer):
     role = serializers.ChoiceField(StaffRole.choices)
 
 
+class EventPodsActionOutput(serializers.Serializer):
+    pods = serializers.ListField(child=serializers.IntegerField(), help_text="The ids of the pods paused or resumed.")
+
+
 class StaffOutput(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
 

@@ -172,6 +172,21 @@ class PodActionView(APIView):
         return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
 
 
+EVENT_POD_ACTIONS = {"pause": services.pause_all_pods, "resume": services.resume_all_pods}
+
+
+class EventPodsActionView(APIView):
+    """Every pod of the event at once (the dashboard's "Pause all" / "Resume all")."""
+
+    permission_classes = [IsAuthenticated]
+    action_name = ""
+
+    @extend_schema(request=None, responses=s.EventPodsActionOutput)
+    def post(self, request, pk: int):
+        pods = EVENT_POD_ACTIONS[self.action_name](event_id=pk, actor=request.user)
+        return Response({"pods": pods})
+
+
 class ExtendClocksView(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -25,9 +25,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, presence
-from drafts.access import Permission, access_seat, require
+from drafts.access import Permission, access_event, access_seat, require
 from drafts.locking import lock_pod
-from drafts.models import PILE_COVERS, DraftCard, Pack, Pod, PodAction, PodState, Seat
+from drafts.models import PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodAction, PodState, Seat
 from drafts.queue import queue_payload
 from drafts.services import fastpath
 from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
@@ -504,6 +504,52 @@ def resume_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Po
     settle(pod, now)
     after_commit(pod)
     return pod
+
+
+def _pods_of_event(event_id: int, actor, states) -> list[int]:
+    """The event's digital pods in ``states``, each locked (in id order, as every pod lock is
+    taken, so two organisers' "all pods" never deadlock), after the organiser check."""
+    event = access_event(event_id, actor, permission=Permission.ORGANISER)
+    if event.draft_format == DraftFormat.PAPER:
+        raise ConflictError(
+            error_codes.PAPER_PODS_ARE_CALLED,
+            _("A paper draft's pods are paused and resumed from their calls (the call room)."),
+        )
+    ids = list(Pod.objects.filter(event_id=event_id).order_by("pk").values_list("pk", flat=True))
+    return [pod_id for pod_id in ids if lock_pod(pod_id).state in states]
+
+
+@transaction.atomic
+def pause_all_pods(*, event_id: int, actor=None, now: dt.datetime | None = None) -> list[int]:
+    """The dashboard's "Pause all": every running pod of the event, in one transaction."""
+    now = now or timezone.now()
+    running = _pods_of_event(event_id, actor, ACTIVE_STATES)
+    if not running:
+        raise ConflictError(error_codes.NO_RUNNING_POD, _("No pod of this event is running."))
+    paused = []
+    for pod_id in running:
+        try:
+            pause_pod(pod_id=pod_id, actor=actor, now=now)
+        except ConflictError as error:  # its last clock ran out as it was settled: the draft is over
+            if error.code != error_codes.POD_NOT_DRAFTING:
+                raise
+        else:
+            paused.append(pod_id)
+    if not paused:
+        raise ConflictError(error_codes.NO_RUNNING_POD, _("No pod of this event is running."))
+    return paused
+
+
+@transaction.atomic
+def resume_all_pods(*, event_id: int, actor=None, now: dt.datetime | None = None) -> list[int]:
+    """The dashboard's "Resume all": every paused pod of the event, each with its time left."""
+    now = now or timezone.now()
+    paused = _pods_of_event(event_id, actor, (PodState.PAUSED,))
+    if not paused:
+        raise ConflictError(error_codes.NO_PAUSED_POD, _("No pod of this event is paused."))
+    for pod_id in paused:
+        resume_pod(pod_id=pod_id, actor=actor, now=now)
+    return paused
 
 
 @transaction.atomic

@@ -18,13 +18,15 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from drafts import access, dashboards, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PodControlForm
 from drafts.models import DraftFormat, Registration
+from drafts.services.picks import ACTIVE_STATES
 from drafts.views.common import (
     cards_url,
     confirm_page,
@@ -57,6 +59,7 @@ def _dashboard_context(request, event):
         "pods": pods,
         "now": now,
         "is_organiser": permissions.is_organiser(request.user, event),
+        "running_states": [str(state) for state in ACTIVE_STATES],
         "versions": json.dumps({str(p["pod"].pk): p["pod"].version for p in pods}),
     }
 
@@ -321,6 +324,41 @@ def pod_control(request, pod_id: int, action: str):
             danger=control.danger,
         )
     return run(request, control.service, success=control.done, back=back, **control.kwargs)[0]
+
+
+# "Pause all" and "Resume all" on the dashboard: (question, service, what the page says after).
+EVENT_POD_CONTROLS: dict[str, tuple[Promise, Callable, Promise]] = {
+    "pause": (
+        gettext_lazy("Pause every running pod? Every clock of every pod stops where it is."),
+        services.pause_all_pods,
+        gettext_lazy("Every running pod is paused."),
+    ),
+    "resume": (
+        gettext_lazy("Resume every paused pod? Each clock restarts with the time it had left."),
+        services.resume_all_pods,
+        gettext_lazy("Every paused pod is resumed."),
+    ),
+}
+
+
+@login_required
+@require_POST
+def event_pods_control(request, event_id: int, action: str):
+    """The dashboard's controls of every pod at once: confirm, act (the services log each pod)."""
+    event = get_event(event_id, request.user, Permission.ORGANISER)
+    if action not in EVENT_POD_CONTROLS:
+        raise Http404(gettext("No such control"))
+    question, service, done = EVENT_POD_CONTROLS[action]
+    back = reverse("drafts:dashboard", args=[event.pk])
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=gettext("Please confirm"),
+            question=str(question),
+            action=reverse("drafts:event-pods-control", args=[event.pk, action]),
+            back=back,
+        )
+    return run(request, service, success=str(done), back=back, event_id=event.pk, actor=request.user)[0]
 
 
 # --- downloads --------------------------------------------------------------------------

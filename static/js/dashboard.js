@@ -136,6 +136,22 @@
     });
   }
 
+  // The pod's Pause / Resume forms (both drawn by the server): show the one its state allows.
+  var RUNNING = { drafting: true, reviewing: true, deck_building: true };
+
+  function showControls(row, d) {
+    row.querySelectorAll("form[data-when]").forEach(function (form) {
+      var want = form.getAttribute("data-when") === "paused" ? d.state === "paused" : RUNNING[d.state] === true;
+      if (form.hidden === !want) return;
+      var hadFocus = form.contains(document.activeElement);
+      form.hidden = !want;
+      if (hadFocus) {
+        var next = row.querySelector("form[data-when]:not([hidden]) button") || row.querySelector('[data-cell="links"] a');
+        if (next) next.focus({ preventScroll: true });
+      }
+    });
+  }
+
   function draw(row, d) {
     var serverState = row.getAttribute("data-state");
     var changed = false;
@@ -153,6 +169,7 @@
     changed = setCell(row, "holding", holdingCell(d)) || changed;
     row.classList.toggle("has-holdup", holders(d).length > 0);
     dropStart(row, d);
+    showControls(row, d);
     return changed;
   }
 
