@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the live draft pages (not a test; run it by hand).
+"""Take the screenshots of docs/screenshots.md of the live draft pages (not a test; run it by hand).
 
     python -m tests.e2e.screenshots [OUTPUT_DIR]      # default docs/screenshots
 

@@ -5,7 +5,7 @@ it (the player's page says who is coming, without a reload); the judge opens the
 context, follows the rules-desk link of a DFC in the deck, issues the prefilled penalty and
 resolves the call; the player reads the notice in Portuguese.
 
-With JUDGECALLS_SCREENSHOTS=<dir> it also saves the queue and the context as PNGs (the README's).
+With JUDGECALLS_SCREENSHOTS=<dir> it also saves the queue and the context as PNGs (those of docs/screenshots.md).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def test_the_demo_paper_draft_has_two_pods_in_progress_the_organiser_can_call():
         assert caller_url in room
         page = client.get(caller_url).content.decode()
         assert 'id="resume-call"' in page and 'id="call-pick" aria-live="polite">1<' in page
-    # The README's step: Resume on one pod's caller page resumes the flight, both pods together.
+    # The README's demo step: Resume on one pod's caller page resumes the flight, both pods together.
     resumed = client.post(f"/api/paper/pods/{pods[0].pk}/resume/", data=json.dumps({}), content_type="application/json")
     assert resumed.status_code == 200
     for pod in pods:
