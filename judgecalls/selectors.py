@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from django.utils import timezone
+from datetime import timedelta
 
 from judgecalls.models import CallStatus, JudgeCall
 
 # How long the caller's box says their call was resolved (then it offers the button alone).
-RESOLVED_NOTICE = timezone.timedelta(minutes=10)
+RESOLVED_NOTICE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)

@@ -84,12 +84,13 @@ def seat_call_box(request, seat_id: int):
     seat = Seat.objects.select_related("registration").filter(pk=seat_id).first()
     if seat is None:
         raise Http404(_("No such seat"))
-    if not permissions.owns_seat(request.user, seat):
+    registration_id = seat.registration_id
+    if registration_id is None or not permissions.owns_seat(request.user, seat):
         raise PermissionDenied(_("Only the player in this seat sees its judge call."))
-    call = selectors.players_open_call(seat.registration_id)
+    call = selectors.players_open_call(registration_id)
     context = {
         "call": call,
-        "resolved": None if call else selectors.players_recently_resolved(seat.registration_id, timezone.now()),
+        "resolved": None if call else selectors.players_recently_resolved(registration_id, timezone.now()),
         "seat": seat,
         "fragment": True,
         "next": reverse("drafts:seat", args=[seat.pk]),
