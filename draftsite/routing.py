@@ -19,6 +19,8 @@ websocket_urlpatterns = [
     path("ws/matches/events/<int:event_id>/", match_consumers.EventMatchesSocket.as_asgi()),
     # The judge-call queue, staff only (judgecalls.consumers and judgecalls.frames).
     path("ws/judgecalls/events/<int:event_id>/", judgecall_consumers.JudgeQueueSocket.as_asgi()),
+    # The caller's own call box on the draft page, the seat's player only.
+    path("ws/judgecalls/seats/<int:seat_id>/", judgecall_consumers.CallerSocket.as_asgi()),
     # The called paper draft (paper.consumers documents the protocol).
     path("ws/paper/pods/<int:pod_id>/", paper_consumers.CallSocket.as_asgi()),
     path("ws/paper/follow/<str:token>/", paper_consumers.FollowSocket.as_asgi()),

@@ -1,4 +1,5 @@
-"""ws/judgecalls/events/<event_id>/: the judge-call queue of an event (its judges only).
+"""ws/judgecalls/events/<event_id>/: the judge-call queue of an event (its judges only);
+ws/judgecalls/seats/<seat_id>/: the seat's player hears their own call change (the call box).
 
 Frames are typed in judgecalls/frames.py. Like the match pages, a frame only says "the queue
 changed" (and which call); the page fetches its panel, which checks who is asking.
@@ -10,16 +11,32 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from drafts import permissions
+from drafts.models import Seat
 from draftsite.frames import GuardedJsonConsumer
 from judgecalls import error_codes, frames
-from judgecalls.tasks import queue_group
+from judgecalls.tasks import caller_group, queue_group
 
 
 def _may_listen(user, event_id: int) -> bool:
     return permissions.sees_everything(user, event_id)
 
 
-class JudgeQueueSocket(GuardedJsonConsumer):
+def _callers_registration(user, seat_id: int) -> int | None:
+    """The seat's registration when ``user`` is its player (nobody else: not even staff, the
+    box is the player's own)."""
+    seat = Seat.objects.select_related("registration").filter(pk=seat_id).first()
+    return seat.registration_id if seat is not None and permissions.owns_seat(user, seat) else None
+
+
+class _Heartbeats(GuardedJsonConsumer):
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "heartbeat":
+            await self.send_json(frames.heartbeat(timezone.now().isoformat()))
+        else:
+            await self.send_json(frames.error(error_codes.UNKNOWN_MESSAGE))
+
+
+class JudgeQueueSocket(_Heartbeats):
     """ws/judge-calls/events/<id>/: staff hear the queue change; frames read by draftsite.frames."""
 
     async def connect(self):
@@ -38,11 +55,28 @@ class JudgeQueueSocket(GuardedJsonConsumer):
         if hasattr(self, "event_id"):
             await self.channel_layer.group_discard(queue_group(self.event_id), self.channel_name)
 
-    async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "heartbeat":
-            await self.send_json(frames.heartbeat(timezone.now().isoformat()))
-        else:
-            await self.send_json(frames.error(error_codes.UNKNOWN_MESSAGE))
-
     async def judgecalls_changed(self, message):
         await self.send_json(frames.call(self.event_id, int(message["call"])))
+
+
+class CallerSocket(_Heartbeats):
+    """ws/judgecalls/seats/<id>/: the seat's player hears "your call box changed" (no data)."""
+
+    async def connect(self):
+        seat_id = int(self.scope["url_route"]["kwargs"]["seat_id"])
+        registration_id = await database_sync_to_async(_callers_registration)(self.scope.get("user"), seat_id)
+        if registration_id is None:
+            await self.close()
+            return
+        self.registration_id = registration_id
+        await self.channel_layer.group_add(caller_group(registration_id), self.channel_name)
+        await self.accept()
+        await self.send_json(frames.caller_hello())
+        await self.send_json(frames.call_box())  # the page may have missed a change before this
+
+    async def disconnect(self, code):
+        if hasattr(self, "registration_id"):
+            await self.channel_layer.group_discard(caller_group(self.registration_id), self.channel_name)
+
+    async def judgecalls_caller(self, message):
+        await self.send_json(frames.call_box())

@@ -6,6 +6,11 @@ the panel at once: live.js spaces "changed" refreshes two seconds apart, too slo
 queue), ``heartbeat`` answering the client's, ``error`` for anything else the client sends.
 The panel is staff-only; a frame names the call that changed, never its reason, players or
 table: nothing private travels.
+
+The caller's socket (ws/judgecalls/seats/<seat_id>/, the seat's player only): ``caller_hello``
+then ``call_box`` on connect, ``call_box`` after every committed change of the player's own
+call (static/js/callbox.js fetches the box fragment, which checks who is asking), and the same
+``heartbeat`` and ``error``. ``call_box`` carries nothing at all: not even the call's id.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 CHANGED_MESSAGE_TYPE = "judgecalls.changed"  # the channel layer's message (consumer method)
+CALLER_MESSAGE_TYPE = "judgecalls.caller"  # to the caller's group: their call changed
 
 
 class HelloFrame(TypedDict):
@@ -42,7 +48,16 @@ class ErrorFrame(TypedDict):
     code: str
 
 
-Frame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame
+class CallerHelloFrame(TypedDict):
+    type: Literal["hello"]
+    role: Literal["caller"]
+
+
+class CallBoxFrame(TypedDict):
+    type: Literal["call_box"]
+
+
+Frame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
 
 
 def hello() -> HelloFrame:
@@ -63,3 +78,11 @@ def heartbeat(server_time: str) -> HeartbeatFrame:
 
 def error(code: str) -> ErrorFrame:
     return {"type": "error", "code": code}
+
+
+def caller_hello() -> CallerHelloFrame:
+    return {"type": "hello", "role": "caller"}
+
+
+def call_box() -> CallBoxFrame:
+    return {"type": "call_box"}

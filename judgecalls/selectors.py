@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from judgecalls.models import CallStatus, JudgeCall
+
+# How long the caller's box says their call was resolved (then it offers the button alone).
+RESOLVED_NOTICE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,16 @@ def age_seconds(call: JudgeCall, now) -> int:
 def players_open_call(registration_id: int) -> JudgeCall | None:
     """The player's own unresolved call, if any (what the caller sees: status and judge)."""
     return _base().filter(caller_id=registration_id).exclude(status=CallStatus.RESOLVED).first()
+
+
+def players_recently_resolved(registration_id: int, now) -> JudgeCall | None:
+    """The player's call resolved in the last minutes (the box says so for a while)."""
+    return (
+        _base()
+        .filter(caller_id=registration_id, status=CallStatus.RESOLVED, resolved_at__gte=now - RESOLVED_NOTICE)
+        .order_by("-resolved_at", "-pk")
+        .first()
+    )
 
 
 def public_view(call: JudgeCall) -> dict:

@@ -45,12 +45,14 @@ def _reason(value) -> str:
 
 
 def _notify(call: JudgeCall) -> None:
-    """The queue and the caller's match page hear of it once the change is committed."""
-    from judgecalls.tasks import notify_queue
+    """The queue, the caller's call box (draft page) and the caller's match page hear of it
+    once the change is committed."""
+    from judgecalls.tasks import notify_caller, notify_queue
     from matches.tasks import notify_event
 
-    event_id, call_id = call.event_id, call.pk
+    event_id, call_id, caller_id = call.event_id, call.pk, call.caller_id
     transaction.on_commit(lambda: notify_queue(event_id, call_id))
+    transaction.on_commit(lambda: notify_caller(caller_id))
     if call.match_id is not None:
         transaction.on_commit(lambda: notify_event(event_id))
 

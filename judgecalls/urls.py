@@ -41,6 +41,7 @@ api_urlpatterns = [
 page_urlpatterns = [
     path("matches/<int:match_id>/call/", pages.call_from_match, name="call-match"),
     path("seats/<int:seat_id>/call/", pages.call_from_seat, name="call-seat"),
+    path("seats/<int:seat_id>/box/", pages.seat_call_box, name="seat-box"),
     path("events/<int:event_id>/", pages.queue, name="queue"),
     path("events/<int:event_id>/panel/", pages.queue_panel, name="queue-panel"),
     path("events/<int:event_id>/proposals/", pages.proposals, name="proposals"),

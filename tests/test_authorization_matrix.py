@@ -892,6 +892,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "judgecalls-proposal-dismiss": [("POST", "event+proposal", EVENT_STAFF, {"reason": "x"})],
     "judgecalls:call-match": [("POST", "match", SEAT_OWNER, {"reason": "x"})],
     "judgecalls:call-seat": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
+    "judgecalls:seat-box": [("GET", "seat", SEAT_OWNER, None)],
     "judgecalls:queue": [("GET", "event", EVENT_STAFF, None)],
     "judgecalls:queue-panel": [("GET", "event", EVENT_STAFF, None)],
     "judgecalls:proposals": [("GET", "event", EVENT_STAFF, None), ("POST", "event", EVENT_STAFF, {"action": "issue"})],
@@ -1072,6 +1073,8 @@ WEBSOCKETS = {
     # Says only "changed": pairings, results and clocks are public.
     "ws/matches/events/<int:event_id>/": ("event", PUBLIC),
     "ws/judgecalls/events/<int:event_id>/": ("event", EVENT_STAFF),
+    # The caller's own call box: the seat's player only (not even the event's staff).
+    "ws/judgecalls/seats/<int:seat_id>/": ("seat", SEAT_OWNER),
 }
 
 

@@ -65,6 +65,7 @@ def draft_world(organiser, players, cube_names):  # noqa: F811
         (f"/ws/events/{pod.event_id}/", organiser),
         (f"/ws/watch/{token}/", None),
         (f"/ws/matches/events/{pod.event_id}/", None),
+        (f"/ws/judgecalls/seats/{seat.pk}/", seat.registration.user),
     ]
 
 

@@ -60,7 +60,12 @@ def secrets() -> list[str]:
 
 def caller_requests(floor, call, other_call) -> list[tuple[str, str]]:
     event = floor.event.pk
+    my_seat = floor.pod.seats.get(registration_id=floor.match.player_a_id)
+    their_seat = floor.pod.seats.get(registration_id=floor.match.player_b_id)
     return [
+        # The draft page's call box (fetched by callbox.js): the player's own, and the opponent's.
+        ("GET", reverse("judgecalls:seat-box", args=[my_seat.pk])),
+        ("GET", reverse("judgecalls:seat-box", args=[their_seat.pk])),
         ("GET", reverse("matches:me", args=[event])),
         ("GET", reverse("matches:me-panel", args=[event])),
         ("GET", reverse("judgecalls:context", args=[call.pk])),
@@ -150,6 +155,7 @@ def test_the_caller_never_receives_the_calls_context_at_any_step(table):
             f"GET /api/events/{floor.event.pk}/penalty-proposals/",
             f"GET /api/judge-calls/{other.pk}/",
             f"POST /api/judge-calls/{call.pk}/claim/",
+            f"GET {reverse('judgecalls:seat-box', args=[floor.pod.seats.get(registration_id=other.caller_id).pk])}",
         ):
             assert bodies[key][0] == 403, (label, key, bodies[key][0])
         # What the caller does read of their own call: its state and the judge coming.
@@ -158,6 +164,8 @@ def test_the_caller_never_receives_the_calls_context_at_any_step(table):
         assert status == 200 and set(mine) == CALLER_VIEW_KEYS, mine
     assert mine["status"] == CallStatus.CLAIMED and mine["judge"] == "hj"
     assert "A judge is coming: hj." in bodies[f"GET /matches/events/{floor.event.pk}/me/"][1]
+    my_box = reverse("judgecalls:seat-box", args=[floor.pod.seats.get(registration_id=call.caller_id).pk])
+    assert "A judge is coming: hj." in bodies[f"GET {my_box}"][1]
     # Resolved with a penalty to B: A reads nothing of it (B reads their own notice elsewhere).
     penalty = penalty_services.issue_penalty(
         event_id=floor.event.pk,
@@ -237,6 +245,7 @@ def test_the_callers_sockets_carry_no_context_and_the_queue_socket_refuses_them(
         listeners = {
             "match": (f"ws/matches/events/{floor.event.pk}/", player),
             "seat": (f"ws/seats/{seat.pk}/", player),
+            "call box": (f"ws/judgecalls/seats/{seat.pk}/", player),
             "judge queue": (f"ws/judgecalls/events/{floor.event.pk}/", floor.judge),
         }
         sockets = {}
@@ -278,7 +287,11 @@ def test_the_callers_sockets_carry_no_context_and_the_queue_socket_refuses_them(
     connected, refused_output, heard, calls = async_to_sync(scenario)()
     assert connected is False
     assert refused_output == []  # closed at the handshake: not one frame
-    for name in ("match", "seat"):
+    # The call box socket heard A's own call only: on connect, then its five steps; B's call
+    # (made in between) pushed nothing to it, and no frame names a call, a reason or a judge.
+    assert heard["call box"][0] == {"type": "hello", "role": "caller"}
+    assert heard["call box"][1:] == [{"type": "call_box"}] * 6, heard["call box"]
+    for name in ("match", "seat", "call box"):
         text = json.dumps(heard[name])
         assert [w for w in secrets() + [A_REASON, "Delver"] if w in text] == [], name
         assert all(m.get("type") != "call" for m in heard[name]), name  # the queue's frames are staff's

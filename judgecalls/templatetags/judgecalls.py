@@ -5,6 +5,7 @@ drafts apps import nothing of this one."""
 from __future__ import annotations
 
 from django import template
+from django.utils import timezone
 
 from judgecalls import selectors
 
@@ -15,8 +16,12 @@ register = template.Library()
 def judge_call_box(context, registration, match=None, seat=None):
     request = context.get("request")
     call = selectors.players_open_call(registration.pk) if registration is not None else None
+    resolved = None
+    if registration is not None and call is None:
+        resolved = selectors.players_recently_resolved(registration.pk, timezone.now())
     return {
         "call": call,
+        "resolved": resolved,
         "match": match,
         "seat": seat,
         "next": _page_path(request),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions
-from drafts.models import Event
+from drafts.models import Event, Seat
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.forms import posted
 from judgecalls import context as call_context_builder
@@ -74,6 +75,29 @@ def call_from_seat(request, seat_id: int):
         seat_id=seat_id,
         **posted(forms.CallForm, request.POST),
     )
+
+
+@login_required
+def seat_call_box(request, seat_id: int):
+    """The draft page's call box alone (static/js/callbox.js fetches it on a push or after a
+    call). The seat's player only: the box is their own call, nobody else's."""
+    seat = Seat.objects.select_related("registration").filter(pk=seat_id).first()
+    if seat is None:
+        raise Http404(_("No such seat"))
+    registration_id = seat.registration_id
+    if registration_id is None or not permissions.owns_seat(request.user, seat):
+        raise PermissionDenied(_("Only the player in this seat sees its judge call."))
+    call = selectors.players_open_call(registration_id)
+    context = {
+        "call": call,
+        "resolved": None if call else selectors.players_recently_resolved(registration_id, timezone.now()),
+        "seat": seat,
+        "fragment": True,
+        "next": reverse("drafts:seat", args=[seat.pk]),
+        # The answer to a call posted by the script comes here: its message is shown in the box.
+        "flash": list(get_messages(request)),
+    }
+    return _no_store(render(request, "judgecalls/_call_box.html", context))
 
 
 # --- the staff queue --------------------------------------------------------------------

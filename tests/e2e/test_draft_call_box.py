@@ -1,0 +1,59 @@
+"""The draft page's call box in real headless Chromium (issue 30): the player calls a judge from
+their seat without a reload, a judge claims the call in their own session (the API, through the
+server, so the server pushes), and the box names the judge, then says the call was resolved,
+all on the same page (a marker set on the window survives: no reload). axe finds no WCAG A/AA
+violation in the updated box, which is a polite live region."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+from selenium.webdriver.common.by import By
+
+from drafts.models import Seat, StaffRole
+from judgecalls.models import CallStatus, JudgeCall
+from tests.e2e.conftest import make_pod
+from tests.e2e.test_accessibility import violations
+from tests.e2e.test_live_draft import live, wait
+from tests.factories import EventStaffFactory, UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+
+def box_text(driver) -> str:
+    return driver.find_element(By.ID, "judge-call").text
+
+
+def test_the_draft_pages_call_box_is_live(browsers, login, api_for, server_url, organiser, players, cube_names):
+    pod = make_pod(organiser, players, cube_names, pick_timer=False, now=timezone.now())
+    seat = Seat.objects.get(pod=pod, position=0)
+    judge = UserFactory(username="floorjudge", first_name="Rita", last_name="Judge")
+    EventStaffFactory(event=pod.event, user=judge, role=StaffRole.JUDGE)
+    player = login(browsers.get(), players[0])
+    player.get(f"{server_url}/events/seats/{seat.pk}/")
+    live(player)
+    box = player.find_element(By.ID, "judge-call")
+    assert box.get_attribute("aria-live") == "polite"
+    player.execute_script("window.__sameDocument = true;")
+
+    player.find_element(By.ID, "judge-call-reason").send_keys("Misdeal in my pack")
+    player.find_element(By.CSS_SELECTOR, "#judge-call button.call-judge").click()
+    wait(player, lambda d: "Judge called. Please wait at your seat." in box_text(d), message="call not shown")
+    call = JudgeCall.objects.get()
+    assert call.seat_id == seat.pk and call.reason == "Misdeal in my pack"
+
+    status, body = api_for(judge).call("POST", f"/api/judge-calls/{call.pk}/claim/")
+    assert status == 200, body
+    started = timezone.now()
+    wait(player, lambda d: "A judge is coming: Rita Judge." in box_text(d), timeout=5, message="claim not shown")
+    assert (timezone.now() - started).total_seconds() < 2.5  # pushed, not polled
+    assert JudgeCall.objects.get().status == CallStatus.CLAIMED
+    assert player.execute_script("return window.__sameDocument === true")  # no reload
+    assert player.find_element(By.ID, "judge-call") == box  # the same live region, its content swapped
+    assert violations(player) == []
+
+    status, body = api_for(judge).call("POST", f"/api/judge-calls/{call.pk}/resolve/", {"outcome": "ruling"})
+    assert status == 200, body
+    wait(player, lambda d: "Your judge call was resolved." in box_text(d), timeout=5, message="resolve not shown")
+    assert player.find_elements(By.CSS_SELECTOR, "#judge-call button.call-judge")  # may call again
+    assert player.execute_script("return window.__sameDocument === true")
