@@ -28,12 +28,12 @@ api_urlpatterns = [
     ),
     path(
         "events/<int:event_id>/penalty-proposals/<str:source>/issue/",
-        api.OneProposalIssueView.as_view(),
+        api.ProposalIssueView.as_view(one=True),
         name="judgecalls-proposal-issue",
     ),
     path(
         "events/<int:event_id>/penalty-proposals/<str:source>/dismiss/",
-        api.OneProposalDismissView.as_view(),
+        api.ProposalDismissView.as_view(one=True),
         name="judgecalls-proposal-dismiss",
     ),
 ]

@@ -168,6 +168,18 @@ def _locked_penalty(penalty_id: int) -> Penalty:
     return penalty
 
 
+def _judged_event(event_id: int, actor, refusal: str) -> Event:
+    """The event, if ``actor`` judges it: 404 for no such event, else 403 with ``refusal``."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFoundError(
+            error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
+        )
+    if not permissions.judges_event(actor, event):
+        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, refusal)
+    return event
+
+
 def _source_handled(event: Event, source: str) -> bool:
     return (
         Penalty.objects.filter(event=event, source=source).exclude(status=PenaltyStatus.WITHDRAWN).exists()
@@ -203,13 +215,7 @@ def issue_penalty(
     repeat). Choosing anything else is a deviation: it needs a reason and the head judge.
     """
     now = now or timezone.now()
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError(
-            error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
-        )
-    if not permissions.judges_event(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
+    event = _judged_event(event_id, actor, gettext("Only the event's judges may issue penalties."))
     infraction = _active_infraction(infraction_code)
     registration = _locked_registration(event, registration_id)
     description = _text(
@@ -383,13 +389,7 @@ def _audit_issue(record: Penalty, expected: Expected, *, actor, at) -> None:
 def dismiss_source(*, event_id: int, source: str, actor, reason: str, now=None) -> DismissedSource:
     """A judge looked at an automatic pick and found nothing to penalise."""
     now = now or timezone.now()
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError(
-            error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
-        )
-    if not permissions.judges_event(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may do that."))
+    event = _judged_event(event_id, actor, gettext("Only the event's judges may do that."))
     parsed = parse_source(source)
     if parsed is None:
         raise DomainError(error_codes.INVALID_SOURCE, gettext("Say which pick you dismiss."), field="source")
@@ -413,13 +413,7 @@ def dismiss_sources(*, event_id: int, sources: list[str], actor, reason: str, no
     reason for all. All or nothing: a pick that is not this event's automatic pick, or that
     another judge handled meanwhile, refuses the whole dismissal (nothing is stored)."""
     now = now or timezone.now()
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise NotFoundError(
-            error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
-        )
-    if not permissions.judges_event(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may do that."))
+    event = _judged_event(event_id, actor, gettext("Only the event's judges may do that."))
     wanted = list(dict.fromkeys(str(source).strip() for source in sources or ()))
     if not wanted:
         raise DomainError(

@@ -5,9 +5,11 @@ the judge coming; the event's judges: the whole row)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -193,66 +195,63 @@ class ProposalListView(APIView):
         return Response([proposal_view(p, event) for p in site_proposals.proposals(event, timezone.now())])
 
 
-class ProposalIssueView(APIView):
-    permission_classes = [IsAuthenticated]
+class _OneOrManySchema(AutoSchema):
+    """One view serves a step's two routes: the path's ``<source>`` names one proposal
+    (``as_view(one=True)``), else the body's ``sources`` name many. Each route keeps its own
+    body, summary and operation id in the schema (two routes of one id would collide)."""
 
-    @extend_schema(
-        request=s.SourcesInput,
-        responses={201: s.IssuedOutput},
-        summary="Issue one or many proposals",
-        operation_id="penalty_proposals_issue_many",
-    )
-    def post(self, request, event_id: int):
+    def get_operation_id(self) -> str:
+        view = cast("_ProposalStepView", self.view)
+        return view.operation_ids[view.one]
+
+    def get_summary(self) -> str:
+        view = cast("_ProposalStepView", self.view)
+        return view.summaries[view.one]
+
+    def get_request_serializer(self):
+        view = cast("_ProposalStepView", self.view)
+        return view.bodies[view.one]
+
+
+# Issue or dismiss proposals: ``one`` (set per route) says whether the path names the proposal
+# or the body's ``sources`` do. Each pair below is (many, one). (A comment, not a docstring:
+# the schema would show a docstring as the operations' description.)
+class _ProposalStepView(APIView):
+    permission_classes = [IsAuthenticated]
+    schema = _OneOrManySchema()
+    one = False
+    bodies: tuple[type[serializers.Serializer], type[serializers.Serializer]]
+    summaries: tuple[str, str]
+    operation_ids: tuple[str, str]
+
+    def chosen(self, request, source: str) -> tuple[list[str], dict]:
+        """The sources named (by the path or the body) and the body's fields."""
+        data = dict(validated_body(self.bodies[self.one], request))  # a broken body is a 400
+        return ([source] if self.one else list(data.pop("sources"))), data
+
+
+@extend_schema(responses={201: s.IssuedOutput})
+class ProposalIssueView(_ProposalStepView):
+    bodies = (s.SourcesInput, s.IssueOneInput)
+    summaries = ("Issue one or many proposals", "Issue one proposal")
+    operation_ids = ("penalty_proposals_issue_many", "penalty_proposal_issue")
+
+    def post(self, request, event_id: int, source: str = ""):
         event = _staff_event(request, event_id)
-        data = validated_body(s.SourcesInput, request)
-        issued = services.issue_proposals(event_id=event.pk, actor=request.user, sources=list(data["sources"]))
+        sources, _body = self.chosen(request, source)
+        issued = services.issue_proposals(event_id=event.pk, actor=request.user, sources=sources)
         return Response(_issued(issued), status=status.HTTP_201_CREATED)
 
 
-class ProposalDismissView(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema(responses=s.DismissedOutput)
+class ProposalDismissView(_ProposalStepView):
+    bodies = (s.DismissSourcesInput, s.DismissOneInput)
+    summaries = ("Dismiss one or many proposals", "Dismiss one proposal")
+    operation_ids = ("penalty_proposals_dismiss_many", "penalty_proposal_dismiss")
 
-    @extend_schema(
-        request=s.DismissSourcesInput,
-        responses=s.DismissedOutput,
-        summary="Dismiss one or many proposals",
-        operation_id="penalty_proposals_dismiss_many",
-    )
-    def post(self, request, event_id: int):
+    def post(self, request, event_id: int, source: str = ""):
         event = _staff_event(request, event_id)
-        data = validated_body(s.DismissSourcesInput, request)
-        sources = list(dict.fromkeys(data["sources"]))
+        sources, data = self.chosen(request, source)
+        sources = list(dict.fromkeys(sources))
         services.dismiss_proposals(event_id=event.pk, actor=request.user, sources=sources, reason=data["reason"])
         return Response({"dismissed": sources})
-
-
-class OneProposalIssueView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        request=s.IssueOneInput,
-        responses={201: s.IssuedOutput},
-        summary="Issue one proposal",
-        operation_id="penalty_proposal_issue",
-    )
-    def post(self, request, event_id: int, source: str):
-        event = _staff_event(request, event_id)
-        validated_body(s.IssueOneInput, request)  # a broken body is a 400, not an issued penalty
-        issued = services.issue_proposals(event_id=event.pk, actor=request.user, sources=[source])
-        return Response(_issued(issued), status=status.HTTP_201_CREATED)
-
-
-class OneProposalDismissView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        request=s.DismissOneInput,
-        responses=s.DismissedOutput,
-        summary="Dismiss one proposal",
-        operation_id="penalty_proposal_dismiss",
-    )
-    def post(self, request, event_id: int, source: str):
-        event = _staff_event(request, event_id)
-        data = validated_body(s.DismissOneInput, request)
-        services.dismiss_proposals(event_id=event.pk, actor=request.user, sources=[source], reason=data["reason"])
-        return Response({"dismissed": [source]})
