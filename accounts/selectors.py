@@ -4,6 +4,7 @@ waitlist."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.db.models import Count, Q
 
 from accounts.models import JoinLink, Profile, WaitlistEntry
 
@@ -35,6 +36,18 @@ def open_join_link(token: str) -> JoinLink | None:
     if not token or "\x00" in token or len(token) > 64:
         return None
     return JoinLink.objects.select_related("event").filter(token=token).first()
+
+
+def places_taken(event_id: int, user) -> tuple[int, bool]:
+    """How many are registered for the event, and whether ``user`` is one of them: one query
+    for the join page."""
+    from drafts.models import Registration
+
+    registrations = Registration.objects.filter(event_id=event_id)
+    if not user.is_authenticated:
+        return registrations.count(), False
+    counts = registrations.aggregate(taken=Count("pk"), mine=Count("pk", filter=Q(user_id=user.pk)))
+    return counts["taken"], counts["mine"] > 0
 
 
 def waitlist(event_id: int) -> list[WaitlistEntry]:

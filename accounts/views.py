@@ -26,7 +26,7 @@ from accounts.services.profiles import set_language as remember_language
 from drafts import permissions
 from drafts.access import Permission
 from drafts.views.common import get_event
-from draftsite.errors import DomainError
+from draftsite.errors import DomainError, NotFoundError
 
 JOIN_PREFIX = "/join/"
 
@@ -117,28 +117,33 @@ def _join_url(request, token: str) -> str:
 
 
 def join(request, token: str):
-    link = selectors.open_join_link(token)
-    if link is None:
-        raise Http404(gettext("This join link is not valid."))
-    event = link.event
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?next={reverse('accounts:join', args=[token])}")
+    if request.method == "POST" and request.user.is_authenticated:
+        # The service reads the link itself (under its lock): no second read of it here.
         try:
             result = services.join_event(token=token, user=request.user, now=timezone.now())
+        except NotFoundError:
+            raise Http404(gettext("This join link is not valid.")) from None
         except DomainError as exc:
             messages.error(request, exc.message)
             return redirect("accounts:join", token)
+        assert result.event is not None
         if result.status == WAITLISTED:
             messages.info(
                 request, gettext("The event is full: you are on the waitlist and get an email if a place frees.")
             )
         else:
-            messages.success(request, gettext("You are registered for %(name)s.") % {"name": event.name})
-        return redirect("drafts:event-detail", event.pk)
+            messages.success(request, gettext("You are registered for %(name)s.") % {"name": result.event.name})
+        return redirect("drafts:event-detail", result.event.pk)
+    link = selectors.open_join_link(token)
+    if link is None:
+        raise Http404(gettext("This join link is not valid."))
+    event = link.event
+    if request.method == "POST":  # signed out
+        return redirect(f"{reverse('login')}?next={reverse('accounts:join', args=[token])}")
     registered = waitlisted = None
+    taken, mine = selectors.places_taken(event.pk, request.user)
     if request.user.is_authenticated:
-        registered = event.registrations.filter(user=request.user).first()
+        registered = mine
         waitlisted = selectors.waitlist_position(event.pk, request.user)
     closed = not link.is_open or (link.deadline is not None and timezone.now() > link.deadline)
     return render(
@@ -151,7 +156,7 @@ def join(request, token: str):
             "closed": closed,
             "registered": registered,
             "waitlist_position": waitlisted,
-            "taken": event.registrations.count(),
+            "taken": taken,
             "path": reverse("accounts:join", args=[token]),
             "signup_open": services.signup_allowed(token),
         },

@@ -4,8 +4,8 @@
 Each player (an account with a signed-in session, made beforehand) arrives at a random moment
 of the minute, opens the join page (GET /join/<token>/) and presses "Join this event" (POST),
 as a phone that followed the QR code does. Capacity is below the crowd and a waitlist is on,
-so both paths run and race. Measured per request: latency (p50, p95, p99, max) and errors (any
-answer other than the page or the redirect to the event). Then the database is checked: every
+so both paths run and race. Measured per request: latency (p50, p95, p99, max), errors (any
+answer other than the page or the redirect to the event) and the web processes' CPU time. Then the database is checked: every
 player is registered or waitlisted exactly once, and no more than the capacity is registered.
 
 Needs DATABASE_URL (a PostgreSQL it may fill: it makes a fresh event and users). Starts one
@@ -77,6 +77,23 @@ def setup(players: int, capacity: int) -> tuple[str, int, list[str], str]:
         store.create()
         sessions.append(str(store.session_key))
     return link.token, event.pk, sessions, stamp
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU of the web server and its workers (the process group), from /proc:
+    the cost per request, which the latency alone hides on a shared machine."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the name: state, ppid, pgrp, ...; utime and stime are the 14th and 15th fields.
+        if int(fields[2]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -166,9 +183,11 @@ def main() -> None:
     port = free_port()
     server = start_server(port, args.workers)
     try:
+        cpu_before = server_cpu_seconds(server.pid)
         latencies, errors, elapsed = asyncio.run(
             crowd(f"http://127.0.0.1:{port}", token, event_id, sessions, args.seconds, args.seed)
         )
+        cpu_s = server_cpu_seconds(server.pid) - cpu_before
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=20)
@@ -196,6 +215,8 @@ def main() -> None:
         "p99_ms": round(percentile(all_ms, 99) or 0, 1),
         "max_ms": round(max(all_ms, default=0), 1),
         "post_p99_ms": round(percentile([ms for kind, ms in latencies if kind == "POST"], 99) or 0, 1),
+        "server_cpu_s": round(cpu_s, 2),
+        "server_cpu_ms_per_request": round(cpu_s * 1000 / max(1, len(latencies)), 1),
         "registered": registered,
         "waitlisted": waitlisted,
         "target_p99_ms": TARGET_P99_MS,

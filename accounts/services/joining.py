@@ -13,8 +13,8 @@ import datetime as dt
 import secrets
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import ProtectedError, RestrictedError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, ProtectedError, Q, RestrictedError
 from django.urls import reverse
 from django.utils.translation import gettext
 
@@ -37,6 +37,7 @@ class JoinResult:
     registration: Registration | None = None
     waitlist_entry: WaitlistEntry | None = None
     already: bool = False  # they had joined before: nothing changed
+    event: Event | None = None  # the link's event (the join page redirects to it)
 
 
 @transaction.atomic
@@ -92,18 +93,32 @@ def close_registration(*, event_id: int, actor, now: dt.datetime) -> JoinLink:
 def _locked_link(token: str) -> JoinLink:
     if not token or "\x00" in token or len(token) > 64:
         raise NotFoundError(error_codes.UNKNOWN_JOIN_LINK, gettext("This join link is not valid."))
-    link = JoinLink.objects.select_for_update().select_related("event").filter(token=token).first()
+    # Only the link's row: a plain FOR UPDATE over the join would lock the event's row too,
+    # which open/close_registration lock before the link (a deadlock), and which every insert
+    # referencing the event (its FK check) would queue behind.
+    link = JoinLink.objects.select_for_update(of=("self",)).select_related("event").filter(token=token).first()
     if link is None:
         raise NotFoundError(error_codes.UNKNOWN_JOIN_LINK, gettext("This join link is not valid."))
     return link
 
 
-def _registration_name(event: Event, user) -> str:
-    """The name on the pairings: the display name, made unique within the event."""
-    name = selectors.display_name(user)[:100]
-    if Registration.objects.filter(event=event, name=name).exists():
-        name = f"{name[:60]} ({user.get_username()})"[:100]
-    return name
+def _register(event: Event, user, name: str) -> Registration:
+    """Register ``user`` (the caller holds the link's lock and found no registration of theirs)
+    under ``name``, their display name; when someone in the event has it already, under the
+    name with their username. The unique name constraint decides, so the common case is one
+    insert rather than a look-up and an insert while the lock is held."""
+    name = name.strip()[:100] or user.get_username()
+    fallback = f"{name[:60]} ({user.get_username()})"[:100]
+    for candidate in (name, fallback):
+        try:
+            with transaction.atomic():
+                return Registration.objects.create(event=event, user=user, name=candidate)
+        except IntegrityError:
+            continue
+    raise ConflictError(
+        error_codes.ALREADY_REGISTERED,
+        gettext("Someone called %(display)s is already registered.") % {"display": repr(fallback)},
+    )
 
 
 def _has_room(link: JoinLink, event: Event) -> bool:
@@ -112,24 +127,32 @@ def _has_room(link: JoinLink, event: Event) -> bool:
 
 @transaction.atomic
 def join_event(*, token: str, user, now: dt.datetime) -> JoinResult:
-    """Register ``user`` through the join link, or put them on the waitlist when full."""
+    """Register ``user`` through the join link, or put them on the waitlist when full.
+
+    Every joiner of the event queues on the link's row lock, so as little as possible happens
+    while it is held: the name is read before it; the count (with whether they are registered,
+    one statement) and their waitlist place after it, in statements begun after the wait (one
+    begun before would count with a snapshot from before it)."""
+    name = selectors.display_name(user)
     link = _locked_link(token)
     event = link.event
-    registration = Registration.objects.filter(event=event, user=user).first()
-    if registration is not None:
-        return JoinResult(REGISTERED, registration=registration, already=True)
+    counts = Registration.objects.filter(event=event).aggregate(
+        taken=Count("pk"), mine=Count("pk", filter=Q(user=user))
+    )
+    if counts["mine"]:
+        registration = Registration.objects.get(event=event, user=user)
+        return JoinResult(REGISTERED, registration=registration, already=True, event=event)
     entry = WaitlistEntry.objects.filter(event=event, user=user).first()
     if entry is not None:
-        return JoinResult(WAITLISTED, waitlist_entry=entry, already=True)
+        return JoinResult(WAITLISTED, waitlist_entry=entry, already=True, event=event)
     if not link.is_open or (link.deadline is not None and now > link.deadline):
         raise ConflictError(error_codes.REGISTRATION_CLOSED, gettext("Registration for this event is closed."))
-    if _has_room(link, event):
-        registration = register_player(event_id=event.pk, user=user, name=_registration_name(event, user))
-        return JoinResult(REGISTERED, registration=registration)
+    if link.capacity is None or counts["taken"] < link.capacity:
+        return JoinResult(REGISTERED, registration=_register(event, user, name), event=event)
     if not link.waitlist:
         raise ConflictError(error_codes.REGISTRATION_FULL, gettext("This event is full."))
     entry = WaitlistEntry.objects.create(event=event, user=user, created_at=now)
-    return JoinResult(WAITLISTED, waitlist_entry=entry)
+    return JoinResult(WAITLISTED, waitlist_entry=entry, event=event)
 
 
 @transaction.atomic
@@ -186,7 +209,7 @@ def _move_up(link: JoinLink, event: Event) -> list[Registration]:
         entry = WaitlistEntry.objects.filter(event=event).select_related("user").order_by("created_at", "pk").first()
         if entry is None:
             break
-        registration = register_player(event_id=event.pk, user=entry.user, name=_registration_name(event, entry.user))
+        registration = _register(event, entry.user, selectors.display_name(entry.user))
         entry.delete()
         moved.append(registration)
         send_user_mail(

@@ -186,3 +186,45 @@ def test_register_me_on_the_event_page_goes_through_the_join_link_once_open(clie
     assert "Registration for this event is closed." not in response.content.decode()
     client.post(f"/join/{link.token}/")
     assert not Registration.objects.filter(event=event, user__username="late").exists()  # full, no waitlist
+
+
+def test_the_join_page_and_the_join_take_a_bounded_number_of_queries(
+    client, event, organiser, django_assert_max_num_queries
+):
+    """500 players join in a minute (bench/join_load): each query is a round trip, and the
+    join's are made while every other joiner of the event waits on the link's lock."""
+    link = services.open_registration(event_id=event.pk, actor=organiser, now=timezone.now(), capacity=8)
+    path = f"/join/{link.token}/"
+    services.join_event(token=link.token, user=UserFactory(), now=timezone.now())
+    client.force_login(UserFactory(username="quick"))
+    # Session, user, profile language, link, places (with one's own), waitlist, roles.
+    with django_assert_max_num_queries(7):
+        page = client.get(path).content.decode()
+    assert "join-button" in page and "1 of 8 places taken." in page
+    # Session, user, profile language, display name, BEGIN, then under the lock: the link,
+    # places (with one's own), waitlist place, the insert in a savepoint (3), COMMIT.
+    with django_assert_max_num_queries(12):
+        response = client.post(path)
+    assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/"
+    assert Registration.objects.filter(event=event, user__username="quick").exists()
+    page = client.get(path).content.decode()
+    assert 'id="join-status"' in page and "You are registered for this event." in page and "2 of 8" in page
+
+
+def test_a_display_name_taken_in_the_event_gets_the_username(event, organiser):
+    link = services.open_registration(event_id=event.pk, actor=organiser, now=NOW, capacity=8)
+    first, second = people(2, prefix="ana")
+    Profile.objects.create(user=first, display_name="Ana")
+    Profile.objects.create(user=second, display_name="Ana")
+    services.join_event(token=link.token, user=first, now=NOW)
+    result = services.join_event(token=link.token, user=second, now=NOW)
+    assert result.status == REGISTERED and result.registration.name == "Ana (ana1)"
+    again = services.join_event(token=link.token, user=second, now=NOW)
+    assert again.already and again.registration.pk == result.registration.pk
+    assert sorted(Registration.objects.filter(event=event).values_list("name", flat=True)) == ["Ana", "Ana (ana1)"]
+
+
+def test_a_signed_in_join_by_an_unknown_token_is_not_found(client):
+    client.force_login(UserFactory())
+    assert client.post("/join/not-a-token/").status_code == 404
+    assert client.post("/join/%00/").status_code == 400
