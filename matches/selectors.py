@@ -45,6 +45,18 @@ class RoundOneWarning:
     def missing(self) -> int:
         return len(self.no_deck) + len(self.illegal_deck)
 
+    def as_payload(self) -> dict:
+        """The API's ``round_one_warning`` (``RoundOneWarningOutput``)."""
+
+        def players(registrations: list[Registration]) -> list[dict]:
+            return [{"registration": r.pk, "name": r.name} for r in registrations]
+
+        return {
+            "no_deck": players(self.no_deck),
+            "illegal_deck": players(self.illegal_deck),
+            "deck_building_pods": [{"pod": pod.pk, "number": pod.number} for pod in self.building_pods],
+        }
+
 
 def round_one_warning(event: Event, pod_id: int | None) -> RoundOneWarning | None:
     """What the organiser should know before pairing round 1 of a scope (None for later rounds)."""

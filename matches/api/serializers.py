@@ -151,6 +151,30 @@ class RoundOutput(serializers.Serializer):
     matches = MatchOutput(many=True, required=False)
 
 
+class WarnedPlayerOutput(serializers.Serializer):
+    registration = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class DeckBuildingPodOutput(serializers.Serializer):
+    pod = serializers.IntegerField()
+    number = serializers.IntegerField()
+
+
+class RoundOneWarningOutput(serializers.Serializer):
+    no_deck = WarnedPlayerOutput(many=True)
+    illegal_deck = WarnedPlayerOutput(many=True, help_text="Players whose registered deck failed its check.")
+    deck_building_pods = DeckBuildingPodOutput(many=True, help_text="Pods whose deck-building time was not over.")
+
+
+class PairedRoundOutput(RoundOutput):
+    round_one_warning = RoundOneWarningOutput(
+        allow_null=True,
+        help_text="Round 1 only: what the dashboard warns of before pairing (players without a legal "
+        "deck, pods still deck building), as it stood when the round was paired; null when nothing was wrong.",
+    )
+
+
 class StandingRowOutput(serializers.Serializer):
     pod = serializers.IntegerField(allow_null=True, help_text="Per-pod mode: the pod whose table this is.")
     rank = serializers.IntegerField()

@@ -97,15 +97,20 @@ class RoundListView(APIView):
         now = timezone.now()
         return Response([selectors.round_payload(r, now, with_matches=False) for r in rounds])
 
-    @extend_schema(request=s.PairInput, responses={201: s.RoundOutput}, summary="Pair the next round")
+    @extend_schema(request=s.PairInput, responses={201: s.PairedRoundOutput}, summary="Pair the next round")
     def post(self, request, event_id: int):
-        services.require_organiser(request.user, _event(event_id).pk)
+        event = _event(event_id)
+        services.require_organiser(request.user, event.pk)
         data = validated_body(s.PairInput, request)
-        round_obj = services.pair_next_round(event_id=event_id, actor=request.user, pod_id=data.get("pod"))
-        return Response(
-            selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True),
-            status=status.HTTP_201_CREATED,
-        )
+        pod_id = data.get("pod")
+        # The dashboard's round-1 warning, read before pairing (after it there is a round 1).
+        # Only for a pod of this event: another event's pod is refused by the service.
+        ours = pod_id is None or event.pods.filter(pk=pod_id).exists()
+        warning = selectors.round_one_warning(event, pod_id) if ours else None
+        round_obj = services.pair_next_round(event_id=event_id, actor=request.user, pod_id=pod_id)
+        payload = selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True)
+        payload["round_one_warning"] = warning.as_payload() if warning else None
+        return Response(payload, status=status.HTTP_201_CREATED)
 
 
 class RoundDetailView(APIView):

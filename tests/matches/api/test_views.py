@@ -2,6 +2,7 @@
 CSV exports and the live socket."""
 
 import csv
+import datetime as dt
 import io
 
 import pytest
@@ -10,9 +11,11 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from decks.models import Deck
+from drafts.models import PodState
 from draftsite.routing import websocket_urlpatterns
 from matches import services
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchStatus, Round
 from penalties import services as penalty_services
 from tests.matches.conftest import T0, Tournament
 
@@ -182,3 +185,30 @@ def test_the_socket_says_changed_when_a_result_is_reported():
     message = async_to_sync(scenario)()
     assert message == {"type": "changed", "pod": None, "event": t.event.pk}
     assert Match.objects.get(pk=match.pk).status == MatchStatus.REPORTED
+
+
+@pytest.mark.django_db
+def test_pairing_round_one_says_who_has_no_legal_deck_and_which_pods_still_build(world):
+    """Issue 27: the API pairs as it is asked (pairing anyway is the call itself) and answers
+    the dashboard's round-1 warning with the round, read from the same selector as the page."""
+    world.configure()
+    type(world.pod).objects.filter(pk=world.pod.pk).update(
+        state=PodState.DECK_BUILDING, deck_building_deadline=T0 + dt.timedelta(minutes=25)
+    )
+    for reg in world.regs[:6]:
+        Deck.objects.create(
+            event=world.event, registration=reg, format="limited", valid=True, submitted_at=T0, updated_at=T0
+        )
+    Deck.objects.create(
+        event=world.event, registration=world.regs[6], format="limited", valid=False, submitted_at=T0, updated_at=T0
+    )
+    org = world.client(world.organiser)
+    first = org.post(f"/api/events/{world.event.pk}/rounds/", {"pod": world.pod.pk}, format="json")
+    assert first.status_code == 201 and first.json()["number"] == 1
+    warning = first.json()["round_one_warning"]
+    assert warning["no_deck"] == [{"registration": world.regs[7].pk, "name": "Player 8"}]
+    assert warning["illegal_deck"] == [{"registration": world.regs[6].pk, "name": "Player 7"}]
+    assert warning["deck_building_pods"] == [{"pod": world.pod.pk, "number": 1}]
+    world.play_round(Round.objects.get(pk=first.json()["id"]))
+    second = org.post(f"/api/events/{world.event.pk}/rounds/", {"pod": world.pod.pk}, format="json")
+    assert second.status_code == 201 and second.json()["round_one_warning"] is None  # round 2: no warning
