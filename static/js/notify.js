@@ -1,17 +1,15 @@
-// Browser notifications while the player's tab is hidden (issue 28): a pack is waiting, the
-// review or deck building ends in a minute. It asks for permission once, explained, and
-// listens to the page's own socket through the "live:message" events that live.js dispatches
-// for every frame (no third-party push service). Frames are searched for the fields it needs
-// (a seat's "queue", a pod's "review_deadline"/"deck_building_deadline"), whatever the dialect.
+// Browser notifications while the player's tab is hidden (issue 28). The shared part
+// (window.DraftNotify: notify while hidden, offer to turn notifications on, asked once for the
+// whole site) serves the match page too (matchnotify.js). The draft page's part: a pack is
+// waiting, the review or deck building ends in a minute. It listens to the page's own socket
+// through the "live:message" events that live.js dispatches for every frame (no third-party
+// push service). Frames are searched for the fields it needs (a seat's "queue", a pod's
+// "review_deadline"/"deck_building_deadline"), whatever the dialect.
 (function () {
   "use strict";
+  if (!("Notification" in window)) return;
   var ASKED = "draftsite-notify-asked";
-  var root = document.querySelector("[data-notify]");
-  if (!root || !("Notification" in window)) return;
   var t = window.gettext || function (s) { return s; };
-  var seenPacks = {};
-  var first = true;
-  var timers = {};
 
   function notify(tag, body) {
     if (!document.hidden || Notification.permission !== "granted") return;
@@ -23,7 +21,8 @@
     }
   }
 
-  function offer() {
+  // The explained offer, once per browser; ``first``: put it at the top of ``root``.
+  function offer(root, question, first) {
     if (Notification.permission !== "default" || localStorage.getItem(ASKED)) return;
     var bar = document.createElement("div");
     bar.className = "panel notify-offer";
@@ -31,7 +30,7 @@
     bar.setAttribute("role", "region");
     bar.setAttribute("aria-label", t("Notifications"));
     var text = document.createElement("p");
-    text.textContent = t("Get a notification when a pack is waiting or a clock is about to run out while this tab is in the background?");
+    text.textContent = question;
     var yes = document.createElement("button");
     yes.type = "button";
     yes.className = "button primary small";
@@ -51,8 +50,22 @@
     bar.appendChild(text);
     bar.appendChild(yes);
     bar.appendChild(no);
-    root.insertBefore(bar, root.firstChild);
+    if (first) root.insertBefore(bar, root.firstChild);
+    else root.appendChild(bar);
   }
+
+  window.DraftNotify = { notify: notify, offer: offer };
+})();
+
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-notify]");
+  if (!root || !window.DraftNotify) return;
+  var t = window.gettext || function (s) { return s; };
+  var notify = window.DraftNotify.notify;
+  var seenPacks = {};
+  var first = true;
+  var timers = {};
 
   function walk(value, visit) {
     if (!value || typeof value !== "object") return;
@@ -89,5 +102,9 @@
     if (fresh.length || drawing) first = false;
   });
 
-  offer();
+  window.DraftNotify.offer(
+    root,
+    t("Get a notification when a pack is waiting or a clock is about to run out while this tab is in the background?"),
+    true
+  );
 })();
