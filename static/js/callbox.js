@@ -2,7 +2,9 @@
  * ws/judgecalls/seats/<id>/ says "call_box" when the player's own call changes (made, claimed,
  * escalated, resolved; judgecalls/frames.py); the box is then fetched from its fragment view,
  * which checks who is asking. The form posts without a reload (the plain form still works
- * without script). The box is an aria-live region: its node stays, only its content changes. */
+ * without script). The box is an aria-live region: its node stays, only its content changes.
+ * The socket is open only while the player has a call open: only then can the box change (no
+ * one else makes a player's call), and a draft page costs no second socket the rest of the time. */
 (function () {
   "use strict";
   var box = document.getElementById("judge-call");
@@ -11,12 +13,30 @@
   var busy = false;
   var again = false;
   var delay = 1000;
+  var socket = null;
+
+  function callOpen() {
+    var status = box.querySelector(".judge-call-status");
+    return !!status && status.getAttribute("data-status") !== "resolved";
+  }
+
+  // Follow the call while it is open; stop once it is resolved.
+  function follow() {
+    if (callOpen()) {
+      if (!socket) connect();
+    } else if (socket) {
+      var old = socket;
+      socket = null;
+      old.close();
+    }
+  }
 
   function draw(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var fresh = holder.querySelector("#judge-call");
     if (fresh && fresh.innerHTML !== box.innerHTML) box.innerHTML = fresh.innerHTML;
+    follow();
   }
 
   function refresh() {
@@ -55,18 +75,21 @@
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + location.host + box.dataset.socket);
-    socket.onopen = function () { delay = 1000; };
-    socket.onmessage = function (event) {
+    var mine = new WebSocket(scheme + location.host + box.dataset.socket);
+    socket = mine;
+    mine.onopen = function () { delay = 1000; };
+    mine.onmessage = function (event) {
       var frame;
       try { frame = JSON.parse(event.data); } catch (e) { return; }
       if (frame && frame.type === "call_box") refresh();
     };
-    socket.onclose = function () {
+    mine.onclose = function () {
+      if (socket !== mine) return; // closed on purpose: the call is over
+      socket = null;
       // Reconnect, backing off; the connect frame redraws whatever was missed meanwhile.
-      setTimeout(connect, delay);
+      setTimeout(function () { if (!socket && callOpen()) connect(); }, delay);
       delay = Math.min(delay * 2, 30000);
     };
   }
-  connect();
+  follow();
 })();

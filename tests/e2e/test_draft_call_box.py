@@ -2,7 +2,8 @@
 their seat without a reload, a judge claims the call in their own session (the API, through the
 server, so the server pushes), and the box names the judge, then says the call was resolved,
 all on the same page (a marker set on the window survives: no reload). axe finds no WCAG A/AA
-violation in the updated box, which is a polite live region."""
+violation in the updated box, which is a polite live region. The box's socket is open only
+while the call is."""
 
 from __future__ import annotations
 
@@ -20,6 +21,26 @@ from tests.factories import EventStaffFactory, UserFactory
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
+# Records the URL of every socket the page opens (the real WebSocket still does the work).
+RECORD_SOCKETS = """
+(function () {
+  var Real = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = function (url, protocols) {
+    var socket = protocols === undefined ? new Real(url) : new Real(url, protocols);
+    window.__sockets.push({ url: String(url), socket: socket });
+    return socket;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (k) { window.WebSocket[k] = Real[k]; });
+})();
+"""
+OPEN_CALL_SOCKETS = (
+    "return window.__sockets.filter(function (s) {"
+    " return s.url.indexOf('/ws/judgecalls/seats/') >= 0 && s.socket.readyState <= 1; }).length"
+)
+
+
 def box_text(driver) -> str:
     return driver.find_element(By.ID, "judge-call").text
 
@@ -30,8 +51,14 @@ def test_the_draft_pages_call_box_is_live(browsers, login, api_for, server_url, 
     judge = UserFactory(username="floorjudge", first_name="Rita", last_name="Judge")
     EventStaffFactory(event=pod.event, user=judge, role=StaffRole.JUDGE)
     player = login(browsers.get(), players[0])
-    player.get(f"{server_url}/events/seats/{seat.pk}/")
+    added = player.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_SOCKETS})
+    try:
+        player.get(f"{server_url}/events/seats/{seat.pk}/")
+    finally:
+        player.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     live(player)
+    # No call, nothing that can change the box: the draft page holds its seat socket only.
+    assert player.execute_script(OPEN_CALL_SOCKETS) == 0
     box = player.find_element(By.ID, "judge-call")
     assert box.get_attribute("aria-live") == "polite"
     player.execute_script("window.__sameDocument = true;")
@@ -41,6 +68,7 @@ def test_the_draft_pages_call_box_is_live(browsers, login, api_for, server_url, 
     wait(player, lambda d: "Judge called. Please wait at your seat." in box_text(d), message="call not shown")
     call = JudgeCall.objects.get()
     assert call.seat_id == seat.pk and call.reason == "Misdeal in my pack"
+    wait(player, lambda d: d.execute_script(OPEN_CALL_SOCKETS) == 1, message="the open call is not followed")
 
     status, body = api_for(judge).call("POST", f"/api/judge-calls/{call.pk}/claim/")
     assert status == 200, body
@@ -56,4 +84,5 @@ def test_the_draft_pages_call_box_is_live(browsers, login, api_for, server_url, 
     assert status == 200, body
     wait(player, lambda d: "Your judge call was resolved." in box_text(d), timeout=5, message="resolve not shown")
     assert player.find_elements(By.CSS_SELECTOR, "#judge-call button.call-judge")  # may call again
+    wait(player, lambda d: d.execute_script(OPEN_CALL_SOCKETS) == 0, message="the resolved call is still followed")
     assert player.execute_script("return window.__sameDocument === true")
