@@ -20,9 +20,8 @@ from tests.factories import UserFactory
 START = timezone.now()  # the pages settle pods at the real time: a pod started long ago has finished
 
 
-@pytest.fixture
-def event_with_two_pods(organiser, cube_names):
-    """Two 8-seat pods, both started now (the pages settle pods at the real time)."""
+def make_two_pods(organiser, cube_names):
+    """An event with two 8-seat pods, both started now (the pages settle pods at the real time)."""
     event = services.create_event(
         name="Two pods", date=START.date(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
@@ -31,6 +30,11 @@ def event_with_two_pods(organiser, cube_names):
     for pod in pods:
         services.start_pod(pod_id=pod.pk, actor=organiser, now=START)
     return event, pods
+
+
+@pytest.fixture
+def event_with_two_pods(organiser, cube_names):
+    return make_two_pods(organiser, cube_names)
 
 
 def states(pods):
@@ -131,13 +135,7 @@ def test_the_api_pauses_and_resumes_every_pod(event_with_two_pods, organiser):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_organisers_pausing_every_pod_at_once_pause_each_pod_once(organiser, cube_names):
-    event = services.create_event(
-        name="Race", date=START.date(), created_by=organiser, draft_format="cube", cube_list=cube_names
-    )
-    regs = [services.register_player(event_id=event.pk, user=UserFactory(username=f"r{i}")) for i in range(16)]
-    pods = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]])
-    for pod in pods:
-        services.start_pod(pod_id=pod.pk, actor=organiser)
+    event, pods = make_two_pods(organiser, cube_names)
     outcomes, barrier = [], threading.Barrier(2)
 
     def pause():
