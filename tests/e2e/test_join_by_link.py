@@ -9,12 +9,11 @@ import time
 import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from accounts import services as account_services
 from drafts import services
 from drafts.models import Seat
-from tests.e2e.test_live_draft import PHONE, live, ui_pick
+from tests.e2e.test_live_draft import PHONE, live, ui_pick, wait
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -36,7 +35,8 @@ window.Notification = FakeNotification;
 
 
 def until(driver, condition, timeout=15.0, message=""):
-    WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message)
+    # The shared wait: a page navigating between find and read is looked at again, not an error.
+    wait(driver, condition, timeout=timeout, message=message)
 
 
 def test_a_stranger_joins_by_link_checks_in_drafts_and_is_notified(
