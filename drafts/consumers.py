@@ -131,6 +131,10 @@ class _PodSocket(GuardedJsonConsumer):
         self.flushing = False
         self.delta_sent_at: dict[int, float] = {}  # pod -> loop time of its last delta frame
         self.board_due: asyncio.TimerHandle | None = None
+        # The pod's version read after the viewer was authorised: a document newer than it
+        # says whether the viewer may still follow (``may_follow``); an older one says nothing.
+        self.authorised_at: dict[int, int] = {}
+        self.forbidden = False
 
     @property
     def stateful(self) -> bool:
@@ -189,6 +193,7 @@ class _PodSocket(GuardedJsonConsumer):
         versions = await database_sync_to_async(self.arrived)()
         for pod_id in self.pod_ids:
             version = versions.get(pod_id, 0)
+            self.authorised_at.setdefault(pod_id, version)
             await self.deliver(
                 live.pod_topic(pod_id),
                 version,
@@ -197,6 +202,8 @@ class _PodSocket(GuardedJsonConsumer):
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """Text frames straight to the server (draftsite.websockets: ``frame_send``)."""
+        if self.forbidden and not close:  # the viewer lost the page: nothing more reaches it
+            return
         frame_send = self.scope.get("frame_send")
         if text_data is not None and bytes_data is None and not close and frame_send is not None:
             try:
@@ -219,8 +226,14 @@ class _PodSocket(GuardedJsonConsumer):
         a seat's queue only forward (a newer queue replaces an older one). State dialect: keep
         the newest document; the page gets its delta at the end of this event-loop turn.
         """
+        if self.forbidden:
+            return
         if topic.startswith("state:"):
-            self.hear(state.shared_document(topic, version, text))
+            document = state.shared_document(topic, version, text)
+            if not self.may_follow(document):
+                await self.forbid()
+                return
+            self.hear(document)
             return
         if text.startswith(live.ARRIVED_PREFIX):
             text = await self.queue_from_document(version)
@@ -233,6 +246,18 @@ class _PodSocket(GuardedJsonConsumer):
         if len(sent) > 256:  # bounded: versions this old no longer arrive
             sent.difference_update(sorted(sent)[:128])
         await self.send(text_data=text)
+
+    def may_follow(self, document: state.Document) -> bool:
+        """Whether the viewer may still follow the pod, as far as this document says (a seat's
+        player: the seat is still theirs). Checked on every document, before any frame of it
+        is made: a seat handed over mid-draft shows the old player nothing of the new one's."""
+        return True
+
+    async def forbid(self) -> None:
+        """The viewer may no longer follow: stop at once and close (as a heartbeat would)."""
+        self.forbidden = True
+        self.newest.clear()
+        await self.close(code=CLOSE_FORBIDDEN)
 
     async def disconnect(self, code):
         if self.board_due is not None:
@@ -284,8 +309,12 @@ class _PodSocket(GuardedJsonConsumer):
             newer = self.newest.pop(pod_id, None)
             if newer is not None and newer.version > document.version:
                 document = newer  # a change heard while reading: it is newer still
+            if not self.may_follow(document):
+                await self.forbid()
+                return
             shown = state.pieces(document, self.viewer_for(pod_id))
             self.shown[pod_id], self.version[pod_id] = shown, document.version
+            self.authorised_at.setdefault(pod_id, document.version)
             await self.send(
                 text_data=state.snapshot_frame(document, shown, cards_url=self.cards_url, now=timezone.now())
             )
@@ -314,6 +343,12 @@ class _PodSocket(GuardedJsonConsumer):
         if pod_id in self.version and document.version <= self.version[pod_id]:
             return
         self.newest[pod_id] = document
+        if (
+            self.board_due is not None
+            and pod_id in self.shown
+            and not state.own_pieces_changed(document, self.viewer_for(pod_id), self.shown[pod_id])
+        ):
+            return  # only the board moved: it goes with the board's turn, already booked
         if not self.flushing and pod_id in self.version:
             self.flushing = True
             asyncio.get_running_loop().call_soon(self.flush_soon)
@@ -346,14 +381,14 @@ class _PodSocket(GuardedJsonConsumer):
         for pod_id, document in newest.items():
             if pod_id not in self.version or document.version <= self.version[pod_id]:
                 continue
-            after = state.pieces(document, self.viewer_for(pod_id))
-            changed = state.changed_keys(self.shown[pod_id], after)
-            if not changed:  # nothing this viewer sees changed: the page's version stays
-                continue
+            viewer = self.viewer_for(pod_id)
             due = self.delta_sent_at.get(pod_id, float("-inf")) + self.BOARD_EVERY
-            if state.board_only(changed) and loop.time() < due:
+            if loop.time() < due and not state.own_pieces_changed(document, viewer, self.shown[pod_id]):
                 self.newest.setdefault(pod_id, document)  # unless a newer one came meanwhile
                 self.flush_at(due)
+                continue
+            after = state.pieces(document, viewer)
+            if not state.changed_keys(self.shown[pod_id], after):  # nothing this viewer sees: its version stays
                 continue
             changes = state.delta(self.shown[pod_id], after)
             start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
@@ -393,6 +428,11 @@ class _PodSocket(GuardedJsonConsumer):
 
 class SeatSocket(_PodSocket):
     """ws/seats/<seat_id>/: the seat's player, or staff of the event (read-only viewers)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.registration_id: int | None = None  # the player's, when authorised
+        self.holder_confirmed = False  # a document since the last heartbeat showed it theirs
 
     def topics(self) -> list[str]:
         if self.stateful:  # the pod's document holds the seat's queue too
@@ -528,6 +568,7 @@ class SeatSocket(_PodSocket):
         self.cards_url = cards_url(seat.pod.event, self.scope)
         if permissions.owns_seat(self.user, seat):
             self.role, self.viewer = "player", state.Viewer(seat_ids=(seat.pk,))
+            self.registration_id = seat.registration_id
             return [seat.pod_id], seat.pk
         if permissions.sees_everything(self.user, seat.pod.event_id):
             self.role, self.event_id = "staff", seat.pod.event_id
@@ -535,7 +576,24 @@ class SeatSocket(_PodSocket):
             return [seat.pod_id], None
         return None
 
+    def may_follow(self, document: state.Document) -> bool:
+        if self.role != "player":
+            return True
+        pod_id = document.pod_id
+        if pod_id not in self.authorised_at or document.version <= self.authorised_at[pod_id]:
+            return True  # from before the authorisation (processes publish out of order)
+        seat = next((row for row in document.data["seats"] if row[0] == self.seat_id), None)
+        if seat is None or seat[3] != self.registration_id:
+            return False
+        self.holder_confirmed = True
+        return True
+
     async def astill_allowed(self) -> bool:
+        # A document heard since the last heartbeat already said the seat is the player's
+        # (``may_follow``); only a page whose pod stood still asks the database.
+        if self.role == "player" and self.holder_confirmed:
+            self.holder_confirmed = False
+            return True
         # 1,000 pages send 50 heartbeats a second: the player's check is one prepared
         # statement on the event loop's pool where there is one, not a thread and the ORM.
         if self.role == "player" and fastpath.async_enabled():

@@ -353,6 +353,21 @@ def pieces(document: Document, viewer: Viewer) -> dict[str, bytes]:
     return out
 
 
+def own_pieces_changed(document: Document, viewer: Viewer, shown: dict[str, bytes]) -> bool:
+    """Whether anything but the seats' places on the board differs from ``shown``: what
+    ``board_only`` would say of ``changed_keys``, without building the whole view (most
+    documents a seat page hears are a neighbour's pick, held back for the board's turn)."""
+    shared = document.shared_pieces
+    if shown.get("pod") != shared["pod"] or shown.get("piles_open") != shared["piles_open"]:
+        return True
+    seat_ids = [s[0] for s in document.data["seats"]] if viewer.every_seat else viewer.seat_ids
+    for seat_id in seat_ids:
+        for key, value in document.seat_pieces(seat_id, full=viewer.full).items():
+            if shown.get(key) != value:
+                return True
+    return False
+
+
 def _assemble(changed: dict[str, bytes]) -> dict:
     """Pieces back into the shape of ``protocol.State`` (or of a delta's changes), each kept
     as its encoded JSON (``orjson.Fragment``): a frame is never encoded twice."""
@@ -387,11 +402,6 @@ def snapshot_state(shown: dict[str, bytes]) -> dict:
 def changed_keys(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
     """The pieces of ``after`` that differ from ``before``."""
     return [key for key, value in after.items() if before.get(key) != value]
-
-
-def board_only(keys: list[str]) -> bool:
-    """Whether these changed pieces are all other seats' places on the board."""
-    return all(key.startswith("board:") for key in keys)
 
 
 def delta(before: dict[str, bytes], after: dict[str, bytes]) -> dict:

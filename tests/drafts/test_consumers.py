@@ -3,6 +3,8 @@ pod id and a version number (never a card: the page fetches what its viewer may 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
@@ -14,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import presence, services
-from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+from drafts.models import DraftCard, EventStaff, Pack, Registration, Seat, StaffRole
 from draftsite.asgi import application
 from draftsite.routing import websocket_urlpatterns
 from tests.drafts import conftest
@@ -69,9 +71,9 @@ async def opened(path, user=None):
 
 
 @database_sync_to_async
-def hand_to_newcomer(seat, organiser) -> None:
+def hand_to_newcomer(seat, organiser, username="rita") -> None:
     """The organiser hands the seat to a newly registered player (seat replacement)."""
-    newcomer = services.register_player(event_id=seat.pod.event_id, user=UserFactory(username="rita"))
+    newcomer = services.register_player(event_id=seat.pod.event_id, user=UserFactory(username=username))
     services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
 
 
@@ -184,15 +186,39 @@ async def test_heartbeat_presence_and_bad_messages(pod, seats, players):
     assert status[seats[2].pk]["connections"] == 0 and status[seats[2].pk]["last_seen"]
 
 
-async def test_a_handed_over_seat_closes_the_old_players_socket(pod, seats, players, organiser):
-    ws = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
-    await ws.receive_json_from(timeout=5)
-    await ws.receive_json_from(timeout=5)
+async def test_a_handed_over_seat_closes_the_old_players_socket_at_the_change(pod, seats, players, organiser):
+    """The change that hands the seat over closes the old player's socket before any frame of
+    it is made, in both dialects: no heartbeat is needed, and nothing of the new holder's
+    draft (the versions dialect's queue push, the state dialect's delta) reaches them."""
+    old_versions = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
+    await old_versions.receive_json_from(timeout=5)  # hello
+    await old_versions.receive_json_from(timeout=5)  # the version
+    old_state = await opened(f"/ws/seats/{seats[2].pk}/?protocol=state", players[2])
+    await old_state.receive_json_from(timeout=5)  # hello
+    assert (await old_state.receive_json_from(timeout=5))["type"] == "snapshot"
     await hand_to_newcomer(seats[1], organiser)
-    await ws.receive_json_from(timeout=5)  # the change
+    before_second = await version_of(pod)
+    await hand_to_newcomer(seats[2], organiser, "sam")
+    assert await old_versions.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+    while (frame := await old_state.receive_output(timeout=5))["type"] == "websocket.send":
+        # Only the first hand-over (the board shows another seat's new player) reaches it.
+        assert max(d["version"] for d in json.loads(frame["text"])["deltas"]) <= before_second
+    assert frame == {"type": "websocket.close", "code": 4403}
+    assert await refused(f"/ws/seats/{seats[1].pk}/", players[1])
+    assert await refused(f"/ws/seats/{seats[2].pk}/?protocol=state", players[2])
+
+
+async def test_a_seat_page_whose_pod_stands_still_checks_its_holder_at_the_heartbeat(pod, seats, players):
+    """No document heard since the last heartbeat: the heartbeat asks the database, so a seat
+    taken away without a change of the pod (as a database edit would) still closes."""
+    ws = await opened(f"/ws/seats/{seats[3].pk}/", players[3])
+    await ws.receive_json_from(timeout=5)
+    await ws.receive_json_from(timeout=5)
+    await database_sync_to_async(
+        lambda: Registration.objects.filter(pk=seats[3].registration_id).update(user=UserFactory(username="zed"))
+    )()
     await ws.send_json_to({"type": "heartbeat"})
     assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
-    assert await refused(f"/ws/seats/{seats[1].pk}/", players[1])
 
 
 async def test_a_judge_removed_from_the_event_stops_following_at_the_next_heartbeat(pod, seats, judge, organiser):
