@@ -20,6 +20,13 @@ PostgreSQL's ceiling on this machine for a minimal pick transaction is about 0.5
 hand: whatever the server's autovacuum does) and shows each event's cost per pick, so a
 database that slows down as events accumulate shows (deploy/postgresql.md); it also records
 whether autovacuum was on. Its figures go to ``pick_function_events.{json,txt}``.
+
+``--rows`` counts instead the rows each pick writes: every pick runs in its own transaction,
+which reads ``pg_stat_xact_user_tables`` (this backend's inserts, updates and deletes per
+table) before and after the call, so the figure is exact whatever else the server is doing. CPU is not measured in this mode (the extra statements would count). Its figures go
+to ``pick_function_rows.{json,txt}``.
+
+    bench/pick_function --players 64 --rows
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--results-dir", default=str(draft_load.RESULTS))
     parser.add_argument("--apply", metavar="FILE", help="SQL to run after migrating (to try a changed function)")
     parser.add_argument("--events", type=int, default=1, help="events drafted in turn on the same database")
+    parser.add_argument("--rows", action="store_true", help="count the rows each pick writes, per table")
     parser.add_argument(
         "--analyze-between", action="store_true", help="with --events: ANALYZE the draft tables after each event"
     )
@@ -72,8 +80,21 @@ def queue_of(conn, seat_id: int) -> list:
     return fetch_one(conn, "SELECT drafts_seat_queue(%s::bigint)", [seat_id])
 
 
+# Row writes per table this backend has counted and not yet flushed to the shared statistics
+# (since PostgreSQL 15 they may span several transactions: only a delta inside one is a pick's).
+WRITES_SQL = (
+    "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_xact_user_tables"
+    " WHERE n_tup_ins + n_tup_upd + n_tup_del > 0"
+)
+
+
+def written(conn) -> dict[str, tuple[int, int, int, int]]:
+    return {table: tuple(counts) for table, *counts in conn.execute(WRITES_SQL).fetchall()}
+
+
 def draft(args, setup: dict) -> dict:
-    """Draft every pod to its end; the function's calls measured one by one."""
+    """Draft every pod to its end; the function's calls measured one by one (``--rows``: the
+    rows each call writes instead)."""
     import psycopg
     from django.contrib.auth import get_user_model
     from django.utils import timezone
@@ -88,6 +109,7 @@ def draft(args, setup: dict) -> dict:
     cpu: list[int] = []
     wall: list[float] = []
     statuses: Counter[str] = Counter()
+    writes: list[list[tuple]] = []  # --rows: per pick, (table, inserted, updated, HOT, deleted)
 
     conn = psycopg.connect(args.database_url, autocommit=True)
     backend = fetch_one(conn, "SELECT pg_backend_pid()", [])
@@ -118,10 +140,22 @@ def draft(args, setup: dict) -> dict:
                         now,
                         now - dt.timedelta(seconds=2),
                     ]
-                    before_cpu, before = cpu_ns(backend), time.perf_counter()
-                    answer = fetch_one(conn, PICK_SQL, params)
-                    wall.append(time.perf_counter() - before)
-                    cpu.append(cpu_ns(backend) - before_cpu)
+                    if args.rows:
+                        with conn.transaction():  # no statistics flush inside: the delta is this pick's
+                            before_writes = written(conn)
+                            answer = fetch_one(conn, PICK_SQL, params)
+                            after_writes = written(conn)
+                        writes.append(
+                            [
+                                (table, *(a - b for a, b in zip(counts, before_writes.get(table, (0, 0, 0, 0)))))
+                                for table, counts in after_writes.items()
+                            ]
+                        )
+                    else:
+                        before_cpu, before = cpu_ns(backend), time.perf_counter()
+                        answer = fetch_one(conn, PICK_SQL, params)
+                        wall.append(time.perf_counter() - before)
+                        cpu.append(cpu_ns(backend) - before_cpu)
                     statuses[answer["status"]] += 1
                     if answer["status"] != "ok":
                         raise SystemExit(f"the function answered {answer}")
@@ -129,7 +163,14 @@ def draft(args, setup: dict) -> dict:
                     for seat_id, queue in (answer.get("arrivals") or {}).items():
                         queues[int(seat_id)] = queue
     conn.close()
-    return {"picks": len(cpu), "cpu_us": cpu, "wall_s": wall, "statuses": dict(statuses), "advances": advances}
+    return {
+        "picks": len(cpu) or len(writes),
+        "writes": writes,
+        "cpu_us": cpu,
+        "wall_s": wall,
+        "statuses": dict(statuses),
+        "advances": advances,
+    }
 
 
 def advance(pod_id: int, organiser, advances: dict[str, list], now) -> None:
@@ -167,6 +208,8 @@ def main(argv=None) -> None:
     setup = draft_load.create_event(draft_load_args, "pick function", pick_timer=args.pick_timer)
     print(f"{len(setup['seats'])} players in {len(setup['pods'])} pods; drafting ...", flush=True)
     measured = draft(args, setup)
+    if args.rows:
+        return rows_report(args, setup, measured)
     cpu = sorted(measured["cpu_us"])
     wall = sorted(measured["wall_s"])
 
@@ -216,6 +259,55 @@ def main(argv=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "pick_function.json").write_text(json.dumps(result, indent=2) + "\n")
     (out / "pick_function.txt").write_text("\n".join(lines) + "\n")
+
+
+def rows_report(args, setup: dict, measured: dict) -> None:
+    """``--rows``: rows written per pick, by table and kind of write, and how they spread."""
+    writes = measured["writes"]
+    picks = len(writes)
+    by_table: dict[str, Counter[str]] = {}
+    per_pick: list[int] = []
+    for pick in writes:
+        total = 0
+        for table, inserted, updated, hot, deleted in pick:
+            counts = by_table.setdefault(table, Counter())
+            counts.update(inserted=inserted, updated=updated, hot=hot, deleted=deleted)
+            total += inserted + updated + deleted
+        per_pick.append(total)
+    spread = Counter(per_pick)
+    result = {
+        "players": len(setup["seats"]),
+        "pods": len(setup["pods"]),
+        "rounds": args.rounds,
+        "pick_timer": args.pick_timer,
+        "picks": picks,
+        "statuses": measured["statuses"],
+        "rows_per_pick": round(sum(per_pick) / picks, 2),
+        "rows_per_pick_by_table": {
+            table: {kind: round(count / picks, 2) for kind, count in counts.items()}
+            for table, counts in sorted(by_table.items())
+        },
+        "picks_by_rows_written": dict(sorted(spread.items())),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    lines = [
+        f"rows written per pick: {result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
+        f"mean {result['rows_per_pick']} rows (inserted + updated + deleted) per pick",
+        *(
+            "  {table}: {inserted} inserted, {updated} updated ({hot} HOT), {deleted} deleted".format(
+                table=table, **{kind: 0 for kind in ("inserted", "updated", "hot", "deleted")} | counts
+            )
+            for table, counts in result["rows_per_pick_by_table"].items()
+        ),
+        "picks by rows written: "
+        + ", ".join(f"{rows} rows x {count}" for rows, count in result["picks_by_rows_written"].items()),
+        f"answers: {result['statuses']}",
+    ]
+    print("\n".join(lines), flush=True)
+    out = Path(args.results_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "pick_function_rows.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / "pick_function_rows.txt").write_text("\n".join(lines) + "\n")
 
 
 def events(args, draft_load_args) -> None:

@@ -29,7 +29,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from drafts import error_codes, live, permissions, presence, protocol, services, state
+from drafts import aio, error_codes, live, permissions, presence, protocol, services, state
 from drafts.models import Event, Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
@@ -322,7 +322,7 @@ class _PodSocket(GuardedJsonConsumer):
     async def read_documents(self) -> dict[int, state.Document]:
         if self.presence_seat is not None:
             await database_sync_to_async(presence.touch)(self.presence_seat, self.channel_name)
-        if fastpath.async_enabled():
+        if aio.async_enabled():
             found = [await state.aread(pod_id) for pod_id in self.pod_ids]
         else:
             found = await database_sync_to_async(lambda: [state.read(pod_id) for pod_id in self.pod_ids])()
@@ -471,8 +471,8 @@ class SeatSocket(_PodSocket):
             )
             return
         try:
-            if fastpath.async_enabled():
-                answer = await services.amake_pick(
+            if aio.async_enabled():
+                answer = await aio.amake_pick(
                     pod_id=self.pod_ids[0],
                     seat_id=self.seat_id,
                     draft_card_id=card,
@@ -596,8 +596,8 @@ class SeatSocket(_PodSocket):
             return True
         # 1,000 pages send 50 heartbeats a second: the player's check is one prepared
         # statement on the event loop's pool where there is one, not a thread and the ORM.
-        if self.role == "player" and fastpath.async_enabled():
-            return self._holds_seat(await fastpath.aseat_holder(self.seat_id))
+        if self.role == "player" and aio.async_enabled():
+            return self._holds_seat(await aio.aseat_holder(self.seat_id))
         return await super().astill_allowed()
 
     def still_allowed(self) -> bool:

@@ -139,9 +139,9 @@ def read(pod_id: int) -> Document | None:
 
 async def aread(pod_id: int) -> Document | None:
     """``read`` from an event loop: one prepared statement on the loop's pool."""
-    from drafts.services import fastpath
+    from drafts import aio
 
-    data = parse(await fastpath.afetch_all(DOCUMENT_SQL, document_params(pod_id)))
+    data = parse(await aio.afetch_all(DOCUMENT_SQL, document_params(pod_id)))
     return None if data is None else Document(data)
 
 

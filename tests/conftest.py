@@ -109,15 +109,15 @@ def _close_pick_pools(_function_scoped_runner):
     """An async test's event loop closes its pool of pick connections before it closes.
 
     Socket picks and reads run as in production, on the loop's own pool of connections
-    (``drafts.services.fastpath``, ``DRAFT_ASYNC_PICKS``); each test has its own loop, and a
+    (``drafts.aio``, ``DRAFT_ASYNC_PICKS``); each test has its own loop, and a
     pool left open would hold connections to the test database after its loop is gone. This
     runs on the test's loop (pytest-asyncio's runner) before the runner cancels its tasks.
     """
     yield
-    from drafts.services import fastpath
+    from drafts import aio
 
-    if _function_scoped_runner.get_loop() in fastpath._pools:
-        _function_scoped_runner.run(fastpath.aclose())
+    if _function_scoped_runner.get_loop() in aio._pools:
+        _function_scoped_runner.run(aio.aclose())
 
 
 @pytest.fixture

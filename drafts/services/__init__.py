@@ -14,7 +14,6 @@ from drafts.services.events import (  # noqa: F401
 )
 from drafts.services.picks import (  # noqa: F401
     advance_round,
-    amake_pick,
     enforce_deadlines,
     fresh_event_pods,
     fresh_pod,

@@ -152,7 +152,8 @@ def _refusal(code: str) -> DomainError:
 @dataclass(frozen=True)
 class PickOrder:
     """One manual pick as every transport asks for it (HTTP, the seat socket awaited or in a
-    thread, the no-script page): the same arguments into the engine, whichever path runs it."""
+    thread, the no-script page): the same arguments into the engine, whichever path runs it
+    (``make_pick`` here, ``drafts.aio.amake_pick`` on an event loop)."""
 
     seat_id: int
     draft_card_id: int
@@ -192,7 +193,7 @@ class PickOrder:
         )
 
     def function_arguments(self) -> dict:
-        """The arguments of ``drafts_pick`` (``fastpath.call`` and ``fastpath.acall``)."""
+        """The arguments of ``drafts_pick`` (``fastpath.call``, and ``drafts.aio.acall`` on a loop)."""
         return {
             "seat_id": self.seat_id,
             "draft_card_id": self.draft_card_id,
@@ -207,24 +208,26 @@ class PickOrder:
 
 
 @dataclass
-class _Reading:
-    """``drafts_pick``'s answer, read once for both the sync and the awaited path."""
+class Reading:
+    """``drafts_pick``'s answer, read once for every path (here, and awaited in ``drafts.aio``)."""
 
     notice: tuple[int, int, dict[int, list]] | None  # pod id, version, arrivals: what pages are told
     result: PickResult | None = None  # the pick was made
     refusal: DomainError | None = None  # the pick was refused
 
 
-def _read(answer: dict, order: PickOrder) -> _Reading:
+def read_answer(answer: dict, order: PickOrder) -> Reading:
+    """What ``drafts_pick`` answered to ``order``: the pick made, or refused with the error its
+    code means, and what live pages must hear either way."""
     arrivals = fastpath.arrivals(answer)
     if answer["status"] == "ok":
         result = _result_of(answer, order.seat_id)
-        return _Reading((result.pod["id"], result.pod_version, arrivals), result=result)
+        return Reading((result.pod["id"], result.pod_version, arrivals), result=result)
     if answer["status"] != "refused":
         raise RuntimeError(f"drafts_pick answered {answer['status']!r}")
     # What fell due before the pick was received is committed even when the pick is not.
     notice = (answer["pod_id"], answer["version"], arrivals) if answer.get("changed") else None
-    return _Reading(notice, refusal=_refusal(answer["code"]))
+    return Reading(notice, refusal=_refusal(answer["code"]))
 
 
 def make_pick(
@@ -267,7 +270,7 @@ def make_pick(
     # One statement, committed on its own (one round trip) unless the caller holds a
     # transaction. No deadline check is booked: beat's sweep (every DEADLINE_SWEEP_SECONDS)
     # enforces every clock, so a pick costs no broker round trip.
-    reading = _read(fastpath.call(**order.function_arguments()), order)
+    reading = read_answer(fastpath.call(**order.function_arguments()), order)
     if reading.notice is not None:
         after_commit_version(*reading.notice)
     if reading.refusal is not None:
@@ -289,73 +292,6 @@ def _result_of(answer: dict, seat_id: int) -> PickResult:
         pod=pod_fields,
         queue=answer["queue"],
     )
-
-
-async def amake_pick(
-    *,
-    pod_id: int | None = None,
-    seat_id: int,
-    draft_card_id: int,
-    actor_id: int | None,
-    owner_id: int | None,
-    position: int | None,
-    pack_id: int | None,
-    received_at: dt.datetime,
-    with_queue: bool = True,
-) -> dict:
-    """``make_pick`` from an event loop (the seat socket): the same order, the same database
-    function, the same reading of its answer, awaited without a thread. Returns the answer's
-    body. ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
-    the pod's other picks in this process."""
-    order = PickOrder.of(
-        seat_id=seat_id,
-        draft_card_id=draft_card_id,
-        actor=actor_id,
-        owner=owner_id,
-        position=position,
-        pack_id=pack_id,
-        received_at=received_at,
-    )
-    from drafts import live, state
-
-    # The live pages' document in the same round trip, when some page may follow the pod.
-    then = (state.DOCUMENT_SQL, state.document_params(pod_id)) if pod_id and live.wants_document(pod_id) else None
-    answer, rows = await fastpath.acall(pod_id=pod_id, then=then, **order.function_arguments())
-    reading = _read(answer, order)
-    result = reading.result
-    if reading.notice is not None:
-        document = state.from_rows(rows) if rows is not None else None
-        await _apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
-    if reading.refusal is not None:
-        raise reading.refusal
-    assert result is not None  # a pick is made or refused
-    return result.answer(with_queue=with_queue)
-
-
-async def _apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list, document=None) -> None:
-    """Tell live pages of a committed change from the event loop (``live.pod_messages``);
-    ``document``: the pod as the change left it, read in the same round trip."""
-    from drafts import cardinfo, live
-
-    rows = [card for queue in (*queues, *arrivals.values()) for pack in queue for card in pack["cards"]]
-    if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
-        await _off_the_loop(lambda: cardinfo.payloads(rows))
-    await live.anotify_pod(pod_id, version, arrivals, document=document)
-
-
-async def _off_the_loop(work):
-    """Run Django ORM work on an executor thread and give its connection back to the pool
-    afterwards (a thread that kept it would starve the process's requests)."""
-    from asgiref.sync import sync_to_async
-    from django.db import close_old_connections
-
-    def run():
-        try:
-            return work()
-        finally:
-            close_old_connections()
-
-    return await sync_to_async(run, thread_sensitive=False)()
 
 
 def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None) -> bool:

@@ -23,7 +23,7 @@ from django.db import connection, connections, transaction
 from django.test import Client
 from django.utils import timezone
 
-from drafts import presence, services
+from drafts import aio, presence, services
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
 from drafts.services import fresh_pod
@@ -325,7 +325,7 @@ async def test_a_database_out_of_reach_is_a_503_refusal_and_the_socket_stays(pod
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
     monkeypatch.setattr(services, "make_pick", unreachable)
-    monkeypatch.setattr(services, "amake_pick", unreachable)
+    monkeypatch.setattr(aio, "amake_pick", unreachable)
     monkeypatch.setattr(SeatSocket, "still_allowed", unreachable)
     answer = await answer_to(ws, {"type": "pick", "card": cards[0], "pack": pack.pk, "ref": "busy"})
     assert answer["type"] == "pick_refused" and answer["status"] == 503 and answer["ref"] == "busy"

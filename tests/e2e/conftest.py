@@ -2,7 +2,7 @@
 database, and headless Chromium windows driven by Selenium.
 
 The server runs in its own process on a free port, pointed at the database pytest-django
-created (a SQLite file or the PostgreSQL test database), so data a test commits is what
+created (the PostgreSQL test database, embedded or DATABASE_URL's), so data a test commits is what
 the browsers see. Everything that should reach live pages goes through that server (HTTP
 from the browsers or the API helper below): with the in-memory channel layer only its own
 writes notify its sockets (with Redis, any process's would).

@@ -2,12 +2,16 @@
 
     python -m tests.e2e.screenshots [OUTPUT_DIR]      # default docs/screenshots
 
-It builds a throw-away SQLite database with the bundled Innistrad cards, an event with eight
-players a few picks into round 1, serves it with daphne and photographs the pages in
+It builds a throw-away database with the bundled Innistrad cards, an event with eight players a
+few picks into round 1, serves it with daphne and photographs the pages in
 headless Chromium (desktop 1280 px and phone 375 px), and the draft and deck pages in
 Portuguese, Spanish, Italian and Russian (player-draft-<lang>, deck-<lang>). With REDIS_URL set, the pod page
 also shows the other players as connected. Card images need the internet, so the pages
 show their text rendering, as they do at a venue without a network.
+
+The database is a fresh one on the project's PostgreSQL, as the site and the tests use it: the
+server of ``DATABASE_URL`` when it is set, else the embedded server in ``var/pgdata``
+(draftsite/embedded_db.py); it is dropped at the end.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -45,8 +50,38 @@ PLAYERS = [
 ]
 
 
-def build(db_path: Path) -> dict:
-    os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
+def throwaway_database() -> tuple[str, str]:
+    """A new, empty database on the project's PostgreSQL (``DATABASE_URL``'s server, else the
+    embedded one, which this process then holds until it exits): its URL, and the URL of the
+    server's maintenance database to drop it from."""
+    import psycopg
+    from psycopg import sql
+
+    server = os.environ.get("DATABASE_URL", "")
+    if not server:
+        from draftsite import embedded_db
+
+        server = embedded_db.start(ROOT / "var" / "pgdata")
+    name = f"draftsite_screenshots_{os.getpid()}"
+    parts = urllib.parse.urlsplit(server)
+    url, maintenance = (urllib.parse.urlunsplit(parts._replace(path=f"/{db}")) for db in (name, "postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return url, maintenance
+
+
+def drop_database(url: str, maintenance: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        # FORCE: the script's own Django connections may still be open.
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def build(database_url: str) -> dict:
+    os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "draftsite.settings")
     import django
 
@@ -141,10 +176,11 @@ def build(db_path: Path) -> dict:
     return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users, "deck": deck}
 
 
-def serve(db_path: Path, port: int) -> subprocess.Popen:
+def serve(database_url: str, port: int) -> subprocess.Popen:
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{db_path}",
+        "DATABASE_URL": database_url,
+        "DB_CONN_MAX_AGE": "0",
         "DEBUG": "0",
         "SECURE_HTTPS": "0",
         "LOG_LEVEL": "WARNING",
@@ -167,11 +203,19 @@ def serve(db_path: Path, port: int) -> subprocess.Popen:
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
-    data = build(work / "db.sqlite3")  # sets Django up
+    database_url, maintenance = throwaway_database()
+    try:
+        shoot(out, work, database_url)
+    finally:
+        drop_database(database_url, maintenance)
+
+
+def shoot(out: Path, work: Path, database_url: str) -> None:
+    data = build(database_url)  # sets Django up
     from tests.e2e.conftest import CHROME_FLAGS, CHROMEDRIVER, CHROMIUM, _free_port
 
     port = _free_port()
-    server = serve(work / "db.sqlite3", port)
+    server = serve(database_url, port)
     base = f"http://127.0.0.1:{port}"
 
     from django.test import Client
@@ -242,6 +286,9 @@ def main(out: Path) -> None:
         driver.quit()
         server.terminate()
         server.wait(10)
+        from django.db import connections
+
+        connections.close_all()
 
 
 if __name__ == "__main__":

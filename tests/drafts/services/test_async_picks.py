@@ -1,4 +1,4 @@
-"""Socket picks awaited on the event loop (``amake_pick``, the production path on PostgreSQL):
+"""Socket picks awaited on the event loop (``drafts.aio.amake_pick``, the production path on PostgreSQL):
 the same answer, pushes and refusals as the threaded path, and the same state."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.utils import timezone
 
+from drafts import aio
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.services import fastpath
 from drafts.simulation import check_conservation
@@ -25,7 +26,7 @@ pytestmark = [
 async def _async_picks(settings):
     settings.DRAFT_ASYNC_PICKS = True
     yield
-    await fastpath.aclose()  # this test's loop ends with the test
+    await aio.aclose()  # this test's loop ends with the test
     await database_sync_to_async(connections.close_all)()
 
 
@@ -102,13 +103,12 @@ async def test_an_awaited_pick_on_a_paused_pod_is_refused_in_one_call(pod, organ
     """``drafts_pick`` refuses a pick on a paused pod itself, awaited once; it is never called
     again (neither awaited nor in a thread)."""
     from drafts import services
-    from drafts.services import picks
     from draftsite.errors import ConflictError
 
     await database_sync_to_async(services.pause_pod)(pod_id=pod.pk, actor=organiser)
     seat = await database_sync_to_async(lambda: Seat.objects.get(pod=pod, position=0))()
     _, cards = await front(seat.pk)
-    calls, acall = [], fastpath.acall
+    calls, acall = [], aio.acall
 
     async def counted(**kwargs):
         calls.append(kwargs)
@@ -117,10 +117,10 @@ async def test_an_awaited_pick_on_a_paused_pod_is_refused_in_one_call(pod, organ
     def never(**kwargs):
         raise AssertionError("drafts_pick called a second time")
 
-    monkeypatch.setattr(fastpath, "acall", counted)
+    monkeypatch.setattr(aio, "acall", counted)
     monkeypatch.setattr(fastpath, "call", never)
     with pytest.raises(ConflictError) as refused:
-        await picks.amake_pick(
+        await aio.amake_pick(
             pod_id=pod.pk,
             seat_id=seat.pk,
             draft_card_id=cards[0],

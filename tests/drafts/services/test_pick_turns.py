@@ -1,5 +1,5 @@
 """Socket picks of one pod take turns in the web process before they take a database connection
-(``fastpath._turn``): a connection waiting on a pod's row lock is one no other pod can use."""
+(``drafts.aio._turn``): a connection waiting on a pod's row lock is one no other pod can use."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from drafts.services import fastpath
+from drafts import aio
 
 pytestmark = pytest.mark.asyncio
 
@@ -35,12 +35,12 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
         inside[pod] -= 1
         return {"status": "ok", "seat": seat}, None
 
-    monkeypatch.setattr(fastpath, "_pool", pool)
-    monkeypatch.setattr(fastpath, "_execute", execute)
+    monkeypatch.setattr(aio, "_pool", pool)
+    monkeypatch.setattr(aio, "_execute", execute)
 
     def pick(pod, seat):
         return asyncio.create_task(
-            fastpath.acall(
+            aio.acall(
                 pod_id=pod,
                 seat_id=seat,
                 draft_card_id=1,
@@ -64,4 +64,4 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
     assert [seat for pod, seat in order if pod == 1] == [101, 102, 103]
     assert most == {1: 1, 2: 1}
     # Turns are not kept once nobody waits for them.
-    assert len(fastpath._turns[asyncio.get_running_loop()]) == 0
+    assert len(aio._turns[asyncio.get_running_loop()]) == 0

@@ -1,0 +1,251 @@
+"""The draft engine on an event loop: the live layer's plumbing (seat sockets, live pages).
+
+Sockets pick and read on the event loop itself, with no thread and no Django connection per
+pick: each loop keeps a pool of autocommit connections and sends the services' own statement
+(``drafts.services.fastpath.PICK_SQL``), built from the same order (``PickOrder``) and read
+the same way (``read_answer``) as every other pick. What is here is only how the call travels
+and how its news is published from the loop. ``drafts.services`` import nothing of it
+(.importlinter: the services hold no event-loop plumbing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import weakref
+from typing import Any
+
+import orjson
+from django.conf import settings
+
+from drafts.services.fastpath import PICK_SQL, SEAT_HOLDER_SQL, decoded
+from drafts.services.picks import PickOrder, read_answer
+
+
+def async_enabled() -> bool:
+    """Sockets pick on the event loop itself (no thread, no Django connection per pick)."""
+    return bool(getattr(settings, "DRAFT_ASYNC_PICKS", True))
+
+
+# --- the pick, awaited ---------------------------------------------------------------------
+
+
+async def amake_pick(
+    *,
+    pod_id: int | None = None,
+    seat_id: int,
+    draft_card_id: int,
+    actor_id: int | None,
+    owner_id: int | None,
+    position: int | None,
+    pack_id: int | None,
+    received_at: dt.datetime,
+    with_queue: bool = True,
+) -> dict:
+    """``services.make_pick`` from an event loop (the seat socket): the same order, the same
+    database function, the same reading of its answer, awaited without a thread. Returns the
+    answer's body. ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
+    the pod's other picks in this process (``_turn``)."""
+    order = PickOrder.of(
+        seat_id=seat_id,
+        draft_card_id=draft_card_id,
+        actor=actor_id,
+        owner=owner_id,
+        position=position,
+        pack_id=pack_id,
+        received_at=received_at,
+    )
+    from drafts import live, state
+
+    # The live pages' document in the same round trip, when some page may follow the pod.
+    then = (state.DOCUMENT_SQL, state.document_params(pod_id)) if pod_id and live.wants_document(pod_id) else None
+    answer, rows = await acall(pod_id=pod_id, then=then, **order.function_arguments())
+    reading = read_answer(answer, order)
+    result = reading.result
+    if reading.notice is not None:
+        document = state.from_rows(rows) if rows is not None else None
+        await apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
+    if reading.refusal is not None:
+        raise reading.refusal
+    assert result is not None  # a pick is made or refused
+    return result.answer(with_queue=with_queue)
+
+
+async def apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list, document=None) -> None:
+    """Tell live pages of a committed change from the event loop (``live.pod_messages``);
+    ``document``: the pod as the change left it, read in the same round trip."""
+    from drafts import cardinfo, live
+
+    rows = [card for queue in (*queues, *arrivals.values()) for pack in queue for card in pack["cards"]]
+    if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
+        await off_the_loop(lambda: cardinfo.payloads(rows))
+    await live.anotify_pod(pod_id, version, arrivals, document=document)
+
+
+async def off_the_loop(work):
+    """Run Django ORM work on an executor thread and give its connection back to the pool
+    afterwards (a thread that kept it would starve the process's requests)."""
+    from asgiref.sync import sync_to_async
+    from django.db import close_old_connections
+
+    def run():
+        try:
+            return work()
+        finally:
+            close_old_connections()
+
+    return await sync_to_async(run, thread_sensitive=False)()
+
+
+# --- each loop's pool of connections ---------------------------------------------------------
+
+_pools: dict[asyncio.AbstractEventLoop, Any] = {}
+
+
+def _conninfo() -> str:
+    from psycopg.conninfo import make_conninfo
+
+    db = settings.DATABASES["default"]
+    return make_conninfo(
+        dbname=db["NAME"],
+        user=db.get("USER") or None,
+        password=db.get("PASSWORD") or None,
+        host=db.get("HOST") or None,
+        port=db.get("PORT") or None,
+    )
+
+
+async def _configure(conn) -> None:
+    """Answers carry whole packs: decode them with orjson rather than the standard library."""
+    from psycopg.types.json import set_json_loads
+
+    set_json_loads(orjson.loads, conn)
+
+
+async def _pool():
+    """This event loop's pool of autocommit connections (a pick is one statement)."""
+    from psycopg_pool import AsyncConnectionPool
+
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = AsyncConnectionPool(
+            _conninfo(),
+            min_size=1,
+            max_size=settings.DRAFT_ASYNC_POOL_SIZE,
+            kwargs={"autocommit": True},
+            open=False,
+            name=f"drafts-picks-{id(loop)}",
+            configure=_configure,
+        )
+        _pools[loop] = pool
+        await pool.open()
+    return pool
+
+
+# Each pod's picks in this process wait their turn here, in arrival order, before taking a
+# connection: the database serialises a pod's picks on its row lock anyway, and a pooled
+# connection blocked on that lock is one the other pods' picks cannot use. Only an
+# optimisation: the row lock still decides between processes.
+_turns: dict[asyncio.AbstractEventLoop, weakref.WeakValueDictionary[int, asyncio.Lock]] = {}
+
+
+def _turn(pod_id: int) -> asyncio.Lock:
+    turns = _turns.setdefault(asyncio.get_running_loop(), weakref.WeakValueDictionary())
+    lock = turns.get(pod_id)
+    if lock is None:
+        lock = turns[pod_id] = asyncio.Lock()
+    return lock
+
+
+async def acall(
+    *,
+    pod_id: int | None = None,
+    seat_id: int,
+    draft_card_id: int,
+    pack_id: int | None,
+    position: int | None,
+    actor_id: int | None,
+    owner_id: int | None,
+    received_at: dt.datetime,
+    now: dt.datetime,
+    cutoff: dt.datetime,
+    then: tuple[str, list] | None = None,
+) -> tuple[dict[str, Any], list[tuple] | None]:
+    """``fastpath.call`` on the event loop: one prepared statement, committed when it returns.
+    ``pod_id``, when the caller knows the seat's pod, queues the call behind that pod's other
+    picks in this process (``_turn``).
+
+    ``then``: a read-only statement sent in the same round trip (a pipeline), run right after
+    the pick in its transaction, so it sees the pod exactly as the pick left it (the live
+    pages' document); its rows come back beside the answer."""
+    pool = await _pool()
+    params = [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
+    if pod_id is None:
+        return await _execute(pool, params, then)
+    async with _turn(pod_id):
+        return await _execute(pool, params, then)
+
+
+async def _execute(pool, params: list, then: tuple[str, list] | None) -> tuple[dict[str, Any], list[tuple] | None]:
+    if then is None:
+        (answer,) = await _fetch_one(pool, PICK_SQL, params)
+        return decoded(answer), None
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+
+    try:
+        async with pool.connection() as conn:
+            async with conn.pipeline():
+                pick = await conn.execute(PICK_SQL, params, prepare=True)
+                after = await conn.execute(then[0], then[1], prepare=True)
+            (answer,) = await pick.fetchone()
+            return decoded(answer), await after.fetchall()
+    except psycopg.InterfaceError as error:
+        raise InterfaceError(str(error)) from error
+    except psycopg.OperationalError as error:
+        raise OperationalError(str(error)) from error
+
+
+async def _fetch_one(pool, sql: str, params: list) -> tuple | None:
+    """One prepared statement on a pooled connection. psycopg's connection errors (and the
+    pool's timeout when every connection stayed busy) surface as Django's, which the callers
+    already answer as "the database is out of reach"."""
+    rows = await _fetch(pool, sql, params, one=True)
+    return rows[0] if rows else None
+
+
+async def afetch_all(sql: str, params: list) -> list[tuple]:
+    """Every row of one prepared statement on this loop's pool (``_fetch_one``'s errors)."""
+    return await _fetch(await _pool(), sql, params, one=False)
+
+
+async def _fetch(pool, sql: str, params: list, *, one: bool) -> list[tuple]:
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+
+    try:
+        async with pool.connection() as conn:
+            cursor = await conn.execute(sql, params, prepare=True)
+            if one:
+                row = await cursor.fetchone()
+                return [] if row is None else [row]
+            return await cursor.fetchall()
+    except psycopg.InterfaceError as error:
+        raise InterfaceError(str(error)) from error
+    except psycopg.OperationalError as error:
+        raise OperationalError(str(error)) from error
+
+
+async def aseat_holder(seat_id: int) -> int | None:
+    """The user id of the player now holding the seat (a socket's heartbeat asks it)."""
+    row = await _fetch_one(await _pool(), SEAT_HOLDER_SQL, [seat_id])
+    return row[0] if row else None
+
+
+async def aclose() -> None:
+    """Close this loop's pool (tests: each test has its own loop)."""
+    _turns.pop(asyncio.get_running_loop(), None)
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()
