@@ -83,8 +83,10 @@ async def apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues
 
 
 async def off_the_loop(work):
-    """Run Django ORM work on an executor thread and give its connection back to the pool
-    afterwards (a thread that kept it would starve the process's requests)."""
+    """Run Django ORM work on any executor thread, not the one thread Channels'
+    database_sync_to_async shares (a round's readies from a whole pod arrive together and would
+    queue behind it), and give its connection back afterwards (a thread that kept it would
+    starve the process's requests; a broken one is dropped, never reused)."""
     from asgiref.sync import sync_to_async
     from django.db import close_old_connections
 

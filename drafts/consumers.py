@@ -25,7 +25,7 @@ import orjson
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from django.db import InterfaceError, OperationalError, close_old_connections, connection
+from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,21 +42,6 @@ logger = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 MAX_PILE_POSITION = 1000
-
-
-def _in_thread(work):
-    """``work`` on this executor thread, whose connection then goes back to the process's pool
-    (a broken one is dropped, never reused)."""
-    try:
-        return work()
-    finally:
-        close_old_connections()
-
-
-async def _off_the_loop(work):
-    """Sync work on any executor thread, not the one thread Channels' database_sync_to_async
-    shares (a round's readies from a whole pod arrive together and would queue behind it)."""
-    return await sync_to_async(_in_thread, thread_sensitive=False)(work)
 
 
 def _whole_number(value, *, low: int, required: bool):
@@ -484,7 +469,7 @@ class SeatSocket(_PodSocket):
                     with_queue=not self.stateful,  # a state page's queue arrives in its delta
                 )
             else:
-                answer = await _off_the_loop(
+                answer = await aio.off_the_loop(
                     lambda: services.make_pick(
                         seat_id=self.seat_id,
                         draft_card_id=card,
@@ -534,7 +519,7 @@ class SeatSocket(_PodSocket):
             await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("That is not your seat."), kind="refused")
             return
         try:
-            await _off_the_loop(lambda: services.mark_ready(seat_id=self.seat_id, actor=self.user))
+            await aio.off_the_loop(lambda: services.mark_ready(seat_id=self.seat_id, actor=self.user))
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error(), kind="refused")
             return
