@@ -22,7 +22,7 @@ ROOT = Path(settings.BASE_DIR)
 LANGUAGES = ["pt_BR", "es", "it", "ru"]
 HTTP_LANGUAGES = {"pt_BR": "pt-br", "es": "es", "it": "it", "ru": "ru"}
 PLACEHOLDER = re.compile(r"%\(\w+\)s|%s|\{\w*\}|<[^>]+>")
-PY_SOURCES = ["cards", "decks", "drafts", "penalties", "draftsite", "accounts"]
+PY_SOURCES = ["cards", "decks", "drafts", "penalties", "draftsite", "accounts", "rulesdesk", "matches", "paper", "judgecalls"]
 GETTEXT_CALLS = {"gettext", "gettext_lazy", "gettext_noop", "_", "pgettext", "pgettext_lazy"}
 PLURAL_CALLS = {"ngettext", "ngettext_lazy"}
 
