@@ -128,9 +128,18 @@ class DismissManyForm(forms.Form):
 
 
 class FilterForm(forms.Form):
-    status = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices))
-    penalty = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices))
-    infraction = forms.ChoiceField(required=False)
+    # Labelled: a field's default label is its English name, which no catalogue translates.
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        required=False,
+        choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices),
+    )
+    penalty = forms.ChoiceField(
+        label=gettext_lazy("Penalty"),
+        required=False,
+        choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices),
+    )
+    infraction = forms.ChoiceField(label=gettext_lazy("Infraction"), required=False)
     q = forms.CharField(label=gettext_lazy("Player or text"), required=False, max_length=100)
 
     def __init__(self, *args, **kwargs):

@@ -155,7 +155,7 @@ def timeout_picks(event: Event, limit: int = 200) -> list[Pick]:
 
 def deck_checks(event: Event, limit: int = 200) -> list:
     """The event's deck checks, newest first (through the event's relation: decks is not imported)."""
-    return list(event.deck_checks.select_related("deck__registration").order_by("-at", "-pk")[:limit])  # type: ignore[attr-defined]
+    return list(event.deck_checks.select_related("deck__registration").order_by("-at", "-pk")[:limit])
 
 
 def prefill(*, event: Event, params) -> dict:

@@ -71,7 +71,7 @@ def describe_source(event: Event, source: str) -> str:
         if pick is not None:
             return pick_label(pick)
     elif kind == "deck_check":
-        check = event.deck_checks.select_related("deck__registration").filter(pk=pk).first()  # type: ignore[attr-defined]
+        check = event.deck_checks.select_related("deck__registration").filter(pk=pk).first()
         if check is not None:
             return deck_check_label(check)
     elif kind == "decklist":

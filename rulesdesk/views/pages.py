@@ -322,6 +322,7 @@ def desk(request):
         "action_buttons": ACTION_LABELS.items(),
         "param_controls": PARAM_CONTROLS,
         "max_actions": services.MAX_ACTIONS,
+        "type_line_label": gettext("Type line"),
         "error": None,
         "suggestions": [],
         "steps": [],

@@ -90,9 +90,9 @@ def _logged_actions() -> set[str]:
                 action = node.args[2]
                 for value in (action.body, action.orelse) if isinstance(action, ast.IfExp) else (action,):
                     if isinstance(value, ast.Constant):
-                        found.add(value.value)
+                        found.add(str(value.value))
                     elif isinstance(value, ast.Name):
-                        found.add(constants[value.id])
+                        found.add(str(constants[value.id]))
     return found
 
 

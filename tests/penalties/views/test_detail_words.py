@@ -25,7 +25,12 @@ def page(user, pk: int, language: str = "en") -> str:
 def reviewed(world):
     penalty = world.issue("slow_play", penalty="game_loss", deviation_reason="Repeated", now=minutes(1))
     services.review_penalty(
-        penalty_id=penalty.pk, actor=world.head_judge, decision="downgrade", penalty="warning", reason="Fair", now=minutes(2)
+        penalty_id=penalty.pk,
+        actor=world.head_judge,
+        decision="downgrade",
+        penalty="warning",
+        reason="Fair",
+        now=minutes(2),
     )
     return penalty
 
