@@ -117,3 +117,18 @@ def test_the_deck_building_control_says_restart_while_the_clock_runs(organiser, 
     text = client.get(f"/events/pods/{pod.pk}/").content.decode()
     assert "Start deck-building clock now (25 min)" in text
     assert "Restart" not in text
+
+
+def test_the_confirm_pages_buttons_are_in_the_readers_language(organiser, players, cube_names):
+    """The no-script confirm step: "Pick it" and the default "Confirm" were English literals."""
+    from drafts.models import DraftCard, Pack, Seat
+
+    pod = conftest.make_pod(organiser, players, cube_names, now=timezone.now())
+    seat = Seat.objects.filter(pod=pod).order_by("position").first()
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+    ask = client_for(players[0], "pt-br").post(f"/events/seats/{seat.pk}/pick/", {"card": card.pk, "pack": pack.pk})
+    assert ask.status_code == 200
+    assert ">Escolher esta<" in ask.content.decode() and ">Pick it<" not in ask.content.decode()
+    ask = client_for(organiser, "pt-br").post(f"/events/pods/{pod.pk}/control/pause/")
+    assert ask.status_code == 200 and ">Confirmar<" in ask.content.decode()
