@@ -65,11 +65,12 @@ def _template_msgids() -> set[str]:
     """Every msgid of every template, through Django's makemessages lexer (templatize)."""
     found: set[str] = set()
     # templatize turns every translation tag into gettext(u'...') / ngettext(u'...', u'...', c)
-    call = re.compile(r"""\bn?gettext\(u?'((?:[^'\\]|\\.)*)'""")
+    # (a string with an apostrophe comes double-quoted: gettext(u"It's %(x)s"))
+    call = re.compile(r"""\bn?gettext\(u?('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
     for path in (ROOT / "templates").rglob("*.html"):
         code = templatize(path.read_text(encoding="utf-8"), origin=str(path))
         for match in call.finditer(code):
-            found.add(ast.literal_eval(f"'{match.group(1)}'"))
+            found.add(ast.literal_eval(match.group(1)))
     return found
 
 
@@ -116,6 +117,8 @@ def test_the_search_finds_template_strings():
     assert "Booster drafts, run right" in found
     assert "Rules desk" in found
     assert "Page %(number)s of %(num_pages)s" in found
+    assert "You may appeal once. The head judge decides, and that decision is final." in found
+    assert "Reviewed by the head judge. The player's appeal awaits the head judge's decision." in found
 
 
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
