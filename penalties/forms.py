@@ -114,7 +114,9 @@ class DecisionForm(forms.Form):
 
 
 class StatementForm(forms.Form):
-    statement = forms.CharField(max_length=5000, widget=forms.Textarea(attrs={"rows": 4, "maxlength": 5000}))
+    statement = forms.CharField(
+        label=gettext_lazy("Statement"), max_length=5000, widget=forms.Textarea(attrs={"rows": 4, "maxlength": 5000})
+    )
 
 
 class DismissForm(forms.Form):

@@ -385,6 +385,7 @@ def _demo_pages():
     match_services.report_result(match_id=match.pk, actor=match.player_b.user, won=1, lost=2)
     return [
         (player, "/events/"),
+        (organiser, "/events/new/"),
         (organiser, f"/events/{event.pk}/"),
         (player, f"/events/seats/{seat.pk}/"),
         (organiser, f"/events/pods/{pod.pk}/"),

@@ -50,6 +50,8 @@ def test_a_reviewed_penalty_the_player_may_still_appeal_is_not_called_final(worl
     html = page(world.player, penalty.pk)
     assert "and the appeal is decided: this decision is final." in html
     assert "Competitive REL" in html and "competitive" not in html.replace("Competitive", "")
+    # The statement form's field has a label in the reader's language (its default was English).
+    assert ">Declaração <" in page(world.player, penalty.pk, "pt-br")
 
 
 # pt_BR's DATE_FORMAT and DATETIME_FORMAT: "29 de Novembro de 2026" and "... às 15:00".
