@@ -16,8 +16,13 @@ MAX_SEED = 2**48
 
 
 class EventForm(forms.Form):
-    name = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"autocomplete": "off"}))
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), initial=timezone.localdate)
+    # Labelled: a field's default label is its English name, which no catalogue translates.
+    name = forms.CharField(
+        max_length=200, label=gettext_lazy("Name"), widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
+    date = forms.DateField(
+        label=gettext_lazy("Date"), widget=forms.DateInput(attrs={"type": "date"}), initial=timezone.localdate
+    )
     enforcement_level = forms.ChoiceField(
         choices=EnforcementLevel.choices,
         initial=EnforcementLevel.REGULAR,

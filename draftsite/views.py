@@ -51,11 +51,14 @@ def _error_page(request, status, title, message):
 
 
 def bad_request(request, exception=None):
-    return _error_page(request, 400, "Bad request", "The request could not be understood.")
+    return _error_page(request, 400, _("Bad request"), _("The request could not be understood."))
 
 
 def permission_denied(request, exception=None):
-    return _error_page(request, 403, "Not allowed", "You do not have access to this page.")
+    """The 403 page says why when the refusal does: ``drafts.views.common.on_page`` and the
+    services raise PermissionDenied with their message, already in the reader's language."""
+    reason = str(exception) if exception is not None and exception.args else ""
+    return _error_page(request, 403, _("Not allowed"), reason or _("You do not have access to this page."))
 
 
 def page_not_found(request, exception=None):
@@ -63,8 +66,10 @@ def page_not_found(request, exception=None):
         # API clients parse one error shape everywhere, unknown paths included.
         message = _("There is nothing at this address.")
         return JsonResponse({"detail": message, "errors": [{"code": "not_found", "message": message}]}, status=404)
-    return _error_page(request, 404, "Not found", "There is nothing at this address.")
+    return _error_page(request, 404, _("Not found"), _("There is nothing at this address."))
 
 
 def server_error(request):
-    return _error_page(request, 500, "Something went wrong", "The error has been logged. Please try again in a moment.")
+    return _error_page(
+        request, 500, _("Something went wrong"), _("The error has been logged. Please try again in a moment.")
+    )

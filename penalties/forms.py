@@ -8,6 +8,7 @@ from django.utils.translation import gettext, gettext_lazy
 from draftsite.forms import PostedListField
 from penalties import selectors
 from penalties.models import Decision, PenaltyKind, PenaltyStatus
+from penalties.sources import deck_check_label, describe_source, pick_label
 
 TEXT = {"rows": 4, "maxlength": 5000}
 
@@ -40,11 +41,11 @@ class IssueForm(forms.Form):
     pod = forms.TypedChoiceField(label=gettext_lazy("Draft pod"), required=False, coerce=int, empty_value=None)
     draft_round = forms.IntegerField(label=gettext_lazy("Pack (draft round)"), required=False, min_value=1, max_value=9)
     pick_number = forms.IntegerField(label=gettext_lazy("Pick"), required=False, min_value=1, max_value=99)
-    source = forms.CharField(
+    # The page offers the event's deck checks and timer picks by name; the API takes the code.
+    source = forms.ChoiceField(
         label=gettext_lazy("Prompted by"),
         required=False,
-        max_length=60,
-        help_text=gettext_lazy('"deck_check:<id>" or "pick:<id>"; filled in from a deck check or a timer pick.'),
+        help_text=gettext_lazy("A deck check or an automatic pick of this event that led to the penalty, if any."),
     )
     judge_statement = forms.CharField(
         label=gettext_lazy("Your statement (for a disqualification report)"),
@@ -68,9 +69,21 @@ class IssueForm(forms.Form):
             for i in selectors.infractions()
         ]
         self.fields["penalty"].choices = [("", gettext("IPG default"))] + list(PenaltyKind.choices)
+        self.fields["source"].choices = self._source_choices(event)
         self.fields["pod"].choices = [("", "—")] + [
             (p.pk, gettext("Pod %(number)s") % {"number": p.number}) for p in event.pods.order_by("number")
         ]
+
+    def _source_choices(self, event) -> list[tuple[str, str]]:
+        choices = [("", gettext("Nothing else (what the judge saw)"))]
+        choices += [(f"deck_check:{c.pk}", deck_check_label(c)) for c in selectors.deck_checks(event)]
+        choices += [(f"pick:{p.pk}", pick_label(p)) for p in selectors.timeout_picks(event)]
+        # A source a link filled in (a judge call's proposal) or that was posted stays choosable;
+        # the service checks it as the API does.
+        current = str(self.data.get("source", "") if self.is_bound else self.initial.get("source", "") or "")
+        if current and current not in {value for value, _ in choices}:
+            choices.append((current, describe_source(event, current)))
+        return choices
 
 
 class DecisionForm(forms.Form):
@@ -101,7 +114,9 @@ class DecisionForm(forms.Form):
 
 
 class StatementForm(forms.Form):
-    statement = forms.CharField(max_length=5000, widget=forms.Textarea(attrs={"rows": 4, "maxlength": 5000}))
+    statement = forms.CharField(
+        label=gettext_lazy("Statement"), max_length=5000, widget=forms.Textarea(attrs={"rows": 4, "maxlength": 5000})
+    )
 
 
 class DismissForm(forms.Form):
@@ -115,9 +130,18 @@ class DismissManyForm(forms.Form):
 
 
 class FilterForm(forms.Form):
-    status = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices))
-    penalty = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices))
-    infraction = forms.ChoiceField(required=False)
+    # Labelled: a field's default label is its English name, which no catalogue translates.
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        required=False,
+        choices=[("", gettext_lazy("Any status"))] + list(PenaltyStatus.choices),
+    )
+    penalty = forms.ChoiceField(
+        label=gettext_lazy("Penalty"),
+        required=False,
+        choices=[("", gettext_lazy("Any penalty"))] + list(PenaltyKind.choices),
+    )
+    infraction = forms.ChoiceField(label=gettext_lazy("Infraction"), required=False)
     q = forms.CharField(label=gettext_lazy("Player or text"), required=False, max_length=100)
 
     def __init__(self, *args, **kwargs):

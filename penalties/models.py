@@ -146,6 +146,14 @@ class Penalty(models.Model):
         return self.issued_penalty != self.expected_penalty
 
     @property
+    def enforcement_level_label(self) -> str:
+        """The REL it was issued at, in the reader's words (the stored code is the event's)."""
+        from drafts.models import EnforcementLevel
+
+        level = self.enforcement_level
+        return str(EnforcementLevel(level).label) if level in EnforcementLevel.values else level
+
+    @property
     def where(self) -> str:
         parts = []
         if self.match_round:

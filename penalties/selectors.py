@@ -144,6 +144,20 @@ def unhandled_timeout_picks(event: Event | int) -> list[Pick]:
     return [pick for pick in picks if f"pick:{pick.pk}" not in done]
 
 
+def timeout_picks(event: Event, limit: int = 200) -> list[Pick]:
+    """The event's automatic (timer) picks for a player, newest first: what may prompt a penalty."""
+    return list(
+        Pick.objects.select_related("seat__pod", "seat__registration")
+        .filter(seat__pod__event=event, kind=PickKind.TIMEOUT, seat__registration__isnull=False)
+        .order_by("-made_at", "-pk")[:limit]
+    )
+
+
+def deck_checks(event: Event, limit: int = 200) -> list:
+    """The event's deck checks, newest first (through the event's relation: decks is not imported)."""
+    return list(event.deck_checks.select_related("deck__registration").order_by("-at", "-pk")[:limit])
+
+
 def prefill(*, event: Event, params) -> dict:
     """Initial values of the issue form from query parameters (all optional, all checked).
 

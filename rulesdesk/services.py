@@ -191,8 +191,8 @@ def state_dict(obj: GameObject) -> dict[str, Any]:
     }
 
 
-_WATCHED = ("zone", "face_down", "face_down_by", "face_up", "flipped", "tapped", "lost_abilities", "melded_with")
-_WATCHED_CHARS = (
+WATCHED = ("zone", "face_down", "face_down_by", "face_up", "flipped", "tapped", "lost_abilities", "melded_with")
+WATCHED_CHARS = (
     "name",
     "mana_cost",
     "mana_value",
@@ -220,13 +220,13 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """What changed between two states, for people: ``["zone: hand → stack", ...]``."""
     found = [
         f"{key.replace('_', ' ')}: {_show(before[key])} → {_show(after[key])}"
-        for key in _WATCHED
+        for key in WATCHED
         if before[key] != after[key]
     ]
     old, new = before["characteristics"], after["characteristics"]
     found += [
         f"{key.replace('_', ' ')}: {_show(old[key])} → {_show(new[key])}"
-        for key in _WATCHED_CHARS
+        for key in WATCHED_CHARS
         if old[key] != new[key]
     ]
     return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
@@ -22,7 +23,18 @@ ROOT = Path(settings.BASE_DIR)
 LANGUAGES = ["pt_BR", "es", "it", "ru"]
 HTTP_LANGUAGES = {"pt_BR": "pt-br", "es": "es", "it": "it", "ru": "ru"}
 PLACEHOLDER = re.compile(r"%\(\w+\)s|%s|\{\w*\}|<[^>]+>")
-PY_SOURCES = ["cards", "decks", "drafts", "penalties", "draftsite", "accounts"]
+PY_SOURCES = [
+    "cards",
+    "decks",
+    "drafts",
+    "penalties",
+    "draftsite",
+    "accounts",
+    "rulesdesk",
+    "matches",
+    "paper",
+    "judgecalls",
+]
 GETTEXT_CALLS = {"gettext", "gettext_lazy", "gettext_noop", "_", "pgettext", "pgettext_lazy"}
 PLURAL_CALLS = {"ngettext", "ngettext_lazy"}
 
@@ -53,11 +65,12 @@ def _template_msgids() -> set[str]:
     """Every msgid of every template, through Django's makemessages lexer (templatize)."""
     found: set[str] = set()
     # templatize turns every translation tag into gettext(u'...') / ngettext(u'...', u'...', c)
-    call = re.compile(r"""\bn?gettext\(u?'((?:[^'\\]|\\.)*)'""")
+    # (a string with an apostrophe comes double-quoted: gettext(u"It's %(x)s"))
+    call = re.compile(r"""\bn?gettext\(u?('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
     for path in (ROOT / "templates").rglob("*.html"):
         code = templatize(path.read_text(encoding="utf-8"), origin=str(path))
         for match in call.finditer(code):
-            found.add(ast.literal_eval(f"'{match.group(1)}'"))
+            found.add(ast.literal_eval(match.group(1)))
     return found
 
 
@@ -104,6 +117,8 @@ def test_the_search_finds_template_strings():
     assert "Booster drafts, run right" in found
     assert "Rules desk" in found
     assert "Page %(number)s of %(num_pages)s" in found
+    assert "You may appeal once. The head judge decides, and that decision is final." in found
+    assert "Reviewed by the head judge. The player's appeal awaits the head judge's decision." in found
 
 
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
@@ -279,3 +294,139 @@ def test_rules_desk_explanations_are_translated(api_client, accept, fragment):
     assert response.status_code == 200, response.content
     reasons = [step["reason"] for step in response.json()["steps"] if step["reason"]]
     assert any(fragment in reason for reason in reasons), reasons
+
+
+# --- every main page in every language: no catalogue string left in English ---------------
+# Each page is rendered as the user who reads it, with the language asked by the browser. A
+# piece of text on the page (a text node, or an aria-label, title, placeholder or
+# data-confirm) that is exactly the English of a catalogue entry whose translation differs
+# means the string was shown without going through the catalogue (issue 27). The catalogues
+# themselves have no empty or fuzzy entry: test_catalogue_is_complete_reviewed_and_keeps_placeholders.
+
+PAGE_LANGUAGES = ["en", "pt-br", "es", "it", "ru"]
+_SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "data-confirm")
+
+
+class _PageText(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.pieces: list[str] = []
+        self._skipping: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        # Scripts, styles and what the page marks translate="no" (a card's printed words).
+        if tag in ("script", "style") or ("translate", "no") in attrs:
+            self._skipping.append(tag)
+        for name, value in attrs:
+            if name in _SHOWN_ATTRIBUTES and value:
+                self.pieces.append(value)
+
+    def handle_endtag(self, tag):
+        if self._skipping and self._skipping[-1] == tag:
+            self._skipping.pop()
+
+    def handle_data(self, data):
+        if not self._skipping:
+            self.pieces.append(data)
+
+
+def _pieces(html: str) -> set[str]:
+    parser = _PageText()
+    parser.feed(html)
+    found = set()
+    for piece in parser.pieces:
+        piece = " ".join(piece.split())
+        for part in [piece, *piece.split(" · ")]:
+            part = part.strip(" ·")
+            if part:
+                found.add(part)
+    return found
+
+
+def _translated_english(lang: str) -> set[str]:
+    """English msgids of the catalogue that read differently in ``lang`` (no placeholders: a
+    string with one never shows verbatim)."""
+    po = catalogue({"pt-br": "pt_BR"}.get(lang, lang))
+    return {
+        e.msgid
+        for e in po
+        if not e.obsolete and not e.msgid_plural and e.msgstr.strip() and e.msgstr != e.msgid and "%" not in e.msgid
+    }
+
+
+def _demo_pages():
+    """The demo event with a penalty, its matches set up, and the pages to read: (user, url)."""
+    from django.contrib.auth import get_user_model
+
+    from drafts.demo import create_demo_accounts, create_demo_event
+    from matches import services as match_services
+    from matches.demo import set_up_demo_matches
+    from penalties import services as penalty_services
+
+    create_demo_accounts()
+    event = create_demo_event()
+    set_up_demo_matches(event)
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=["organiser", "judge", "player1"])}
+    player_reg = event.registrations.get(user=users["player1"])
+    seat = player_reg.seats.get()
+    pod = seat.pod
+    penalty = penalty_services.issue_penalty(
+        event_id=event.pk,
+        registration_id=player_reg.pk,
+        infraction_code="slow_play",
+        actor=users["judge"],
+        description="Took too long.",
+    )
+    organiser, judge, player = users["organiser"], users["judge"], users["player1"]
+    # A running round with a report, so the match pages show their tables and clocks.
+    round_obj = match_services.pair_next_round(event_id=event.pk, actor=organiser, pod_id=pod.pk)
+    match_services.start_round(round_id=round_obj.pk, actor=organiser)
+    match = round_obj.matches.filter(player_b__isnull=False).first()
+    match_services.report_result(match_id=match.pk, actor=match.player_b.user, won=1, lost=2)
+    return [
+        (player, "/events/"),
+        (organiser, "/events/new/"),
+        (organiser, f"/events/{event.pk}/"),
+        (player, f"/events/seats/{seat.pk}/"),
+        (organiser, f"/events/pods/{pod.pk}/"),
+        (organiser, f"/events/{event.pk}/dashboard/"),
+        (organiser, f"/events/{event.pk}/staff/"),
+        (organiser, f"/events/{event.pk}/settings/"),
+        (player, f"/decks/events/{event.pk}/"),
+        (judge, f"/decks/events/{event.pk}/judge/"),
+        (organiser, f"/matches/events/{event.pk}/"),
+        (player, f"/matches/events/{event.pk}/me/"),
+        (player, f"/matches/events/{event.pk}/standings/"),
+        (judge, f"/penalties/events/{event.pk}/"),
+        (judge, f"/penalties/new/?event={event.pk}"),
+        (player, f"/penalties/{penalty.pk}/"),
+        (player, "/penalties/"),
+        (judge, "/rules/?card=Experiment+Twelve&zone=hand&a=cast:face_down%3Ddisguise&a=resolve&a=turn_face_up"),
+        (judge, f"/judge-calls/events/{event.pk}/"),
+    ]
+
+
+@pytest.mark.django_db
+def test_every_main_page_in_every_language_shows_no_catalogue_string_in_english(client):
+    pages = _demo_pages()
+    untranslated = []
+    for lang in PAGE_LANGUAGES:
+        english = _translated_english(lang) if lang != "en" else set()
+        for user, url in pages:
+            client.force_login(user)
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+            assert response.status_code == 200, (lang, url, response.status_code)
+            html = response.content.decode()
+            assert f'<html lang="{lang}">' in html, (lang, url)
+            untranslated += [f"{lang} {url}: {text!r}" for text in sorted(_pieces(html) & english)]
+    assert untranslated == [], "\n".join(untranslated)
+
+
+def test_the_page_check_sees_an_untranslated_string():
+    # Guard for the test above: a catalogue string left in English is found, a translated one is not.
+    english = _translated_english("pt-br")
+    assert "Rules desk" in english
+    assert "Rules desk" in _pieces('<h1>Rules desk</h1><p title="Pick">x</p>')
+    assert not _pieces("<h1>Mesa de regras</h1>") & english
+    assert "Start the draft" in _pieces("<p>Pod 1 · Start the draft</p>")
+    assert not _pieces('<td translate="no">Creature</td><script>var a = "Rules desk";</script>')

@@ -214,3 +214,22 @@ def test_services_come_from_the_environment():
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"
     assert found["cache"].endswith("RedisCache")
     assert found["debug"] is True and found["hosts"] == ["draft.example", "other.example"]
+
+
+@pytest.mark.parametrize(
+    "accept, reason, title",
+    [
+        ("en", "Only an organiser of this event may do that.", "Not allowed"),
+        ("pt-br", "Só um organizador deste evento pode fazer isso.", "Não permitido"),
+    ],
+)
+def test_the_403_page_says_why_in_the_readers_language(client, accept, reason, title):
+    """Issue 27: the refusal's own message, not only "You do not have access to this page"."""
+    from tests.factories import EventFactory, UserFactory
+
+    event = EventFactory()
+    client.force_login(UserFactory(username="curious"))
+    response = client.get(f"/events/{event.pk}/staff/", HTTP_ACCEPT_LANGUAGE=accept)
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert f"<p>{reason}</p>" in html and f"<h1>{title}</h1>" in html

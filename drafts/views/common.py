@@ -74,7 +74,7 @@ def confirm_page(
     question: str,
     action: str,
     back: str,
-    button: str = "Confirm",
+    button: str = "",
     danger: bool = False,
     detail: str = "",
 ):
@@ -92,7 +92,7 @@ def confirm_page(
             "action": action,
             "back": back,
             "fields": fields,
-            "button": button,
+            "button": button or gettext("Confirm"),
             "danger": danger,
             "detail": detail,
         },

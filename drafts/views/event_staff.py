@@ -4,19 +4,22 @@ drafts.services.staff, which checks the role again and logs the change."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
-from drafts.models import StaffRole
+from drafts.models import EnforcementLevel, StaffRole
 from drafts.services.staff import EDITABLE_FIELDS
 from drafts.views.common import confirm_page, confirmed, get_event, posted, run
 from draftsite.errors import DomainError
@@ -36,6 +39,44 @@ def _staff_rows(event) -> list:
     seated = selectors.seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
     for row in rows:
         row.seated = seated.get(row.user_id) if row.role in selectors.JUDGING_ROLES else None
+    return rows
+
+
+def _shown_value(field: str, value) -> str:
+    """A logged setting (stored as JSON: ISO dates, codes, booleans) as the reader says it."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if field == "enforcement_level" and value in EnforcementLevel.values:
+        return str(EnforcementLevel(value).label)
+    if field in ("date", "decklist_deadline") and isinstance(value, str):
+        try:
+            parsed = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        if field == "date":
+            return date_format(parsed.date(), "DATE_FORMAT")
+        return date_format(timezone.localtime(parsed) if timezone.is_aware(parsed) else parsed, "DATETIME_FORMAT")
+    return str(value)
+
+
+def _settings_log(event) -> list[dict]:
+    """The settings page's earlier changes: each field by its form label, each value in words."""
+    labels = EventSettingsForm.base_fields
+    rows = []
+    for entry in selectors.event_log(event, 30):
+        if entry.action != "event_updated":
+            continue
+        changes = [
+            (
+                labels[field].label if field in labels else field,
+                _shown_value(field, values[0]),
+                _shown_value(field, values[1]),
+            )
+            for field, values in (entry.details.get("changes") or {}).items()
+        ]
+        rows.append({"at": entry.at, "actor": entry.actor, "changes": changes})
     return rows
 
 
@@ -243,7 +284,7 @@ def settings_page(request, event_id: int):
             "title": _("Settings · %(event)s") % {"event": event.name},
             "event": event,
             "form": form,
-            "log": [entry for entry in selectors.event_log(event, 30) if entry.action == "event_updated"],
+            "log": _settings_log(event),
         },
         status=status,
     )

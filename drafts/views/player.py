@@ -157,7 +157,7 @@ def seat_pick(request, seat_id: int):
             question=gettext("Pick %(card)s?") % {"card": card["name"]},
             action=reverse("drafts:seat-pick", args=[seat.pk]),
             back=_back(seat),
-            button="Pick it",
+            button=gettext("Pick it"),
             detail=gettext("The pack then passes to your neighbour."),
         )
     return run(

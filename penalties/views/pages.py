@@ -19,6 +19,7 @@ from penalties import notices, permissions, selectors, services
 from penalties.forms import DecisionForm, DismissForm, DismissManyForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus
 from penalties.reports import csv_response
+from penalties.sources import describe_source
 
 
 def _event_or_404(event_id) -> Event:
@@ -308,6 +309,7 @@ def _render_detail(
             "appeal_form": appeal_form or StatementForm(),
             "statement_form": statement_form or StatementForm(),
             "is_dq": penalty.penalty == PenaltyKind.DISQUALIFICATION,
+            "source_text": describe_source(penalty.event, penalty.source) if penalty.source else "",
         },
         status=status,
     )

@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
+from cards.models import Layout
 from cards.rules import ACTIONS
 from cards.rules.faces import TURN_UP_VIA
 from cards.rules.state import FACE_DOWN_BY, ZONES, where
@@ -41,19 +42,73 @@ ACTION_LABELS = {
     "end_game": gettext_lazy("End the game"),
     "meld": gettext_lazy("Meld with the partner"),
 }
-# The parameter controls of the "add a step" form: name -> (label, choices; None for a flag,
-# CARD for a card named in a text field).
+# The words a judge reads for the rules core's codes (zones, faces, what turned a card face down
+# and how it turns face up): every select of the page shows these, never the code itself.
+ZONE_WORDS = {
+    "library": gettext_lazy("Library"),
+    "hand": gettext_lazy("Hand"),
+    "stack": gettext_lazy("Stack"),
+    "battlefield": gettext_lazy("Battlefield"),
+    "graveyard": gettext_lazy("Graveyard"),
+    "exile": gettext_lazy("Exile"),
+    "command": gettext_lazy("Command zone"),
+}
+FACE_WORDS = {"front": gettext_lazy("Front face"), "back": gettext_lazy("Back face")}
+FACE_DOWN_WORDS = {
+    "disguise": gettext_lazy("Disguise"),
+    "morph": gettext_lazy("Morph"),
+    "manifest": gettext_lazy("Manifest"),
+    "cloak": gettext_lazy("Cloak"),
+    "effect": gettext_lazy("Another effect"),
+}
+TURN_UP_WORDS = {
+    "disguise": gettext_lazy("Paying its disguise cost"),
+    "morph": gettext_lazy("Paying its morph cost"),
+    "mana_cost": gettext_lazy("Paying its mana cost (a manifested or cloaked creature card)"),
+    "effect": gettext_lazy("An effect"),
+}
+
+
+def _choices(codes, words) -> list[tuple[str, Any]]:
+    return [(code, words.get(code, code)) for code in codes]
+
+
+# The parameter controls of the "add a step" form: name -> (label, (value, words) choices; None
+# for a flag, CARD for a card named in a text field).
 CARD = "card"
 PARAM_CONTROLS = [
-    ("face", gettext_lazy("Face (cast, play as a land)"), FACE_LABELS),
-    ("face_down", gettext_lazy("Cast face down with"), FACE_DOWN_CASTS),
-    ("via", gettext_lazy("Turn face up via"), TURN_UP_VIA),
-    ("to", gettext_lazy("Move to"), tuple(zone for zone in ZONES if zone != "stack")),
-    ("by", gettext_lazy("Turned face down by"), FACE_DOWN_BY),
+    ("face", gettext_lazy("Face (cast, play as a land)"), _choices(FACE_LABELS, FACE_WORDS)),
+    ("face_down", gettext_lazy("Cast face down with"), _choices(FACE_DOWN_CASTS, FACE_DOWN_WORDS)),
+    ("via", gettext_lazy("Turn face up via"), _choices(TURN_UP_VIA, TURN_UP_WORDS)),
+    ("to", gettext_lazy("Move to"), _choices([zone for zone in ZONES if zone != "stack"], ZONE_WORDS)),
+    ("by", gettext_lazy("Turned face down by"), _choices(FACE_DOWN_BY, FACE_DOWN_WORDS)),
     ("transformed", gettext_lazy("Put onto the battlefield transformed"), None),
     ("partner", gettext_lazy("Meld partner (a card name)"), CARD),
-    ("partner_zone", gettext_lazy("Meld partner is"), ZONES),
+    ("partner_zone", gettext_lazy("Meld partner is"), _choices(ZONES, ZONE_WORDS)),
 ]
+_PARAM_WORDS = {
+    "face": FACE_WORDS,
+    "face_down": FACE_DOWN_WORDS,
+    "via": TURN_UP_WORDS,
+    "to": ZONE_WORDS,
+    "by": FACE_DOWN_WORDS,
+    "partner_zone": ZONE_WORDS,
+}
+_PARAM_LABELS = {name: label for name, label, _ in PARAM_CONTROLS}
+
+
+def _params_text(params: dict[str, Any]) -> str:
+    """A step's parameters as the form named them: "Turn face up via: Paying its mana cost"."""
+    parts = []
+    for key, value in params.items():
+        label = _PARAM_LABELS.get(key, key.replace("_", " "))
+        if value is True:
+            parts.append(str(label))
+        else:
+            parts.append(f"{label}: {_PARAM_WORDS.get(key, {}).get(value, value)}")
+    return ", ".join(parts)
+
+
 OUTCOME_LABELS = {
     "ok": gettext_lazy("Happens"),
     "no_effect": gettext_lazy("Nothing happens"),
@@ -122,10 +177,106 @@ def _rows(state: dict[str, Any]) -> list[tuple[str, str, str | None]]:
     return [(label, show(public), show(private) if private else None) for label, show in fields]
 
 
+_CHANGE_LABELS = {
+    "zone": gettext_lazy("Zone"),
+    "face_down": gettext_lazy("Face down"),
+    "face_down_by": gettext_lazy("Turned face down by"),
+    "face_up": gettext_lazy("Face up"),
+    "flipped": gettext_lazy("Flipped"),
+    "tapped": gettext_lazy("Tapped"),
+    "lost_abilities": gettext_lazy("Lost all abilities"),
+    "melded_with": gettext_lazy("Melded with"),
+    "name": gettext_lazy("Name"),
+    "mana_cost": gettext_lazy("Mana cost"),
+    "mana_value": gettext_lazy("Mana value"),
+    "colors": gettext_lazy("Colors"),
+    "supertypes": gettext_lazy("Supertypes"),
+    "card_types": gettext_lazy("Card types"),
+    "subtypes": gettext_lazy("Subtypes"),
+    "power": gettext_lazy("Power"),
+    "toughness": gettext_lazy("Toughness"),
+    "ward": gettext_lazy("Ward"),
+}
+_CHANGE_WORDS = {"zone": ZONE_WORDS, "face_down_by": FACE_DOWN_WORDS, "face_up": FACE_WORDS}
+
+
+def _word(key: str, value: Any) -> str:
+    if value is None or value == [] or value == "":
+        return gettext("none")
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(_CHANGE_WORDS.get(key, {}).get(value, value))
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What a step changed, in the reader's words ("Zone: Hand → Stack"); the API keeps its
+    English list (rulesdesk.services.changes)."""
+    pairs = [(key, before[key], after[key]) for key in services.WATCHED]
+    pairs += [(key, before["characteristics"][key], after["characteristics"][key]) for key in services.WATCHED_CHARS]
+    return [
+        f"{_CHANGE_LABELS.get(key, key)}: {_word(key, old)} → {_word(key, new)}"
+        for key, old, new in pairs
+        if old != new
+    ]
+
+
+EVENT_WORDS = {
+    "cast": gettext_lazy("cast"),
+    "cast_face_down": gettext_lazy("cast face down"),
+    "cast_transformed": gettext_lazy("cast transformed"),
+    "resolved": gettext_lazy("resolved"),
+    "played_land": gettext_lazy("played as a land"),
+    "transformed": gettext_lazy("transformed"),
+    "flipped": gettext_lazy("flipped"),
+    "turned_face_down": gettext_lazy("turned face down"),
+    "turned_face_up": gettext_lazy("turned face up"),
+    "manifested": gettext_lazy("manifested"),
+    "cloaked": gettext_lazy("cloaked"),
+    "manifested_dread": gettext_lazy("manifested dread"),
+    "looked_at_top_cards": gettext_lazy("looked at the top cards"),
+    "lost_abilities": gettext_lazy("lost all abilities"),
+    "tapped": gettext_lazy("tapped"),
+    "untapped": gettext_lazy("untapped"),
+    "token_created": gettext_lazy("token created"),
+    "token_ceases_to_exist": gettext_lazy("the token ceases to exist"),
+    "became_copy": gettext_lazy("became a copy"),
+    "melded": gettext_lazy("melded"),
+    "enters_battlefield": gettext_lazy("enters the battlefield"),
+    "entered_transformed": gettext_lazy("entered transformed"),
+    "left_battlefield": gettext_lazy("left the battlefield"),
+    "revealed": gettext_lazy("revealed"),
+    "on_an_adventure": gettext_lazy("on an adventure"),
+    "game_ended": gettext_lazy("the game ended"),
+    "special_action": gettext_lazy("special action"),
+    "fully_unlocked": gettext_lazy("fully unlocked"),
+    "counter:+1/+1": gettext_lazy("a +1/+1 counter"),
+}
+
+
+def _event_word(event: str) -> str:
+    """A rules-core event code ("cast_face_down", "paid:{3}", "moved_to_graveyard") as words."""
+    if event in EVENT_WORDS:
+        return str(EVENT_WORDS[event])
+    kind, _, detail = event.partition(":")
+    if kind == "paid" and detail:
+        return gettext("paid %(cost)s") % {"cost": detail}
+    if kind == "exiled" and detail:
+        return gettext("exiled %(name)s") % {"name": detail}
+    if kind == "door_unlocked" and detail:
+        return gettext("door unlocked: %(name)s") % {"name": detail}
+    if event.startswith("moved_to_"):
+        zone = event.removeprefix("moved_to_")
+        return gettext("moved to: %(zone)s") % {"zone": ZONE_WORDS.get(zone, zone)}
+    return event
+
+
 def _status(state: dict[str, Any]) -> list[str]:
     status = [localize(where(state["zone"]))]
     if state["face_down"]:
-        status.append(gettext("face down (%(by)s)") % {"by": state["face_down_by"]})
+        by = state["face_down_by"]
+        status.append(gettext("face down (%(by)s)") % {"by": FACE_DOWN_WORDS.get(by, by) if by else "—"})
     elif state["face_up"] == "back":
         status.append(gettext("back face up"))
     if state["flipped"]:
@@ -148,6 +299,10 @@ def _also(step: dict[str, Any]) -> list[str]:
     ]
 
 
+def _layout_word(layout: str) -> str:
+    return str(Layout(layout).label) if layout in Layout.values else layout
+
+
 def desk(request):
     """The rules desk: ``?card=&zone=&a=action:key=value,...`` (repeat ``a``)."""
     params = request.GET
@@ -163,10 +318,11 @@ def desk(request):
         "card_query": card_query,
         "zone": zone,
         "actions": actions,
-        "zones": services.START_ZONES,
+        "zones": _choices(services.START_ZONES, ZONE_WORDS),
         "action_buttons": ACTION_LABELS.items(),
         "param_controls": PARAM_CONTROLS,
         "max_actions": services.MAX_ACTIONS,
+        "type_line_label": gettext("Type line"),
         "error": None,
         "suggestions": [],
         "steps": [],
@@ -193,7 +349,7 @@ def _result_context(
 ) -> dict[str, Any]:
     """The card, every step as the page shows it, and the links to share, undo or go back."""
     return {
-        "card": services.card_dict(card),
+        "card": {**services.card_dict(card), "layout_label": _layout_word(card.layout)},
         "steps": [
             {
                 **step,
@@ -201,9 +357,11 @@ def _result_context(
                 "label": ACTION_LABELS.get(step["action"], gettext("Start")),
                 "outcome_label": OUTCOME_LABELS[step["outcome"]],
                 "rows": _rows(step["state"]),
+                "changes": _changes(result_steps[index - 1]["state"], step["state"]) if index else [],
                 "status": _status(step["state"]),
+                "events": [_event_word(event) for event in step["events"]],
                 "also_text": _also(step),
-                "params_text": ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in step["params"].items()),
+                "params_text": _params_text(step["params"]),
                 "upto_url": _desk_url(card_query, zone, actions[:index]),
             }
             for index, step in enumerate(result_steps)

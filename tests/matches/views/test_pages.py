@@ -156,3 +156,19 @@ def test_pairing_round_1_with_every_deck_legal_asks_nothing():
     assert "no legal deck" not in organiser.get(f"/matches/events/{t.event.pk}/").content.decode()
     paired = organiser.post(f"/matches/events/{t.event.pk}/pair/", {"pod": t.pod.pk}, follow=True)
     assert "Round paired." in paired.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_staff_table_says_who_reported_and_whose_score_is_whose(world):
+    """Issue 27: not "player4: 2-1-0" (player B's report of player A's score)."""
+    world.configure()
+    round_obj = world.pair()
+    services.start_round(round_id=round_obj.pk, actor=world.organiser, now=T0)
+    match = round_obj.matches.get(table=1)
+    b = logged_in(world.user_of[match.player_b_id])
+    b.post(f"/matches/matches/{match.pk}/report/", {"won": 1, "lost": 2, "drawn": 0})
+    page = logged_in(world.organiser).get(f"/matches/events/{world.event.pk}/").content.decode()
+    a_name, b_name = match.player_a.name, match.player_b.name
+    assert f"{b_name} reports: {a_name} 2 – 1 {b_name}, draws 0" in page
+    assert f"{b_name}: 2-1-0" not in page
+    assert "· Result reported" in page  # the log names the action too

@@ -245,3 +245,20 @@ def test_a_single_dismissal_racing_a_dismissal_of_many_leaves_nothing_half_done(
     from penalties.models import DismissedSource
 
     assert list(DismissedSource.objects.filter(event=pod.event).values_list("source", flat=True)) == [sources[1]]
+
+
+def test_the_issue_page_offers_sources_in_words_and_the_penalty_shows_them(world, draft, client):
+    """Issue 27: the page says "Timer pick: alice, pod 1, pack 1, pick 1", not "pick:<id>"."""
+    pod, pick = draft
+    client.force_login(world.judge)
+    html = client.get(f"/penalties/new/?event={pod.event_id}&source=pick:{pick.pk}").content.decode()
+    assert f'<option value="pick:{pick.pk}" selected>Timer pick: alice, pod 1, pack 1, pick 1</option>' in html
+    assert "Nothing else (what the judge saw)" in html
+    assert "deck_check:&lt;id&gt;" not in html and "pick:&lt;id&gt;" not in html and "deck_check:<id>" not in html
+    form = client.get(f"/penalties/new/?event={pod.event_id}&source=pick:{pick.pk}").context["form"]
+    data = {key: value for key, value in form.initial.items() if value is not None}
+    response = client.post(f"/penalties/new/?event={pod.event_id}", {**data, "event": pod.event_id})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    penalty = Penalty.objects.get(source=f"pick:{pick.pk}")
+    detail = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    assert "Timer pick: alice, pod 1, pack 1, pick 1" in detail and f"pick:{pick.pk}<" not in detail

@@ -236,10 +236,11 @@ def test_review_page_asks_to_confirm_before_deciding(world, client):
         {"decision": "downgrade", "penalty": "warning", "reason": "Told the judge.", "confirm": "yes"},
     )
     assert step2.status_code == 302
-    # After the decision the form is gone: the page says the decision is final.
+    # After the decision the form is gone: the page says it is reviewed, and that the player
+    # may still appeal once (not yet final: issue 27).
     after = client.get(f"/penalties/{penalty.pk}/").content.decode()
     assert "Head judge's review" not in after and 'name="decision"' not in after
-    assert "this decision is final" in after
+    assert "Reviewed by the head judge. The player may still appeal once" in after
     penalty.refresh_from_db()
     assert (penalty.penalty, penalty.status) == ("warning", "final")
 

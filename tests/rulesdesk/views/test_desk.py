@@ -33,8 +33,8 @@ def test_renders_a_sequence_from_the_url(client, seed_catalogue):
     assert "Its controller sees (R20)" in html  # the face-down steps show both views
     assert "Opponents see" in html
     assert "(no name)" in html
-    assert "face down (disguise)" in html
-    assert "Turn face up" in html and "paid:{4}{G}" in html
+    assert "face down (Disguise)" in html
+    assert "Turn face up" in html and "paid {4}{G}" in html
     steps = response.context["steps"]
     assert [s["action"] for s in steps] == ["start", "cast", "resolve", "turn_face_up"]
     assert steps[-1]["state"]["characteristics"]["name"] == "Experiment Twelve"
@@ -110,3 +110,24 @@ def test_phone_friendly_markup(client, seed_catalogue):
     assert 'name="viewport"' in html
     assert "rules-table-wrap" in html  # tables scroll inside their box at 375 px
     assert '<caption class="visually-hidden">' in html
+
+
+def test_the_desk_shows_words_for_every_code(client, seed_catalogue):
+    """Issue 27: no "Turn face up via: mana_cost", "zone: hand → stack", "cast_face_down" or
+    layout "normal" on the page; the same words in the reader's language."""
+    query = {"card": "Experiment Twelve", "zone": "hand", "a": ["cast:face_down=disguise", "resolve", "turn_face_up"]}
+    html = client.get(URL, query).content.decode()
+    options = html[html.index('id="param-via"') : html.index("</select>", html.index('id="param-via"'))]
+    assert '<option value="mana_cost">Paying its mana cost (a manifested or cloaked creature card)</option>' in options
+    assert ">mana_cost<" not in html and ">disguise<" not in html
+    assert '<option value="hand" selected>Hand</option>' in html
+    assert "(Cast face down with: Disguise)" in html
+    assert "Zone: Hand → Stack" in html and "zone: hand" not in html
+    assert "Turned face down by: none → Disguise" in html
+    assert '<span class="tag">cast face down</span>' in html and "cast_face_down" not in html
+    assert '<span class="tag">Normal</span>' in html
+
+    html = client.get(URL, query, HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert '<option value="hand" selected>Mão</option>' in html
+    assert "Zona: Mão → Pilha" in html
+    assert "conjurada com a face para baixo" in html

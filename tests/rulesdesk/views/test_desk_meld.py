@@ -41,7 +41,7 @@ def test_the_page_shows_brisela_and_both_cards_leaving(client, meld_catalogue):
     assert gone["also_text"] == [f"{GISELA} went too: it is in the graveyard."]
     assert f"{GISELA} went too: it is in the graveyard." in html
     assert ("Name", "Bruna, the Fading Light", None) in gone["rows"]
-    assert "partner: " + GISELA in html  # the step's parameter, as the card found
+    assert "Meld partner (a card name): " + GISELA in html  # the step's parameter, as the card found
 
 
 def test_adding_a_meld_step_round_trips_through_the_shareable_url(client, meld_catalogue):
