@@ -7,7 +7,8 @@ Two cases, and nothing else:
   the page gives its own (``not_found=`` / ``forbidden=``: a page that names the thing it
   looked for, or keeps the 403 page bare);
 - a control (``run``): the service's refusal is a message on the page we go back to (PRG),
-  and so is its success.
+  and so is its success;
+- a form (``for_form``): the service's refusal is shown on the form, with its status.
 
 The API answers the same errors as JSON (``draftsite.errors``).
 """
@@ -52,11 +53,14 @@ def run(request, service: Callable[..., T], *, success: Any, back: str, **kwargs
     return redirect(back), result
 
 
-def for_form(fn: Callable[[], T]) -> tuple[T | None, DomainError | None, int]:
-    """A service behind a form: its refusal is shown on the form, with its 4xx status.
+def for_form(fn: Callable[[], T], *, forbidden_page: bool = False) -> tuple[T | None, DomainError | None, int]:
+    """A service behind a form: its refusal is shown on the form, with its 4xx status (with
+    ``forbidden_page``, a 403 refusal is the 403 page instead: the caller lost the role).
 
     Returns ``(result, None, 200)`` or ``(None, error, status)``."""
     try:
         return fn(), None, 200
     except DomainError as exc:
+        if forbidden_page and exc.status_code == 403:
+            raise PermissionDenied from exc
         return None, exc, exc.status_code

@@ -12,7 +12,7 @@ from cards.models import Layout
 from drafts import access, permissions
 from drafts.access import Permission
 from drafts.models import Event, Pod, PodState, Seat, effective_state
-from draftsite.pages import on_page  # the pages' one error handler; the draft pages call it from here
+from draftsite.pages import on_page
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 
