@@ -292,7 +292,7 @@ def _snapshot(deck: Deck) -> dict[str, Any]:
 def correct_deck(
     *,
     deck_id: int,
-    judge,
+    actor,
     reason: str,
     main: Sequence[dict] | None = None,
     sideboard: Sequence[dict] | None = None,
@@ -306,7 +306,7 @@ def correct_deck(
     deck = Deck.objects.select_for_update().select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
         selectors.get_deck(deck_id)
-    authorize(judge, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
+    authorize(actor, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
     reason = (reason or "").strip()
     if not reason:
         raise DomainError(error_codes.REASON_REQUIRED, gettext("Say why the list is corrected."), field="reason")
@@ -330,12 +330,12 @@ def correct_deck(
     if not changes:
         raise DomainError(error_codes.NO_CHANGE, gettext("The correction changes nothing in the list."))
     deck.updated_at = now
-    deck.updated_by = judge
+    deck.updated_by = actor
     deck.version += 1
     deck.save()
     return DeckCorrection.objects.create(
         deck=deck,
-        judge=judge,
+        judge=actor,
         at=now,
         reason=reason,
         changes=changes,
@@ -405,7 +405,7 @@ def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
 def select_for_deck_check(
     *,
     event_id: int,
-    judge,
+    actor,
     method: str,
     percent: int = 10,
     seed: int | None = None,
@@ -415,7 +415,7 @@ def select_for_deck_check(
     """Pick decks to check: a random share (reproducible from the stored seed) or chosen ones."""
     now = now or timezone.now()
     event = selectors.event_or_404(event_id)
-    authorize(judge, event, Permission.STAFF, message=selectors.STAFF_ONLY)
+    authorize(actor, event, Permission.STAFF, message=selectors.STAFF_ONLY)
     with_decks = sorted(Deck.objects.filter(event=event).values_list("registration_id", flat=True))
     if method == SelectionMethod.RANDOM:
         if not with_decks:
@@ -448,7 +448,7 @@ def select_for_deck_check(
         seed=seed,
         percent=percent,
         registration_ids=chosen,
-        created_by=judge,
+        created_by=actor,
         created_at=now,
     )
 
@@ -457,7 +457,7 @@ def select_for_deck_check(
 def record_deck_check(
     *,
     deck_id: int,
-    judge,
+    actor,
     found: Sequence[dict] = (),
     notes: str = "",
     selection_id: int | None = None,
@@ -466,7 +466,7 @@ def record_deck_check(
     """Record a deck check: no findings means the physical deck matched the list."""
     now = now or timezone.now()
     deck = selectors.get_deck(deck_id)
-    authorize(judge, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
+    authorize(actor, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
     selection = None
     if selection_id is not None:
         selection = DeckCheckSelection.objects.filter(pk=selection_id, event_id=deck.event_id).first()
@@ -487,7 +487,7 @@ def record_deck_check(
         event_id=deck.event_id,
         deck=deck,
         selection=selection,
-        judge=judge,
+        judge=actor,
         at=now,
         deck_version=deck.version,
         matches=not rows,

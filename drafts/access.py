@@ -3,7 +3,7 @@
 Every look-up by id in the draft engine goes through these helpers (the API, the pages and the
 services alike), so "no such thing" and "not yours" answer the same code and message wherever
 they are asked. A helper raises ``NotFoundError`` or ``ForbiddenError``; the API renders them
-as JSON, the pages turn them into their 404 and 403 pages (``drafts.views.common``).
+as JSON, the pages turn them into their 404 and 403 pages (``draftsite.pages``).
 
 This is the one access module of the project (issue 31): every app's event-role checks go
 through ``authorize`` (or ``access_event``), and each refusal has one code wherever it is met

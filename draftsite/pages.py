@@ -39,12 +39,22 @@ def on_page(lookup: Callable[..., T], *args: Any, not_found: Any = None, forbidd
         raise PermissionDenied(exc.message if forbidden is None else forbidden) from exc
 
 
-def run(request, service: Callable[..., T], *, success: Any, back: str, **kwargs: Any) -> tuple[HttpResponse, T | None]:
-    """Call a service; its refusal, or ``success`` (if any), is a message on ``back``.
+def run(
+    request,
+    service: Callable[..., T],
+    *,
+    success: Any,
+    back: str,
+    refusals_as_pages: bool = False,
+    **kwargs: Any,
+) -> tuple[HttpResponse, T | None]:
+    """Call a service; its refusal, or ``success`` (if any), is a message on ``back``. With
+    ``refusals_as_pages``, "no such thing" and "not yours" are the 404 and 403 pages instead
+    (a control whose role the page did not check first).
 
     Returns the redirect and the service's result (``None`` if it refused)."""
     try:
-        result = service(**kwargs)
+        result = on_page(service, **kwargs) if refusals_as_pages else service(**kwargs)
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect(back), None

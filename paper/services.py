@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from cards import selectors as card_selectors
 from drafts import permissions
-from drafts.access import Permission, access_own_seat, authorize
+from drafts.access import SYSTEM, Permission, access_own_seat, authorize
 from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from paper import error_codes, schedule, selectors
@@ -64,7 +64,8 @@ FOLLOWERS_ONLY = gettext_lazy("Only the pod's players and the event's staff may 
 PLAYERS_ONLY = gettext_lazy("Only the players of this pod post to its table.")
 
 
-def _log(pod: Pod, at: dt.datetime, action: str, actor=None, **details) -> None:
+def _log(pod: Pod, at: dt.datetime, action: str, actor, **details) -> None:
+    """``actor``: the person, or ``SYSTEM`` (the call ran out on its own); the log names no user for it."""
     PodLogEntry.objects.create(
         pod=pod,
         at=at,
@@ -377,7 +378,7 @@ def settle(*, pod_id: int, now: dt.datetime | None = None) -> bool:
     if (pod.state, pod.paused_from) == selectors.mirrored_state(call, called.started_at is not None):
         return False
     if call.phase == schedule.DONE:
-        _log(pod, now, "call_over")
+        _log(pod, now, "call_over", SYSTEM)
     _changed(pod, called, now)
     return True
 

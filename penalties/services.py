@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from drafts.access import Permission, authorize
+from drafts.access import SYSTEM, Permission, authorize
 from drafts.models import EnforcementLevel, Event, Pod, Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from penalties import error_codes, permissions
@@ -144,7 +144,7 @@ def _audit(
 ) -> PenaltyAudit:
     return PenaltyAudit.objects.create(
         penalty=penalty,
-        actor=actor,
+        actor=None if actor is SYSTEM else actor,  # the system's rows name no user
         action=action,
         at=at,
         reason=reason,
@@ -361,7 +361,7 @@ def _audit_issue(record: Penalty, expected: Expected, *, actor, at) -> None:
     if expected.upgrade_reason:
         _audit(
             record,
-            actor=None,
+            actor=SYSTEM,  # the repeat upgrade is the rules', not the judge's
             action=AuditAction.AUTO_UPGRADED,
             at=at,
             reason=expected.upgrade_reason,

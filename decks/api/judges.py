@@ -140,7 +140,7 @@ class CorrectionsView(BodyLimitMixin, APIView):
         checklist_cards = data.get("checklist_cards")
         correction = services.correct_deck(
             deck_id=pk,
-            judge=request.user,
+            actor=request.user,
             reason=data["reason"],
             main=lists.get("main"),
             sideboard=lists.get("sideboard"),
@@ -177,7 +177,7 @@ class DeckChecksView(APIView):
         data = validated_body(s.DeckCheckInput, request)
         check = services.record_deck_check(
             deck_id=pk,
-            judge=request.user,
+            actor=request.user,
             found=data["findings"],
             notes=data["notes"],
             selection_id=data.get("selection"),
@@ -222,7 +222,7 @@ class SelectionsView(APIView):
         data = validated_body(s.SelectionInput, request)
         selection = services.select_for_deck_check(
             event_id=event_id,
-            judge=request.user,
+            actor=request.user,
             method=data["method"],
             percent=data["percent"],
             seed=data.get("seed"),

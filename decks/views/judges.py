@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -61,7 +60,7 @@ def deck_checks(request, event_id: int):
     if request.method == "POST":
         form = DeckCheckSelectionForm(request.POST)
         result, error, status = for_form(
-            lambda: services.select_for_deck_check(event_id=event.pk, judge=request.user, **form.selection())
+            lambda: services.select_for_deck_check(event_id=event.pk, actor=request.user, **form.selection())
         )
         if error is None:
             messages.success(
@@ -119,7 +118,7 @@ def record_check(request, pk: int):
             found, notes = form.outcome()
             return services.record_deck_check(
                 deck_id=deck.pk,
-                judge=request.user,
+                actor=request.user,
                 found=found,
                 notes=notes,
                 selection_id=int(selection_raw) if selection_raw.isdigit() else None,
@@ -161,7 +160,7 @@ def correct(request, pk: int):
                 sections = services.decklist_entries(services.read_decklist(form.decklist_text()))
                 return services.correct_deck(
                     deck_id=deck.pk,
-                    judge=request.user,
+                    actor=request.user,
                     reason=data["reason"],
                     main=sections["main"],
                     sideboard=sections["sideboard"],
@@ -200,8 +199,13 @@ def correct(request, pk: int):
 @login_required
 def sealed_pools(request, event_id: int):
     event = _event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext("Only an organiser of this event may enter sealed pools."))
+    on_page(
+        authorize,
+        request.user,
+        event,
+        Permission.ORGANISER,
+        message=gettext("Only an organiser of this event may enter sealed pools."),
+    )
     error, status = None, 200
     if request.method == "POST":
         form = SealedPoolForm(request.POST)
