@@ -26,7 +26,8 @@ from accounts.services.profiles import set_language as remember_language
 from drafts import permissions
 from drafts.access import Permission
 from drafts.views.common import get_event
-from draftsite.errors import DomainError, NotFoundError
+from draftsite.errors import DomainError
+from draftsite.pages import on_page
 
 JOIN_PREFIX = "/join/"
 
@@ -119,10 +120,14 @@ def _join_url(request, token: str) -> str:
 def join(request, token: str):
     if request.method == "POST" and request.user.is_authenticated:
         # The service reads the link itself (under its lock): no second read of it here.
-        try:
-            result = services.join_event(token=token, user=request.user, now=timezone.now())
-        except NotFoundError:
-            raise Http404(gettext("This join link is not valid.")) from None
+        try:  # a link that is not (any more) valid: the 404 page
+            result = on_page(
+                services.join_event,
+                token=token,
+                user=request.user,
+                now=timezone.now(),
+                not_found=gettext("This join link is not valid."),
+            )
         except DomainError as exc:
             messages.error(request, exc.message)
             return redirect("accounts:join", token)

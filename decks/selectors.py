@@ -17,6 +17,7 @@ from decks import adapter, error_codes, findings
 from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
 from drafts import permissions
+from drafts.access import Permission, authorize
 from drafts.models import DraftCard, DraftFormat, Event, EventStaff, PodState, Registration, Seat
 from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
 
@@ -44,11 +45,8 @@ def is_staff(user, event: Event | int) -> bool:
     return permissions.sees_everything(user, event)
 
 
-def require_staff(user, event: Event | int) -> None:
-    if not is_staff(user, event):
-        raise ForbiddenError(
-            error_codes.NOT_EVENT_STAFF, gettext("Only the event's judges and organisers may do that.")
-        )
+# The decks app's wording of the staff refusal (the code is ``drafts.access``'s).
+STAFF_ONLY = gettext_lazy("Only the event's judges and organisers may do that.")
 
 
 def owns(user, deck: Deck) -> bool:
@@ -108,7 +106,7 @@ def access_registration(user, event: Event, registration_id: int | None = None) 
     one named by ``registration_id``. The role is checked before anything else is read."""
     own = own_registration(user, event)
     if registration_id is not None and (own is None or own.pk != registration_id):
-        require_staff(user, event)
+        authorize(user, event, Permission.STAFF, message=STAFF_ONLY)
         return get_registration(event, registration_id)
     if own is None:
         raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))

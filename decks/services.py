@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from cards import selectors as card_selectors
 from decks import adapter, error_codes, findings, parsers, selectors
@@ -29,8 +29,8 @@ from decks.models import (
     SealedPool,
     SelectionMethod,
 )
-from drafts import permissions
-from drafts.models import DeckFormat, Pod, Registration, StaffRole
+from drafts.access import Permission, authorize
+from drafts.models import DeckFormat, Pod, Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from draftsite.i18n import freeze_problems, localize_problems
 
@@ -292,7 +292,7 @@ def _snapshot(deck: Deck) -> dict[str, Any]:
 def correct_deck(
     *,
     deck_id: int,
-    judge,
+    actor,
     reason: str,
     main: Sequence[dict] | None = None,
     sideboard: Sequence[dict] | None = None,
@@ -306,7 +306,7 @@ def correct_deck(
     deck = Deck.objects.select_for_update().select_related("event", "registration").filter(pk=deck_id).first()
     if deck is None:
         selectors.get_deck(deck_id)
-    selectors.require_staff(judge, deck.event_id)
+    authorize(actor, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
     reason = (reason or "").strip()
     if not reason:
         raise DomainError(error_codes.REASON_REQUIRED, gettext("Say why the list is corrected."), field="reason")
@@ -330,12 +330,12 @@ def correct_deck(
     if not changes:
         raise DomainError(error_codes.NO_CHANGE, gettext("The correction changes nothing in the list."))
     deck.updated_at = now
-    deck.updated_by = judge
+    deck.updated_by = actor
     deck.version += 1
     deck.save()
     return DeckCorrection.objects.create(
         deck=deck,
-        judge=judge,
+        judge=actor,
         at=now,
         reason=reason,
         changes=changes,
@@ -346,10 +346,8 @@ def correct_deck(
     )
 
 
-def require_pool_editor(actor, event) -> None:
-    """Only organisers enter sealed pools (checked before the body)."""
-    if not permissions.is_organiser(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may enter pools."))
+# Only organisers enter sealed pools (the API checks it before the body too).
+POOL_EDITORS_ONLY = gettext_lazy("Only an organiser of this event may enter pools.")
 
 
 @transaction.atomic
@@ -362,7 +360,7 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
             gettext("No registration has id %(registration_id)s.") % {"registration_id": registration_id},
             status_code=404,
         )
-    require_pool_editor(actor, registration.event)
+    authorize(actor, registration.event, Permission.ORGANISER, message=POOL_EDITORS_ONLY)
     if not cards:
         raise DomainError(error_codes.EMPTY_DECKLIST, gettext("The pool is empty."), field="cards")
     resolved = adapter.resolve(format=core.LIMITED, main=cards)
@@ -389,19 +387,10 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
     return pool
 
 
-def require_deck_rules_editor(actor, event) -> None:
-    """Organisers and the head judge set how decks are checked (checked before the body)."""
-    if not permissions.event_roles(actor, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE}:
-        raise ForbiddenError(
-            error_codes.NOT_EVENT_STAFF,
-            gettext("Only an organiser or the head judge may change how decks are checked."),
-        )
-
-
 @transaction.atomic
 def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
     event = selectors.event_or_404(event_id)
-    require_deck_rules_editor(actor, event)
+    authorize(actor, event, Permission.RULES_EDITOR)  # organisers and the head judge
     if checklist_policy not in core.POLICIES:
         raise DomainError(
             error_codes.INVALID_POLICY,
@@ -416,7 +405,7 @@ def set_deck_rules(*, event_id: int, actor, checklist_policy: str) -> DeckRules:
 def select_for_deck_check(
     *,
     event_id: int,
-    judge,
+    actor,
     method: str,
     percent: int = 10,
     seed: int | None = None,
@@ -426,7 +415,7 @@ def select_for_deck_check(
     """Pick decks to check: a random share (reproducible from the stored seed) or chosen ones."""
     now = now or timezone.now()
     event = selectors.event_or_404(event_id)
-    selectors.require_staff(judge, event)
+    authorize(actor, event, Permission.STAFF, message=selectors.STAFF_ONLY)
     with_decks = sorted(Deck.objects.filter(event=event).values_list("registration_id", flat=True))
     if method == SelectionMethod.RANDOM:
         if not with_decks:
@@ -459,7 +448,7 @@ def select_for_deck_check(
         seed=seed,
         percent=percent,
         registration_ids=chosen,
-        created_by=judge,
+        created_by=actor,
         created_at=now,
     )
 
@@ -468,7 +457,7 @@ def select_for_deck_check(
 def record_deck_check(
     *,
     deck_id: int,
-    judge,
+    actor,
     found: Sequence[dict] = (),
     notes: str = "",
     selection_id: int | None = None,
@@ -477,7 +466,7 @@ def record_deck_check(
     """Record a deck check: no findings means the physical deck matched the list."""
     now = now or timezone.now()
     deck = selectors.get_deck(deck_id)
-    selectors.require_staff(judge, deck.event_id)
+    authorize(actor, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
     selection = None
     if selection_id is not None:
         selection = DeckCheckSelection.objects.filter(pk=selection_id, event_id=deck.event_id).first()
@@ -498,7 +487,7 @@ def record_deck_check(
         event_id=deck.event_id,
         deck=deck,
         selection=selection,
-        judge=judge,
+        judge=actor,
         at=now,
         deck_version=deck.version,
         matches=not rows,
@@ -548,8 +537,7 @@ def set_pod_logs_public(*, pod_id: int, actor, public: bool) -> Pod:
     pod = Pod.objects.select_for_update().select_related("event").filter(pk=pod_id).first()
     if pod is None:
         raise NotFoundError(error_codes.UNKNOWN_POD, gettext("No pod has id %(id)s.") % {"id": pod_id})
-    if not permissions.is_organiser(actor, pod.event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may do that."))
+    authorize(actor, pod.event, Permission.ORGANISER)
     if public and not pod.event.decklists_published:
         raise ConflictError(
             error_codes.DECKLISTS_NOT_PUBLISHED,

@@ -3,14 +3,21 @@
 Every look-up by id in the draft engine goes through these helpers (the API, the pages and the
 services alike), so "no such thing" and "not yours" answer the same code and message wherever
 they are asked. A helper raises ``NotFoundError`` or ``ForbiddenError``; the API renders them
-as JSON, the pages turn them into their 404 and 403 pages (``drafts.views.common``).
+as JSON, the pages turn them into their 404 and 403 pages (``draftsite.pages``).
 
-``user=None`` (the default) skips the permission check: system callers (Celery tasks, timers,
-the demo, benchmarks) are trusted. A service that acts for a person passes that person.
+This is the one access module of the project (issue 31): every app's event-role checks go
+through ``authorize`` (or ``access_event``), and each refusal has one code wherever it is met
+(``_denied``): not the event's staff, organiser, head judge... A test
+(``tests/test_access_layer.py``) fails when a permission helper is written anywhere else.
+
+Who acts: a person (a user, perhaps anonymous) or ``SYSTEM``, the trusted caller (Celery
+tasks, timers, the demo, benchmarks). ``authorize`` refuses ``None`` like an anonymous user;
+``require`` and the ``access_*`` helpers still read ``user=None`` as the system, for the draft
+engine's services, whose ``actor=None`` defaults predate ``SYSTEM``.
 
 Other apps call ``access_event`` for their events too, e.g.
 ``access_event(event_id)`` (look-up only), ``access_event(event_id, user, permission=Permission.STAFF)``
-(``code=`` and ``message=`` keep an app's own refusal, e.g. ``not_organiser``),
+(``message=`` keeps an app's own wording; the code is the permission's),
 ``access_event(event_id, draft_format=DraftFormat.PAPER)`` (paper drafts: anything else is
 "no paper draft event has id ...") and ``access_event(event_id, for_update=True)`` inside a
 transaction (locks the event row).
@@ -20,11 +27,25 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 
 from drafts import error_codes, permissions
-from drafts.models import DraftFormat, Event, Pod, Seat
+from drafts.models import DraftFormat, Event, Pod, Seat, StaffRole
 from draftsite.errors import ForbiddenError, NotFoundError
+
+
+class _System:
+    """The trusted caller: a task, a timer, the demo data. Never a person."""
+
+    is_authenticated = False
+    pk = None
+
+    def __repr__(self) -> str:
+        return "SYSTEM"
+
+
+SYSTEM = _System()
 
 
 class Permission(StrEnum):
@@ -36,6 +57,9 @@ class Permission(StrEnum):
     POD_MEMBER = "pod_member"  # of a pod: a player seated in it, or the event's staff
     SEAT_OWNER = "seat_owner"  # of a seat: the player holding it
     SEAT_READER = "seat_reader"  # of a seat: its player, or the event's staff (read-only)
+    HEAD_JUDGE = "head_judge"  # of an event: its head judge (penalty reviews, appeals)
+    RULES_EDITOR = "rules_editor"  # of an event: an organiser or the head judge (how decks are checked)
+    PENALTY_READER = "penalty_reader"  # of an event: its staff, or site staff (its penalties)
 
 
 def _denied(permission: Permission) -> ForbiddenError:
@@ -49,31 +73,57 @@ def _denied(permission: Permission) -> ForbiddenError:
         return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may do that."))
     if permission == Permission.POD_MEMBER:
         return ForbiddenError(error_codes.NOT_IN_POD, gettext("You are not in this pod."))
+    if permission == Permission.HEAD_JUDGE:
+        return ForbiddenError(error_codes.NOT_HEAD_JUDGE, gettext("Only the event's head judge may decide that."))
+    if permission == Permission.RULES_EDITOR:
+        return ForbiddenError(
+            error_codes.NOT_EVENT_STAFF,
+            gettext("Only an organiser or the head judge may change how decks are checked."),
+        )
+    if permission == Permission.PENALTY_READER:
+        return ForbiddenError(
+            error_codes.NOT_EVENT_STAFF, gettext("Only the event's judges and organisers see its penalties.")
+        )
     return ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext("That is not your seat."))
 
 
-def _event_allows(user, event: Event, permission: Permission) -> bool:
+def _event_allows(user, event: Event | int, permission: Permission) -> bool:
     if permission == Permission.ORGANISER:
         return permissions.is_organiser(user, event)
     if permission == Permission.STAFF:
         return permissions.sees_everything(user, event)
+    if permission == Permission.HEAD_JUDGE:
+        return StaffRole.HEAD_JUDGE in permissions.event_roles(user, event)
+    if permission == Permission.RULES_EDITOR:
+        return bool(permissions.event_roles(user, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE})
+    if permission == Permission.PENALTY_READER:
+        site_staff = getattr(user, "is_authenticated", False) and (user.is_superuser or user.is_staff)
+        return bool(site_staff) or permissions.sees_everything(user, event)
     if permission == Permission.MEMBER:
+        if isinstance(event, int):
+            event = access_event(event)
         return bool(permissions.event_roles(user, event)) or (
             getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists()
         )
     raise ValueError(f"{permission} is not a permission on an event")
 
 
-def require(user, event: Event, permission: Permission, message: str | None = None, code: str | None = None) -> None:
-    """Refuse ``user`` unless they have ``permission`` on ``event`` (``None``: a trusted system
-    caller). ``message`` and ``code`` replace the standard refusal's (an app that has its own
-    wording or code for the refusal keeps it)."""
-    if user is None or _event_allows(user, event, permission):
+def authorize(actor, event: Event | int, permission: Permission, *, message: str | Promise | None = None) -> None:
+    """Refuse ``actor`` unless they have ``permission`` on ``event`` (an event or its id).
+
+    ``actor`` is a user (``None`` and anonymous users are refused) or ``SYSTEM`` (trusted).
+    ``message`` replaces the standard wording; the code is always the permission's."""
+    if actor is SYSTEM or (actor is not None and _event_allows(actor, event, permission)):
         return
     denied = _denied(permission)
-    if message is not None or code is not None:
-        denied = ForbiddenError(code or denied.code, message or denied.message)
+    if message is not None:
+        denied = ForbiddenError(denied.code, str(message))  # an app's wording, perhaps lazy
     raise denied
+
+
+def require(user, event: Event | int, permission: Permission, message: str | Promise | None = None) -> None:
+    """``authorize``, with ``user=None`` read as the trusted system (the draft engine's services)."""
+    authorize(SYSTEM if user is None else user, event, permission, message=message)
 
 
 def require_event_creator(user) -> None:
@@ -88,8 +138,7 @@ def access_event(
     permission: Permission | None = None,
     draft_format: str | None = None,
     for_update: bool = False,
-    message: str | None = None,
-    code: str | None = None,
+    message: str | Promise | None = None,
 ) -> Event:
     """The event ``event_id`` (of ``draft_format``, if given), if ``user`` has ``permission``."""
     events = Event.objects.select_for_update() if for_update else Event.objects
@@ -104,8 +153,33 @@ def access_event(
             )
         raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": event_id})
     if permission is not None:
-        require(user, event, permission, message, code)
+        require(user, event, permission, message)
     return event
+
+
+def authorize_pod(actor, pod: Pod, permission: Permission, *, message: str | Promise | None = None) -> None:
+    """Refuse ``actor`` (a user or ``SYSTEM``, as in ``authorize``) unless they have
+    ``permission`` on ``pod``: POD_MEMBER, or a permission on its event."""
+    if actor is SYSTEM:
+        return
+    if permission != Permission.POD_MEMBER:
+        authorize(actor, pod.event, permission, message=message)
+        return
+    if actor is not None and (
+        permissions.sees_everything(actor, pod.event) or permissions.seat_in_pod(actor, pod.pk) is not None
+    ):
+        return
+    denied = _denied(permission)
+    raise denied if message is None else ForbiddenError(denied.code, str(message))
+
+
+def access_own_seat(actor, pod: Pod, *, message: str | Promise | None = None) -> Seat:
+    """The actor's own seat in ``pod``: only its players (not its staff) act from a seat."""
+    seat = permissions.seat_in_pod(actor, pod.pk) if actor is not None and actor is not SYSTEM else None
+    if seat is None:
+        denied = _denied(Permission.POD_MEMBER)
+        raise denied if message is None else ForbiddenError(denied.code, str(message))
+    return seat
 
 
 def access_pod(pod_id: int, user=None, *, permission: Permission | None = None) -> Pod:
@@ -114,13 +188,8 @@ def access_pod(pod_id: int, user=None, *, permission: Permission | None = None) 
     pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
     if pod is None:
         raise NotFoundError(error_codes.UNKNOWN_POD, gettext("No pod has id %(pk)s.") % {"pk": pod_id})
-    if permission is None or user is None:
-        return pod
-    if permission == Permission.POD_MEMBER:
-        if not (permissions.seat_in_pod(user, pod.pk) or permissions.sees_everything(user, pod.event)):
-            raise _denied(permission)
-        return pod
-    require(user, pod.event, permission)
+    if permission is not None:
+        authorize_pod(SYSTEM if user is None else user, pod, permission)
     return pod
 
 

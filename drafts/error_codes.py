@@ -48,7 +48,10 @@ INVALID_PILE_COVER = "invalid_pile_cover"
 # Access
 NOT_YOUR_SEAT = "not_your_seat"
 UNKNOWN_SEAT = "unknown_seat"
-NOT_EVENT_STAFF = "not_event_staff"
+NOT_EVENT_STAFF = (
+    "not_event_staff"  # not the event's organiser, or not its staff (organisers and judges): drafts.access
+)
+NOT_HEAD_JUDGE = "not_head_judge"  # not the event's head judge (drafts.access)
 NOT_IN_POD = "not_in_pod"
 NOT_AUTHENTICATED = "not_authenticated"
 

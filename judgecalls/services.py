@@ -11,8 +11,10 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from drafts import permissions as draft_permissions
+from drafts.access import Permission, authorize
 from drafts.models import Event, Seat
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
@@ -120,9 +122,8 @@ def _locked(call_id: int) -> JudgeCall:
     return call
 
 
-def require_judge(actor, event_id: int) -> None:
-    if not draft_permissions.sees_everything(actor, event_id):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, _("Only the event's judges take judge calls."))
+# The judge calls' wording of the staff refusal (the code is ``drafts.access``'s).
+JUDGES_ONLY = gettext_lazy("Only the event's judges take judge calls.")
 
 
 def _name(user) -> str:
@@ -153,7 +154,7 @@ def claim_call(*, call_id: int, actor, now=None) -> JudgeCall:
     hears who has it."""
     now = now or timezone.now()
     call = _locked(call_id)
-    require_judge(actor, call.event_id)
+    authorize(actor, call.event_id, Permission.STAFF, message=JUDGES_ONLY)
     _refuse_resolved(call)
     if call.status == CallStatus.CLAIMED:
         raise ConflictError(
@@ -175,7 +176,7 @@ def escalate_call(*, call_id: int, actor, note: str = "", now=None) -> JudgeCall
     """The floor judge hands the call to the head judge (an appeal, or a hard one)."""
     now = now or timezone.now()
     call = _locked(call_id)
-    require_judge(actor, call.event_id)
+    authorize(actor, call.event_id, Permission.STAFF, message=JUDGES_ONLY)
     _refuse_resolved(call)
     if call.status == CallStatus.ESCALATED:
         raise ConflictError(error_codes.ALREADY_ESCALATED, _("This call was already escalated to the head judge."))
@@ -193,7 +194,7 @@ def extend_time(*, call_id: int, actor, minutes: int, reason: str = "", now=None
     extension (matches.services.grant_extension), and on the call's event log."""
     now = now or timezone.now()
     call = _locked(call_id)
-    require_judge(actor, call.event_id)
+    authorize(actor, call.event_id, Permission.STAFF, message=JUDGES_ONLY)
     _refuse_resolved(call)
     if call.match_id is None:
         raise DomainError(error_codes.NOT_A_MATCH_CALL, _("Only a call from a table has a round clock."))
@@ -219,7 +220,7 @@ def resolve_call(
             field="outcome",
         )
     call = _locked(call_id)
-    require_judge(actor, call.event_id)
+    authorize(actor, call.event_id, Permission.STAFF, message=JUDGES_ONLY)
     _refuse_resolved(call)
     _may_act(call, actor)
     penalty = _call_penalty(call, penalty_id) if outcome == Outcome.PENALTY else None
@@ -275,7 +276,7 @@ def _chosen_proposals(event_id: int, actor, sources, now):
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
         raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
-    require_judge(actor, event.pk)
+    authorize(actor, event.pk, Permission.STAFF, message=JUDGES_ONLY)
     if not isinstance(sources, list | tuple) or not sources or not all(isinstance(s, str) for s in sources):
         raise DomainError(error_codes.INVALID, _("Choose at least one proposal."), field="sources")
     if len(sources) > MAX_SOURCES:

@@ -9,8 +9,7 @@ UNKNOWN_ROUND = "unknown_round"
 UNKNOWN_MATCH = "unknown_match"
 NOT_REGISTERED = "not_registered"  # the player is not in this event (or this pod)
 
-NOT_ORGANISER = "not_organiser"  # pairing, starting and closing rounds, settings
-NOT_EVENT_STAFF = "not_event_staff"  # results entry, extensions, staff drops
+NOT_EVENT_STAFF = "not_event_staff"  # not an organiser (pairing, rounds, settings) or staff (results, extensions, drops): drafts.access
 NOT_YOUR_MATCH = "not_your_match"  # reporting or confirming someone else's match
 
 MATCHES_NOT_STARTED = "matches_not_started"  # the event has no match settings yet

@@ -4,9 +4,10 @@ UNKNOWN_EVENT = "unknown_event"  # no such event, or not a paper draft event
 UNKNOWN_PAPER_POD = "unknown_paper_pod"  # no such pod, or not a pod of a paper draft event
 UNKNOWN_FLIGHT = "unknown_flight"
 UNKNOWN_CONTROL = "unknown_control"  # not one of the pod and flight controls
-NOT_EVENT_STAFF = "not_event_staff"  # controls: organisers and judges of the event only
-NOT_ORGANISER = "not_organiser"  # starting calls, flights, the followers' link
-NOT_IN_POD = "not_in_pod"
+NOT_EVENT_STAFF = (
+    "not_event_staff"  # not the event's organiser (start, flights, links) or staff (controls): drafts.access
+)
+NOT_IN_POD = "not_in_pod"  # drafts.access
 NOT_YOUR_SEAT = "not_your_seat"
 FOLLOWING_NOT_ALLOWED = "following_not_allowed"
 

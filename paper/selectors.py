@@ -363,11 +363,6 @@ def may_control(user, pod: Pod) -> bool:
     return permissions.sees_everything(user, pod.event)
 
 
-def may_follow(user, pod: Pod) -> bool:
-    """The call and the open table: the pod's players and the event's staff."""
-    return permissions.sees_everything(user, pod.event) or permissions.seat_in_pod(user, pod.pk) is not None
-
-
 def posted_dfc(posted_id: int) -> PostedDfc | None:
     return PostedDfc.objects.select_related("seat__registration").filter(pk=posted_id).first()
 

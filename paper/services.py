@@ -18,9 +18,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cards import selectors as card_selectors
 from drafts import permissions
+from drafts.access import SYSTEM, Permission, access_own_seat, authorize
 from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from paper import error_codes, schedule, selectors
@@ -53,26 +55,17 @@ def _called(pod: Pod) -> CalledPod:
     return called
 
 
-# Access checks: the services call them, and the API and pages call them before reading a body.
+# Access checks (``drafts.access``): the services make them, and the API and pages make them
+# before reading a body. The paper draft's wording of the staff refusal:
+STAFF_ONLY = gettext_lazy("Only the event's organisers and judges may do that.")
 
 
-def require_organiser(actor, event: Event) -> None:
-    if not permissions.is_organiser(actor, event):
-        raise ForbiddenError(error_codes.NOT_ORGANISER, _("Only an organiser of this event may do that."))
+FOLLOWERS_ONLY = gettext_lazy("Only the pod's players and the event's staff may follow it.")
+PLAYERS_ONLY = gettext_lazy("Only the players of this pod post to its table.")
 
 
-def require_staff(actor, event: Event) -> None:
-    if not permissions.sees_everything(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
-
-
-def require_follower(actor, pod: Pod) -> None:
-    """The pod's players and the event's staff follow its call and its open table."""
-    if not selectors.may_follow(actor, pod):
-        raise ForbiddenError(error_codes.NOT_IN_POD, _("Only the pod's players and the event's staff may follow it."))
-
-
-def _log(pod: Pod, at: dt.datetime, action: str, actor=None, **details) -> None:
+def _log(pod: Pod, at: dt.datetime, action: str, actor, **details) -> None:
+    """``actor``: the person, or ``SYSTEM`` (the call ran out on its own); the log names no user for it."""
     PodLogEntry.objects.create(
         pod=pod,
         at=at,
@@ -153,7 +146,7 @@ def start_call(*, pod_id: int, actor, delay_seconds: int = 0, now: dt.datetime |
     """Call one pod on its own, now or after a short countdown."""
     now = now or timezone.now()
     (pod,) = _lock_paper_pods([pod_id])
-    require_organiser(actor, pod.event)
+    authorize(actor, pod.event, Permission.ORGANISER)
     at = now + _delay(delay_seconds)
     called = _start(pod, at, None)
     _log(pod, now, "call_start", actor, starts_at=at.isoformat(), flight=None)
@@ -170,7 +163,7 @@ def start_flight(
     event = Event.objects.select_for_update().filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
         raise NotFoundError("unknown_event", _("No paper draft event has id %(id)s.") % {"id": event_id})
-    require_organiser(actor, event)
+    authorize(actor, event, Permission.ORGANISER)
     at = now + _delay(delay_seconds)
     if not pod_ids:
         raise DomainError(error_codes.EMPTY_FLIGHT, _("Choose the pods to call together."), field="pods")
@@ -311,7 +304,7 @@ def control_pod(*, pod_id: int, action: str, actor, reason: str = "", now: dt.da
     )
     locked = _lock_paper_pods([pod_id, *flight_pods])
     pod = next(p for p in locked if p.pk == pod_id)
-    require_staff(actor, pod.event)
+    authorize(actor, pod.event, Permission.STAFF, message=STAFF_ONLY)
     if action not in CONTROLS:
         raise NotFoundError(error_codes.UNKNOWN_CONTROL, _("No control is called %(action)s.") % {"action": action})
     extra = {"reason": _clean_reason(reason)} if action == "pause" else {}
@@ -350,7 +343,7 @@ def control_flight(
     flight = Flight.objects.select_related("event").filter(pk=flight_id).first()
     if flight is None:
         raise NotFoundError(error_codes.UNKNOWN_FLIGHT, _("No flight has id %(id)s.") % {"id": flight_id})
-    require_staff(actor, flight.event)
+    authorize(actor, flight.event, Permission.STAFF, message=STAFF_ONLY)
     if action not in CONTROLS:
         raise NotFoundError(error_codes.UNKNOWN_CONTROL, _("No control is called %(action)s.") % {"action": action})
     extra = {"reason": _clean_reason(reason)} if action == "pause" else {}
@@ -385,7 +378,7 @@ def settle(*, pod_id: int, now: dt.datetime | None = None) -> bool:
     if (pod.state, pod.paused_from) == selectors.mirrored_state(call, called.started_at is not None):
         return False
     if call.phase == schedule.DONE:
-        _log(pod, now, "call_over")
+        _log(pod, now, "call_over", SYSTEM)
     _changed(pod, called, now)
     return True
 
@@ -401,7 +394,7 @@ def set_followers_allowed(*, event_id: int, allowed: bool, actor, now: dt.dateti
     event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
         raise NotFoundError("unknown_event", _("No paper draft event has id %(id)s.") % {"id": event_id})
-    require_organiser(actor, event)
+    authorize(actor, event, Permission.ORGANISER)
     pods = _lock_paper_pods(list(event.pods.values_list("pk", flat=True)))
     for pod in pods:
         called = _called(pod)
@@ -420,7 +413,7 @@ def regenerate_follow_link(*, pod_id: int, actor, now: dt.datetime | None = None
     """A new link for the pod; the old one stops working at once (its open pages are closed)."""
     now = now or timezone.now()
     (pod,) = _lock_paper_pods([pod_id])
-    require_organiser(actor, pod.event)
+    authorize(actor, pod.event, Permission.ORGANISER)
     pod.spectator_token = secrets.token_urlsafe(24)
     pod.save(update_fields=["spectator_token"])
     _log(pod, now, "call_link_regenerated", actor)
@@ -438,14 +431,6 @@ def _close_followers(pod_id: int) -> None:
 # --- the open table: DFCs a player chooses to show (R15) -------------------------------------------
 
 
-def require_pod_player(actor, pod: Pod) -> Seat:
-    """The actor's seat in the pod: only the pod's players post to its table."""
-    seat = permissions.seat_in_pod(actor, pod.pk)
-    if seat is None:
-        raise ForbiddenError(error_codes.NOT_IN_POD, _("Only the players of this pod post to its table."))
-    return seat
-
-
 def access_posted_dfc(actor, posted_id: int) -> PostedDfc:
     """A card the actor posted; any other id is refused the same way, so ids are not probed."""
     posted = selectors.posted_dfc(posted_id)
@@ -460,7 +445,7 @@ def post_dfc(*, pod_id: int, actor, card: str | int, count: int = 1, now: dt.dat
     required). Single-faced cards are not open information (R16) and are refused."""
     now = now or timezone.now()
     (pod,) = _lock_paper_pods([pod_id])
-    seat = require_pod_player(actor, pod)
+    seat = access_own_seat(actor, pod, message=PLAYERS_ONLY)
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_POSTED_COUNT:
         raise DomainError(
             error_codes.INVALID_COUNT, _("Show 1 to %(max)s copies.") % {"max": MAX_POSTED_COUNT}, field="count"
@@ -502,7 +487,7 @@ def withdraw_dfc(*, posted_id: int, actor, now: dt.datetime | None = None) -> No
     if posted is None:
         raise NotFoundError(error_codes.NOT_POSTED, _("Nothing was posted with id %(id)s.") % {"id": posted_id})
     (pod,) = _lock_paper_pods([posted.seat.pod_id])
-    if require_pod_player(actor, pod).pk != posted.seat_id:
+    if access_own_seat(actor, pod, message=PLAYERS_ONLY).pk != posted.seat_id:
         raise ForbiddenError(error_codes.NOT_YOUR_SEAT, _("Only the player who posted a card can take it back."))
     PostedDfc.objects.filter(pk=posted.pk).delete()
     _changed(pod, None, now)

@@ -14,8 +14,8 @@ ALREADY_HANDLED = "already_handled"  # that source already has a penalty or was 
 NO_SOURCES = "no_sources"  # a dismissal of many chose none
 TOO_MANY_SOURCES = "too_many_sources"  # more than MAX_DISMISSED at once
 
-NOT_EVENT_JUDGE = "not_event_judge"  # only the event's judges, head judges and organisers
-NOT_HEAD_JUDGE = "not_head_judge"  # only the event's head judge
+NOT_EVENT_STAFF = "not_event_staff"  # only the event's judges, head judges and organisers (drafts.access)
+NOT_HEAD_JUDGE = "not_head_judge"  # only the event's head judge (drafts.access)
 NOT_STAFF = "not_staff"  # only site staff (superuser / is_staff)
 NOT_YOUR_PENALTY = "not_your_penalty"  # players see and appeal only their own penalties
 

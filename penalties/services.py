@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from drafts.access import SYSTEM, Permission, authorize
 from drafts.models import EnforcementLevel, Event, Pod, Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from penalties import error_codes, permissions
@@ -143,7 +144,7 @@ def _audit(
 ) -> PenaltyAudit:
     return PenaltyAudit.objects.create(
         penalty=penalty,
-        actor=actor,
+        actor=None if actor is SYSTEM else actor,  # the system's rows name no user
         action=action,
         at=at,
         reason=reason,
@@ -175,8 +176,7 @@ def _judged_event(event_id: int, actor, refusal: str) -> Event:
         raise NotFoundError(
             error_codes.UNKNOWN_EVENT, gettext("No event has id %(event_id)s.") % {"event_id": event_id}
         )
-    if not permissions.judges_event(actor, event):
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, refusal)
+    authorize(actor, event, Permission.STAFF, message=refusal)
     return event
 
 
@@ -361,7 +361,7 @@ def _audit_issue(record: Penalty, expected: Expected, *, actor, at) -> None:
     if expected.upgrade_reason:
         _audit(
             record,
-            actor=None,
+            actor=SYSTEM,  # the repeat upgrade is the rules', not the judge's
             action=AuditAction.AUTO_UPGRADED,
             at=at,
             reason=expected.upgrade_reason,
@@ -512,11 +512,6 @@ def _transition(penalty: Penalty, decision: str, new_kind: str | None) -> tuple[
     return new_kind, PenaltyStatus.FINAL
 
 
-def require_reviewer(penalty: Penalty, actor) -> None:
-    """The event's head judge, not the one who issued it (views check this before the body)."""
-    _require_reviewer(penalty, actor)
-
-
 def require_appellant(penalty: Penalty, actor) -> None:
     if not permissions.owns_penalty(actor, penalty):
         raise ForbiddenError(error_codes.NOT_YOUR_PENALTY, gettext("You can only appeal your own penalties."))
@@ -530,9 +525,9 @@ def require_statement_writer(penalty: Penalty, actor) -> None:
         )
 
 
-def _require_reviewer(penalty: Penalty, actor) -> None:
-    if not permissions.is_head_judge(actor, penalty.event_id):
-        raise ForbiddenError(error_codes.NOT_HEAD_JUDGE, gettext("Only the event's head judge may decide that."))
+def require_reviewer(penalty: Penalty, actor) -> None:
+    """The event's head judge, not the one who issued it (views check this before the body)."""
+    authorize(actor, penalty.event_id, Permission.HEAD_JUDGE)
     if penalty.issued_by_id is not None and penalty.issued_by_id == getattr(actor, "pk", None):
         raise ForbiddenError(
             error_codes.CANNOT_REVIEW_OWN_PENALTY,
@@ -545,7 +540,7 @@ def check_decision(
 ) -> tuple[str, str]:
     """Everything ``review_penalty``/``decide_appeal`` would refuse, without writing (the pages'
     confirm step). Returns the (penalty, status) the decision leads to."""
-    _require_reviewer(penalty, actor)
+    require_reviewer(penalty, actor)
     _text(reason, code=error_codes.REASON_REQUIRED, field="reason", message=gettext("Give the reason."))
     existing = Appeal.objects.filter(penalty=penalty).first()
     if appeal:

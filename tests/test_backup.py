@@ -79,16 +79,16 @@ def busy_event(organiser, players, cube_names):  # noqa: F811
     )
     deck_services.correct_deck(
         deck_id=deck.pk,
-        judge=judge,
+        actor=judge,
         reason="Wrong basic count",
         main=[{"name": name, "count": 1} for name in pool_names[:18]] + [{"name": "Island", "count": 22}],
         now=at(6),
     )
     selection = deck_services.select_for_deck_check(
-        event_id=event.pk, judge=judge, method="chosen", registration_ids=[guest.pk], now=at(7)
+        event_id=event.pk, actor=judge, method="chosen", registration_ids=[guest.pk], now=at(7)
     )
     check = deck_services.record_deck_check(
-        deck_id=deck.pk, judge=judge, selection_id=selection.pk, notes="Sleeves fine", now=at(8)
+        deck_id=deck.pk, actor=judge, selection_id=selection.pk, notes="Sleeves fine", now=at(8)
     )
     pick = Pick.objects.filter(seat=seat).order_by("round", "pick_number").first()
     slow = penalty_services.issue_penalty(

@@ -15,6 +15,7 @@ from decks import error_codes, selectors, services
 from decks.api import serializers as s
 from decks.api.common import BodyLimitMixin, parsed_sections
 from decks.models import DeckCheck, DeckCheckSelection
+from drafts.access import Permission, authorize
 from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 
@@ -95,7 +96,7 @@ class EventDecksView(APIView):
     )
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
-        selectors.require_staff(request.user, event)
+        authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
         params = request.query_params
         state = params.get("status", "")
         if state not in ("", "valid", "invalid", "missing"):
@@ -132,14 +133,14 @@ class CorrectionsView(BodyLimitMixin, APIView):
     )
     def post(self, request, pk: int):
         deck = selectors.get_deck(pk)
-        selectors.require_staff(request.user, deck.event_id)
+        authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
         data = validated_body(s.CorrectionInput, request)
         parsed = parsed_sections(data)
         lists = parsed[0] if parsed else {k: data.get(k) for k in ("main", "sideboard", "commander")}
         checklist_cards = data.get("checklist_cards")
         correction = services.correct_deck(
             deck_id=pk,
-            judge=request.user,
+            actor=request.user,
             reason=data["reason"],
             main=lists.get("main"),
             sideboard=lists.get("sideboard"),
@@ -162,7 +163,7 @@ class DeckChecksView(APIView):
     )
     def get(self, request, pk: int):
         deck = selectors.get_deck(pk)
-        selectors.require_staff(request.user, deck.event_id)
+        authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
         return Response([_check(c) for c in selectors.checks(deck)])
 
     @extend_schema(
@@ -172,11 +173,11 @@ class DeckChecksView(APIView):
     )
     def post(self, request, pk: int):
         deck = selectors.get_deck(pk)
-        selectors.require_staff(request.user, deck.event_id)
+        authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
         data = validated_body(s.DeckCheckInput, request)
         check = services.record_deck_check(
             deck_id=pk,
-            judge=request.user,
+            actor=request.user,
             found=data["findings"],
             notes=data["notes"],
             selection_id=data.get("selection"),
@@ -194,7 +195,7 @@ class EventDeckChecksView(APIView):
     )
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
-        selectors.require_staff(request.user, event)
+        authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
         return Response([_check(c) for c in selectors.event_checks(event)])
 
 
@@ -206,7 +207,7 @@ class SelectionsView(APIView):
     @extend_schema(responses={200: s.SelectionOutput(many=True), 403: ERRORS}, operation_id="decks_selections_list")
     def get(self, request, event_id: int):
         event = selectors.event_or_404(event_id)
-        selectors.require_staff(request.user, event)
+        authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
         return Response([_selection(sel) for sel in selectors.selections(event)])
 
     @extend_schema(
@@ -215,11 +216,13 @@ class SelectionsView(APIView):
         operation_id="decks_selections_create",
     )
     def post(self, request, event_id: int):
-        selectors.require_staff(request.user, selectors.event_or_404(event_id))  # role before body
+        authorize(
+            request.user, selectors.event_or_404(event_id), Permission.STAFF, message=selectors.STAFF_ONLY
+        )  # role before body
         data = validated_body(s.SelectionInput, request)
         selection = services.select_for_deck_check(
             event_id=event_id,
-            judge=request.user,
+            actor=request.user,
             method=data["method"],
             percent=data["percent"],
             seed=data.get("seed"),
@@ -237,7 +240,7 @@ class SealedPoolView(BodyLimitMixin, APIView):
     def get(self, request, pk: int):
         registration = selectors.get_registration_by_id(pk)
         if registration.user_id != request.user.pk:
-            selectors.require_staff(request.user, registration.event_id)
+            authorize(request.user, registration.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
         pool = selectors.sealed_pool(registration)
         if pool is None:
             raise NotFoundError(error_codes.NO_POOL, gettext("No sealed pool was entered for this player."))
@@ -250,7 +253,9 @@ class SealedPoolView(BodyLimitMixin, APIView):
     )
     def put(self, request, pk: int):
         registration = selectors.get_registration_by_id(pk)
-        services.require_pool_editor(request.user, registration.event)  # role before body
+        authorize(
+            request.user, registration.event, Permission.ORGANISER, message=services.POOL_EDITORS_ONLY
+        )  # role before body
         data = validated_body(s.SealedPoolInput, request)
         if data.get("text") is not None:
             sections, _ = parsed_sections({"text": data["text"]})
@@ -277,7 +282,7 @@ class DeckRulesView(APIView):
         operation_id="decks_rules_set",
     )
     def put(self, request, event_id: int):
-        services.require_deck_rules_editor(request.user, selectors.event_or_404(event_id))  # role before body
+        authorize(request.user, selectors.event_or_404(event_id), Permission.RULES_EDITOR)  # role before body
         data = validated_body(s.DeckRulesSerializer, request)
         rules = services.set_deck_rules(
             event_id=event_id, actor=request.user, checklist_policy=data["checklist_policy"]

@@ -14,8 +14,9 @@ from django.utils.translation import gettext
 
 from decks import error_codes, exporting, exports, pickdata, selectors
 from decks.views.common import _event, visible_deck_page
-from drafts import permissions
+from drafts.access import Permission, authorize
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.pages import on_page
 
 
 def _refusal(exc: DomainError) -> HttpResponse:
@@ -62,8 +63,13 @@ def export_pool(request, event_id: int):
 @login_required
 def export_event(request, event_id: int):
     event = _event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext("Only the event's organisers may download every pool and deck."))
+    on_page(
+        authorize,
+        request.user,
+        event,
+        Permission.ORGANISER,
+        message=gettext("Only the event's organisers may download every pool and deck."),
+    )
     raw_pod = request.GET.get("pod", "")
     pod_id = None
     if raw_pod:
@@ -80,8 +86,13 @@ def export_event(request, event_id: int):
 def export_pick_data(request, event_id: int):
     """The event's anonymised picks in 17lands' CSV layout (docs/pick-data.md)."""
     event = _event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext("Only the event's organisers may download the pick data."))
+    on_page(
+        authorize,
+        request.user,
+        event,
+        Permission.ORGANISER,
+        message=gettext("Only the event's organisers may download the pick data."),
+    )
     try:
         text = pickdata.event_pick_data(event)
     except DomainError as exc:

@@ -5,24 +5,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from decks import history, services
 from decks.views.common import _event
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.errors import DomainError
+from draftsite.pages import on_page
 
 
 def _readable_seat(request, seat_id: int):
-    try:
-        return history.readable_seat(request.user, seat_id)
-    except NotFoundError:
-        raise Http404(gettext("No such draft log")) from None
-    except ForbiddenError as exc:
-        raise PermissionDenied(exc.message) from None
+    return on_page(history.readable_seat, request.user, seat_id, not_found=gettext("No such draft log"))
 
 
 @login_required
@@ -62,12 +57,14 @@ def draft_log_mtgo(request, seat_id: int):
 @require_POST
 def pod_logs_public(request, pod_id: int):
     public = request.POST.get("public") == "1"
-    try:
-        pod = services.set_pod_logs_public(pod_id=pod_id, actor=request.user, public=public)
-    except ForbiddenError as exc:
-        raise PermissionDenied(exc.message) from None
-    except NotFoundError:
-        raise Http404(gettext("No such pod")) from None
+    try:  # not yours: the 403 page; no such pod: the 404 page
+        pod = on_page(
+            services.set_pod_logs_public,
+            pod_id=pod_id,
+            actor=request.user,
+            public=public,
+            not_found=gettext("No such pod"),
+        )
     except DomainError as exc:  # not published yet: said on the page the switch is on
         messages.error(request, exc.message)
         return redirect("decks:event-decks", history.pod_event_id(pod_id))
@@ -85,10 +82,7 @@ def pod_logs_public(request, pod_id: int):
 def pick_data_sharing(request, event_id: int):
     event = _event(event_id)
     share = request.POST.get("share") == "1"
-    try:
-        services.set_pick_data_sharing(event_id=event.pk, actor=request.user, share=share)
-    except ForbiddenError as exc:
-        raise PermissionDenied(exc.message) from None
+    on_page(services.set_pick_data_sharing, event_id=event.pk, actor=request.user, share=share)
     messages.success(
         request,
         gettext("Your picks will be part of this event's anonymised pick data.")

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
 from decks import findings, history, parsers, selectors, services
 from decks.models import SelectionMethod
-from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
+from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
 from decks.views.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
 from drafts import permissions
+from drafts.access import Permission, authorize
+from draftsite.pages import for_form, on_page
 
 DECK_STATES = ("valid", "invalid", "missing")
 MAX_QUERY = 100  # characters of a player name searched for
@@ -25,7 +26,7 @@ MAX_ERROR_CODE = 40
 @login_required
 def event_decks(request, event_id: int):
     event = _event(event_id)
-    require_staff_page(request.user, event)
+    on_page(authorize, request.user, event, Permission.STAFF, message=STAFF_PAGE_ONLY)
     state = request.GET.get("status", "")
     state = state if state in DECK_STATES else ""
     late = {"yes": True, "no": False}.get(request.GET.get("late", ""))
@@ -54,12 +55,12 @@ def event_decks(request, event_id: int):
 @login_required
 def deck_checks(request, event_id: int):
     event = _event(event_id)
-    require_staff_page(request.user, event)
+    on_page(authorize, request.user, event, Permission.STAFF, message=STAFF_PAGE_ONLY)
     error, status = None, 200
     if request.method == "POST":
         form = DeckCheckSelectionForm(request.POST)
-        result, error, status = run_service(
-            lambda: services.select_for_deck_check(event_id=event.pk, judge=request.user, **form.selection())
+        result, error, status = for_form(
+            lambda: services.select_for_deck_check(event_id=event.pk, actor=request.user, **form.selection())
         )
         if error is None:
             messages.success(
@@ -104,7 +105,7 @@ def _suggested_findings(deck) -> set[str]:
 @login_required
 def record_check(request, pk: int):
     deck = visible_deck_page(request, pk)
-    require_staff_page(request.user, deck.event_id)
+    on_page(authorize, request.user, deck.event_id, Permission.STAFF, message=STAFF_PAGE_ONLY)
     kinds = list(findings.FINDING_KINDS.items())
     checked = _suggested_findings(deck)
     error, status = None, 200
@@ -117,13 +118,13 @@ def record_check(request, pk: int):
             found, notes = form.outcome()
             return services.record_deck_check(
                 deck_id=deck.pk,
-                judge=request.user,
+                actor=request.user,
                 found=found,
                 notes=notes,
                 selection_id=int(selection_raw) if selection_raw.isdigit() else None,
             )
 
-        check, error, status = run_service(record)
+        check, error, status = for_form(record)
         if error is None:
             messages.success(request, gettext("Deck check recorded."))
             return redirect(reverse("decks:detail", args=[deck.pk]) + f"#check-{check.pk}")
@@ -148,7 +149,7 @@ def record_check(request, pk: int):
 @login_required
 def correct(request, pk: int):
     deck = visible_deck_page(request, pk)
-    require_staff_page(request.user, deck.event_id)
+    on_page(authorize, request.user, deck.event_id, Permission.STAFF, message=STAFF_PAGE_ONLY)
     error, status = None, 200
     if request.method == "POST":
         form = CorrectionForm(request.POST, request.FILES)
@@ -159,7 +160,7 @@ def correct(request, pk: int):
                 sections = services.decklist_entries(services.read_decklist(form.decklist_text()))
                 return services.correct_deck(
                     deck_id=deck.pk,
-                    judge=request.user,
+                    actor=request.user,
                     reason=data["reason"],
                     main=sections["main"],
                     sideboard=sections["sideboard"],
@@ -168,7 +169,7 @@ def correct(request, pk: int):
                     checklist_cards=services.read_checklist_lines(data.get("checklist_lines") or ""),
                 )
 
-            correction, error, status = run_service(run)
+            correction, error, status = for_form(run)
             if error is None:
                 messages.success(request, gettext("Correction recorded."))
                 return redirect(reverse("decks:detail", args=[deck.pk]) + f"#correction-{correction.pk}")
@@ -198,8 +199,13 @@ def correct(request, pk: int):
 @login_required
 def sealed_pools(request, event_id: int):
     event = _event(event_id)
-    if not permissions.is_organiser(request.user, event):
-        raise PermissionDenied(gettext("Only an organiser of this event may enter sealed pools."))
+    on_page(
+        authorize,
+        request.user,
+        event,
+        Permission.ORGANISER,
+        message=gettext("Only an organiser of this event may enter sealed pools."),
+    )
     error, status = None, 200
     if request.method == "POST":
         form = SealedPoolForm(request.POST)
@@ -211,7 +217,7 @@ def sealed_pools(request, event_id: int):
                 registration_id=registration_id, actor=request.user, cards=sections["main"] + sections["sideboard"]
             )
 
-        pool, error, status = run_service(run)
+        pool, error, status = for_form(run)
         if error is None:
             messages.success(request, gettext("Pool saved (%(size)s cards).") % {"size": pool.size})
             return redirect("decks:sealed-pools", event_id=event.pk)

@@ -14,10 +14,12 @@ from django.utils.translation import gettext
 
 from decks import adapter, error_codes, parsers, selectors, services
 from decks.builder import builder_data
-from decks.views.common import _event, require_staff_page, run_service, visible_deck_page
+from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
 from decks.views.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
+from drafts.access import Permission, authorize
 from drafts.models import DeckFormat
 from draftsite.errors import DomainError
+from draftsite.pages import for_form, on_page
 
 
 def index(request):
@@ -36,7 +38,7 @@ def _registration_shown(request, event):
     own = selectors.own_registration(request.user, event)
     raw_id = request.GET.get("registration", "")
     if raw_id.isdigit() and (own is None or own.pk != int(raw_id)):
-        require_staff_page(request.user, event)
+        on_page(authorize, request.user, event, Permission.STAFF, message=STAFF_PAGE_ONLY)
         registration = selectors.registration_in_event(event, int(raw_id))
         if registration is None:
             raise Http404(gettext("No such registration"))
@@ -101,7 +103,7 @@ def my_deck(request, event_id: int):
     if request.method == "POST" and not locked:
         form = DeckForm(request.POST, request.FILES)
         if form.is_valid():
-            result, error, status = run_service(lambda: _save_from_form(request, event, registration, form, pool_rows))
+            result, error, status = for_form(lambda: _save_from_form(request, event, registration, form, pool_rows))
             if error is None and result == "suggested":
                 status = 200
             elif error is None:
@@ -226,7 +228,7 @@ def deck_detail(request, pk: int):
     staff = selectors.is_staff(request.user, deck.event_id)
     owner = selectors.owns(request.user, deck)
     if request.method == "POST" and PageActionForm(request.POST).pressed("revalidate") and (staff or owner):
-        _, error, _ = run_service(lambda: services.revalidate_deck(deck_id=deck.pk, actor=request.user))
+        _, error, _ = for_form(lambda: services.revalidate_deck(deck_id=deck.pk, actor=request.user))
         if error is None:
             messages.success(request, gettext("Deck checked again."))
         else:

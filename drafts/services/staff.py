@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, selectors
 from drafts.access import Permission, access_event, require
@@ -33,8 +34,8 @@ def log_event(event: Event, at: dt.datetime, action: str, actor=None, **details:
     return EventLogEntry.objects.create(event=event, at=at, actor=actor, action=action, details=details)
 
 
-def _require_organiser(actor, event: Event) -> None:
-    require(actor, event, Permission.ORGANISER, _("Only an organiser of this event may change its staff or settings."))
+# The wording of the organiser refusal for staff and settings (the code is ``drafts.access``'s).
+ORGANISERS_ONLY = gettext_lazy("Only an organiser of this event may change its staff or settings.")
 
 
 def _role(role: str) -> str:
@@ -68,7 +69,7 @@ def add_event_staff(*, event_id: int, user, role: str, actor=None, now: dt.datet
     """
     now = now or timezone.now()
     event = _lock_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     _role(role)
     staff, created = EventStaff.objects.get_or_create(event=event, user=user, role=role)
     if created:
@@ -82,7 +83,7 @@ def add_event_staff_by_username(
 ) -> EventStaff:
     # The role before anything about the body (a username probe must not reach outsiders).
     event = access_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     username = (username or "").strip()
     user = get_user_model().objects.filter(username=username).first() if username else None
     if user is None:
@@ -121,7 +122,7 @@ def _keep_an_organiser(event: Event, leaving: EventStaff) -> None:
 def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime | None = None) -> None:
     now = now or timezone.now()
     event = _lock_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     staff = _staff_row(event, staff_id)
     _keep_an_organiser(event, staff)
     staff.delete()
@@ -133,7 +134,7 @@ def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime 
 def change_staff_role(*, event_id: int, staff_id: int, role: str, actor, now: dt.datetime | None = None) -> EventStaff:
     now = now or timezone.now()
     event = _lock_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     _role(role)
     staff = _staff_row(event, staff_id)
     if staff.role == role:
@@ -162,7 +163,7 @@ def invite_staff(
     """A one-use link that makes whoever accepts it staff of the event in ``role``."""
     now = now or timezone.now()
     event = _lock_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     invitation = StaffInvitation.objects.create(
         event=event,
         role=_role(role),
@@ -181,7 +182,7 @@ def revoke_staff_invitation(
 ) -> StaffInvitation:
     now = now or timezone.now()
     event = _lock_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     invitation = StaffInvitation.objects.filter(pk=invitation_id, event=event).first()
     if invitation is None:
         raise NotFoundError(error_codes.INVALID_INVITATION, _("No such invitation for this event."))
@@ -274,7 +275,7 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
     every live page of the event (publishing decklists changes what players may see)."""
     now = now or timezone.now()
     event = _lock_event(event_id)
-    _require_organiser(actor, event)
+    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
     _check_settings(changes)
     diff = {}
     for field, value in changes.items():

@@ -5,33 +5,21 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from cards.models import Layout
 from drafts import access, permissions
 from drafts.access import Permission
 from drafts.models import Event, Pod, PodState, Seat, effective_state
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.pages import on_page
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 
 
 # --- look-ups and access ----------------------------------------------------------------
-# The access helpers of ``drafts.access``, with their refusals turned into the 404 and 403 pages.
-
-
-def on_page(lookup, *args, **kwargs):
-    """Call an access helper; "no such thing" is the 404 page, "not yours" the 403 page."""
-    try:
-        return lookup(*args, **kwargs)
-    except NotFoundError as exc:
-        raise Http404(exc.message) from None
-    except ForbiddenError as exc:
-        raise PermissionDenied(exc.message) from None
+# The access helpers of ``drafts.access``, with their refusals turned into the 404 and 403 pages
+# (``draftsite.pages.on_page``).
 
 
 def get_event(pk: int, user=None, permission: Permission | None = None) -> Event:
@@ -97,18 +85,6 @@ def confirm_page(
             "detail": detail,
         },
     )
-
-
-def run(request, service, *, success: str, back: str, **kwargs):
-    """Call a service; a refusal becomes a message on the page we go back to (PRG)."""
-    try:
-        result = service(**kwargs)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect(back), None
-    if success:
-        messages.success(request, success)
-    return redirect(back), result
 
 
 def int_or_none(value) -> int | None:

@@ -21,8 +21,9 @@ from drafts.access import Permission
 from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
 from drafts.models import EnforcementLevel, StaffRole
 from drafts.services.staff import EDITABLE_FIELDS
-from drafts.views.common import confirm_page, confirmed, get_event, posted, run
+from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
+from draftsite.pages import run
 
 
 def _organiser_event(request, event_id: int):

@@ -16,8 +16,9 @@ from drafts import access, error_codes, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import PodState
-from drafts.views.common import confirm_page, confirmed, event_role_label, get_event, on_page
+from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
 from draftsite.errors import DomainError
+from draftsite.pages import on_page
 
 
 def event_list(request):

@@ -33,8 +33,8 @@ from drafts.views.common import (
     posted,
     present_board,
     present_card,
-    run,
 )
+from draftsite.pages import run
 
 PILE_COVER_LABELS = {
     "": gettext_lazy("nothing (DFCs show on top)"),

@@ -37,9 +37,9 @@ from drafts.views.common import (
     get_pod,
     posted,
     present_board,
-    run,
 )
 from draftsite.errors import DomainError
+from draftsite.pages import run
 
 
 def _no_store(response):

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from drafts import permissions
+from drafts.access import Permission, authorize
 from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
@@ -79,7 +80,7 @@ class QueueView(APIView):
     def get(self, request, event_id: int):
         if not Event.objects.filter(pk=event_id).exists():
             raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
-        services.require_judge(request.user, event_id)
+        authorize(request.user, event_id, Permission.STAFF, message=services.JUDGES_ONLY)
         now = timezone.now()
         return Response([staff_view(c, now) for c in selectors.open_calls(event_id)])
 
@@ -101,7 +102,7 @@ class CallDetailView(APIView):
             return Response(staff_view(call, timezone.now()))
         if call.caller.user_id == request.user.pk:
             return Response(selectors.public_view(call))
-        raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, _("Only the event's judges see its judge calls."))
+        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's judges see its judge calls."))
 
 
 _STEPS: dict[str, tuple[Callable[..., JudgeCall], type[serializers.Serializer] | None]] = {
@@ -119,7 +120,7 @@ class CallStepView(APIView):
     @extend_schema(request=None, responses=s.CallOutput, summary="A step on a judge call (its event's judges)")
     def post(self, request, pk: int):
         call = _call(pk)
-        services.require_judge(request.user, call.event_id)
+        authorize(request.user, call.event_id, Permission.STAFF, message=services.JUDGES_ONLY)
         service, body = _STEPS[self.action]
         values = dict(validated_body(body, request)) if body is not None else {}
         service(call_id=call.pk, actor=request.user, **values)
@@ -135,7 +136,7 @@ def _staff_event(request, event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
-    services.require_judge(request.user, event.pk)
+    authorize(request.user, event.pk, Permission.STAFF, message=services.JUDGES_ONLY)
     return event
 
 

@@ -4,12 +4,11 @@ API calls; a refusal comes back as a message (PRG)."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions
+from drafts.access import Permission, access_event, authorize
 from drafts.models import Event, Seat
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.forms import posted
+from draftsite.pages import on_page, run
 from judgecalls import context as call_context_builder
 from judgecalls import forms, selectors, services
 from judgecalls import proposals as site_proposals
@@ -35,18 +35,8 @@ def _back(request, default: str) -> str:
 
 
 def _run(request, step, *, success: str, back: str, **kwargs):
-    try:
-        step(actor=request.user, **kwargs)
-    except NotFoundError as exc:
-        raise Http404(exc.message) from exc
-    except ForbiddenError as exc:
-        # Staff steps are gated before the service; a caller who is not the table's is a 403.
-        raise PermissionDenied(exc.message) from exc
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, success)
-    return redirect(back)
+    # Staff steps are gated before the service; a caller who is not the table's is a 403.
+    return run(request, step, success=success, back=back, refusals_as_pages=True, actor=request.user, **kwargs)[0]
 
 
 @login_required
@@ -104,11 +94,10 @@ def seat_call_box(request, seat_id: int):
 
 
 def _staff_event(request, event_id: int) -> Event:
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise Http404(_("No such event"))
-    if not permissions.sees_everything(request.user, event.pk):
-        raise PermissionDenied(_("Only the event's judges see its judge calls."))
+    event = on_page(access_event, event_id, not_found=_("No such event"))
+    on_page(
+        authorize, request.user, event.pk, Permission.STAFF, message=_("Only the event's judges see its judge calls.")
+    )
     return event
 
 
@@ -151,8 +140,13 @@ def _staff_call(request, call_id: int) -> JudgeCall:
     call = selectors.call_by_id(call_id)
     if call is None:
         raise Http404(_("No such judge call"))
-    if not permissions.sees_everything(request.user, call.event_id):
-        raise PermissionDenied(_("Only the event's judges see its judge calls."))
+    on_page(
+        authorize,
+        request.user,
+        call.event_id,
+        Permission.STAFF,
+        message=_("Only the event's judges see its judge calls."),
+    )
     return call
 
 

@@ -17,6 +17,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.access import Permission, authorize
 from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import DomainError, NotFoundError
@@ -81,7 +82,7 @@ class SettingsView(APIView):
 
     @extend_schema(request=s.SettingsInput, responses=s.SettingsOutput)
     def put(self, request, event_id: int):
-        services.require_organiser(request.user, _event(event_id).pk)
+        authorize(request.user, _event(event_id).pk, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
         data = validated_body(s.SettingsInput, request)
         row = services.configure_matches(event_id=event_id, actor=request.user, **data)
         return Response(_settings_payload(row))
@@ -100,7 +101,7 @@ class RoundListView(APIView):
     @extend_schema(request=s.PairInput, responses={201: s.PairedRoundOutput}, summary="Pair the next round")
     def post(self, request, event_id: int):
         event = _event(event_id)
-        services.require_organiser(request.user, event.pk)
+        authorize(request.user, event.pk, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
         data = validated_body(s.PairInput, request)
         pod_id = data.get("pod")
         # The dashboard's round-1 warning, read before pairing (after it there is a round 1).
@@ -130,7 +131,7 @@ class RoundActionView(APIView):
     @extend_schema(request=None, responses=s.RoundOutput)
     def post(self, request, pk: int):
         round_obj = _round(pk)
-        services.require_organiser(request.user, round_obj.event_id)
+        authorize(request.user, round_obj.event_id, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
         service = {"start": services.start_round, "finish": services.finish_round}[self.action_name]
         round_obj = service(round_id=pk, actor=request.user)
         return Response(selectors.round_payload(round_obj, timezone.now(), user=request.user, staff=True))
@@ -142,7 +143,7 @@ class RepairView(APIView):
     @extend_schema(request=s.RepairInput, responses=s.RoundOutput, summary="Re-pair a round by hand before it starts")
     def post(self, request, pk: int):
         round_obj = _round(pk)
-        services.require_organiser(request.user, round_obj.event_id)
+        authorize(request.user, round_obj.event_id, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
         data = validated_body(s.RepairInput, request)
         round_obj = services.repair_pairings(
             round_id=pk, actor=request.user, tables=data["tables"], bye=data.get("bye"), reason=data.get("reason", "")
@@ -178,7 +179,7 @@ class _MatchStepView(APIView):
 
     def post(self, request, pk: int):
         if self.staff:
-            services.require_staff(request.user, _match(pk).round.event_id)
+            authorize(request.user, _match(pk).round.event_id, Permission.STAFF, message=services.STAFF_ONLY)
         else:
             services.require_match_player(request.user, _match(pk))
         self.step(match_id=pk, actor=request.user, **validated_body(self.body, request))
@@ -235,9 +236,9 @@ class DropView(APIView):
         own = selectors.player_registration(request.user, event.pk)
         registration_id = request.data.get("registration") if isinstance(request.data, dict) else None
         if registration_id is not None and (own is None or registration_id != own.pk):
-            services.require_staff(request.user, event.pk)
+            authorize(request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
         elif own is None:
-            services.require_staff(request.user, event.pk)
+            authorize(request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
         data = validated_body(s.DropInput, request)
         target = data.get("registration") or (own.pk if own is not None else None)
         if target is None:

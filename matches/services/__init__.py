@@ -1,6 +1,6 @@
 """Every write of the matches app: keyword arguments in, one transaction each, logged."""
 
-from matches.services.common import require_organiser, require_staff
+from matches.services.common import ORGANISERS_ONLY, STAFF_ONLY
 from matches.services.results import (
     apply_penalty,
     confirm_result,
@@ -32,6 +32,6 @@ __all__ = [
     "start_round",
     # Access checks: the services call them, and the API and pages call them before reading a body.
     "require_match_player",
-    "require_organiser",
-    "require_staff",
+    "ORGANISERS_ONLY",
+    "STAFF_ONLY",
 ]

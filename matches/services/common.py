@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from drafts import permissions
 from drafts.models import Event
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite.errors import DomainError, NotFoundError
 from matches import error_codes
 from matches.models import EventMatchSettings, Match, MatchLogEntry, Round
 
@@ -54,14 +54,9 @@ def lock_match(match_id: int) -> Match:
     return match
 
 
-def require_organiser(actor, event_id: int) -> None:
-    if not permissions.is_organiser(actor, event_id):
-        raise ForbiddenError(error_codes.NOT_ORGANISER, _("Only the event's organisers may do that."))
-
-
-def require_staff(actor, event_id: int) -> None:
-    if not permissions.sees_everything(actor, event_id):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, _("Only the event's organisers and judges may do that."))
+# The matches app's wording of the access refusals (the codes are ``drafts.access``'s).
+ORGANISERS_ONLY = gettext_lazy("Only the event's organisers may do that.")
+STAFF_ONLY = gettext_lazy("Only the event's organisers and judges may do that.")
 
 
 def clean_text(value, limit: int) -> str:

@@ -14,6 +14,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from drafts.access import Permission, authorize
 from drafts.models import Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from matches import error_codes, selectors
@@ -28,7 +29,7 @@ from matches.models import (
     RoundKind,
     RoundState,
 )
-from matches.services.common import clean_text, lock_match, lock_settings, log, notify, require_staff
+from matches.services.common import STAFF_ONLY, clean_text, lock_match, lock_settings, log, notify
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus
 
@@ -170,7 +171,7 @@ def enter_result(
     """A judge or organiser enters or corrects a result (also after the round closed)."""
     now = now or timezone.now()
     match = lock_match(match_id)
-    require_staff(actor, match.round.event_id)
+    authorize(actor, match.round.event_id, Permission.STAFF, message=STAFF_ONLY)
     if match.is_bye:
         raise DomainError(error_codes.BYE_HAS_NO_RESULT, _("A bye needs no result."))
     if match.round.state == RoundState.PAIRED:
@@ -234,7 +235,7 @@ def drop_player(*, event_id: int, registration_id: int, actor, reason: str = "",
         raise NotFoundError(error_codes.NOT_REGISTERED, _("That player is not registered for this event."))
     own = getattr(actor, "is_authenticated", False) and registration.user_id == actor.pk
     if not own:
-        require_staff(actor, event_id)
+        authorize(actor, event_id, Permission.STAFF, message=STAFF_ONLY)
     if Drop.objects.filter(registration=registration).exists():
         raise ConflictError(error_codes.ALREADY_DROPPED, _("That player has already dropped."))
     reason = clean_text(reason, 200)

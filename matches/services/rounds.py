@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from drafts.access import Permission, authorize
 from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 from matches import error_codes, selectors
@@ -24,6 +25,8 @@ from matches.models import (
     RoundState,
 )
 from matches.services.common import (
+    ORGANISERS_ONLY,
+    STAFF_ONLY,
     clean_text,
     get_event,
     lock_match,
@@ -31,8 +34,6 @@ from matches.services.common import (
     lock_settings,
     log,
     notify,
-    require_organiser,
-    require_staff,
 )
 from matches.swiss import across_the_table, compute_standings, pair_round, recommended_rounds
 from matches.swiss.playoff import playoff_first_round, playoff_next_round
@@ -70,7 +71,7 @@ def configure_matches(
     """Create or change an event's match settings (the mode is fixed once a round exists)."""
     now = now or timezone.now()
     event = get_event(event_id)
-    require_organiser(actor, event.pk)
+    authorize(actor, event.pk, Permission.ORGANISER, message=ORGANISERS_ONLY)
     _check_settings(mode, swiss_rounds, round_minutes, playoff_size)
     row, created = EventMatchSettings.objects.get_or_create(
         event=event,
@@ -162,7 +163,7 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
     """
     now = now or timezone.now()
     settings_row = lock_settings(event_id)
-    require_organiser(actor, event_id)
+    authorize(actor, event_id, Permission.ORGANISER, message=ORGANISERS_ONLY)
     pod = _scope_pod(settings_row, pod_id)
     pod_id = pod.pk if pod else None
     event = settings_row.event
@@ -266,7 +267,7 @@ def _lock_round_for_organiser(round_id: int, actor) -> Round:
     if event_id is None:
         raise NotFoundError(error_codes.UNKNOWN_ROUND, _("No round has id %(id)s.") % {"id": round_id})
     lock_settings(event_id)
-    require_organiser(actor, event_id)
+    authorize(actor, event_id, Permission.ORGANISER, message=ORGANISERS_ONLY)
     return lock_round(round_id)
 
 
@@ -403,7 +404,7 @@ def grant_extension(*, match_id: int, actor, minutes: int, reason: str = "", now
     """A judge sets a table's time extension (minutes added to that table's clock)."""
     now = now or timezone.now()
     match = lock_match(match_id)
-    require_staff(actor, match.round.event_id)
+    authorize(actor, match.round.event_id, Permission.STAFF, message=STAFF_ONLY)
     if not isinstance(minutes, int) or isinstance(minutes, bool) or not 0 <= minutes <= MAX_EXTENSION_MINUTES:
         raise DomainError(error_codes.INVALID_EXTENSION, _("An extension is 0 to 60 minutes."), field="minutes")
     if match.round.state == RoundState.FINISHED:

@@ -4,7 +4,6 @@ services as the API; a refusal comes back as a message on the page (PRG)."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -15,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions
+from drafts.access import Permission, access_event, authorize
 from drafts.models import Event
-from draftsite.errors import DomainError, ForbiddenError
 from draftsite.forms import back_to, posted
+from draftsite.pages import on_page, run
 from matches import exports, forms, selectors, services
 from matches.models import Match, PairingMode, Round, RoundState
 
@@ -25,10 +25,7 @@ PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 
 
 def _event(event_id: int) -> Event:
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        raise Http404(_("No such event"))
-    return event
+    return on_page(access_event, event_id, not_found=_("No such event"))
 
 
 def _round(round_id: int) -> Round:
@@ -45,23 +42,9 @@ def _match(match_id: int) -> Match:
     return match
 
 
-def _allowed(access_check, user, target) -> None:
-    """One of the services' access checks, refused as a 403 page."""
-    try:
-        access_check(user, target)
-    except ForbiddenError as exc:
-        raise PermissionDenied(exc.message) from exc
-
-
 def _run(request, service, *, success: str, back: str, **kwargs):
-    try:
-        service(**kwargs)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect(back)
-    if success:
-        messages.success(request, success)
-    return redirect(back)
+    """A control: the service's refusal or its success is a message on ``back``."""
+    return run(request, service, success=success, back=back, **kwargs)[0]
 
 
 def _no_store(response):
@@ -134,7 +117,7 @@ def _dashboard_context(request, event):
 @login_required
 def dashboard(request, event_id: int):
     event = _event(event_id)
-    _allowed(services.require_staff, request.user, event.pk)
+    on_page(authorize, request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
     context = _dashboard_context(request, event)
     context.update(
         title=_("Matches · %(event)s") % {"event": event.name},
@@ -147,7 +130,7 @@ def dashboard(request, event_id: int):
 @login_required
 def dashboard_panel(request, event_id: int):
     event = _event(event_id)
-    _allowed(services.require_staff, request.user, event.pk)
+    on_page(authorize, request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
     return _no_store(render(request, "matches/_dashboard_panel.html", _dashboard_context(request, event)))
 
 
@@ -155,7 +138,7 @@ def dashboard_panel(request, event_id: int):
 @require_POST
 def settings_form(request, event_id: int):
     event = _event(event_id)
-    _allowed(services.require_organiser, request.user, event.pk)
+    on_page(authorize, request.user, event.pk, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
     back = reverse("matches:dashboard", args=[event.pk])
     return _run(
         request,
@@ -185,7 +168,7 @@ def _round_one_warnings(event: Event, pod_ids: list[str]) -> list[tuple]:
 @require_POST
 def pair(request, event_id: int):
     event = _event(event_id)
-    _allowed(services.require_organiser, request.user, event.pk)
+    on_page(authorize, request.user, event.pk, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
     back = reverse("matches:dashboard", args=[event.pk])
     data = posted(forms.PairForm, request.POST)
     pod_ids = data["pod"]
@@ -214,13 +197,16 @@ def pair(request, event_id: int):
             event_id=event.pk,
             actor=request.user,
         )
-    for pod_id in pod_ids:
-        try:
-            services.pair_next_round(event_id=event.pk, actor=request.user, pod_id=forms.number(pod_id))
-        except DomainError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, _("Round paired."))
+    for pod_id in pod_ids:  # one message per pod: paired, or why not
+        run(
+            request,
+            services.pair_next_round,
+            success=_("Round paired."),
+            back=back,
+            event_id=event.pk,
+            actor=request.user,
+            pod_id=forms.number(pod_id),
+        )
     return redirect(back)
 
 
@@ -228,7 +214,7 @@ def pair(request, event_id: int):
 @require_POST
 def round_control(request, round_id: int, action: str):
     round_obj = _round(round_id)
-    _allowed(services.require_organiser, request.user, round_obj.event_id)
+    on_page(authorize, request.user, round_obj.event_id, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
     back = back_to(request.POST, reverse("matches:dashboard", args=[round_obj.event_id]))
     service = {"start": services.start_round, "finish": services.finish_round}.get(action)
     if service is None:
@@ -241,7 +227,7 @@ def round_control(request, round_id: int, action: str):
 def repair(request, round_id: int):
     """Swap two players (or a player and the bye) before the round starts."""
     round_obj = _round(round_id)
-    _allowed(services.require_organiser, request.user, round_obj.event_id)
+    on_page(authorize, request.user, round_obj.event_id, Permission.ORGANISER, message=services.ORGANISERS_ONLY)
     matches = selectors.round_matches(round_obj)
     players = sorted(
         [m.player_a for m in matches] + [m.player_b for m in matches if m.player_b_id], key=lambda r: r.name.lower()
@@ -462,9 +448,9 @@ def _match_step(request, match_id: int, service, *, success: str, form=None, sta
     (result, extension; back to the dashboard)."""
     match = _match(match_id)
     if staff:
-        _allowed(services.require_staff, request.user, match.round.event_id)
+        on_page(authorize, request.user, match.round.event_id, Permission.STAFF, message=services.STAFF_ONLY)
     else:
-        _allowed(services.require_match_player, request.user, match)
+        on_page(services.require_match_player, request.user, match)
     back = back_to(request.POST, reverse("matches:dashboard" if staff else "matches:me", args=[match.round.event_id]))
     values = posted(form, request.POST) if form is not None else {}
     return _run(request, service, success=success, back=back, match_id=match.pk, actor=request.user, **values)
@@ -518,7 +504,7 @@ def drop(request, event_id: int):
     if target is None and own is not None:
         target = own.pk
     if own is None or target != own.pk:
-        _allowed(services.require_staff, request.user, event.pk)
+        on_page(authorize, request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
     fallback = (
         reverse("matches:me", args=[event.pk])
         if own is not None and target == own.pk

@@ -11,6 +11,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.access import Permission, access_own_seat, authorize, authorize_pod
 from drafts.models import DraftFormat, Event
 from draftsite.api import validated_body
 from draftsite.errors import NotFoundError
@@ -39,7 +40,7 @@ class CallView(APIView):
     def get(self, request, pk: int):
         """The call in force, the server's time and the calls ahead (pod players and staff)."""
         pod = selectors.paper_pod(pk)
-        services.require_follower(request.user, pod)
+        authorize_pod(request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
         return Response(selectors.call_view(pod, staff=selectors.may_control(request.user, pod)))
 
 
@@ -50,7 +51,7 @@ class StartCallView(APIView):
     def post(self, request, pk: int):
         """Call this pod on its own (organisers)."""
         pod = selectors.paper_pod(pk)
-        services.require_organiser(request.user, pod.event)
+        authorize(request.user, pod.event, Permission.ORGANISER)
         data = validated_body(StartInput, request)
         services.start_call(pod_id=pod.pk, actor=request.user, delay_seconds=data["delay_seconds"])
         return Response(selectors.call_view(pod, staff=True), status=status.HTTP_201_CREATED)
@@ -64,7 +65,7 @@ class PodControlView(APIView):
     def post(self, request, pk: int):
         """A judge's control: pause (with a reason), resume, repeat-pick, skip-to-review, restart-round."""
         pod = selectors.paper_pod(pk)
-        services.require_staff(request.user, pod.event)
+        authorize(request.user, pod.event, Permission.STAFF, message=services.STAFF_ONLY)
         data = validated_body(ControlInput, request)
         services.control_pod(pod_id=pod.pk, action=self.action_name, actor=request.user, reason=data.get("reason", ""))
         return Response(selectors.call_view(pod, staff=True))
@@ -77,7 +78,7 @@ class FlightsView(APIView):
     def post(self, request, pk: int):
         """Call several pods in lockstep from one start (organisers)."""
         event = _paper_event(pk)
-        services.require_organiser(request.user, event)
+        authorize(request.user, event, Permission.ORGANISER)
         data = validated_body(FlightInput, request)
         flight = services.start_flight(
             event_id=event.pk, pod_ids=data["pods"], actor=request.user, delay_seconds=data["delay_seconds"]
@@ -103,7 +104,7 @@ class FlightControlView(APIView):
         flight = selectors.flight(pk)
         if flight is None:
             raise NotFoundError(error_codes.UNKNOWN_FLIGHT, gettext("No flight has id %(pk)s.") % {"pk": pk})
-        services.require_staff(request.user, flight.event)
+        authorize(request.user, flight.event, Permission.STAFF, message=services.STAFF_ONLY)
         data = validated_body(ControlInput, request)
         pods = services.control_flight(
             flight_id=flight.pk, action=self.action_name, actor=request.user, reason=data.get("reason", "")
@@ -118,7 +119,7 @@ class FollowersView(APIView):
     def put(self, request, pk: int):
         """Let players follow their pod on its spectator link without an account (organisers)."""
         event = _paper_event(pk)
-        services.require_organiser(request.user, event)
+        authorize(request.user, event, Permission.ORGANISER)
         data = validated_body(FollowersInput, request)
         count = services.set_followers_allowed(event_id=event.pk, allowed=data["allowed"], actor=request.user)
         return Response({"allowed": data["allowed"], "pods": count})
@@ -131,7 +132,7 @@ class SeatingListView(APIView):
     def get(self, request, pk: int):
         """Players by name with their pod and seat (the venue wall list; staff)."""
         event = _paper_event(pk)
-        services.require_staff(request.user, event)
+        authorize(request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
         return Response({"seating": selectors.seating_by_name(event)})
 
 
@@ -142,14 +143,14 @@ class PostedDfcsView(APIView):
     def get(self, request, pk: int):
         """The pod's open table: the DFCs each player chose to show (R15)."""
         pod = selectors.paper_pod(pk)
-        services.require_follower(request.user, pod)
+        authorize_pod(request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
         return Response({"seats": selectors.posted_dfcs(pod)})
 
     @extend_schema(request=PostDfcInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         """Show a double-faced card you drafted to your pod (R15: allowed, never required)."""
         pod = selectors.paper_pod(pk)
-        services.require_pod_player(request.user, pod)
+        access_own_seat(request.user, pod, message=services.PLAYERS_ONLY)
         data = validated_body(PostDfcInput, request)
         posted = services.post_dfc(pod_id=pod.pk, actor=request.user, card=_card(data["card"]), count=data["count"])
         return Response(

@@ -12,11 +12,9 @@ the API instead (no reload: a projector keeps its sound permission) and falls ba
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
@@ -24,45 +22,29 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions
+from drafts.access import Permission, access_event, access_own_seat, authorize, authorize_pod
 from drafts.models import DraftFormat, Event
 from drafts.templatetags.draft_tags import clock
 from drafts.views.common import confirm_page, confirmed
-from draftsite.errors import DomainError, ForbiddenError
 from draftsite.forms import back_to, posted
+from draftsite.pages import on_page, run
 from paper import selectors, services
 from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 
 
 def _paper_event(event_id: int) -> Event:
-    event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
-    if event is None:
-        raise Http404(gettext("No such paper draft event"))
-    return event
+    return on_page(
+        access_event, event_id, draft_format=DraftFormat.PAPER, not_found=gettext("No such paper draft event")
+    )
 
 
 def _paper_pod(pod_id: int):
-    try:
-        return selectors.paper_pod(pod_id)
-    except DomainError:
-        raise Http404(gettext("No such paper draft pod")) from None
-
-
-def _allowed(access_check, user, target):
-    """One of the services' access checks (with what it fetched), refused as a 403 page."""
-    try:
-        return access_check(user, target)
-    except ForbiddenError as exc:
-        raise PermissionDenied(exc.message) from exc
+    return on_page(selectors.paper_pod, pod_id, not_found=gettext("No such paper draft pod"))
 
 
 def _act(request, back: str, service, success: str, **kwargs):
-    try:
-        service(**kwargs)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, success)
-    return redirect(back)
+    """A control: the service's refusal or its success is a message on ``back``."""
+    return run(request, service, success=success, back=back, **kwargs)[0]
 
 
 PHASE_LABELS = {
@@ -93,7 +75,7 @@ def _initial(pod, *, staff: bool) -> dict:
 @login_required
 def room(request, event_id: int):
     event = _paper_event(event_id)
-    _allowed(services.require_staff, request.user, event)
+    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
     now = timezone.now()
     pods = selectors.event_glance(event, now)
     called = selectors.calls_by_pod(event)
@@ -128,7 +110,7 @@ def room(request, event_id: int):
 @require_POST
 def room_control(request, event_id: int, action: str):
     event = _paper_event(event_id)
-    _allowed(services.require_organiser, request.user, event)
+    on_page(authorize, request.user, event, Permission.ORGANISER)
     back = back_to(request.POST, reverse("paper:room", args=[event.pk]))
     form = RoomControlForm(request.POST)
     form.is_valid()  # never refuses: the services check the values
@@ -177,7 +159,7 @@ def _confirmation(request, action: str, url: str, back: str):
 @login_required
 def caller(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    _allowed(services.require_staff, request.user, pod.event)
+    on_page(authorize, request.user, pod.event, Permission.STAFF, message=services.STAFF_ONLY)
     called = selectors.called_pod(pod)
     return render(
         request,
@@ -204,11 +186,11 @@ def caller(request, pod_id: int):
 def pod_control(request, pod_id: int, action: str):
     """Start (organisers) or a judge's control (organisers and judges); no-script fallback."""
     pod = _paper_pod(pod_id)
-    _allowed(services.require_staff, request.user, pod.event)
+    on_page(authorize, request.user, pod.event, Permission.STAFF, message=services.STAFF_ONLY)
     back = back_to(request.POST, reverse("paper:caller", args=[pod.pk]))
     data = posted(ControlForm, request.POST)
     if action == "start":
-        _allowed(services.require_organiser, request.user, pod.event)
+        on_page(authorize, request.user, pod.event, Permission.ORGANISER)
         return _act(
             request,
             back,
@@ -219,7 +201,7 @@ def pod_control(request, pod_id: int, action: str):
             delay_seconds=data["delay_seconds"],
         )
     if action == "follow-link":
-        _allowed(services.require_organiser, request.user, pod.event)
+        on_page(authorize, request.user, pod.event, Permission.ORGANISER)
         return _act(
             request,
             back,
@@ -250,7 +232,7 @@ def flight_control(request, flight_id: int, action: str):
     flight = selectors.flight(flight_id)
     if flight is None:
         raise Http404(gettext("No such flight"))
-    _allowed(services.require_staff, request.user, flight.event)
+    on_page(authorize, request.user, flight.event, Permission.STAFF, message=services.STAFF_ONLY)
     if action not in services.CONTROLS:
         raise Http404(gettext("No such control"))
     back = back_to(request.POST, reverse("paper:room", args=[flight.event_id]))
@@ -280,7 +262,7 @@ def _table_context(pod, *, me=None) -> dict:
 @login_required
 def pod_page(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    _allowed(services.require_follower, request.user, pod)
+    on_page(authorize_pod, request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
     me = permissions.seat_in_pod(request.user, pod.pk)
     return render(
         request,
@@ -305,7 +287,7 @@ def pod_page(request, pod_id: int):
 @login_required
 def table(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    _allowed(services.require_follower, request.user, pod)
+    on_page(authorize_pod, request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
     response = render(
         request, "paper/_table.html", _table_context(pod, me=permissions.seat_in_pod(request.user, pod.pk))
     )
@@ -317,7 +299,7 @@ def table(request, pod_id: int):
 @require_POST
 def post_dfc(request, pod_id: int):
     pod = _paper_pod(pod_id)
-    _allowed(services.require_pod_player, request.user, pod)
+    on_page(access_own_seat, request.user, pod, message=services.PLAYERS_ONLY)
     form = PostDfcForm(request.POST)
     form.is_valid()  # never refuses: the service checks the card and the count
     return _act(
@@ -335,7 +317,7 @@ def post_dfc(request, pod_id: int):
 @login_required
 @require_POST
 def withdraw_dfc(request, posted_id: int):
-    posted = _allowed(services.access_posted_dfc, request.user, posted_id)
+    posted = on_page(services.access_posted_dfc, request.user, posted_id)
     return _act(
         request,
         reverse("paper:pod", args=[posted.seat.pod_id]) + "#table",
@@ -387,7 +369,7 @@ def follow_table(request, token: str):
 @login_required
 def slips(request, event_id: int):
     event = _paper_event(event_id)
-    _allowed(services.require_staff, request.user, event)
+    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
     return render(
         request,
         "paper/slips.html",
@@ -402,7 +384,7 @@ def slips(request, event_id: int):
 @login_required
 def wall(request, event_id: int):
     event = _paper_event(event_id)
-    _allowed(services.require_staff, request.user, event)
+    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
     return render(
         request,
         "paper/wall.html",

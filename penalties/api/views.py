@@ -16,6 +16,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.access import Permission, authorize
 from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
@@ -42,13 +43,6 @@ def _event(pk: int) -> Event:
     if event is None:
         raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": pk})
     return event
-
-
-def _require_event_viewer(user, event: Event) -> None:
-    if not permissions.sees_event_penalties(user, event):
-        raise ForbiddenError(
-            error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges and organisers see its penalties.")
-        )
 
 
 def _visible_penalty(user, pk: int):
@@ -86,7 +80,7 @@ class EventPenaltiesView(APIView):
     def get(self, request, event_id: int):
         """Every penalty of the event (its judges and organisers, and site staff)."""
         event = _event(event_id)
-        _require_event_viewer(request.user, event)
+        authorize(request.user, event, Permission.PENALTY_READER)
         filters = {name: request.query_params.get(name, "")[:100] for name in selectors.FILTERS}
         return Response(PenaltyOutput(selectors.event_penalties(event, **filters)[:1000], many=True).data)
 
@@ -94,8 +88,9 @@ class EventPenaltiesView(APIView):
     def post(self, request, event_id: int):
         """Issue a penalty (the event's judges). Game Loss or heavier, and deviations, await review."""
         event = _event(event_id)
-        if not permissions.judges_event(request.user, event):
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may issue penalties."))
+        authorize(
+            request.user, event, Permission.STAFF, message=gettext("Only the event's judges may issue penalties.")
+        )
         data = validated_body(PenaltyInput, request)
         penalty = services.issue_penalty(
             event_id=event.pk,
@@ -123,7 +118,7 @@ class EventPenaltiesCsvView(APIView):
     def get(self, request, event_id: int):
         """All penalties of the event as CSV (judges, organisers, staff)."""
         event = _event(event_id)
-        _require_event_viewer(request.user, event)
+        authorize(request.user, event, Permission.PENALTY_READER)
         return csv_response(event)
 
 
@@ -134,16 +129,16 @@ class EventTimeoutPicksView(APIView):
     def get(self, request, event_id: int):
         """Picks the timer made that no judge has handled yet (penalised or dismissed)."""
         event = _event(event_id)
-        if not permissions.judges_event(request.user, event):
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges see that."))
+        authorize(request.user, event, Permission.STAFF, message=gettext("Only the event's judges see that."))
         return Response(TimeoutPickOutput(selectors.unhandled_timeout_picks(event), many=True).data)
 
     @extend_schema(request=DismissInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, event_id: int):
         """Dismiss an automatic pick: no infraction (a reason is required)."""
         event = _event(event_id)
-        if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may dismiss that."))
+        authorize(
+            request.user, event, Permission.STAFF, message=gettext("Only the event's judges may dismiss that.")
+        )  # role before body: 403, not 400
         data = validated_body(DismissInput, request)
         dismissed = services.dismiss_source(
             event_id=event.pk, source=data["source"], actor=request.user, reason=data["reason"]
@@ -158,8 +153,9 @@ class EventTimeoutPicksDismissView(APIView):
     def post(self, request, event_id: int):
         """Dismiss several automatic picks at once, one reason for all (all or nothing)."""
         event = _event(event_id)
-        if not permissions.judges_event(request.user, event):  # role before body: 403, not 400
-            raise ForbiddenError(error_codes.NOT_EVENT_JUDGE, gettext("Only the event's judges may dismiss that."))
+        authorize(
+            request.user, event, Permission.STAFF, message=gettext("Only the event's judges may dismiss that.")
+        )  # role before body: 403, not 400
         data = validated_body(DismissManyInput, request)
         dismissed = services.dismiss_sources(
             event_id=event.pk, sources=data["sources"], actor=request.user, reason=data["reason"]

@@ -13,8 +13,10 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from drafts.access import Permission, authorize
 from drafts.models import Event
 from draftsite.errors import DomainError
+from draftsite.pages import for_form, on_page, run
 from penalties import notices, permissions, selectors, services
 from penalties.forms import DecisionForm, DismissForm, DismissManyForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus
@@ -67,18 +69,15 @@ def my_penalties(request):
 def _statement_post(request, pk: int, action, success: str, form_name: str, gate):
     """A player's or staff statement form: validate, call the service, or re-show with errors."""
     penalty = _penalty_or_404(request, pk)
-    try:
-        gate(penalty, request.user)  # the role before the body: 403, not a form error
-    except DomainError as exc:
-        raise PermissionDenied(exc.message) from exc
+    on_page(gate, penalty, request.user)  # the role before the body: 403, not a form error
     form = StatementForm(request.POST)
     if form.is_valid():
-        try:
-            action(penalty_id=penalty.pk, actor=request.user, statement=form.cleaned_data["statement"])
-        except DomainError as exc:
-            if exc.status_code == 403:
-                raise PermissionDenied from exc
-            _form_error(form, exc)
+        _, error, _ = for_form(
+            lambda: action(penalty_id=penalty.pk, actor=request.user, statement=form.cleaned_data["statement"]),
+            forbidden_page=True,
+        )
+        if error is not None:
+            _form_error(form, error)
         else:
             messages.success(request, success)
             return redirect("penalties:detail", pk=penalty.pk)
@@ -122,8 +121,7 @@ def issue(request):
             },
         )
     event = _event_or_404(event_id)
-    if not permissions.judges_event(request.user, event):
-        raise PermissionDenied
+    on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
     status = 200
     if request.method == "POST":
         form = IssueForm(request.POST, event=event)
@@ -157,8 +155,8 @@ def issue(request):
 def _issue_from(form: IssueForm, request, event: Event):
     """The penalty the valid form asks for, or None with the service's refusal on the form."""
     data = form.cleaned_data
-    try:
-        return services.issue_penalty(
+    penalty, error, _ = for_form(
+        lambda: services.issue_penalty(
             event_id=event.pk,
             registration_id=data["registration"],
             infraction_code=data["infraction"],
@@ -174,16 +172,16 @@ def _issue_from(form: IssueForm, request, event: Event):
             source=data["source"],
             judge_statement=data["judge_statement"],
         )
-    except DomainError as exc:
-        _form_error(form, exc)
-        return None
+    )
+    if error is not None:
+        _form_error(form, error)
+    return penalty
 
 
 @login_required
 def event_penalties(request, event_id: int):
     event = _event_or_404(event_id)
-    if not permissions.sees_event_penalties(request.user, event):
-        raise PermissionDenied
+    on_page(authorize, request.user, event, Permission.PENALTY_READER, forbidden="")
     filters = FilterForm(request.GET or None)
     values = filters.cleaned_data if filters.is_valid() else {}
     penalties = selectors.event_penalties(
@@ -214,24 +212,21 @@ def event_penalties(request, event_id: int):
 @require_POST
 def dismiss(request, event_id: int):
     event = _event_or_404(event_id)
-    if not permissions.judges_event(request.user, event):
-        raise PermissionDenied
+    on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
     form = DismissForm(request.POST)
     if not form.is_valid():
         messages.error(request, gettext("Give a reason to dismiss an automatic pick."))
         return redirect("penalties:event", event_id=event.pk)
-    try:
-        services.dismiss_source(
-            event_id=event.pk,
-            source=form.cleaned_data["source"],
-            actor=request.user,
-            reason=form.cleaned_data["reason"],
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, gettext("Automatic pick dismissed: no infraction."))
-    return redirect("penalties:event", event_id=event.pk)
+    return run(
+        request,
+        services.dismiss_source,
+        success=gettext("Automatic pick dismissed: no infraction."),
+        back=reverse("penalties:event", kwargs={"event_id": event.pk}),
+        event_id=event.pk,
+        source=form.cleaned_data["source"],
+        actor=request.user,
+        reason=form.cleaned_data["reason"],
+    )[0]
 
 
 @login_required
@@ -239,22 +234,22 @@ def dismiss(request, event_id: int):
 def dismiss_many(request, event_id: int):
     """Dismiss the ticked automatic picks, one reason for all."""
     event = _event_or_404(event_id)
-    if not permissions.judges_event(request.user, event):
-        raise PermissionDenied
+    on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
     form = DismissManyForm(request.POST)
     if not form.is_valid():
         messages.error(request, gettext("Give a reason to dismiss the chosen automatic picks."))
         return redirect("penalties:event", event_id=event.pk)
-    try:
-        dismissed = services.dismiss_sources(
-            event_id=event.pk,
-            sources=form.cleaned_data["source"],
-            actor=request.user,
-            reason=form.cleaned_data["reason"],
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
+    response, dismissed = run(
+        request,
+        services.dismiss_sources,
+        success="",  # the count is known once they are dismissed
+        back=reverse("penalties:event", kwargs={"event_id": event.pk}),
+        event_id=event.pk,
+        sources=form.cleaned_data["source"],
+        actor=request.user,
+        reason=form.cleaned_data["reason"],
+    )
+    if dismissed is not None:
         messages.success(
             request,
             ngettext(
@@ -264,7 +259,7 @@ def dismiss_many(request, event_id: int):
             )
             % {"count": len(dismissed)},
         )
-    return redirect("penalties:event", event_id=event.pk)
+    return response
 
 
 def _render_detail(
@@ -373,8 +368,7 @@ def review_queue(request):
 
 def _decide(request, pk: int, *, appeal: bool):
     penalty = _penalty_or_404(request, pk)
-    if not permissions.is_head_judge(request.user, penalty.event_id):
-        raise PermissionDenied
+    on_page(authorize, request.user, penalty.event_id, Permission.HEAD_JUDGE, forbidden="")
     form = DecisionForm(request.POST)
     form_key = "appeal_decision_form" if appeal else "decision_form"
     if not form.is_valid():
@@ -440,8 +434,7 @@ def appeal_decision(request, pk: int):
 @login_required
 def event_report(request, event_id: int):
     event = _event_or_404(event_id)
-    if not permissions.sees_event_penalties(request.user, event):
-        raise PermissionDenied
+    on_page(authorize, request.user, event, Permission.PENALTY_READER, forbidden="")
     return render(
         request,
         "penalties/report.html",
@@ -457,8 +450,7 @@ def event_report(request, event_id: int):
 @login_required
 def event_report_csv(request, event_id: int):
     event = _event_or_404(event_id)
-    if not permissions.sees_event_penalties(request.user, event):
-        raise PermissionDenied
+    on_page(authorize, request.user, event, Permission.PENALTY_READER, forbidden="")
     return csv_response(event)
 
 

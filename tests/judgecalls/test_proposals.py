@@ -54,7 +54,7 @@ def test_a_list_corrected_after_its_deadline_proposes_a_decklist_problem(level):
         event_id=floor.event.pk, actor=floor.users[0], main=[{"name": "Island", "count": 40}], now=T0
     )
     deck_services.correct_deck(
-        deck_id=deck.pk, judge=floor.judge, reason="Wrote 39", main=[{"name": "Island", "count": 41}], now=minutes(20)
+        deck_id=deck.pk, actor=floor.judge, reason="Wrote 39", main=[{"name": "Island", "count": 41}], now=minutes(20)
     )
     p = next(p for s, p in by_source(floor.event, minutes(21)).items() if s.startswith("correction:"))
     assert p.rule == "IPG 3.4" and p.targets[0].registration == floor.regs[0]

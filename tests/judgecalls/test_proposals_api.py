@@ -174,7 +174,7 @@ def test_players_and_other_events_judges_never_see_or_act_on_proposals():
     for user in (floor.player_a(), floor.player_b(), outsider):
         client = floor.client(user)
         listed = client.get(base(floor))
-        assert listed.status_code == 403 and codes(listed) == ["not_event_judge"]
+        assert listed.status_code == 403 and codes(listed) == ["not_event_staff"]
         assert source not in listed.content.decode()
         # Refused before the body: a bad body still gets the 403.
         assert client.post(base(floor) + "issue/", {"sources": 7}, format="json").status_code == 403

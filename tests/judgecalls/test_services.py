@@ -97,7 +97,7 @@ def test_players_and_outsiders_take_no_step(floor):
     for user in (floor.player_a(), floor.player_b(), floor.outsider):
         with pytest.raises(ForbiddenError) as exc:
             services.claim_call(call_id=c.pk, actor=user, now=T0)
-        assert exc.value.code == error_codes.NOT_EVENT_JUDGE
+        assert exc.value.code == error_codes.NOT_EVENT_STAFF
 
 
 def test_an_escalated_call_is_the_head_judges(floor):

@@ -82,7 +82,7 @@ def test_findings_open_prefilled_penalties(event_with_decks, users):
     event, regs = event_with_decks
     deck = Deck.objects.get(registration=regs["bob"])
     selection = services.select_for_deck_check(
-        event_id=event.pk, judge=users["judge"], method="chosen", registration_ids=[regs["bob"].pk]
+        event_id=event.pk, actor=users["judge"], method="chosen", registration_ids=[regs["bob"].pk]
     )
     body = {
         "selection": selection.pk,
@@ -198,7 +198,7 @@ def test_the_penalty_link_opens_the_prefilled_penalties_form(event_with_decks, u
     deck = Deck.objects.get(registration=regs["bob"])
     check = services.record_deck_check(
         deck_id=deck.pk,
-        judge=users["judge"],
+        actor=users["judge"],
         found=[{"kind": "checklist_multiple_marks", "description": "Delver and Gatstaf both ticked"}],
     )
     from decks.selectors import check_penalty_links

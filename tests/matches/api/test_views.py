@@ -68,7 +68,7 @@ def test_refusals_have_stable_codes_and_403_comes_before_400(world):
     assert response.status_code == 403 and body_codes(response) == ["not_your_match"]
     player = world.client(world.user_of[match.player_a_id])
     response = player.post(f"/api/rounds/{round_obj.pk}/start/", {"bad": 1}, format="json")
-    assert response.status_code == 403 and body_codes(response) == ["not_organiser"]
+    assert response.status_code == 403 and body_codes(response) == ["not_event_staff"]
     response = player.post(f"/api/matches/{match.pk}/result/", {"a_wins": "x"}, format="json")
     assert response.status_code == 403 and body_codes(response) == ["not_event_staff"]
     # The round has not started.

@@ -1,0 +1,106 @@
+"""One access layer (issue 31): event permissions are checked in ``drafts.access`` only, and pages
+turn domain errors into responses in ``draftsite.pages`` only.
+
+A permission helper is a function named ``require_*``, ``_require_*`` or ``check_*permission*``,
+unless it only refuses with a state error ("no pool yet": ``NotFoundError``, ``DomainError``)
+and never asks who the caller is. Written anywhere but ``drafts.access``, it is a second meaning of the same
+refusal (a new code, a ``None`` that means "system" here and "nobody" there), so this test walks
+every module of the project and fails on one it does not know.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matches", "paper", "penalties", "rulesdesk")
+ACCESS_MODULE = "drafts/access.py"
+PAGE_ERRORS_MODULE = "draftsite/pages.py"
+HELPER_NAME = re.compile(r"^_?require_|^_?check_\w*permission")
+PERMISSION_WORDS = {"ForbiddenError", "PermissionDenied", "permissions", "authorize", "authorize_pod", "require"}
+STATE_ERRORS = {"NotFoundError", "DomainError", "ConflictError"}  # a state check, not a permission
+
+# Rules about an app's own objects, which drafts.access cannot ask without importing the apps
+# that import it (a match's players, a penalty's player and issuer). Each asks drafts.access for
+# the event role it needs. Shrink this list; never grow it.
+OBJECT_RULES = {
+    "matches/services/results.py:require_match_player",  # the match's two players
+    "penalties/services.py:require_reviewer",  # HEAD_JUDGE (drafts.access), and not the penalty's issuer
+    "penalties/services.py:require_appellant",  # the penalty's player
+    "penalties/services.py:require_statement_writer",  # the penalty's player, issuer or head judge
+}
+
+
+def _modules():
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if "/migrations/" not in relative:
+                yield relative, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _words(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    }
+
+
+def _is_permission_helper(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    if not HELPER_NAME.match(node.name):
+        return False
+    words = _words(node)
+    return bool(words & PERMISSION_WORDS) or not words & STATE_ERRORS
+
+
+def permission_helpers() -> set[str]:
+    found = set()
+    for relative, tree in _modules():
+        if relative == ACCESS_MODULE:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_permission_helper(node):
+                found.add(f"{relative}:{node.name}")
+    return found
+
+
+def page_error_handlers() -> set[str]:
+    """Modules that catch a domain error and raise the 404 or 403 page themselves."""
+    found = set()
+    for relative, tree in _modules():
+        if relative == PAGE_ERRORS_MODULE:
+            continue
+        for handler in (n for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler)):
+            caught = _words(handler.type) if handler.type is not None else set()
+            raised = set().union(*(_words(n) for n in ast.walk(handler) if isinstance(n, ast.Raise)))
+            if caught & {"DomainError", "NotFoundError", "ForbiddenError"} and raised & {"Http404", "PermissionDenied"}:
+                found.add(relative)
+    return found
+
+
+def test_permission_helpers_live_in_the_access_module():
+    found = permission_helpers()
+    new = sorted(found - OBJECT_RULES)
+    assert not new, f"check permissions with drafts.access (authorize, access_*), not a new helper: {new}"
+    gone = sorted(OBJECT_RULES - found)
+    assert not gone, f"no longer a helper outside drafts.access: take it off OBJECT_RULES: {gone}"
+
+
+def test_the_helper_walk_sees_a_helper_written_again():
+    """The walk recognises the shapes the old per-app helpers had (and ignores state checks)."""
+    tree = ast.parse(
+        "def require_organiser(actor, event):\n"
+        "    if not permissions.is_organiser(actor, event):\n"
+        "        raise ForbiddenError('not_organiser', 'No.')\n"
+        "def require_match_player(actor, match):\n"
+        "    _side(match, actor)\n"
+        "def require_pool_list(registration):\n"
+        "    raise NotFoundError('no_pool', 'No pool.')\n"
+    )
+    named = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert [n.name for n in named if _is_permission_helper(n)] == ["require_organiser", "require_match_player"]
+
+
+def test_pages_turn_domain_errors_into_responses_in_one_place():
+    assert page_error_handlers() == set(), "use draftsite.pages (on_page, run, for_form)"
