@@ -93,6 +93,18 @@ def _fresh_card_payload_cache():
 
 
 @pytest.fixture(autouse=True)
+def _english_to_start():
+    """Each test starts in the default language: a request in another one leaves that one
+    active on the thread (Django's locale middleware does not switch back), and a later test
+    reading a message would read it translated."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _in_memory_channel_layer(settings):
     """Tests get the in-memory channel layer unless they ask for Redis (the fault tests do).
 
