@@ -1,11 +1,12 @@
-# Two commands do everything: `make demo` serves the site with demo data, `make test` runs
-# the whole suite. Both create the virtual environment on first use.
+# Two commands do everything: `make demo` serves the site with demo data, `make test-all` runs
+# the whole suite (CI runs it). `make test` is the everyday run: all but the browser tests.
+# All create the virtual environment on first use.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check install browser serve migrate bench clean messages
+.PHONY: demo test test-all check install browser serve migrate bench clean messages
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,8 +34,18 @@ check: install
 	$(BIN)/mypy .
 	$(BIN)/lint-imports
 
-test: check browser
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# The suite runs in parallel (pytest-xdist; each worker its own test database and Redis
+# database, tests/parallel.py). Much of it waits on sockets, timers and the browser, so more
+# workers than cores pays: 4 on 2 cores.
+TEST_WORKERS ?= 3
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load
+
+test: check
+	$(PYTEST) -m "not e2e" $(PYTEST_ARGS)
+	@echo "Browser tests (tests/e2e, Chromium) not run: make test-all runs everything."
+
+test-all: check browser
+	$(PYTEST) $(PYTEST_ARGS)
 
 # Translators: after strings change, refresh locale/*/LC_MESSAGES/*.po, translate, then compile.
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed, so running

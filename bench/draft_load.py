@@ -210,6 +210,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         action="store_true",
         help="Print where the load generator's own time goes (cProfile; slows it down).",
     )
+    parser.add_argument(
+        "--profile-web",
+        metavar="DIR",
+        help="Profile each web process's event loop by CPU time into DIR/web-<pid>.prof (bench/profiled_asgi.py).",
+    )
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
     parser.add_argument(
         "--beat",
@@ -384,12 +389,16 @@ class Servers:
         self.base = f"http://127.0.0.1:{port}"
         self.tmp = tempfile.TemporaryDirectory(prefix="draft_load_")
         env = {**os.environ, **server_env(args)}
+        profile_dir = getattr(args, "profile_web", None)
+        if profile_dir:
+            os.makedirs(profile_dir, exist_ok=True)
+            env["PROFILE_WEB_DIR"] = os.path.abspath(profile_dir)
         python = sys.executable
         self.web_command = [
             python,
             "-m",
             "uvicorn",
-            "draftsite.asgi:application",
+            "bench.profiled_asgi:application" if profile_dir else "draftsite.asgi:application",
             "--host",
             "127.0.0.1",
             "--port",

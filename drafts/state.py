@@ -29,102 +29,63 @@ from typing import Any
 import orjson
 
 from drafts.models import PodState, effective_state
-from drafts.queue import iso, shown_packs
+from drafts.queue import shown_packs
 
 AUTOMATIC_NAME = "Automatic drafter"  # as drafts.selectors names a seat without a player
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 
 # One statement, so that what it reads is one version of the pod (a statement sees one
-# snapshot, on PostgreSQL and SQLite alike). Every branch has the same columns:
-# kind, three sort keys, nine integers, two texts, two timestamps.
-_COLUMNS = "k, s1, s2, s3, a, b, c, d, e, f, g, h, x, t1, t2, ta, tb"
+# snapshot), and PostgreSQL builds the document as JSON text: the web process neither walks
+# rows nor encodes it again before publishing it (``Document.encode`` gives the text back).
+# Every card list is an index scan of one pack or one pile (``DraftCard``'s indexes), in the
+# order pages show it.
+_CARD = "json_build_array(c.id, c.card_id, c.printing_id, c.rarity, c.foil, c.is_dfc)"
+_ISO = """to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')"""
 DOCUMENT_SQL = f"""
-SELECT {_COLUMNS} FROM (
-  SELECT 0 AS k, 0 AS s1, 0 AS s2, 0 AS s3, p.id AS a, p.event_id AS b, p.number AS c, p.round AS d,
-         p.paused_remaining_ms AS e, p.version AS f, CAST(ev.pick_timer AS integer) AS g,
-         CAST(ev.decklists_published AS integer) AS h, NULL AS x, p.state AS t1, p.paused_from AS t2,
-         p.review_deadline AS ta, p.deck_building_deadline AS tb
-    FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = %s
-  UNION ALL
-  SELECT 1, s.position, 0, 0, s.id, s.position, s.registration_id, CAST(s.is_automatic AS integer),
-         CAST(s.ready AS integer), NULL, NULL, NULL, NULL,
-         COALESCE((SELECT r.name FROM drafts_registration r WHERE r.id = s.registration_id), ''), s.pile_cover,
-         NULL, NULL
-    FROM drafts_seat s WHERE s.pod_id = %s
-  UNION ALL
-  SELECT 2, k.queue_seq, k.id, 0, k.id, k.holder_id, k.round, k.picks_made, k.initial_size, k.remaining_ms,
-         NULL, NULL, NULL, NULL, NULL, k.deadline, NULL
-    FROM drafts_pack k WHERE k.pod_id = %s AND k.holder_id IS NOT NULL
-  UNION ALL
-  -- Held packs' cards and piles in one scan of the pod's cards (its index), never a join that
-  -- a planner without statistics turns into a scan of every pod's cards.
-  SELECT CASE WHEN c.seat_id IS NULL THEN 3 ELSE 4 END, COALESCE(c.seat_id, c.pack_id),
-         COALESCE(c.pile_position, c.slot), c.id, c.id, c.card_id, c.printing_id,
-         CAST(c.foil AS integer), CAST(c.is_dfc AS integer), c.pack_id, c.seat_id, NULL, NULL, c.rarity,
-         NULL, NULL, NULL
-    FROM drafts_draftcard c
-   WHERE c.pod_id = %s
-     AND (c.seat_id IS NOT NULL
-          OR c.pack_id = ANY (ARRAY(SELECT h.id FROM drafts_pack h WHERE h.pod_id = %s AND h.holder_id IS NOT NULL)))
-) AS rows ORDER BY k, s1, s2, s3
+SELECT json_build_object(
+  'pod', json_build_object(
+    'id', p.id, 'event_id', p.event_id, 'number', p.number, 'round', p.round,
+    'paused_remaining_ms', p.paused_remaining_ms, 'version', p.version,
+    'pick_timer', ev.pick_timer, 'decklists_published', ev.decklists_published,
+    'state', p.state, 'paused_from', COALESCE(p.paused_from, ''),
+    'review_deadline', {_ISO.format("p.review_deadline")},
+    'deck_building_deadline', {_ISO.format("p.deck_building_deadline")}),
+  -- [id, position, name, registration id, is_automatic, ready, pile_cover], in seat order
+  'seats', COALESCE((
+    SELECT json_agg(json_build_array(
+             s.id, s.position, CASE WHEN s.registration_id IS NULL THEN %s ELSE COALESCE(r.name, '') END,
+             s.registration_id, s.is_automatic, s.ready, COALESCE(s.pile_cover, ''))
+           ORDER BY s.position, s.id)
+      FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
+     WHERE s.pod_id = p.id), '[]'),
+  -- [id, holder, round, picks_made, initial_size, deadline, remaining_ms, cards], in queue order
+  'packs', COALESCE((
+    SELECT json_agg(json_build_array(
+             k.id, k.holder_id, k.round, k.picks_made, k.initial_size, {_ISO.format("k.deadline")},
+             k.remaining_ms,
+             COALESCE((SELECT json_agg({_CARD} ORDER BY c.slot, c.id)
+                         FROM drafts_draftcard c WHERE c.pack_id = k.id), '[]'))
+           ORDER BY k.queue_seq, k.id)
+      FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
+  -- seat id -> its pile, in pile order (seats with no card yet have no entry)
+  'piles', COALESCE((
+    SELECT json_object_agg(s.id, pile)
+      FROM drafts_seat s
+      CROSS JOIN LATERAL (SELECT json_agg({_CARD} ORDER BY c.pile_position, c.id) AS pile
+                            FROM drafts_draftcard c WHERE c.seat_id = s.id) piles
+     WHERE s.pod_id = p.id AND pile IS NOT NULL), '{{}}')
+)::text
+FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = %s
 """
 
 
-def document_params(pod_id: int) -> list[int]:
-    return [pod_id] * 5
-
-
-def _when(value) -> str | None:
-    """A timestamp as ISO 8601 in UTC (PostgreSQL gives datetimes, SQLite text in UTC)."""
-    if isinstance(value, str):
-        value = dt.datetime.fromisoformat(value)
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.UTC)
-    return iso(value)
-
-
-def parse(rows) -> dict | None:
-    """The statement's rows as a document (plain JSON data), or None for no such pod."""
-    pod = None
-    seats, packs, pack_cards, piles = [], [], {}, {}
-    for k, _s1, _s2, _s3, a, b, c, d, e, f, g, h, _x, t1, t2, ta, tb in rows:
-        if k == 3:
-            pack_cards.setdefault(f, []).append([a, b, c, t1 or "", bool(d), bool(e)])
-        elif k == 4:
-            piles.setdefault(g, []).append([a, b, c, t1 or "", bool(d), bool(e)])
-        elif k == 2:
-            packs.append([a, b, c, d, e, _when(ta), f])
-        elif k == 1:
-            seats.append([a, b, t1 if c is not None else AUTOMATIC_NAME, c, bool(d), bool(e), t2 or ""])
-        else:
-            pod = {
-                "id": a,
-                "event_id": b,
-                "number": c,
-                "round": d,
-                "paused_remaining_ms": e,
-                "version": f,
-                "pick_timer": bool(g),
-                "decklists_published": bool(h),
-                "state": t1,
-                "paused_from": t2 or "",
-                "review_deadline": _when(ta),
-                "deck_building_deadline": _when(tb),
-            }
-    if pod is None:
-        return None
-    return {
-        "pod": pod,
-        "seats": seats,  # [id, position, name, registration id, is_automatic, ready, pile_cover]
-        "packs": [[*p, pack_cards.get(p[0], [])] for p in packs],  # + cards, in queue order
-        "piles": {str(seat_id): cards for seat_id, cards in piles.items()},
-    }
+def document_params(pod_id: int) -> list:
+    return [AUTOMATIC_NAME, pod_id]
 
 
 def from_rows(rows) -> Document | None:
     """The document of ``DOCUMENT_SQL``'s rows read by someone else (the pick's round trip)."""
-    data = parse(rows)
-    return None if data is None else Document(data)
+    return Document.decode(rows[0][0]) if rows else None
 
 
 def read(pod_id: int) -> Document | None:
@@ -133,16 +94,14 @@ def read(pod_id: int) -> Document | None:
 
     with connection.cursor() as cursor:
         cursor.execute(DOCUMENT_SQL, document_params(pod_id))
-        data = parse(cursor.fetchall())
-    return None if data is None else Document(data)
+        return from_rows(cursor.fetchall())
 
 
 async def aread(pod_id: int) -> Document | None:
     """``read`` from an event loop: one prepared statement on the loop's pool."""
     from drafts import aio
 
-    data = parse(await aio.afetch_all(DOCUMENT_SQL, document_params(pod_id)))
-    return None if data is None else Document(data)
+    return from_rows(await aio.afetch_all(DOCUMENT_SQL, document_params(pod_id)))
 
 
 _shared: dict[str, Document] = {}
@@ -167,16 +126,20 @@ def _encode(value: Any) -> bytes:
 class Document:
     """A pod's document and the pieces of its views, each built and encoded at most once."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict, text: str | None = None) -> None:
         self.data = data
+        self._text = text
         self._seat_pieces: dict[tuple[int, bool], dict[str, bytes]] = {}
 
     @classmethod
-    def decode(cls, text: str | bytes) -> Document:
-        return cls(orjson.loads(text))
+    def decode(cls, text: str) -> Document:
+        return cls(orjson.loads(text), text)
 
     def encode(self) -> str:
-        return orjson.dumps(self.data).decode()
+        """The document as published: the text it was read or heard as, never encoded again."""
+        if self._text is None:
+            self._text = orjson.dumps(self.data).decode()
+        return self._text
 
     @property
     def pod_id(self) -> int:
