@@ -126,7 +126,7 @@ def _encode(value: Any) -> bytes:
 class Document:
     """A pod's document and the pieces of its views, each built and encoded at most once."""
 
-    def __init__(self, data: dict, text: str | None = None) -> None:
+    def __init__(self, data: dict, text: str) -> None:
         self.data = data
         self._text = text
         self._seat_pieces: dict[tuple[int, bool], dict[str, bytes]] = {}
@@ -137,8 +137,6 @@ class Document:
 
     def encode(self) -> str:
         """The document as published: the text it was read or heard as, never encoded again."""
-        if self._text is None:
-            self._text = orjson.dumps(self.data).decode()
         return self._text
 
     @property

@@ -158,13 +158,30 @@ def test_local_cluster_status_of_a_stopped_cluster(tmp_path):
 # --- `make test` on a fresh machine: the browser tests' Chromium ------------------------
 
 
-def test_make_test_installs_or_names_the_browser_first():
-    """`make test` runs .ci/install_browser before pytest, so a machine without Chromium gets
-    it installed (root + apt) or a clear message, never five failing browser tests."""
-    makefile = (ROOT / "Makefile").read_text()
-    test_rule = next(line for line in makefile.splitlines() if line.startswith("test:"))
-    assert "browser" in test_rule.split(":", 1)[1]
-    assert ".ci/install_browser" in makefile and ".ci/install_browser" in (ROOT / ".ci/run").read_text()
+def _make_dry_run(target: str) -> list[str]:
+    result = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_make_test_all_installs_or_names_the_browser_before_the_suite():
+    """`make test-all` (the README's test command, what CI runs) runs .ci/install_browser before
+    pytest, so a machine without Chromium gets it installed (root + apt) or a clear message,
+    never five failing browser tests."""
+    commands = _make_dry_run("test-all")
+    browser = next(i for i, line in enumerate(commands) if ".ci/install_browser" in line)
+    suite = next(i for i, line in enumerate(commands) if "-m pytest" in line)
+    assert browser < suite
+    assert "not e2e" not in commands[suite]
+    assert "make test-all" in (ROOT / ".ci/run").read_text()
+
+
+def test_make_test_runs_all_but_the_browser_tests_and_says_so():
+    commands = _make_dry_run("test")
+    assert not any(".ci/install_browser" in line for line in commands)
+    suite = next(line for line in commands if "-m pytest" in line)
+    assert '-m "not e2e"' in suite
+    assert any("make test-all runs everything" in line for line in commands)
 
 
 def test_install_browser_is_quiet_when_present_and_explains_when_it_cannot_install(tmp_path):
