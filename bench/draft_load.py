@@ -1334,10 +1334,6 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
     }
 
 
-# static/js/dashboard.js's SLOW_EVERY: the panel for the columns the digests lack.
-DASHBOARD_SLOW_EVERY = 30.0
-
-
 def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context, stats) -> list:
     """Pages that only watch: the pod page of a seated player in the first ``count`` pods, and
     the organiser's dashboard of the event."""
@@ -1355,7 +1351,6 @@ def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context
             stats,
             f"/ws/events/{setup['event']}/",
             setup["organiser_session"],
-            panel=(f"/events/{setup['event']}/dashboard/panel/", DASHBOARD_SLOW_EVERY),
         )
     )
     return found

@@ -560,48 +560,11 @@ class Observer(StateSocket):
     """A page that only watches: a pod page of a seated player (``pod_member``) or an event's
     dashboard of staff (``event_staff``)."""
 
-    def __init__(
-        self,
-        kind: str,
-        run,
-        ctx,
-        stats: PageStats,
-        path: str,
-        session_key: str | None,
-        *,
-        panel: tuple[str, float] | None = None,
-    ) -> None:
+    def __init__(self, kind: str, run, ctx, stats: PageStats, path: str, session_key: str | None) -> None:
+        # The dashboard's script fetches no panel while its socket is up (every column is in
+        # its digests), nor does the pod page's for a change: an observer only listens.
         super().__init__(sum(map(ord, path)), run, ctx, stats, path, session_key)
         self.kind = kind
-        # (URL, seconds): the panel the page's script still fetches on a timer while its socket
-        # is up (static/js/dashboard.js: the offline column and the controls, every SLOW_EVERY).
-        self.panel = panel
-
-    async def heartbeat(self) -> None:
-        if self.panel is None:
-            await super().heartbeat()
-            return
-        await asyncio.gather(super().heartbeat(), self.fetch_panel_on_its_timer(*self.panel))
-
-    async def fetch_panel_on_its_timer(self, url: str, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            if self.ws is None or self.ws.closed:
-                continue  # live.js polls then instead; the run counts no page without its socket
-            name = f"{self.kind}_panel"
-            try:
-                async with self.ctx.session.get(
-                    self.ctx.base + url, headers={"Cookie": f"sessionid={self.session_key}", "X-Live-Panel": "1"}
-                ) as response:
-                    body = await response.read()
-                    self.stats.request(name, len(body))
-                    self.run.statuses[f"GET {name} {response.status}"] += 1
-                    if response.status != 200:
-                        self.run.errors[f"http_{name}_{response.status}"] += 1
-            except Exception as error:
-                self.stats.request(name, 0)
-                self.run.errors[f"http_{name}_failed"] += 1
-                self.run.note_error(f"GET {url}: {error!r}")
 
 
 class PagePlayer(StateSocket):

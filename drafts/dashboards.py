@@ -30,6 +30,7 @@ from drafts.models import (
     PodState,
     Registration,
     Seat,
+    effective_state,
 )
 
 AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
@@ -43,26 +44,78 @@ def _ms_left(deadline: dt.datetime | None, now: dt.datetime) -> int | None:
     return None if deadline is None else int((deadline - now).total_seconds() * 1000)
 
 
+# The clock a pod's line shows, by kind (``shown_clock``); the dashboard's script has the same words.
+CLOCK_LABELS = {
+    "pick": gettext_lazy("Next pick timer"),
+    "review": gettext_lazy("Review"),
+    "deck_building": gettext_lazy("Deck building"),
+}
+
+
+def shown_clock(
+    *,
+    state: str,
+    paused_from: str | None,
+    review_deadline,
+    deck_building_deadline,
+    paused_remaining_ms: int | None,
+    soonest_pick=None,
+    soonest_paused_ms: int | None = None,
+) -> tuple[str | None, object, int | None]:
+    """(kind, deadline, frozen ms) of the clock a pod's line shows: review, deck building, or
+    the first pick timer to run out. A running clock has a deadline; a paused pod's clock has
+    only the time it had left. Deadlines pass through as given (datetimes, or the live
+    document's ISO text). The one rule of the server's panel and the live digest."""
+    effective = effective_state(state, paused_from)
+    kind, deadline, frozen = None, None, None
+    if effective == PodState.REVIEWING:
+        kind, deadline = "review", review_deadline
+    elif effective == PodState.DECK_BUILDING:
+        kind, deadline = "deck_building", deck_building_deadline
+    elif effective == PodState.DRAFTING and (soonest_pick is not None or soonest_paused_ms is not None):
+        kind, deadline, frozen = "pick", soonest_pick, soonest_paused_ms
+    if state == PodState.PAUSED:
+        if effective in (PodState.REVIEWING, PodState.DECK_BUILDING):
+            frozen = paused_remaining_ms
+        deadline = None
+    return kind, deadline, frozen
+
+
 def pod_clock(
     pod: Pod, now: dt.datetime, soonest_pick: dt.datetime | None = None, soonest_paused_ms: int | None = None
 ) -> dict:
-    """The pod-level clock to show: review, deck building, or the next pick timer to run out."""
-    state = pod.effective_state
-    paused = pod.state == PodState.PAUSED
-    label, deadline, remaining = None, None, None
-    if state == PodState.REVIEWING:
-        label, deadline = gettext("Review"), pod.review_deadline
-    elif state == PodState.DECK_BUILDING:
-        label, deadline = gettext("Deck building"), pod.deck_building_deadline
-    elif state == PodState.DRAFTING and (soonest_pick is not None or soonest_paused_ms is not None):
-        label, deadline, remaining = gettext("Next pick timer"), soonest_pick, soonest_paused_ms
-    if paused:
-        if state in (PodState.REVIEWING, PodState.DECK_BUILDING):
-            remaining = pod.paused_remaining_ms
-        deadline = None
-    elif deadline is not None:
-        remaining = _ms_left(deadline, now)
-    return {"label": label, "deadline": deadline, "remaining_ms": remaining, "paused": paused}
+    """The pod-level clock to show (``shown_clock``), with its label and the time left now."""
+    kind, deadline, frozen = shown_clock(
+        state=pod.state,
+        paused_from=pod.paused_from,
+        review_deadline=pod.review_deadline,
+        deck_building_deadline=pod.deck_building_deadline,
+        paused_remaining_ms=pod.paused_remaining_ms,
+        soonest_pick=soonest_pick,
+        soonest_paused_ms=soonest_paused_ms,
+    )
+    return {
+        "label": str(CLOCK_LABELS[kind]) if kind else None,
+        "deadline": deadline,
+        "remaining_ms": _ms_left(deadline, now) if deadline is not None else frozen,
+        "paused": pod.state == PodState.PAUSED,
+    }
+
+
+def is_offline(is_automatic: bool, connections: int) -> bool:
+    """A seat counts as offline on the dashboard when a player holds it and no page of theirs
+    is connected (an automatic drafter needs none)."""
+    return not is_automatic and connections == 0
+
+
+def offline_counts(seats_by_pod: dict[int, list[tuple[int, bool]]]) -> dict[int, int]:
+    """Each pod's offline seats (``is_offline``), from ``(seat id, is automatic)`` pairs: one
+    read of the presence store for them all (the live dashboard asks every few seconds)."""
+    status = presence.status([seat_id for seats in seats_by_pod.values() for seat_id, _ in seats])
+    return {
+        pod_id: sum(1 for seat_id, automatic in seats if is_offline(automatic, status[seat_id]["connections"]))
+        for pod_id, seats in seats_by_pod.items()
+    }
 
 
 def _seat_rows(pod: Pod, now: dt.datetime) -> list[dict]:
@@ -151,7 +204,7 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
         "pick": (str(picks[0]) if len(picks) == 1 else f"{picks[0]}–{picks[-1]}") if picks else None,
         "clock": pod_clock(pod, now, min(deadlines, default=None), min(frozen, default=None)),
         "holding_up": holding,
-        "offline": [r for r in rows if not r["is_automatic"] and r["connections"] == 0],
+        "offline": [r for r in rows if is_offline(r["is_automatic"], r["connections"])],
         "rows": rows,
     }
 

@@ -149,9 +149,15 @@ class PodDigest(TypedDict):
     paused_from: NotRequired[str | None]
     round: NotRequired[int]
     pick: NotRequired[int | None]  # the pick its slowest seat is on
-    due: NotRequired[int | None]  # when the first pick clock runs out: seconds after the frame's ``at``
+    # The clock the pod's line shows (``drafts.dashboards.shown_clock``): which one, when it
+    # runs out while it runs (seconds after the frame's ``at``), the milliseconds it has left
+    # while the pod is paused.
+    clock: NotRequired[Literal["pick", "review", "deck_building"] | None]
+    due: NotRequired[int | None]
+    frozen: NotRequired[int | None]
     holding: NotRequired[list[list[int]]]  # [seat position, packs held] of seats holding 2 or more
     names: NotRequired[list[str]]  # the seats' names by position
+    offline: NotRequired[int]  # seats a player holds with no page connected (presence, every 10 s)
 
 
 # --- server -> client ------------------------------------------------------------------------

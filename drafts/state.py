@@ -251,12 +251,26 @@ class Document:
     @cached_property
     def digest(self) -> dict:
         """The pod as the dashboard shows it (``protocol.PodDigest``): its state, the pick it
-        is on (its slowest seat's), the first clock to run out, and the seats holding more than
-        one pack (holding the pod up), and the seats' names. No card."""
+        is on (its slowest seat's), the clock its line shows (``dashboards.shown_clock``: the
+        first pick clock to run out, the review or the deck-building clock; a deadline while it
+        runs, the time left while paused), the seats holding more than one pack (holding the
+        pod up), and the seats' names. No card."""
+        from drafts.dashboards import shown_clock
+
         pod = self.data["pod"]
         fronts = [queue[0] for queue in self.held.values() if queue]
-        deadlines = sorted(
-            math.ceil(dt.datetime.fromisoformat(p["deadline"]).timestamp()) for p in fronts if p["deadline"]
+        kind, deadline, frozen = shown_clock(
+            state=pod["state"],
+            paused_from=pod["paused_from"] or None,
+            review_deadline=pod["review_deadline"],
+            deck_building_deadline=pod["deck_building_deadline"],
+            paused_remaining_ms=pod["paused_remaining_ms"],
+            # ISO text in one format and zone: the earliest sorts first.
+            soonest_pick=min((p["deadline"] for p in fronts if p["deadline"]), default=None),
+            soonest_paused_ms=min(
+                (p["remaining_ms"] for p in fronts if not p["deadline"] and p["remaining_ms"] is not None),
+                default=None,
+            ),
         )
         return {
             "id": pod["id"],
@@ -264,7 +278,10 @@ class Document:
             "paused_from": pod["paused_from"] or None,
             "round": pod["round"],
             "pick": min((p["picks_made"] + 1 for p in fronts), default=None),
-            "deadline": deadlines[0] if deadlines else None,  # whole seconds since the epoch
+            "clock": kind,
+            # whole seconds since the epoch
+            "deadline": math.ceil(dt.datetime.fromisoformat(deadline).timestamp()) if deadline else None,
+            "frozen": frozen,  # milliseconds left on a paused pod's clock
             "holding": sorted(
                 [position, len(self.held.get(seat_id, []))]
                 for seat_id, position, *_ in self.data["seats"]

@@ -8,7 +8,7 @@ import json
 from django import template
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 register = template.Library()
 
@@ -59,7 +59,7 @@ def countdown(deadline=None, remaining_ms=None, now=None, label=""):
             format_html(' aria-label="{}"', label) if label else "",
             clock(remaining_ms),
         )
-    return format_html('<span class="countdown none">{}</span>', "no timer")
+    return format_html('<span class="countdown none">{}</span>', gettext("no timer"))
 
 
 @register.filter

@@ -11,18 +11,14 @@
  * by the cells that stay the same; no cell is a live region (a change a second per pod would
  * be read out without end).
  *
- * The panel (the server's render of every pod) is still fetched, but never for a pod's
- * change:
- * - once after "changed" with pod null (pods seated or removed, settings changed; live.js);
- * - every SLOW_EVERY ms while the page is visible and the socket is up, for the columns the
- *   digest does not carry: the offline count (presence is not part of a pod's state) and the
- *   controls (the Start button), so those may be up to 30 s old;
- * - at most every CLOCK_EVERY ms after a pod moved into a state whose clock the digest does
- *   not carry (paused: the frozen time left; between rounds: the review clock; deck building:
- *   its clock). That is a few times per pod per draft, not per pick;
- * - and, by live.js, every 5 s while the socket is down (the digests then stop).
- * After a panel swap the rows are the server's; with the socket up each is drawn again from
- * its digest (the newest the page has), so the columns always come from the same source.
+ * Every column comes from the digests: the clock of any state (the first pick timer, the
+ * review or deck-building clock, a paused pod's time left), the offline count (the server
+ * reads presence every 10 s for the whole event) and the controls (Start, Pause or Resume by
+ * the pod's state). The panel (the server's render of every pod) is fetched only once after
+ * "changed" with pod null (pods seated or removed, settings changed; live.js), and, by
+ * live.js, every 5 s while the socket is down (the digests then stop). After a panel swap the
+ * rows are the server's; with the socket up each is drawn again from its digest (the newest
+ * the page has), so the columns always come from the same source.
  *
  * Where the digest says less than the server's first render: "pick" is the pick the pod's
  * slowest seat is on (the server shows a range, "3–5"); "holding up" lists the seats holding
@@ -32,8 +28,7 @@
  * Paper pods (<tr data-paper>) keep the server's cells: a digest does not describe a paper
  * call (and a paper draft's dashboard does not draw from state at all; see dashboard.html).
  *
- * window.DashboardState: receive(frame), invalidate(), digests(), fetches() (the panel
- * fetches this script asked for and why, for tests).
+ * window.DashboardState: receive(frame), invalidate(), digests().
  */
 (function () {
   "use strict";
@@ -43,14 +38,9 @@
   var root = document.getElementById("live");
   if (!root || root.getAttribute("data-draw") !== "state" || root.getAttribute("data-view") !== "dashboard") return;
 
-  var SLOW_EVERY = 30000;
-  var CLOCK_EVERY = 5000;
   var HOLDING_SHOWN = 3;  // the template shows the first three, then "+N more"
 
   var digests = {};  // pod id -> its digest (every field, as merged from the summaries)
-  var fetchLog = [];
-  var lastFetch = Date.now();  // the page itself is a fresh render
-  var clockTimer = null;
 
   // --- text ------------------------------------------------------------------------------
 
@@ -65,9 +55,6 @@
 
   // --- cells -------------------------------------------------------------------------------
 
-  // States whose clock the digest carries: a pick clock (drafting) or none.
-  var DIGEST_CLOCKS = { not_started: true, drafting: true, done: true };
-
   function roundCell(d) {
     return d.round ? esc(fmt(gettext("%(round)s of 3"), { round: d.round })) : "—";
   }
@@ -76,14 +63,24 @@
     return d.pick === null || d.pick === undefined ? "—" : esc(d.pick);
   }
 
-  // Drafting: the first pick clock to run out, as the server's {% countdown %} draws it.
+  // The clock the digest names (drafts.dashboards.shown_clock), as the server's {% countdown %}
+  // draws it: ticking to its deadline, or frozen at the time a paused pod has left.
+  var CLOCK_LABELS = { pick: gettext("Next pick timer"), review: gettext("Review"), deck_building: gettext("Deck building") };
+
   function clockCell(d) {
-    if (d.state !== "drafting" || !d.deadline) return "—";
-    var label = gettext("Next pick timer");
-    var deadline = Date.parse(d.deadline);
-    return '<span class="muted small">' + esc(label) + '</span> <span class="countdown" role="timer" data-deadline="' +
-      esc(d.deadline) + '" aria-label="' + esc(label) + '">' + esc(isNaN(deadline) ? "" : clockText(deadline - now())) +
-      "</span>";
+    var label = CLOCK_LABELS[d.clock];
+    if (!label) return "—";
+    var head = '<span class="muted small">' + esc(label) + "</span> ";
+    if (d.deadline) {
+      var deadline = Date.parse(d.deadline);
+      return head + '<span class="countdown" role="timer" data-deadline="' + esc(d.deadline) + '" aria-label="' +
+        esc(label) + '">' + esc(isNaN(deadline) ? "" : clockText(deadline - now())) + "</span>";
+    }
+    if (d.frozen !== null && d.frozen !== undefined) {
+      return head + '<span class="countdown frozen" role="timer" data-frozen="1" aria-label="' + esc(label) + '">' +
+        esc(clockText(d.frozen)) + "</span>";
+    }
+    return head + '<span class="countdown none">' + esc(gettext("no timer")) + "</span>";
   }
 
   // The seats holding two or more packs, most packs first (as the server sorts them).
@@ -153,20 +150,16 @@
   }
 
   function draw(row, d) {
-    var serverState = row.getAttribute("data-state");
     var changed = false;
-    changed = setCell(row, "state", badge(d.state, d.paused_from)) || changed;
-    changed = setCell(row, "round", roundCell(d)) || changed;
-    changed = setCell(row, "pick", pickCell(d)) || changed;
-    if (DIGEST_CLOCKS[d.state]) {
+    if ("state" in d) {
+      changed = setCell(row, "state", badge(d.state, d.paused_from)) || changed;
+      changed = setCell(row, "round", roundCell(d)) || changed;
+      changed = setCell(row, "pick", pickCell(d)) || changed;
       changed = setCell(row, "clock", clockCell(d)) || changed;
-    } else if (serverState !== d.state) {
-      // The server's clock for this state (review, deck building, a paused pod's frozen time)
-      // comes with the next panel fetch; what the cell showed is no longer true meanwhile.
-      changed = setCell(row, "clock", "—") || changed;
-      clockSoon();
+      changed = setCell(row, "holding", holdingCell(d)) || changed;
     }
-    changed = setCell(row, "holding", holdingCell(d)) || changed;
+    if ("offline" in d) changed = setCell(row, "offline", esc(d.offline)) || changed;
+    if (!("state" in d)) return changed;
     row.classList.toggle("has-holdup", holders(d).length > 0);
     dropStart(row, d);
     showControls(row, d);
@@ -184,29 +177,6 @@
     });
     if (window.Live && window.Live.tick) window.Live.tick();
   }
-
-  // --- the panel, for what the digests lack ---------------------------------------------
-
-  function fetchPanel(reason) {
-    if (!window.Live || !window.Live.fetchPanel) return;
-    lastFetch = Date.now();
-    fetchLog.push({ reason: reason, at: lastFetch });
-    window.Live.fetchPanel();
-  }
-
-  function clockSoon() {
-    if (clockTimer) return;
-    var wait = Math.max(0, CLOCK_EVERY - (Date.now() - lastFetch));
-    clockTimer = setTimeout(function () { clockTimer = null; fetchPanel("clock"); }, wait);
-  }
-
-  // The offline column and the controls: at most every 30 s (only while someone looks).
-  setInterval(function () {
-    if (document.visibilityState === "hidden") return;
-    if (!(window.Live && window.Live.isSocketOpen && window.Live.isSocketOpen())) return;  // live.js polls then
-    if (Date.now() - lastFetch < SLOW_EVERY - 1000) return;
-    fetchPanel("slow");
-  }, SLOW_EVERY);
 
   // --- frames ------------------------------------------------------------------------------
 
@@ -236,7 +206,6 @@
       drawAll();
     },
     digests: function () { return digests; },
-    fetches: function () { return fetchLog.slice(); },
   };
   if (window.Live && window.Live.takeEarly) window.Live.takeEarly().forEach(receive);
 })();

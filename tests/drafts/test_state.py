@@ -132,3 +132,34 @@ def test_the_dashboards_digest_names_seats_once_and_counts_the_packs_held(pod, s
     neighbour = next(seat for seat in seats if seat.position == 1)
     assert after["holding"] == [[neighbour.position, 2]]
     assert after["names"] == before["names"]  # unchanged: the summary leaves it out
+
+
+def test_the_digest_carries_the_clock_the_dashboard_panel_shows_in_every_state(organiser, pod, seats):
+    """The live dashboard draws every pod's clock from its digest (no panel fetch): the same
+    clock as the server's panel (``dashboards.pod_glance``) while drafting, paused, between
+    rounds and paused between rounds; running, a deadline; paused, the time it had left."""
+    from drafts import dashboards
+    from tests.drafts.services.test_control import finish_round
+
+    def both(now):
+        pod.refresh_from_db()
+        digest, panel = state.read(pod.pk).digest, dashboards.pod_glance(pod, now=now)["clock"]
+        if panel["deadline"] is not None:
+            deadline = panel["deadline"]
+            assert digest["deadline"] == int(deadline.timestamp()) + (deadline.microsecond > 0)
+            assert digest["frozen"] is None
+        else:
+            assert digest["deadline"] is None and digest["frozen"] == panel["remaining_ms"]
+        return digest["clock"], panel["label"]
+
+    assert both(T0) == ("pick", "Next pick timer")
+    services.pause_pod(pod_id=pod.pk, actor=organiser, now=T0 + seconds(5))
+    assert both(T0 + seconds(9)) == ("pick", "Next pick timer")
+    assert state.read(pod.pk).digest["frozen"] > 0
+    services.resume_pod(pod_id=pod.pk, actor=organiser, now=T0 + seconds(20))
+    finish_round(pod, T0 + seconds(21))
+    assert pod.state == "reviewing"
+    assert both(T0 + seconds(22)) == ("review", "Review")
+    services.pause_pod(pod_id=pod.pk, actor=organiser, now=T0 + seconds(30))
+    assert both(T0 + seconds(40)) == ("review", "Review")
+    assert state.read(pod.pk).digest["frozen"] > 0

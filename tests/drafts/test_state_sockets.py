@@ -296,3 +296,46 @@ async def test_the_versions_dialect_is_unchanged_for_api_clients(pod, seats, pla
     protocol.check_server_frame(changed)
     assert hello == {"type": "hello", "role": "player"} and changed["type"] == "changed"
     await communicator.disconnect()
+
+
+async def test_the_dashboard_hears_each_pods_clock_and_offline_count_without_a_panel(
+    monkeypatch, organiser, pod, seats, players
+):
+    """The dashboard's summaries carry every column of a pod's line: the clock (a pick clock's
+    deadline as ``due``; a paused pod's time left as ``frozen``) and the offline count, read
+    from the presence store every ``OFFLINE_EVERY`` seconds for the whole event, sent again
+    only when it changed."""
+    from drafts.consumers import EventSocket
+
+    monkeypatch.setattr(EventSocket, "OFFLINE_EVERY", 0.2)
+    monkeypatch.setattr(EventSocket, "SUMMARY_EVERY", 0.2)
+    dashboard = await opened(f"/ws/events/{pod.event_id}/{STATE}", organiser)
+
+    digest: dict = {}  # the pod's line as the page merges the summaries' fields
+
+    async def summaries_until(test):
+        heard = []
+        while True:
+            frame = orjson.loads(await dashboard.receive_from(timeout=5))
+            protocol.check_server_frame(frame)
+            if frame["type"] == "summary":
+                for fields in frame["pods"]:
+                    if fields["id"] == pod.pk:
+                        heard.append(fields)
+                        digest.update(fields)
+                if any(test(fields) for fields in heard):
+                    return heard
+
+    await summaries_until(lambda fields: "offline" in fields)
+    assert digest["clock"] == "pick" and isinstance(digest["due"], int) and digest.get("frozen") is None
+    assert digest["offline"] == 8  # nobody's page is open
+
+    page = await opened(f"/ws/seats/{seats[0].pk}/{STATE}", players[0])  # one player comes back
+    heard = await summaries_until(lambda fields: fields.get("offline") == 7)
+    assert [fields["offline"] for fields in heard if "offline" in fields] == [7]  # once, when it changed
+
+    await database_sync_to_async(services.pause_pod)(pod_id=pod.pk, actor=organiser)
+    await summaries_until(lambda fields: fields.get("state") == PodState.PAUSED)
+    assert digest["clock"] == "pick" and digest["due"] is None and digest["frozen"] > 0
+    await page.disconnect()
+    await dashboard.disconnect()
