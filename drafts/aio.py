@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 
-from drafts.services.fastpath import PICK_SQL, SEAT_HOLDER_SQL, decoded
+from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL, SEAT_HOLDER_SQL, decoded
 from drafts.services.picks import PickOrder, read_answer
 
 
@@ -57,13 +57,20 @@ async def amake_pick(
     )
     from drafts import live, state
 
-    # The live pages' document in the same round trip, when some page may follow the pod.
-    then = (state.DOCUMENT_SQL, state.document_params(pod_id)) if pod_id and live.wants_document(pod_id) else None
-    answer, rows = await acall(pod_id=pod_id, then=then, **order.function_arguments())
+    # The live pages' document in the same call, when some page may follow the pod.
+    with_document = bool(pod_id and live.wants_document(pod_id))
+    answer, text = await acall(
+        pod_id=pod_id,
+        with_document=with_document,
+        # Where the document travels, the answer needs no queue's cards unless the caller's
+        # page wants its queue in it (the versions dialect).
+        with_queues=with_queue or not with_document,
+        **order.function_arguments(),
+    )
     reading = read_answer(answer, order)
     result = reading.result
     if reading.notice is not None:
-        document = state.from_rows(rows) if rows is not None else None
+        document = state.from_text(text)
         await apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
     if reading.refusal is not None:
         raise reading.refusal
@@ -172,41 +179,27 @@ async def acall(
     received_at: dt.datetime,
     now: dt.datetime,
     cutoff: dt.datetime,
-    then: tuple[str, list] | None = None,
-) -> tuple[dict[str, Any], list[tuple] | None]:
+    with_document: bool = False,
+    with_queues: bool = True,
+) -> tuple[dict[str, Any], str | None]:
     """``fastpath.call`` on the event loop: one prepared statement, committed when it returns.
     ``pod_id``, when the caller knows the seat's pod, queues the call behind that pod's other
     picks in this process (``_turn``).
 
-    ``then``: a read-only statement sent in the same round trip (a pipeline), run right after
-    the pick in its transaction, so it sees the pod exactly as the pick left it (the live
-    pages' document); its rows come back beside the answer."""
+    ``with_document`` (``pod_id`` given): the statement is ``drafts_pick_live``, which also
+    answers the pod's document as the pick left it (the live pages'), else None; and, without
+    ``with_queues``, an answer without the queues' cards (``drafts_pick``'s p_queues)."""
     pool = await _pool()
-    params = [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
+    sql, params = PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
     if pod_id is None:
-        return await _execute(pool, params, then)
-    async with _turn(pod_id):
-        return await _execute(pool, params, then)
-
-
-async def _execute(pool, params: list, then: tuple[str, list] | None) -> tuple[dict[str, Any], list[tuple] | None]:
-    if then is None:
-        (answer,) = await _fetch_one(pool, PICK_SQL, params)
-        return decoded(answer), None
-    import psycopg
-    from django.db import InterfaceError, OperationalError
-
-    try:
-        async with pool.connection() as conn:
-            async with conn.pipeline():
-                pick = await conn.execute(PICK_SQL, params, prepare=True)
-                after = await conn.execute(then[0], then[1], prepare=True)
-            (answer,) = await pick.fetchone()
-            return decoded(answer), await after.fetchall()
-    except psycopg.InterfaceError as error:
-        raise InterfaceError(str(error)) from error
-    except psycopg.OperationalError as error:
-        raise OperationalError(str(error)) from error
+        row = await _fetch_one(pool, sql, params)
+    else:
+        if with_document:
+            sql, params = PICK_LIVE_SQL, [*params, pod_id, with_queues]
+        async with _turn(pod_id):
+            row = await _fetch_one(pool, sql, params)
+    assert row is not None  # the function answers one row
+    return decoded(row[0]), (row[1] if len(row) > 1 else None)
 
 
 async def _fetch_one(pool, sql: str, params: list) -> tuple | None:

@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from urllib.parse import parse_qs
 
 import orjson
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from drafts import aio, error_codes, live, permissions, presence, protocol, services, state
+from drafts import aio, dashboards, error_codes, live, permissions, presence, protocol, services, state
 from drafts.models import Event, Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
@@ -145,6 +147,28 @@ class _PodSocket(GuardedJsonConsumer):
     def user(self):
         return self.scope.get("user")
 
+    # Seat, pod and spectator pages hear their pods through ``drafts.live``, never through the
+    # channel layer; only the dashboard joins a group (the event's changes).
+    uses_channel_layer = False
+
+    async def __call__(self, scope, receive, send):
+        """Channels' consumer loop, for a socket that needs no channel layer: each message the
+        server receives is dispatched in turn. Channels' own loop registers a channel per socket
+        and waits on it beside the client with ``asyncio.wait`` and a new task for every frame:
+        at 1,000 pages that was per-frame work and a pending task per socket for nothing."""
+        if self.uses_channel_layer:
+            await super().__call__(scope, receive, send)
+            return
+        self.scope = scope
+        self.channel_layer = None
+        self.channel_name = f"page.{uuid.uuid4().hex}"  # this page's name in the presence store
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+
     async def dispatch(self, message):
         """Channels' dispatch without its thread hop per frame to close stale database
         connections: these handlers reach the database only through ``database_sync_to_async``
@@ -204,7 +228,7 @@ class _PodSocket(GuardedJsonConsumer):
         """Through ``send`` above (Channels' ``send_json`` calls its parent's ``send``)."""
         await self.send(text_data=await self.encode_json(content), close=close)
 
-    async def deliver(self, topic: str, version: int, text: str) -> None:
+    async def deliver(self, topic: str, version: int, text: str | dict) -> None:
         """drafts.live: send a published message unless this socket already sent that version.
 
         Every version once, even out of order (two processes may publish out of commit order);
@@ -213,13 +237,14 @@ class _PodSocket(GuardedJsonConsumer):
         """
         if self.forbidden:
             return
-        if topic.startswith("state:"):
+        if topic.startswith(live.STATE_PREFIX):
             document = state.shared_document(topic, version, text)
             if not self.may_follow(document):
                 await self.forbid()
                 return
             self.hear(document)
             return
+        assert isinstance(text, str)  # only a document arrives parsed
         if text.startswith(live.ARRIVED_PREFIX):
             text = await self.queue_from_document(version)
             if text is None:
@@ -623,6 +648,8 @@ class EventSocket(_PodSocket):
     changes) reach it at once: ``event_changed`` re-reads the pods and follows the new ones.
     """
 
+    uses_channel_layer = True
+
     def authorise(self):
         event = Event.objects.filter(pk=self.scope["url_route"]["kwargs"]["event_id"]).first()
         if event is None or not permissions.sees_everything(self.user, event.pk):
@@ -638,6 +665,8 @@ class EventSocket(_PodSocket):
 
     async def disconnect(self, code):
         await super().disconnect(code)
+        if getattr(self, "watching_presence", None) is not None:
+            self.watching_presence.cancel()
         if getattr(self, "event_id", None) is not None:
             await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
 
@@ -663,13 +692,41 @@ class EventSocket(_PodSocket):
     # picks): one summary every two seconds keeps an open dashboard under 2 KB/s (measured
     # 2.5 KB/s at one a second); the countdowns tick in the browser meanwhile.
     SUMMARY_EVERY = 2.0
+    # Presence is no part of a pod's state: each line's offline count is read from the
+    # presence store this often, in one read for every seat of the event (the page used to
+    # fetch the whole panel, a query set per pod, every 30 s for it).
+    OFFLINE_EVERY = 10.0
 
     async def start_state(self) -> None:
         documents = await self.read_documents()
         self.digests: dict[int, dict] = {}
         self.last_summary = 0.0
         self.version = {pod_id: document.version for pod_id, document in documents.items()}
+        self.seats_by_pod = {}
         await self.send_summary(list(documents.values()))
+        if getattr(self, "watching_presence", None) is None:
+            self.offline: dict[int, int] = {}
+            self.watching_presence = asyncio.get_running_loop().create_task(self.watch_presence())
+
+    async def watch_presence(self) -> None:
+        while True:
+            try:
+                await self.send_offline()
+            except Exception:  # presence only informs: the next turn tries again
+                logger.warning("Could not read the event's presence for its dashboard", exc_info=True)
+            await asyncio.sleep(self.OFFLINE_EVERY)
+
+    async def send_offline(self) -> None:
+        """Each pod's offline count, for the pods whose count changed (all, the first time)."""
+        seats = {pod_id: list(rows) for pod_id, rows in self.seats_by_pod.items() if pod_id in self.pod_ids}
+        if not seats:
+            return
+        counts = await aio.off_the_loop(lambda: dashboards.offline_counts(seats))
+        changed = [{"id": pod_id, "offline": n} for pod_id, n in counts.items() if self.offline.get(pod_id) != n]
+        self.offline.update(counts)
+        if changed:
+            at = int(timezone.now().timestamp()) * 1000
+            await self.send(text_data=orjson.dumps({"type": "summary", "at": at, "pods": changed}).decode())
 
     def hear(self, document: state.Document) -> None:
         pod_id = document.pod_id
@@ -698,6 +755,7 @@ class EventSocket(_PodSocket):
         at = timezone.now().timestamp()
         changed = []
         for document in documents:
+            self.seats_by_pod[document.pod_id] = [(seat[0], seat[4]) for seat in document.data["seats"]]
             digest = document.digest
             known = self.digests.get(document.pod_id, {})
             fields = {key: value for key, value in digest.items() if key == "id" or known.get(key) != value}
@@ -740,7 +798,7 @@ class SpectatorSocket(_PodSocket):
     def topics(self) -> list[str]:
         return [*super().topics(), live.spectators_topic(self.pod_ids[0])]
 
-    async def deliver(self, topic: str, version: int, text: str) -> None:
+    async def deliver(self, topic: str, version: int, text: str | dict) -> None:
         if topic.startswith("spectators:"):  # the link was regenerated: this one is dead
             await self.close(code=CLOSE_FORBIDDEN)
             return

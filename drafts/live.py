@@ -68,28 +68,45 @@ def origin() -> str:
     return _origin
 
 
-Message = tuple[str, int, str]  # topic, version, the text its sockets send
+# topic, version, the text its sockets send (a document's: its JSON text, or as heard from
+# another process its data already parsed, ``decode``)
+Message = tuple[str, int, str | dict]
 
 
 def _messages(messages: tuple[tuple[str, Any], ...]) -> list[Message]:
-    """Each message encoded once: a dict with a ``version``, or a ``drafts.state.Document``."""
+    """Each message encoded once: a dict with a ``version``, or a ``drafts.state.Document``
+    (which this process's sockets then share as it is: ``state.remember``)."""
+    from drafts import state
+
     out = []
     for topic, message in messages:
         if isinstance(message, dict):
             out.append((topic, message.get("version") or 0, orjson.dumps(message).decode()))
         else:
+            state.remember(topic, message)
             out.append((topic, message.version, message.encode()))
     return out
 
 
 def encode(messages: list[Message]) -> bytes:
-    """One change's messages as one Redis message: ``[origin, [[topic, version, text], ...]]``."""
-    return orjson.dumps([origin(), messages])
+    """One change's messages as one Redis message: ``[origin, [[topic, version, body], ...]]``.
+    A document (already JSON text) is embedded as JSON, not as a string of it: neither escaped
+    here nor parsed twice by the processes that hear it."""
+    return orjson.dumps(
+        [
+            origin(),
+            [
+                [topic, version, orjson.Fragment(text) if topic.startswith(STATE_PREFIX) else text]
+                for topic, version, text in messages
+            ],
+        ]
+    )
 
 
 def decode(data: bytes | str) -> tuple[str, list[Message]]:
+    """``encode``'s message: a document's body arrives parsed (``state.shared_document``)."""
     sender, messages = orjson.loads(data)
-    return sender, [(topic, version, text) for topic, version, text in messages]
+    return sender, [(topic, version, body) for topic, version, body in messages]
 
 
 def pod_topic(pod_id: int) -> str:
@@ -104,13 +121,16 @@ def spectators_topic(pod_id: int) -> str:
     return f"spectators:{pod_id}"
 
 
+STATE_PREFIX = "state:"
+
+
 def state_topic(pod_id: int) -> str:
     """The pod's document after each change (``drafts.state``): server-side, never sent as is."""
-    return f"state:{pod_id}"
+    return f"{STATE_PREFIX}{pod_id}"
 
 
 class Listener(Protocol):
-    async def deliver(self, topic: str, version: int, text: str) -> None: ...
+    async def deliver(self, topic: str, version: int, text: str | dict) -> None: ...
 
 
 class Hub:

@@ -34,58 +34,25 @@ from drafts.queue import shown_packs
 AUTOMATIC_NAME = "Automatic drafter"  # as drafts.selectors names a seat without a player
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 
-# One statement, so that what it reads is one version of the pod (a statement sees one
-# snapshot), and PostgreSQL builds the document as JSON text: the web process neither walks
-# rows nor encodes it again before publishing it (``Document.encode`` gives the text back).
-# Every card list is an index scan of one pack or one pile (``DraftCard``'s indexes), in the
-# order pages show it.
-_CARD = "json_build_array(c.id, c.card_id, c.printing_id, c.rarity, c.foil, c.is_dfc)"
-_ISO = """to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')"""
-DOCUMENT_SQL = f"""
-SELECT json_build_object(
-  'pod', json_build_object(
-    'id', p.id, 'event_id', p.event_id, 'number', p.number, 'round', p.round,
-    'paused_remaining_ms', p.paused_remaining_ms, 'version', p.version,
-    'pick_timer', ev.pick_timer, 'decklists_published', ev.decklists_published,
-    'state', p.state, 'paused_from', COALESCE(p.paused_from, ''),
-    'review_deadline', {_ISO.format("p.review_deadline")},
-    'deck_building_deadline', {_ISO.format("p.deck_building_deadline")}),
-  -- [id, position, name, registration id, is_automatic, ready, pile_cover], in seat order
-  'seats', COALESCE((
-    SELECT json_agg(json_build_array(
-             s.id, s.position, CASE WHEN s.registration_id IS NULL THEN %s ELSE COALESCE(r.name, '') END,
-             s.registration_id, s.is_automatic, s.ready, COALESCE(s.pile_cover, ''))
-           ORDER BY s.position, s.id)
-      FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
-     WHERE s.pod_id = p.id), '[]'),
-  -- [id, holder, round, picks_made, initial_size, deadline, remaining_ms, cards], in queue order
-  'packs', COALESCE((
-    SELECT json_agg(json_build_array(
-             k.id, k.holder_id, k.round, k.picks_made, k.initial_size, {_ISO.format("k.deadline")},
-             k.remaining_ms,
-             COALESCE((SELECT json_agg({_CARD} ORDER BY c.slot, c.id)
-                         FROM drafts_draftcard c WHERE c.pack_id = k.id), '[]'))
-           ORDER BY k.queue_seq, k.id)
-      FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
-  -- seat id -> its pile, in pile order (seats with no card yet have no entry)
-  'piles', COALESCE((
-    SELECT json_object_agg(s.id, pile)
-      FROM drafts_seat s
-      CROSS JOIN LATERAL (SELECT json_agg({_CARD} ORDER BY c.pile_position, c.id) AS pile
-                            FROM drafts_draftcard c WHERE c.seat_id = s.id) piles
-     WHERE s.pod_id = p.id AND pile IS NOT NULL), '{{}}')
-)::text
-FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = %s
-"""
+# The pod's document is built by the stored function ``drafts_pod_document``
+# (drafts/sql/drafts_pod_document.sql): one statement, so that what it reads is one version of
+# the pod, as JSON text that is published as it is (``Document.encode``). A pick from a socket
+# reads it in the pick's own call (``drafts_pick_live``).
+DOCUMENT_SQL = "SELECT drafts_pod_document(%s::bigint)"
 
 
 def document_params(pod_id: int) -> list:
-    return [AUTOMATIC_NAME, pod_id]
+    return [pod_id]
 
 
 def from_rows(rows) -> Document | None:
-    """The document of ``DOCUMENT_SQL``'s rows read by someone else (the pick's round trip)."""
-    return Document.decode(rows[0][0]) if rows else None
+    """The document of ``DOCUMENT_SQL``'s rows (None for an unknown pod)."""
+    return from_text(rows[0][0]) if rows else None
+
+
+def from_text(text: str | None) -> Document | None:
+    """The document of ``drafts_pod_document``'s text (None for an unknown pod)."""
+    return Document.decode(text) if text is not None else None
 
 
 def read(pod_id: int) -> Document | None:
@@ -107,16 +74,23 @@ async def aread(pod_id: int) -> Document | None:
 _shared: dict[str, Document] = {}
 
 
-def shared_document(topic: str, version: int, text: str) -> Document:
+def shared_document(topic: str, version: int, body: str | dict) -> Document:
     """The document a published message carries, decoded once per process however many of
-    its sockets follow the pod (they then share its views' pieces too)."""
+    its sockets follow the pod (they then share its views' pieces too). ``body``: the text, or
+    (from another process, ``drafts.live.decode``) the data already parsed with its envelope."""
     known = _shared.get(topic)
     if known is None or known.version != version:
-        known = Document.decode(text)
-        if len(_shared) > 5_000:  # bounded: a pod's entry is replaced by its next version
-            _shared.clear()
-        _shared[topic] = known
+        known = Document.decode(body) if isinstance(body, str) else Document(body, None)
+        remember(topic, known)
     return known
+
+
+def remember(topic: str, document: Document) -> None:
+    """Share ``document`` with this process's sockets (the process that read it publishes it:
+    its sockets then never decode it again)."""
+    if len(_shared) > 5_000:  # bounded: a pod's entry is replaced by its next version
+        _shared.clear()
+    _shared[topic] = document
 
 
 def _encode(value: Any) -> bytes:
@@ -126,7 +100,7 @@ def _encode(value: Any) -> bytes:
 class Document:
     """A pod's document and the pieces of its views, each built and encoded at most once."""
 
-    def __init__(self, data: dict, text: str) -> None:
+    def __init__(self, data: dict, text: str | None) -> None:
         self.data = data
         self._text = text
         self._seat_pieces: dict[tuple[int, bool], dict[str, bytes]] = {}
@@ -136,7 +110,10 @@ class Document:
         return cls(orjson.loads(text), text)
 
     def encode(self) -> str:
-        """The document as published: the text it was read or heard as, never encoded again."""
+        """The document as published: the text it was read as, never encoded again (one heard
+        already parsed is encoded on demand: only tests ask)."""
+        if self._text is None:
+            self._text = orjson.dumps(self.data).decode()
         return self._text
 
     @property

@@ -34,6 +34,8 @@ class _CallSocket(_PodSocket):
     """The draft engine's socket (frames through draftsite.frames: a bad one is answered, not fatal) with its own
     group: the paper pod's, joined for one pod id."""
 
+    uses_channel_layer = True  # a call's changes come as a group message
+
     role = ""
     pod_id: int | None = None
 

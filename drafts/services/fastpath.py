@@ -27,6 +27,14 @@ PICK_SQL = (
     "%s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz)"
 )
 
+# The pick of a live page's socket (drafts.aio): the same pick, and the pod's document as the
+# pick left it (``drafts_pod_document``, for the live pages) in the same call; the last
+# parameter says whether the answer carries the queues' cards (``drafts_pick``'s p_queues).
+PICK_LIVE_SQL = (
+    "SELECT answer, document FROM drafts_pick_live(%s::bigint, %s::bigint, %s::bigint, %s::integer, "
+    "%s::integer, %s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz, %s::bigint, %s::boolean)"
+)
+
 
 def call(
     *,

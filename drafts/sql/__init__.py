@@ -35,6 +35,8 @@ FUNCTIONS = (
     "drafts_settle_pod",
     "drafts_settle",
     "drafts_pick",
+    "drafts_pod_document",
+    "drafts_pick_live",
 )
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Z][A-Z0-9_]*)\s*\}\}")
@@ -68,7 +70,7 @@ def cases(mapping: Mapping[object, object]) -> str:
 
 def constants() -> dict[str, str]:
     """Each placeholder's SQL text, from the Python engine's values."""
-    from drafts import error_codes
+    from drafts import error_codes, state
     from drafts.core import autopick, timing
     from drafts.models import DraftFormat, PickKind, PodAction, PodState
 
@@ -82,6 +84,7 @@ def constants() -> dict[str, str]:
         "RARITY_RANK_BY_RARITY": cases(autopick.RARITY_RANK),
         "OTHER_RARITY_RANK": literal(autopick.OTHER_RARITY_RANK),
         "FORMAT_PAPER": literal(DraftFormat.PAPER.value),
+        "AUTOMATIC_NAME": literal(state.AUTOMATIC_NAME),
     }
     for prefix, choices in (("STATE", PodState), ("KIND", PickKind), ("ACTION", PodAction)):
         for member in choices:

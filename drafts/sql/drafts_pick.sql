@@ -1,10 +1,13 @@
 -- The whole manual pick. Answers {"status": "ok" | "refused", ...}; whatever fell due before
 -- the pick was received (a clock, a review's end) is applied first and stays applied even
 -- when the pick is refused: the answer then carries "changed", "pod_id", "version" and
--- "arrivals".
+-- "arrivals". With p_queues false a made pick's answer leaves out the cards of the picker's
+-- queue and of the arrivals' queues (the arrivals name the seats only): for a caller whose pages
+-- draw from the pod's document instead (drafts_pick_live).
 CREATE OR REPLACE FUNCTION drafts_pick(
     p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
-    p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz) RETURNS jsonb
+    p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz,
+    p_queues boolean DEFAULT true) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   v_seat_position integer;
@@ -148,7 +151,8 @@ BEGIN
                               'state', v_state, 'paused_from', '', 'round', v_round,
                               'review_deadline', v_review, 'deck_building_deadline', v_building,
                               'paused_remaining_ms', NULL, 'pick_timer', v_timer, 'version', v_version),
-    'queue', drafts_seat_queue(p_seat),
-    'arrivals', drafts_seat_queues(v_arrivals));
+    'queue', CASE WHEN p_queues THEN drafts_seat_queue(p_seat) ELSE '[]'::jsonb END,
+    'arrivals', CASE WHEN p_queues THEN drafts_seat_queues(v_arrivals)
+                     ELSE (SELECT coalesce(jsonb_object_agg(a, '[]'::jsonb), '{}') FROM unnest(v_arrivals) a) END);
 END
 $$;

@@ -174,3 +174,23 @@ async def test_changes_committed_while_a_document_is_read_share_the_next_read(mo
     assert results[0] == ("document 1", True)
     assert results[1:] == [("document 2", True)] + [("document 2", False)] * 4
     assert (asyncio.get_running_loop(), 7) not in live._readers
+
+
+def test_a_document_travels_as_json_and_is_shared_as_it_was_read():
+    """A pod's document is JSON text already: the Redis message embeds it as JSON (not as an
+    escaped string of it), the other process parses it once, with its envelope, into the same
+    data; and the process that read it shares that very document with its own sockets."""
+    from drafts import state
+
+    text = '{"pod": {"id": 7, "version": 4}, "seats": [], "packs": [], "piles": {}}'
+    document = state.Document.decode(text)
+    messages = live._messages(((live.state_topic(7), document), ("pod:7", {"type": "changed", "version": 4})))
+    assert state.shared_document(live.state_topic(7), 4, "not even JSON") is document  # never decoded again here
+    wire = live.encode(messages)
+    assert text.encode() in wire  # as it was read: not escaped
+    _, heard = live.decode(wire)
+    assert heard[0] == (live.state_topic(7), 4, orjson.loads(text))
+    state._shared.clear()
+    other = state.shared_document(heard[0][0], heard[0][1], heard[0][2])
+    assert other.data == document.data and other.version == 4
+    assert orjson.loads(other.encode()) == orjson.loads(text)

@@ -16,7 +16,7 @@ from cards.name_folding import normalize_name
 from drafts import services
 from drafts.core.autopick import Candidate, choose
 from drafts.core.timing import pick_seconds, review_seconds
-from drafts.models import DraftCard, Pack, Pick, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, Seat
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
@@ -193,3 +193,54 @@ class AutomaticChoiceMatchesTheRule(TestCase):
             cursor.execute("SELECT drafts_automatic_card(%s, %s)", [self.pack.pk, self.seat.pk])
             (chosen,) = cursor.fetchone()
         assert chosen == python_choice(self.pack, self.seat)
+
+
+@pytest.mark.django_db
+def test_a_live_pick_answers_the_document_and_no_queue_it_does_not_need(organiser, players, cube_names):
+    """``drafts_pick_live``: the pick and the pod's document as the pick left it, in one call;
+    with p_queues false the answer carries no queue's cards and names the arrivals' seats only
+    (the pages draw them from the document), the same pick either way."""
+    from drafts import state
+    from drafts.services import fastpath
+
+    pod = make_pod(organiser, players, cube_names)
+    seat = Seat.objects.get(pod=pod, position=0)
+    neighbour = Seat.objects.get(pod=pod, position=1)  # round 1 passes left
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    card = DraftCard.objects.filter(pack=pack).first()
+    at = T0 + seconds(3)
+    with connection.cursor() as cursor:
+        cursor.execute(fastpath.PICK_LIVE_SQL, [seat.pk, card.pk, pack.pk, None, None, None, at, at, at, pod.pk, False])
+        answer, text = cursor.fetchone()
+    answer = fastpath.decoded(answer)
+    assert answer["status"] == "ok" and answer["pick"]["card"] == card.pk
+    assert answer["queue"] == [] and fastpath.arrivals(answer) == {}  # seat 2 still has its own pack in front
+    document = state.from_text(text)
+    assert document.version == answer["pod"]["version"] == Pod.objects.get(pk=pod.pk).version
+    assert [c[0] for c in document.pile(seat.pk)] == [card.pk]  # read after the pick, in its transaction
+    assert [p["pack_id"] for p in document.held[neighbour.pk]] == [
+        Pack.objects.get(round=1, pod=pod, opener=neighbour).pk,
+        pack.pk,
+    ]
+    # Every seat picks once more through the same call, queues on: the arrivals carry cards.
+    nxt = Pack.objects.filter(holder=neighbour).order_by("queue_seq").first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            fastpath.PICK_LIVE_SQL,
+            [
+                neighbour.pk,
+                DraftCard.objects.filter(pack=nxt).first().pk,
+                nxt.pk,
+                None,
+                None,
+                None,
+                at,
+                at,
+                at,
+                None,
+                True,
+            ],
+        )
+        answer, text = cursor.fetchone()
+    answer = fastpath.decoded(answer)
+    assert text is None and answer["queue"][0]["pack_id"] == pack.pk and len(answer["queue"][0]["cards"]) == 14

@@ -24,7 +24,7 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
     async def pool():
         return None
 
-    async def execute(_pool, params, then):
+    async def fetch_one(_pool, sql, params):
         seat = params[0]
         pod = seat // 100
         inside[pod] = inside.get(pod, 0) + 1
@@ -33,10 +33,10 @@ async def test_one_pods_picks_take_turns_in_arrival_order_while_other_pods_go_ah
         if pod == 1:
             await release.wait()  # pod 1's first pick holds its turn until pod 2 has gone
         inside[pod] -= 1
-        return {"status": "ok", "seat": seat}, None
+        return ({"status": "ok", "seat": seat},)
 
     monkeypatch.setattr(aio, "_pool", pool)
-    monkeypatch.setattr(aio, "_execute", execute)
+    monkeypatch.setattr(aio, "_fetch_one", fetch_one)
 
     def pick(pod, seat):
         return asyncio.create_task(
