@@ -160,7 +160,7 @@ def start_flight(
     now = now or timezone.now()
     event = Event.objects.select_for_update().filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", _("No paper draft event has id %(id)s.") % {"id": event_id})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No paper draft event has id %(id)s.") % {"id": event_id})
     authorize(actor, event, Permission.ORGANISER)
     at = now + _delay(delay_seconds)
     if not pod_ids:
@@ -418,7 +418,7 @@ def set_followers_allowed(*, event_id: int, allowed: bool, actor, now: dt.dateti
     now = now or timezone.now()
     event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", _("No paper draft event has id %(id)s.") % {"id": event_id})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No paper draft event has id %(id)s.") % {"id": event_id})
     authorize(actor, event, Permission.ORGANISER)
     pods = _lock_paper_pods(list(event.pods.values_list("pk", flat=True)))
     for pod in pods:

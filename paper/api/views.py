@@ -26,7 +26,7 @@ POD_CONTROLS = ("pause", "resume", "repeat-pick", "skip-to-review", "restart-rou
 def _paper_event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", gettext("No paper draft event has id %(pk)s.") % {"pk": pk})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No paper draft event has id %(pk)s.") % {"pk": pk})
     return event
 
 

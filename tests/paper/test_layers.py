@@ -83,3 +83,11 @@ def test_every_control_logs_an_action_the_call_log_names(paper, organiser):
     assert actions == {PodAction.CALL_START, PodAction.CALL_PAUSE, PodAction.CALL_RESUME, PodAction.CALL_REPEAT_PICK}
     assert actions <= set(selectors.CALL_ACTIONS)
     assert all(entry["text"] != entry["action"] for entry in selectors.call_log(pod))
+
+
+def test_the_settle_task_calls_the_service_once_and_ignores_a_gone_pod(paper, organiser):
+    pod = _started(paper, organiser)  # called days ago (T0): the draft is over by now
+    assert tasks.settle_call(pod.pk) is True
+    assert Pod.objects.get(pk=pod.pk).state == PodState.DONE
+    assert tasks.settle_call(pod.pk) is False  # nothing due any more
+    assert tasks.settle_call(pod.pk + 10_000) is False
