@@ -21,6 +21,7 @@ from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoun
 from judgecalls import error_codes
 from judgecalls import proposals as site_proposals
 from judgecalls.models import MAX_REASON, CallStatus, JudgeCall, Outcome
+from matches import live as match_live
 from matches import services as match_services
 from matches.models import Match
 from penalties import permissions as penalty_permissions
@@ -50,13 +51,12 @@ def _notify(call: JudgeCall) -> None:
     """The queue, the caller's call box (draft page) and the caller's match page hear of it
     once the change is committed."""
     from judgecalls.tasks import notify_caller, notify_queue
-    from matches.tasks import notify_event
 
     event_id, call_id, caller_id = call.event_id, call.pk, call.caller_id
     transaction.on_commit(lambda: notify_queue(event_id, call_id))
     transaction.on_commit(lambda: notify_caller(caller_id))
     if call.match_id is not None:
-        transaction.on_commit(lambda: notify_event(event_id))
+        transaction.on_commit(lambda: match_live.notify_event(event_id))
 
 
 def _create(*, event: Event, caller_id: int, match=None, seat=None, reason: str, actor, now) -> JudgeCall:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from drafts.models import Event
 from draftsite.frames import GuardedJsonConsumer
 from matches import error_codes
-from matches.tasks import event_group
+from matches.live import event_group
 
 
 class EventMatchesSocket(GuardedJsonConsumer):

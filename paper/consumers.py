@@ -25,7 +25,7 @@ from drafts import permissions
 from drafts.consumers import _PodSocket
 from drafts.models import Pod
 from paper import error_codes, selectors
-from paper.tasks import paper_group
+from paper.live import paper_group
 
 CLOSE_FORBIDDEN = 4403
 

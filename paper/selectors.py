@@ -1,6 +1,8 @@
 """Reads of the called paper draft: the call in force, the open table, seating lists, the
-dashboard rows. Never writes (except through ``fresh_call``, which settles the pod's mirrored
-state the way the draft engine's reads enforce its deadlines)."""
+dashboard rows. Never writes: a read of the call takes the pod as
+``paper.services.settle_if_due`` left it (the pod's mirrored state settled first, the way the
+draft engine's reads enforce its deadlines). One exception is left, for the draft app's
+dashboard: ``event_glance``."""
 
 from __future__ import annotations
 
@@ -8,12 +10,13 @@ import datetime as dt
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import DFC_LAYOUTS, Card, CardFace
 from drafts import permissions
-from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from drafts.models import DraftFormat, Event, Pod, PodAction, PodLogEntry, PodState, Seat
 from draftsite.errors import NotFoundError
 from paper import error_codes, schedule
 from paper.models import CalledPod, CallPause, Flight, PostedDfc
@@ -78,17 +81,17 @@ def mirrored_state(call: schedule.Call, started: bool) -> tuple[str, str]:
     return (PodState.PAUSED, running) if call.paused else (running, "")
 
 
-def fresh_call(pod: Pod, now: dt.datetime | None = None) -> tuple[Pod, CalledPod | None, schedule.Call]:
-    """The pod, its call row and the call at ``now``; the pod's mirrored state settled first."""
-    now = now or timezone.now()
+def current_call(pod: Pod, now: dt.datetime) -> tuple[CalledPod | None, schedule.Call]:
+    """The pod's call row and the call in force at ``now``."""
     called = called_pod(pod)
-    call = call_at(pod, called, now)
-    if called is not None and (pod.state, pod.paused_from) != mirrored_state(call, called.started_at is not None):
-        from paper import services  # local: services import selectors
+    return called, call_at(pod, called, now)
 
-        services.settle(pod_id=pod.pk, now=now)
-        pod = Pod.objects.select_related("event").get(pk=pod.pk)
-    return pod, called, call
+
+def is_settled(pod: Pod, called: CalledPod | None, call: schedule.Call) -> bool:
+    """Whether the pod's stored state is the one its call stands for (a pod never called is)."""
+    if called is None:
+        return True
+    return (pod.state, pod.paused_from) == mirrored_state(call, called.started_at is not None)
 
 
 def _iso(value: dt.datetime | None) -> str | None:
@@ -116,13 +119,14 @@ def open_pauses(called: CalledPod | None) -> list[CallPause]:
 
 
 def call_view(pod: Pod, *, staff: bool, now: dt.datetime | None = None) -> dict:
-    """What every caller, phone and follower page needs, as JSON.
+    """What every caller, phone and follower page needs, as JSON (of a pod that
+    ``paper.services.settle_if_due`` returned).
 
     Everyone gets the call, the server's time and the timeline ahead; only the event's staff
     get who paused the pod and why (a judge's reason may name a player).
     """
     now = now or timezone.now()
-    pod, called, call = fresh_call(pod, now)
+    called, call = current_call(pod, now)
     inputs = call_inputs(called)
     # Before the first call, the timeline from the start: pages tick into it by themselves.
     at = inputs["start"] if inputs["start"] and now < inputs["start"] else now
@@ -260,30 +264,19 @@ def seating_by_name(event: Event) -> list[dict]:
 
 # --- staff views ------------------------------------------------------------------------------
 
-CALL_ACTIONS = (
-    "call_start",
-    "call_pause",
-    "call_resume",
-    "call_repeat_pick",
-    "call_skip_to_review",
-    "call_restart_round",
-    "call_followers",
-    "call_link_regenerated",
-    "call_over",
-)
-
-
-LOG_TEXT = {
-    "call_start": _("Call started"),
-    "call_pause": _("Paused"),
-    "call_resume": _("Resumed"),
-    "call_repeat_pick": _("Pick repeated"),
-    "call_skip_to_review": _("Skipped to the review"),
-    "call_restart_round": _("Round restarted"),
-    "call_followers": _("Following without an account changed"),
-    "call_link_regenerated": _("New link for followers"),
-    "call_over": _("Draft over"),
+# The pod log's entries of a paper call, and what the call log says of each.
+LOG_TEXT: dict[str, Promise] = {
+    PodAction.CALL_START: _("Call started"),
+    PodAction.CALL_PAUSE: _("Paused"),
+    PodAction.CALL_RESUME: _("Resumed"),
+    PodAction.CALL_REPEAT_PICK: _("Pick repeated"),
+    PodAction.CALL_SKIP_TO_REVIEW: _("Skipped to the review"),
+    PodAction.CALL_RESTART_ROUND: _("Round restarted"),
+    PodAction.CALL_FOLLOWERS: _("Following without an account changed"),
+    PodAction.CALL_LINK_REGENERATED: _("New link for followers"),
+    PodAction.CALL_OVER: _("Draft over"),
 }
+CALL_ACTIONS = tuple(LOG_TEXT)
 
 
 def call_log(pod: Pod, limit: int = 30) -> list[dict]:
@@ -323,8 +316,9 @@ PHASE_LABELS = {
 
 
 def pod_glance(pod: Pod, now: dt.datetime) -> dict:
-    """One dashboard row of a paper pod: state, round, pick, time left, who paused it and why."""
-    pod, called, call = fresh_call(pod, now)
+    """One dashboard row of a paper pod (as ``paper.services.settle_if_due`` returned it):
+    state, round, pick, time left, who paused it and why."""
+    called, call = current_call(pod, now)
     pauses = open_pauses(called) if call.paused else []
     return {
         "pod": pod,
@@ -353,9 +347,23 @@ def pod_glance(pod: Pod, now: dt.datetime) -> dict:
     }
 
 
-def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
-    now = now or timezone.now()
+def event_rows(event: Event, now: dt.datetime) -> list[dict]:
+    """The dashboard's rows of a paper event (its pods settled first: ``paper.services.settle_event_if_due``)."""
     return [pod_glance(p, now) for p in event.pods.select_related("event").order_by("number")]
+
+
+def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
+    """The dashboard's rows of a paper event, its pods settled first.
+
+    Left for ``drafts/dashboards.py``, which calls it. Paper's own pages settle through the
+    service and read ``event_rows``; once the draft app's dashboard does the same, this goes,
+    and with it the last ``paper.selectors -> paper.services`` import (``.importlinter``).
+    """
+    from paper import services  # local: the services import the selectors
+
+    now = now or timezone.now()
+    services.settle_event_if_due(event=event, now=now)
+    return event_rows(event, now)
 
 
 def may_control(user, pod: Pod) -> bool:

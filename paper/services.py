@@ -23,9 +23,9 @@ from django.utils.translation import gettext_lazy
 from cards import selectors as card_selectors
 from drafts import permissions
 from drafts.access import SYSTEM, Permission, access_own_seat, authorize
-from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from drafts.models import DraftFormat, Event, Pod, PodAction, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from paper import error_codes, schedule, selectors
+from paper import error_codes, live, schedule, selectors
 from paper.models import CalledPod, CallJump, CallPause, Flight, JumpKind, PostedDfc
 
 MAX_DELAY_SECONDS = 600
@@ -64,7 +64,7 @@ FOLLOWERS_ONLY = gettext_lazy("Only the pod's players and the event's staff may 
 PLAYERS_ONLY = gettext_lazy("Only the players of this pod post to its table.")
 
 
-def _log(pod: Pod, at: dt.datetime, action: str, actor, **details) -> None:
+def _log(pod: Pod, at: dt.datetime, action: PodAction, actor, **details) -> None:
     """``actor``: the person, or ``SYSTEM`` (the call ran out on its own); the log names no user for it."""
     PodLogEntry.objects.create(
         pod=pod,
@@ -84,10 +84,8 @@ def _changed(pod: Pod, called: CalledPod | None, now: dt.datetime) -> None:
             pod.finished_at = now
     pod.version += 1
     pod.save(update_fields=["state", "paused_from", "version", "finished_at", "started_at"])
-    from paper import tasks  # local: tasks import services
-
     pod_id, version = pod.pk, pod.version
-    transaction.on_commit(lambda: tasks.call_changed(pod_id, version))
+    transaction.on_commit(lambda: live.call_changed(pod_id, version))
 
 
 def _delay(delay_seconds) -> dt.timedelta:
@@ -149,7 +147,7 @@ def start_call(*, pod_id: int, actor, delay_seconds: int = 0, now: dt.datetime |
     authorize(actor, pod.event, Permission.ORGANISER)
     at = now + _delay(delay_seconds)
     called = _start(pod, at, None)
-    _log(pod, now, "call_start", actor, starts_at=at.isoformat(), flight=None)
+    _log(pod, now, PodAction.CALL_START, actor, starts_at=at.isoformat(), flight=None)
     _changed(pod, called, now)
     return called
 
@@ -162,7 +160,7 @@ def start_flight(
     now = now or timezone.now()
     event = Event.objects.select_for_update().filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", _("No paper draft event has id %(id)s.") % {"id": event_id})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No paper draft event has id %(id)s.") % {"id": event_id})
     authorize(actor, event, Permission.ORGANISER)
     at = now + _delay(delay_seconds)
     if not pod_ids:
@@ -176,7 +174,7 @@ def start_flight(
     flight = Flight.objects.create(event=event, number=number, started_at=at, created_by=actor, created_at=now)
     for pod in pods:
         called = _start(pod, at, flight)
-        _log(pod, now, "call_start", actor, starts_at=at.isoformat(), flight=number)
+        _log(pod, now, PodAction.CALL_START, actor, starts_at=at.isoformat(), flight=number)
         _changed(pod, called, now)
     return flight
 
@@ -214,7 +212,7 @@ def _pause(pod, called, now, actor, *, reason: str, flight: Flight | None = None
         raise ConflictError(
             error_codes.CALL_PAUSED, _("Pod %(number)s is already paused.") % {"number": pod.number}
         ) from None
-    _log(pod, now, "call_pause", actor, reason=reason, flight=flight.number if flight else None)
+    _log(pod, now, PodAction.CALL_PAUSE, actor, reason=reason, flight=flight.number if flight else None)
 
 
 def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
@@ -234,7 +232,7 @@ def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
     _log(
         pod,
         now,
-        "call_resume",
+        PodAction.CALL_RESUME,
         actor,
         flight=flight.number if flight else None,
         paused_seconds=int((now - pauses[0].started_at).total_seconds()),
@@ -264,6 +262,14 @@ def _jump_target(kind: str, pod: Pod, call: schedule.Call) -> int:
     return schedule.round_end_step(pack_size, call.step.round)
 
 
+# What the pod log records for each jump.
+JUMP_ACTIONS: dict[str, PodAction] = {
+    JumpKind.REPEAT_PICK: PodAction.CALL_REPEAT_PICK,
+    JumpKind.SKIP_TO_REVIEW: PodAction.CALL_SKIP_TO_REVIEW,
+    JumpKind.RESTART_ROUND: PodAction.CALL_RESTART_ROUND,
+}
+
+
 def _jump(pod, called, now, actor, *, kind: str, flight: Flight | None = None) -> None:
     call = _running_call(pod, called, now)
     step = _jump_target(kind, pod, call)
@@ -274,7 +280,9 @@ def _jump(pod, called, now, actor, *, kind: str, flight: Flight | None = None) -
         kind=kind,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    _log(pod, now, f"call_{kind}", actor, round=call.round, pick=call.pick, flight=flight.number if flight else None)
+    _log(
+        pod, now, JUMP_ACTIONS[kind], actor, round=call.round, pick=call.pick, flight=flight.number if flight else None
+    )
 
 
 CONTROLS: dict[str, Callable] = {
@@ -378,9 +386,26 @@ def settle(*, pod_id: int, now: dt.datetime | None = None) -> bool:
     if (pod.state, pod.paused_from) == selectors.mirrored_state(call, called.started_at is not None):
         return False
     if call.phase == schedule.DONE:
-        _log(pod, now, "call_over", SYSTEM)
+        _log(pod, now, PodAction.CALL_OVER, SYSTEM)
     _changed(pod, called, now)
     return True
+
+
+def settle_if_due(*, pod: Pod, now: dt.datetime) -> Pod:
+    """Settle the pod's mirrored state if time alone moved its call on, and return the pod as
+    it now stands. Every read of the call runs it first (the way the draft engine's reads
+    enforce its deadlines); it writes only when something is due (then through ``settle``)."""
+    called, call = selectors.current_call(pod, now)
+    if selectors.is_settled(pod, called, call):
+        return pod
+    settle(pod_id=pod.pk, now=now)
+    return Pod.objects.select_related("event").get(pk=pod.pk)
+
+
+def settle_event_if_due(*, event: Event, now: dt.datetime) -> None:
+    """``settle_if_due`` for every pod of the event (before its dashboard rows are read)."""
+    for pod in event.pods.select_related("event").order_by("number"):
+        settle_if_due(pod=pod, now=now)
 
 
 # --- followers (players on their phones, no account) ------------------------------------------------
@@ -393,7 +418,7 @@ def set_followers_allowed(*, event_id: int, allowed: bool, actor, now: dt.dateti
     now = now or timezone.now()
     event = Event.objects.filter(pk=event_id, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", _("No paper draft event has id %(id)s.") % {"id": event_id})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No paper draft event has id %(id)s.") % {"id": event_id})
     authorize(actor, event, Permission.ORGANISER)
     pods = _lock_paper_pods(list(event.pods.values_list("pk", flat=True)))
     for pod in pods:
@@ -401,10 +426,10 @@ def set_followers_allowed(*, event_id: int, allowed: bool, actor, now: dt.dateti
         if called.followers_allowed != bool(allowed):
             called.followers_allowed = bool(allowed)
             called.save(update_fields=["followers_allowed"])
-            _log(pod, now, "call_followers", actor, allowed=bool(allowed))
+            _log(pod, now, PodAction.CALL_FOLLOWERS, actor, allowed=bool(allowed))
             _changed(pod, None, now)
             if not allowed:
-                transaction.on_commit(lambda pk=pod.pk: _close_followers(pk))
+                transaction.on_commit(lambda pk=pod.pk: live.close_followers(pk))
     return len(pods)
 
 
@@ -416,16 +441,10 @@ def regenerate_follow_link(*, pod_id: int, actor, now: dt.datetime | None = None
     authorize(actor, pod.event, Permission.ORGANISER)
     pod.spectator_token = secrets.token_urlsafe(24)
     pod.save(update_fields=["spectator_token"])
-    _log(pod, now, "call_link_regenerated", actor)
+    _log(pod, now, PodAction.CALL_LINK_REGENERATED, actor)
     _changed(pod, None, now)
-    transaction.on_commit(lambda: _close_followers(pod.pk))
+    transaction.on_commit(lambda: live.close_followers(pod.pk))
     return pod
-
-
-def _close_followers(pod_id: int) -> None:
-    from paper import tasks
-
-    tasks.close_followers(pod_id)
 
 
 # --- the open table: DFCs a player chooses to show (R15) -------------------------------------------

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from decks import findings, history, parsers, selectors, services
+from decks.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
 from decks.models import SelectionMethod
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
-from decks.views.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
 from drafts import permissions
 from drafts.access import Permission, authorize
 from draftsite.pages import for_form, on_page

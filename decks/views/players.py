@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 
 from decks import adapter, error_codes, parsers, selectors, services
 from decks.builder import builder_data
+from decks.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
-from decks.views.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from drafts.access import Permission, authorize
 from drafts.models import DeckFormat
 from draftsite.errors import DomainError

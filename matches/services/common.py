@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from drafts.models import Event
 from draftsite.errors import DomainError, NotFoundError
-from matches import error_codes
+from matches import error_codes, live
 from matches.models import EventMatchSettings, Match, MatchLogEntry, Round
 
 
@@ -76,6 +76,4 @@ def log(event_id: int, *, actor, action: str, at, round_obj=None, match=None, **
 
 def notify(event_id: int) -> None:
     """Tell live pages of the event that something changed, once the change is committed."""
-    from matches.tasks import notify_event
-
-    transaction.on_commit(lambda: notify_event(event_id))
+    transaction.on_commit(lambda: live.notify_event(event_id))

@@ -1,8 +1,10 @@
 """API of the called paper draft, under /api/paper/. Thin: who may ask is checked first (403
-before any 400), then the body, then one service; reads come from ``paper.selectors``."""
+before any 400), then the body, then one service; reads come from ``paper.selectors`` (a read of
+the call settles the pod's mirrored state first, through ``paper.services.settle_if_due``)."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -24,8 +26,14 @@ POD_CONTROLS = ("pause", "resume", "repeat-pick", "skip-to-review", "restart-rou
 def _paper_event(pk: int) -> Event:
     event = Event.objects.filter(pk=pk, draft_format=DraftFormat.PAPER).first()
     if event is None:
-        raise NotFoundError("unknown_event", gettext("No paper draft event has id %(pk)s.") % {"pk": pk})
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No paper draft event has id %(pk)s.") % {"pk": pk})
     return event
+
+
+def _call_view(pod, *, staff: bool) -> dict:
+    """The call as every page reads it, the pod's mirrored state settled first."""
+    now = timezone.now()
+    return selectors.call_view(services.settle_if_due(pod=pod, now=now), staff=staff, now=now)
 
 
 def _card(value: str) -> str | int:
@@ -41,7 +49,7 @@ class CallView(APIView):
         """The call in force, the server's time and the calls ahead (pod players and staff)."""
         pod = selectors.paper_pod(pk)
         authorize_pod(request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
-        return Response(selectors.call_view(pod, staff=selectors.may_control(request.user, pod)))
+        return Response(_call_view(pod, staff=selectors.may_control(request.user, pod)))
 
 
 class StartCallView(APIView):
@@ -54,7 +62,7 @@ class StartCallView(APIView):
         authorize(request.user, pod.event, Permission.ORGANISER)
         data = validated_body(StartInput, request)
         services.start_call(pod_id=pod.pk, actor=request.user, delay_seconds=data["delay_seconds"])
-        return Response(selectors.call_view(pod, staff=True), status=status.HTTP_201_CREATED)
+        return Response(_call_view(pod, staff=True), status=status.HTTP_201_CREATED)
 
 
 class PodControlView(APIView):
@@ -68,7 +76,7 @@ class PodControlView(APIView):
         authorize(request.user, pod.event, Permission.STAFF, message=services.STAFF_ONLY)
         data = validated_body(ControlInput, request)
         services.control_pod(pod_id=pod.pk, action=self.action_name, actor=request.user, reason=data.get("reason", ""))
-        return Response(selectors.call_view(pod, staff=True))
+        return Response(_call_view(pod, staff=True))
 
 
 class FlightsView(APIView):
@@ -179,4 +187,4 @@ class FollowView(APIView):
         pod = selectors.followed_pod(token)
         if pod is None:
             raise NotFoundError(error_codes.FOLLOWING_NOT_ALLOWED, gettext("This link does not work (any more)."))
-        return Response({**selectors.call_view(pod, staff=False), "seats": selectors.posted_dfcs(pod)})
+        return Response({**_call_view(pod, staff=False), "seats": selectors.posted_dfcs(pod)})

@@ -59,7 +59,7 @@ PHASE_LABELS = {
 def _initial(pod, *, staff: bool) -> dict:
     """The call as the page first shows it (the script takes over; without one, this is it)."""
     now = timezone.now()
-    call = selectors.call_view(pod, staff=staff, now=now)["call"]
+    call = selectors.call_view(services.settle_if_due(pod=pod, now=now), staff=staff, now=now)["call"]
     return {
         "phase_label": str(PHASE_LABELS.get(call["phase"], call["phase"])),
         "pick": call["pick"],
@@ -77,7 +77,8 @@ def room(request, event_id: int):
     event = _paper_event(event_id)
     on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
     now = timezone.now()
-    pods = selectors.event_glance(event, now)
+    services.settle_event_if_due(event=event, now=now)
+    pods = selectors.event_rows(event, now)
     called = selectors.calls_by_pod(event)
     for row in pods:
         call = called.get(row["pod"].pk)

@@ -10,7 +10,7 @@ from cards.rules import ACTIONS
 from cards.rules.faces import TURN_UP_VIA
 from cards.rules.state import FACE_DOWN_BY, ZONES
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
-from rulesdesk import services
+from rulesdesk import simulation
 
 
 class ActionSerializer(serializers.Serializer):
@@ -47,9 +47,9 @@ class ActionSerializer(serializers.Serializer):
 
 class SimulateRequestSerializer(serializers.Serializer):
     card = serializers.CharField(help_text=gettext_lazy("A face name, the full name or a card id."))
-    zone = serializers.ChoiceField(choices=services.START_ZONES, default="hand")
+    zone = serializers.ChoiceField(choices=simulation.START_ZONES, default="hand")
     actions = ActionSerializer(
-        many=True, help_text=gettext_lazy("At most %(MAX_ACTIONS)s.") % {"MAX_ACTIONS": services.MAX_ACTIONS}
+        many=True, help_text=gettext_lazy("At most %(MAX_ACTIONS)s.") % {"MAX_ACTIONS": simulation.MAX_ACTIONS}
     )
 
 

@@ -1,7 +1,7 @@
 """``POST /api/rules/simulate``: run rules-core actions on a catalogue card, step by step.
 
 A public reference tool for judges (no authentication). The work is done by
-:mod:`rulesdesk.services`; :mod:`rulesdesk.api.serializers` describe the contract for the
+:mod:`rulesdesk.simulation`; :mod:`rulesdesk.api.serializers` describe the contract for the
 OpenAPI schema.
 """
 
@@ -12,7 +12,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rulesdesk import services
+from rulesdesk import simulation
 from rulesdesk.api.serializers import ErrorSerializer, SimulateRequestSerializer, SimulateResponseSerializer
 
 
@@ -64,7 +64,7 @@ class SimulateView(APIView):
         tags=["rules"],
     )
     def post(self, request):
-        return Response(services.simulate(request.data))
+        return Response(simulation.simulate(request.data))
 
 
 @extend_schema_view(post=extend_schema(exclude=True))

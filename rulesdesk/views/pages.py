@@ -2,7 +2,7 @@
 
 The whole sequence lives in the query string (``?card=...&zone=hand&a=cast:face_down=disguise
 &a=resolve``), so a page can be shared, and it is rendered on the server by the same service as
-the API (:mod:`rulesdesk.services`); it works without JavaScript.
+the API (:mod:`rulesdesk.simulation`); it works without JavaScript.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from cards.rules.state import FACE_DOWN_BY, ZONES, where
 from cards.rules.zones import FACE_DOWN_CASTS, FACE_LABELS
 from draftsite.errors import DomainError
 from draftsite.i18n import localize
-from rulesdesk import error_codes, services
+from rulesdesk import error_codes, simulation
 
 ACTION_LABELS = {
     "cast": gettext_lazy("Cast"),
@@ -127,9 +127,9 @@ def _suggestion_url(name: str, exc: DomainError, card_query: str, zone: str, act
     index, field = exc.extra.get("index"), str(exc.extra.get("field", "card"))
     if not isinstance(index, int) or not 0 <= index < len(actions) or "." not in field:
         return _desk_url(name, zone, actions)
-    item = services.parse_query_action(actions[index])
+    item = simulation.parse_query_action(actions[index])
     item[field.rsplit(".", 1)[1]] = name
-    fixed = services.format_query_action(item.pop("action"), item)
+    fixed = simulation.format_query_action(item.pop("action"), item)
     return _desk_url(card_query, zone, [*actions[:index], fixed, *actions[index + 1 :]])
 
 
@@ -146,8 +146,8 @@ def _added_action(params: Any) -> str | None:
             if value:
                 chosen[key] = True
         elif value:
-            chosen[key] = value[: services.MAX_QUERY_LENGTH]
-    return services.format_query_action(name, chosen)
+            chosen[key] = value[: simulation.MAX_QUERY_LENGTH]
+    return simulation.format_query_action(name, chosen)
 
 
 def _type_line(chars: dict[str, Any]) -> str:
@@ -212,9 +212,9 @@ def _word(key: str, value: Any) -> str:
 
 def _changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """What a step changed, in the reader's words ("Zone: Hand → Stack"); the API keeps its
-    English list (rulesdesk.services.changes)."""
-    pairs = [(key, before[key], after[key]) for key in services.WATCHED]
-    pairs += [(key, before["characteristics"][key], after["characteristics"][key]) for key in services.WATCHED_CHARS]
+    English list (rulesdesk.simulation.changes)."""
+    pairs = [(key, before[key], after[key]) for key in simulation.WATCHED]
+    pairs += [(key, before["characteristics"][key], after["characteristics"][key]) for key in simulation.WATCHED_CHARS]
     return [
         f"{_CHANGE_LABELS.get(key, key)}: {_word(key, old)} → {_word(key, new)}"
         for key, old, new in pairs
@@ -306,7 +306,7 @@ def _layout_word(layout: str) -> str:
 def desk(request):
     """The rules desk: ``?card=&zone=&a=action:key=value,...`` (repeat ``a``)."""
     params = request.GET
-    card_query = params.get("card", "").strip()[: services.MAX_QUERY_LENGTH]
+    card_query = params.get("card", "").strip()[: simulation.MAX_QUERY_LENGTH]
     zone = params.get("zone") or "hand"
     actions = params.getlist("a")
     added = _added_action(params)
@@ -318,10 +318,10 @@ def desk(request):
         "card_query": card_query,
         "zone": zone,
         "actions": actions,
-        "zones": _choices(services.START_ZONES, ZONE_WORDS),
+        "zones": _choices(simulation.START_ZONES, ZONE_WORDS),
         "action_buttons": ACTION_LABELS.items(),
         "param_controls": PARAM_CONTROLS,
-        "max_actions": services.MAX_ACTIONS,
+        "max_actions": simulation.MAX_ACTIONS,
         "type_line_label": gettext("Type line"),
         "error": None,
         "suggestions": [],
@@ -331,7 +331,7 @@ def desk(request):
     status = 200
     if card_query:
         try:
-            card, result_steps = services.simulate_query(card_query, zone, actions)
+            card, result_steps = simulation.simulate_query(card_query, zone, actions)
         except DomainError as exc:
             context["error"] = exc.message
             context["suggestions"] = [
@@ -349,7 +349,7 @@ def _result_context(
 ) -> dict[str, Any]:
     """The card, every step as the page shows it, and the links to share, undo or go back."""
     return {
-        "card": {**services.card_dict(card), "layout_label": _layout_word(card.layout)},
+        "card": {**simulation.card_dict(card), "layout_label": _layout_word(card.layout)},
         "steps": [
             {
                 **step,

@@ -4,6 +4,7 @@ cards, the printable registration sheet, corrections, sealed pools and the index
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.conf import settings
@@ -325,3 +326,22 @@ def test_deck_problems_name_their_zone_in_the_readers_language(event, users):
     with translation.override("es"):
         localized = next(e for e in deck.localized_errors if "Civilized Scholar" in e["message"])
     assert localized["message"].startswith("Banquillo: "), localized["message"]
+
+
+def test_every_date_of_the_printed_sheet_has_one_format_in_pt_br(event, users):
+    """Issue 27: the sheet had the event's date in the language's format and two ISO times."""
+    from tests.date_formats import PT_BR_DATE, other_date_forms, times
+
+    ev, regs = event
+    login(users["alice"]).post(
+        f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"}
+    )
+    deck = Deck.objects.get(registration=regs["alice"])
+    client = Client(HTTP_ACCEPT_LANGUAGE="pt-br")
+    client.force_login(users["alice"])
+    html = client.get(f"/decks/{deck.pk}/print/").content.decode()
+    assert len(times(html)) >= 1  # the list's version
+    assert [t for t in times(html) if not PT_BR_DATE.match(t)] == []
+    dates = re.findall(r"\d{1,2} de [A-Za-zç]+ de \d{4}(?: às \d{2}:\d{2})?", html)
+    assert len(dates) >= 3  # the event's date, the version's time, the printing's time
+    assert other_date_forms(html) == []

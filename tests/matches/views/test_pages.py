@@ -172,3 +172,20 @@ def test_the_staff_table_says_who_reported_and_whose_score_is_whose(world):
     assert f"{b_name} reports: {a_name} 2 – 1 {b_name}, draws 0" in page
     assert f"{b_name}: 2-1-0" not in page
     assert "· Result reported" in page  # the log names the action too
+
+
+@pytest.mark.django_db
+def test_every_date_of_the_matches_log_has_one_format_in_pt_br(world):
+    """Issue 27: the log's times were "H:i:s" in every language."""
+    from tests.date_formats import PT_BR_DATE, other_date_forms, times
+
+    world.configure()
+    round_obj = world.pair()
+    services.start_round(round_id=round_obj.pk, actor=world.organiser, now=T0)
+    client = Client(HTTP_ACCEPT_LANGUAGE="pt-br")
+    client.force_login(world.organiser)
+    html = client.get(f"/matches/events/{world.event.pk}/").content.decode()
+    log = html[html.index('data-region="log"') :]
+    assert len(times(log)) >= 2  # paired, started
+    assert [t for t in times(html) if not PT_BR_DATE.match(t)] == []
+    assert other_date_forms(html) == []

@@ -19,7 +19,7 @@ MTR_15 = [40, 40, 35, 30, 25, 25, 20, 20, 15, 10, 10, 5, 5, 5]
 
 
 def call(pod, at):
-    return selectors.call_view(pod, staff=True, now=at)["call"]
+    return selectors.call_view(services.settle_if_due(pod=pod, now=at), staff=True, now=at)["call"]
 
 
 def player_of(pod):
@@ -55,7 +55,7 @@ def test_a_started_pod_is_called_by_the_mtr_table(paper, organiser):
 def test_the_timeline_the_pages_tick_through_matches_the_schedule(paper, organiser):
     _, (pod, _) = paper
     services.start_call(pod_id=pod.pk, actor=organiser, now=T0)
-    view = selectors.call_view(pod, staff=False, now=T0 + s(50))
+    view = selectors.call_view(services.settle_if_due(pod=pod, now=T0 + s(50)), staff=False, now=T0 + s(50))
     assert view["server_time"] == (T0 + s(50)).isoformat()
     steps = [seg["step"] for seg in view["timeline"]]
     assert [st["seconds"] for st in steps[:14]] == MTR_15[1:] + [60]
@@ -221,9 +221,11 @@ def test_the_pod_state_follows_the_call_to_its_end(paper, organiser):
     event, (pod, _) = paper
     services.start_call(pod_id=pod.pk, actor=organiser, now=T0)
     total = 3 * sum(MTR_15) + 60 + 90
-    pod, _, current = selectors.fresh_call(pod, T0 + s(total + 1))
+    pod = services.settle_if_due(pod=pod, now=T0 + s(total + 1))
+    _, current = selectors.current_call(pod, T0 + s(total + 1))
     assert current.phase == schedule.DECK_BUILDING and pod.state == PodState.DECK_BUILDING
-    pod, _, current = selectors.fresh_call(pod, T0 + s(total + 25 * 60))
+    pod = services.settle_if_due(pod=pod, now=T0 + s(total + 25 * 60))
+    _, current = selectors.current_call(pod, T0 + s(total + 25 * 60))
     assert current.phase == schedule.DONE and pod.state == PodState.DONE
     assert PodLogEntry.objects.filter(pod=pod, action="call_over").count() == 1
     assert services.settle(pod_id=pod.pk, now=T0 + s(total + 26 * 60)) is False  # idempotent

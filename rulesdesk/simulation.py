@@ -1,6 +1,7 @@
-"""The rules desk service: look a card up, run a sequence of rules-core actions on it, and
-describe every step as plain dicts. Shared by ``POST /api/rules/simulate`` and the ``/rules/``
-page, so both always agree. It writes nothing.
+"""The rules desk's simulation: look a card up, run a sequence of rules-core actions on it,
+and describe every step as plain dicts. Shared by ``POST /api/rules/simulate`` and the
+``/rules/`` page, so both always agree. It reads the catalogue and writes nothing (so it is not
+a service: the app has none).
 
 Errors are :class:`draftsite.errors.DomainError` with the codes of
 :mod:`rulesdesk.error_codes`.

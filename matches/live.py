@@ -1,4 +1,9 @@
-"""Live updates of match pages: a "changed" message to the event's group (no data on it)."""
+"""Live updates of match pages: a "changed" message to the event's group (no data on it).
+
+Services call :func:`notify_event` once their transaction commits (``matches.services.common.notify``);
+the socket (``matches.consumers``) listens on :func:`event_group`. Publishing is not a Celery task:
+the app has none.
+"""
 
 from __future__ import annotations
 
