@@ -211,12 +211,12 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
 
 def event_glance(event: Event, pods: list[Pod], now: dt.datetime | None = None) -> list[dict]:
     """The dashboard's lines: of ``pods`` (the event's, brought up to date by the caller), or
-    of a paper draft's called pods."""
+    of a paper draft's called pods (settled by the caller: ``paper.services.settle_event_if_due``)."""
     now = now or timezone.now()
     if event.draft_format == DraftFormat.PAPER:  # called pods: the paper app knows their clocks
-        from paper.selectors import event_glance as paper_glance
+        from paper.selectors import event_rows
 
-        return paper_glance(event, now)
+        return event_rows(event, now)
     return [pod_glance(p, now) for p in pods]
 
 

@@ -1,8 +1,7 @@
 """Reads of the called paper draft: the call in force, the open table, seating lists, the
 dashboard rows. Never writes: a read of the call takes the pod as
 ``paper.services.settle_if_due`` left it (the pod's mirrored state settled first, the way the
-draft engine's reads enforce its deadlines). One exception is left, for the draft app's
-dashboard: ``event_glance``."""
+draft engine's reads enforce its deadlines)."""
 
 from __future__ import annotations
 
@@ -350,20 +349,6 @@ def pod_glance(pod: Pod, now: dt.datetime) -> dict:
 def event_rows(event: Event, now: dt.datetime) -> list[dict]:
     """The dashboard's rows of a paper event (its pods settled first: ``paper.services.settle_event_if_due``)."""
     return [pod_glance(p, now) for p in event.pods.select_related("event").order_by("number")]
-
-
-def event_glance(event: Event, now: dt.datetime | None = None) -> list[dict]:
-    """The dashboard's rows of a paper event, its pods settled first.
-
-    Left for ``drafts/dashboards.py``, which calls it. Paper's own pages settle through the
-    service and read ``event_rows``; once the draft app's dashboard does the same, this goes,
-    and with it the last ``paper.selectors -> paper.services`` import (``.importlinter``).
-    """
-    from paper import services  # local: the services import the selectors
-
-    now = now or timezone.now()
-    services.settle_event_if_due(event=event, now=now)
-    return event_rows(event, now)
 
 
 def may_control(user, pod: Pod) -> bool:

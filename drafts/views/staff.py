@@ -52,7 +52,13 @@ def _no_store(response):
 
 def _dashboard_context(request, event):
     now = timezone.now()
-    fresh = [] if event.draft_format == DraftFormat.PAPER else services.fresh_event_pods(event, now)
+    if event.draft_format == DraftFormat.PAPER:  # the paper app settles its called pods
+        from paper.services import settle_event_if_due
+
+        settle_event_if_due(event=event, now=now)
+        fresh = []
+    else:
+        fresh = services.fresh_event_pods(event, now)
     pods = dashboards.event_glance(event, fresh, now)
     return {
         "event": event,

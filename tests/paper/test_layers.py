@@ -45,9 +45,11 @@ def test_settling_an_event_settles_every_called_pod(paper, organiser):
     assert PodLogEntry.objects.filter(pod=pod, action=PodAction.CALL_OVER).count() == 1
 
 
-def test_the_dashboard_glance_the_draft_app_reads_still_settles(paper, organiser):
+def test_the_draft_apps_dashboard_reads_a_paper_event_as_its_service_settled_it(paper, organiser):
     pod = _started(paper, organiser)
-    rows = selectors.event_glance(pod.event, T0 + s(DRAFT_SECONDS + 1))
+    at = T0 + s(DRAFT_SECONDS + 1)
+    services.settle_event_if_due(event=pod.event, now=at)
+    rows = selectors.event_rows(pod.event, at)
     assert next(r for r in rows if r["pod"].pk == pod.pk)["pod"].state == PodState.DECK_BUILDING
     assert Pod.objects.get(pk=pod.pk).state == PodState.DECK_BUILDING
 
