@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts import selectors as account_selectors
 from cards import selectors as card_selectors
@@ -116,7 +116,12 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
     if unknown:
         raise DomainError(
             error_codes.UNKNOWN_CARD,
-            f"{len(unknown)} card name(s) in the cube list are not in the catalogue: " + ", ".join(unknown[:10]),
+            ngettext(
+                "%(count)s card name in the cube list is not in the catalogue: %(names)s",
+                "%(count)s card names in the cube list are not in the catalogue: %(names)s",
+                len(unknown),
+            )
+            % {"count": len(unknown), "names": ", ".join(unknown[:10])},
             field="cube_list",
             cards=unknown[:50],
             suggestions={name: card_selectors.suggest_names(name, 3) for name in unknown[:10]},
