@@ -42,7 +42,7 @@ memory of web and worker processes; database transactions per pick (pg_stat_data
 of the pick function; and an in-process profile of the service path (queries per pick, cProfile).
 
 Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_http][_page].json and .txt and
-prints a markdown row for the "Draft load" table in docs/benchmarks.md.
+prints a markdown row for the "Draft load" table in bench/results/README.md.
 
     bench/draft_load --mode saturation --client api       # 1,000 players, 2 web processes
     bench/draft_load --mode event --players 1000 --web-workers 2 --client api
