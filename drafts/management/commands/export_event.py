@@ -12,7 +12,7 @@ from draftsite.backup import BackupError, export_event
 class Command(BaseCommand):
     help = (
         "Export an event (staff, registrations, pods, picks, decks, penalties with appeals and "
-        "audit trail) as JSON for backup or moving it to another site. See docs/organisers.md, "Backup and restore"."
+        "audit trail) as JSON for backup or moving it to another site. See docs/organisers.md (Backup and restore)."
     )
 
     def add_arguments(self, parser):
