@@ -650,6 +650,12 @@ class EventSocket(_PodSocket):
 
     uses_channel_layer = True
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats_by_pod: dict[int, list[tuple[int, bool]]] = {}  # (seat id, is automatic)
+        self.offline: dict[int, int] = {}  # pod -> offline count this page was sent
+        self.watching_presence: asyncio.Task | None = None
+
     def authorise(self):
         event = Event.objects.filter(pk=self.scope["url_route"]["kwargs"]["event_id"]).first()
         if event is None or not permissions.sees_everything(self.user, event.pk):
@@ -665,7 +671,7 @@ class EventSocket(_PodSocket):
 
     async def disconnect(self, code):
         await super().disconnect(code)
-        if getattr(self, "watching_presence", None) is not None:
+        if self.watching_presence is not None:
             self.watching_presence.cancel()
         if getattr(self, "event_id", None) is not None:
             await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
@@ -702,10 +708,8 @@ class EventSocket(_PodSocket):
         self.digests: dict[int, dict] = {}
         self.last_summary = 0.0
         self.version = {pod_id: document.version for pod_id, document in documents.items()}
-        self.seats_by_pod = {}
         await self.send_summary(list(documents.values()))
-        if getattr(self, "watching_presence", None) is None:
-            self.offline: dict[int, int] = {}
+        if self.watching_presence is None:
             self.watching_presence = asyncio.get_running_loop().create_task(self.watch_presence())
 
     async def watch_presence(self) -> None:
@@ -718,15 +722,14 @@ class EventSocket(_PodSocket):
 
     async def send_offline(self) -> None:
         """Each pod's offline count, for the pods whose count changed (all, the first time)."""
-        seats = {pod_id: list(rows) for pod_id, rows in self.seats_by_pod.items() if pod_id in self.pod_ids}
+        seats = {pod_id: rows for pod_id, rows in self.seats_by_pod.items() if pod_id in self.pod_ids}
         if not seats:
             return
         counts = await aio.off_the_loop(lambda: dashboards.offline_counts(seats))
         changed = [{"id": pod_id, "offline": n} for pod_id, n in counts.items() if self.offline.get(pod_id) != n]
         self.offline.update(counts)
         if changed:
-            at = int(timezone.now().timestamp()) * 1000
-            await self.send(text_data=orjson.dumps({"type": "summary", "at": at, "pods": changed}).decode())
+            await self.send_summary_frame(timezone.now().timestamp(), changed)
 
     def hear(self, document: state.Document) -> None:
         pod_id = document.pod_id
@@ -766,11 +769,14 @@ class EventSocket(_PodSocket):
                     fields["due"] = None if deadline is None else deadline - int(at)
                 changed.append(fields)
         if changed or not documents:
-            try:
-                frame = {"type": "summary", "at": int(at) * 1000, "pods": changed}
-                await self.send(text_data=orjson.dumps(frame).decode())
-            except Exception:
-                logger.debug("Could not send a summary", exc_info=True)
+            await self.send_summary_frame(at, changed)
+
+    async def send_summary_frame(self, at: float, pods: list[dict]) -> None:
+        """``protocol.Summary``: ``pods``' changed fields, at the server's time ``at``."""
+        try:
+            await self.send(text_data=orjson.dumps({"type": "summary", "at": int(at) * 1000, "pods": pods}).decode())
+        except Exception:
+            logger.debug("Could not send a summary", exc_info=True)
 
 
 class SpectatorSocket(_PodSocket):
