@@ -17,24 +17,30 @@ from draftsite.errors import ConflictError, ForbiddenError
 from tests.drafts.conftest import seconds
 from tests.factories import UserFactory
 
-START = timezone.now()  # the pages settle pods at the real time: a pod started long ago has finished
 
 
-def make_two_pods(organiser, cube_names):
-    """An event with two 8-seat pods, both started now (the pages settle pods at the real time)."""
+@pytest.fixture
+def start():
+    """Now, read when the test starts: the pages settle pods at the real time, so a pod started when
+    the module was imported (minutes earlier in a long parallel run) may have finished its draft."""
+    return timezone.now()
+
+
+def make_two_pods(organiser, cube_names, start):
+    """An event with two 8-seat pods, both started at `start`."""
     event = services.create_event(
-        name="Two pods", date=START.date(), created_by=organiser, draft_format="cube", cube_list=cube_names
+        name="Two pods", date=start.date(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
     regs = [services.register_player(event_id=event.pk, user=UserFactory(username=f"q{i}")) for i in range(16)]
     pods = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]])
     for pod in pods:
-        services.start_pod(pod_id=pod.pk, actor=organiser, now=START)
+        services.start_pod(pod_id=pod.pk, actor=organiser, now=start)
     return event, pods
 
 
 @pytest.fixture
-def event_with_two_pods(organiser, cube_names):
-    return make_two_pods(organiser, cube_names)
+def event_with_two_pods(organiser, cube_names, start):
+    return make_two_pods(organiser, cube_names, start)
 
 
 def states(pods):
@@ -44,40 +50,40 @@ def states(pods):
 
 
 def test_pause_all_stops_every_running_pods_clocks_and_resume_all_gives_each_its_time_back(
-    event_with_two_pods, organiser
+    event_with_two_pods, organiser, start
 ):
     event, pods = event_with_two_pods
-    paused = services.pause_all_pods(event_id=event.pk, actor=organiser, now=START + seconds(10))
+    paused = services.pause_all_pods(event_id=event.pk, actor=organiser, now=start + seconds(10))
     assert sorted(paused) == sorted(p.pk for p in pods) and states(pods) == [PodState.PAUSED] * 2
     assert not Pack.objects.filter(pod__in=pods, holder__isnull=False, deadline__isnull=False).exists()
     assert PodLogEntry.objects.filter(pod__in=pods, action="pause", actor=organiser).count() == 2
-    services.resume_all_pods(event_id=event.pk, actor=organiser, now=START + seconds(500))
+    services.resume_all_pods(event_id=event.pk, actor=organiser, now=start + seconds(500))
     assert states(pods) == [PodState.DRAFTING] * 2
     # Each clock got back exactly what it had left when paused (the first pick's timer, minus 10 s).
-    first_pick = {p.deadline - (START + seconds(500)) for p in Pack.objects.filter(pod__in=pods, holder__isnull=False)}
+    first_pick = {p.deadline - (start + seconds(500)) for p in Pack.objects.filter(pod__in=pods, holder__isnull=False)}
     assert len(first_pick) == 1
 
 
-def test_pause_all_leaves_a_paused_pod_as_it_is_and_says_when_nothing_runs(event_with_two_pods, organiser):
+def test_pause_all_leaves_a_paused_pod_as_it_is_and_says_when_nothing_runs(event_with_two_pods, organiser, start):
     event, (first, second) = event_with_two_pods
-    services.pause_pod(pod_id=first.pk, actor=organiser, now=START + seconds(5))
-    assert services.pause_all_pods(event_id=event.pk, actor=organiser, now=START + seconds(6)) == [second.pk]
+    services.pause_pod(pod_id=first.pk, actor=organiser, now=start + seconds(5))
+    assert services.pause_all_pods(event_id=event.pk, actor=organiser, now=start + seconds(6)) == [second.pk]
     assert PodLogEntry.objects.filter(pod=first, action="pause").count() == 1
     with pytest.raises(ConflictError) as nothing:
-        services.pause_all_pods(event_id=event.pk, actor=organiser, now=START + seconds(7))
+        services.pause_all_pods(event_id=event.pk, actor=organiser, now=start + seconds(7))
     assert nothing.value.code == error_codes.NO_RUNNING_POD
-    assert services.resume_all_pods(event_id=event.pk, actor=organiser, now=START + seconds(8)) == sorted(
+    assert services.resume_all_pods(event_id=event.pk, actor=organiser, now=start + seconds(8)) == sorted(
         [first.pk, second.pk]
     )
     with pytest.raises(ConflictError) as none_paused:
-        services.resume_all_pods(event_id=event.pk, actor=organiser, now=START + seconds(9))
+        services.resume_all_pods(event_id=event.pk, actor=organiser, now=start + seconds(9))
     assert none_paused.value.code == error_codes.NO_PAUSED_POD
 
 
-def test_only_the_organiser_pauses_every_pod(event_with_two_pods):
+def test_only_the_organiser_pauses_every_pod(event_with_two_pods, start):
     event, pods = event_with_two_pods
     with pytest.raises(ForbiddenError):
-        services.pause_all_pods(event_id=event.pk, actor=UserFactory(username="stranger"), now=START + seconds(1))
+        services.pause_all_pods(event_id=event.pk, actor=UserFactory(username="stranger"), now=start + seconds(1))
     assert states(pods) == [PodState.DRAFTING] * 2
 
 
@@ -135,7 +141,7 @@ def test_the_api_pauses_and_resumes_every_pod(event_with_two_pods, organiser):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_organisers_pausing_every_pod_at_once_pause_each_pod_once(organiser, cube_names):
-    event, pods = make_two_pods(organiser, cube_names)
+    event, pods = make_two_pods(organiser, cube_names, timezone.now())
     outcomes, barrier = [], threading.Barrier(2)
 
     def pause():
