@@ -705,9 +705,13 @@ class Meter:
         web = memory_kb([p for pid in self.servers.web_pids for p in descendants(pid, table)])
         worker_pids = set(descendants(self.servers.worker.pid, table)) | set(descendants(self.servers.beat.pid, table))
         worker = memory_kb(sorted(worker_pids))
+        beat_alone = self.servers.beat is not self.servers.worker
         return {
             "web": web,
             "worker_and_beat": worker,
+            # apart too: the target counts web and worker processes, the total counts beat as well
+            "worker": memory_kb(descendants(self.servers.worker.pid, table)) if beat_alone else worker,
+            "beat": memory_kb(descendants(self.servers.beat.pid, table)) if beat_alone else None,
             "total_rss_mb": round(web["rss_mb"] + worker["rss_mb"], 1),
             "total_pss_mb": round(web["pss_mb"] + worker["pss_mb"], 1),
         }
@@ -760,6 +764,17 @@ class Connection:
         return None
 
 
+async def watch_loop_lag(run: Run, every: float = 0.05) -> None:
+    """How late the generator's loop wakes from a short sleep: every time it measures (an
+    answer's arrival, a push) is stamped up to that late, so a large lag is the generator's and
+    not the server's."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(every)
+        run.loop_lag.append(loop.time() - asked - every)
+
+
 class Run:
     """Every counter of one run."""
 
@@ -785,6 +800,7 @@ class Run:
         self.unannounced: dict[int, tuple] = {}  # pack id -> (found, deadline, cards, version)
         self.late_pushes: list[float] = []
         self.stopping = False
+        self.loop_lag: list[float] = []  # how late the generator's own loop woke (s): its stamps are that late too
 
     def note_error(self, text: str) -> None:
         if len(self.error_samples) < 5:
@@ -1253,6 +1269,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
         starting = asyncio.ensure_future(asyncio.to_thread(start_pods, setup, meter))
         pages = [*players.values(), *observers]
         heartbeats = [asyncio.ensure_future(p.heartbeat()) for p in pages] if ctx.heartbeat else []
+        heartbeats.append(asyncio.ensure_future(watch_loop_lag(run)))
         await asyncio.gather(*(p.play(view, drivers[p.seat["pod"]]) for p, view in zip(players.values(), views)))
         start_cpu = await starting
         for task in heartbeats:
@@ -1300,6 +1317,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
         "picks_per_second": round(run.picks / elapsed, 1) if elapsed else None,
         "pods_finished": sum(d.finished for d in drivers.values()),
         "ack_ms": percentiles(run.ack),
+        "generator_loop_lag_ms": percentiles(run.loop_lag),
         # pick sent -> the next seat told (API: hears the version; page: its state shows the pack first)
         "told_ms": percentiles(stats.told_front if page else run.told),
         **({"page": stats.summary(run.picks, elapsed, percentiles)} if page else {}),
@@ -1615,7 +1633,9 @@ def text_report(result: dict) -> list[str]:
         f"  {result['picks']} picks in {result['window']['seconds']} s = {result['picks_per_second']} picks/s; "
         f"{result['pods_finished']} of {result['pods']} pods finished",
         f"  acknowledgement p50 {result['ack_ms']['p50']} ms, p95 {result['ack_ms']['p95']} ms, "
-        f"p99 {result['ack_ms']['p99']} ms (max {result['ack_ms']['max']} ms)",
+        f"p99 {result['ack_ms']['p99']} ms (max {result['ack_ms']['max']} ms); the generator's own loop woke late "
+        f"p50 {result['generator_loop_lag_ms']['p50']} ms, p99 {result['generator_loop_lag_ms']['p99']} ms "
+        f"(max {result['generator_loop_lag_ms']['max']} ms)",
     ]
     lines += page_lines(result) if page else api_lines(result)
     return lines + common_lines(result)
@@ -1702,7 +1722,8 @@ def common_lines(result: dict) -> list[str]:
         + f" (idle CPU ms per second: {json.dumps(usage.get('idle_cpu_ms_per_second'))})",
         f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
         f"written (both include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
-        f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']}, "
+        f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']} "
+        f"(worker {result['memory'].get('worker')}, beat {result['memory'].get('beat')}), "
         f"total RSS {result['memory']['total_rss_mb']} MB (PSS {result['memory']['total_pss_mb']} MB)",
     ]
     profile = result.get("profile")

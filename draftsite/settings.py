@@ -36,7 +36,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "daphne",
+    # daphne only turns `runserver` into an ASGI server (websockets in development: `make
+    # demo`). The site's own processes (uvicorn, Celery) never use it, and it loads Twisted:
+    # about 24 MB in each of them.
+    *(["daphne"] if DEBUG else []),
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -178,7 +178,9 @@ def _settings_in_subprocess(env: dict[str, str]) -> dict:
         "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'host': s.DATABASES['default']['HOST'],"
         " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL,"
         " 'layer': s.CHANNEL_LAYERS['default']['BACKEND'], 'cache': s.CACHES['default']['BACKEND'],"
-        " 'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS}))"
+        " 'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS, 'apps': s.INSTALLED_APPS,"
+        " 'runserver': __import__('django.core.management', fromlist=['x']).get_commands()['runserver'],"
+        " 'twisted': __import__('draftsite.asgi') and __import__('sys').modules.get('twisted') is not None}))"
     )
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS"}}
     clean.update(env, DJANGO_SETTINGS_MODULE="draftsite.settings")
@@ -197,6 +199,8 @@ def test_embedded_defaults_need_no_services():
     assert found["layer"] == "channels.layers.InMemoryChannelLayer"
     assert found["cache"].endswith("LocMemCache")
     assert found["debug"] is False
+    # A production process (DEBUG off) serves through uvicorn: it loads no daphne nor Twisted.
+    assert "daphne" not in found["apps"] and found["twisted"] is False
 
 
 def test_services_come_from_the_environment():
@@ -214,6 +218,7 @@ def test_services_come_from_the_environment():
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"
     assert found["cache"].endswith("RedisCache")
     assert found["debug"] is True and found["hosts"] == ["draft.example", "other.example"]
+    assert found["runserver"] == "daphne"  # `make demo`'s runserver speaks websockets
 
 
 @pytest.mark.parametrize(
