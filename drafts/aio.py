@@ -18,8 +18,9 @@ from typing import Any
 import orjson
 from django.conf import settings
 
-from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL, SEAT_HOLDER_SQL, decoded
-from drafts.services.picks import PickOrder, read_answer
+from drafts.services.changes import grace_cutoff
+from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL, READY_SQL, SEAT_HOLDER_SQL, decoded
+from drafts.services.picks import PickOrder, read_answer, read_ready
 
 
 def async_enabled() -> bool:
@@ -76,6 +77,27 @@ async def amake_pick(
         raise reading.refusal
     assert result is not None  # a pick is made or refused
     return result.answer(with_queue=with_queue)
+
+
+async def amark_ready(*, pod_id: int, seat_id: int, owner_id: int, now: dt.datetime) -> None:
+    """``services.mark_ready`` from an event loop (the seat socket): the same ``drafts_ready``,
+    read the same way (``read_ready``), with the pod's document for the live pages in the same
+    call. At a round's end a whole event's players press "ready" within seconds: each is one
+    statement here, where through the ORM on executor threads they took the GIL from the loop
+    and every pick of the event waited seconds."""
+    pool = await _pool()
+    async with _turn(pod_id):
+        row = await _fetch_one(pool, READY_SQL, [seat_id, owner_id, now, grace_cutoff(now), True])
+    assert row is not None  # the function answers one row
+    notice, refusal = read_ready(decoded(row[0]))
+    if notice is not None:
+        from drafts import state
+
+        changed_pod, version, arrivals = notice
+        # The document holds the arrivals' queues: the seats are named, no queue is read.
+        await apublish(changed_pod, version, dict.fromkeys(arrivals, []), document=state.from_text(row[1]))
+    if refusal is not None:
+        raise refusal
 
 
 async def apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list, document=None) -> None:

@@ -544,7 +544,12 @@ class SeatSocket(_PodSocket):
             await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("That is not your seat."), kind="refused")
             return
         try:
-            await aio.off_the_loop(lambda: services.mark_ready(seat_id=self.seat_id, actor=self.user))
+            if aio.async_enabled():
+                await aio.amark_ready(
+                    pod_id=self.pod_ids[0], seat_id=self.seat_id, owner_id=self.user.pk, now=timezone.now()
+                )
+            else:
+                await aio.off_the_loop(lambda: services.mark_ready(seat_id=self.seat_id, actor=self.user))
         except DomainError as error:
             await self.refuse(ref, error.status_code, error.code, error.message, error.as_error(), kind="refused")
             return

@@ -54,6 +54,20 @@ def call(
 
 SETTLE_SQL = "SELECT drafts_settle(%s::bigint, %s::timestamptz, %s::timestamptz)"
 
+# A player is ready for the next round (``drafts_ready``): seat, the user who must hold it,
+# now, the clocks' cutoff, and whether to answer the pod's document too (a live page's socket).
+READY_SQL = (
+    "SELECT answer, document FROM drafts_ready(%s::bigint, %s::integer, %s::timestamptz, %s::timestamptz, %s::boolean)"
+)
+
+
+def ready(*, seat_id: int, owner_id: int | None, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
+    """``drafts_ready`` inside the caller's transaction: its JSON answer as a dict."""
+    with connection.cursor() as cursor:
+        cursor.execute(READY_SQL, [seat_id, owner_id, now, cutoff, False])
+        answer, _document = cursor.fetchone()
+    return decoded(answer)
+
 
 def settle(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
     """``drafts_settle`` (drafts/sql/drafts_settle.sql) inside the caller's transaction: lock the pod

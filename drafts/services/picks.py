@@ -503,25 +503,44 @@ def advance_round(*, pod_id: int, actor=None, now: dt.datetime | None = None) ->
     return pod
 
 
-@transaction.atomic
 def mark_ready(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
-    """A player is done reviewing; when every player is, the next round starts."""
+    """A player is done reviewing; when every player is, the next round starts.
+
+    One call of ``drafts_ready`` (the seat socket sends the same statement from its event loop:
+    ``drafts.aio.amark_ready``). Whatever fell due first is committed even when the ready is
+    refused (the pod is no longer between rounds), as with a pick."""
     now = now or timezone.now()
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
-    pod = lock_pod(seat.pod_id)
-    settle(pod, now)
-    if pod.state != PodState.REVIEWING:
-        raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
-    Seat.objects.filter(pk=seat.pk).update(ready=True)
-    waiting = Seat.objects.filter(pod=pod, ready=False, is_automatic=False).exists()
-    touch(pod)
-    if not waiting:
-        log_action(pod, now, PodAction.ALL_READY, round=pod.round + 1)
-        _start_next_round(pod, now)
-    pod.save()
-    after_commit(pod)
+    notice, refusal = read_ready(fastpath.ready(seat_id=seat.pk, owner_id=None, now=now, cutoff=grace_cutoff(now)))
+    if notice is not None:
+        after_commit_version(*notice)
+    if refusal is not None:
+        raise refusal
     seat.refresh_from_db()
     return seat
+
+
+_READY_REFUSALS = {
+    error_codes.POD_NOT_REVIEWING: (ConflictError, gettext_lazy("The pod is not between rounds.")),
+    error_codes.PAPER_POD: (
+        ConflictError,
+        gettext_lazy("This pod drafts paper boosters: call it from its caller page."),
+    ),
+    error_codes.NOT_YOUR_SEAT: (ForbiddenError, gettext_lazy("That is not your seat.")),
+    error_codes.UNKNOWN_SEAT: (NotFoundError, gettext_lazy("No such seat.")),
+}
+
+
+def read_ready(answer: dict) -> tuple[tuple[int, int, dict[int, None]] | None, DomainError | None]:
+    """What ``drafts_ready`` answered: what live pages must hear (pod id, version, the seats a
+    pack reached the front of), and the refusal if it was refused."""
+    notice = None
+    if answer.get("changed"):
+        notice = (answer["pod_id"], answer["version"], dict.fromkeys(answer.get("arrivals") or []))
+    if answer["status"] == "ok":
+        return notice, None
+    error_class, message = _READY_REFUSALS[answer["code"]]
+    return notice, error_class(answer["code"], str(message))
 
 
 def _refuse_if_finished(pod: Pod) -> None:

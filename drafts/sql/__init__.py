@@ -37,11 +37,12 @@ FUNCTIONS = (
     "drafts_pick",
     "drafts_pod_document",
     "drafts_pick_live",
+    "drafts_ready",
 )
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Z][A-Z0-9_]*)\s*\}\}")
 
-# The refusals ``drafts_pick`` answers with (``drafts.error_codes``): REFUSED_<CODE>.
+# The refusals ``drafts_pick`` and ``drafts_ready`` answer with (``drafts.error_codes``): REFUSED_<CODE>.
 REFUSALS = (
     "UNKNOWN_SEAT",
     "NOT_YOUR_SEAT",
@@ -51,6 +52,8 @@ REFUSALS = (
     "NO_PACK",
     "WRONG_PACK",
     "CARD_NOT_IN_PACK",
+    "POD_NOT_REVIEWING",
+    "PAPER_POD",
 )
 
 

@@ -275,6 +275,7 @@ class Pod:
         self.settle(now)
 
     def ready(self, position, now) -> None:
+        """A player is ready; what fell due first stays applied when it is refused (as a pick)."""
         self.settle(now)
         if self.state != REVIEWING:
             raise Refused("pod_not_reviewing")

@@ -287,6 +287,38 @@ async def test_ready_over_the_socket_marks_the_seat_ready_or_says_why_not(pod, s
     await staff.close()
 
 
+def _to_review(pod) -> None:
+    """Every seat picks its whole round 1: the pod reviews, waiting for its players' "ready"."""
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    while Pack.objects.filter(pod=pod, holder__isnull=False).exists():
+        for seat in seats:
+            front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+            if front is not None:
+                card = DraftCard.objects.filter(pack=front).order_by("pk").first()
+                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=front.pk)
+    pod.refresh_from_db()
+    assert pod.state == PodState.REVIEWING
+
+
+async def test_the_last_ready_over_the_socket_opens_the_next_round_and_every_page_hears_it(pod, seats, players):
+    await database_sync_to_async(_to_review)(pod)
+    pages = [Page(f"/ws/seats/{seat.pk}/", player) for seat, player in zip(seats, players)]
+    for page in pages:
+        await page.open()
+    for page in pages:
+        await page.communicator.send_to(text_data='{"type":"ready","ref":"r"}')
+        await page.until(lambda p=page: p.frames[-1]["type"] in ("readied", "refused"))
+        assert page.frames[-1]["type"] == "readied", page.frames[-1]
+    await database_sync_to_async(pod.refresh_from_db)()
+    assert pod.state == PodState.DRAFTING and pod.round == 2
+    # Every page draws round 2 from its deltas: its own new pack in front, each seat not ready.
+    for seat, page in zip(seats, pages):
+        await page.until(lambda p=page, s=seat: p.state["pod"]["round"] == 2 and p.state["seats"][str(s.pk)]["queue"])
+        assert not any(board["ready"] for board in page.state["board"]["seats"])
+        assert page.state == await fresh(page.path, page.user)
+        await page.close()
+
+
 async def test_the_versions_dialect_is_unchanged_for_api_clients(pod, seats, players):
     communicator = socket(f"/ws/seats/{seats[0].pk}/", players[0])
     await communicator.connect(timeout=5)

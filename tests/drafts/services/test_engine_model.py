@@ -254,7 +254,9 @@ class PodMachine(RuleBasedStateMachine):
     def ready(self, position):
         now = self.tick()
         self.both(
-            lambda: services.mark_ready(seat_id=self.seats[position].pk, now=now), lambda m: m.ready(position, now)
+            lambda: services.mark_ready(seat_id=self.seats[position].pk, now=now),
+            lambda m: m.ready(position, now),
+            rolls_back=False,
         )
 
     @rule(position=st.integers(0, SEATS - 1))

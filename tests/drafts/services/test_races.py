@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from drafts import services
-from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
+from drafts.models import DraftCard, Pack, Pick, PickKind, PodAction, PodLogEntry, PodState, Seat
 from drafts.services import fresh_pod
 from draftsite.errors import DomainError
 from tests.drafts.conftest import make_pod
@@ -163,3 +163,28 @@ def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(
     )
     assert codes(results) == ["invitation_used", "ok"]
     assert EventStaff.objects.filter(event=event, role="judge").count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(2))
+def test_the_last_two_players_ready_at_once_open_the_next_round_once(organiser, players, cube_names, attempt):
+    pod = make_pod(organiser, players, cube_names, now=timezone.now(), pick_timer=False)
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    while Pack.objects.filter(pod=pod, holder__isnull=False).exists():
+        for seat in seats:
+            pack, cards = head_cards(seat)
+            if pack is not None:
+                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+    for seat in seats[:-2]:
+        services.mark_ready(seat_id=seat.pk)
+    results = race(*(lambda seat=seat: services.mark_ready(seat_id=seat.pk) for seat in seats[-2:]))
+    assert codes(results) == ["ok", "ok"]
+    pod.refresh_from_db()
+    assert pod.state == PodState.DRAFTING and pod.round == 2
+    assert PodLogEntry.objects.filter(pod=pod, action=PodAction.ALL_READY).count() == 1
+    assert PodLogEntry.objects.filter(pod=pod, action=PodAction.ROUND_START, details__round=2).count() == 1
+    # Each seat was handed exactly one pack of round 2, and no seat is left ready.
+    assert sorted(Pack.objects.filter(pod=pod, round=2).values_list("holder_id", flat=True)) == sorted(
+        s.pk for s in seats
+    )
+    assert not Seat.objects.filter(pod=pod, ready=True).exists()
+    assert_conserved(pod)
