@@ -19,7 +19,6 @@ from django.utils.translation import gettext, gettext_lazy
 from drafts import presence, selectors
 from drafts.core.timing import pass_direction, pick_seconds
 from drafts.models import (
-    DraftFormat,
     Event,
     Pack,
     Pick,
@@ -210,13 +209,9 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
 
 
 def event_glance(event: Event, pods: list[Pod], now: dt.datetime | None = None) -> list[dict]:
-    """The dashboard's lines: of ``pods`` (the event's, brought up to date by the caller), or
-    of a paper draft's called pods (settled by the caller: ``paper.services.settle_event_if_due``)."""
+    """The dashboard's lines of ``pods`` (the event's, brought up to date by the caller). A
+    format another app runs (paper's called pods) has its own lines: ``drafts.extensions``."""
     now = now or timezone.now()
-    if event.draft_format == DraftFormat.PAPER:  # called pods: the paper app knows their clocks
-        from paper.selectors import event_rows
-
-        return event_rows(event, now)
     return [pod_glance(p, now) for p in pods]
 
 
