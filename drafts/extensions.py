@@ -6,7 +6,10 @@ their ``AppConfig.ready()``, so the draft engine imports none of them (the layer
   dashboard: ``register_dashboard(draft_format, settle=..., rows=...)``;
 * ``manage.py load_demo`` adds each app's part of the demo: ``register_demo(add_to_demo)``.
   ``add_to_demo(event)`` sets its part up for the demo's draft event (idempotent) and returns
-  the line the command prints; the parts run in the order of ``INSTALLED_APPS``.
+  the line the command prints; the parts run in the order of ``INSTALLED_APPS``;
+* an app that logs its own actions in a pod's log (paper's calls) registers their choices:
+  ``register_log_actions(CallAction)``. ``PodLogEntry.action`` takes them, the pod log shows
+  their labels.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from django.db.models import TextChoices
+
     from drafts.models import Event
 
 
@@ -30,6 +35,7 @@ class EventDashboard:
 
 _dashboards: dict[str, EventDashboard] = {}
 _demo_parts: list[Callable[[Event], str]] = []
+_log_actions: list[type[TextChoices]] = []
 
 
 def register_dashboard(
@@ -53,3 +59,20 @@ def register_demo(add_to_demo: Callable[[Event], str]) -> None:
 
 def demo_parts() -> tuple[Callable[[Event], str], ...]:
     return tuple(_demo_parts)
+
+
+def register_log_actions(actions: type[TextChoices]) -> None:
+    if actions not in _log_actions:
+        _log_actions.append(actions)
+
+
+def log_action_choices() -> list[tuple[str, str]]:
+    """``PodLogEntry.action``'s choices: the draft engine's own and every registered app's."""
+    from drafts.models import PodAction  # local: the models module reads this one
+
+    return [*PodAction.choices, *(choice for actions in _log_actions for choice in actions.choices)]
+
+
+def log_action_label(action: str) -> str:
+    """What the pod log says of an action with no text of its own; an unknown action is a bug (KeyError)."""
+    return str(dict(log_action_choices())[action])

@@ -11,6 +11,8 @@ class PaperConfig(AppConfig):
         from drafts import extensions
         from drafts.models import DraftFormat
         from paper import demo, selectors, services
+        from paper.models import CallAction
 
         extensions.register_dashboard(DraftFormat.PAPER, settle=services.settle_event_if_due, rows=selectors.event_rows)
         extensions.register_demo(demo.add_to_demo)
+        extensions.register_log_actions(CallAction)
