@@ -18,7 +18,6 @@ from tests.drafts.conftest import seconds
 from tests.factories import UserFactory
 
 
-
 @pytest.fixture
 def start():
     """Now, read when the test starts: the pages settle pods at the real time, so a pod started when
