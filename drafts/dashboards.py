@@ -16,10 +16,9 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from drafts import presence, selectors
+from drafts import extensions, presence, selectors
 from drafts.core.timing import pass_direction, pick_seconds
 from drafts.models import (
-    DraftFormat,
     Event,
     Pack,
     Pick,
@@ -210,17 +209,14 @@ def pod_glance(pod: Pod, now: dt.datetime | None = None) -> dict:
 
 
 def event_glance(event: Event, pods: list[Pod], now: dt.datetime | None = None) -> list[dict]:
-    """The dashboard's lines: of ``pods`` (the event's, brought up to date by the caller), or
-    of a paper draft's called pods (settled by the caller: ``paper.services.settle_event_if_due``)."""
+    """The dashboard's lines of ``pods`` (the event's, brought up to date by the caller). A
+    format another app runs (paper's called pods) has its own lines: ``drafts.extensions``."""
     now = now or timezone.now()
-    if event.draft_format == DraftFormat.PAPER:  # called pods: the paper app knows their clocks
-        from paper.selectors import event_rows
-
-        return event_rows(event, now)
     return [pod_glance(p, now) for p in pods]
 
 
-# What the pod log says of each action; a paper call shows its label (``PodAction``).
+# What the pod log says of each of the draft engine's actions; another app's (a paper call) shows
+# its label (``drafts.extensions.log_action_label``).
 LOG_TEXT = {
     PodAction.START: gettext_lazy("Pod started"),
     PodAction.PAUSE: gettext_lazy("Paused"),
@@ -261,9 +257,8 @@ def describe(entry: PodLogEntry) -> str:
         scope_text=gettext_lazy(" for the event's pods") if details.get("scope") == "event" else "",
         previous=details.get("previous") or gettext("nobody"),
     )
-    action = PodAction(entry.action)  # an unknown action is a bug, not a line to guess
-    template = LOG_TEXT.get(action)
-    return action.label if template is None else template.format(**details)
+    template = LOG_TEXT.get(entry.action)
+    return extensions.log_action_label(entry.action) if template is None else template.format(**details)
 
 
 def log_entries(pod: Pod, limit: int | None = None) -> list[dict]:

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
+from drafts.extensions import log_action_choices
+
 
 class EnforcementLevel(models.TextChoices):
     REGULAR = "regular", gettext_lazy("Regular")
@@ -331,8 +333,8 @@ class Pick(models.Model):
 
 
 class PodAction(models.TextChoices):
-    """What a pod's log entry records (``drafts_pick`` writes round_end and deck_building_start
-    too; the paper app's calls are the call_* entries)."""
+    """What the draft engine records in a pod's log (``drafts_pick`` writes round_end and
+    deck_building_start too). Other apps log their own actions (``drafts.extensions``)."""
 
     START = "start"
     PAUSE = "pause"
@@ -350,23 +352,14 @@ class PodAction(models.TextChoices):
     DECK_BUILDING_CLOCK = "deck_building_clock"
     START_DECK_BUILDING = "start_deck_building"
     SPECTATOR_LINK_REGENERATED = "spectator_link_regenerated"
-    # A paper draft's call (the paper app); the labels are what the pod log shows for them.
-    CALL_START = "call_start", "Call start"
-    CALL_PAUSE = "call_pause", "Call pause"
-    CALL_RESUME = "call_resume", "Call resume"
-    CALL_REPEAT_PICK = "call_repeat_pick", "Call repeat pick"
-    CALL_SKIP_TO_REVIEW = "call_skip_to_review", "Call skip to review"
-    CALL_RESTART_ROUND = "call_restart_round", "Call restart round"
-    CALL_FOLLOWERS = "call_followers", "Call followers"
-    CALL_LINK_REGENERATED = "call_link_regenerated", "Call link regenerated"
-    CALL_OVER = "call_over", "Call over"
 
 
 class PodLogEntry(LogEntryFields):
     """What happened to a pod and who did it: organiser controls, automatic picks, rounds."""
 
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="log")
-    action = models.CharField(max_length=40, choices=PodAction.choices)
+    # PodAction and the actions the apps above register (paper's calls): a callable, read when used.
+    action = models.CharField(max_length=40, choices=log_action_choices)
 
     class Meta:
         ordering = ["pod_id", "at", "pk"]

@@ -20,3 +20,14 @@ def set_up_demo_matches(event) -> None:
     services.configure_matches(
         event_id=event.pk, actor=organiser, mode=PairingMode.PER_POD, round_minutes=50, seed=DEMO_SEED
     )
+
+
+def add_to_demo(event) -> str:
+    """The demo command's part (``drafts.extensions``): the draft event's matches, and where to run them."""
+    set_up_demo_matches(event)
+    return (
+        f"Matches: the organiser pairs and runs the pod's three Swiss rounds at "
+        f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
+        f"standings at /matches/events/{event.pk}/standings/ "
+        f"(or: manage.py print_standings {event.pk})."
+    )

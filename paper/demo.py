@@ -70,3 +70,12 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     services.set_followers_allowed(event_id=event.pk, allowed=True, actor=organiser, now=now)
     services.post_dfc(pod_id=pods[0].pk, actor=players[1].user, card="Delver of Secrets", now=now)
     return event
+
+
+def add_to_demo(event) -> str:
+    """The demo command's part (``drafts.extensions``): a paper draft of its own, beside ``event``."""
+    paper = create_demo_paper_event()
+    return (
+        f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
+        "paused on pick 1: open a pod's caller page and press Resume."
+    )

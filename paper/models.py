@@ -14,6 +14,21 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 
+class CallAction(models.TextChoices):
+    """A call's entries in its pod's log (``drafts.PodLogEntry``, registered in ``drafts.extensions``);
+    the labels are what the pod log and the call log say of them."""
+
+    START = "call_start", _("Call started")
+    PAUSE = "call_pause", _("Paused")
+    RESUME = "call_resume", _("Resumed")
+    REPEAT_PICK = "call_repeat_pick", _("Pick repeated")
+    SKIP_TO_REVIEW = "call_skip_to_review", _("Skipped to the review")
+    RESTART_ROUND = "call_restart_round", _("Round restarted")
+    FOLLOWERS = "call_followers", _("Following without an account changed")
+    LINK_REGENERATED = "call_link_regenerated", _("New link for followers")
+    OVER = "call_over", _("Draft over")
+
+
 class Flight(models.Model):
     """Pods called in lockstep: one start, and controls that act on all of them at once."""
 

@@ -9,16 +9,15 @@ import datetime as dt
 
 from django.db.models import Prefetch
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import DFC_LAYOUTS, Card, CardFace
 from drafts import permissions
-from drafts.models import DraftFormat, Event, Pod, PodAction, PodLogEntry, PodState, Seat
+from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import NotFoundError
 from paper import error_codes, schedule
-from paper.models import CalledPod, CallPause, Flight, PostedDfc
+from paper.models import CallAction, CalledPod, CallPause, Flight, PostedDfc
 
 
 def paper_pod(pod_id: int) -> Pod:
@@ -263,19 +262,8 @@ def seating_by_name(event: Event) -> list[dict]:
 
 # --- staff views ------------------------------------------------------------------------------
 
-# The pod log's entries of a paper call, and what the call log says of each.
-LOG_TEXT: dict[str, Promise] = {
-    PodAction.CALL_START: _("Call started"),
-    PodAction.CALL_PAUSE: _("Paused"),
-    PodAction.CALL_RESUME: _("Resumed"),
-    PodAction.CALL_REPEAT_PICK: _("Pick repeated"),
-    PodAction.CALL_SKIP_TO_REVIEW: _("Skipped to the review"),
-    PodAction.CALL_RESTART_ROUND: _("Round restarted"),
-    PodAction.CALL_FOLLOWERS: _("Following without an account changed"),
-    PodAction.CALL_LINK_REGENERATED: _("New link for followers"),
-    PodAction.CALL_OVER: _("Draft over"),
-}
-CALL_ACTIONS = tuple(LOG_TEXT)
+# The pod log's entries of a paper call.
+CALL_ACTIONS = tuple(CallAction)
 
 
 def call_log(pod: Pod, limit: int = 30) -> list[dict]:
@@ -288,7 +276,7 @@ def call_log(pod: Pod, limit: int = 30) -> list[dict]:
     out = []
     for entry in entries:
         details = entry.details or {}
-        text = str(LOG_TEXT.get(entry.action, entry.action))
+        text = str(CallAction(entry.action).label)
         if details.get("round") and details.get("pick"):
             text += " " + str(
                 _("(round %(round)s, pick %(pick)s)") % {"round": details["round"], "pick": details["pick"]}

@@ -23,10 +23,10 @@ from django.utils.translation import gettext_lazy
 from cards import selectors as card_selectors
 from drafts import permissions
 from drafts.access import SYSTEM, Permission, access_own_seat, authorize
-from drafts.models import DraftFormat, Event, Pod, PodAction, PodLogEntry, PodState, Seat
+from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from paper import error_codes, live, schedule, selectors
-from paper.models import CalledPod, CallJump, CallPause, Flight, JumpKind, PostedDfc
+from paper.models import CallAction, CalledPod, CallJump, CallPause, Flight, JumpKind, PostedDfc
 
 MAX_DELAY_SECONDS = 600
 MAX_REASON = 200
@@ -64,7 +64,7 @@ FOLLOWERS_ONLY = gettext_lazy("Only the pod's players and the event's staff may 
 PLAYERS_ONLY = gettext_lazy("Only the players of this pod post to its table.")
 
 
-def _log(pod: Pod, at: dt.datetime, action: PodAction, actor, **details) -> None:
+def _log(pod: Pod, at: dt.datetime, action: CallAction, actor, **details) -> None:
     """``actor``: the person, or ``SYSTEM`` (the call ran out on its own); the log names no user for it."""
     PodLogEntry.objects.create(
         pod=pod,
@@ -147,7 +147,7 @@ def start_call(*, pod_id: int, actor, delay_seconds: int = 0, now: dt.datetime |
     authorize(actor, pod.event, Permission.ORGANISER)
     at = now + _delay(delay_seconds)
     called = _start(pod, at, None)
-    _log(pod, now, PodAction.CALL_START, actor, starts_at=at.isoformat(), flight=None)
+    _log(pod, now, CallAction.START, actor, starts_at=at.isoformat(), flight=None)
     _changed(pod, called, now)
     return called
 
@@ -174,7 +174,7 @@ def start_flight(
     flight = Flight.objects.create(event=event, number=number, started_at=at, created_by=actor, created_at=now)
     for pod in pods:
         called = _start(pod, at, flight)
-        _log(pod, now, PodAction.CALL_START, actor, starts_at=at.isoformat(), flight=number)
+        _log(pod, now, CallAction.START, actor, starts_at=at.isoformat(), flight=number)
         _changed(pod, called, now)
     return flight
 
@@ -212,7 +212,7 @@ def _pause(pod, called, now, actor, *, reason: str, flight: Flight | None = None
         raise ConflictError(
             error_codes.CALL_PAUSED, _("Pod %(number)s is already paused.") % {"number": pod.number}
         ) from None
-    _log(pod, now, PodAction.CALL_PAUSE, actor, reason=reason, flight=flight.number if flight else None)
+    _log(pod, now, CallAction.PAUSE, actor, reason=reason, flight=flight.number if flight else None)
 
 
 def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
@@ -232,7 +232,7 @@ def _resume(pod, called, now, actor, *, flight: Flight | None = None) -> None:
     _log(
         pod,
         now,
-        PodAction.CALL_RESUME,
+        CallAction.RESUME,
         actor,
         flight=flight.number if flight else None,
         paused_seconds=int((now - pauses[0].started_at).total_seconds()),
@@ -263,10 +263,10 @@ def _jump_target(kind: str, pod: Pod, call: schedule.Call) -> int:
 
 
 # What the pod log records for each jump.
-JUMP_ACTIONS: dict[str, PodAction] = {
-    JumpKind.REPEAT_PICK: PodAction.CALL_REPEAT_PICK,
-    JumpKind.SKIP_TO_REVIEW: PodAction.CALL_SKIP_TO_REVIEW,
-    JumpKind.RESTART_ROUND: PodAction.CALL_RESTART_ROUND,
+JUMP_ACTIONS: dict[str, CallAction] = {
+    JumpKind.REPEAT_PICK: CallAction.REPEAT_PICK,
+    JumpKind.SKIP_TO_REVIEW: CallAction.SKIP_TO_REVIEW,
+    JumpKind.RESTART_ROUND: CallAction.RESTART_ROUND,
 }
 
 
@@ -386,7 +386,7 @@ def settle(*, pod_id: int, now: dt.datetime | None = None) -> bool:
     if (pod.state, pod.paused_from) == selectors.mirrored_state(call, called.started_at is not None):
         return False
     if call.phase == schedule.DONE:
-        _log(pod, now, PodAction.CALL_OVER, SYSTEM)
+        _log(pod, now, CallAction.OVER, SYSTEM)
     _changed(pod, called, now)
     return True
 
@@ -426,7 +426,7 @@ def set_followers_allowed(*, event_id: int, allowed: bool, actor, now: dt.dateti
         if called.followers_allowed != bool(allowed):
             called.followers_allowed = bool(allowed)
             called.save(update_fields=["followers_allowed"])
-            _log(pod, now, PodAction.CALL_FOLLOWERS, actor, allowed=bool(allowed))
+            _log(pod, now, CallAction.FOLLOWERS, actor, allowed=bool(allowed))
             _changed(pod, None, now)
             if not allowed:
                 transaction.on_commit(lambda pk=pod.pk: live.close_followers(pk))
@@ -441,7 +441,7 @@ def regenerate_follow_link(*, pod_id: int, actor, now: dt.datetime | None = None
     authorize(actor, pod.event, Permission.ORGANISER)
     pod.spectator_token = secrets.token_urlsafe(24)
     pod.save(update_fields=["spectator_token"])
-    _log(pod, now, PodAction.CALL_LINK_REGENERATED, actor)
+    _log(pod, now, CallAction.LINK_REGENERATED, actor)
     _changed(pod, None, now)
     transaction.on_commit(lambda: live.close_followers(pod.pk))
     return pod

@@ -22,10 +22,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from drafts import access, dashboards, permissions, selectors, services
+from drafts import access, dashboards, extensions, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PodControlForm
-from drafts.models import DraftFormat, Registration
+from drafts.models import Registration
 from drafts.services.picks import ACTIVE_STATES
 from drafts.views.common import (
     cards_url,
@@ -52,14 +52,12 @@ def _no_store(response):
 
 def _dashboard_context(request, event):
     now = timezone.now()
-    if event.draft_format == DraftFormat.PAPER:  # the paper app settles its called pods
-        from paper.services import settle_event_if_due
-
-        settle_event_if_due(event=event, now=now)
-        fresh = []
+    other_app = extensions.dashboard_for(event.draft_format)  # a paper draft's called pods
+    if other_app is not None:
+        other_app.settle(event=event, now=now)
+        pods = other_app.rows(event, now)
     else:
-        fresh = services.fresh_event_pods(event, now)
-    pods = dashboards.event_glance(event, fresh, now)
+        pods = dashboards.event_glance(event, services.fresh_event_pods(event, now), now)
     return {
         "event": event,
         "pods": pods,

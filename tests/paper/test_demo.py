@@ -49,3 +49,12 @@ def test_the_demo_paper_draft_has_two_pods_in_progress_the_organiser_can_call():
     assert "Delver of Secrets" in table
     pods[1].refresh_from_db()
     assert Client().get(reverse("paper:follow", args=[pods[1].spectator_token])).status_code == 200
+
+
+def test_the_demo_command_adds_the_matches_then_the_paper_draft():
+    """``load_demo`` (drafts) imports neither app: each registers its part from its ready()."""
+    from drafts import extensions
+    from matches import demo as matches_demo
+    from paper import demo as paper_demo
+
+    assert extensions.demo_parts() == (matches_demo.add_to_demo, paper_demo.add_to_demo)

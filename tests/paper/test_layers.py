@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from drafts.models import Pod, PodAction, PodLogEntry, PodState
+from drafts import dashboards
+from drafts.models import Pod, PodLogEntry, PodState
 from draftsite.celery import app as celery_app
 from paper import live, schedule, selectors, services, tasks
+from paper.models import CallAction
 from tests.paper.conftest import T0, s
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +44,7 @@ def test_settling_an_event_settles_every_called_pod(paper, organiser):
     pod = _started(paper, organiser)
     services.settle_event_if_due(event=pod.event, now=T0 + s(DRAFT_SECONDS + 25 * 60))
     assert Pod.objects.get(pk=pod.pk).state == PodState.DONE
-    assert PodLogEntry.objects.filter(pod=pod, action=PodAction.CALL_OVER).count() == 1
+    assert PodLogEntry.objects.filter(pod=pod, action=CallAction.OVER).count() == 1
 
 
 def test_the_draft_apps_dashboard_reads_a_paper_event_as_its_service_settled_it(paper, organiser):
@@ -82,9 +84,16 @@ def test_every_control_logs_an_action_the_call_log_names(paper, organiser):
     for action, kwargs in [("pause", {"reason": "a fallen card"}), ("resume", {}), ("repeat-pick", {})]:
         services.control_pod(pod_id=pod.pk, action=action, actor=organiser, now=T0 + s(60), **kwargs)
     actions = set(PodLogEntry.objects.filter(pod=pod).values_list("action", flat=True))
-    assert actions == {PodAction.CALL_START, PodAction.CALL_PAUSE, PodAction.CALL_RESUME, PodAction.CALL_REPEAT_PICK}
+    assert actions == {CallAction.START, CallAction.PAUSE, CallAction.RESUME, CallAction.REPEAT_PICK}
     assert actions <= set(selectors.CALL_ACTIONS)
     assert all(entry["text"] != entry["action"] for entry in selectors.call_log(pod))
+
+
+def test_the_draft_engines_pod_log_shows_a_call_by_papers_label(paper, organiser):
+    pod = _started(paper, organiser)
+    entry = PodLogEntry.objects.get(pod=pod, action=CallAction.START)
+    assert entry.get_action_display() == "Call started"  # PodLogEntry.action takes paper's actions
+    assert [e["text"] for e in dashboards.log_entries(pod)] == ["Call started"]
 
 
 def test_the_settle_task_calls_the_service_once_and_ignores_a_gone_pod(paper, organiser):

@@ -2,8 +2,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from cards.models import Card
+from drafts import extensions
 from drafts.demo import create_demo_accounts, create_demo_event
-from paper.demo import create_demo_paper_event
 
 
 class Command(BaseCommand):
@@ -21,20 +21,8 @@ class Command(BaseCommand):
         if not skip_cards:
             event = create_demo_event()
             self.stdout.write(f"Demo event: {event.name} (/events/{event.pk}/), one pod drafting round 1.")
-            from matches.demo import set_up_demo_matches
-
-            set_up_demo_matches(event)
-            self.stdout.write(
-                f"Matches: the organiser pairs and runs the pod's three Swiss rounds at "
-                f"/matches/events/{event.pk}/; players report at /matches/events/{event.pk}/me/; "
-                f"standings at /matches/events/{event.pk}/standings/ "
-                f"(or: manage.py print_standings {event.pk})."
-            )
-            paper = create_demo_paper_event()
-            self.stdout.write(
-                f"Paper draft: {paper.name} (/paper/events/{paper.pk}/), two pods called together, "
-                "paused on pick 1: open a pod's caller page and press Resume."
-            )
+            for add_to_demo in extensions.demo_parts():  # matches, paper: drafts.extensions
+                self.stdout.write(add_to_demo(event))
         self.stdout.write(self.style.SUCCESS("\nDemo ready. Log in at http://127.0.0.1:8000/accounts/login/ as:"))
         for account in accounts:
             if account.username in ("organiser", "headjudge", "judge", "player1"):

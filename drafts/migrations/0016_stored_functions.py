@@ -712,7 +712,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("drafts", '0014_stored_functions'),
+        ("drafts", "0015_pod_log_actions_of_other_apps"),
     ]
 
     operations = [
