@@ -526,8 +526,8 @@ _READY_REFUSALS = {
         ConflictError,
         gettext_lazy("This pod drafts paper boosters: call it from its caller page."),
     ),
-    error_codes.NOT_YOUR_SEAT: (ForbiddenError, gettext_lazy("That is not your seat.")),
-    error_codes.UNKNOWN_SEAT: (NotFoundError, gettext_lazy("No such seat.")),
+    # the seat's refusals, worded as a pick's
+    **{code: _REFUSALS[code] for code in (error_codes.NOT_YOUR_SEAT, error_codes.UNKNOWN_SEAT)},
 }
 
 

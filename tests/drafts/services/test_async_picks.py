@@ -169,3 +169,21 @@ async def test_a_socket_pick_reads_the_pods_document_in_its_own_round_trip(pod, 
     assert frame["deltas"][-1]["version"] == version
     assert cards[0] in [card[0] for card in frame["deltas"][-1]["seats"][str(seats[0].pk)]["pile"]]
     await page.disconnect()
+
+
+async def test_an_awaited_ready_is_refused_for_a_seat_not_the_players_and_a_pod_not_between_rounds(pod, players):
+    """``aio.amark_ready`` (the seat socket's "ready"): ``drafts_ready`` checks the holder in
+    the pod's lock, and its refusals read as ``services.mark_ready``'s."""
+    from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
+
+    seat = await database_sync_to_async(lambda: Seat.objects.get(pod=pod, position=0))()
+    with pytest.raises(ForbiddenError) as not_theirs:  # a socket opened before a hand-over
+        await aio.amark_ready(pod_id=pod.pk, seat_id=seat.pk, owner_id=players[1].pk, now=timezone.now())
+    assert not_theirs.value.code == "not_your_seat"
+    with pytest.raises(NotFoundError) as unknown:
+        await aio.amark_ready(pod_id=pod.pk, seat_id=10**12, owner_id=players[0].pk, now=timezone.now())
+    assert unknown.value.code == "unknown_seat"
+    with pytest.raises(ConflictError) as drafting:
+        await aio.amark_ready(pod_id=pod.pk, seat_id=seat.pk, owner_id=players[0].pk, now=timezone.now())
+    assert drafting.value.code == "pod_not_reviewing"
+    assert not await database_sync_to_async(lambda: Seat.objects.filter(pod=pod, ready=True).exists())()
