@@ -41,7 +41,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.models import JoinLink
 from decks import services as deck_services
-from drafts import roles, services
+from drafts import aio, roles, services
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
 from draftsite.routing import websocket_urlpatterns
 from matches import services as match_services
@@ -1049,6 +1049,20 @@ def _converter(route: str, key: str) -> str:
 router = URLRouter(websocket_urlpatterns)
 
 
+def on_a_loop_of_its_own(attempt):
+    """Run ``attempt()`` with ``async_to_sync`` (a new event loop), closing that loop's pool of
+    pick connections (``drafts.aio``) before the loop closes, as ``tests/conftest.py`` does for
+    async tests: left open, the pool's tasks once kept the loop's shutdown waiting for ever."""
+
+    async def run():
+        try:
+            return await attempt()
+        finally:
+            await aio.aclose()
+
+    return async_to_sync(run)()
+
+
 def socket_opens(path: str, user) -> bool:
     async def attempt():
         communicator = WebsocketCommunicator(router, path)
@@ -1058,7 +1072,7 @@ def socket_opens(path: str, user) -> bool:
             await communicator.disconnect()
         return connected
 
-    return async_to_sync(attempt)()
+    return on_a_loop_of_its_own(attempt)
 
 
 WEBSOCKETS = {
@@ -1119,7 +1133,7 @@ def socket_pick(path: str, user, card_id: int, pack_id: int) -> dict | None:
         finally:
             await communicator.disconnect()
 
-    return async_to_sync(attempt)()
+    return on_a_loop_of_its_own(attempt)
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)  # restores the seed catalogue
