@@ -16,7 +16,7 @@ DECLARE
   v_state text;
   v_round integer;
   v_settled jsonb;
-  v_arrivals bigint[] := '{}';
+  v_arrivals bigint[];
   v_changed boolean;
 BEGIN
   SELECT s.pod_id INTO v_pod_id FROM drafts_seat s WHERE s.id = p_seat;
@@ -39,8 +39,7 @@ BEGIN
   END IF;
   v_settled := drafts_settle_pod(v_pod_id, p_now, p_cutoff, NULL, NULL);
   v_changed := (v_settled->>'changed')::boolean;
-  SELECT array_agg(a::bigint) INTO v_arrivals FROM jsonb_array_elements_text(v_settled->'arrivals') a;
-  v_arrivals := coalesce(v_arrivals, '{}');
+  v_arrivals := ARRAY(SELECT a::bigint FROM jsonb_array_elements_text(v_settled->'arrivals') a);
   SELECT p.state, p.round INTO v_state, v_round FROM drafts_pod p WHERE p.id = v_pod_id;
   IF v_state = {{ STATE_REVIEWING }} THEN
     UPDATE drafts_seat SET ready = true WHERE id = p_seat;
