@@ -16,6 +16,19 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache (each xdist worker has its own, tests/parallel.py).
+
+    Rows share ids from one test to the next once a transactional test has emptied the tables,
+    and presence sightings are kept a day: seat 41's sighting from an earlier test would show
+    on a later test's seat 41.
+    """
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 # --- Seed card catalogue (added with the card importer) ------------------------------------
 
 SEED_CARD_FILES = [

@@ -22,6 +22,12 @@ from tests.factories import EventFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
+def seat_row(page: str, position: int) -> str:
+    """The staff pod page's table row of the seat at ``position``."""
+    start = page.index(f'data-position="{position}"')
+    return page[start : page.index("</tr>", start)]
+
+
 @pytest.fixture
 def boss(db):
     user = UserFactory(username="boss")
@@ -125,7 +131,7 @@ def test_after_a_hand_over_the_pod_page_shows_the_new_holder_not_the_old_sightin
     presence.touch(seat.pk, "old-holder-tab")
     presence.leave(seat.pk, "old-holder-tab")  # the old holder was seen a moment ago
     page = signed_in(boss).get(f"/events/pods/{pod.pk}/").content.decode()
-    assert ", seen " in page
+    assert ", seen " in seat_row(page, seat.position)
     newcomer = UserFactory(username="newcomer")
     registration = services.register_player(event_id=pod.event_id, user=newcomer, name="Nina Newcomer", actor=boss)
     with django_capture_on_commit_callbacks(execute=True):
@@ -135,5 +141,6 @@ def test_after_a_hand_over_the_pod_page_shows_the_new_holder_not_the_old_sightin
         )
     assert answer.status_code == 302
     page = signed_in(boss).get(answer["Location"]).content.decode()
-    assert "Nina Newcomer" in page and ", seen " not in page
+    row = seat_row(page, seat.position)
+    assert "Nina Newcomer" in row and ", seen " not in row
     assert presence.status([seat.pk])[seat.pk] == {"connections": 0, "last_seen": None}
