@@ -35,7 +35,6 @@ from drafts import aio, dashboards, error_codes, live, permissions, presence, pr
 from drafts.models import Event, Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
-from drafts.tasks import event_group
 from draftsite.errors import DomainError
 from draftsite.frames import GuardedJsonConsumer
 from draftsite.middleware import SERVICE_UNAVAILABLE
@@ -672,17 +671,17 @@ class EventSocket(_PodSocket):
     async def connect(self):
         await super().connect()
         if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_add(event_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_add(live.event_group(self.event_id), self.channel_name)
 
     async def disconnect(self, code):
         await super().disconnect(code)
         if self.watching_presence is not None:
             self.watching_presence.cancel()
         if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_discard(live.event_group(self.event_id), self.channel_name)
 
     async def event_changed(self, event):
-        """drafts.tasks.notify_event: pods seated or removed, settings changed."""
+        """drafts.live.notify_event: pods seated or removed, settings changed."""
         current = await database_sync_to_async(
             lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True))
         )()

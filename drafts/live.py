@@ -34,7 +34,10 @@ from collections import defaultdict
 from typing import Any, Protocol
 
 import orjson
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -505,3 +508,27 @@ def _reader(pod_id: int) -> DocumentReader:
 def _followed_here(topic: str) -> bool:
     with _hubs_lock:
         return any(topic in hub.listeners for hub in _hubs.values() if not hub.loop.is_closed())
+
+
+# --- The event's dashboards: a "changed" signal on the channel layer, no data --------------
+
+
+def event_group(event_id: int) -> str:
+    return f"event-{event_id}"
+
+
+def notify_event(event_id: int) -> None:
+    """Tell the event's dashboards that its pods or settings changed (they re-read them)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(event_group(event_id), {"type": "event.changed"})
+    except Exception:  # Redis down: dashboards fall back to polling
+        logger.warning("Could not notify event %s", event_id, exc_info=True)
+
+
+def notify_event_on_commit(event_id: int) -> None:
+    """``notify_event`` once the caller's transaction commits (the staff's list, check-in and
+    the dashboard follow at once)."""
+    transaction.on_commit(lambda: notify_event(event_id))

@@ -5,9 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from asgiref.sync import async_to_sync
 from celery import shared_task
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
@@ -57,18 +55,3 @@ def sweep_due_pods() -> int:
         ).values_list("pk", flat=True)
     )
     return sum(bool(enforce_deadlines(pod_id=pod_id, now=now, grace=True)) for pod_id in sorted(due))
-
-
-def event_group(event_id: int) -> str:
-    return f"event-{event_id}"
-
-
-def notify_event(event_id: int) -> None:
-    """Tell the event's dashboards that its pods or settings changed (they re-read them)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(event_group(event_id), {"type": "event.changed"})
-    except Exception:  # Redis down: dashboards fall back to polling
-        logger.warning("Could not notify event %s", event_id, exc_info=True)

@@ -14,7 +14,7 @@ from drafts import permissions
 from drafts.models import Seat
 from draftsite.frames import GuardedJsonConsumer
 from judgecalls import error_codes, frames
-from judgecalls.tasks import caller_group, queue_group
+from judgecalls.live import caller_group, queue_group
 
 
 def _may_listen(user, event_id: int) -> bool:

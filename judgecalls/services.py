@@ -18,7 +18,7 @@ from drafts.access import Permission, authorize
 from drafts.models import Event, Seat
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from judgecalls import error_codes
+from judgecalls import error_codes, live
 from judgecalls import proposals as site_proposals
 from judgecalls.models import MAX_REASON, CallStatus, JudgeCall, Outcome
 from matches import live as match_live
@@ -50,11 +50,9 @@ def _reason(value) -> str:
 def _notify(call: JudgeCall) -> None:
     """The queue, the caller's call box (draft page) and the caller's match page hear of it
     once the change is committed."""
-    from judgecalls.tasks import notify_caller, notify_queue
-
     event_id, call_id, caller_id = call.event_id, call.pk, call.caller_id
-    transaction.on_commit(lambda: notify_queue(event_id, call_id))
-    transaction.on_commit(lambda: notify_caller(caller_id))
+    transaction.on_commit(lambda: live.notify_queue(event_id, call_id))
+    transaction.on_commit(lambda: live.notify_caller(caller_id))
     if call.match_id is not None:
         transaction.on_commit(lambda: match_live.notify_event(event_id))
 

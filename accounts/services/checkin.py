@@ -9,17 +9,11 @@ from django.utils.translation import gettext
 
 from accounts import error_codes
 from accounts.models import CheckIn, EventCheckIn
+from drafts import live
 from drafts.access import Permission, access_event, require
 from drafts.models import Registration
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, NotFoundError
-
-
-def _notify(event_id: int) -> None:
-    from drafts import tasks  # local: tasks import services
-
-    # The staff's list and the dashboard follow at once (the event's live channel).
-    transaction.on_commit(lambda: tasks.notify_event(event_id))
 
 
 @transaction.atomic
@@ -30,7 +24,7 @@ def set_check_in_open(*, event_id: int, actor, now: dt.datetime, is_open: bool) 
     window.is_open = is_open
     window.save(update_fields=["is_open"])
     log_event(event, now, "check_in_opened" if is_open else "check_in_closed", actor)
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)
     return window
 
 
@@ -53,7 +47,7 @@ def check_in(*, event_id: int, user, now: dt.datetime) -> CheckIn:
     if window is None or not window.is_open:
         raise ConflictError(error_codes.CHECK_IN_CLOSED, gettext("Check-in is not open."))
     done = _create(registration, now, user)
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)
     return done
 
 
@@ -69,4 +63,4 @@ def staff_check_in(*, event_id: int, registration_id: int, actor, now: dt.dateti
         _create(registration, now, actor)
     else:
         CheckIn.objects.filter(registration=registration).delete()
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 from accounts import selectors as account_selectors
 from cards import selectors as card_selectors
 from cards.models import CardSet
-from drafts import error_codes
+from drafts import error_codes, live
 from drafts.access import Permission, access_event, require
 from drafts.core.timing import ROUNDS
 from drafts.models import (
@@ -33,12 +33,6 @@ MAX_POD_SIZE = 8
 
 
 MAX_CUBE_SIZE = 1000
-
-
-def _notify_event_on_commit(event_id: int) -> None:
-    from drafts import tasks  # local: tasks import services
-
-    transaction.on_commit(lambda: tasks.notify_event(event_id))
 
 
 @transaction.atomic
@@ -211,7 +205,7 @@ def seat_players(
             Seat(pod=pod, position=i, registration_id=rid, is_automatic=rid in guests) for i, rid in enumerate(group)
         )
         created.append(pod)
-    _notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
+    live.notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
 
 

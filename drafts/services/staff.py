@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts import error_codes, selectors
+from drafts import error_codes, live, selectors
 from drafts.access import Permission, access_event, require
 from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
@@ -48,12 +48,6 @@ def _role(role: str) -> str:
     return role
 
 
-def _notify(event_id: int) -> None:
-    from drafts import tasks  # local: tasks import services
-
-    transaction.on_commit(lambda: tasks.notify_event(event_id))
-
-
 def _username(user) -> str:
     return user.get_username() if user is not None else ""
 
@@ -74,7 +68,7 @@ def add_event_staff(*, event_id: int, user, role: str, actor=None, now: dt.datet
     staff, created = EventStaff.objects.get_or_create(event=event, user=user, role=role)
     if created:
         log_event(event, now, "staff_added", actor, user=_username(user), role=role)
-        _notify(event.pk)
+        live.notify_event_on_commit(event.pk)
     return staff
 
 
@@ -127,7 +121,7 @@ def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime 
     _keep_an_organiser(event, staff)
     staff.delete()
     log_event(event, now, "staff_removed", actor, user=_username(staff.user), role=staff.role)
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)
 
 
 @transaction.atomic
@@ -149,7 +143,7 @@ def change_staff_role(*, event_id: int, staff_id: int, role: str, actor, now: dt
     staff.role = role
     staff.save(update_fields=["role"])
     log_event(event, now, "staff_role_changed", actor, user=_username(staff.user), role=role, previous=previous)
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)
     return staff
 
 
@@ -226,7 +220,7 @@ def accept_staff_invitation(*, token: str, user, now: dt.datetime | None = None)
         role=invitation.role,
         invitation=invitation.pk,
     )
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)
     return staff
 
 
@@ -302,5 +296,5 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
                 live.notify_pod(pod_id, version)
 
         transaction.on_commit(tell)
-    _notify(event.pk)
+    live.notify_event_on_commit(event.pk)
     return event

@@ -189,10 +189,10 @@ def test_staff_pages_add_by_username_change_role_remove_and_invite(event, organi
 def test_event_patch_goes_through_the_service_logs_and_tells_live_pages(
     event, organiser, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from drafts import tasks
+    from drafts import live
 
     told = []
-    monkeypatch.setattr(tasks, "notify_event", lambda event_id: told.append(event_id))
+    monkeypatch.setattr(live, "notify_event", lambda event_id: told.append(event_id))
     with django_capture_on_commit_callbacks(execute=True):
         response = api(organiser).patch(
             f"/api/events/{event.pk}/", {"decklists_published": True, "deck_building_minutes": 30}, format="json"

@@ -1,4 +1,5 @@
-"""Live updates of the judge-call queue and of the caller's pages (no data on the socket)."""
+"""Live updates of the judge-call queue and of the caller's pages (no data on the socket): the
+services call these once their change commits."""
 
 from __future__ import annotations
 
