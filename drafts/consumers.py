@@ -390,16 +390,16 @@ class _PodSocket(GuardedJsonConsumer):
         for pod_id, document in newest.items():
             if pod_id not in self.version or document.version <= self.version[pod_id]:
                 continue
-            viewer = self.viewer_for(pod_id)
+            after = state.pieces(document, self.viewer_for(pod_id))
+            changed = state.changed_pieces(self.shown[pod_id], after)
+            if not changed:  # nothing this viewer sees: its version stays
+                continue
             due = self.delta_sent_at.get(pod_id, float("-inf")) + self.BOARD_EVERY
-            if loop.time() < due and not state.own_pieces_changed(document, viewer, self.shown[pod_id]):
+            if loop.time() < due and state.board_only(changed):
                 self.newest.setdefault(pod_id, document)  # unless a newer one came meanwhile
                 self.flush_at(due)
                 continue
-            after = state.pieces(document, viewer)
-            if not state.changed_keys(self.shown[pod_id], after):  # nothing this viewer sees: its version stays
-                continue
-            changes = state.delta(self.shown[pod_id], after)
+            changes = state.changes(changed)
             start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
             self.delta_sent_at[pod_id] = loop.time()
             try:

@@ -310,7 +310,7 @@ def pieces(document: Document, viewer: Viewer) -> dict[str, bytes]:
 
 def own_pieces_changed(document: Document, viewer: Viewer, shown: dict[str, bytes]) -> bool:
     """Whether anything but the seats' places on the board differs from ``shown``: what
-    ``board_only`` would say of ``changed_keys``, without building the whole view (most
+    ``board_only`` would say of ``changed_pieces``, without building the whole view (most
     documents a seat page hears are a neighbour's pick, held back for the board's turn)."""
     shared = document.shared_pieces
     if shown.get("pod") != shared["pod"] or shown.get("piles_open") != shared["piles_open"]:
@@ -354,15 +354,26 @@ def snapshot_state(shown: dict[str, bytes]) -> dict:
     }
 
 
-def changed_keys(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
-    """The pieces of ``after`` that differ from ``before``."""
-    return [key for key, value in after.items() if before.get(key) != value]
+def changed_pieces(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes]:
+    """The pieces of ``after`` that differ from ``before`` (compared as encoded, so equal
+    content is never sent again)."""
+    return {key: value for key, value in after.items() if before.get(key) != value}
+
+
+def board_only(changed: dict[str, bytes]) -> bool:
+    """Whether only seats' places on the open board changed (a page gets those at most every
+    ``BOARD_EVERY`` seconds)."""
+    return all(key.startswith("board:") for key in changed)
+
+
+def changes(changed: dict[str, bytes]) -> dict:
+    """The changes of a ``protocol.Delta`` from the changed pieces."""
+    return _assemble(changed)
 
 
 def delta(before: dict[str, bytes], after: dict[str, bytes]) -> dict:
-    """The changes of a ``protocol.Delta``: every piece of ``after`` that differs from
-    ``before`` (pieces are compared as encoded, so equal content is never sent again)."""
-    return _assemble({key: value for key, value in after.items() if before.get(key) != value})
+    """The changes of a ``protocol.Delta`` from one view to the next."""
+    return changes(changed_pieces(before, after))
 
 
 def snapshot_frame(document: Document, shown: dict[str, bytes], *, cards_url: str, now: dt.datetime) -> str:
