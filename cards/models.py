@@ -4,7 +4,7 @@ official checklist and substitute cards that may stand in for double-faced cards
 
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class Layout(models.TextChoices):
@@ -12,7 +12,7 @@ class Layout(models.TextChoices):
     TRANSFORM = "transform", gettext_lazy("Transforming double-faced")
     MODAL_DFC = "modal_dfc", gettext_lazy("Modal double-faced")
     MELD = "meld", gettext_lazy("Meld")
-    FLIP = "flip", gettext_lazy("Flip")
+    FLIP = "flip", pgettext_lazy("card layout", "Flip")
     SPLIT = "split", gettext_lazy("Split")
     ADVENTURE = "adventure", gettext_lazy("Adventure")
     SAGA = "saga", gettext_lazy("Saga")

@@ -126,11 +126,13 @@ def test_the_search_finds_template_strings():
 def test_committed_mo_is_the_compiled_po(lang, domain):
     """The site runs the committed .mo files: they must hold what the .po files say."""
     base = ROOT / "locale" / lang / "LC_MESSAGES" / domain
-    compiled = {(e.msgid, e.msgid_plural): (e.msgstr, dict(e.msgstr_plural)) for e in polib.mofile(str(base) + ".mo")}
+    compiled = {
+        (e.msgctxt, e.msgid, e.msgid_plural): (e.msgstr, dict(e.msgstr_plural)) for e in polib.mofile(str(base) + ".mo")
+    }
     for entry in catalogue(lang, domain):
         if entry.obsolete or not entry.msgid:
             continue
-        got = compiled.get((entry.msgid, entry.msgid_plural))
+        got = compiled.get((entry.msgctxt, entry.msgid, entry.msgid_plural))
         assert got is not None, f"not compiled: {entry.msgid!r} (run make messages)"
         if entry.msgid_plural:
             assert got[1] == {int(k): v for k, v in entry.msgstr_plural.items()}
@@ -216,6 +218,21 @@ def test_the_live_pages_script_strings_come_translated(client, accept, expected)
     import json
 
     assert f'"Pick": {json.dumps(expected)}' in response.content.decode()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_word_with_two_meanings_has_a_context_for_each(lang):
+    """ "Flip" names a card layout (a flip card) and is the verb on the draft page's button and
+    the rules desk's action: one entry made the Russian button read "flip card"."""
+    from django.utils import translation
+
+    from cards.models import Layout
+
+    with translation.override(HTTP_LANGUAGES[lang]):
+        layout, verb = str(Layout.FLIP.label), translation.pgettext("verb", "Flip")
+    assert layout != verb and "Flip" not in (layout, verb)
+    script = {(entry.msgctxt, entry.msgid) for entry in catalogue(lang, "djangojs")}
+    assert ("verb", "Flip") in script and (None, "Flip") not in script
 
 
 @pytest.mark.django_db

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from cards.models import Layout
 from cards.rules import ACTIONS
@@ -30,7 +30,7 @@ ACTION_LABELS = {
     "resolve": gettext_lazy("Resolve"),
     "put_onto_battlefield": gettext_lazy("Put onto the battlefield"),
     "transform": gettext_lazy("Transform"),
-    "flip": gettext_lazy("Flip"),
+    "flip": pgettext_lazy("verb", "Flip"),
     "turn_face_up": gettext_lazy("Turn face up"),
     "turn_face_down": gettext_lazy("Turn face down"),
     "manifest": gettext_lazy("Manifest"),

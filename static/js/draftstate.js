@@ -22,6 +22,7 @@
   "use strict";
   var gettext = window.gettext || function (text) { return text; };
   var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var pgettext = window.pgettext || function (context, text) { return text; };
 
   var root = document.getElementById("live");
   if (!root || root.getAttribute("data-draw") !== "state") return;
@@ -219,7 +220,7 @@
       esc(rarityLetter(c.rarity)) + "</span> " + esc(rarityText(c.rarity)) + (c.foil ? " " + t(gettext("· foil")) : "") + "</span>\n";
     if (c.is_dfc) {
       h += '    <span class="tag dfc-tag">' + t(gettext("DFC")) + "</span>\n" +
-        '    <button type="button" class="flip" aria-pressed="false" aria-controls="card-' + id + '" data-flip>' + t(gettext("Flip")) +
+        '    <button type="button" class="flip" aria-pressed="false" aria-controls="card-' + id + '" data-flip>' + t(pgettext("verb", "Flip")) +
         '<span class="visually-hidden"> ' + esc(c.name) + "</span></button>";
     }
     h += "\n  </div>\n";
