@@ -317,7 +317,7 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
         .select_related("auth_token")[: players or args.players]
     )
     Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in chosen)
-    pods = services.seat_players(event_id=event.pk, seed=args.seed)
+    pods = services.seat_players(event_id=event.pk, seed=args.seed, actor=organiser)
     for pod in pods if start else ():
         services.start_pod(pod_id=pod.pk, actor=organiser)
     # every seat of a new event has a registration

@@ -11,9 +11,12 @@ through ``authorize`` (or ``access_event``), and each refusal has one code where
 (``tests/test_access_layer.py``) fails when a permission helper is written anywhere else.
 
 Who acts: a person (a user, perhaps anonymous) or ``SYSTEM``, the trusted caller (Celery
-tasks, timers, the demo, benchmarks). ``authorize`` refuses ``None`` like an anonymous user;
-``require`` and the ``access_*`` helpers still read ``user=None`` as the system, for the draft
-engine's services, whose ``actor=None`` defaults predate ``SYSTEM``.
+tasks, timers, the demo, management commands, simulations, benchmarks), passed explicitly.
+``None`` never means the system: ``authorize`` and the ``access_*`` helpers refuse it like an
+anonymous user wherever a permission is asked (a look-up without ``permission=`` is only a
+look-up). Every service takes the acting user as a required keyword, ``actor`` (no default), as
+Zulip's ``acting_user``: a test (``tests/test_access_layer.py``) fails on an ``actor`` with a
+default.
 
 Other apps call ``access_event`` for their events too, e.g.
 ``access_event(event_id)`` (look-up only), ``access_event(event_id, user, permission=Permission.STAFF)``
@@ -121,11 +124,6 @@ def authorize(actor, event: Event | int, permission: Permission, *, message: str
     raise denied
 
 
-def require(user, event: Event | int, permission: Permission, message: str | Promise | None = None) -> None:
-    """``authorize``, with ``user=None`` read as the trusted system (the draft engine's services)."""
-    authorize(SYSTEM if user is None else user, event, permission, message=message)
-
-
 def require_event_creator(user) -> None:
     if not permissions.can_create_event(user):
         raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only organisers may create events."))
@@ -140,7 +138,9 @@ def access_event(
     for_update: bool = False,
     message: str | Promise | None = None,
 ) -> Event:
-    """The event ``event_id`` (of ``draft_format``, if given), if ``user`` has ``permission``."""
+    """The event ``event_id`` (of ``draft_format``, if given), if ``user`` (a user or ``SYSTEM``;
+    ``None`` is refused like an anonymous user) has ``permission``; without ``permission`` only a
+    look-up."""
     events = Event.objects.select_for_update() if for_update else Event.objects
     events = events.filter(pk=event_id)
     if draft_format is not None:
@@ -153,7 +153,7 @@ def access_event(
             )
         raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": event_id})
     if permission is not None:
-        require(user, event, permission, message)
+        authorize(user, event, permission, message=message)
     return event
 
 
@@ -183,30 +183,30 @@ def access_own_seat(actor, pod: Pod, *, message: str | Promise | None = None) ->
 
 
 def access_pod(pod_id: int, user=None, *, permission: Permission | None = None) -> Pod:
-    """The pod ``pod_id`` with its event, if ``user`` has ``permission`` (ORGANISER, STAFF or
-    POD_MEMBER)."""
+    """The pod ``pod_id`` with its event, if ``user`` (as in ``access_event``) has ``permission``
+    (ORGANISER, STAFF or POD_MEMBER)."""
     pod = Pod.objects.select_related("event").filter(pk=pod_id).first()
     if pod is None:
         raise NotFoundError(error_codes.UNKNOWN_POD, gettext("No pod has id %(pk)s.") % {"pk": pod_id})
     if permission is not None:
-        authorize_pod(SYSTEM if user is None else user, pod, permission)
+        authorize_pod(user, pod, permission)
     return pod
 
 
 def access_seat(seat_id: int, user=None, *, permission: Permission | None = None) -> Seat:
-    """The seat ``seat_id`` with its registration, pod and event, if ``user`` has
-    ``permission`` (SEAT_OWNER, SEAT_READER or ORGANISER)."""
+    """The seat ``seat_id`` with its registration, pod and event, if ``user`` (as in
+    ``access_event``) has ``permission`` (SEAT_OWNER, SEAT_READER or ORGANISER)."""
     seat = Seat.objects.select_related("registration", "pod__event").filter(pk=seat_id).first()
     if seat is None:
         raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext("No seat has id %(pk)s.") % {"pk": seat_id})
-    if permission is None or user is None:
+    if permission is None or user is SYSTEM:
         return seat
     if permission == Permission.SEAT_OWNER:
-        allowed = permissions.owns_seat(user, seat)
+        allowed = permissions.owns_seat(user, seat)  # None and anonymous users own no seat
     elif permission == Permission.SEAT_READER:
         allowed = permissions.owns_seat(user, seat) or permissions.sees_everything(user, seat.pod.event)
     else:
-        require(user, seat.pod.event, permission)
+        authorize(user, seat.pod.event, permission)
         return seat
     if not allowed:
         raise _denied(permission)

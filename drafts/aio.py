@@ -36,7 +36,7 @@ async def amake_pick(
     pod_id: int | None = None,
     seat_id: int,
     draft_card_id: int,
-    actor_id: int | None,
+    actor_id: int,
     owner_id: int | None,
     position: int | None,
     pack_id: int | None,
@@ -45,7 +45,8 @@ async def amake_pick(
 ) -> dict:
     """``services.make_pick`` from an event loop (the seat socket): the same order, the same
     database function, the same reading of its answer, awaited without a thread. Returns the
-    answer's body. ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
+    answer's body. ``actor_id`` is the socket's user's id (``None`` is refused, as in
+    ``PickOrder.of``). ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
     the pod's other picks in this process (``_turn``)."""
     order = PickOrder.of(
         seat_id=seat_id,

@@ -53,6 +53,7 @@ def create_demo_event(now=None):
     from django.utils import timezone
 
     from drafts import services
+    from drafts.access import SYSTEM
     from drafts.models import DraftCard, Event, EventStaff, Pack, Seat, StaffRole
 
     existing = Event.objects.filter(name=DEMO_EVENT_NAME).first()
@@ -74,9 +75,10 @@ def create_demo_event(now=None):
     )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
     registrations = [
-        services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}")) for n in range(1, 9)
+        services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
+        for n in range(1, 9)
     ]
-    (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]])
+    (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]], actor=SYSTEM)
     services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
     for seat in Seat.objects.filter(pod=pod, position__gt=0).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()

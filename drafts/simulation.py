@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, DraftFormat, Pack, Pick, Pod, PodState, Seat
 
 
@@ -69,17 +70,19 @@ def simulate_draft(
         set_codes=[set_code] if set_code else [],
         cube_list=cube_list or [],
     )
-    registrations = [services.register_player(event_id=event.pk, name=f"Drafter {n}") for n in range(1, players + 1)]
-    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in registrations]])
+    registrations = [
+        services.register_player(event_id=event.pk, name=f"Drafter {n}", actor=SYSTEM) for n in range(1, players + 1)
+    ]
+    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in registrations]], actor=SYSTEM)
     Seat.objects.filter(pod=pod).update(is_automatic=True)
-    services.start_pod(pod_id=pod.pk, now=now)
+    services.start_pod(pod_id=pod.pk, actor=SYSTEM, now=now)
     clock = now
     for _ in range(20):  # rounds and review clocks: a handful of steps
         pod.refresh_from_db()
         if pod.state in (PodState.DECK_BUILDING, PodState.DONE):
             break
         if pod.state == PodState.REVIEWING:
-            services.advance_round(pod_id=pod.pk, now=clock)
+            services.advance_round(pod_id=pod.pk, actor=SYSTEM, now=clock)
         clock += dt.timedelta(minutes=5)
         services.enforce_deadlines(pod_id=pod.pk, now=clock)
     pod.refresh_from_db()

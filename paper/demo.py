@@ -20,6 +20,7 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     from django.utils import timezone
 
     from drafts import services as draft_services
+    from drafts.access import SYSTEM
     from drafts.models import Event, EventStaff, StaffRole
     from paper import services
 
@@ -42,11 +43,11 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
     players = [
-        draft_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"))
+        draft_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
         for n in range(1, 9)
     ]
     guests = [
-        draft_services.register_player(event_id=event.pk, name=name)
+        draft_services.register_player(event_id=event.pk, name=name, actor=SYSTEM)
         for name in (
             "Ana Souza",
             "Bruno Lima",
@@ -62,6 +63,7 @@ def create_demo_paper_event(now: dt.datetime | None = None):
         event_id=event.pk,
         seed=2026,
         pods=[[r.pk for r in players[:4] + guests[:4]], [r.pk for r in players[4:] + guests[4:]]],
+        actor=SYSTEM,
     )
     flight = services.start_flight(
         event_id=event.pk, pod_ids=[p.pk for p in pods], actor=organiser, now=now - dt.timedelta(seconds=5)

@@ -11,7 +11,10 @@ every module of the project and fails on one it does not know.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import re
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +22,7 @@ APPS = ("accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matc
 ACCESS_MODULE = "drafts/access.py"
 PAGE_ERRORS_MODULE = "draftsite/pages.py"
 HELPER_NAME = re.compile(r"^_?require_|^_?check_\w*permission")
-PERMISSION_WORDS = {"ForbiddenError", "PermissionDenied", "permissions", "authorize", "authorize_pod", "require"}
+PERMISSION_WORDS = {"ForbiddenError", "PermissionDenied", "permissions", "authorize", "authorize_pod"}
 STATE_ERRORS = {"NotFoundError", "DomainError", "ConflictError"}  # a state check, not a permission
 
 # Rules about an app's own objects, which drafts.access cannot ask without importing the apps
@@ -104,3 +107,53 @@ def test_the_helper_walk_sees_a_helper_written_again():
 
 def test_pages_turn_domain_errors_into_responses_in_one_place():
     assert page_error_handlers() == set(), "use draftsite.pages (on_page, run, for_form)"
+
+
+def _service_modules():
+    """Every module of the apps' service layers (``services.py`` and ``services/*.py``)."""
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            if "migrations" in relative.parts or not any(part.startswith("services") for part in relative.parts):
+                continue
+            name = ".".join(relative.with_suffix("").parts)
+            yield importlib.import_module(name.removesuffix(".__init__"))
+
+
+def _public_callables(module):
+    for name, value in vars(module).items():
+        if name.startswith("_") or getattr(value, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(value):
+            yield f"{module.__name__}.{name}", value
+        elif inspect.isclass(value):
+            for attribute, member in vars(value).items():
+                member = member.__func__ if isinstance(member, classmethod | staticmethod) else member
+                if not attribute.startswith("_") and inspect.isfunction(member):
+                    yield f"{module.__name__}.{name}.{attribute}", member
+
+
+def test_no_service_gives_the_acting_user_a_default():
+    """Issue 31: who acts is always said (a user, or ``drafts.access.SYSTEM``): a default (``None``
+    read as the system here, as nobody there) is how the two meanings crept in."""
+    checked, defaulted = 0, []
+    for module in _service_modules():
+        for qualified, function in _public_callables(module):
+            actor = inspect.signature(function).parameters.get("actor")
+            if actor is None:
+                continue
+            checked += 1
+            if actor.default is not inspect.Parameter.empty:
+                defaulted.append(qualified)
+    assert checked > 50  # the walk sees the services (drafts, accounts, paper, penalties, matches...)
+    assert not defaulted, f"make the acting user required (pass SYSTEM for the system): {defaulted}"
+
+
+def test_the_default_walk_sees_a_default_written_again():
+    module = types.ModuleType("services_example")
+    exec(
+        "def start(*, pod_id, actor=None): ...\nclass Order:\n    @classmethod\n    def of(cls, *, actor=None): ...\n",
+        module.__dict__,
+    )
+    found = [q for q, f in _public_callables(module) if inspect.signature(f).parameters["actor"].default is None]
+    assert found == ["services_example.start", "services_example.Order.of"]

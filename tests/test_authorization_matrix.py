@@ -42,6 +42,7 @@ from accounts import services as account_services
 from accounts.models import JoinLink
 from decks import services as deck_services
 from drafts import aio, roles, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
 from draftsite.routing import websocket_urlpatterns
 from matches import services as match_services
@@ -102,7 +103,7 @@ def _picks(pod, rounds_of_picks: int) -> None:
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is not None:
                 card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
-                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0)
+                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0, actor=SYSTEM)
 
 
 def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks: bool = True) -> World:
@@ -120,9 +121,9 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     )
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=u) for u in players]
+    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
     pod, other_pod = services.seat_players(
-        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]]
+        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]], actor=SYSTEM
     )
     other_event = services.create_event(
         name="Elsewhere",
@@ -133,8 +134,10 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
         pick_timer=False,
     )
     EventStaff.objects.create(event=other_event, user=other_judge, role=StaffRole.JUDGE)
-    foreign_regs = [services.register_player(event_id=other_event.pk, user=u) for u in foreign_players]
-    (foreign_pod,) = services.seat_players(event_id=other_event.pk, seed=5, pods=[[r.pk for r in foreign_regs]])
+    foreign_regs = [services.register_player(event_id=other_event.pk, user=u, actor=SYSTEM) for u in foreign_players]
+    (foreign_pod,) = services.seat_players(
+        event_id=other_event.pk, seed=5, pods=[[r.pk for r in foreign_regs]], actor=SYSTEM
+    )
     for p, by in ((pod, organiser), (other_pod, organiser), (foreign_pod, other_organiser)):
         services.start_pod(pod_id=p.pk, actor=by, now=T0)  # each event's own organiser
         _picks(p, 2)
@@ -246,16 +249,18 @@ def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge
     )
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=u) for u in players]
+    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
     pod, other_pod = services.seat_players(
-        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]]
+        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]], actor=SYSTEM
     )
     foreign = services.create_event(
         name="Paper elsewhere", date=T0.date(), created_by=other_organiser, draft_format="paper", set_codes=["ISD"]
     )
     EventStaff.objects.create(event=foreign, user=other_judge, role=StaffRole.JUDGE)
-    foreign_regs = [services.register_player(event_id=foreign.pk, user=u) for u in foreign_players]
-    (foreign_pod,) = services.seat_players(event_id=foreign.pk, seed=5, pods=[[r.pk for r in foreign_regs]])
+    foreign_regs = [services.register_player(event_id=foreign.pk, user=u, actor=SYSTEM) for u in foreign_players]
+    (foreign_pod,) = services.seat_players(
+        event_id=foreign.pk, seed=5, pods=[[r.pk for r in foreign_regs]], actor=SYSTEM
+    )
     flight = paper_services.start_flight(event_id=event.pk, pod_ids=[pod.pk], actor=organiser)
     foreign_flight = paper_services.start_flight(event_id=foreign.pk, pod_ids=[foreign_pod.pk], actor=other_organiser)
     paper_services.control_pod(pod_id=pod.pk, action="pause", actor=judge, reason=PAPER_SECRET)

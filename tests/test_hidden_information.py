@@ -35,6 +35,7 @@ from django.test import Client
 
 from decks import services as deck_services
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
 from draftsite.routing import websocket_urlpatterns
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
@@ -219,16 +220,16 @@ def draft_step(pod_id: int, *, skip_seat: int | None = None, picked: bool = Fals
     pod = Pod.objects.get(pk=pod_id)
     if pod.state != PodState.DRAFTING:
         if pod.state == PodState.REVIEWING:
-            services.advance_round(pod_id=pod_id)
+            services.advance_round(pod_id=pod_id, actor=SYSTEM)
         return Pod.objects.get(pk=pod_id).state
     for seat in Seat.objects.filter(pod_id=pod_id).exclude(pk=skip_seat).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         if pack is not None:
             card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
-            services.make_pick(seat_id=seat.pk, draft_card_id=card.pk)
+            services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=SYSTEM)
             picked = True
     if not picked:
-        services.advance_round(pod_id=pod_id)
+        services.advance_round(pod_id=pod_id, actor=SYSTEM)
     return Pod.objects.get(pk=pod_id).state
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from accounts import error_codes
 from accounts.models import CheckIn, EventCheckIn
 from drafts import live
-from drafts.access import Permission, access_event, require
+from drafts.access import Permission, access_event, authorize
 from drafts.models import Registration
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, NotFoundError
@@ -19,7 +19,7 @@ from draftsite.errors import ConflictError, NotFoundError
 @transaction.atomic
 def set_check_in_open(*, event_id: int, actor, now: dt.datetime, is_open: bool) -> EventCheckIn:
     event = access_event(event_id, for_update=True)
-    require(actor, event, Permission.ORGANISER)
+    authorize(actor, event, Permission.ORGANISER)
     window, _ = EventCheckIn.objects.select_for_update().get_or_create(event=event, defaults={"opened_at": now})
     window.is_open = is_open
     window.save(update_fields=["is_open"])
@@ -55,7 +55,7 @@ def check_in(*, event_id: int, user, now: dt.datetime) -> CheckIn:
 def staff_check_in(*, event_id: int, registration_id: int, actor, now: dt.datetime, checked: bool) -> None:
     """Staff tick (or untick) a player on the list, open or not."""
     event = access_event(event_id)
-    require(actor, event, Permission.STAFF)
+    authorize(actor, event, Permission.STAFF)
     registration = Registration.objects.filter(event=event, pk=registration_id).first()
     if registration is None:
         raise NotFoundError(error_codes.UNKNOWN_REGISTRATION, gettext("No such player in this event."))

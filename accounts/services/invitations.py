@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from accounts import error_codes
 from accounts.models import Profile
 from accounts.services.mail import send_user_mail
-from drafts.access import Permission, access_event, require
+from drafts.access import Permission, access_event, authorize
 from drafts.models import Registration
 from drafts.services.events import register_player
 from draftsite.errors import DomainError
@@ -151,7 +151,7 @@ def _free_username(base: str, taken: set[str]) -> str:
 @transaction.atomic
 def import_players(*, event_id: int, actor, text: str) -> ImportResult:
     event = access_event(event_id, for_update=True)
-    require(actor, event, Permission.ORGANISER)
+    authorize(actor, event, Permission.ORGANISER)
     rows = parse_player_list(text)
     User = get_user_model()
     problems: list[dict] = []
@@ -202,7 +202,7 @@ def import_players(*, event_id: int, actor, text: str) -> ImportResult:
                 "added",
                 {"event": event, "url": settings.SITE_URL + reverse("drafts:event-detail", args=[event.pk])},
             )
-        registered.append(register_player(event_id=event.pk, user=user, name=row.name))
+        registered.append(register_player(event_id=event.pk, user=user, name=row.name, actor=actor))
     return ImportResult(registered, invited, already)
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from accounts import error_codes, selectors
 from accounts.models import JoinLink, WaitlistEntry
 from accounts.services.mail import send_user_mail
-from drafts.access import Permission, access_event, require
+from drafts.access import Permission, access_event, authorize
 from drafts.models import DraftFormat, Event, Registration, Seat
 from drafts.services.events import register_player
 from drafts.services.staff import log_event
@@ -52,7 +52,7 @@ def open_registration(
 ) -> JoinLink:
     """Open (or re-configure) the event's registration; the link's token is kept."""
     event = access_event(event_id, for_update=True)
-    require(actor, event, Permission.ORGANISER)
+    authorize(actor, event, Permission.ORGANISER)
     if capacity is not None and capacity < 1:
         raise DomainError(
             error_codes.INVALID_CAPACITY, gettext("The capacity is at least one player."), field="capacity"
@@ -80,7 +80,7 @@ def open_registration(
 @transaction.atomic
 def close_registration(*, event_id: int, actor, now: dt.datetime) -> JoinLink:
     event = access_event(event_id, for_update=True)
-    require(actor, event, Permission.ORGANISER)
+    authorize(actor, event, Permission.ORGANISER)
     link = JoinLink.objects.select_for_update().filter(event=event).first()
     if link is None:
         raise NotFoundError(error_codes.UNKNOWN_JOIN_LINK, gettext("Registration was never opened for this event."))

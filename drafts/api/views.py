@@ -81,7 +81,7 @@ class RegistrationListView(APIView):
         event = access.access_event(pk)
         data = validated(s.RegistrationInput, request)
         if data:
-            access.require(request.user, event, Permission.ORGANISER)
+            access.authorize(request.user, event, Permission.ORGANISER)
             user = None
             if data.get("username"):
                 user = get_user_model().objects.filter(username=data["username"]).first()

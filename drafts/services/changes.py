@@ -9,11 +9,13 @@ import datetime as dt
 from django.conf import settings
 from django.db import transaction
 
+from drafts.access import SYSTEM
 from drafts.models import Pod, PodLogEntry
 
 
-def log_action(pod: Pod, at: dt.datetime, action: str, actor=None, **details) -> None:
-    PodLogEntry.objects.create(pod=pod, at=at, actor=actor, action=action, details=details)
+def log_action(pod: Pod, at: dt.datetime, action: str, actor, **details) -> None:
+    """Log ``action`` on the pod, by ``actor``: a user, or ``SYSTEM`` (the row names no user)."""
+    PodLogEntry.objects.create(pod=pod, at=at, actor=None if actor is SYSTEM else actor, action=action, details=details)
 
 
 def touch(pod: Pod) -> None:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from drafts import error_codes
-from drafts.access import Permission, access_pod_seat, require
+from drafts.access import Permission, access_pod_seat, authorize
 from drafts.core.timing import ROUNDS
 from drafts.locking import lock_pod
 from drafts.models import Event, Pack, Pod, PodAction, PodState
@@ -38,7 +38,7 @@ def _finish(pod: Pod) -> Pod:
 
 @transaction.atomic
 def extend_clocks(
-    *, pod_id: int, seconds: int, seat_id: int | None = None, actor=None, now: dt.datetime | None = None
+    *, pod_id: int, seconds: int, seat_id: int | None = None, actor, now: dt.datetime | None = None
 ) -> Pod:
     """Give more time on whatever clock is running: every current pick timer (or one seat's),
     the review clock between rounds, or the deck-building clock. A paused pod keeps the extra
@@ -54,7 +54,7 @@ def extend_clocks(
             field="seconds",
         )
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     state = pod.effective_state
     paused = pod.state == PodState.PAUSED
@@ -118,7 +118,7 @@ def _extend_pod_clock(pod: Pod, state: str, seat, seconds: int, paused: bool) ->
 
 
 @transaction.atomic
-def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None, now: dt.datetime | None = None) -> Pod:
+def set_deck_building_clock(*, pod_id: int, minutes: int, actor, now: dt.datetime | None = None) -> Pod:
     """Change the deck-building time.
 
     In deck building the clock restarts with ``minutes`` from now (frozen at that if paused).
@@ -134,7 +134,7 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None, now: dt.da
             field="minutes",
         )
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     state = pod.effective_state
     if state == PodState.DONE:
@@ -154,7 +154,7 @@ def set_deck_building_clock(*, pod_id: int, minutes: int, actor=None, now: dt.da
 
 
 @transaction.atomic
-def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None, now: dt.datetime | None = None) -> Pod:
+def start_deck_building(*, pod_id: int, minutes: int | None = None, actor, now: dt.datetime | None = None) -> Pod:
     """Start the deck-building clock now, with the full time (or ``minutes``).
 
     The engine starts deck building by itself at the last pick; this ends a review of the
@@ -170,7 +170,7 @@ def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None, 
             field="minutes",
         )
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     if pod.state == PodState.PAUSED:
         raise ConflictError(error_codes.POD_PAUSED, gettext("Resume the pod first."))
@@ -190,12 +190,12 @@ def start_deck_building(*, pod_id: int, minutes: int | None = None, actor=None, 
 
 
 @transaction.atomic
-def regenerate_spectator_token(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
+def regenerate_spectator_token(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     """A new spectator link for the pod; the old one stops working at once (open
     spectator pages are disconnected and their next fetch is refused)."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     pod.spectator_token = secrets.token_urlsafe(24)
     log_action(pod, now, PodAction.SPECTATOR_LINK_REGENERATED, actor)
     _finish(pod)

@@ -14,7 +14,7 @@ from accounts import selectors as account_selectors
 from cards import selectors as card_selectors
 from cards.models import CardSet
 from drafts import error_codes, live
-from drafts.access import Permission, access_event, require
+from drafts.access import SYSTEM, Permission, access_event, authorize
 from drafts.core.timing import ROUNDS
 from drafts.models import (
     DraftFormat,
@@ -125,19 +125,19 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
 
 @transaction.atomic
 def register_player(
-    *, event_id: int, user=None, name: str | None = None, actor=None, share_pick_data: bool = False
+    *, event_id: int, user=None, name: str | None = None, actor, share_pick_data: bool = False
 ) -> Registration:
     """Register an account (name defaults to the username) or a guest by name.
 
-    ``actor`` registers themself, or, as an organiser of the event, anyone."""
+    ``actor`` registers themself, or, as an organiser of the event (or ``SYSTEM``), anyone."""
     event = access_event(event_id)
-    if actor is not None and (name is not None or user is None or user.pk != actor.pk):
-        require(actor, event, Permission.ORGANISER)
+    if actor is not SYSTEM and (actor is None or name is not None or user is None or user.pk != actor.pk):
+        authorize(actor, event, Permission.ORGANISER)
     display = (name or (user.get_username() if user else "")).strip()
     if not display:
         raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
     if user is not None and Registration.objects.filter(event=event, user=user).exists():
-        if actor is not None and actor.pk != user.pk:  # an organiser registering someone else
+        if actor is not SYSTEM and actor.pk != user.pk:  # an organiser registering someone else
             raise ConflictError(
                 error_codes.ALREADY_REGISTERED,
                 gettext("%(name)s is already registered for this event.") % {"name": user.get_username()},
@@ -173,7 +173,7 @@ def split_into_pods(count: int, max_size: int = MAX_POD_SIZE) -> list[int]:
 
 @transaction.atomic
 def seat_players(
-    *, event_id: int, seed: int | None = None, pods: Sequence[Sequence[int]] | None = None, actor=None
+    *, event_id: int, seed: int | None = None, pods: Sequence[Sequence[int]] | None = None, actor
 ) -> list[Pod]:
     """Seat every registered player into pods of up to eight.
 
@@ -182,7 +182,7 @@ def seat_players(
     long as no pod has started.
     """
     event = access_event(event_id, for_update=True)
-    require(actor, event, Permission.ORGANISER)
+    authorize(actor, event, Permission.ORGANISER)
     old = _locked_unstarted_pods(event)
     # Once check-in is open, only the players who checked in are seated (accounts).
     registrations = account_selectors.seatable_registration_ids(event.pk)
@@ -241,7 +241,7 @@ def _groups_by_hand(pods: Sequence[Sequence[int]], registrations: set[int]) -> l
 
 
 @transaction.atomic
-def move_player(*, registration_id: int, pod_id: int, position: int | None = None, actor=None) -> Seat:
+def move_player(*, registration_id: int, pod_id: int, position: int | None = None, actor) -> Seat:
     """Move a seated player to another pod (or seat) before that pod starts.
 
     Into an occupied seat the two players swap; with no position the player takes the next
@@ -251,7 +251,7 @@ def move_player(*, registration_id: int, pod_id: int, position: int | None = Non
     target = Pod.objects.select_for_update().filter(pk=pod_id).first()
     if registration is None or target is None or target.event_id != registration.event_id:
         raise NotFoundError(error_codes.UNKNOWN_SEAT, gettext("No such player or pod in this event."))
-    require(actor, target.event, Permission.ORGANISER)
+    authorize(actor, target.event, Permission.ORGANISER)
     current = Seat.objects.select_related("pod").filter(registration=registration).first()
     pods = sorted({target.pk, current.pod_id} if current else {target.pk})
     locked = {p.pk: p for p in Pod.objects.select_for_update().filter(pk__in=pods).order_by("pk")}

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, presence
-from drafts.access import Permission, access_event, access_seat, require
+from drafts.access import SYSTEM, Permission, access_event, access_seat, authorize
 from drafts.locking import lock_pod
 from drafts.models import PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodAction, PodState, Seat
 from drafts.queue import queue_payload
@@ -41,11 +41,11 @@ ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
 
 
 @transaction.atomic
-def start_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
+def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     """Open every pack of the pod (from its stored seed) and start round 1."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     if pod.state != PodState.NOT_STARTED:
         raise ConflictError(error_codes.POD_ALREADY_STARTED, _("This pod has already started."))
     seats = list(pod.seats.order_by("position"))
@@ -149,6 +149,18 @@ def _refusal(code: str) -> DomainError:
     return error_class(code if code in _REFUSALS else error_codes.CARD_NOT_IN_PACK, str(message))
 
 
+def _actor_id(actor) -> int | None:
+    """Who picks, as ``drafts_pick`` takes it: a user's id, or NULL for ``SYSTEM``. Nobody
+    (``None``) and anonymous users get the refusal of a pick from someone else's seat."""
+    if actor is SYSTEM:
+        return None
+    if isinstance(actor, int) and not isinstance(actor, bool):
+        return actor
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        raise _refusal(error_codes.NOT_YOUR_SEAT)
+    return actor.pk
+
+
 @dataclass(frozen=True)
 class PickOrder:
     """One manual pick as every transport asks for it (HTTP, the seat socket awaited or in a
@@ -170,14 +182,16 @@ class PickOrder:
         *,
         seat_id: int,
         draft_card_id: int,
-        actor=None,
+        actor,
         owner=None,
         position: int | None = None,
         pack_id: int | None = None,
         now: dt.datetime | None = None,
         received_at: dt.datetime | None = None,
     ) -> PickOrder:
-        """``actor`` and ``owner`` are users or their ids; a pick is never received after ``now``."""
+        """``actor`` is a user, a user's id or ``SYSTEM`` (a NULL actor in ``drafts_pick``: the
+        trusted system); ``None`` and anonymous users are refused as a pick from someone else's
+        seat. ``owner`` is a user or their id. A pick is never received after ``now``."""
         now = now or timezone.now()
         if position is not None and position < 0:
             raise _refusal(error_codes.INVALID_POSITION)
@@ -186,7 +200,7 @@ class PickOrder:
             draft_card_id=draft_card_id,
             pack_id=pack_id,
             position=position,
-            actor_id=getattr(actor, "pk", actor),
+            actor_id=_actor_id(actor),
             owner_id=getattr(owner, "pk", owner),
             received_at=min(received_at or now, now),
             now=now,
@@ -234,7 +248,7 @@ def make_pick(
     *,
     seat_id: int,
     draft_card_id: int,
-    actor=None,
+    actor,
     owner=None,
     position: int | None = None,
     pack_id: int | None = None,
@@ -253,6 +267,9 @@ def make_pick(
     pick received before its pack's deadline is never replaced by a timeout pick, however
     long it then waits for the database. Whatever fell due before that moment (a timer that
     ran out) is committed even when the pick itself is refused, so the player sees why.
+
+    ``actor`` (required) is the user who picks, their id, or ``SYSTEM``; ``None`` is refused
+    like an anonymous user (``PickOrder.of``).
 
     Every transport gives the same arguments (``PickOrder``); the whole pick is one call of
     ``drafts_pick`` (``fastpath``).
@@ -385,11 +402,11 @@ def next_due_at(pod: Pod) -> dt.datetime | None:
 
 
 @transaction.atomic
-def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
+def pause_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     """Freeze every clock of the pod with the time that was left on it."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     if pod.state == PodState.PAUSED:
         raise ConflictError(error_codes.POD_PAUSED, _("The pod is already paused."))
@@ -415,11 +432,11 @@ def pause_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod
 
 
 @transaction.atomic
-def resume_pod(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
+def resume_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     """Restart every clock with exactly the time it had left when paused."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     if pod.state != PodState.PAUSED:
         raise ConflictError(error_codes.POD_NOT_PAUSED, _("The pod is not paused."))
     for pack in Pack.objects.filter(pod=pod, holder__isnull=False).exclude(remaining_ms=None):
@@ -456,7 +473,7 @@ def _pods_of_event(event_id: int, actor, states) -> list[int]:
 
 
 @transaction.atomic
-def pause_all_pods(*, event_id: int, actor=None, now: dt.datetime | None = None) -> list[int]:
+def pause_all_pods(*, event_id: int, actor, now: dt.datetime | None = None) -> list[int]:
     """The dashboard's "Pause all": every running pod of the event, in one transaction."""
     now = now or timezone.now()
     running = _pods_of_event(event_id, actor, ACTIVE_STATES)
@@ -477,7 +494,7 @@ def pause_all_pods(*, event_id: int, actor=None, now: dt.datetime | None = None)
 
 
 @transaction.atomic
-def resume_all_pods(*, event_id: int, actor=None, now: dt.datetime | None = None) -> list[int]:
+def resume_all_pods(*, event_id: int, actor, now: dt.datetime | None = None) -> list[int]:
     """The dashboard's "Resume all": every paused pod of the event, each with its time left."""
     now = now or timezone.now()
     paused = _pods_of_event(event_id, actor, (PodState.PAUSED,))
@@ -489,11 +506,11 @@ def resume_all_pods(*, event_id: int, actor=None, now: dt.datetime | None = None
 
 
 @transaction.atomic
-def advance_round(*, pod_id: int, actor=None, now: dt.datetime | None = None) -> Pod:
+def advance_round(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     """End the review between rounds early and open the next packs."""
     now = now or timezone.now()
     pod = lock_pod(pod_id)
-    require(actor, pod.event, Permission.ORGANISER)
+    authorize(actor, pod.event, Permission.ORGANISER)
     settle(pod, now)
     if pod.state != PodState.REVIEWING:
         raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
@@ -503,7 +520,7 @@ def advance_round(*, pod_id: int, actor=None, now: dt.datetime | None = None) ->
     return pod
 
 
-def mark_ready(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
+def mark_ready(*, seat_id: int, actor, now: dt.datetime | None = None) -> Seat:
     """A player is done reviewing; when every player is, the next round starts.
 
     One call of ``drafts_ready`` (the seat socket sends the same statement from its event loop:
@@ -550,7 +567,7 @@ def _refuse_if_finished(pod: Pod) -> None:
 
 
 @transaction.atomic
-def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
+def replace_with_automatic(*, seat_id: int, actor, now: dt.datetime | None = None) -> Seat:
     """A player left: an automatic drafter takes the seat and its pile stays."""
     now = now or timezone.now()
     seat = access_seat(seat_id, actor, permission=Permission.ORGANISER)
@@ -566,7 +583,7 @@ def replace_with_automatic(*, seat_id: int, actor=None, now: dt.datetime | None 
 
 
 @transaction.atomic
-def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetime | None = None) -> Seat:
+def hand_seat(*, seat_id: int, registration_id: int, actor, now: dt.datetime | None = None) -> Seat:
     """Give a seat, its queue and its pile, to another registered player."""
     from drafts.models import Registration
 
@@ -608,7 +625,7 @@ def hand_seat(*, seat_id: int, registration_id: int, actor=None, now: dt.datetim
 
 
 @transaction.atomic
-def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=None) -> DraftCard:
+def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor) -> DraftCard:
     """R17: a player may reorder their pile at any time."""
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
@@ -638,7 +655,7 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor=Non
 
 
 @transaction.atomic
-def set_pile_cover(*, seat_id: int, cover: str, actor=None) -> Seat:
+def set_pile_cover(*, seat_id: int, cover: str, actor) -> Seat:
     """R17: start the pile with a basic land or checklist card, DFCs beneath it."""
     if cover not in PILE_COVERS:
         raise DomainError(

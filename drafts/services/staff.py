@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, live, selectors
-from drafts.access import Permission, access_event, require
+from drafts.access import SYSTEM, Permission, access_event, authorize
 from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 
@@ -30,8 +30,11 @@ def _lock_event(event_id: int) -> Event:
     return access_event(event_id, for_update=True)
 
 
-def log_event(event: Event, at: dt.datetime, action: str, actor=None, **details: Any) -> EventLogEntry:
-    return EventLogEntry.objects.create(event=event, at=at, actor=actor, action=action, details=details)
+def log_event(event: Event, at: dt.datetime, action: str, actor, **details: Any) -> EventLogEntry:
+    """Log ``action`` in the event's log, by ``actor``: a user, or ``SYSTEM`` (the row names no user)."""
+    return EventLogEntry.objects.create(
+        event=event, at=at, actor=None if actor is SYSTEM else actor, action=action, details=details
+    )
 
 
 # The wording of the organiser refusal for staff and settings (the code is ``drafts.access``'s).
@@ -56,14 +59,14 @@ def _username(user) -> str:
 
 
 @transaction.atomic
-def add_event_staff(*, event_id: int, user, role: str, actor=None, now: dt.datetime | None = None) -> EventStaff:
+def add_event_staff(*, event_id: int, user, role: str, actor, now: dt.datetime | None = None) -> EventStaff:
     """Give ``user`` a staff role in the event (idempotent: an existing role is kept).
 
-    ``actor`` is checked to be an organiser of the event; internal callers (the demo) pass none.
+    ``actor`` is checked to be an organiser of the event; internal callers (the demo) pass ``SYSTEM``.
     """
     now = now or timezone.now()
     event = _lock_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     _role(role)
     staff, created = EventStaff.objects.get_or_create(event=event, user=user, role=role)
     if created:
@@ -77,7 +80,7 @@ def add_event_staff_by_username(
 ) -> EventStaff:
     # The role before anything about the body (a username probe must not reach outsiders).
     event = access_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     username = (username or "").strip()
     user = get_user_model().objects.filter(username=username).first() if username else None
     if user is None:
@@ -116,7 +119,7 @@ def _keep_an_organiser(event: Event, leaving: EventStaff) -> None:
 def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime | None = None) -> None:
     now = now or timezone.now()
     event = _lock_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     staff = _staff_row(event, staff_id)
     _keep_an_organiser(event, staff)
     staff.delete()
@@ -128,7 +131,7 @@ def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime 
 def change_staff_role(*, event_id: int, staff_id: int, role: str, actor, now: dt.datetime | None = None) -> EventStaff:
     now = now or timezone.now()
     event = _lock_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     _role(role)
     staff = _staff_row(event, staff_id)
     if staff.role == role:
@@ -157,7 +160,7 @@ def invite_staff(
     """A one-use link that makes whoever accepts it staff of the event in ``role``."""
     now = now or timezone.now()
     event = _lock_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     invitation = StaffInvitation.objects.create(
         event=event,
         role=_role(role),
@@ -176,7 +179,7 @@ def revoke_staff_invitation(
 ) -> StaffInvitation:
     now = now or timezone.now()
     event = _lock_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     invitation = StaffInvitation.objects.filter(pk=invitation_id, event=event).first()
     if invitation is None:
         raise NotFoundError(error_codes.INVALID_INVITATION, _("No such invitation for this event."))
@@ -269,7 +272,7 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
     every live page of the event (publishing decklists changes what players may see)."""
     now = now or timezone.now()
     event = _lock_event(event_id)
-    require(actor, event, Permission.ORGANISER, ORGANISERS_ONLY)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
     _check_settings(changes)
     diff = {}
     for field, value in changes.items():

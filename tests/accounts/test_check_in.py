@@ -11,6 +11,7 @@ import pytest
 from accounts import error_codes, services
 from accounts.models import CheckIn
 from drafts import services as draft_services
+from drafts.access import SYSTEM
 from drafts.models import EventStaff, Registration, Seat, StaffRole
 from draftsite.errors import DomainError, ForbiddenError
 from tests.factories import UserFactory
@@ -28,7 +29,7 @@ def names_listed(html):
 def registered(event):
     users = [UserFactory(username=f"p{i}") for i in range(4)]
     for user in users:
-        draft_services.register_player(event_id=event.pk, user=user)
+        draft_services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
     return users
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from drafts import error_codes, presence, roles, services
+from drafts.access import SYSTEM
 from drafts.models import EventStaff, PodLogEntry, Seat, StaffRole
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod
@@ -60,7 +61,7 @@ def online_event(boss, cube_names):
 
 def test_seating_an_online_event_makes_a_guests_seat_automatic(boss, drafters, cube_names):
     event = online_event(boss, cube_names)
-    accounts = [services.register_player(event_id=event.pk, user=u) for u in drafters[:3]]
+    accounts = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in drafters[:3]]
     guest = services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
     services.seat_players(event_id=event.pk, seed=3, actor=boss)
     seats = {s.registration_id: s for s in Seat.objects.filter(pod__event=event)}
@@ -70,7 +71,7 @@ def test_seating_an_online_event_makes_a_guests_seat_automatic(boss, drafters, c
 
 def test_seating_by_hand_through_the_api_makes_a_guests_seat_automatic(boss, drafters, cube_names):
     event = online_event(boss, cube_names)
-    account = services.register_player(event_id=event.pk, user=drafters[0])
+    account = services.register_player(event_id=event.pk, user=drafters[0], actor=SYSTEM)
     guest = services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
     answer = api_for(boss).post(f"/api/events/{event.pk}/seating/", {"pods": [[account.pk, guest.pk]]}, format="json")
     assert answer.status_code == 201

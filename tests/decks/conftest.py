@@ -18,6 +18,7 @@ from django.core.management import call_command
 
 from cards.models import Card, ChecklistCard
 from drafts import services as draft_services
+from drafts.access import SYSTEM
 from drafts.models import Registration, Seat, StaffRole
 from drafts.simulation import simulate_draft
 from tests.factories import EventStaffFactory, UserFactory
@@ -90,7 +91,8 @@ def make_event(users, *, deck_format="constructed", deadline=None, published=Fal
     event.save()
     EventStaffFactory(event=event, user=users["judge"], role=StaffRole.JUDGE)
     regs = {
-        who: draft_services.register_player(event_id=event.pk, user=users[who]) for who in ("alice", "bob", "carol")
+        who: draft_services.register_player(event_id=event.pk, user=users[who], actor=SYSTEM)
+        for who in ("alice", "bob", "carol")
     }
     return event, regs
 

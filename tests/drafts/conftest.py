@@ -11,6 +11,7 @@ from django.contrib.auth.models import Group
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import roles, services
+from drafts.access import SYSTEM
 from drafts.models import Seat
 from tests.factories import UserFactory
 
@@ -76,8 +77,8 @@ def make_pod(organiser, players, cube_names, *, pick_timer=True, start=True, now
         cube_list=cube_names,
         pick_timer=pick_timer,
     )
-    regs = [services.register_player(event_id=event.pk, user=u) for u in players]
-    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
+    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
+    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]], actor=SYSTEM)
     if start:
         services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
         pod.refresh_from_db()

@@ -4,10 +4,11 @@ the API, the pages and the services alike (a system caller passes no user and is
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 from drafts import access, error_codes, services
-from drafts.access import Permission
-from drafts.models import DraftFormat, Seat, StaffRole
+from drafts.access import SYSTEM, Permission
+from drafts.models import DraftCard, DraftFormat, Pack, Pick, PodAction, PodLogEntry, Seat, StaffRole
 from draftsite.errors import ForbiddenError, NotFoundError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import EventFactory, EventStaffFactory, UserFactory
@@ -52,7 +53,11 @@ def test_event_permissions(organiser, players, cube_names):
         with pytest.raises(ForbiddenError) as error:
             access.access_event(event.pk, user, permission=permission)
         assert error.value.code == error_codes.NOT_EVENT_STAFF
-    assert access.access_event(event.pk, None, permission=Permission.ORGANISER) == event  # a system caller
+    assert access.access_event(event.pk, access.SYSTEM, permission=Permission.ORGANISER) == event  # the system
+    with pytest.raises(ForbiddenError) as error:  # None is nobody, not the system (issue 31)
+        access.access_event(event.pk, None, permission=Permission.ORGANISER)
+    assert error.value.code == error_codes.NOT_EVENT_STAFF
+    assert access.access_event(event.pk) == event  # without a permission: a look-up
     with pytest.raises(ForbiddenError) as error:  # another app keeps its wording, not its own code
         access.access_event(event.pk, judge, permission=Permission.ORGANISER, message="No.")
     assert (error.value.code, error.value.message) == (error_codes.NOT_EVENT_STAFF, "No.")
@@ -75,6 +80,27 @@ def test_seat_and_pod_permissions(organiser, players, cube_names):
     with pytest.raises(ForbiddenError) as error:
         access.access_pod(pod.pk, UserFactory(), permission=Permission.POD_MEMBER)
     assert error.value.code == error_codes.NOT_IN_POD
+    # None is refused like an anonymous user, with the permission's code; SYSTEM is trusted; no
+    # permission is a look-up.
+    for permission, code in (
+        (Permission.SEAT_OWNER, error_codes.NOT_YOUR_SEAT),
+        (Permission.SEAT_READER, error_codes.NOT_YOUR_SEAT),
+        (Permission.ORGANISER, error_codes.NOT_EVENT_STAFF),
+    ):
+        for nobody in (None, AnonymousUser()):
+            with pytest.raises(ForbiddenError) as error:
+                access.access_seat(seat.pk, nobody, permission=permission)
+            assert error.value.code == code
+        assert access.access_seat(seat.pk, access.SYSTEM, permission=permission) == seat
+    for permission, code in (
+        (Permission.POD_MEMBER, error_codes.NOT_IN_POD),
+        (Permission.ORGANISER, error_codes.NOT_EVENT_STAFF),
+    ):
+        with pytest.raises(ForbiddenError) as error:
+            access.access_pod(pod.pk, None, permission=permission)
+        assert error.value.code == code
+        assert access.access_pod(pod.pk, access.SYSTEM, permission=permission) == pod
+    assert access.access_seat(seat.pk) == seat and access.access_pod(pod.pk) == pod
 
 
 def test_services_check_the_acting_user(organiser, players, cube_names):
@@ -98,7 +124,7 @@ def test_services_check_the_acting_user(organiser, players, cube_names):
             call()
     # The same calls by the right person, or by the system, go through.
     services.set_pile_cover(seat_id=seat.pk, cover="checklist", actor=players[0])
-    services.pause_pod(pod_id=pod.pk, actor=None, now=T0 + seconds(1))
+    services.pause_pod(pod_id=pod.pk, actor=SYSTEM, now=T0 + seconds(1))
     services.resume_pod(pod_id=pod.pk, actor=organiser, now=T0 + seconds(2))
 
 
@@ -109,3 +135,36 @@ def test_players_see_pack_contents_in_logs_only_once_decklists_are_published(org
     assert not access.sees_log_packs(players[0], pod.event)
     pod.event.decklists_published = True
     assert access.sees_log_packs(players[0], pod.event)
+
+
+def test_none_is_nobody_to_the_draft_services_and_system_is_trusted(organiser, players, cube_names):
+    """Issue 31: ``actor=None`` no longer means the system. A service refuses it as it refuses an
+    anonymous user, with the same code; ``SYSTEM`` (tasks, timers, the demo) is let through."""
+    pod = make_pod(organiser, players, cube_names, start=False)
+    for nobody in (None, AnonymousUser()):
+        with pytest.raises(ForbiddenError) as error:
+            services.start_pod(pod_id=pod.pk, actor=nobody, now=T0)
+        assert error.value.code == error_codes.NOT_EVENT_STAFF
+    pod.refresh_from_db()
+    assert pod.started_at is None
+    services.start_pod(pod_id=pod.pk, actor=SYSTEM, now=T0)
+    entry = PodLogEntry.objects.get(pod=pod, action=PodAction.START)
+    assert entry.actor is None  # the system's log rows name no user
+
+    seat = Seat.objects.get(pod=pod, position=0)
+    card = DraftCard.objects.filter(pack=Pack.objects.filter(holder=seat).order_by("queue_seq").first()).first()
+    refusals = []
+    for nobody in (None, AnonymousUser()):
+        with pytest.raises(ForbiddenError) as error:
+            services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=nobody, now=T0 + seconds(1))
+        refusals.append(error.value.code)
+    # the code an anonymous user's pick from someone's seat gets (``access_seat``, SEAT_OWNER)
+    with pytest.raises(ForbiddenError) as error:
+        access.access_seat(seat.pk, AnonymousUser(), permission=Permission.SEAT_OWNER)
+    assert refusals == [error_codes.NOT_YOUR_SEAT, error_codes.NOT_YOUR_SEAT] == [error.value.code] * 2
+    assert not Pick.objects.filter(seat__pod=pod).exists()
+    with pytest.raises(ForbiddenError) as error:
+        services.mark_ready(seat_id=seat.pk, actor=None, now=T0 + seconds(1))
+    assert error.value.code == error_codes.NOT_YOUR_SEAT
+    pick = services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=SYSTEM, now=T0 + seconds(1))
+    assert Pick.objects.get(pk=pick.pk).made_by_id is None  # SYSTEM: a NULL actor in drafts_pick

@@ -17,6 +17,7 @@ from django.core.cache import cache
 from cards.models import Card, LocalizedName, Printing
 from cards.services import BUNDLED_DATA_DIR, import_card_file
 from drafts import cardinfo, cardsheet, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts.conftest import T0, make_pod
 
@@ -39,9 +40,9 @@ def isd_event(name="Innistrad night"):
 
 
 def start_isd_pod(event, seed=4):
-    regs = [services.register_player(event_id=event.pk, name=f"P{i}") for i in range(8)]
-    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
-    services.start_pod(pod_id=pod.pk, now=T0)
+    regs = [services.register_player(event_id=event.pk, name=f"P{i}", actor=SYSTEM) for i in range(8)]
+    (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]], actor=SYSTEM)
+    services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
     return pod
 
 
@@ -51,7 +52,7 @@ def pick_round(pod):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         if pack is not None:
             card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-            services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0)
+            services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0, actor=SYSTEM)
 
 
 def fetch(client, url, **headers):

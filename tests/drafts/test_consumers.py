@@ -16,6 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import presence, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, EventStaff, Pack, Registration, Seat, StaffRole
 from draftsite.asgi import application
 from draftsite.routing import websocket_urlpatterns
@@ -73,7 +74,7 @@ async def opened(path, user=None):
 @database_sync_to_async
 def hand_to_newcomer(seat, organiser, username="rita") -> None:
     """The organiser hands the seat to a newly registered player (seat replacement)."""
-    newcomer = services.register_player(event_id=seat.pod.event_id, user=UserFactory(username=username))
+    newcomer = services.register_player(event_id=seat.pod.event_id, user=UserFactory(username=username), actor=SYSTEM)
     services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
 
 
@@ -89,7 +90,7 @@ async def refused(path, user=None) -> bool:
 def pick_first(seat):
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-    return services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk)
+    return services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, actor=SYSTEM)
 
 
 @database_sync_to_async
@@ -285,14 +286,14 @@ async def test_event_socket_hears_pods_seated_after_it_connected_at_once(organis
             pick_timer=False,
         )
         for user in players:
-            services.register_player(event_id=event.pk, user=user)
+            services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
         return event
 
     event = await new_event()
     ws = await opened(f"/ws/events/{event.pk}/", organiser)
     assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
     assert await ws.receive_nothing(timeout=0.2)  # no pod yet
-    (pod,) = await database_sync_to_async(services.seat_players)(event_id=event.pk, seed=3)
+    (pod,) = await database_sync_to_async(services.seat_players)(event_id=event.pk, seed=3, actor=SYSTEM)
     assert await ws.receive_json_from(timeout=5) == {"type": "changed", "pod": None, "version": None}
     await database_sync_to_async(services.start_pod)(pod_id=pod.pk, actor=organiser)
     message = await ws.receive_json_from(timeout=5)

@@ -21,6 +21,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, Seat
 from drafts.simulation import check_conservation
 from tests import cluster
@@ -135,7 +136,7 @@ def _pick_for(seat: Seat) -> None:
     from django.db import connection
 
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    services.make_pick(seat_id=seat.pk, draft_card_id=DraftCard.objects.filter(pack=pack).first().pk)
+    services.make_pick(seat_id=seat.pk, draft_card_id=DraftCard.objects.filter(pack=pack).first().pk, actor=SYSTEM)
     connection.close()
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts import conftest
 from tests.factories import UserFactory
@@ -86,11 +87,11 @@ def test_no_single_faced_card_of_another_seat_reaches_a_player_during_a_whole_dr
                 pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
                 if pack is not None:
                     card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
-                    services.make_pick(seat_id=seat.pk, draft_card_id=card.pk)
+                    services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=SYSTEM)
             if pick in checkpoints:
                 assert_nothing_hidden_leaks(api, seats[0], seats[3])
         if round_number < 3:
-            services.advance_round(pod_id=pod.pk)
+            services.advance_round(pod_id=pod.pk, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.state == "deck_building"
     # After the draft every pile is private, DFCs included, until decklists are published.
@@ -104,7 +105,7 @@ def test_the_board_shows_every_dfc_with_both_faces_and_pack_sizes(organiser, pla
     seat = Seat.objects.get(pod=pod, position=0)
     dfc = DraftCard.objects.filter(pod=pod, is_dfc=True, pack__holder__position__gt=0).first()
     holder = dfc.pack.holder.position
-    services.make_pick(seat_id=dfc.pack.holder_id, draft_card_id=dfc.pk)
+    services.make_pick(seat_id=dfc.pack.holder_id, draft_card_id=dfc.pk, actor=SYSTEM)
     api = APIClient()
     api.force_authenticate(players[0])
     board = api.get(f"/api/pods/{pod.pk}/board/").json()["board"]

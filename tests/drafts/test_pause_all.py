@@ -12,6 +12,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import error_codes, services
+from drafts.access import SYSTEM
 from drafts.models import Pack, PodLogEntry, PodState
 from draftsite.errors import ConflictError, ForbiddenError
 from tests.drafts.conftest import seconds
@@ -30,8 +31,12 @@ def make_two_pods(organiser, cube_names, start):
     event = services.create_event(
         name="Two pods", date=start.date(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
-    regs = [services.register_player(event_id=event.pk, user=UserFactory(username=f"q{i}")) for i in range(16)]
-    pods = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]])
+    regs = [
+        services.register_player(event_id=event.pk, user=UserFactory(username=f"q{i}"), actor=SYSTEM) for i in range(16)
+    ]
+    pods = services.seat_players(
+        event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]], actor=SYSTEM
+    )
     for pod in pods:
         services.start_pod(pod_id=pod.pk, actor=organiser, now=start)
     return event, pods

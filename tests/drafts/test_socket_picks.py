@@ -24,6 +24,7 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import aio, presence, services
+from drafts.access import SYSTEM
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
 from drafts.services import fresh_pod
@@ -104,7 +105,7 @@ def head(seat: Seat) -> tuple[Pack | None, list[int]]:
 def service_pick(seat: Seat) -> None:
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-    services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk)
+    services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, actor=SYSTEM)
 
 
 @database_sync_to_async
@@ -354,7 +355,7 @@ async def test_the_old_owners_open_socket_is_closed_when_the_seat_is_handed_over
 
     @database_sync_to_async
     def hand_over():
-        newcomer = services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"))
+        newcomer = services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
         services.hand_seat(seat_id=seats[1].pk, registration_id=newcomer.pk, actor=organiser)
 
     await hand_over()
@@ -525,7 +526,9 @@ async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins
             "page read": lambda: fresh_pod(pod.pk),
         }[sweeper]
         results = _race(
-            lambda: services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, received_at=received),
+            lambda: services.make_pick(
+                seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, received_at=received, actor=SYSTEM
+            ),
             sweep,
         )
         assert not isinstance(results[0], Exception), results
@@ -563,7 +566,9 @@ async def test_a_pick_received_in_time_is_not_replaced_by_a_timeout_that_another
         outcomes = []
         for seat, pack, card, received in picks:
             try:
-                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, received_at=received)
+                services.make_pick(
+                    seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, received_at=received, actor=SYSTEM
+                )
                 outcomes.append("ok")
             except DomainError as error:
                 outcomes.append(error.code)
@@ -581,7 +586,7 @@ async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(pod
     while the pick arrives. The pick must be judged against the owner once it has the pod."""
     pack, cards = await head(seats[1])
     newcomer = await database_sync_to_async(
-        lambda: services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"))
+        lambda: services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
     )()
     handing, results = threading.Event(), {}
 

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from drafts import protocol, selectors, services, state
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts.conftest import T0, seconds
 
@@ -34,6 +35,7 @@ def pick_some(seats, rounds: int, rng: random.Random, now=T0) -> None:
                 draft_card_id=rng.choice(cards).pk,
                 position=rng.choice([None, 0]),
                 now=now + seconds(step),
+                actor=SYSTEM,
             )
 
 

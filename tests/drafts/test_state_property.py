@@ -45,6 +45,7 @@ from hypothesis.stateful import (
 )
 
 from drafts import consumers, protocol, services, state
+from drafts.access import SYSTEM
 from drafts.models import PILE_COVERS, DraftCard, Pack, Pick, Pod, PodState, Seat
 from draftsite.errors import DomainError
 from tests.drafts import conftest
@@ -360,7 +361,7 @@ class StatePages(RuleBasedStateMachine):
             pack_id = old[slot % len(old)] if old else pack_id
         try:
             result = services.make_pick(
-                seat_id=seat_id, draft_card_id=card_id, position=position, pack_id=pack_id, now=self.now
+                seat_id=seat_id, draft_card_id=card_id, position=position, pack_id=pack_id, now=self.now, actor=SYSTEM
             )
         except DomainError as error:
             event(f"pick refused: {error.code}")
@@ -380,7 +381,7 @@ class StatePages(RuleBasedStateMachine):
                 if card is None:
                     continue
                 try:
-                    services.make_pick(seat_id=seat_id, draft_card_id=card.pk, position=0, now=self.now)
+                    services.make_pick(seat_id=seat_id, draft_card_id=card.pk, position=0, now=self.now, actor=SYSTEM)
                 except DomainError:
                     pass
         self.deliver(misses)
@@ -450,7 +451,7 @@ class StatePages(RuleBasedStateMachine):
     @rule(seat=SEAT, misses=MISSES, losses=LOSSES)
     def ready(self, seat, misses, losses):
         try:
-            services.mark_ready(seat_id=self.seats[seat], now=self.now)
+            services.mark_ready(seat_id=self.seats[seat], now=self.now, actor=SYSTEM)
         except DomainError:
             pass
         self.deliver(misses, losses)
@@ -463,7 +464,7 @@ class StatePages(RuleBasedStateMachine):
             "pk", flat=True
         ):
             try:
-                services.mark_ready(seat_id=seat_id, now=self.now)
+                services.mark_ready(seat_id=seat_id, now=self.now, actor=SYSTEM)
             except DomainError:  # the round started already
                 break
             self.deliver(misses)
@@ -474,14 +475,14 @@ class StatePages(RuleBasedStateMachine):
         pile = list(DraftCard.objects.filter(seat_id=self.seats[seat]).order_by("pile_position"))
         if pile:
             services.move_pile_card(
-                seat_id=self.seats[seat], draft_card_id=pile[frm % len(pile)].pk, position=to % len(pile)
+                seat_id=self.seats[seat], draft_card_id=pile[frm % len(pile)].pk, position=to % len(pile), actor=SYSTEM
             )
         self.deliver(misses)
 
     @rule(seat=SEAT, cover=st.sampled_from(PILE_COVERS), misses=MISSES)
     def pile_cover(self, seat, cover, misses):
         """R17: the pile starts with a basic land or a checklist card (or nothing)."""
-        services.set_pile_cover(seat_id=self.seats[seat], cover=cover)
+        services.set_pile_cover(seat_id=self.seats[seat], cover=cover, actor=SYSTEM)
         self.deliver(misses)
 
     @rule(name=st.sampled_from(PAGES))

@@ -19,6 +19,7 @@ from django.db import connections
 from django.utils import timezone
 
 from drafts import presence, protocol, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
 from tests.drafts import conftest
 from tests.drafts.test_consumers import opened, socket
@@ -129,7 +130,7 @@ def pick_for(seat: Seat, rng: random.Random) -> bool:
     if pack is None:
         return False
     card = rng.choice(list(pack.cards.all()))
-    services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, position=rng.choice([None, 0]), actor=None)
+    services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, position=rng.choice([None, 0]), actor=SYSTEM)
     return True
 
 
@@ -244,7 +245,7 @@ def _everyone_ready(pod) -> None:
 
     for seat in Seat.objects.filter(pod=pod, ready=False, is_automatic=False):
         try:
-            services.mark_ready(seat_id=seat.pk)
+            services.mark_ready(seat_id=seat.pk, actor=SYSTEM)
         except ConflictError:  # the last one started the next round
             return
 
@@ -295,7 +296,7 @@ def _to_review(pod) -> None:
             front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if front is not None:
                 card = DraftCard.objects.filter(pack=front).order_by("pk").first()
-                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=front.pk)
+                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=front.pk, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.state == PodState.REVIEWING
 

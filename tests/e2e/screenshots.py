@@ -25,6 +25,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from drafts.access import SYSTEM
+
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
     "Alice",
@@ -114,10 +116,10 @@ def build(database_url: str) -> dict:
         enforcement_level="competitive",
     )
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=u, name=n) for u, n in zip(users, PLAYERS)]
+    regs = [services.register_player(event_id=event.pk, user=u, name=n, actor=SYSTEM) for u, n in zip(users, PLAYERS)]
     # Three pods: pod 1 a few picks into round 1, pod 2 paused, pod 3 between rounds.
     groups = [regs[0:8], regs[8:14], regs[14:20]]
-    pods = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in g] for g in groups])
+    pods = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in g] for g in groups], actor=SYSTEM)
     for pod in pods:
         services.start_pod(pod_id=pod.pk, actor=organiser)
 
@@ -162,7 +164,7 @@ def build(database_url: str) -> dict:
     )
     constructed.deck_format = "constructed"
     constructed.save()
-    services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0])
+    services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0], actor=SYSTEM)
     pasted = (ROOT / "tests/decks/fixtures/delver_isd_pt.txt").read_text(encoding="utf-8")
     sections = deck_services.decklist_entries(deck_services.read_decklist(pasted))
     deck, _ = deck_services.register_deck(

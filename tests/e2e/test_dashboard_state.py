@@ -17,6 +17,7 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import Seat
 from tests.e2e.test_live_draft import live, wait
 from tests.factories import UserFactory
@@ -50,8 +51,10 @@ def two_pods(organiser, players, cube_names):
         cube_list=cube_names * 2,
         pick_timer=True,
     )
-    regs = [services.register_player(event_id=event.pk, user=u) for u in [*players, *extra]]
-    pods = services.seat_players(event_id=event.pk, seed=7, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]])
+    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in [*players, *extra]]
+    pods = services.seat_players(
+        event_id=event.pk, seed=7, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]], actor=SYSTEM
+    )
     for pod in pods:
         services.start_pod(pod_id=pod.pk, actor=organiser, now=timezone.now())
     users = {**{r.pk: u for r, u in zip(regs, [*players, *extra], strict=True)}}

@@ -17,6 +17,7 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Seat
 from tests.e2e import fakestate
 from tests.e2e.conftest import make_pod
@@ -70,7 +71,7 @@ def pick_front(seat: Seat, *, dfc: bool | None = None) -> int:
     view = fakestate.seat_state(seat)
     pack = view["queue"][0]
     cards = [c for c in pack["cards"] if dfc is None or c[5] == dfc] or pack["cards"]
-    services.make_pick(seat_id=seat.pk, draft_card_id=cards[0][0], pack_id=pack["pack_id"])
+    services.make_pick(seat_id=seat.pk, draft_card_id=cards[0][0], pack_id=pack["pack_id"], actor=SYSTEM)
     return cards[0][0]
 
 
@@ -168,7 +169,7 @@ def test_deltas_picks_and_pile_moves_on_the_seat_page(browsers, login, server_ur
     sent = page.execute_script("return window.__fake.sent;")
     pick = [f for f in sent if f["type"] == "pick"][-1]
     assert pick["card"] == int(card.get_attribute("data-card")) and pick["pack"] == int(first_pack)
-    services.make_pick(seat_id=seats[0].pk, draft_card_id=pick["card"], pack_id=pick["pack"])
+    services.make_pick(seat_id=seats[0].pk, draft_card_id=pick["card"], pack_id=pick["pack"], actor=SYSTEM)
     page.execute_script(
         "window.__fake.push(arguments[0]);", {"type": "picked", "ref": pick["ref"], "pick": {}, "pod": {}, "queue": []}
     )

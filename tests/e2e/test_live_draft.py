@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from drafts.access import SYSTEM
 from drafts.models import Event, Pod, PodState, Seat
 from tests.e2e.conftest import make_pod
 
@@ -115,7 +116,7 @@ def test_organiser_creates_an_event_and_starts_a_pod(browsers, login, server_url
     browser.find_element(By.CSS_SELECTOR, "form[action$='/register/'] [type=submit]").click()
     wait(browser, lambda d: "p0 is registered" in d.find_element(By.CSS_SELECTOR, ".messages").text)
     for player in players[1:]:
-        services.register_player(event_id=event.pk, user=player)
+        services.register_player(event_id=event.pk, user=player, actor=SYSTEM)
 
     # Seat them (random, seed 7): the script asks in a dialog first.
     browser.get(server_url + f"/events/{event.pk}/")
@@ -459,7 +460,9 @@ def test_a_double_click_never_picks_from_a_pack_that_just_arrived(
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
     first_pack = seats[0].opened_packs.get(round=1)
     second_pack = Pack.objects.get(holder=seats[7])  # seat 8 passes left to seat 1: a second pack waits
-    services.make_pick(seat_id=seats[7].pk, draft_card_id=DraftCard.objects.filter(pack=second_pack).first().pk)
+    services.make_pick(
+        seat_id=seats[7].pk, draft_card_id=DraftCard.objects.filter(pack=second_pack).first().pk, actor=SYSTEM
+    )
     first_cards = set(DraftCard.objects.filter(pack=first_pack).values_list("pk", flat=True))
     second_cards = set(DraftCard.objects.filter(pack=second_pack).values_list("pk", flat=True))
     assert len(first_cards) == 15 and len(second_cards) == 14

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from drafts import roles, services
+from drafts.access import SYSTEM
 from drafts.models import StaffRole
 from tests.factories import EventStaffFactory, UserFactory
 
@@ -35,9 +36,15 @@ def make_paper_event(
     )
     if judge is not None:
         EventStaffFactory(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=user(f"{prefix}{i}")) for i in range(pods * per_pod)]
+    regs = [
+        services.register_player(event_id=event.pk, user=user(f"{prefix}{i}"), actor=SYSTEM)
+        for i in range(pods * per_pod)
+    ]
     seated = services.seat_players(
-        event_id=event.pk, seed=11, pods=[[r.pk for r in regs[i * per_pod : (i + 1) * per_pod]] for i in range(pods)]
+        event_id=event.pk,
+        seed=11,
+        pods=[[r.pk for r in regs[i * per_pod : (i + 1) * per_pod]] for i in range(pods)],
+        actor=SYSTEM,
     )
     return event, seated
 

@@ -11,6 +11,7 @@ from django.test import Client
 from decks import services
 from decks.models import Deck, DeckCheck, DeckCheckSelection
 from drafts import services as draft_services
+from drafts.access import SYSTEM
 from tests.decks.conftest import client_for, make_event
 from tests.factories import UserFactory
 
@@ -22,7 +23,7 @@ def event_with_decks(catalogue, users):
     event, regs = make_event(users, deck_format="constructed")
     for i in range(17):  # 20 players in all
         user = UserFactory(username=f"player{i}")
-        regs[user.username] = draft_services.register_player(event_id=event.pk, user=user)
+        regs[user.username] = draft_services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
     for registration in regs.values():
         services.register_deck(event_id=event.pk, actor=registration.user, main=[{"name": "Island", "count": 60}])
     return event, regs

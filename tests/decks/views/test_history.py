@@ -10,6 +10,7 @@ from django.utils.html import escape
 
 from decks import picks, services
 from drafts import services as draft_services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, Registration, Seat
 from draftsite.errors import ForbiddenError
 from tests.decks.conftest import login
@@ -121,14 +122,18 @@ def test_time_taken_runs_from_when_the_seat_could_look_at_the_pack(organiser, pl
         return pack, DraftCard.objects.filter(pack=pack).order_by("slot").first()
 
     passed, card = first_card(seats[1])
-    draft_services.make_pick(seat_id=seats[1].pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=3))
+    draft_services.make_pick(seat_id=seats[1].pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=3), actor=SYSTEM)
     passed.refresh_from_db()
     neighbour = passed.holder
     _own, card = first_card(neighbour)
-    draft_services.make_pick(seat_id=neighbour.pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=5))
+    draft_services.make_pick(
+        seat_id=neighbour.pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=5), actor=SYSTEM
+    )
     pack, card = first_card(neighbour)
     assert pack.pk == passed.pk
-    draft_services.make_pick(seat_id=neighbour.pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=12))
+    draft_services.make_pick(
+        seat_id=neighbour.pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=12), actor=SYSTEM
+    )
     rows = picks.picks_of([neighbour, seats[1]], include_packs=False)
     # Own pack from the start (5 s); the passed pack from its own previous pick, not from its
     # arrival at 3 s (7 s).

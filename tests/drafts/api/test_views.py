@@ -7,6 +7,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Event, Pack, Pick, Pod, Seat
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
@@ -178,7 +179,7 @@ def test_draft_log_json_and_mtgo_text(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
     _, cards = head_cards(seat)
-    services.make_pick(seat_id=seat.pk, draft_card_id=cards[2].pk)
+    services.make_pick(seat_id=seat.pk, draft_card_id=cards[2].pk, actor=SYSTEM)
     api = client_for(players[0])
     log = api.get(f"/api/seats/{seat.pk}/log/").json()
     # During the draft a player's log has their picks, not the packs they passed (R16).

@@ -11,6 +11,7 @@ from hypothesis.extra.django import TestCase
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, PodState, Seat
 from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
@@ -55,9 +56,9 @@ class ConservationProperties(TestCase):
         event = services.create_event(
             name="p", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
         )
-        regs = [services.register_player(event_id=event.pk, user=u) for u in self.users]
-        (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]])
-        services.start_pod(pod_id=pod.pk, now=T0)
+        regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in self.users]
+        (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]], actor=SYSTEM)
+        services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
         seats = list(Seat.objects.filter(pod=pod).order_by("position"))
         now = T0
         for step in plan:
@@ -68,18 +69,18 @@ class ConservationProperties(TestCase):
                     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
                     cards = list(DraftCard.objects.filter(pack=pack).order_by("slot")) if pack else []
                     target = cards[step[2] % len(cards)].pk if cards else 1
-                    services.make_pick(seat_id=seat.pk, draft_card_id=target, position=step[3], now=now)
+                    services.make_pick(seat_id=seat.pk, draft_card_id=target, position=step[3], now=now, actor=SYSTEM)
                 elif kind == "wait":
                     now += dt.timedelta(seconds=step[1])
                     services.enforce_deadlines(pod_id=pod.pk, now=now)
                 elif kind == "pause":
-                    services.pause_pod(pod_id=pod.pk, now=now)
+                    services.pause_pod(pod_id=pod.pk, now=now, actor=SYSTEM)
                 elif kind == "resume":
-                    services.resume_pod(pod_id=pod.pk, now=now)
+                    services.resume_pod(pod_id=pod.pk, now=now, actor=SYSTEM)
                 elif kind == "advance":
-                    services.advance_round(pod_id=pod.pk, now=now)
+                    services.advance_round(pod_id=pod.pk, now=now, actor=SYSTEM)
                 elif kind == "automatic":
-                    services.replace_with_automatic(seat_id=seats[step[1]].pk, now=now)
+                    services.replace_with_automatic(seat_id=seats[step[1]].pk, now=now, actor=SYSTEM)
                 elif kind == "move":
                     pile = list(DraftCard.objects.filter(seat=seats[step[1]]).order_by("pile_position"))
                     if pile:
@@ -87,6 +88,7 @@ class ConservationProperties(TestCase):
                             seat_id=seats[step[1]].pk,
                             draft_card_id=pile[step[2] % len(pile)].pk,
                             position=step[3] % len(pile),
+                            actor=SYSTEM,
                         )
             except DomainError:
                 pass  # refused cleanly; the state must still be whole

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 
 from drafts import dashboards, error_codes, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
@@ -25,7 +26,7 @@ def finish_round(pod, at):
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is not None and pack.round == pod.round:
                 card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, now=at)
+                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, now=at, actor=SYSTEM)
         pod.refresh_from_db()
 
 
@@ -33,7 +34,7 @@ def to_deck_building(pod, at):
     for _ in range(3):
         finish_round(pod, at)
         if pod.state == PodState.REVIEWING:
-            services.advance_round(pod_id=pod.pk, now=at)
+            services.advance_round(pod_id=pod.pk, now=at, actor=SYSTEM)
             pod.refresh_from_db()
     assert pod.state == PodState.DECK_BUILDING
 
@@ -81,13 +82,17 @@ def test_extend_the_review_and_deck_building_clocks(organiser, players, cube_nam
     review = pod.review_deadline
     with pytest.raises(DomainError) as seat_error:
         services.extend_clocks(
-            pod_id=pod.pk, seconds=30, seat_id=Seat.objects.filter(pod=pod).first().pk, now=T0 + seconds(2)
+            pod_id=pod.pk,
+            seconds=30,
+            seat_id=Seat.objects.filter(pod=pod).first().pk,
+            now=T0 + seconds(2),
+            actor=SYSTEM,
         )
     assert seat_error.value.code == "invalid_timer"
     services.extend_clocks(pod_id=pod.pk, seconds=30, actor=organiser, now=T0 + seconds(2))
     pod.refresh_from_db()
     assert pod.review_deadline == review + seconds(30)
-    services.advance_round(pod_id=pod.pk, now=T0 + seconds(3))
+    services.advance_round(pod_id=pod.pk, now=T0 + seconds(3), actor=SYSTEM)
     pod.refresh_from_db()
     to_deck_building(pod, T0 + seconds(4))
     deadline = pod.deck_building_deadline
@@ -101,7 +106,7 @@ def test_extend_refuses_bad_seconds_and_changes_nothing(organiser, players, cube
     pod = make_pod(organiser, players, cube_names)
     before = {k: p.deadline for k, p in held(pod).items()}
     with pytest.raises(DomainError) as error:
-        services.extend_clocks(pod_id=pod.pk, seconds=value, now=T0 + seconds(1))
+        services.extend_clocks(pod_id=pod.pk, seconds=value, now=T0 + seconds(1), actor=SYSTEM)
     assert error.value.code == "invalid_timer" and error.value.extra["field"] == "seconds"
     assert {k: p.deadline for k, p in held(pod).items()} == before
 
@@ -109,14 +114,14 @@ def test_extend_refuses_bad_seconds_and_changes_nothing(organiser, players, cube
 def test_extend_needs_a_running_clock(organiser, players, cube_names):
     unstarted = make_pod(organiser, players, cube_names, start=False)
     with pytest.raises(ConflictError) as error:
-        services.extend_clocks(pod_id=unstarted.pk, seconds=30, now=T0)
+        services.extend_clocks(pod_id=unstarted.pk, seconds=30, now=T0, actor=SYSTEM)
     assert error.value.code == "pod_not_drafting"
 
 
 def test_extend_without_a_pick_timer_is_refused(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names, pick_timer=False)
     with pytest.raises(ConflictError) as error:
-        services.extend_clocks(pod_id=pod.pk, seconds=30, now=T0 + seconds(1))
+        services.extend_clocks(pod_id=pod.pk, seconds=30, now=T0 + seconds(1), actor=SYSTEM)
     assert error.value.code == error_codes.NO_RUNNING_CLOCK
     assert not PodLogEntry.objects.filter(pod=pod, action="extend_clocks").exists()
 
@@ -131,19 +136,19 @@ def test_deck_building_clock_before_and_during_deck_building(organiser, players,
     services.set_deck_building_clock(pod_id=pod.pk, minutes=10, actor=organiser, now=T0 + seconds(60))
     pod.refresh_from_db()
     assert pod.deck_building_deadline == T0 + seconds(60) + dt.timedelta(minutes=10)
-    services.pause_pod(pod_id=pod.pk, now=T0 + seconds(70))
-    services.set_deck_building_clock(pod_id=pod.pk, minutes=5, now=T0 + seconds(80))
+    services.pause_pod(pod_id=pod.pk, now=T0 + seconds(70), actor=SYSTEM)
+    services.set_deck_building_clock(pod_id=pod.pk, minutes=5, now=T0 + seconds(80), actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.paused_remaining_ms == 5 * 60_000
-    services.resume_pod(pod_id=pod.pk, now=T0 + seconds(100))
+    services.resume_pod(pod_id=pod.pk, now=T0 + seconds(100), actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.deck_building_deadline == T0 + seconds(100) + dt.timedelta(minutes=5)
     with pytest.raises(DomainError):
-        services.set_deck_building_clock(pod_id=pod.pk, minutes=0, now=T0 + seconds(101))
+        services.set_deck_building_clock(pod_id=pod.pk, minutes=0, now=T0 + seconds(101), actor=SYSTEM)
     # Once deck building is over there is nothing to set.
     services.enforce_deadlines(pod_id=pod.pk, now=T0 + dt.timedelta(hours=1))
     with pytest.raises(ConflictError) as error:
-        services.set_deck_building_clock(pod_id=pod.pk, minutes=5, now=T0 + dt.timedelta(hours=1))
+        services.set_deck_building_clock(pod_id=pod.pk, minutes=5, now=T0 + dt.timedelta(hours=1), actor=SYSTEM)
     assert error.value.code == error_codes.POD_FINISHED
 
 
@@ -157,9 +162,9 @@ def test_start_deck_building_is_refused_mid_draft_and_restarts_the_clock_after(o
     pod.refresh_from_db()
     assert pod.state == PodState.DECK_BUILDING
     assert pod.deck_building_deadline == T0 + seconds(300) + dt.timedelta(minutes=25)
-    services.pause_pod(pod_id=pod.pk, now=T0 + seconds(301))
+    services.pause_pod(pod_id=pod.pk, now=T0 + seconds(301), actor=SYSTEM)
     with pytest.raises(ConflictError) as paused:
-        services.start_deck_building(pod_id=pod.pk, now=T0 + seconds(302))
+        services.start_deck_building(pod_id=pod.pk, now=T0 + seconds(302), actor=SYSTEM)
     assert paused.value.code == "pod_paused"
     assert PodLogEntry.objects.filter(pod=pod, action="start_deck_building", actor=organiser).exists()
 
@@ -180,7 +185,7 @@ def test_dashboard_clock_and_holdups(organiser, players, cube_names):
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
     pack = held(pod)[seats[7].pk]
     card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-    services.make_pick(seat_id=seats[7].pk, draft_card_id=card.pk, pack_id=pack.pk, now=T0 + seconds(3))
+    services.make_pick(seat_id=seats[7].pk, draft_card_id=card.pk, pack_id=pack.pk, now=T0 + seconds(3), actor=SYSTEM)
     glance = dashboards.pod_glance(pod, now=T0 + seconds(10))
     assert glance["clock"]["label"] == "Next pick timer" and glance["clock"]["remaining_ms"] == 30_000
     assert glance["pick"] == "1"  # seat 8 waits; everyone else is on pick 1

@@ -23,6 +23,7 @@ from hypothesis.extra.django import TestCase
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Registration, Seat
 from draftsite.errors import DomainError
 from tests.drafts import engine_model
@@ -123,15 +124,15 @@ class PodMachine(RuleBasedStateMachine):
         event = services.create_event(
             name="model", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
         )
-        regs = [services.register_player(event_id=event.pk, user=u) for u in self.users]
+        regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in self.users]
         seated = regs[:SEATS]
-        (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in seated]])
+        (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in seated]], actor=SYSTEM)
         self.pod_id = pod.pk
         self.spares = [r.pk for r in regs[SEATS:]]
         self.names_of = dict(Registration.objects.filter(event=event).values_list("pk", "name"))
         self.users_of = {r.pk: r.user_id for r in regs}
         self.now = T0
-        services.start_pod(pod_id=pod.pk, now=T0)
+        services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
         self.seats = list(Seat.objects.filter(pod_id=pod.pk).order_by("position"))
         cards = {
             c.pk: engine_model.Card(c.pk, c.rarity, c.card.color_identity, c.card_id)
@@ -238,23 +239,23 @@ class PodMachine(RuleBasedStateMachine):
     @rule()
     def pause(self):
         now = self.tick()
-        self.both(lambda: services.pause_pod(pod_id=self.pod_id, now=now), lambda m: m.pause(now))
+        self.both(lambda: services.pause_pod(pod_id=self.pod_id, now=now, actor=SYSTEM), lambda m: m.pause(now))
 
     @rule(seconds=st.sampled_from([1, 30, 120]))
     def resume(self, seconds):
         now = self.tick(seconds)
-        self.both(lambda: services.resume_pod(pod_id=self.pod_id, now=now), lambda m: m.resume(now))
+        self.both(lambda: services.resume_pod(pod_id=self.pod_id, now=now, actor=SYSTEM), lambda m: m.resume(now))
 
     @rule()
     def advance(self):
         now = self.tick()
-        self.both(lambda: services.advance_round(pod_id=self.pod_id, now=now), lambda m: m.advance(now))
+        self.both(lambda: services.advance_round(pod_id=self.pod_id, now=now, actor=SYSTEM), lambda m: m.advance(now))
 
     @rule(position=st.integers(0, SEATS - 1))
     def ready(self, position):
         now = self.tick()
         self.both(
-            lambda: services.mark_ready(seat_id=self.seats[position].pk, now=now),
+            lambda: services.mark_ready(seat_id=self.seats[position].pk, now=now, actor=SYSTEM),
             lambda m: m.ready(position, now),
             rolls_back=False,
         )
@@ -263,7 +264,7 @@ class PodMachine(RuleBasedStateMachine):
     def automatic(self, position):
         now = self.tick()
         self.both(
-            lambda: services.replace_with_automatic(seat_id=self.seats[position].pk, now=now),
+            lambda: services.replace_with_automatic(seat_id=self.seats[position].pk, now=now, actor=SYSTEM),
             lambda m: m.automatic(position, now),
         )
 
@@ -272,7 +273,9 @@ class PodMachine(RuleBasedStateMachine):
         now = self.tick()
         registration = self.spares[spare]
         self.both(
-            lambda: services.hand_seat(seat_id=self.seats[position].pk, registration_id=registration, now=now),
+            lambda: services.hand_seat(
+                seat_id=self.seats[position].pk, registration_id=registration, now=now, actor=SYSTEM
+            ),
             lambda m: m.hand(position, registration, self.names_of, now),
         )
 

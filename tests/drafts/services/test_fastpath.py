@@ -14,6 +14,7 @@ from hypothesis.extra.django import TestCase
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.core.autopick import Candidate, choose
 from drafts.core.timing import pick_seconds, review_seconds
 from drafts.models import DraftCard, Pack, Pick, Pod, Seat
@@ -43,14 +44,17 @@ def test_a_pick_is_one_round_trip(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     right = Seat.objects.get(pod=pod, position=7)  # round 1 passes left: seat 8 -> seat 1
     services.make_pick(
-        seat_id=right.pk, draft_card_id=DraftCard.objects.filter(pack__holder=right).first().pk, now=T0 + seconds(2)
+        seat_id=right.pk,
+        draft_card_id=DraftCard.objects.filter(pack__holder=right).first().pk,
+        now=T0 + seconds(2),
+        actor=SYSTEM,
     )
     seat = Seat.objects.get(pod=pod, position=0)
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     card = DraftCard.objects.filter(pack=pack).first()
     with CaptureQueriesContext(connection) as captured:
         result = services.make_pick(
-            seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, owner=players[0], now=T0 + seconds(3)
+            seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, owner=players[0], now=T0 + seconds(3), actor=SYSTEM
         )
     sent = statements(captured)
     assert len(sent) == 1 and sent[0].startswith("SELECT drafts_pick(")
@@ -66,7 +70,7 @@ def test_a_pick_by_someone_who_no_longer_holds_the_seat_is_refused(organiser, pl
     seat = Seat.objects.get(pod=pod, position=0)
     card = DraftCard.objects.filter(pack__holder=seat).first()
     with pytest.raises(DomainError) as refused:
-        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, owner=players[1], now=T0 + seconds(1))
+        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, owner=players[1], now=T0 + seconds(1), actor=SYSTEM)
     assert refused.value.code == "not_your_seat" and refused.value.status_code == 403
     assert not Pick.objects.filter(seat=seat).exists()
 
@@ -112,7 +116,7 @@ def test_a_pick_that_finds_other_clocks_run_out_is_still_one_round_trip(organise
     # The picker's pick was received in time; the other seats' clocks ran out a grace period ago.
     with CaptureQueriesContext(connection) as captured:
         result = services.make_pick(
-            seat_id=seat.pk, draft_card_id=card.pk, received_at=T0 + seconds(39), now=T0 + seconds(45)
+            seat_id=seat.pk, draft_card_id=card.pk, received_at=T0 + seconds(39), now=T0 + seconds(45), actor=SYSTEM
         )
     assert [sql.split("(")[0] for sql in statements(captured)] == ["SELECT drafts_pick"]
     assert result.kind == "manual" and Pick.objects.get(draft_card=card).made_at == T0 + seconds(39)
@@ -136,7 +140,9 @@ def test_a_refused_pick_still_tells_pages_what_fell_due_first(
     card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()  # not the timer's choice
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(DomainError) as refused:
         # received after its own clock ran out: the timer's pick is made and committed first
-        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, now=T0 + seconds(40.5))
+        services.make_pick(
+            seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, now=T0 + seconds(40.5), actor=SYSTEM
+        )
     assert refused.value.code in {"wrong_pack", "no_pack"}
     assert Pick.objects.get(seat=seat).kind == "timeout"
     assert told == [(Pod.objects.get(pk=pod.pk).version, {})]  # seat 2 had a pack: no arrival
@@ -164,9 +170,9 @@ class AutomaticChoiceMatchesTheRule(TestCase):
         event = services.create_event(
             name="choice", date=T0.date(), draft_format="cube", cube_list=[c.name for c in cards]
         )
-        regs = [services.register_player(event_id=event.pk, user=u) for u in users]
-        (pod,) = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs]])
-        services.start_pod(pod_id=pod.pk, now=T0)
+        regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in users]
+        (pod,) = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs]], actor=SYSTEM)
+        services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
         cls.seat = Seat.objects.get(pod=pod, position=0)
         cls.pack = Pack.objects.filter(holder=cls.seat).order_by("queue_seq").first()
         cls.spare = list(DraftCard.objects.filter(pod=pod, pack__round=3).values_list("pk", flat=True))

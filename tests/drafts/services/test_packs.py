@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from cards.models import Card, CardSet, Printing
+from drafts.access import SYSTEM
 from drafts.services.packs import SetPacks
 
 pytestmark = pytest.mark.django_db
@@ -75,9 +76,9 @@ def test_a_started_innistrad_pod_keeps_the_checklists_for_r17(django_user_model)
     from drafts.models import DraftCard, Pack
 
     event = services.create_event(name="ISD", date="2026-11-29", set_codes=["ISD"])
-    regs = [services.register_player(event_id=event.pk, name=f"P{i}") for i in range(8)]
-    (pod,) = services.seat_players(event_id=event.pk, seed=4, pods=[[r.pk for r in regs]])
-    services.start_pod(pod_id=pod.pk)
+    regs = [services.register_player(event_id=event.pk, name=f"P{i}", actor=SYSTEM) for i in range(8)]
+    (pod,) = services.seat_players(event_id=event.pk, seed=4, pods=[[r.pk for r in regs]], actor=SYSTEM)
+    services.start_pod(pod_id=pod.pk, actor=SYSTEM)
     packs = Pack.objects.filter(pod=pod)
     assert packs.count() == 24
     assert all(p.initial_size == 14 and p.removed[0]["kind"] == "checklist" for p in packs)

@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import error_codes, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.services import fastpath
 from drafts.simulation import check_conservation
@@ -56,7 +57,7 @@ def test_a_no_script_pick_checks_the_holder_in_the_pods_lock(live_pod, organiser
 
     def checked_then_handed_over(*args, **kwargs):
         found = checked(*args, **kwargs)
-        newcomer = services.register_player(event_id=live_pod.event_id, user=UserFactory(username="rita"))
+        newcomer = services.register_player(event_id=live_pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
         services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
         return found
 
@@ -116,6 +117,7 @@ def test_every_transport_gives_the_same_order():
 
     class User:
         pk = 4
+        is_authenticated = True
 
     late = services.picks.PickOrder.of(
         seat_id=1, draft_card_id=2, actor=User(), owner=User(), now=now, received_at=now + dt.timedelta(seconds=1)
@@ -124,5 +126,5 @@ def test_every_transport_gives_the_same_order():
     assert late == by_ids and late.received_at == now
     assert late.function_arguments()["owner_id"] == 4
     with pytest.raises(Exception) as invalid:
-        services.picks.PickOrder.of(seat_id=1, draft_card_id=2, position=-1)
+        services.picks.PickOrder.of(seat_id=1, draft_card_id=2, actor=SYSTEM, position=-1)
     assert getattr(invalid.value, "code", None) == error_codes.INVALID_POSITION

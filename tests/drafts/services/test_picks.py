@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState, Seat
 from drafts.selectors import seat_view
 from drafts.services import fresh_pod
@@ -25,7 +26,7 @@ def first_card(pack):
 
 def pick_first(seat, now, **kwargs):
     pack = head(seat)
-    return services.make_pick(seat_id=seat.pk, draft_card_id=first_card(pack).pk, now=now, **kwargs)
+    return services.make_pick(seat_id=seat.pk, draft_card_id=first_card(pack).pk, now=now, actor=SYSTEM, **kwargs)
 
 
 def assert_conserved(pod):
@@ -72,7 +73,7 @@ def test_start_is_reproducible_from_the_seed(organiser, players, cube_names):
 def test_a_pick_moves_the_card_and_passes_left(pod, seats):
     pack = head(seats[0])
     card = first_card(pack)
-    pick = services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, now=T0 + seconds(5))
+    pick = services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, now=T0 + seconds(5), actor=SYSTEM)
     card.refresh_from_db()
     pack.refresh_from_db()
     assert card.seat_id == seats[0].pk and card.pack_id is None and card.pile_position == 0
@@ -93,7 +94,7 @@ def test_round_two_passes_right(organiser, players, cube_names):
                 pick_first(seat, now)
     pod.refresh_from_db()
     assert pod.state == PodState.REVIEWING and pod.review_deadline is None  # timers off: no clock
-    services.advance_round(pod_id=pod.pk, now=now)
+    services.advance_round(pod_id=pod.pk, now=now, actor=SYSTEM)
     pack = head(seats[3])
     pick_first(seats[3], now)
     pack.refresh_from_db()
@@ -112,15 +113,15 @@ def test_slow_drafter_queues_packs_and_picks_only_from_the_first(pod, seats):
     queue = list(Pack.objects.filter(holder=seats[0]).order_by("queue_seq"))
     assert [p.cards_left for p in queue] == [14, 13]
     with pytest.raises(DomainError) as err:
-        services.make_pick(seat_id=seats[0].pk, draft_card_id=first_card(queue[1]).pk, now=now)
+        services.make_pick(seat_id=seats[0].pk, draft_card_id=first_card(queue[1]).pk, now=now, actor=SYSTEM)
     assert err.value.code == "card_not_in_pack"
 
 
 def test_double_click_is_taken_once(pod, seats):
     card = first_card(head(seats[0]))
-    services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, now=T0)
+    services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, now=T0, actor=SYSTEM)
     with pytest.raises(DomainError) as err:
-        services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, now=T0)
+        services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, now=T0, actor=SYSTEM)
     assert err.value.code == "already_picked" and err.value.status_code == 409
     assert Pick.objects.filter(seat=seats[0]).count() == 1
 
@@ -128,17 +129,17 @@ def test_double_click_is_taken_once(pod, seats):
 def test_stale_pack_is_refused(pod, seats):
     pack = head(seats[0])
     cards = list(DraftCard.objects.filter(pack=pack).order_by("slot"))
-    services.make_pick(seat_id=seats[0].pk, draft_card_id=cards[0].pk, pack_id=pack.pk, now=T0)
+    services.make_pick(seat_id=seats[0].pk, draft_card_id=cards[0].pk, pack_id=pack.pk, now=T0, actor=SYSTEM)
     pick_first(seats[7], T0)  # a new pack reaches seat 0
     with pytest.raises(DomainError) as err:
-        services.make_pick(seat_id=seats[0].pk, draft_card_id=cards[1].pk, pack_id=pack.pk, now=T0)
+        services.make_pick(seat_id=seats[0].pk, draft_card_id=cards[1].pk, pack_id=pack.pk, now=T0, actor=SYSTEM)
     assert err.value.code == "wrong_pack"
 
 
 def test_another_seats_card_gets_no_hint(pod, seats):
     other = first_card(head(seats[4]))
     with pytest.raises(DomainError) as err:
-        services.make_pick(seat_id=seats[0].pk, draft_card_id=other.pk, now=T0)
+        services.make_pick(seat_id=seats[0].pk, draft_card_id=other.pk, now=T0, actor=SYSTEM)
     assert err.value.code == "card_not_in_pack"
     assert str(other.card_id) not in err.value.message and "seat" not in err.value.message.lower()
 
@@ -158,9 +159,11 @@ def test_expired_timer_picks_automatically_on_read(pod, seats):
 
 def test_a_manual_pick_after_the_deadline_loses_to_the_timer(pod, seats):
     card = DraftCard.objects.filter(pack=head(seats[0])).order_by("-slot").first()
-    services.make_pick(seat_id=seats[1].pk, draft_card_id=first_card(head(seats[1])).pk, now=T0)
+    services.make_pick(seat_id=seats[1].pk, draft_card_id=first_card(head(seats[1])).pk, now=T0, actor=SYSTEM)
     with pytest.raises(DomainError) as err:
-        services.make_pick(seat_id=seats[0].pk, draft_card_id=card.pk, pack_id=card.pack_id, now=T0 + seconds(40.5))
+        services.make_pick(
+            seat_id=seats[0].pk, draft_card_id=card.pk, pack_id=card.pack_id, now=T0 + seconds(40.5), actor=SYSTEM
+        )
     # no_pack: the other seats' clocks ran out too, but they get the grace period (their own
     # picks may be on the way), so no pack has reached seat 1 yet.
     assert err.value.code in {"wrong_pack", "card_not_in_pack", "no_pack"}
@@ -168,7 +171,7 @@ def test_a_manual_pick_after_the_deadline_loses_to_the_timer(pod, seats):
 
 
 def test_pause_freezes_and_resume_restores_the_time_left(pod, seats):
-    services.pause_pod(pod_id=pod.pk, now=T0 + seconds(30))
+    services.pause_pod(pod_id=pod.pk, now=T0 + seconds(30), actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.state == PodState.PAUSED
     assert head(seats[0]).remaining_ms == 10_000 and head(seats[0]).deadline is None
@@ -177,16 +180,16 @@ def test_pause_freezes_and_resume_restores_the_time_left(pod, seats):
     with pytest.raises(DomainError) as err:
         pick_first(seats[0], T0 + seconds(501))
     assert err.value.code == "pod_paused"
-    services.resume_pod(pod_id=pod.pk, now=T0 + seconds(600))
+    services.resume_pod(pod_id=pod.pk, now=T0 + seconds(600), actor=SYSTEM)
     assert head(seats[0]).deadline == T0 + seconds(610)
     with pytest.raises(DomainError) as err:
-        services.resume_pod(pod_id=pod.pk, now=T0 + seconds(601))
+        services.resume_pod(pod_id=pod.pk, now=T0 + seconds(601), actor=SYSTEM)
     assert err.value.code == "pod_not_paused"
 
 
 def test_replacing_a_player_keeps_the_pile_and_drafts_on(pod, seats):
     pick_first(seats[2], T0)
-    services.replace_with_automatic(seat_id=seats[2].pk, now=T0 + seconds(2))
+    services.replace_with_automatic(seat_id=seats[2].pk, now=T0 + seconds(2), actor=SYSTEM)
     assert DraftCard.objects.filter(seat=seats[2]).count() == 1
     pick_first(seats[1], T0 + seconds(3))  # passes to seat 2, whose drafter picks at once
     kinds = list(Pick.objects.filter(seat=seats[2]).values_list("kind", flat=True))
@@ -197,11 +200,11 @@ def test_replacing_a_player_keeps_the_pile_and_drafts_on(pod, seats):
 def test_handing_a_seat_to_another_player(pod, seats, django_user_model):
     pick_first(seats[5], T0)
     newcomer = UserFactory(username="late")
-    reg = services.register_player(event_id=pod.event_id, user=newcomer)
-    seat = services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0)
+    reg = services.register_player(event_id=pod.event_id, user=newcomer, actor=SYSTEM)
+    seat = services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0, actor=SYSTEM)
     assert seat.registration_id == reg.pk and DraftCard.objects.filter(seat=seat).count() == 1
     with pytest.raises(DomainError) as err:
-        services.hand_seat(seat_id=seats[4].pk, registration_id=reg.pk, now=T0)
+        services.hand_seat(seat_id=seats[4].pk, registration_id=reg.pk, now=T0, actor=SYSTEM)
     assert err.value.code == "seat_taken"
 
 
@@ -212,22 +215,22 @@ def test_r17_picks_go_anywhere_in_the_pile_and_can_be_reordered(organiser, playe
     order = []
     for position in (None, 0, 1):
         card = first_card(head(seat))
-        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, position=position, now=T0)
+        services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, position=position, now=T0, actor=SYSTEM)
         order.insert(len(order) if position is None else position, card.pk)
         for other in others:
             if head(other):
                 pick_first(other, T0)
     assert list(DraftCard.objects.filter(seat=seat).order_by("pile_position").values_list("pk", flat=True)) == order
-    services.move_pile_card(seat_id=seat.pk, draft_card_id=order[2], position=0)
+    services.move_pile_card(seat_id=seat.pk, draft_card_id=order[2], position=0, actor=SYSTEM)
     order.insert(0, order.pop(2))
     assert list(DraftCard.objects.filter(seat=seat).order_by("pile_position").values_list("pk", flat=True)) == order
     with pytest.raises(DomainError) as err:
-        services.move_pile_card(seat_id=seat.pk, draft_card_id=order[0], position=3)
+        services.move_pile_card(seat_id=seat.pk, draft_card_id=order[0], position=3, actor=SYSTEM)
     assert err.value.code == "invalid_position"
     with pytest.raises(DomainError) as err:
-        services.move_pile_card(seat_id=seat.pk, draft_card_id=first_card(head(others[0])).pk, position=0)
+        services.move_pile_card(seat_id=seat.pk, draft_card_id=first_card(head(others[0])).pk, position=0, actor=SYSTEM)
     assert err.value.code == "card_not_in_pile"
-    services.set_pile_cover(seat_id=seat.pk, cover="checklist")
+    services.set_pile_cover(seat_id=seat.pk, cover="checklist", actor=SYSTEM)
     assert seat_view(seat, T0)["seat"]["pile_cover"] == "checklist"
 
 
@@ -278,17 +281,17 @@ def test_everyone_ready_starts_the_next_round(organiser, players, cube_names):
             if head(seat):
                 pick_first(seat, T0)
     for seat in seats[:-1]:
-        services.mark_ready(seat_id=seat.pk, now=T0)
+        services.mark_ready(seat_id=seat.pk, now=T0, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.state == PodState.REVIEWING
-    services.mark_ready(seat_id=seats[-1].pk, now=T0)
+    services.mark_ready(seat_id=seats[-1].pk, now=T0, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.state == PodState.DRAFTING and pod.round == 2
 
 
 def test_pod_cannot_start_twice(pod):
     with pytest.raises(DomainError) as err:
-        services.start_pod(pod_id=pod.pk, now=T0)
+        services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
     assert err.value.code == "pod_already_started"
 
 
@@ -307,11 +310,11 @@ def test_r17_pile_moves_and_the_pile_cover_bump_the_version_and_tell_live_pages(
     pod.refresh_from_db()
     before = pod.version
     with django_capture_on_commit_callbacks(execute=True):
-        services.move_pile_card(seat_id=seats[0].pk, draft_card_id=cards[1].pk, position=0)
+        services.move_pile_card(seat_id=seats[0].pk, draft_card_id=cards[1].pk, position=0, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.version == before + 1 and heard == [(pod.pk, pod.version)]
     with django_capture_on_commit_callbacks(execute=True):
-        services.set_pile_cover(seat_id=seats[0].pk, cover="basic_land")
+        services.set_pile_cover(seat_id=seats[0].pk, cover="basic_land", actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.version == before + 2 and heard[-1] == (pod.pk, pod.version)
 
@@ -320,11 +323,11 @@ def test_a_finished_pod_refuses_seat_hand_over_and_automatic_replacement(pod, se
     from drafts.models import Pod
 
     newcomer = UserFactory(username="late")
-    reg = services.register_player(event_id=pod.event_id, user=newcomer)
+    reg = services.register_player(event_id=pod.event_id, user=newcomer, actor=SYSTEM)
     Pod.objects.filter(pk=pod.pk).update(state=PodState.DONE)
     for attempt in (
-        lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0),
-        lambda: services.replace_with_automatic(seat_id=seats[5].pk, now=T0),
+        lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0, actor=SYSTEM),
+        lambda: services.replace_with_automatic(seat_id=seats[5].pk, now=T0, actor=SYSTEM),
     ):
         with pytest.raises(DomainError) as err:
             attempt()

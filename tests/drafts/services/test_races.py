@@ -14,6 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodAction, PodLogEntry, PodState, Seat
 from drafts.services import fresh_pod
 from draftsite.errors import DomainError
@@ -66,7 +67,7 @@ def test_double_clicked_pick_is_taken_once(organiser, players, cube_names, attem
     pod = make_pod(organiser, players, cube_names, now=timezone.now())
     seat = Seat.objects.get(pod=pod, position=0)
     pack, cards = head_cards(seat)
-    pick = lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)  # noqa: E731
+    pick = lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)  # noqa: E731
     results = race(pick, pick)
     assert codes(results) == ["already_picked", "ok"]
     assert Pick.objects.filter(seat=seat).count() == 1
@@ -78,8 +79,8 @@ def test_two_tabs_picking_different_cards_take_one(organiser, players, cube_name
     seat = Seat.objects.get(pod=pod, position=0)
     pack, cards = head_cards(seat)
     results = race(
-        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk),
-        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[1].pk, pack_id=pack.pk),
+        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM),
+        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[1].pk, pack_id=pack.pk, actor=SYSTEM),
     )
     # The loser's pack has moved on (or no pack is waiting): refused, never a second pick.
     assert codes(results)[1] == "ok" and codes(results)[0] in {"wrong_pack", "no_pack"}
@@ -94,7 +95,9 @@ def test_timer_firing_during_a_manual_pick_gives_one_pick(organiser, players, cu
     pack, cards = head_cards(seat)
     at_deadline = start + timedelta(seconds=40, milliseconds=1)
     results = race(
-        lambda: services.make_pick(seat_id=seat.pk, draft_card_id=cards[-1].pk, pack_id=pack.pk, now=at_deadline),
+        lambda: services.make_pick(
+            seat_id=seat.pk, draft_card_id=cards[-1].pk, pack_id=pack.pk, now=at_deadline, actor=SYSTEM
+        ),
         lambda: services.enforce_deadlines(pod_id=pod.pk, now=at_deadline),
     )
     assert not any(isinstance(r, Exception) and not isinstance(r, DomainError) for r in results)
@@ -115,7 +118,7 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
             if pack is not None:
                 calls.append(
                     lambda s=seat, p=pack, c=cards[0]: services.make_pick(
-                        seat_id=s.pk, draft_card_id=c.pk, pack_id=p.pk
+                        seat_id=s.pk, draft_card_id=c.pk, pack_id=p.pk, actor=SYSTEM
                     )
                 )
         results = race(*calls)
@@ -173,10 +176,10 @@ def test_the_last_two_players_ready_at_once_open_the_next_round_once(organiser, 
         for seat in seats:
             pack, cards = head_cards(seat)
             if pack is not None:
-                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)
     for seat in seats[:-2]:
-        services.mark_ready(seat_id=seat.pk)
-    results = race(*(lambda seat=seat: services.mark_ready(seat_id=seat.pk) for seat in seats[-2:]))
+        services.mark_ready(seat_id=seat.pk, actor=SYSTEM)
+    results = race(*(lambda seat=seat: services.mark_ready(seat_id=seat.pk, actor=SYSTEM) for seat in seats[-2:]))
     assert codes(results) == ["ok", "ok"]
     pod.refresh_from_db()
     assert pod.state == PodState.DRAFTING and pod.round == 2

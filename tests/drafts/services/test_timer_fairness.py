@@ -16,6 +16,7 @@ import pytest
 from django.db import connection, transaction
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.simulation import check_conservation
@@ -70,6 +71,7 @@ def test_a_pick_received_in_time_beats_the_timer_on_a_slow_database(organiser, p
             owner=players[0],
             received_at=deadline - seconds(0.2),
             now=deadline + seconds(1),
+            actor=SYSTEM,
         ),
         results,
         "pick",
@@ -99,6 +101,7 @@ def test_a_pick_received_after_the_deadline_finds_the_timer_pick(organiser, play
             owner=players[0],
             received_at=pack.deadline + seconds(0.1),
             now=pack.deadline + seconds(0.2),
+            actor=SYSTEM,
         )
     assert refused.value.code in {"wrong_pack", "no_pack"}  # its pack was passed on by the timer
     made = Pick.objects.get(seat=seat, round=1, pick_number=1)
@@ -118,6 +121,7 @@ def test_a_pick_received_in_time_and_processed_late_is_the_players(organiser, pl
         owner=players[0],
         received_at=pack.deadline - seconds(0.01),
         now=pack.deadline + seconds(3),
+        actor=SYSTEM,
     )
     assert result.kind == PickKind.MANUAL and result.draft_card_id == cards[5].pk
     assert not Pick.objects.filter(seat=seat, kind=PickKind.TIMEOUT).exists()

@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
@@ -30,12 +31,12 @@ MAX_PAGES = 120
 def to_deck_building(pod):
     while pod.state not in (PodState.DECK_BUILDING, PodState.DONE):
         if pod.state == PodState.REVIEWING:
-            services.advance_round(pod_id=pod.pk)
+            services.advance_round(pod_id=pod.pk, actor=SYSTEM)
         for seat in Seat.objects.filter(pod=pod).order_by("position"):
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is not None:
                 card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
-                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk)
+                services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, actor=SYSTEM)
         pod.refresh_from_db()
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import presence, services
+from drafts.access import SYSTEM
 from drafts.models import DraftCard, Event, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
@@ -58,7 +59,7 @@ def play_some_picks(pod, rounds_of_picks=2):
         for seat in Seat.objects.filter(pod=pod).order_by("position"):
             pack, cards = head(seat)
             if pack is not None:
-                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)
 
 
 @pytest.fixture
@@ -173,7 +174,7 @@ def test_event_page_join_register_seat_and_start(organiser, players, cube_names)
     assert not Pod.objects.filter(event=event).exists()
     org.post(f"/events/{event.pk}/seating/", {"seed": "42", "confirmed": "yes"})
     pod = Pod.objects.get(event=event)
-    again = services.seat_players(event_id=event.pk, seed=42)[0]
+    again = services.seat_players(event_id=event.pk, seed=42, actor=SYSTEM)[0]
     assert list(again.seats.order_by("position").values_list("registration__name", flat=True)) == list(
         Seat.objects.filter(pod__event=event).order_by("position").values_list("registration__name", flat=True)
     )
@@ -211,7 +212,7 @@ def test_seat_page_shows_the_pack_pile_clock_and_queue(pod, players, seats):
 def test_queue_count_and_wrong_seat_access(pod, players, seats):
     # Seat 7 picks: its pack passes left to seat 0, whose queue now has two packs.
     pack, cards = head(seats[7])
-    services.make_pick(seat_id=seats[7].pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+    services.make_pick(seat_id=seats[7].pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)
     text = client_for(players[0]).get(f"/events/seats/{seats[0].pk}/").content.decode()
     assert "more pack waiting after this one" in text and "<strong>1</strong>" in text
     assert client_for(players[1]).get(f"/events/seats/{seats[0].pk}/").status_code == 403
@@ -330,7 +331,7 @@ def play_others(pod, but):
     for seat in Seat.objects.filter(pod=pod).exclude(pk=but.pk).order_by("position"):
         pack, cards = head(seat)
         if pack is not None:
-            services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+            services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)
 
 
 def finish_round(pod):
@@ -338,7 +339,7 @@ def finish_round(pod):
         for seat in Seat.objects.filter(pod=pod).order_by("position"):
             pack, cards = head(seat)
             if pack is not None and pack.round == pod.round:
-                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+                services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)
     pod.refresh_from_db()
 
 
@@ -354,11 +355,11 @@ def test_review_screen_ready_button_and_deck_building_link(organiser, players, c
     text = client.get(f"/events/seats/{seats[0].pk}/").content.decode()
     assert "You are ready. Waiting for 7 other players" in text
     for seat in seats[1:]:
-        services.mark_ready(seat_id=seat.pk)
+        services.mark_ready(seat_id=seat.pk, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.round == 2 and pod.state == PodState.DRAFTING
     finish_round(pod)
-    services.advance_round(pod_id=pod.pk)
+    services.advance_round(pod_id=pod.pk, actor=SYSTEM)
     pod.refresh_from_db()
     finish_round(pod)
     assert pod.state == PodState.DECK_BUILDING
@@ -417,7 +418,7 @@ def test_spectators_see_no_piles_after_the_draft(organiser, players, cube_names)
     for _ in range(3):
         finish_round(pod)
         if pod.state == PodState.REVIEWING:
-            services.advance_round(pod_id=pod.pk)
+            services.advance_round(pod_id=pod.pk, actor=SYSTEM)
             pod.refresh_from_db()
     assert pod.state == PodState.DECK_BUILDING
     text = Client().get(f"/events/watch/{pod.spectator_token}/").content.decode()
@@ -432,7 +433,7 @@ def test_dashboard_shows_every_pod_and_who_holds_it_up(pod, organiser, judge, pl
     # Seats 8 and 7 pick, then 8 again: seat 1 has two packs queued and holds up the pod.
     for seat in (seats[7], seats[6]):
         pack, cards = head(seat)
-        services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk)
+        services.make_pick(seat_id=seat.pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=SYSTEM)
     page = client_for(organiser).get(f"/events/{pod.event_id}/dashboard/")
     text = page.content.decode()
     assert page.status_code == 200 and "<title>Dashboard · Cube night" in text
@@ -500,7 +501,8 @@ def test_every_control_confirms_first_then_acts_and_is_logged(pod, organiser, se
     org.post(url + "resume/", {"confirmed": "yes"})
     org.post(url + "extend/", {"confirmed": "yes", "seconds": "60"})
     org.post(url + "deck-building-clock/", {"confirmed": "yes", "minutes": "40"})
-    free = services.register_player(event_id=pod.event_id, user=UserFactory(username="larry"))  # a guest: refused
+    # a guest: refused
+    free = services.register_player(event_id=pod.event_id, user=UserFactory(username="larry"), actor=SYSTEM)
     org.post(url + "hand-seat/", {"confirmed": "yes", "seat": seats[5].pk, "registration": free.pk})
     org.post(url + "replace/", {"confirmed": "yes", "seat": seats[6].pk})
     actions = list(PodLogEntry.objects.filter(pod=pod, actor=organiser).values_list("action", flat=True))
@@ -547,9 +549,9 @@ def test_report_cells_never_start_a_formula(organiser, cube_names):
     event = services.create_event(
         name="=HYPERLINK(1)", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
-    a = services.register_player(event_id=event.pk, name="+danger")
-    b = services.register_player(event_id=event.pk, name="Safe")
-    services.seat_players(event_id=event.pk, pods=[[a.pk, b.pk]], seed=1)
+    a = services.register_player(event_id=event.pk, name="+danger", actor=SYSTEM)
+    b = services.register_player(event_id=event.pk, name="Safe", actor=SYSTEM)
+    services.seat_players(event_id=event.pk, pods=[[a.pk, b.pk]], seed=1, actor=SYSTEM)
     rows = list(csv.reader(io.StringIO(client_for(organiser).get(f"/events/{event.pk}/report.csv").content.decode())))
     assert rows[1][1] == "'=HYPERLINK(1)" and {rows[1][7], rows[2][7]} == {"'+danger", "Safe"}
 

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from drafts import services as draft_services
+from drafts.access import SYSTEM
 from drafts.models import PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError
 from paper import error_codes, schedule, selectors, services
@@ -48,7 +49,7 @@ def test_a_started_pod_is_called_by_the_mtr_table(paper, organiser):
     pod.refresh_from_db()
     assert pod.state == PodState.DRAFTING  # seating is locked from the start
     with pytest.raises(ConflictError) as refused:
-        draft_services.seat_players(event_id=pod.event_id, seed=3)
+        draft_services.seat_players(event_id=pod.event_id, seed=3, actor=SYSTEM)
     assert refused.value.code == "seating_locked"
 
 
