@@ -1,7 +1,7 @@
 """Every read of the draft engine, and what each viewer may see of a draft.
 
 Reads never write, lock or enforce a clock: callers that show a pod's clocks first bring it
-up to date with ``services.fresh_pod`` and pass the pod in.
+up to date with ``services.settle_pod_for_reading`` and pass the pod in.
 
 The open-information rule (R15-R16) lives here: a player gets their own queue and pile in
 full, and of every other seat only the DFCs (both faces, R14) in the packs it holds and in

@@ -125,7 +125,7 @@ class EventPodsView(APIView):
     @extend_schema(responses=s.PodListOutput)
     def get(self, request, pk: int):
         event = access.access_event(pk, request.user, permission=Permission.MEMBER)
-        pods = services.fresh_event_pods(event)
+        pods = services.settle_event_pods_for_reading(event)
         return Response({"pods": [selectors.pod_summary(p) for p in pods]})
 
 
@@ -139,7 +139,7 @@ class PodDetailView(APIView):
     def get(self, request, pk: int):
         """The whole pod, every card (organisers and judges of the event)."""
         pod = access.access_pod(pk, request.user, permission=Permission.STAFF)
-        return Response(selectors.pod_overview(services.fresh_pod(pod.pk)))
+        return Response(selectors.pod_overview(services.settle_pod_for_reading(pod.pk)))
 
 
 class PodBoardView(APIView):
@@ -149,7 +149,7 @@ class PodBoardView(APIView):
     def get(self, request, pk: int):
         """The pod's open information (R15): DFCs by seat, pack sizes. Pod members and staff."""
         pod = access.access_pod(pk, request.user, permission=Permission.POD_MEMBER)
-        pod = services.fresh_pod(pod.pk)
+        pod = services.settle_pod_for_reading(pod.pk)
         return Response({"pod": selectors.pod_summary(pod), "board": selectors.open_board(pod)})
 
 
@@ -169,7 +169,7 @@ class PodActionView(APIView):
     def post(self, request, pk: int):
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         POD_ACTIONS[self.action_name](pod_id=pod.pk, actor=request.user)
-        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+        return Response(selectors.pod_summary(services.settle_pod_for_reading(pod.pk)))
 
 
 EVENT_POD_ACTIONS = {"pause": services.pause_all_pods, "resume": services.resume_all_pods}
@@ -196,7 +196,7 @@ class ExtendClocksView(APIView):
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.ExtendClocksInput, request)
         services.extend_clocks(pod_id=pod.pk, seconds=data["seconds"], seat_id=data.get("seat"), actor=request.user)
-        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+        return Response(selectors.pod_summary(services.settle_pod_for_reading(pod.pk)))
 
 
 class DeckBuildingClockView(APIView):
@@ -208,7 +208,7 @@ class DeckBuildingClockView(APIView):
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.DeckBuildingClockInput, request)
         services.set_deck_building_clock(pod_id=pod.pk, minutes=data["minutes"], actor=request.user)
-        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+        return Response(selectors.pod_summary(services.settle_pod_for_reading(pod.pk)))
 
 
 class StartDeckBuildingView(APIView):
@@ -220,7 +220,7 @@ class StartDeckBuildingView(APIView):
         pod = access.access_pod(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.StartDeckBuildingInput, request)
         services.start_deck_building(pod_id=pod.pk, minutes=data.get("minutes"), actor=request.user)
-        return Response(selectors.pod_summary(services.fresh_pod(pod.pk)))
+        return Response(selectors.pod_summary(services.settle_pod_for_reading(pod.pk)))
 
 
 class SpectatorLinkView(APIView):
@@ -253,7 +253,7 @@ class MovePlayerView(APIView):
 
 
 def _seat_view(seat):
-    return selectors.seat_view(seat, pod=services.fresh_pod(seat.pod_id))
+    return selectors.seat_view(seat, pod=services.settle_pod_for_reading(seat.pod_id))
 
 
 class SeatView(APIView):
@@ -273,7 +273,7 @@ class QueueView(APIView):
     def get(self, request, pk: int):
         """Just your packs and the pod's clocks: what a client polls between picks."""
         seat = access.access_seat(pk, request.user, permission=Permission.SEAT_READER)
-        pod = services.fresh_pod(seat.pod_id)
+        pod = services.settle_pod_for_reading(seat.pod_id)
         return Response({"pod": selectors.pod_summary(pod), "queue": selectors.queue(seat)})
 
 

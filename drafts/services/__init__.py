@@ -15,8 +15,6 @@ from drafts.services.events import (  # noqa: F401
 from drafts.services.picks import (  # noqa: F401
     advance_round,
     enforce_deadlines,
-    fresh_event_pods,
-    fresh_pod,
     hand_seat,
     make_pick,
     mark_ready,
@@ -27,6 +25,8 @@ from drafts.services.picks import (  # noqa: F401
     resume_all_pods,
     resume_pod,
     set_pile_cover,
+    settle_event_pods_for_reading,
+    settle_pod_for_reading,
     start_pod,
 )
 from drafts.services.staff import (  # noqa: F401

@@ -356,9 +356,9 @@ def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: boo
     return True
 
 
-def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
-    """The pod with every deadline already past enforced first (reads never see stale clocks):
-    pages and the API call this before they read a pod.
+def settle_pod_for_reading(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
+    """Enforce every deadline already past, then return the pod (a write before a read: pages and
+    the API call it so that they never show a stale clock).
 
     At the real time (no ``now``) clocks get the enforcers' grace period, so a read never
     takes a pick away from a player whose pick the server received in time.
@@ -376,9 +376,11 @@ def fresh_pod(pod_id: int, now: dt.datetime | None = None) -> Pod | None:
     return pod
 
 
-def fresh_event_pods(event, now: dt.datetime | None = None) -> list[Pod]:
-    """``fresh_pod`` of every pod of the event, by number."""
-    pods = (fresh_pod(pod_id, now) for pod_id in event.pods.order_by("number").values_list("pk", flat=True))
+def settle_event_pods_for_reading(event, now: dt.datetime | None = None) -> list[Pod]:
+    """``settle_pod_for_reading`` for every pod of the event; the pods by number."""
+    pods = (
+        settle_pod_for_reading(pod_id, now) for pod_id in event.pods.order_by("number").values_list("pk", flat=True)
+    )
     return [pod for pod in pods if pod is not None]
 
 

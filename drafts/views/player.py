@@ -49,7 +49,7 @@ def deck_registration_url(event_id: int) -> str:
 
 def seat_context(seat, *, is_player: bool, now=None) -> dict:
     now = now or timezone.now()
-    view = selectors.seat_view(seat, now, pod=services.fresh_pod(seat.pod_id, now))
+    view = selectors.seat_view(seat, now, pod=services.settle_pod_for_reading(seat.pod_id, now))
     summary = view["pod"]
     queue = view["queue"]
     head = queue[0] if queue else None
@@ -145,7 +145,7 @@ def seat_pick(request, seat_id: int):
         messages.error(request, gettext("Choose a card to pick."))
         return redirect(_back(seat))
     if not confirmed(request):
-        view = selectors.seat_view(seat, pod=services.fresh_pod(seat.pod_id))
+        view = selectors.seat_view(seat, pod=services.settle_pod_for_reading(seat.pod_id))
         head = view["queue"][0] if view["queue"] else None
         card = next((c for c in (head["cards"] if head else []) if c["id"] == card_id), None)
         if card is None or (pack_id and head["pack_id"] != pack_id):

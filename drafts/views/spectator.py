@@ -34,7 +34,7 @@ def _revoked(request):
 
 
 def _context(pod: Pod) -> dict:
-    pod = services.fresh_pod(pod.pk)
+    pod = services.settle_pod_for_reading(pod.pk)
     board = present_board(selectors.open_board(pod), pod_round=drafting_round(pod.state, pod.paused_from, pod.round))
     return {
         "pod": pod,

@@ -57,7 +57,7 @@ def _dashboard_context(request, event):
         other_app.settle(event=event, now=now)
         pods = other_app.rows(event, now)
     else:
-        pods = dashboards.event_glance(event, services.fresh_event_pods(event, now), now)
+        pods = dashboards.event_glance(event, services.settle_event_pods_for_reading(event, now), now)
     return {
         "event": event,
         "pods": pods,
@@ -92,7 +92,7 @@ def dashboard_panel(request, event_id: int):
 
 def _pod_context(request, pod):
     now = timezone.now()
-    detail = dashboards.pod_detail(services.fresh_pod(pod.pk, now), now)
+    detail = dashboards.pod_detail(services.settle_pod_for_reading(pod.pk, now), now)
     pod = detail["pod"]
     return {
         **detail,
@@ -400,7 +400,7 @@ def event_report(request, event_id: int):
 
 
 def _board_context(request, pod):
-    pod = services.fresh_pod(pod.pk)
+    pod = services.settle_pod_for_reading(pod.pk)
     me = permissions.seat_in_pod(request.user, pod.pk)
     return {
         "pod": pod,

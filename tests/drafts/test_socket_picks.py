@@ -27,7 +27,7 @@ from drafts import aio, presence, services
 from drafts.access import SYSTEM
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
-from drafts.services import fresh_pod
+from drafts.services import settle_pod_for_reading
 from drafts.simulation import check_conservation
 from drafts.tasks import sweep_due_pods
 from draftsite.errors import DomainError
@@ -467,7 +467,7 @@ async def test_a_socket_pick_received_before_its_deadline_beats_the_timer_on_a_s
     await asyncio.sleep((deadline - timezone.now()).total_seconds() + 0.3)
     others = [
         after_the_deadline(sweep_due_pods),
-        after_the_deadline(lambda: fresh_pod(pod.pk)),
+        after_the_deadline(lambda: settle_pod_for_reading(pod.pk)),
         after_the_deadline(lambda: services.enforce_deadlines(pod_id=pod.pk, grace=True)),
     ]
     await asyncio.sleep(0.5)
@@ -523,7 +523,7 @@ async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins
         sweep = {
             "enforce_deadlines": lambda: services.enforce_deadlines(pod_id=pod.pk, grace=True),
             "sweep_due_pods": sweep_due_pods,
-            "page read": lambda: fresh_pod(pod.pk),
+            "page read": lambda: settle_pod_for_reading(pod.pk),
         }[sweeper]
         results = _race(
             lambda: services.make_pick(

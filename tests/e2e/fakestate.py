@@ -27,11 +27,11 @@ def row(dc: DraftCard) -> list:
 
 
 def pod_state(pod: Pod) -> dict:
-    return selectors.pod_summary(services.fresh_pod(pod.pk))
+    return selectors.pod_summary(services.settle_pod_for_reading(pod.pk))
 
 
 def board(pod: Pod) -> dict:
-    pod = services.fresh_pod(pod.pk)
+    pod = services.settle_pod_for_reading(pod.pk)
     piles_open = selectors._piles_are_open(pod)
     seats = []
     picks: dict = {}

@@ -8,7 +8,7 @@ from drafts import services
 from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState, Seat
 from drafts.selectors import seat_view
-from drafts.services import fresh_pod
+from drafts.services import settle_pod_for_reading
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
@@ -146,14 +146,14 @@ def test_another_seats_card_gets_no_hint(pod, seats):
 
 def test_expired_timer_picks_automatically_on_read(pod, seats):
     later = T0 + seconds(41)
-    fresh_pod(pod.pk, later)
+    settle_pod_for_reading(pod.pk, later)
     picks = Pick.objects.filter(seat__pod=pod)
     assert picks.count() == 8 and set(picks.values_list("kind", flat=True)) == {PickKind.TIMEOUT}
     assert all(p.made_at == T0 + seconds(40) for p in picks)
     assert PodLogEntry.objects.filter(pod=pod, action="automatic_pick").count() == 8
     # The passed packs started their clocks when they arrived (14 cards: 40 s).
     assert head(seats[1]).deadline == T0 + seconds(80)
-    assert fresh_pod(pod.pk, later) is not None  # idempotent: nothing more happens
+    assert settle_pod_for_reading(pod.pk, later) is not None  # idempotent: nothing more happens
     assert picks.count() == 8
 
 
@@ -175,7 +175,7 @@ def test_pause_freezes_and_resume_restores_the_time_left(pod, seats):
     pod.refresh_from_db()
     assert pod.state == PodState.PAUSED
     assert head(seats[0]).remaining_ms == 10_000 and head(seats[0]).deadline is None
-    fresh_pod(pod.pk, T0 + seconds(500))  # nothing expires while paused
+    settle_pod_for_reading(pod.pk, T0 + seconds(500))  # nothing expires while paused
     assert Pick.objects.filter(seat__pod=pod).count() == 0
     with pytest.raises(DomainError) as err:
         pick_first(seats[0], T0 + seconds(501))
@@ -235,7 +235,7 @@ def test_r17_picks_go_anywhere_in_the_pile_and_can_be_reordered(organiser, playe
 
 
 def test_whole_draft_by_timers_ends_in_deck_building(pod, seats):
-    fresh_pod(pod.pk, T0 + seconds(3 * 3600))
+    settle_pod_for_reading(pod.pk, T0 + seconds(3 * 3600))
     pod.refresh_from_db()
     assert pod.state == PodState.DONE  # 25 minutes of deck building have passed too
     assert Pick.objects.filter(seat__pod=pod).count() == 360
@@ -264,11 +264,11 @@ def test_whole_draft_by_timers_ends_in_deck_building(pod, seats):
 def test_review_clock_between_rounds(pod, seats):
     # Round 1 ends when the timers have taken every card: sum of the table for 15..2 cards.
     end_of_round = T0 + seconds(sum([40, 40, 35, 30, 25, 25, 20, 20, 15, 10, 10, 5, 5, 5]))
-    fresh_pod(pod.pk, end_of_round + seconds(1))
+    settle_pod_for_reading(pod.pk, end_of_round + seconds(1))
     pod.refresh_from_db()
     assert pod.state == PodState.REVIEWING and pod.round == 1
     assert pod.review_deadline == end_of_round + seconds(60)
-    fresh_pod(pod.pk, end_of_round + seconds(61))
+    settle_pod_for_reading(pod.pk, end_of_round + seconds(61))
     pod.refresh_from_db()
     assert pod.state == PodState.DRAFTING and pod.round == 2
 

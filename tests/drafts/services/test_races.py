@@ -16,7 +16,7 @@ from django.utils import timezone
 from drafts import services
 from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodAction, PodLogEntry, PodState, Seat
-from drafts.services import fresh_pod
+from drafts.services import settle_pod_for_reading
 from draftsite.errors import DomainError
 from tests.drafts.conftest import make_pod
 from tests.factories import UserFactory
@@ -124,7 +124,7 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
         results = race(*calls)
         assert all(not isinstance(r, Exception) for r in results), results
     assert Pick.objects.filter(seat__pod=pod).count() == 24
-    fresh_pod(pod.pk)
+    settle_pod_for_reading(pod.pk)
     assert_conserved(pod)
 
 

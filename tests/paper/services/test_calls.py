@@ -212,9 +212,9 @@ def test_the_draft_engine_refuses_paper_pods(paper, organiser):
             service(pod_id=pod.pk, actor=organiser, **kwargs)
         assert refused.value.code == "paper_pod"
     services.start_call(pod_id=pod.pk, actor=organiser, now=timezone.now())
-    from drafts.services import fresh_pod
+    from drafts.services import settle_pod_for_reading
 
-    pod = fresh_pod(pod.pk)  # a read never runs the engine on a called pod
+    pod = settle_pod_for_reading(pod.pk)  # a read never runs the engine on a called pod
     assert pod.state == PodState.DRAFTING and not pod.packs.exists()
 
 
