@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 import weakref
 from typing import Any
 
 import orjson
 from django.conf import settings
 
+from drafts import live, state
 from drafts.services.changes import grace_cutoff
 from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL, READY_SQL, SEAT_HOLDER_SQL, decoded
 from drafts.services.picks import PickOrder, read_answer, read_ready
+
+logger = logging.getLogger(__name__)
 
 
 def async_enabled() -> bool:
@@ -57,8 +61,6 @@ async def amake_pick(
         pack_id=pack_id,
         received_at=received_at,
     )
-    from drafts import live, state
-
     # The live pages' document in the same call, when some page may follow the pod.
     with_document = bool(pod_id and live.wants_document(pod_id))
     answer, text = await acall(
@@ -92,8 +94,6 @@ async def amark_ready(*, pod_id: int, seat_id: int, owner_id: int, now: dt.datet
     assert row is not None  # the function answers one row
     notice, refusal = read_ready(decoded(row[0]))
     if notice is not None:
-        from drafts import state
-
         changed_pod, version, arrivals = notice
         # The document holds the arrivals' queues: the seats are named, no queue is read.
         await apublish(changed_pod, version, dict.fromkeys(arrivals, []), document=state.from_text(row[1]))
@@ -104,12 +104,79 @@ async def amark_ready(*, pod_id: int, seat_id: int, owner_id: int, now: dt.datet
 async def apublish(pod_id: int, version: int, arrivals: dict[int, list], *queues: list, document=None) -> None:
     """Tell live pages of a committed change from the event loop (``live.pod_messages``);
     ``document``: the pod as the change left it, read in the same round trip."""
-    from drafts import cardinfo, live
+    from drafts import cardinfo
 
     rows = [card for queue in (*queues, *arrivals.values()) for pack in queue for card in pack["cards"]]
     if cardinfo.missing(rows):  # a card this process has not shown yet: read it off the loop
         await off_the_loop(lambda: cardinfo.payloads(rows))
-    await live.anotify_pod(pod_id, version, arrivals, document=document)
+    await anotify_pod(pod_id, version, arrivals, document=document)
+
+
+async def anotify_pod(
+    pod_id: int, version: int, arrivals: dict[int, list | None] | None = None, *, document=None
+) -> None:
+    """``live.notify_pod`` from an event loop: the document is read on the loop's pool, unless
+    the caller read it with the change (``document``)."""
+    first = True
+    if document is None and live.wants_document(pod_id):
+        try:
+            document, first = await _reader(pod_id).document()
+        except Exception:
+            logger.warning("Could not read pod %s for its live pages", pod_id, exc_info=True)
+    await live.apublish(*live.pod_messages(pod_id, version, arrivals, document, with_document=first))
+
+
+class DocumentReader:
+    """One event loop's reads of one pod's document: every change committed while a read is
+    on its way shares the next read (at saturation a pod changes faster than one statement
+    returns). Each caller gets a document read after its change committed."""
+
+    def __init__(self, pod_id: int) -> None:
+        self.pod_id = pod_id
+        self.waiting: list[asyncio.Future] = []
+        self.task: asyncio.Task | None = None
+
+    async def document(self):
+        """(a document read after this call began, whether this caller is the first to get it)."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append(future)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.read())
+        return await future
+
+    async def read(self) -> None:
+        try:
+            while self.waiting:
+                waiting, self.waiting = self.waiting, []
+                try:
+                    document = await aread_document(self.pod_id)
+                except Exception as error:
+                    for future in waiting:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                for index, future in enumerate(waiting):
+                    if not future.done():
+                        future.set_result((document, index == 0))
+        finally:
+            self.task = None
+            _readers.pop((asyncio.get_running_loop(), self.pod_id), None)
+
+
+_readers: dict[tuple[asyncio.AbstractEventLoop, int], DocumentReader] = {}
+
+
+def _reader(pod_id: int) -> DocumentReader:
+    key = (asyncio.get_running_loop(), pod_id)
+    reader = _readers.get(key)
+    if reader is None:
+        reader = _readers[key] = DocumentReader(pod_id)
+    return reader
+
+
+async def aread_document(pod_id: int):
+    """``state.read`` from an event loop: one prepared statement on the loop's pool."""
+    return state.from_rows(await afetch_all(state.DOCUMENT_SQL, state.document_params(pod_id)))
 
 
 async def off_the_loop(work):

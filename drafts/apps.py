@@ -9,8 +9,12 @@ class DraftsConfig(AppConfig):
         from django.core.checks import Tags, register
 
         from cards.signals import catalogue_imported
-        from drafts import cardinfo, cardsheet
+        from drafts import cardinfo, cardsheet, extensions
+        from drafts.models import PodAction
         from draftsite import upkeep
+
+        # The pod log's actions: the engine's own, then those other apps register.
+        extensions.register_log_actions(PodAction)
 
         # At start (migrate, check --database): a database that will not stay fast says so.
         register(upkeep.check, Tags.database)

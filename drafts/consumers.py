@@ -332,7 +332,7 @@ class _PodSocket(GuardedJsonConsumer):
         if self.presence_seat is not None:
             await database_sync_to_async(presence.touch)(self.presence_seat, self.channel_name)
         if aio.async_enabled():
-            found = [await state.aread(pod_id) for pod_id in self.pod_ids]
+            found = [await aio.aread_document(pod_id) for pod_id in self.pod_ids]
         else:
             found = await database_sync_to_async(lambda: [state.read(pod_id) for pod_id in self.pod_ids])()
         return {document.pod_id: document for document in found if document is not None}

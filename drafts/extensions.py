@@ -67,10 +67,9 @@ def register_log_actions(actions: type[TextChoices]) -> None:
 
 
 def log_action_choices() -> list[tuple[str, str]]:
-    """``PodLogEntry.action``'s choices: the draft engine's own and every registered app's."""
-    from drafts.models import PodAction  # local: the models module reads this one
-
-    return [*PodAction.choices, *(choice for actions in _log_actions for choice in actions.choices)]
+    """``PodLogEntry.action``'s choices: the draft engine's own (``PodAction``, registered by
+    ``DraftsConfig.ready``) and every other app's."""
+    return [choice for actions in _log_actions for choice in actions.choices]
 
 
 def log_action_label(action: str) -> str:

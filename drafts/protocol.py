@@ -149,7 +149,7 @@ class PodDigest(TypedDict):
     paused_from: NotRequired[str | None]
     round: NotRequired[int]
     pick: NotRequired[int | None]  # the pick its slowest seat is on
-    # The clock the pod's line shows (``drafts.dashboards.shown_clock``): which one, when it
+    # The clock the pod's line shows (``drafts.clocks.shown_clock``): which one, when it
     # runs out while it runs (seconds after the frame's ``at``), the milliseconds it has left
     # while the pod is paused.
     clock: NotRequired[Literal["pick", "review", "deck_building"] | None]

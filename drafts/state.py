@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from drafts.clocks import shown_clock
 from drafts.models import PodState, effective_state
 from drafts.queue import shown_packs
 
@@ -62,13 +63,6 @@ def read(pod_id: int) -> Document | None:
     with connection.cursor() as cursor:
         cursor.execute(DOCUMENT_SQL, document_params(pod_id))
         return from_rows(cursor.fetchall())
-
-
-async def aread(pod_id: int) -> Document | None:
-    """``read`` from an event loop: one prepared statement on the loop's pool."""
-    from drafts import aio
-
-    return from_rows(await aio.afetch_all(DOCUMENT_SQL, document_params(pod_id)))
 
 
 _shared: dict[str, Document] = {}
@@ -228,12 +222,10 @@ class Document:
     @cached_property
     def digest(self) -> dict:
         """The pod as the dashboard shows it (``protocol.PodDigest``): its state, the pick it
-        is on (its slowest seat's), the clock its line shows (``dashboards.shown_clock``: the
+        is on (its slowest seat's), the clock its line shows (``clocks.shown_clock``: the
         first pick clock to run out, the review or the deck-building clock; a deadline while it
         runs, the time left while paused), the seats holding more than one pack (holding the
         pod up), and the seats' names. No card."""
-        from drafts.dashboards import shown_clock
-
         pod = self.data["pod"]
         fronts = [queue[0] for queue in self.held.values() if queue]
         kind, deadline, frozen = shown_clock(

@@ -153,10 +153,10 @@ def test_a_malformed_message_is_refused_by_decode(data):
 
 @pytest.mark.asyncio
 async def test_changes_committed_while_a_document_is_read_share_the_next_read(monkeypatch):
-    """drafts.live.DocumentReader: a caller always gets a document read after its change; the
+    """drafts.aio.DocumentReader: a caller always gets a document read after its change; the
     changes that come while a read is on its way share one more read, and only the first of
     them publishes it."""
-    from drafts import state
+    from drafts import aio
 
     reads = []
 
@@ -165,15 +165,15 @@ async def test_changes_committed_while_a_document_is_read_share_the_next_read(mo
         await asyncio.sleep(0.01)
         return f"document {len(reads)}"
 
-    monkeypatch.setattr(state, "aread", aread)
-    first = asyncio.ensure_future(live._reader(7).document())
+    monkeypatch.setattr(aio, "aread_document", aread)
+    first = asyncio.ensure_future(aio._reader(7).document())
     await asyncio.sleep(0)  # the first read is on its way
-    later = [asyncio.ensure_future(live._reader(7).document()) for _ in range(5)]
+    later = [asyncio.ensure_future(aio._reader(7).document()) for _ in range(5)]
     results = [await first] + [await f for f in later]
     assert reads == [7, 7]
     assert results[0] == ("document 1", True)
     assert results[1:] == [("document 2", True)] + [("document 2", False)] * 4
-    assert (asyncio.get_running_loop(), 7) not in live._readers
+    assert (asyncio.get_running_loop(), 7) not in aio._readers
 
 
 def test_a_document_travels_as_json_and_is_shared_as_it_was_read():

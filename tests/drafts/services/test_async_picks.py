@@ -137,14 +137,14 @@ async def test_an_awaited_pick_on_a_paused_pod_is_refused_in_one_call(pod, organ
 async def test_a_socket_pick_reads_the_pods_document_in_its_own_round_trip(pod, players, monkeypatch):
     """The state pages' document comes back with the pick (one round trip, the same
     transaction): it is the pod exactly as that pick left it, and no second read is made."""
-    from drafts import live, state
+    from drafts import aio, state
 
     seats = await database_sync_to_async(lambda: list(Seat.objects.filter(pod=pod).order_by("position")))()
     page = await opened(f"/ws/seats/{seats[0].pk}/?protocol=state", players[0])
     await page.receive_json_from(timeout=5)  # hello
     await page.receive_json_from(timeout=5)  # snapshot
     told, reads = [], []
-    real_notify, real_read = live.anotify_pod, state.aread
+    real_notify, real_read = aio.anotify_pod, aio.aread_document
 
     async def notify(pod_id, version, arrivals=None, *, document=None):
         told.append((version, document))
@@ -154,8 +154,8 @@ async def test_a_socket_pick_reads_the_pods_document_in_its_own_round_trip(pod, 
         reads.append(pod_id)
         return await real_read(pod_id)
 
-    monkeypatch.setattr(live, "anotify_pod", notify)
-    monkeypatch.setattr(state, "aread", aread)
+    monkeypatch.setattr(aio, "anotify_pod", notify)
+    monkeypatch.setattr(aio, "aread_document", aread)
     pack, cards = await front(seats[0].pk)
     await page.send_json_to({"type": "pick", "card": cards[0], "pack": pack.pk, "ref": 1})
     while (frame := await page.receive_json_from(timeout=5))["type"] != "picked":
