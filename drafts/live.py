@@ -34,10 +34,10 @@ from collections import defaultdict
 from typing import Any, Protocol
 
 import orjson
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+
+from draftsite.groups import send_to_group
 
 logger = logging.getLogger(__name__)
 
@@ -455,13 +455,7 @@ def event_group(event_id: int) -> str:
 
 def notify_event(event_id: int) -> None:
     """Tell the event's dashboards that its pods or settings changed (they re-read them)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(event_group(event_id), {"type": "event.changed"})
-    except Exception:  # Redis down: dashboards fall back to polling
-        logger.warning("Could not notify event %s", event_id, exc_info=True)
+    send_to_group(event_group(event_id), {"type": "event.changed"})
 
 
 def notify_event_on_commit(event_id: int) -> None:

@@ -3,14 +3,8 @@ services call these once their change commits."""
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
+from draftsite.groups import send_to_group
 from judgecalls.frames import CALLER_MESSAGE_TYPE, CHANGED_MESSAGE_TYPE
-
-logger = logging.getLogger(__name__)
 
 
 def queue_group(event_id: int) -> str:
@@ -18,15 +12,7 @@ def queue_group(event_id: int) -> str:
 
 
 def notify_queue(event_id: int, call_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            queue_group(event_id), {"type": CHANGED_MESSAGE_TYPE, "event": event_id, "call": call_id}
-        )
-    except Exception:  # the queue page refreshes on its own timer; never fail the write for it
-        logger.warning("could not notify the judge-call queue of event %s", event_id, exc_info=True)
+    send_to_group(queue_group(event_id), {"type": CHANGED_MESSAGE_TYPE, "event": event_id, "call": call_id})
 
 
 def caller_group(registration_id: int) -> str:
@@ -35,10 +21,4 @@ def caller_group(registration_id: int) -> str:
 
 
 def notify_caller(registration_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(caller_group(registration_id), {"type": CALLER_MESSAGE_TYPE})
-    except Exception:  # the box is redrawn on the next page load; never fail the write for it
-        logger.warning("could not notify the caller of registration %s", registration_id, exc_info=True)
+    send_to_group(caller_group(registration_id), {"type": CALLER_MESSAGE_TYPE})

@@ -7,12 +7,7 @@ the app has none.
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
-logger = logging.getLogger(__name__)
+from draftsite.groups import send_to_group
 
 
 def event_group(event_id: int) -> str:
@@ -20,10 +15,4 @@ def event_group(event_id: int) -> str:
 
 
 def notify_event(event_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(event_group(event_id), {"type": "matches.changed", "event": event_id})
-    except Exception:  # a live page refreshes on its own timer; never fail the write for it
-        logger.warning("could not notify match pages of event %s", event_id, exc_info=True)
+    send_to_group(event_group(event_id), {"type": "matches.changed", "event": event_id})

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
 from celery import current_app
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
 from drafts.live import notify_pod
 from drafts.models import Pod
+from draftsite.groups import send_to_group
 from paper import schedule, selectors
 
 logger = logging.getLogger(__name__)
@@ -33,26 +32,16 @@ def paper_group(pod_id: int) -> str:
     return f"paper-pod-{pod_id}"
 
 
-def _send(group: str, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # Redis down: pages poll; the database has the truth
-        logger.warning("Could not send %s to %s", message.get("type"), group, exc_info=True)
-
-
 def call_changed(pod_id: int, version: int) -> None:
     """Side effects of a committed change: caller, phone and follower pages, the dashboard."""
-    _send(paper_group(pod_id), {"type": "paper.changed", "version": version})
+    send_to_group(paper_group(pod_id), {"type": "paper.changed", "version": version})
     notify_pod(pod_id, version)  # the event dashboard listens on the pod's draft group
     book_settle(pod_id)
 
 
 def close_followers(pod_id: int) -> None:
     """The follow link was replaced or turned off: open follower pages are closed."""
-    _send(paper_group(pod_id), {"type": "paper.followers_revoked"})
+    send_to_group(paper_group(pod_id), {"type": "paper.followers_revoked"})
 
 
 def book_settle(pod_id: int) -> None:
