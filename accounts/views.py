@@ -27,7 +27,7 @@ from drafts import permissions
 from drafts.access import Permission
 from drafts.views.common import get_event
 from draftsite.errors import DomainError
-from draftsite.pages import on_page
+from draftsite.pages import on_page, show_on_form
 
 JOIN_PREFIX = "/join/"
 
@@ -69,8 +69,7 @@ def signup(request):
                 join_token=token,
             )
         except DomainError as exc:
-            field = exc.extra.get("field")
-            form.add_error(field if field in form.fields else None, exc.message)
+            show_on_form(form, exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, gettext("Welcome! Your account is ready."))

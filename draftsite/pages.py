@@ -74,3 +74,10 @@ def for_form(fn: Callable[[], T], *, forbidden_page: bool = False) -> tuple[T | 
         if forbidden_page and exc.status_code == 403:
             raise PermissionDenied from exc
         return None, exc, exc.status_code
+
+
+def show_on_form(form, exc: DomainError) -> None:
+    """A service's refusal on the form: under the field it names, if the form has that field,
+    else above the form."""
+    field = exc.extra.get("field")
+    form.add_error(field if field in form.fields else None, exc.message)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from draftsite.admin import ReadOnlyAdminMixin
 from draftsite.errors import DomainError
+from draftsite.pages import show_on_form
 from penalties import permissions, selectors, services
 from penalties.forms import DecisionForm
 from penalties.models import Appeal, AppealStatus, Infraction, Penalty, PenaltyAudit, PenaltyStatus, ReviewQueueItem
@@ -99,8 +100,7 @@ class _PenaltyAdminBase(ReadOnlyAdminMixin, admin.ModelAdmin):
                     appeal=appeal is not None and form.decides_appeal(),
                 )
             except DomainError as exc:
-                field = exc.extra.get("field")
-                form.add_error(field if field in form.fields else None, exc.message)
+                show_on_form(form, exc)
             else:
                 self.message_user(request, "Decision recorded.", messages.SUCCESS)
                 return redirect("admin:penalties_penalty_change", penalty.pk)

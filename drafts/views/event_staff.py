@@ -23,7 +23,7 @@ from drafts.models import EnforcementLevel, StaffRole
 from drafts.services.staff import EDITABLE_FIELDS
 from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
-from draftsite.pages import run
+from draftsite.pages import run, show_on_form
 
 
 def _organiser_event(request, event_id: int):
@@ -268,8 +268,7 @@ def settings_page(request, event_id: int):
             try:
                 services.update_event(event_id=event.pk, actor=request.user, changes=changes)
             except DomainError as exc:
-                field = exc.extra.get("field")
-                form.add_error(field if field in form.fields else None, exc.message)
+                show_on_form(form, exc)
                 status = exc.status_code
             else:
                 messages.success(request, _("Event settings saved."))

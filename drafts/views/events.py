@@ -18,7 +18,7 @@ from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import PodState
 from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
 from draftsite.errors import DomainError
-from draftsite.pages import on_page
+from draftsite.pages import on_page, show_on_form
 
 
 def event_list(request):
@@ -46,13 +46,15 @@ def event_create(request):
         try:
             event = services.create_event(created_by=request.user, **form.service_arguments())
         except DomainError as exc:
+            show_on_form(form, exc)
             field = exc.extra.get("field")
-            form.add_error(field if field in form.fields else None, exc.message)
             suggestions = exc.extra.get("suggestions") or {}
             for name, options in list(suggestions.items())[:5]:
                 if options:
                     form.add_error(
-                        field if field in form.fields else None, f"“{name}”: did you mean {', '.join(options)}?"
+                        field if field in form.fields else None,
+                        gettext("“%(name)s”: did you mean %(options)s?")
+                        % {"name": name, "options": ", ".join(options)},
                     )
         else:
             messages.success(

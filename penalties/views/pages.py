@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from drafts.access import Permission, authorize
 from drafts.models import Event
 from draftsite.errors import DomainError
-from draftsite.pages import for_form, on_page, run
+from draftsite.pages import for_form, on_page, run, show_on_form
 from penalties import notices, permissions, selectors, services
 from penalties.forms import DecisionForm, DismissForm, DismissManyForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus
@@ -38,11 +38,6 @@ def _penalty_or_404(request, pk: int):
     if not permissions.can_view_penalty(request.user, penalty):
         raise PermissionDenied
     return penalty
-
-
-def _form_error(form, exc: DomainError) -> None:
-    field = exc.extra.get("field")
-    form.add_error(field if field in form.fields else None, exc.message)
 
 
 # --- player ----------------------------------------------------------------------------
@@ -77,7 +72,7 @@ def _statement_post(request, pk: int, action, success: str, form_name: str, gate
             forbidden_page=True,
         )
         if error is not None:
-            _form_error(form, error)
+            show_on_form(form, error)
         else:
             messages.success(request, success)
             return redirect("penalties:detail", pk=penalty.pk)
@@ -174,7 +169,7 @@ def _issue_from(form: IssueForm, request, event: Event):
         )
     )
     if error is not None:
-        _form_error(form, error)
+        show_on_form(form, error)
     return penalty
 
 
@@ -410,7 +405,7 @@ def _decide(request, pk: int, *, appeal: bool):
             appeal=appeal,
         )
     except DomainError as exc:
-        _form_error(form, exc)
+        show_on_form(form, exc)
         return _render_detail(request, penalty, status=exc.status_code, **{form_key: form})
     messages.success(request, gettext("Decision recorded."))
     return redirect("penalties:detail", pk=penalty.pk)

@@ -646,3 +646,19 @@ def test_registering_someone_else_twice_names_them_not_you(organiser, players, c
     with pytest.raises(ConflictError) as own:
         services.register_player(event_id=event.pk, user=players[1], actor=players[1])
     assert own.value.message == "You are already registered for this event."
+
+
+def test_a_misspelt_cube_card_gets_a_suggestion_in_the_readers_language(organiser, cube_names):
+    form = {
+        "name": "Cube",
+        "date": "2026-12-01",
+        "enforcement_level": "regular",
+        "draft_format": "cube",
+        "cube_list": "Singel 001\nSingle 002",
+        "pack_size": 15,
+        "deck_building_minutes": 25,
+    }
+    page = client_for(organiser).post("/events/new/", form, HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert "“Singel 001”: você quis dizer Single 001" in page
+    assert "did you mean" not in page
+    assert not Event.objects.exists()
