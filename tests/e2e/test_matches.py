@@ -128,12 +128,21 @@ def test_a_half_typed_result_survives_a_live_refresh_of_its_region(server_url, b
     login(driver, player)
     driver.get(f"{server_url}/matches/events/{t.event.pk}/me/")
     live(driver)
-    lost = driver.find_element(By.CSS_SELECTOR, '.report-form input[name="lost"]')
-    lost.clear()
-    lost.send_keys("1")  # typed, then left for the next field
-    won = driver.find_element(By.CSS_SELECTOR, '.report-form input[name="won"]')
-    won.clear()
-    won.send_keys("2")  # still being typed in
+
+    def typed(name: str, text: str) -> None:
+        """Type into a field; again if the page swapped the still untouched region meanwhile
+        (its first version check may refresh it on a busy machine)."""
+
+        def attempt(d):
+            field = d.find_element(By.CSS_SELECTOR, f'.report-form input[name="{name}"]')
+            field.clear()
+            field.send_keys(text)
+            return field.get_attribute("value") == text
+
+        wait(driver, attempt, message=f"could not type in {name}")
+
+    typed("lost", "1")  # typed, then left for the next field
+    typed("won", "2")  # still being typed in
     status, body = api_for(opponent).call("POST", f"/api/matches/{match.pk}/report/", {"won": 1, "lost": 2})
     assert status == 200, body  # through the server, whose change is pushed to the page
     wait(driver, lambda d: "Your opponent reported" in d.page_source, timeout=10, message="no live refresh")
