@@ -345,3 +345,17 @@ def test_every_date_of_the_printed_sheet_has_one_format_in_pt_br(event, users):
     dates = re.findall(r"\d{1,2} de [A-Za-zç]+ de \d{4}(?: às \d{2}:\d{2})?", html)
     assert len(dates) >= 3  # the event's date, the version's time, the printing's time
     assert other_date_forms(html) == []
+
+
+def test_the_printable_decklist_writes_every_date_one_way_in_pt_br(event, users):
+    """Issue 27: one date format per language on a page (the event's date, the list's version,
+    when it was printed)."""
+    ev, regs = event
+    client = login(users["alice"])
+    client.post(f"/decks/events/{ev.pk}/", {"decklist": read_fixture("delver_isd.txt"), "action": "save"})
+    deck = Deck.objects.get(registration=regs["alice"])
+    html = client.get(f"/decks/{deck.pk}/print/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert '<html lang="pt-br"' in html
+    long_dates = re.findall(r"\b\d{1,2} de [A-Za-zçÇ]+ de \d{4}", html)
+    assert len(long_dates) >= 3, long_dates
+    assert not re.search(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b[A-Z][a-z]{2}\.? \d{1,2}, \d{4}\b", html)
