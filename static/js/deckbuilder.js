@@ -233,7 +233,7 @@
       body: JSON.stringify({ format: data.format, main: main, sideboard: side, pool: pool, opaque_sleeves: !!(sleeves && sleeves.checked), checklist_cards: checklistCards() }),
     }).then(function (r) { return r.json(); }).then(function (report) {
       if (mine !== serial) return; // an older answer after a newer change
-      var problems = (report.errors || []).map(function (p) { return '<li class="deck-error-line"><span class="deck-code">' + esc(p.code) + "</span> " + esc(p.message) + "</li>"; });
+      var problems = (report.errors || []).map(function (p) { return '<li class="deck-error-line" data-code="' + esc(p.code) + '">' + esc(p.message) + "</li>"; });
       var warnings = (report.warnings || []).map(function (p) { return '<li class="muted">' + esc(p.message) + "</li>"; });
       out.innerHTML = report.valid
         ? '<p class="deck-ok">' + esc(gettext("The deck passes every check.")) + "</p>" + (warnings.length ? "<ul>" + warnings.join("") + "</ul>" : "")

@@ -41,7 +41,9 @@ def test_register_by_pasting(event, users):
     deck = Deck.objects.get(registration=regs["alice"])
     assert not deck.valid  # no sleeves, no checklist cards (R9)
     html = client.get(f"/decks/events/{ev.pk}/").content.decode()
-    assert "dfc_needs_sleeves_or_checklist" in html and "Delver of Secrets" in html
+    assert 'data-code="dfc_needs_sleeves_or_checklist"' in html and "Delver of Secrets" in html
+    # The code is for tools; the reader sees words only (issue 27: no raw code before a problem).
+    assert ">dfc_needs_sleeves_or_checklist" not in html and "deck-code" not in html
 
 
 def test_suggest_checklist_cards_then_save(event, users):
