@@ -51,6 +51,11 @@ class _System:
 SYSTEM = _System()
 
 
+def recorded_user(actor):
+    """The user a stored row names for ``actor``: none for ``SYSTEM``."""
+    return None if actor is SYSTEM else actor
+
+
 class Permission(StrEnum):
     """What the caller must be, for the object asked for."""
 

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from drafts.access import SYSTEM, Permission, authorize
+from drafts.access import SYSTEM, Permission, authorize, recorded_user
 from drafts.models import EnforcementLevel, Event, Pod, Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from penalties import error_codes, permissions
@@ -144,7 +144,7 @@ def _audit(
 ) -> PenaltyAudit:
     return PenaltyAudit.objects.create(
         penalty=penalty,
-        actor=None if actor is SYSTEM else actor,  # the system's rows name no user
+        actor=recorded_user(actor),
         action=action,
         at=at,
         reason=reason,

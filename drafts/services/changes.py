@@ -9,13 +9,13 @@ import datetime as dt
 from django.conf import settings
 from django.db import transaction
 
-from drafts.access import SYSTEM
+from drafts.access import recorded_user
 from drafts.models import Pod, PodLogEntry
 
 
 def log_action(pod: Pod, at: dt.datetime, action: str, actor, **details) -> None:
     """Log ``action`` on the pod, by ``actor``: a user, or ``SYSTEM`` (the row names no user)."""
-    PodLogEntry.objects.create(pod=pod, at=at, actor=None if actor is SYSTEM else actor, action=action, details=details)
+    PodLogEntry.objects.create(pod=pod, at=at, actor=recorded_user(actor), action=action, details=details)
 
 
 def touch(pod: Pod) -> None:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, live, selectors
-from drafts.access import SYSTEM, Permission, access_event, authorize
+from drafts.access import Permission, access_event, authorize, recorded_user
 from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 
@@ -32,9 +32,7 @@ def _lock_event(event_id: int) -> Event:
 
 def log_event(event: Event, at: dt.datetime, action: str, actor, **details: Any) -> EventLogEntry:
     """Log ``action`` in the event's log, by ``actor``: a user, or ``SYSTEM`` (the row names no user)."""
-    return EventLogEntry.objects.create(
-        event=event, at=at, actor=None if actor is SYSTEM else actor, action=action, details=details
-    )
+    return EventLogEntry.objects.create(event=event, at=at, actor=recorded_user(actor), action=action, details=details)
 
 
 # The wording of the organiser refusal for staff and settings (the code is ``drafts.access``'s).
