@@ -27,7 +27,7 @@ from drafts import permissions
 from drafts.access import Permission
 from drafts.views.common import get_event
 from draftsite.errors import DomainError
-from draftsite.pages import on_page, show_on_form
+from draftsite.pages import run, show_on_form
 
 JOIN_PREFIX = "/join/"
 
@@ -119,17 +119,19 @@ def _join_url(request, token: str) -> str:
 def join(request, token: str):
     if request.method == "POST" and request.user.is_authenticated:
         # The service reads the link itself (under its lock): no second read of it here.
-        try:  # a link that is not (any more) valid: the 404 page
-            result = on_page(
-                services.join_event,
-                token=token,
-                user=request.user,
-                now=timezone.now(),
-                not_found=gettext("This join link is not valid."),
-            )
-        except DomainError as exc:
-            messages.error(request, exc.message)
-            return redirect("accounts:join", token)
+        refused, result = run(  # a link that is not (any more) valid: the 404 page
+            request,
+            services.join_event,
+            success=None,
+            back=reverse("accounts:join", args=[token]),
+            refusals_as_pages=True,
+            not_found=gettext("This join link is not valid."),
+            token=token,
+            user=request.user,
+            now=timezone.now(),
+        )
+        if result is None:
+            return refused
         assert result.event is not None
         if result.status == WAITLISTED:
             messages.info(
@@ -241,12 +243,15 @@ def venue_sheet(request, event_id: int):
 @require_POST
 def drop(request, event_id: int):
     event = get_event(event_id)
-    try:
-        services.drop_registration(event_id=event.pk, user=request.user, now=timezone.now())
-        messages.success(request, gettext("You have left %(name)s.") % {"name": event.name})
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect("drafts:event-detail", event.pk)
+    return run(
+        request,
+        services.drop_registration,
+        success=gettext("You have left %(name)s.") % {"name": event.name},
+        back=reverse("drafts:event-detail", args=[event.pk]),
+        event_id=event.pk,
+        user=request.user,
+        now=timezone.now(),
+    )[0]
 
 
 @login_required
@@ -293,12 +298,15 @@ def import_player_list(request, event_id: int):
 @require_POST
 def check_in_me(request, event_id: int):
     event = get_event(event_id)
-    try:
-        services.check_in(event_id=event.pk, user=request.user, now=timezone.now())
-        messages.success(request, gettext("You are checked in. Your seat appears here once the players are seated."))
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect("drafts:event-detail", event.pk)
+    return run(
+        request,
+        services.check_in,
+        success=gettext("You are checked in. Your seat appears here once the players are seated."),
+        back=reverse("drafts:event-detail", args=[event.pk]),
+        event_id=event.pk,
+        user=request.user,
+        now=timezone.now(),
+    )[0]
 
 
 @login_required
@@ -307,28 +315,25 @@ def check_in_list(request, event_id: int):
     event = get_event(event_id, request.user, Permission.STAFF)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        try:
+
+        def tick():
             if action in ("open", "close"):
-                services.set_check_in_open(
+                return services.set_check_in_open(
                     event_id=event.pk, actor=request.user, now=timezone.now(), is_open=action == "open"
                 )
-            else:
-                try:
-                    registration_id = int(request.POST.get("registration", ""))
-                except ValueError:
-                    raise DomainError(
-                        error_codes.UNKNOWN_REGISTRATION, gettext("No such player in this event.")
-                    ) from None
-                services.staff_check_in(
-                    event_id=event.pk,
-                    registration_id=registration_id,
-                    actor=request.user,
-                    now=timezone.now(),
-                    checked=action != "uncheck",
-                )
-        except DomainError as exc:
-            messages.error(request, exc.message)
-        return redirect("accounts:check-in-list", event.pk)
+            try:
+                registration_id = int(request.POST.get("registration", ""))
+            except ValueError:
+                raise DomainError(error_codes.UNKNOWN_REGISTRATION, gettext("No such player in this event.")) from None
+            return services.staff_check_in(
+                event_id=event.pk,
+                registration_id=registration_id,
+                actor=request.user,
+                now=timezone.now(),
+                checked=action != "uncheck",
+            )
+
+        return run(request, tick, success=None, back=reverse("accounts:check-in-list", args=[event.pk]))[0]
     context = {
         "title": gettext("Check-in"),
         "event": event,

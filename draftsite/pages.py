@@ -43,23 +43,29 @@ def run(
     request,
     service: Callable[..., T],
     *,
-    success: Any,
+    success: str | Callable[[T], str] | None,
     back: str,
     refusals_as_pages: bool = False,
+    not_found: Any = None,
     **kwargs: Any,
 ) -> tuple[HttpResponse, T | None]:
-    """Call a service; its refusal, or ``success`` (if any), is a message on ``back``. With
-    ``refusals_as_pages``, "no such thing" and "not yours" are the 404 and 403 pages instead
-    (a control whose role the page did not check first).
+    """Call a service; its refusal, or ``success`` (if any; a function of the result when the
+    words name what was done), is a message on ``back``. With ``refusals_as_pages``, "no such
+    thing" and "not yours" are the 404 and 403 pages instead (a control whose role the page did
+    not check first; ``not_found`` words the 404).
 
-    Returns the redirect and the service's result (``None`` if it refused)."""
+    Returns the redirect and the service's result (``None`` if it refused): a caller that
+    goes somewhere else on success returns its own redirect."""
     try:
-        result = on_page(service, **kwargs) if refusals_as_pages else service(**kwargs)
+        if refusals_as_pages:
+            result = on_page(service, not_found=not_found, **kwargs)
+        else:
+            result = service(**kwargs)
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect(back), None
     if success:
-        messages.success(request, success)
+        messages.success(request, success(result) if callable(success) else success)
     return redirect(back), result
 
 

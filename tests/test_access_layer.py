@@ -68,17 +68,32 @@ def permission_helpers() -> set[str]:
     return found
 
 
+def _handles_on_its_own(handler: ast.ExceptHandler) -> bool:
+    """A handler of a domain error that raises the 404 or 403 page, or puts the refusal in a
+    message for the page it redirects to (what ``run`` does)."""
+    caught = _words(handler.type) if handler.type is not None else set()
+    if not caught & {"DomainError", "NotFoundError", "ForbiddenError"}:
+        return False
+    raised = set().union(*(_words(n) for n in ast.walk(handler) if isinstance(n, ast.Raise)))
+    messaged = any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "error"
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == "messages"
+        for n in ast.walk(handler)
+    )
+    return bool(raised & {"Http404", "PermissionDenied"}) or messaged
+
+
 def page_error_handlers() -> set[str]:
-    """Modules that catch a domain error and raise the 404 or 403 page themselves."""
+    """Modules that turn a domain error into a page themselves."""
     found = set()
     for relative, tree in _modules():
         if relative == PAGE_ERRORS_MODULE:
             continue
-        for handler in (n for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler)):
-            caught = _words(handler.type) if handler.type is not None else set()
-            raised = set().union(*(_words(n) for n in ast.walk(handler) if isinstance(n, ast.Raise)))
-            if caught & {"DomainError", "NotFoundError", "ForbiddenError"} and raised & {"Http404", "PermissionDenied"}:
-                found.add(relative)
+        if any(isinstance(n, ast.ExceptHandler) and _handles_on_its_own(n) for n in ast.walk(tree)):
+            found.add(relative)
     return found
 
 
@@ -107,6 +122,16 @@ def test_the_helper_walk_sees_a_helper_written_again():
 
 def test_pages_turn_domain_errors_into_responses_in_one_place():
     assert page_error_handlers() == set(), "use draftsite.pages (on_page, run, for_form)"
+
+
+def test_the_page_error_walk_sees_a_refusal_handled_by_hand():
+    tree = ast.parse(
+        "try:\n    services.drop(event_id=1)\nexcept DomainError as exc:\n    messages.error(request, exc.message)\n"
+        "try:\n    services.drop(event_id=1)\nexcept NotFoundError:\n    raise Http404\n"
+        "try:\n    services.drop(event_id=1)\nexcept DomainError as exc:\n    show_on_form(form, exc)\n"
+    )
+    handlers = [n for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler)]
+    assert [_handles_on_its_own(h) for h in handlers] == [True, True, False]
 
 
 def _service_modules():

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from decks import history, services
 from decks.views.common import _event
-from draftsite.errors import DomainError
-from draftsite.pages import on_page
+from draftsite.pages import on_page, run
 
 
 def _readable_seat(request, seat_id: int):
@@ -57,24 +57,28 @@ def draft_log_mtgo(request, seat_id: int):
 @require_POST
 def pod_logs_public(request, pod_id: int):
     public = request.POST.get("public") == "1"
-    try:  # not yours: the 403 page; no such pod: the 404 page
-        pod = on_page(
-            services.set_pod_logs_public,
-            pod_id=pod_id,
-            actor=request.user,
-            public=public,
-            not_found=gettext("No such pod"),
-        )
-    except DomainError as exc:  # not published yet: said on the page the switch is on
-        messages.error(request, exc.message)
-        return redirect("decks:event-decks", history.pod_event_id(pod_id))
-    messages.success(
+    event_id = history.pod_event_id(pod_id)
+    if event_id is None:
+        raise Http404(gettext("No such pod"))
+    # Not yours: the 403 page; not published yet: said on the page the switch is on.
+    return run(
         request,
-        gettext("The draft logs of pod %(number)s are public.") % {"number": pod.number}
-        if public
-        else gettext("The draft logs of pod %(number)s are private again.") % {"number": pod.number},
-    )
-    return redirect("decks:event-decks", pod.event_id)
+        services.set_pod_logs_public,
+        success=lambda pod: (
+            (
+                gettext("The draft logs of pod %(number)s are public.")
+                if public
+                else gettext("The draft logs of pod %(number)s are private again.")
+            )
+            % {"number": pod.number}
+        ),
+        back=reverse("decks:event-decks", args=[event_id]),
+        refusals_as_pages=True,
+        not_found=gettext("No such pod"),
+        pod_id=pod_id,
+        actor=request.user,
+        public=public,
+    )[0]
 
 
 @login_required

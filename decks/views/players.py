@@ -19,7 +19,7 @@ from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
 from drafts.access import Permission, authorize
 from drafts.models import DeckFormat
 from draftsite.errors import DomainError
-from draftsite.pages import for_form, on_page
+from draftsite.pages import for_form, on_page, run
 
 
 def index(request):
@@ -228,12 +228,14 @@ def deck_detail(request, pk: int):
     staff = selectors.is_staff(request.user, deck.event_id)
     owner = selectors.owns(request.user, deck)
     if request.method == "POST" and PageActionForm(request.POST).pressed("revalidate") and (staff or owner):
-        _, error, _ = for_form(lambda: services.revalidate_deck(deck_id=deck.pk, actor=request.user))
-        if error is None:
-            messages.success(request, gettext("Deck checked again."))
-        else:
-            messages.error(request, error.message)
-        return redirect("decks:detail", pk=deck.pk)
+        return run(
+            request,
+            services.revalidate_deck,
+            success=gettext("Deck checked again."),
+            back=reverse("decks:detail", kwargs={"pk": deck.pk}),
+            deck_id=deck.pk,
+            actor=request.user,
+        )[0]
     checks = selectors.checks(deck) if staff else []
     return render(
         request,

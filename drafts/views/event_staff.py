@@ -23,7 +23,7 @@ from drafts.models import EnforcementLevel, StaffRole
 from drafts.services.staff import EDITABLE_FIELDS
 from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
-from draftsite.pages import run, show_on_form
+from draftsite.pages import for_form, run, show_on_form
 
 
 def _organiser_event(request, event_id: int):
@@ -229,11 +229,9 @@ def invitation_page(request, token: str):
         else None
     )
     if request.method == "POST":
-        try:
-            services.accept_staff_invitation(token=token, user=request.user)
-        except DomainError as exc:
-            messages.error(request, exc.message)
-            status = exc.status_code
+        _accepted, refusal, status = for_form(lambda: services.accept_staff_invitation(token=token, user=request.user))
+        if refusal is not None:  # said on the invitation's page, answered with the refusal's status
+            messages.error(request, refusal.message)
         else:
             messages.success(
                 request,

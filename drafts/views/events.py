@@ -18,7 +18,7 @@ from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import PodState
 from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
 from draftsite.errors import DomainError
-from draftsite.pages import on_page, show_on_form
+from draftsite.pages import on_page, run, show_on_form
 
 
 def event_list(request):
@@ -106,17 +106,16 @@ def event_join(request, event_id: int):
     link = account_selectors.join_link_of(event.pk)
     if link is not None:  # open registration has a capacity and a waitlist: its own page
         return redirect("accounts:join", link.token)
-    try:
-        services.register_player(
-            event_id=event.pk,
-            user=request.user,
-            actor=request.user,
-            share_pick_data=request.POST.get("share_pick_data") == "on",
-        )
-        messages.success(request, gettext("You are registered for %(name)s.") % {"name": event.name})
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect("drafts:event-detail", event.pk)
+    return run(
+        request,
+        services.register_player,
+        success=gettext("You are registered for %(name)s.") % {"name": event.name},
+        back=reverse("drafts:event-detail", args=[event.pk]),
+        event_id=event.pk,
+        user=request.user,
+        actor=request.user,
+        share_pick_data=request.POST.get("share_pick_data") == "on",
+    )[0]
 
 
 @login_required
@@ -130,22 +129,23 @@ def event_register(request, event_id: int):
             messages.error(request, error)
         return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
     username = form.cleaned_data["username"].strip()
-    try:
-        if username:
-            user = get_user_model().objects.filter(username=username).first()
-            if user is None:
-                raise DomainError(
-                    error_codes.UNKNOWN_USER, gettext("No account is called “%(username)s”.") % {"username": username}
-                )
-            registration = services.register_player(event_id=event.pk, user=user, actor=request.user)
-        else:
-            registration = services.register_player(
-                event_id=event.pk, name=form.cleaned_data["name"], actor=request.user
+
+    def register():
+        if not username:
+            return services.register_player(event_id=event.pk, name=form.cleaned_data["name"], actor=request.user)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise DomainError(
+                error_codes.UNKNOWN_USER, gettext("No account is called “%(username)s”.") % {"username": username}
             )
-        messages.success(request, gettext("%(name)s is registered.") % {"name": registration.name})
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
+        return services.register_player(event_id=event.pk, user=user, actor=request.user)
+
+    return run(
+        request,
+        register,
+        success=lambda registration: gettext("%(name)s is registered.") % {"name": registration.name},
+        back=reverse("drafts:event-detail", args=[event.pk]) + "#players",
+    )[0]
 
 
 @login_required
@@ -170,9 +170,12 @@ def event_seating(request, event_id: int):
             action=reverse("drafts:event-seating", args=[event.pk]),
             back=back,
         )
-    try:
-        pods = services.seat_players(event_id=event.pk, seed=form.cleaned_data.get("seed"), actor=request.user)
-        messages.success(request, gettext("Players seated in %(count)s pod(s).") % {"count": len(pods)})
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    return redirect(back)
+    return run(
+        request,
+        services.seat_players,
+        success=lambda pods: gettext("Players seated in %(count)s pod(s).") % {"count": len(pods)},
+        back=back,
+        event_id=event.pk,
+        seed=form.cleaned_data.get("seed"),
+        actor=request.user,
+    )[0]
