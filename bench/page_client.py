@@ -502,6 +502,9 @@ class StateSocket(SocketPage):
                     self.snapshot_seen.set()
                 elif kind in ("picked", "pick_refused", "readied", "refused"):
                     self.answered(data, at)
+                    if kind == "picked" and data.get("deltas"):  # the picker's own delta (live.js)
+                        pod = data.get("pod") or {}
+                        await self.on_delta({"type": "delta", "pod": pod.get("id"), "deltas": data["deltas"]}, at)
                 elif kind == "error":
                     self.run.errors["socket_error_message"] += 1
                     self.run.note_error(f"{self.path}: {text[:200]}")

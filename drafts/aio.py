@@ -14,7 +14,7 @@ import asyncio
 import datetime as dt
 import logging
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from django.conf import settings
@@ -35,6 +35,11 @@ def async_enabled() -> bool:
 # --- the pick, awaited ---------------------------------------------------------------------
 
 
+class SocketPick(NamedTuple):
+    body: dict  # the answer's body, as over HTTP
+    document: state.Document | None  # the pod as the pick left it (None: no live page follows it)
+
+
 async def amake_pick(
     *,
     pod_id: int | None = None,
@@ -46,10 +51,10 @@ async def amake_pick(
     pack_id: int | None,
     received_at: dt.datetime,
     with_queue: bool = True,
-) -> dict:
+) -> SocketPick:
     """``services.make_pick`` from an event loop (the seat socket): the same order, the same
     database function, the same reading of its answer, awaited without a thread. Returns the
-    answer's body. ``actor_id`` is the socket's user's id (``None`` is refused, as in
+    answer's body and the pod's document as the pick left it. ``actor_id`` is the socket's user's id (``None`` is refused, as in
     ``PickOrder.of``). ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
     the pod's other picks in this process (``_turn``)."""
     order = PickOrder.of(
@@ -73,13 +78,14 @@ async def amake_pick(
     )
     reading = read_answer(answer, order)
     result = reading.result
+    document = None
     if reading.notice is not None:
         document = state.from_text(text)
         await apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
     if reading.refusal is not None:
         raise reading.refusal
     assert result is not None  # a pick is made or refused
-    return result.answer(with_queue=with_queue)
+    return SocketPick(result.answer(with_queue=with_queue), document)
 
 
 async def amark_ready(*, pod_id: int, seat_id: int, owner_id: int, now: dt.datetime) -> None:

@@ -386,29 +386,36 @@ class _PodSocket(GuardedJsonConsumer):
         """One frame with each pod's delta from what the page has to the newest document."""
         self.flushing = False
         newest, self.newest = self.newest, {}
-        loop = asyncio.get_running_loop()
         for pod_id, document in newest.items():
-            if pod_id not in self.version or document.version <= self.version[pod_id]:
+            delta = self.delta_to(document, hold_board=True)
+            if delta is None:
                 continue
-            after = state.pieces(document, self.viewer_for(pod_id))
-            changed = state.changed_pieces(self.shown[pod_id], after)
-            if not changed:  # nothing this viewer sees: its version stays
-                continue
-            due = self.delta_sent_at.get(pod_id, float("-inf")) + self.BOARD_EVERY
-            if loop.time() < due and state.board_only(changed):
-                self.newest.setdefault(pod_id, document)  # unless a newer one came meanwhile
-                self.flush_at(due)
-                continue
-            changes = state.changes(changed)
-            start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
-            self.delta_sent_at[pod_id] = loop.time()
             try:
-                await self.send(
-                    text_data=state.delta_frame(pod_id, [{"from": start, "version": document.version, **changes}])
-                )
+                await self.send(text_data=state.delta_frame(pod_id, [delta]))
             except Exception:  # a closed socket: its disconnect cleans up
                 logger.debug("Could not send a delta", exc_info=True)
                 return
+
+    def delta_to(self, document: state.Document, *, hold_board: bool) -> dict | None:
+        """The viewer's delta from what its page has to ``document``, counted as sent; None when
+        there is nothing to send now. A change this viewer cannot see sends nothing (its version
+        stays); with ``hold_board``, one that only moves the board waits for the board's turn."""
+        pod_id = document.pod_id
+        if pod_id not in self.version or document.version <= self.version[pod_id]:
+            return None
+        after = state.pieces(document, self.viewer_for(pod_id))
+        changed = state.changed_pieces(self.shown[pod_id], after)
+        if not changed:
+            return None
+        loop = asyncio.get_running_loop()
+        due = self.delta_sent_at.get(pod_id, float("-inf")) + self.BOARD_EVERY
+        if hold_board and loop.time() < due and state.board_only(changed):
+            self.newest.setdefault(pod_id, document)  # unless a newer one came meanwhile
+            self.flush_at(due)
+            return None
+        start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
+        self.delta_sent_at[pod_id] = loop.time()
+        return {"from": start, "version": document.version, **state.changes(changed)}
 
     def arrived(self) -> dict[int, int]:
         """Mark the seat present and read the followed pods' versions (one thread trip)."""
@@ -480,8 +487,9 @@ class SeatSocket(_PodSocket):
             )
             return
         try:
+            document = None
             if aio.async_enabled():
-                answer = await aio.amake_pick(
+                answer, document = await aio.amake_pick(
                     pod_id=self.pod_ids[0],
                     seat_id=self.seat_id,
                     draft_card_id=card,
@@ -516,7 +524,13 @@ class SeatSocket(_PodSocket):
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )
             return
-        await self.send_json({"type": "picked", "ref": ref, **answer})
+        frame = {"type": "picked", "ref": ref, **answer}
+        if self.stateful and document is not None and self.may_follow(document):
+            # The picker's own change rides in the answer (``protocol.Picked``): one frame, not two.
+            delta = self.delta_to(document, hold_board=False)
+            if delta is not None:
+                frame["deltas"] = [delta]
+        await self.send_json(frame)
 
     async def queue_from_document(self, version: int) -> str | None:
         """The versions dialect's ``queue`` push, built from the document published with the

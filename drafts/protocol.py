@@ -211,6 +211,9 @@ class Picked(TypedDict):
     pick: dict
     pod: dict
     queue: NotRequired[list[dict]]  # the versions dialect's (the HTTP 201 body); state pages get deltas
+    # State dialect: the picker's own change (its pile, the pack gone from its queue), applied
+    # as a ``delta`` frame's deltas are; without it the change comes in a ``delta`` frame.
+    deltas: NotRequired[list[Delta]]
 
 
 class PickRefused(TypedDict):

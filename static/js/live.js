@@ -360,6 +360,11 @@
       if (!isNaN(now)) serverOffset = now - Date.now();
     }
     if (drawsState) {
+      if (message.type === "picked" && message.deltas) {
+        // The picker's own change rides in the answer (drafts/protocol.py Picked), applied
+        // after draft.js has heard the answer, as a "delta" frame of its own used to be.
+        message = { type: "delta", deltas: message.deltas };
+      }
       if (message.type === "snapshot" || message.type === "delta" || message.type === "summary") {
         if (drawer()) drawer().receive(message);
         else early.push(message);

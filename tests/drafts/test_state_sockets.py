@@ -79,7 +79,7 @@ class Page:
         self.frames.append(frame)
         if frame["type"] == "snapshot":
             self.state, self.version = copy.deepcopy(frame["state"]), frame["version"]
-        elif frame["type"] == "delta":
+        elif frame["type"] == "delta" or frame["type"] == "picked" and "deltas" in frame:
             for delta in frame["deltas"]:
                 if delta["version"] <= self.version:
                     continue
@@ -164,6 +164,27 @@ async def test_a_pick_reaches_the_next_seat_as_a_delta_with_the_pack(pod, seats,
     assert neighbour.state == await fresh(f"/ws/seats/{seats[1].pk}/", players[1])
     await picker.close()
     await neighbour.close()
+
+
+async def test_a_socket_pick_answers_with_the_pickers_own_delta_in_one_frame(pod, seats, players):
+    """The picker's pile and queue change in the ``picked`` answer itself: no ``delta`` frame
+    follows for that version, and the page then equals a fresh snapshot."""
+    picker = Page(f"/ws/seats/{seats[0].pk}/", players[0])
+    await picker.open()
+    before = picker.version
+    pack = await database_sync_to_async(lambda: Pack.objects.filter(holder=seats[0]).order_by("queue_seq").first())()
+    card = await database_sync_to_async(lambda: pack.cards.order_by("pk").first().pk)()
+    await picker.communicator.send_to(text_data=orjson.dumps({"type": "pick", "card": card, "pack": pack.pk}).decode())
+    answer = await picker.receive()
+    assert answer["type"] == "picked" and answer["deltas"][0]["from"] == before
+    assert picker.version == answer["pick"]["pod_version"] > before
+    own = answer["deltas"][0]["seats"][str(seats[0].pk)]
+    assert card in [row[0] for row in own["pile"]] and pack.pk not in [p["pack_id"] for p in own["queue"]]
+    await picker.drain()
+    sent_again = [d for f in picker.frames if f["type"] == "delta" for d in f["deltas"] if d["from"] == before]
+    assert sent_again == []
+    assert picker.state == await fresh(f"/ws/seats/{seats[0].pk}/", players[0])
+    await picker.close()
 
 
 async def test_pages_build_the_same_state_as_a_fresh_snapshot_over_a_whole_draft(pod, seats, players, organiser, judge):
