@@ -96,8 +96,10 @@ class _PodSocket(GuardedJsonConsumer):
     # A change that only moves other seats' counts on the board (a neighbour picked) reaches
     # the page at most this often; anything of the viewer's own (a pack, the pile, the pod's
     # state) goes at once and carries the board with it. At 1,000 players the board was 7 of
-    # every pick's 10 frames to seat pages, each one its own socket write.
-    BOARD_EVERY = 2.0
+    # every pick's 10 frames to seat pages, each one its own socket write; at 2 s it was still
+    # 3.3 of 5.3, at 4 s 1.5 of 3.5 (web CPU per pick 2.85 -> 2.46 ms, bench/results/README.md).
+    # Every seat thinks for seconds between its picks: counts 4 s old still show who is behind.
+    BOARD_EVERY = 4.0
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
