@@ -55,19 +55,20 @@ def django_db_setup(django_db_setup, django_db_blocker):
     Tests run inside a transaction that is rolled back, so the seed survives them. A
     ``transaction=True`` test empties every table when it ends; mark it
     ``django_db(transaction=True, serialized_rollback=True)`` to get the seed back afterwards
-    (the serialized copy is refreshed here, after the import). A test that needs a catalogue
-    without the seed can use the ``empty_catalogue`` fixture.
+    (from a copy taken here, after the import: ``tests/seed_snapshot.py``). A test that needs
+    a catalogue without the seed can use the ``empty_catalogue`` fixture.
     """
     from django.db import connections
 
     from cards.services import BUNDLED_DATA_DIR, import_card_file
+    from tests import seed_snapshot
 
     with django_db_blocker.unblock():
         for name in SEED_CARD_FILES:
             import_card_file(BUNDLED_DATA_DIR / name)
         for connection in connections.all():
             if getattr(connection, "_test_serialized_contents", None) is not None:
-                connection._test_serialized_contents = connection.creation.serialize_db_to_string()
+                seed_snapshot.keep(connection.alias)
 
 
 @pytest.fixture
