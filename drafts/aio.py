@@ -54,9 +54,10 @@ async def amake_pick(
 ) -> SocketPick:
     """``services.make_pick`` from an event loop (the seat socket): the same order, the same
     database function, the same reading of its answer, awaited without a thread. Returns the
-    answer's body and the pod's document as the pick left it. ``actor_id`` is the socket's user's id (``None`` is refused, as in
-    ``PickOrder.of``). ``pod_id`` (the seat's pod, which the socket knows) lines the call up behind
-    the pod's other picks in this process (``_turn``)."""
+    answer's body and the pod's document as the pick left it. ``actor_id`` is the socket's
+    user's id (``None`` is refused, as in ``PickOrder.of``). ``pod_id`` (the seat's pod, which
+    the socket knows) lines the call up behind the pod's other picks in this process
+    (``_turn``)."""
     order = PickOrder.of(
         seat_id=seat_id,
         draft_card_id=draft_card_id,
