@@ -73,6 +73,7 @@ def test_a_call_from_a_phone_to_a_prefilled_penalty_read_in_portuguese(server_ur
     def call_a_judge(d):  # typed and sent in one go: a live refresh may swap the form meanwhile
         field = d.find_element(By.ID, "judge-call-reason")
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.clear()  # a try cut short (the field not yet shown) may have typed part of it
         field.send_keys("Does Delver transform on my upkeep?")
         d.find_element(By.CSS_SELECTOR, "button.call-judge").click()
         return True

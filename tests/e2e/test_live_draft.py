@@ -10,7 +10,12 @@ import time
 
 import pytest
 from django.utils import timezone
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import (
+    ElementNotInteractableException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -30,8 +35,8 @@ def wait(driver, condition, timeout=6.0, message=""):
     def check(d):
         try:
             return condition(d)
-        except (NoSuchElementException, StaleElementReferenceException):
-            return False
+        except (NoSuchElementException, StaleElementReferenceException, ElementNotInteractableException):
+            return False  # not there, swapped out, or not shown yet: look again until the timeout
         except WebDriverException as error:
             # Chromium's word for a stale element when a live refresh swapped the node out
             # between finding it and reading it: look again.
