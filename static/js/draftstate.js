@@ -695,6 +695,8 @@
     if (changed.length) {
       document.dispatchEvent(new CustomEvent("live:updated", { detail: { regions: changed, from: "state" } }));
     }
+    // Which version the page now shows (tests wait for it before reading what was drawn).
+    root.setAttribute("data-drawn-version", String(version));
     if (window.Live.tick) window.Live.tick();
   }
 

@@ -57,6 +57,17 @@ def live(driver):
         lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live",
         message="the page never went live",
     )
+    # A page drawn from its socket's state: its first snapshot drawn over the server's render
+    # (a busy machine draws it after the socket is live; a test reading before read mid-swap).
+    wait(
+        driver,
+        lambda d: d.execute_script(
+            "var s = window.DraftState, root = document.getElementById('live');"
+            "return !s || !s.state() || s.syncing() ? !s"
+            " : root.getAttribute('data-drawn-version') === String(s.version());"
+        ),
+        message="the page never drew its state",
+    )
 
 
 def pack_id(driver):
