@@ -238,11 +238,15 @@ class Seat(models.Model):
 
 
 class Pack(models.Model):
-    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="packs")
+    # No index of their own: pack_unique_opener leads with the pod, the queue index with the
+    # holder (each extra index is one more write per pick, bench/pick_function).
+    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="packs", db_index=False)
     round = models.PositiveSmallIntegerField()
     opener = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="opened_packs")
     # The seat whose queue holds the pack; null once the last card is taken.
-    holder = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="held_packs")
+    holder = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="held_packs", db_index=False
+    )
     queue_seq = models.BigIntegerField(default=0)
     arrived_at = models.DateTimeField(null=True, blank=True)  # reached its holder's queue
     initial_size = models.PositiveSmallIntegerField()
@@ -268,12 +272,15 @@ class Pack(models.Model):
 class DraftCard(models.Model):
     """One physical card opened in a pod. It is in a pack or in a seat's pile, never both."""
 
-    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="cards")
+    # pod, pack and seat are served by the composite indexes below (Meta), which lead with them.
+    pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="cards", db_index=False)
     card = models.ForeignKey("cards.Card", on_delete=models.PROTECT, related_name="+")
     printing = models.ForeignKey("cards.Printing", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     opened_in = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="opened_cards")
-    pack = models.ForeignKey(Pack, null=True, blank=True, on_delete=models.CASCADE, related_name="cards")
-    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="pile")
+    pack = models.ForeignKey(
+        Pack, null=True, blank=True, on_delete=models.CASCADE, related_name="cards", db_index=False
+    )
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="pile", db_index=False)
     pile_position = models.PositiveIntegerField(null=True, blank=True)
     slot = models.PositiveSmallIntegerField(default=0)  # order in the opened pack
     # Copied from the catalogue so the open-information board is one indexed query.
@@ -307,9 +314,10 @@ class PickKind(models.TextChoices):
 
 
 class Pick(models.Model):
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="picks")
+    # seat and pack: the unique constraints below lead with them and serve as their indexes.
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="picks", db_index=False)
     draft_card = models.OneToOneField(DraftCard, on_delete=models.CASCADE, related_name="pick")
-    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="picks")
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="picks", db_index=False)
     round = models.PositiveSmallIntegerField()
     pick_number = models.PositiveSmallIntegerField()  # 1-based within the round
     kind = models.CharField(max_length=10, choices=PickKind.choices, default=PickKind.MANUAL)

@@ -37,16 +37,17 @@ DECLARE
   v_arrivals bigint[] := '{}';
   v_changes jsonb := '{}';
 BEGIN
-  SELECT s.pod_id INTO v_pod_id FROM drafts_seat s WHERE s.id = p_seat;
+  -- The seat's pod, locked: the pod row only (not the event's: pods of one event never wait
+  -- for each other). One statement: each costs (bench/pick_function).
+  SELECT p.id, p.event_id, p.number, p.state, p.round, p.queue_seq, p.version, p.review_deadline,
+         p.deck_building_deadline, e.pick_timer
+    INTO v_pod_id, v_event_id, v_number, v_state, v_round, v_queue_seq, v_version, v_review, v_building,
+         v_timer
+    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
+   WHERE p.id = (SELECT s.pod_id FROM drafts_seat s WHERE s.id = p_seat) FOR UPDATE OF p;
   IF v_pod_id IS NULL THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_UNKNOWN_SEAT }});
   END IF;
-  -- The pod row only (not the event's: pods of one event never wait for each other).
-  SELECT p.event_id, p.number, p.state, p.round, p.queue_seq, p.version, p.review_deadline,
-         p.deck_building_deadline, e.pick_timer
-    INTO v_event_id, v_number, v_state, v_round, v_queue_seq, v_version, v_review, v_building, v_timer
-    FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
-   WHERE p.id = v_pod_id FOR UPDATE OF p;
   -- Once the pod is ours, in one statement: the pod's seats by position, through the (pod,
   -- position) index, and who holds this seat now (a hand-over may have committed while this
   -- pick waited: a socket authenticated before it picks no more).
@@ -110,8 +111,8 @@ BEGIN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_CARD_NOT_IN_PACK }}) || v_changes;
   END IF;
 
-  SELECT * INTO v_take FROM drafts_take(v_seats, p_seat, v_seat_position, v_head, p_card, {{ KIND_MANUAL }},
-                                        p_actor, p_received, p_now, p_position, v_timer, v_queue_seq);
+  v_take := drafts_take(v_seats, p_seat, v_seat_position, v_head, p_card, {{ KIND_MANUAL }},
+                        p_actor, p_received, p_now, p_position, v_timer, v_queue_seq);
   v_queue_seq := v_take.seq;
   v_version := v_version + 1;
   IF v_take.arrived_first AND v_take.cards_left > 1 THEN
@@ -128,9 +129,9 @@ BEGIN
   IF v_take.cards_left = 1 AND NOT v_settle THEN
     -- Only the last card is due (after a pack's second-to-last pick): the neighbour takes it
     -- here, cheaper than the general settle below (bench/pick_function).
-    SELECT * INTO v_last FROM drafts_take(v_seats, v_take.neighbour, array_position(v_seats, v_take.neighbour) - 1,
-                                          v_head, (SELECT c.id FROM drafts_draftcard c WHERE c.pack_id = v_head),
-                                          {{ KIND_LAST_CARD }}, NULL, p_now, p_now, NULL, v_timer, v_queue_seq);
+    v_last := drafts_take(v_seats, v_take.neighbour, array_position(v_seats, v_take.neighbour) - 1,
+                          v_head, (SELECT c.id FROM drafts_draftcard c WHERE c.pack_id = v_head),
+                          {{ KIND_LAST_CARD }}, NULL, p_now, p_now, NULL, v_timer, v_queue_seq);
     v_queue_seq := v_last.seq;
     v_version := v_version + 1;
   END IF;

@@ -51,9 +51,9 @@ BEGIN
         EXIT WHEN NOT FOUND;
         v_at := least(v_due.at, p_now);
         v_position := array_position(v_seats, v_due.holder_id) - 1;
-        SELECT * INTO v_take FROM drafts_take(v_seats, v_due.holder_id, v_position, v_due.id,
-                                              drafts_automatic_card(v_due.id, v_due.holder_id), v_due.kind,
-                                              NULL, v_at, v_at, NULL, v_timer, v_seq);
+        v_take := drafts_take(v_seats, v_due.holder_id, v_position, v_due.id,
+                              drafts_automatic_card(v_due.id, v_due.holder_id), v_due.kind,
+                              NULL, v_at, v_at, NULL, v_timer, v_seq);
         v_seq := v_take.seq;
         v_version := v_version + 1;
         v_changed := true;

@@ -14,12 +14,12 @@ DECLARE
   v_pile integer;
   v_position integer;
 BEGIN
-  SELECT k.round, k.picks_made + 1, k.initial_size INTO pack_round, pick_number, v_initial
+  SELECT k.round, k.picks_made + 1, k.initial_size,
+         (SELECT coalesce(jsonb_agg(c.id ORDER BY c.slot, c.id), '[]'::jsonb)
+            FROM drafts_draftcard c WHERE c.pack_id = p_pack),
+         (SELECT count(*) FROM drafts_draftcard c WHERE c.seat_id = p_seat)
+    INTO pack_round, pick_number, v_initial, v_contents, v_pile
     FROM drafts_pack k WHERE k.id = p_pack;
-  SELECT coalesce(jsonb_agg(c.id ORDER BY c.slot, c.id) FILTER (WHERE c.pack_id = p_pack), '[]'::jsonb),
-         count(*) FILTER (WHERE c.seat_id = p_seat)
-    INTO v_contents, v_pile
-    FROM drafts_draftcard c WHERE c.pack_id = p_pack OR c.seat_id = p_seat;
   IF p_position IS NULL OR p_position >= v_pile THEN
     v_position := v_pile;
   ELSE
