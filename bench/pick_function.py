@@ -22,6 +22,13 @@ hand: whatever the server's autovacuum does) and shows each event's cost per pic
 database that slows down as events accumulate shows (deploy/postgresql.md); it also records
 whether autovacuum was on. Its figures go to ``pick_function_events.{json,txt}``.
 
+``--live`` calls instead what a live page's seat socket sends (``drafts_pick_live``: the same
+pick, its answer without the queues' cards, and the pod's document read in the same statement),
+so the figure is a page's pick as PostgreSQL serves it; the bench follows the packs through the
+documents. Its figures go to ``pick_function_live.{json,txt}``.
+
+    bench/pick_function --players 1000 --live
+
 ``--rows`` counts instead the rows each pick writes: every pick runs in its own transaction,
 which reads ``pg_stat_xact_user_tables`` (this backend's inserts, updates and deletes per
 table) before and after the call, so the figure is exact whatever else the server is doing. CPU is not measured in this mode (the extra statements would count). Its figures go
@@ -56,9 +63,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--events", type=int, default=1, help="events drafted in turn on the same database")
     parser.add_argument("--rows", action="store_true", help="count the rows each pick writes, per table")
     parser.add_argument(
+        "--live", action="store_true", help="the page socket's pick: drafts_pick_live, with the pod's document"
+    )
+    parser.add_argument(
         "--analyze-between", action="store_true", help="with --events: ANALYZE the draft tables after each event"
     )
     args = parser.parse_args(argv)
+    if args.live and (args.rows or args.events > 1):
+        parser.error("--live measures one event's CPU per pick: not with --rows or --events")
     if not args.database_url.rsplit("/", 1)[1].startswith("draftsite_bench"):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
     args.redis_url = ""  # no live updates: nothing listens
@@ -100,7 +112,7 @@ def draft(args, setup: dict) -> dict:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from drafts.services.fastpath import PICK_SQL
+    from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL
 
     organiser = get_user_model().objects.get(pk=setup["organiser"])
     seats_by_pod: dict[int, list[dict]] = {}
@@ -141,6 +153,8 @@ def draft(args, setup: dict) -> dict:
                         now,
                         now - dt.timedelta(seconds=2),
                     ]
+                    if args.live:
+                        params += [pod_id, False]
                     if args.rows:
                         with conn.transaction():  # no statistics flush inside: the delta is this pick's
                             before_writes = written(conn)
@@ -152,6 +166,11 @@ def draft(args, setup: dict) -> dict:
                                 for table, counts in after_writes.items()
                             ]
                         )
+                    elif args.live:
+                        before_cpu, before = cpu_ns(backend), time.perf_counter()
+                        answer, document = conn.execute(PICK_LIVE_SQL, params, prepare=True).fetchone()
+                        wall.append(time.perf_counter() - before)
+                        cpu.append(cpu_ns(backend) - before_cpu)
                     else:
                         before_cpu, before = cpu_ns(backend), time.perf_counter()
                         answer = fetch_one(conn, PICK_SQL, params)
@@ -160,6 +179,9 @@ def draft(args, setup: dict) -> dict:
                     statuses[answer["status"]] += 1
                     if answer["status"] != "ok":
                         raise SystemExit(f"the function answered {answer}")
+                    if args.live:
+                        queues.update(queues_in(json.loads(document), seats_by_pod[pod_id]))
+                        continue
                     queues[seat["id"]] = answer["queue"]
                     for seat_id, queue in (answer.get("arrivals") or {}).items():
                         queues[int(seat_id)] = queue
@@ -172,6 +194,15 @@ def draft(args, setup: dict) -> dict:
         "statuses": dict(statuses),
         "advances": advances,
     }
+
+
+def queues_in(document: dict, seats: list[dict]) -> dict[int, list[dict]]:
+    """Each seat's queue as the pod's document lists it (drafts/state.py: packs in queue order,
+    ``[id, holder, round, picks made, initial size, deadline, remaining ms, cards]``)."""
+    queues: dict[int, list[dict]] = {seat["id"]: [] for seat in seats}
+    for pack_id, holder, *_, cards in document["packs"]:
+        queues[holder].append({"pack_id": pack_id, "cards": cards})
+    return queues
 
 
 def advance(pod_id: int, organiser, advances: dict[str, list], now) -> None:
@@ -241,7 +272,8 @@ def main(argv=None) -> None:
             "queries_median": statistics.median(advances["queries"]),
         }
     lines = [
-        f"pick function: {result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
+        f"pick function{' (a live page: drafts_pick_live, with the document)' if args.live else ''}: "
+        f"{result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
         "PostgreSQL CPU per pick: mean {mean} ms, p50 {p50} ms, p99 {p99} ms".format(
             **result["postgres_cpu_ms_per_pick"]
         ),
@@ -258,8 +290,9 @@ def main(argv=None) -> None:
     print("\n".join(lines), flush=True)
     out = Path(args.results_dir)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "pick_function.json").write_text(json.dumps(result, indent=2) + "\n")
-    (out / "pick_function.txt").write_text("\n".join(lines) + "\n")
+    name = "pick_function_live" if args.live else "pick_function"
+    (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / f"{name}.txt").write_text("\n".join(lines) + "\n")
 
 
 def rows_report(args, setup: dict, measured: dict) -> None:

@@ -1,4 +1,4 @@
-"""The stored functions as drafts/sql renders them: drafts_pick, drafts_settle_pod, drafts_take changed."""
+"""The stored functions as drafts/sql renders them: drafts_draftcard_entry, drafts_pick, drafts_pod_document, drafts_settle_pod, drafts_take changed."""
 
 import hashlib
 import importlib
@@ -9,6 +9,19 @@ PREVIOUS = 'drafts.migrations.0016_stored_functions'
 
 # Written by ``python -m drafts.sql migration`` from drafts/sql/*.sql: do not edit by hand.
 SQL_FUNCTIONS = {
+    'drafts_draftcard_entry': r"""-- A draft card as the pods' documents list it: [id, catalogue card id, printing id, rarity, foil,
+-- is_dfc], kept on its row (drafts_draftcard.document_entry) by a trigger on every insert and on
+-- every update of those columns. A card keeps them when it moves from pack to pile, so the pod's
+-- document, read after every pick (drafts_pod_document), copies each card's entry instead of
+-- building it again (bench/pick_function's document figure).
+CREATE OR REPLACE FUNCTION drafts_draftcard_entry() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.document_entry := json_build_array(NEW.id, NEW.card_id, NEW.printing_id, NEW.rarity, NEW.foil, NEW.is_dfc);
+  RETURN NEW;
+END
+$$;
+""",
     'drafts_pick_seconds': r"""-- Seconds to pick from a pack with cards_left cards (drafts.core.timing.pick_seconds); NULL for the
 -- last card, which is passed without a clock.
 CREATE OR REPLACE FUNCTION drafts_pick_seconds(cards_left integer) RETURNS integer
@@ -534,7 +547,8 @@ $$;
 -- shows, as JSON text, read in one statement so that it is one version of the pod. PostgreSQL
 -- builds the text: a web process neither walks rows nor encodes it again before publishing it.
 -- Every card list is an index scan of one pack or one pile (the draft card indexes), in the
--- order pages show it. NULL for an unknown pod.
+-- order pages show it, of the cards' stored entries (drafts_draftcard_entry: json, copied as
+-- it is). NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
@@ -562,8 +576,7 @@ BEGIN
         SELECT json_agg(json_build_array(
                  k.id, k.holder_id, k.round, k.picks_made, k.initial_size,
                  to_char(k.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), k.remaining_ms,
-                 COALESCE((SELECT json_agg(json_build_array(c.id, c.card_id, c.printing_id, c.rarity, c.foil, c.is_dfc)
-                                           ORDER BY c.slot, c.id)
+                 COALESCE((SELECT json_agg(c.document_entry ORDER BY c.slot, c.id)
                              FROM drafts_draftcard c WHERE c.pack_id = k.id), '[]'))
                ORDER BY k.queue_seq, k.id)
           FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
@@ -572,8 +585,7 @@ BEGIN
         SELECT json_object_agg(s.id, pile)
           FROM drafts_seat s
           CROSS JOIN LATERAL (
-            SELECT json_agg(json_build_array(c.id, c.card_id, c.printing_id, c.rarity, c.foil, c.is_dfc)
-                            ORDER BY c.pile_position, c.id) AS pile
+            SELECT json_agg(c.document_entry ORDER BY c.pile_position, c.id) AS pile
               FROM drafts_draftcard c WHERE c.seat_id = s.id) piles
          WHERE s.pod_id = p.id AND pile IS NOT NULL), '{}')
     )::text

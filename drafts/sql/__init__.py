@@ -24,6 +24,7 @@ DIRECTORY = Path(__file__).resolve().parent
 # In the order they are created: a SQL-language function's body is checked when it is created
 # (it may call only functions created before it); PL/pgSQL bodies are checked at their first call.
 FUNCTIONS = (
+    "drafts_draftcard_entry",
     "drafts_pick_seconds",
     "drafts_review_seconds",
     "drafts_seat_queue",

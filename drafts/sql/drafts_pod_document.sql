@@ -2,7 +2,8 @@
 -- shows, as JSON text, read in one statement so that it is one version of the pod. PostgreSQL
 -- builds the text: a web process neither walks rows nor encodes it again before publishing it.
 -- Every card list is an index scan of one pack or one pile (the draft card indexes), in the
--- order pages show it. NULL for an unknown pod.
+-- order pages show it, of the cards' stored entries (drafts_draftcard_entry: json, copied as
+-- it is). NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
@@ -30,8 +31,7 @@ BEGIN
         SELECT json_agg(json_build_array(
                  k.id, k.holder_id, k.round, k.picks_made, k.initial_size,
                  to_char(k.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), k.remaining_ms,
-                 COALESCE((SELECT json_agg(json_build_array(c.id, c.card_id, c.printing_id, c.rarity, c.foil, c.is_dfc)
-                                           ORDER BY c.slot, c.id)
+                 COALESCE((SELECT json_agg(c.document_entry ORDER BY c.slot, c.id)
                              FROM drafts_draftcard c WHERE c.pack_id = k.id), '[]'))
                ORDER BY k.queue_seq, k.id)
           FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
@@ -40,8 +40,7 @@ BEGIN
         SELECT json_object_agg(s.id, pile)
           FROM drafts_seat s
           CROSS JOIN LATERAL (
-            SELECT json_agg(json_build_array(c.id, c.card_id, c.printing_id, c.rarity, c.foil, c.is_dfc)
-                            ORDER BY c.pile_position, c.id) AS pile
+            SELECT json_agg(c.document_entry ORDER BY c.pile_position, c.id) AS pile
               FROM drafts_draftcard c WHERE c.seat_id = s.id) piles
          WHERE s.pod_id = p.id AND pile IS NOT NULL), '{}')
     )::text

@@ -46,6 +46,39 @@ def test_the_document_is_one_statement(pod):
     assert document.version == pod.version and document.pod_id == pod.pk
 
 
+ENTRY_SQL = (
+    "SELECT document_entry::jsonb, jsonb_build_array(id, card_id, printing_id, rarity, foil, is_dfc)"
+    " FROM drafts_draftcard WHERE pod_id = %s ORDER BY id"
+)
+
+
+def stored_and_made_entries(pod_id: int) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(ENTRY_SQL, [pod_id])
+        return cursor.fetchall()
+
+
+def test_each_cards_entry_in_the_document_follows_its_row(pod, seats):
+    """The document copies each card's stored entry (drafts_draftcard_entry): it is made on
+    insert and made again whenever a column it shows changes, by any writer."""
+    pick_some(seats, 2, random.Random(3))
+    rows = stored_and_made_entries(pod.pk)
+    assert rows and all(stored == made for stored, made in rows)
+
+    card = DraftCard.objects.filter(pod=pod, pack__isnull=False).order_by("pk").first()
+    DraftCard.objects.filter(pk=card.pk).update(rarity="mythic", foil=not card.foil, printing=None)
+    card.refresh_from_db()
+    card.is_dfc = not card.is_dfc
+    card.save()
+    assert all(stored == made for stored, made in stored_and_made_entries(pod.pk))
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT drafts_pod_document(%s)", [pod.pk])
+        (text,) = cursor.fetchone()
+    listed = {entry[0]: entry for pack in orjson.loads(text)["packs"] for entry in pack[7]}
+    assert listed[card.pk] == [card.pk, card.card_id, None, "mythic", card.foil, card.is_dfc]
+
+
 def test_an_unknown_pod_has_no_document(db):
     assert state.read(987654) is None
 
