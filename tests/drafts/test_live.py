@@ -194,3 +194,14 @@ def test_a_document_travels_as_json_and_is_shared_as_it_was_read():
     other = state.shared_document(heard[0][0], heard[0][1], heard[0][2])
     assert other.data == document.data and other.version == 4
     assert orjson.loads(other.encode()) == orjson.loads(text)
+
+
+def test_a_process_knows_its_own_messages_by_their_first_bytes(monkeypatch):
+    """Every process hears its own publishes back: it drops them before decoding the batch
+    (its sockets had them already), and decodes every other process's."""
+    wire = live.encode(live._messages((("pod:7", {"type": "changed", "version": 4}),)))
+    assert live.sent_here(wire) and live.sent_here(wire.decode())
+    assert live.decode(wire)[0] == live.origin()
+    monkeypatch.setattr(live, "_origin", "another process")
+    assert not live.sent_here(wire) and not live.sent_here(wire.decode())
+    assert not live.sent_here(b"not json")
