@@ -155,6 +155,7 @@ def draft(args, setup: dict) -> dict:
                     ]
                     if args.live:
                         params += [pod_id, False]
+                    document = None  # --live: the pod's document, which the answer's queues give otherwise
                     if args.rows:
                         with conn.transaction():  # no statistics flush inside: the delta is this pick's
                             before_writes = written(conn)
@@ -166,20 +167,19 @@ def draft(args, setup: dict) -> dict:
                                 for table, counts in after_writes.items()
                             ]
                         )
-                    elif args.live:
-                        before_cpu, before = cpu_ns(backend), time.perf_counter()
-                        answer, document = conn.execute(PICK_LIVE_SQL, params, prepare=True).fetchone()
-                        wall.append(time.perf_counter() - before)
-                        cpu.append(cpu_ns(backend) - before_cpu)
                     else:
                         before_cpu, before = cpu_ns(backend), time.perf_counter()
-                        answer = fetch_one(conn, PICK_SQL, params)
+                        row = conn.execute(PICK_LIVE_SQL if args.live else PICK_SQL, params, prepare=True).fetchone()
                         wall.append(time.perf_counter() - before)
                         cpu.append(cpu_ns(backend) - before_cpu)
+                        assert row is not None
+                        answer = row[0]
+                        if args.live:
+                            document = row[1]
                     statuses[answer["status"]] += 1
                     if answer["status"] != "ok":
                         raise SystemExit(f"the function answered {answer}")
-                    if args.live:
+                    if document is not None:
                         queues.update(queues_in(json.loads(document), seats_by_pod[pod_id]))
                         continue
                     queues[seat["id"]] = answer["queue"]
