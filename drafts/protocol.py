@@ -198,7 +198,7 @@ class Deltas(TypedDict):
 
 
 class Summary(TypedDict):
-    """The dashboard's pods that changed, at most every two seconds."""
+    """The dashboard's pods that changed, at most every 2.5 seconds."""
 
     type: Literal["summary"]
     at: int  # the server's time, milliseconds since the epoch (``due`` counts from it)

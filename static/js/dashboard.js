@@ -2,7 +2,7 @@
  * drafts/protocol.py: Summary, PodDigest).
  *
  * live.js keeps the socket (?protocol=state) and hands over each "summary" frame: the first
- * one has every pod's digest, the next ones (at most one every two seconds) only the fields of each pod
+ * one has every pod's digest, the next ones (at most one every 2.5 seconds) only the fields of each pod
  * that changed. This script keeps every pod's digest and re-draws, in place, the cells of its
  * row (templates/drafts/_dashboard_panel.html: <tr data-pod>, <td data-cell>) that the digest
  * describes, with the server template's markup and words: state badge, round, pick, time left
