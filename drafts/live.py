@@ -37,6 +37,7 @@ import orjson
 from django.conf import settings
 from django.db import transaction
 
+from draftsite import redislink
 from draftsite.groups import send_to_group
 
 logger = logging.getLogger(__name__)
@@ -186,31 +187,24 @@ class Hub:
 
     async def subscribe(self, url: str, name: str) -> None:
         """Read every other process's changes for this loop's sockets, reconnecting on loss."""
-        import redis.asyncio as aioredis
-
         while True:
-            client = aioredis.Redis.from_url(url)
             try:
-                async with client.pubsub() as pubsub:
-                    await pubsub.subscribe(name)
+                async with redislink.Subscription(url, name) as subscription:
                     self.ready.set()
-                    async for message in pubsub.listen():
-                        if message.get("type") != "message" or sent_here(message["data"]):
+                    async for data in subscription.messages():
+                        if sent_here(data):  # this process delivered its own already
                             continue
                         try:
-                            sender, messages = decode(message["data"])
+                            _sender, messages = decode(data)
                         except (ValueError, TypeError):  # not a change of this version's shape
                             logger.warning("Ignored a malformed live message on %s", name)
                             continue
-                        if sender != origin():  # this process delivered its own already
-                            await self.dispatch(messages)
+                        await self.dispatch(messages)
             except asyncio.CancelledError:
                 raise
             except Exception:  # Redis restarted: pages resynchronise by version on reconnect
                 logger.warning("Live updates lost their Redis subscription; retrying", exc_info=True)
                 await asyncio.sleep(1)
-            finally:
-                await client.aclose()
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
@@ -307,9 +301,8 @@ class Outbox:
             while self.waiting:
                 batch, self.waiting = self.waiting[:OUTBOX_BATCH], self.waiting[OUTBOX_BATCH:]
                 try:
-                    await async_redis_client(self.url).publish(channel(), encode(batch))
-                except Exception:
-                    _async_clients.pop((asyncio.get_running_loop(), self.url), None)  # a fresh one next time
+                    await redislink.link(self.url).execute(("PUBLISH", channel(), encode(batch)))
+                except Exception:  # the link connects anew on the next publish
                     logger.warning("Could not publish live updates", exc_info=True)
         finally:
             self.task = None
@@ -319,25 +312,13 @@ _outboxes: dict[tuple[asyncio.AbstractEventLoop, str], Outbox] = {}
 
 
 def _outbox(url: str) -> Outbox:
-    return _this_loop_s(_outboxes, url, lambda: Outbox(url))
-
-
-def _this_loop_s(registry: dict[tuple[asyncio.AbstractEventLoop, str], Any], url: str, make) -> Any:
-    """The running loop's entry for ``url`` in ``registry``, made on first use (when the
-    entries of loops closed since, tests' loops, are dropped)."""
-    loop = asyncio.get_running_loop()
-    entry = registry.get((loop, url))
-    if entry is None:
-        for old in [key for key in registry if key[0].is_closed()]:
-            del registry[old]
-        entry = registry[loop, url] = make()
-    return entry
+    return redislink.for_this_loop(_outboxes, url, lambda: Outbox(url))
 
 
 # --- Redis clients (live updates, and presence's store) -------------------------------------
+# From an event loop: ``draftsite.redislink``. From threads (services, the worker): redis-py.
 
 _sync_clients: dict[str, Any] = {}
-_async_clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
 
 
 def redis_client(url: str):
@@ -348,15 +329,6 @@ def redis_client(url: str):
     if client is None:
         client = _sync_clients[url] = redis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
     return client
-
-
-def async_redis_client(url: str):
-    """This event loop's client for ``url``: an asyncio connection belongs to its loop."""
-    import redis.asyncio as aioredis
-
-    return _this_loop_s(
-        _async_clients, url, lambda: aioredis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
-    )
 
 
 def _deliver_here(messages: list[Message]) -> None:

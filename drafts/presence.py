@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from drafts import live
+from draftsite import redislink
 
 HEARTBEAT_SECONDS = 20
 TTL_SECONDS = 60
@@ -54,7 +55,10 @@ def touch(seat_id: int, channel_name: str, now: float | None = None) -> None:
     """A socket of the seat connected or sent a heartbeat."""
     now = time.time() if now is None else now
     if _url():
-        _touch_commands(_sync_client().pipeline(transaction=False), seat_id, channel_name, now).execute()
+        pipe = _sync_client().pipeline(transaction=False)
+        for command in _touch_commands(seat_id, channel_name, now):
+            pipe.execute_command(*command)
+        pipe.execute()
         return
     entries = _live(cache.get(_key(seat_id)) or {}, now)
     entries[channel_name] = now
@@ -70,8 +74,7 @@ async def atouch(seat_id: int, channel_name: str, now: float | None = None) -> N
 
         await sync_to_async(touch, thread_sensitive=False)(seat_id, channel_name, now)
         return
-    async with _async_client().pipeline(transaction=False) as pipe:
-        await _touch_commands(pipe, seat_id, channel_name, now).execute()
+    await redislink.link(_url()).execute(*_touch_commands(seat_id, channel_name, now))
 
 
 def leave(seat_id: int, channel_name: str, now: float | None = None) -> None:
@@ -134,18 +137,15 @@ def forget(seat_ids: list[int]) -> None:
 # --- Redis -----------------------------------------------------------------------------------
 
 
-def _touch_commands(pipe, seat_id: int, channel_name: str, now: float):
+def _touch_commands(seat_id: int, channel_name: str, now: float) -> list[tuple]:
     """The seat's entry for this socket, the seat's expiry pushed back, and its last sighting."""
     namespace = _namespace()
-    pipe.hset(namespace + _key(seat_id), channel_name, repr(now))
-    pipe.expire(namespace + _key(seat_id), TTL_SECONDS)
-    pipe.set(namespace + _seen_key(seat_id), repr(now), ex=LAST_SEEN_SECONDS)
-    return pipe
+    return [
+        ("HSET", namespace + _key(seat_id), channel_name, repr(now)),
+        ("EXPIRE", namespace + _key(seat_id), TTL_SECONDS),
+        ("SET", namespace + _seen_key(seat_id), repr(now), "EX", LAST_SEEN_SECONDS),
+    ]
 
 
 def _sync_client():
     return live.redis_client(_url())
-
-
-def _async_client():
-    return live.async_redis_client(_url())
