@@ -36,7 +36,7 @@ check: install
 
 # The suite runs in parallel (pytest-xdist; each worker its own test database and Redis
 # database, tests/parallel.py). Much of it waits on sockets, timers and the browser, so more
-# workers than cores pays: 4 on 2 cores.
+# workers than cores pays: 3 on 2 cores.
 TEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load
 
