@@ -200,10 +200,6 @@ class Link:
                 self.connecting = None
         return connection
 
-    def close(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-
 
 def for_this_loop(registry: dict[tuple[asyncio.AbstractEventLoop, str], Any], key: str, make: Callable[[], Any]) -> Any:
     """The running loop's entry for ``key`` in ``registry``, made on first use (when the
@@ -233,11 +229,10 @@ class Subscription:
         self.url = url
         self.channel = channel
         self.connection: _Protocol | None = None
-        self.arrived: collections.deque[bytes | None] = collections.deque()
-        self.wake: asyncio.Event | None = None
+        # Each message's data as it arrived; None: the connection went.
+        self.arrived: asyncio.Queue[bytes | None] = asyncio.Queue()
 
     async def __aenter__(self) -> Subscription:
-        self.wake = asyncio.Event()
         self.connection = await _open(self.url)
         try:
             (confirmation,) = await _replies(self.connection.send([("SUBSCRIBE", self.channel)]))
@@ -247,26 +242,16 @@ class Subscription:
         if not (isinstance(confirmation, list) and confirmation[:1] == [b"subscribe"]):
             self.connection.close()
             raise ResponseError(f"Unexpected answer to SUBSCRIBE: {confirmation!r}")
-        self.connection.on_message = self._arrive
+        self.connection.on_message = self.arrived.put_nowait
         return self
 
     async def __aexit__(self, *exc_info) -> None:
         if self.connection is not None:
             self.connection.close()
 
-    def _arrive(self, data: bytes | None) -> None:
-        self.arrived.append(data)
-        assert self.wake is not None
-        self.wake.set()
-
     async def messages(self) -> AsyncIterator[bytes]:
         """Each message's data, in order, until the connection goes (``ConnectionError``)."""
-        assert self.wake is not None and self.connection is not None
-        while True:
-            while self.arrived:
-                data = self.arrived.popleft()
-                if data is None:
-                    raise self.connection.lost or ConnectionError("Redis subscription closed")
-                yield data
-            self.wake.clear()
-            await self.wake.wait()
+        assert self.connection is not None
+        while (data := await self.arrived.get()) is not None:
+            yield data
+        raise self.connection.lost or ConnectionError("Redis subscription closed")
