@@ -80,7 +80,8 @@ sys.path.insert(0, str(ROOT))
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT / "bench"))  # page_client, when this file is loaded by path (tests)
 
-import page_client  # noqa: E402  (after the path)
+import accounted_asgi  # noqa: E402  (after the path)
+import page_client  # noqa: E402
 from page_client import BENIGN_REFUSALS, FINISHED, SocketPage  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -214,6 +215,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--profile-web",
         metavar="DIR",
         help="Profile each web process's event loop by CPU time into DIR/web-<pid>.prof (bench/profiled_asgi.py).",
+    )
+    parser.add_argument(
+        "--account-web",
+        metavar="DIR",
+        help="Count each web process's CPU by stage (the pick, its statement, a document's fan-out, frames)"
+        " into DIR and print it per pick (bench/accounted_asgi.py; a microsecond or two a step).",
     )
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
     parser.add_argument(
@@ -390,15 +397,26 @@ class Servers:
         self.tmp = tempfile.TemporaryDirectory(prefix="draft_load_")
         env = {**os.environ, **server_env(args)}
         profile_dir = getattr(args, "profile_web", None)
+        account_dir = getattr(args, "account_web", None)
+        if profile_dir and account_dir:
+            raise SystemExit("--profile-web and --account-web each wrap the site: choose one")
+        app = "draftsite.asgi:application"
         if profile_dir:
             os.makedirs(profile_dir, exist_ok=True)
             env["PROFILE_WEB_DIR"] = os.path.abspath(profile_dir)
+            app = "bench.profiled_asgi:application"
+        if account_dir:
+            os.makedirs(account_dir, exist_ok=True)
+            for old in Path(account_dir).glob("accounting-*.json"):  # one run's processes only
+                old.unlink()
+            env[accounted_asgi.ENV] = os.path.abspath(account_dir)
+            app = "bench.accounted_asgi:application"
         python = sys.executable
         self.web_command = [
             python,
             "-m",
             "uvicorn",
-            "bench.profiled_asgi:application" if profile_dir else "draftsite.asgi:application",
+            app,
             "--host",
             "127.0.0.1",
             "--port",
@@ -1755,6 +1773,8 @@ def write_result(args, result: dict) -> None:
             "",
             result["profile"]["service_profile"],
         ]
+    if result.get("web_accounting"):
+        lines += ["", result["web_accounting"]]
     (directory / f"{name}.txt").write_text("\n".join(lines) + "\n")
     print(f"  -> {directory / name}.json / .txt", flush=True)
 
@@ -1855,8 +1875,12 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
     if foreign["pushed_packs_of_another_pod"]:  # another seat's cards on this seat's socket
         result["errors"]["foreign_packs_pushed"] = foreign["pushed_packs_of_another_pod"]
         result["errors"]["total"] += foreign["pushed_packs_of_another_pod"]
+    if getattr(args, "account_web", None):
+        result["web_accounting"] = accounted_asgi.table(args.account_web)
     for line in text_report(result):
         print(line, flush=True)
+    if result.get("web_accounting"):
+        print(result["web_accounting"], flush=True)
     return result
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from functools import cached_property
 from urllib.parse import parse_qs
 
 import orjson
@@ -458,7 +459,7 @@ class SeatSocket(_PodSocket):
         # The document too: a pack's arrival is pushed from it (``queue_from_document``).
         return [*super().topics(), live.seat_topic(self.seat_id), live.state_topic(self.pod_ids[0])]
 
-    @property
+    @cached_property  # read on every document the socket hears
     def seat_id(self) -> int:
         return int(self.scope["url_route"]["kwargs"]["seat_id"])
 
@@ -612,7 +613,7 @@ class SeatSocket(_PodSocket):
         pod_id = document.pod_id
         if pod_id not in self.authorised_at or document.version <= self.authorised_at[pod_id]:
             return True  # from before the authorisation (processes publish out of order)
-        seat = next((row for row in document.data["seats"] if row[0] == self.seat_id), None)
+        seat = document.seats_by_id.get(self.seat_id)
         if seat is None or seat[3] != self.registration_id:
             return False
         self.holder_confirmed = True

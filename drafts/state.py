@@ -149,6 +149,11 @@ class Document:
             )
         return queues
 
+    @cached_property
+    def seats_by_id(self) -> dict[int, list]:
+        """Each seat's row by its id (every socket of the pod looks its seat up in each document)."""
+        return {seat[0]: seat for seat in self.data["seats"]}
+
     def pile(self, seat_id: int) -> list[list]:
         return self.data["piles"].get(str(seat_id), [])
 
@@ -199,7 +204,7 @@ class Document:
         key = (seat_id, full)
         pieces = self._seat_pieces.get(key)
         if pieces is None:
-            seat = next((s for s in self.data["seats"] if s[0] == seat_id), None)
+            seat = self.seats_by_id.get(seat_id)
             if seat is None:
                 pieces = {}
             else:
