@@ -25,6 +25,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 
 DUMP_EVERY = 5.0
@@ -52,18 +53,18 @@ STAGES = (
 )
 PICKS = "SeatSocket.pick"  # the stage whose calls are the picks made
 
-_cpu: dict[str, float] = {}
-_steps: dict[str, int] = {}
-_calls: dict[str, int] = {}
+_cpu: defaultdict[str, float] = defaultdict(float)
+_steps: Counter[str] = Counter()
+_calls: Counter[str] = Counter()
 
 
 def _add(name: str, spent: float) -> None:
-    _cpu[name] = _cpu.get(name, 0.0) + spent
-    _steps[name] = _steps.get(name, 0) + 1
+    _cpu[name] += spent
+    _steps[name] += 1
 
 
 def _done(name: str) -> None:
-    _calls[name] = _calls.get(name, 0) + 1
+    _calls[name] += 1
 
 
 def _timed_function(name: str, function):
@@ -149,20 +150,19 @@ async def application(scope, receive, send):
 
 def table(where: str) -> str:
     """Every web process's counts together: CPU per pick and per step of each stage."""
-    cpu: dict[str, float] = {}
-    steps: dict[str, int] = {}
-    calls: dict[str, int] = {}
+    cpu: defaultdict[str, float] = defaultdict(float)
+    steps: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
     total = 0.0
     for path in sorted(Path(where).glob("accounting-*.json")):
         data = json.loads(path.read_text())
         total += data["thread_cpu_s"]
-        for name, value in data["cpu_s"].items():
-            cpu[name] = cpu.get(name, 0.0) + value
-        for name, value in data["steps"].items():
-            steps[name] = steps.get(name, 0) + value
-        for name, value in data["calls"].items():
-            calls[name] = calls.get(name, 0) + value
-    picks = calls.get(PICKS, 0)
+        for name, spent in data["cpu_s"].items():
+            cpu[name] += spent
+        # Counter.update adds counts (a plain dict would replace them)
+        steps.update(data["steps"])
+        calls.update(data["calls"])
+    picks = calls[PICKS]
     if not picks:
         return f"no picks accounted in {where}"
     lines = [
@@ -170,10 +170,10 @@ def table(where: str) -> str:
         " (since each process's first request; stages nest)",
         f"{'stage':<44} {'ms/pick':>8} {'share':>6} {'calls/pick':>10} {'us/step':>8}",
     ]
-    for name in sorted(cpu, key=lambda key: -cpu[key]):
+    for name, spent in sorted(cpu.items(), key=lambda item: -item[1]):
         lines.append(
-            f"{name:<44} {1000 * cpu[name] / picks:8.3f} {100 * cpu[name] / total:5.1f}% "
-            f"{calls.get(name, 0) / picks:10.2f} {1e6 * cpu[name] / steps[name]:8.1f}"
+            f"{name:<44} {1000 * spent / picks:8.3f} {100 * spent / total:5.1f}% "
+            f"{calls[name] / picks:10.2f} {1e6 * spent / steps[name]:8.1f}"
         )
     return "\n".join(lines)
 
