@@ -306,7 +306,7 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from drafts import services
+    from drafts import live, services
     from drafts.models import Registration, Seat
 
     User = get_user_model()
@@ -340,6 +340,7 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
             {
                 "id": s.pk,
                 "pod": s.pod_id,
+                "socket": live.seat_socket(s.pk, s.pod_id),  # the seat page's data-socket
                 "position": s.position,
                 "user": s.registration.user_id,
                 "token": s.registration.user.auth_token.key,
@@ -1373,10 +1374,12 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
 def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context, stats) -> list:
     """Pages that only watch: the pod page of a seated player in the first ``count`` pods, and
     the organiser's dashboard of the event."""
+    from drafts import live
+
     if count <= 0:
         return []
     found = [
-        page_client.Observer("pod_member", run, ctx, stats, f"/ws/pods/{pod}/", seats[0]["session"])
+        page_client.Observer("pod_member", run, ctx, stats, live.pod_socket(pod), seats[0]["session"])
         for pod, seats in sorted(by_pod.items())[:count]
     ]
     found.append(
@@ -1385,7 +1388,7 @@ def observer_pages(setup: dict, by_pod: dict, count: int, run: Run, ctx: Context
             run,
             ctx,
             stats,
-            f"/ws/events/{setup['event']}/",
+            live.event_socket(setup["event"]),
             setup["organiser_session"],
         )
     )

@@ -576,7 +576,7 @@ class PagePlayer(StateSocket):
     kind = "seat"
 
     def __init__(self, seat: dict, run, ctx, stats: PageStats) -> None:
-        super().__init__(seat["id"], run, ctx, stats, f"/ws/seats/{seat['id']}/", seat["session"])
+        super().__init__(seat["id"], run, ctx, stats, seat["socket"], seat["session"])
         self.seat = seat
         self.seat_key = str(seat["id"])
         self.sheet: set[str] | None = None  # catalogue card ids of the card sheet, once loaded

@@ -141,6 +141,36 @@ def state_topic(pod_id: int) -> str:
     return f"{STATE_PREFIX}{pod_id}"
 
 
+# --- Where a page's socket connects ------------------------------------------------------------
+# A socket that belongs to one pod names it in its query (``?pod=<id>``) for the balancer alone:
+# deploy/haproxy.cfg hashes it, so that every page of a pod is served by one web process and a
+# change is fanned out there, where it was made, instead of in every process. The sockets
+# ignore it: a page that reached another process (a client that drops the query, a host that
+# came back) is as correct, only dearer.
+POD_ROUTING_PARAM = "pod"
+
+
+def _routed(path: str, pod_id: int) -> str:
+    return f"{path}?{POD_ROUTING_PARAM}={pod_id}"
+
+
+def seat_socket(seat_id: int, pod_id: int) -> str:
+    return _routed(f"/ws/seats/{seat_id}/", pod_id)
+
+
+def pod_socket(pod_id: int) -> str:
+    return _routed(f"/ws/pods/{pod_id}/", pod_id)
+
+
+def spectator_socket(token: str, pod_id: int) -> str:
+    return _routed(f"/ws/watch/{token}/", pod_id)
+
+
+def event_socket(event_id: int) -> str:
+    """An event's dashboard follows all its pods: the balancer places it by load."""
+    return f"/ws/events/{event_id}/"
+
+
 class Listener(Protocol):
     async def deliver(self, topic: str, version: int, text: str | dict) -> None: ...
 

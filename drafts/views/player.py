@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from drafts import access, permissions, selectors, services
+from drafts import access, live, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import MAX_PILE_POSITION, PickForm, PileCoverForm, PileMoveForm
 from drafts.models import PodState, effective_state
@@ -104,7 +104,7 @@ def seat_page(request, seat_id: int):
     context.update(
         title=gettext("Draft · pod %(number)s, seat %(position_1)s")
         % {"number": seat.pod.number, "position_1": seat.position + 1},
-        socket=f"/ws/seats/{seat.pk}/",
+        socket=live.seat_socket(seat.pk, seat.pod_id),
         panel_url=reverse("drafts:seat-panel", args=[seat.pk]),
         cards_url=cards_url(seat.pod.event),
     )

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from drafts import selectors, services
+from drafts import live, selectors, services
 from drafts.models import Pod
 from drafts.views.common import cards_url, drafting_round, present_board
 
@@ -53,7 +53,7 @@ def spectate(request, token: str):
     context = _context(pod)
     context.update(
         title=gettext("Watching pod %(number)s · %(name)s") % {"number": pod.number, "name": pod.event.name},
-        socket=f"/ws/watch/{token}/",
+        socket=live.spectator_socket(token, pod.pk),
         panel_url=reverse("drafts:spectate-panel", args=[token]),
         cards_url=cards_url(pod.event),
     )

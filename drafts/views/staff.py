@@ -22,7 +22,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from drafts import access, dashboards, extensions, permissions, selectors, services
+from drafts import access, dashboards, extensions, live, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PodControlForm
 from drafts.models import Registration
@@ -75,7 +75,7 @@ def dashboard(request, event_id: int):
     context.update(
         title=gettext("Dashboard · %(name)s") % {"name": event.name},
         role_label=event_role_label(request.user, event),
-        socket=f"/ws/events/{event.pk}/",
+        socket=live.event_socket(event.pk),
         panel_url=reverse("drafts:dashboard-panel", args=[event.pk]),
     )
     return render(request, "drafts/dashboard.html", context)
@@ -114,7 +114,7 @@ def pod_detail(request, pod_id: int):
     context.update(
         title=gettext("Pod %(number)s · %(name)s") % {"number": pod.number, "name": pod.event.name},
         role_label=event_role_label(request.user, pod.event),
-        socket=f"/ws/pods/{pod.pk}/",
+        socket=live.pod_socket(pod.pk),
         panel_url=reverse("drafts:pod-panel", args=[pod.pk]),
         cards_url=cards_url(pod.event),
     )
@@ -422,7 +422,7 @@ def pod_board(request, pod_id: int):
     context = _board_context(request, pod)
     context.update(
         title=gettext("Open board · pod %(number)s") % {"number": pod.number},
-        socket=f"/ws/pods/{pod.pk}/",
+        socket=live.pod_socket(pod.pk),
         panel_url=reverse("drafts:pod-board-panel", args=[pod.pk]),
         cards_url=cards_url(pod.event),
     )

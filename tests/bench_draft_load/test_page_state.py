@@ -258,7 +258,10 @@ async def test_a_server_without_the_state_dialect_stops_the_run_with_a_message(p
             run = FakeRun()
             run.stopping = True
             page = pc.PagePlayer(
-                {"id": 1, "pod": 7, "position": 0, "session": "x"}, run, FakeContext(base, session), pc.PageStats()
+                {"id": 1, "pod": 7, "socket": "/ws/seats/1/?pod=7", "position": 0, "session": "x"},
+                run,
+                FakeContext(base, session),
+                pc.PageStats(),
             )
             with pytest.raises(pc.NoStateDialect, match="heard: hello.*changed.*does not speak the state dialect"):
                 await page.open()

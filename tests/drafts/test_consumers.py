@@ -4,6 +4,7 @@ pod id and a version number (never a card: the page fetches what its viewer may 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import pytest_asyncio
@@ -348,3 +349,35 @@ async def test_a_frame_for_a_socket_that_closed_meanwhile_is_dropped_not_raised(
     socket.scope = {"frame_send": closed}
     await socket.send_json({"type": "heartbeat", "server_time": "2026-12-03T00:00:00+00:00"})
     await socket.send(text_data="{}")
+
+
+@database_sync_to_async
+def socket_named_by(url, user=None) -> str:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    page = client.get(url)
+    assert page.status_code == 200, url
+    return re.search(r'<div id="live"[^>]* data-socket="([^"]*)"', page.content.decode()).group(1)
+
+
+async def test_each_live_draft_page_names_a_socket_that_opens_for_its_viewer(pod, seats, players, organiser):
+    """The socket path a page names is followed as static/js/live.js follows it (``protocol=state``
+    added). A pod's sockets name the pod for the balancer (``?pod=``, deploy/haproxy.cfg); the
+    socket itself ignores it. The dashboard follows every pod and names none."""
+    pages = {
+        f"/events/seats/{seats[0].pk}/": (players[0], "player", pod.pk),
+        f"/events/pods/{pod.pk}/board/": (players[1], "member", pod.pk),
+        f"/events/pods/{pod.pk}/": (organiser, "staff", pod.pk),
+        f"/events/watch/{pod.spectator_token}/": (None, "spectator", pod.pk),
+        f"/events/{pod.event_id}/dashboard/": (organiser, "staff", None),
+    }
+    first_frame = {url: "summary" if url.endswith("/dashboard/") else "snapshot" for url in pages}
+    for url, (user, role, routed_pod) in pages.items():
+        path = await socket_named_by(url, user)
+        assert path.endswith(f"?pod={routed_pod}") if routed_pod else "?" not in path, (url, path)
+        ws = await opened(f"{path}{'&' if '?' in path else '?'}protocol=state", user)
+        hello = await ws.receive_json_from(timeout=5)
+        assert hello == {"type": "hello", "role": role, "protocol": "state"}, url
+        assert (await ws.receive_json_from(timeout=5))["type"] == first_frame[url], url
+        await ws.disconnect()

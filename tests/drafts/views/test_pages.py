@@ -202,7 +202,11 @@ def test_seat_page_shows_the_pack_pile_clock_and_queue(pod, players, seats):
     assert f'data-pack="{pack.pk}"' in text and f'name="pack" value="{pack.pk}"' in text
     assert 'role="timer"' in text and "Pick timer" in text
     assert "No other pack waiting" in text
-    assert f'data-socket="/ws/seats/{seats[0].pk}/"' in text and "js/live.js" in text and "js/draft.js" in text
+    assert (
+        f'data-socket="/ws/seats/{seats[0].pk}/?pod={pod.pk}"' in text
+        and "js/live.js" in text
+        and "js/draft.js" in text
+    )
     # DFCs show both faces (R14): front and back names are both on the page, with a flip control.
     dfc = next(c for c in cards if c.is_dfc)
     front, back = dfc.card.name.split(" // ")
@@ -400,7 +404,7 @@ def test_spectator_sees_only_open_information_and_a_revoked_link_is_refused(pod,
     page = anonymous.get(f"/events/watch/{token}/").content.decode()
     some_dfc = DraftCard.objects.filter(pod=pod, is_dfc=True, seat__isnull=False).select_related("card").first()
     assert some_dfc.card.name.split(" // ")[1] in page
-    assert f'data-socket="/ws/watch/{token}/"' in page
+    assert f'data-socket="/ws/watch/{token}/?pod={pod.pk}"' in page
     # The organiser makes a new link: the old one stops working (R15 view stays on the new).
     ask = client_for(organiser).post(f"/events/pods/{pod.pk}/control/spectator-link/")
     assert ask.status_code == 200 and b"stops working" in ask.content
