@@ -23,6 +23,10 @@ starts every pod and each page is pushed its first pack. Pages send a heartbeat 
 static/js/live.js. A waiting player whose socket stays silent for ``--stall-seconds`` reads its
 queue over HTTP; such reads are counted (they should be 0).
 
+``--balancer``: the shape deploy/ runs instead, two single-worker uvicorn processes behind HAProxy
+(deploy/haproxy.cfg: a pod's sockets, which name it in ``?pod=``, on one process); the clients
+connect to HAProxy, whose CPU is reported apart ("balancer"). Needs Debian's haproxy.
+
 Modes:
 - saturation: every player picks the moment a pack reaches them, until every pod has drafted
   (or ``--saturation-seconds``);
@@ -41,7 +45,7 @@ processes, Celery worker and beat, PostgreSQL, Redis and the load generator (/pr
 memory of web and worker processes; database transactions per pick (pg_stat_database) and calls
 of the pick function; and an in-process profile of the service path (queries per pick, cProfile).
 
-Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_http][_page].json and .txt and
+Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_lb][_http][_page].json and .txt and
 prints a markdown row for the "Draft load" table in bench/results/README.md.
 
     bench/draft_load --mode saturation --client api       # 1,000 players, 2 web processes
@@ -49,6 +53,7 @@ prints a markdown row for the "Draft load" table in bench/results/README.md.
     bench/draft_load --mode scaling --players 200 --scaling-seconds 30 --client api
     bench/draft_load --mode event --players 16 --event-seconds 20 --transport http --client api
     bench/draft_load --mode saturation --players 16 --saturation-seconds 30   # page client
+    bench/draft_load --mode event --players 1000 --balancer                    # through HAProxy
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ import io
 import json
 import os
 import pstats
+import shutil
 import signal
 import statistics
 import subprocess
@@ -79,9 +85,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT / "bench"))  # page_client, when this file is loaded by path (tests)
+sys.path.insert(0, str(ROOT / "deploy"))  # rehearsal: HAProxy's view of its servers (--balancer)
 
 import accounted_asgi  # noqa: E402  (after the path)
 import page_client  # noqa: E402
+import rehearsal  # noqa: E402
 from page_client import BENIGN_REFUSALS, FINISHED, SocketPage  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -118,6 +126,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
+    parser.add_argument(
+        "--balancer",
+        action="store_true",
+        help="Serve as deploy/ does: HAProxy (deploy/haproxy.cfg, a pod's sockets on one web process) in front "
+        "of --web-workers 2 uvicorn processes of one worker each; HAProxy's CPU is counted apart",
+    )
     parser.add_argument(
         "--base-url",
         default=None,
@@ -378,6 +392,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def distinct_free_ports(count: int, taken: set[int]) -> list[int]:
+    ports: list[int] = []
+    while len(ports) < count:
+        candidate = free_port()
+        if candidate not in taken and candidate not in ports:
+            ports.append(candidate)
+    return ports
+
+
+def healthy(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
 def uvicorn_options() -> list[str]:
     options = []
     if importlib.util.find_spec("uvloop"):
@@ -413,23 +444,58 @@ class Servers:
             env[accounted_asgi.ENV] = os.path.abspath(account_dir)
             app = "bench.accounted_asgi:application"
         python = sys.executable
-        self.web_command = [
-            python,
-            "-m",
-            "uvicorn",
-            app,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(web_workers),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-            *uvicorn_options(),
-        ]
-        self.web = subprocess.Popen(self.web_command, cwd=ROOT, env=env, start_new_session=True)
+
+        def web_command(web_port: int, workers: int) -> list[str]:
+            return [
+                python,
+                "-m",
+                "uvicorn",
+                app,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(web_port),
+                "--workers",
+                str(workers),
+                "--no-access-log",
+                "--log-level",
+                "warning",
+                *uvicorn_options(),
+            ]
+
+        self.balancer: subprocess.Popen | None = None
+        if getattr(args, "balancer", False):
+            # As deploy/ runs a site: one uvicorn process per port, HAProxy in front with
+            # deploy/haproxy.cfg (a pod's sockets on one process), the clients on HAProxy's port.
+            haproxy = shutil.which("haproxy")
+            if haproxy is None:
+                raise SystemExit("--balancer needs HAProxy (Debian: apt-get install haproxy)")
+            if web_workers != 2:
+                raise SystemExit("--balancer runs deploy/haproxy.cfg, which names two web servers: --web-workers 2")
+            web_ports = distinct_free_ports(web_workers, taken={port})
+            self.web_command = web_command(web_ports[0], 1)
+            self.webs = [
+                subprocess.Popen(web_command(p, 1), cwd=ROOT, env=env, start_new_session=True) for p in web_ports
+            ]
+            lb_env = {
+                **os.environ,
+                "LB_BIND": f"127.0.0.1:{port}",
+                "WEB1": f"127.0.0.1:{web_ports[0]}",
+                "WEB2": f"127.0.0.1:{web_ports[1]}",
+                "RUN_DIR": self.tmp.name,
+            }
+            self.balancer = subprocess.Popen(
+                [haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+                cwd=ROOT,
+                env=lb_env,
+                start_new_session=True,
+            )
+            web_bases = [f"http://127.0.0.1:{p}" for p in web_ports]
+        else:
+            self.web_command = web_command(port, web_workers)
+            self.webs = [subprocess.Popen(self.web_command, cwd=ROOT, env=env, start_new_session=True)]
+            web_bases = []
+        self.web = self.webs[0]
         celery = [python, "-m", "celery", "--quiet", "-A", "draftsite"]
         schedule = ["--schedule", os.path.join(self.tmp.name, "beat-schedule")]
         embedded = args.beat == "embedded"  # beat inside the worker process (celery worker -B)
@@ -468,15 +534,23 @@ class Servers:
                 start_new_session=True,
             )
         )
-        self.processes = [self.web, self.worker] + ([self.beat] if self.beat is not self.worker else [])
+        self.processes = [*self.webs, self.worker] + ([self.beat] if self.beat is not self.worker else [])
+        if self.balancer is not None:
+            self.processes.append(self.balancer)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if any(p.poll() is not None for p in self.processes):
                 break  # one died (port taken?): never measure someone else's server
             try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as response:
+                # each web server, then the site's address (through the balancer: once its
+                # checks call both servers up)
+                if all(healthy(base) for base in [*web_bases, self.base]) and (
                     # uvicorn runs one worker in its own process, several under a supervisor
-                    if response.status == 200 and len(descendants(self.web.pid)) >= web_workers + (web_workers > 1):
+                    web_bases or len(descendants(self.web.pid)) >= web_workers + (web_workers > 1)
+                ):
+                    if self.balancer is None or all(
+                        row["status"] == "UP" for row in rehearsal.haproxy_servers(Path(self.tmp.name)).values()
+                    ):
                         return
             except OSError:
                 pass
@@ -486,7 +560,13 @@ class Servers:
 
     @property
     def web_pids(self) -> list[int]:
-        return [self.web.pid]
+        return [web.pid for web in self.webs]
+
+    def open_connections(self) -> dict[str, int] | None:
+        """With ``--balancer``: HAProxy's open connections per web server."""
+        if self.balancer is None:
+            return None
+        return {name: int(row["scur"]) for name, row in rehearsal.haproxy_servers(Path(self.tmp.name)).items()}
 
     def stop(self) -> None:
         for process in self.processes:
@@ -517,6 +597,9 @@ class External:
         self.web_pids = [int(p) for p in parts.get("web", "").split(",") if p]
         self.worker = self.beat = self.Pid(int(parts.get("worker") or 0))  # beat in the worker
         self.web_command = ["external", self.base]
+
+    def open_connections(self) -> None:
+        return None
 
     def stop(self) -> None:
         pass
@@ -642,6 +725,7 @@ class Meter:
             "postgres_background": sum(table[p]["ticks"] for p in background_pids | postmaster if p in table),
             "postgres_all": sum(i["ticks"] for i in table.values() if i["comm"] == "postgres"),
             "redis": table.get(self.redis_pid, {}).get("ticks", 0),
+            "balancer": tree_ticks(balancer.pid, table) if (balancer := getattr(self.servers, "balancer", None)) else 0,
             "generator": table[os.getpid()]["ticks"],
             **self.sample_db(),
         }
@@ -688,10 +772,11 @@ class Meter:
             "beat": ms(after["beat"] - before["beat"]),
             "postgres": ms(backends + after["postgres_background"] - before["postgres_background"]),
             "redis": ms(after["redis"] - before["redis"]),
+            "balancer": ms(after["balancer"] - before["balancer"]),
             "generator": ms(after["generator"] - before["generator"]),
             "postgres_all_processes": ms(after["postgres_all"] - before["postgres_all"]),
         }
-        cpu["server_total"] = sum(cpu[k] for k in ("web", "worker", "beat", "postgres", "redis"))
+        cpu["server_total"] = sum(cpu[k] for k in ("web", "worker", "beat", "postgres", "redis", "balancer"))
         db = {k: after["db"][k] - before["db"][k] for k in after["db"]}
         functions = {}
         for name, stats in after["functions"].items():
@@ -1281,6 +1366,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
         gc.freeze()
         gc.disable()
         before = meter.sample()
+        balanced = servers.open_connections()  # every page open: where the balancer put them
         started = time.monotonic()
         ctx.stop_at = started + seconds
         # The organiser starts every pod now; each page hears its first pack pushed.
@@ -1335,6 +1421,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
         "picks": run.picks,
         "picks_per_second": round(run.picks / elapsed, 1) if elapsed else None,
         "pods_finished": sum(d.finished for d in drivers.values()),
+        "balancer_open_connections": balanced,
         "ack_ms": percentiles(run.ack),
         "generator_loop_lag_ms": percentiles(run.loop_lag),
         # pick sent -> the next seat told (API: hears the version; page: its state shows the pack first)
@@ -1562,9 +1649,10 @@ def profile_pick(args) -> dict:
 # --- results ------------------------------------------------------------------------------
 
 
-def run_name(mode: str, players: int, web: int, transport: str, client: str = "api") -> str:
+def run_name(mode: str, players: int, web: int, transport: str, client: str = "api", balancer: bool = False) -> str:
     return (
         f"draft_load_{mode}_{players}p_{web}web"
+        + ("_lb" if balancer else "")
         + ("_http" if transport == "http" else "")
         + ("_page" if client == "page" else "")
     )
@@ -1600,6 +1688,7 @@ def run_label(result: dict) -> str:
         label
         + f", {window['seconds']:.0f} s"
         + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
+        + (", through HAProxy" if result.get("server", {}).get("balancer") else "")
     )
 
 
@@ -1731,6 +1820,11 @@ def common_lines(result: dict) -> list[str]:
     cpu = usage["cpu_ms_per_pick"]
     lines = [
         *(f"  error: {sample}" for sample in result.get("error_samples") or ()),
+        *(
+            [f"  HAProxy's open connections per web server as the window began: {json.dumps(balanced)}"]
+            if (balanced := result.get("balancer_open_connections"))
+            else []
+        ),
         f"  foreign live messages (another site or test on the same Redis): {json.dumps(result.get('foreign_messages'))}",
         f"  timeout picks made in the window {cons['timeout_picks_in_window']}; picks by kind {json.dumps(cons['picks_by_kind'])}; "
         f"conservation problems in {len(cons['problems'])} of {cons['pods_checked']} pods; "
@@ -1761,7 +1855,12 @@ def write_result(args, result: dict) -> None:
     directory = Path(args.results_dir)
     directory.mkdir(parents=True, exist_ok=True)
     name = run_name(
-        result["mode"], result["players"], result["web_workers"], result["transport"], result.get("client", "api")
+        result["mode"],
+        result["players"],
+        result["web_workers"],
+        result["transport"],
+        result.get("client", "api"),
+        bool(result["server"].get("balancer")),
     )
     (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
     lines = text_report(result) + ["", header_for(result), table_row(result)]
@@ -1865,7 +1964,12 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         "web_workers": web_workers,
         "think": list(think) if think else None,
         "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
-        "server": {"web": servers.web_command[1:], "worker_pool": args.worker_pool, "beat": args.beat},
+        "server": {
+            "web": servers.web_command[1:],
+            "worker_pool": args.worker_pool,
+            "beat": args.beat,
+            "balancer": "haproxy deploy/haproxy.cfg" if getattr(servers, "balancer", None) else None,
+        },
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         **summary,
     }

@@ -444,21 +444,26 @@ def start_haproxy(state: dict[str, Any]) -> None:
     spawn(state, "haproxy", "lb", ["haproxy", "-W", "-db", "-f", config], haproxy_env())
 
 
-def haproxy_servers() -> dict[str, dict[str, str]]:
-    """The balancer's view of each web server (``show stat``): status, current and total sessions."""
+def haproxy_servers(run_dir: Path | None = None) -> dict[str, dict[str, str]]:
+    """The balancer's view of each web server (``show stat`` on the stats socket in ``run_dir``,
+    by default the rehearsal's): its status (backend "web", whose checks "pods" tracks), and its
+    current and total sessions counted over both backends (a pod's sockets go through "pods")."""
     with socket.socket(socket.AF_UNIX) as sock:
         sock.settimeout(2)
-        sock.connect(str(RUN_DIR / "haproxy.sock"))
+        sock.connect(str((run_dir or RUN_DIR) / "haproxy.sock"))
         sock.sendall(b"show stat\n")
         chunks = []
         while chunk := sock.recv(65536):
             chunks.append(chunk)
     text = b"".join(chunks).decode().lstrip("# ")
-    return {
-        row["svname"]: row
-        for row in csv.DictReader(io.StringIO(text))
-        if row["pxname"] == "web" and row["svname"] in WEB_HOSTS
-    }
+    rows = [row for row in csv.DictReader(io.StringIO(text)) if row["svname"] in WEB_HOSTS]
+    servers = {row["svname"]: dict(row) for row in rows if row["pxname"] == "web"}
+    for row in rows:
+        if row["pxname"] == "pods" and row["svname"] in servers:
+            merged = servers[row["svname"]]
+            for counter in ("scur", "stot"):
+                merged[counter] = str(int(merged[counter] or 0) + int(row[counter] or 0))
+    return servers
 
 
 def server_states() -> dict[str, str]:

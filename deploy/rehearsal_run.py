@@ -40,7 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=90.0, help="the measured window of each scenario")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 10.0), metavar=("MIN", "MAX"))
     parser.add_argument("--fault-at", type=float, default=25.0, help="seconds into the window")
-    parser.add_argument("--kill", choices=r.WEB_HOSTS, default="web2", help="the web host lost (failover)")
+    parser.add_argument(
+        "--kill",
+        choices=[*r.WEB_HOSTS, "busiest"],
+        default="busiest",
+        help="the web host lost (failover); busiest: the one with the most open connections at the fault (a "
+        "pod's pages are all on one host: deploy/haproxy.cfg)",
+    )
     parser.add_argument("--down-for", type=float, default=20.0, help="failover: seconds before the host is back")
     parser.add_argument("--outage", type=float, default=10.0, help="postgres: seconds unreachable")
     parser.add_argument("--observers", type=int, default=2)
@@ -115,9 +121,10 @@ def watch_balancer(host: str, since: float, seconds: float) -> float | None:
 
 
 def failover(args, state: dict, at: float, notes: dict) -> None:
-    host = args.kill
     before = r.haproxy_servers()
-    notes["open_sessions_before"] = {name: int(row["scur"]) for name, row in before.items()}
+    notes["open_sessions_before"] = open_before = {name: int(row["scur"]) for name, row in before.items()}
+    host = max(open_before, key=open_before.__getitem__) if args.kill == "busiest" else args.kill
+    notes["killed_host"] = host
     db = Db()
     notes["killed_at_db_time"] = db.one("SELECT now()::text")
     db.close()

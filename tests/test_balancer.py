@@ -28,11 +28,17 @@ HAPROXY = shutil.which("haproxy")
 pytestmark = pytest.mark.skipif(HAPROXY is None, reason="HAProxy is not installed")
 
 
-class StandIn(BaseHTTPRequestHandler):
+class StandIn(ThreadingHTTPServer):
     """A web server that answers every request, /healthz included, unless it is told to fail."""
 
+    failing = False
+
+
+class StandInHandler(BaseHTTPRequestHandler):
+    server: StandIn
+
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        status = 503 if self.server.failing else 200  # type: ignore[attr-defined]
+        status = 503 if self.server.failing else 200
         self.send_response(status)
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -51,8 +57,7 @@ def _free_port() -> int:
 def balancer(tmp_path):
     servers = {}
     for name in ("web1", "web2"):
-        server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
-        server.failing = False  # type: ignore[attr-defined]
+        server = StandIn(("127.0.0.1", 0), StandInHandler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers[name] = server
     port = _free_port()
