@@ -12,6 +12,9 @@ Two dialects share one socket URL:
   already; a page at an earlier one missed a frame and sends ``sync``. A frame may carry
   several deltas (what was ready in one event-loop turn), in order.
 
+A pod's socket URL may also name its pod (``?pod=<id>``, as the pages' do: ``drafts.live``); the
+balancer routes by it and the server ignores it, so API clients may add it or not.
+
 Cards travel as ``CardRow`` lists of ids; a page looks their faces up in the card sheet it
 loaded once (``cards_url`` in the snapshot, ``drafts.cardsheet``). What a viewer may see is
 decided in ``drafts.state`` (R15-R17), never here.
