@@ -135,7 +135,9 @@ def test_the_seat_page_drawn_from_state_is_the_server_panel(
     page = login(browsers.get(), players[0])
     url = server_url + f"/events/seats/{seats[0].pk}/"
     open_page(page, url, fakestate.snapshot(pod, [seats[0]]), fakestate.sheet(pod))
-    assert page.execute_script("return window.__fake.urls[0];").endswith(f"/ws/seats/{seats[0].pk}/?protocol=state")
+    assert page.execute_script("return window.__fake.urls[0];").endswith(
+        f"/ws/seats/{seats[0].pk}/?pod={pod.pk}&protocol=state"  # the page's data-socket, then its dialect
+    )
     compare(page, url + "panel/", ["status", "main", "pile", "board"])
     assert "1 more pack waiting" in page.find_element(By.CSS_SELECTOR, '[data-region="status"]').text
 
