@@ -99,13 +99,11 @@ def _timed_coroutine(name: str, function):
             start = time.thread_time()
             try:
                 yielded = steps.throw(thrown) if thrown is not None else steps.send(sent)
-            except StopIteration as stop:
+            except BaseException as end:  # returned (StopIteration), raised or cancelled
                 _add(name, time.thread_time() - start)
                 _done(name)
-                return stop.value
-            except BaseException:
-                _add(name, time.thread_time() - start)
-                _done(name)
+                if isinstance(end, StopIteration):
+                    return end.value
                 raise
             _add(name, time.thread_time() - start)
             sent, thrown = None, None

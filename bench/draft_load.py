@@ -76,7 +76,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -401,14 +400,6 @@ def distinct_free_ports(count: int, taken: set[int]) -> list[int]:
     return ports
 
 
-def healthy(base: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
 def uvicorn_options() -> list[str]:
     options = []
     if importlib.util.find_spec("uvloop"):
@@ -542,21 +533,23 @@ class Servers:
             if any(p.poll() is not None for p in self.processes):
                 break  # one died (port taken?): never measure someone else's server
             try:
-                # each web server, then the site's address (through the balancer: once its
-                # checks call both servers up)
-                if all(healthy(base) for base in [*web_bases, self.base]) and (
-                    # uvicorn runs one worker in its own process, several under a supervisor
-                    web_bases or len(descendants(self.web.pid)) >= web_workers + (web_workers > 1)
-                ):
-                    if self.balancer is None or all(
-                        row["status"] == "UP" for row in rehearsal.haproxy_servers(Path(self.tmp.name)).values()
-                    ):
-                        return
-            except OSError:
+                if self._serving(web_bases, web_workers):
+                    return
+            except OSError:  # HAProxy's stats socket is not there yet
                 pass
             time.sleep(0.3)
         self.stop()
         raise SystemExit("The servers did not start (see their output above).")
+
+    def _serving(self, web_bases: list[str], web_workers: int) -> bool:
+        """Every web server answers, then the site's address; through the balancer, once its
+        checks call every server up."""
+        if not all(rehearsal.healthz(base)[0] == 200 for base in [*web_bases, self.base]):
+            return False
+        if self.balancer is not None:
+            return all(row["status"] == "UP" for row in rehearsal.haproxy_servers(Path(self.tmp.name)).values())
+        # uvicorn runs one worker in its own process, several under a supervisor
+        return len(descendants(self.web.pid)) >= web_workers + (web_workers > 1)
 
     @property
     def web_pids(self) -> list[int]:
@@ -564,9 +557,7 @@ class Servers:
 
     def open_connections(self) -> dict[str, int] | None:
         """With ``--balancer``: HAProxy's open connections per web server."""
-        if self.balancer is None:
-            return None
-        return {name: int(row["scur"]) for name, row in rehearsal.haproxy_servers(Path(self.tmp.name)).items()}
+        return None if self.balancer is None else rehearsal.open_connections(Path(self.tmp.name))
 
     def stop(self) -> None:
         for process in self.processes:

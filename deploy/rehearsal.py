@@ -466,6 +466,11 @@ def haproxy_servers(run_dir: Path | None = None) -> dict[str, dict[str, str]]:
     return servers
 
 
+def open_connections(run_dir: Path | None = None) -> dict[str, int]:
+    """web host -> the connections the balancer holds open to it (both backends)."""
+    return {name: int(row["scur"]) for name, row in haproxy_servers(run_dir).items()}
+
+
 def server_states() -> dict[str, str]:
     """web host -> the balancer's word for it (UP, DOWN, "UP 1/2" while checks change it)."""
     try:

@@ -121,8 +121,7 @@ def watch_balancer(host: str, since: float, seconds: float) -> float | None:
 
 
 def failover(args, state: dict, at: float, notes: dict) -> None:
-    before = r.haproxy_servers()
-    notes["open_sessions_before"] = open_before = {name: int(row["scur"]) for name, row in before.items()}
+    notes["open_sessions_before"] = open_before = r.open_connections()
     host = max(open_before, key=open_before.__getitem__) if args.kill == "busiest" else args.kill
     notes["killed_host"] = host
     db = Db()
@@ -132,7 +131,7 @@ def failover(args, state: dict, at: float, notes: dict) -> None:
     notes["killed_pids"] = r.kill_host(state, host)
     notes["killed_at_window_s"] = round(killed_at - at, 1)
     notes["balancer_down_after_s"] = watch_balancer(host, killed_at, 15)
-    notes["open_sessions_after_down"] = {name: int(row["scur"]) for name, row in r.haproxy_servers().items()}
+    notes["open_sessions_after_down"] = r.open_connections()
     time.sleep(max(0.0, killed_at + args.down_for - time.monotonic()))
     r.start_web(state, host)
     started = time.monotonic()
@@ -254,7 +253,7 @@ def one_scenario(args, scenario: str) -> dict:
         )
         at = time.monotonic()
         cpu_before = host_cpu()
-        spread = {name: int(row["scur"]) for name, row in r.haproxy_servers().items()}
+        spread = r.open_connections()
         notes["open_sessions_at_start"] = spread
         fault = FAULTS.get(scenario)
         if fault and bench.poll() is None:
