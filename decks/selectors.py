@@ -168,7 +168,7 @@ def pool_for(registration: Registration) -> tuple[str, list[dict]] | None:
             error_codes.POOL_NOT_READY,
             gettext("The draft is not over yet: decks are built once it reaches deck building."),
         )
-    counts = Counter(DraftCard.objects.filter(seat__registration=registration).values_list("card_id", flat=True))
+    counts = Counter(DraftCard.objects.filter(pk__in=seat.pile_ids).values_list("card_id", flat=True))
     return "draft", [{"card_id": card_id, "count": n} for card_id, n in sorted(counts.items())]
 
 

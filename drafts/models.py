@@ -8,6 +8,7 @@ picked once (``Pick.draft_card`` is one-to-one); a seat makes one pick per pick 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
@@ -222,6 +223,8 @@ class Seat(models.Model):
     last_pick_at = models.DateTimeField(null=True, blank=True)
     # R17: the pile may start with a basic land or a checklist card with DFCs beneath it.
     pile_cover = models.CharField(max_length=20, blank=True)
+    # The draft cards picked, in pile order (R17): a pick inserts one, a move reorders them.
+    pile_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
 
     class Meta:
         ordering = ["pod_id", "position"]
@@ -256,6 +259,9 @@ class Pack(models.Model):
     remaining_ms = models.BigIntegerField(null=True, blank=True)  # frozen by a pause
     # Cards opened but not drafted (MTR): basic land, or the checklist card in that slot.
     removed = models.JSONField(default=list, blank=True)
+    # The draft cards still in the pack, in pack order: a pick removes one in the same write that
+    # passes the pack on, and no card row is written (docs/architecture.md, "Where a card is").
+    card_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
 
     class Meta:
         ordering = ["pod_id", "round", "opener__position"]
@@ -269,39 +275,34 @@ class Pack(models.Model):
         return self.initial_size - self.picks_made
 
 
-class DraftCard(models.Model):
-    """One physical card opened in a pod. It is in a pack or in a seat's pile, never both."""
+class DraftCardQuerySet(models.QuerySet):
+    def listed(self, ids: list[int]) -> list[DraftCard]:
+        """The cards a pack's ``card_ids`` or a pile's ``pile_ids`` name, in that order."""
+        by_id = self.in_bulk(ids)
+        return [by_id[pk] for pk in ids if pk in by_id]
 
-    # pod, pack and seat are served by the composite indexes below (Meta), which lead with them.
+
+class DraftCard(models.Model):
+    """One physical card opened in a pod, as it was opened; never written again. Where it is now
+    is the one pack (``Pack.card_ids``) or pile (``Seat.pile_ids``) that lists it (conservation:
+    ``drafts.simulation.check_conservation``)."""
+
+    # pod is served by the composite index below (Meta), which leads with it.
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, related_name="cards", db_index=False)
     card = models.ForeignKey("cards.Card", on_delete=models.PROTECT, related_name="+")
     printing = models.ForeignKey("cards.Printing", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     opened_in = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="opened_cards")
-    pack = models.ForeignKey(
-        Pack, null=True, blank=True, on_delete=models.CASCADE, related_name="cards", db_index=False
-    )
-    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="pile", db_index=False)
-    pile_position = models.PositiveIntegerField(null=True, blank=True)
     slot = models.PositiveSmallIntegerField(default=0)  # order in the opened pack
     # Copied from the catalogue so the open-information board is one indexed query.
     is_dfc = models.BooleanField(default=False)
     rarity = models.CharField(max_length=10, blank=True)
     foil = models.BooleanField(default=False)
 
+    objects = DraftCardQuerySet.as_manager()
+
     class Meta:
         ordering = ["pod_id", "pk"]
-        constraints = [
-            models.CheckConstraint(
-                condition=(
-                    Q(pack__isnull=False, seat__isnull=True, pile_position__isnull=True)
-                    | Q(pack__isnull=True, seat__isnull=False, pile_position__isnull=False)
-                ),
-                name="draftcard_in_pack_xor_pile",
-            ),
-        ]
         indexes = [
-            models.Index(fields=["pack", "slot"]),
-            models.Index(fields=["seat", "pile_position"]),
             models.Index(fields=["pod", "is_dfc"]),
         ]
 

@@ -28,15 +28,15 @@ def queue_rows_by_seat(seat_ids: list[int]) -> dict[int, list[dict]]:
     packs = list(
         Pack.objects.filter(holder_id__in=seat_ids)
         .order_by("queue_seq")
-        .values("pk", "holder_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms")
+        .values("pk", "holder_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms", "card_ids")
     )
-    cards: dict[int, list] = {p["pk"]: [] for p in packs}
-    for row in (
-        DraftCard.objects.filter(pack__in=list(cards))
-        .order_by("slot", "pk")
-        .values_list("pack_id", "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc")
-    ):
-        cards[row[0]].append(row[1:])
+    rows = {
+        row[0]: row
+        for row in DraftCard.objects.filter(pk__in=[pk for p in packs for pk in p["card_ids"]]).values_list(
+            "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc"
+        )
+    }
+    cards = {p["pk"]: [rows[pk] for pk in p["card_ids"]] for p in packs}
     queues: dict[int, list[dict]] = {seat_id: [] for seat_id in seat_ids}
     for p in packs:
         queues[p["holder_id"]].append(

@@ -95,19 +95,20 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
     """R15: every DFC in the pod that a member may see, by seat; counts of every held pack."""
     include_piles = _piles_are_open(pod) if include_piles is None else include_piles
     seats = list(pod.seats.select_related("registration").order_by("position"))
-    packs = list(Pack.objects.filter(pod=pod, holder__isnull=False).annotate(n=Count("cards")).order_by("queue_seq"))
-    dfc_filter = Q(pack__in=packs)
-    if include_piles:
-        dfc_filter |= Q(seat__pod=pod)
-    dfcs = list(DraftCard.objects.filter(dfc_filter, pod=pod, is_dfc=True).order_by("slot", "pile_position"))
-    payload = _payloads(dfcs)
-    by_pack, by_pile = defaultdict(list), defaultdict(list)
-    for dc in dfcs:
-        (by_pack[dc.pack_id] if dc.pack_id else by_pile[dc.seat_id]).append(payload[dc.pk])
+    packs = list(Pack.objects.filter(pod=pod, holder__isnull=False).order_by("queue_seq"))
+    places = {pack.pk: pack.card_ids for pack in packs}  # where each DFC shown is, in order
+    piles = {s.pk: s.pile_ids for s in seats} if include_piles else {}
+    dfcs = DraftCard.objects.filter(pod=pod, is_dfc=True).in_bulk()
+    shown = [dfcs[pk] for ids in (*places.values(), *piles.values()) for pk in ids if pk in dfcs]
+    payload = _payloads(shown)
+
+    def dfcs_in(ids: list[int]) -> list[dict]:
+        return [payload[pk] for pk in ids if pk in dfcs]
+
     held = defaultdict(list)
     for pack in packs:
         held[pack.holder_id].append(
-            {"pack_id": pack.pk, "round": pack.round, "cards_left": pack.n, "dfcs": by_pack.get(pack.pk, [])}
+            {"pack_id": pack.pk, "round": pack.round, "cards_left": len(pack.card_ids), "dfcs": dfcs_in(pack.card_ids)}
         )
     return {
         "seats": [
@@ -116,7 +117,7 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
                 "name": s.registration.name if s.registration_id else "Automatic drafter",
                 "is_automatic": s.is_automatic,
                 "packs": held.get(s.pk, []),
-                "pile_dfcs": by_pile.get(s.pk, []) if include_piles else None,
+                "pile_dfcs": dfcs_in(s.pile_ids) if include_piles else None,
             }
             for s in seats
         ],
@@ -132,7 +133,7 @@ def queue(seat: Seat, *, full: bool = False) -> list[dict]:
 
 
 def pile(seat: Seat) -> list[dict]:
-    cards = list(DraftCard.objects.filter(seat=seat).order_by("pile_position"))
+    cards = DraftCard.objects.listed(seat.pile_ids)
     payload = _payloads(cards)
     return [payload[dc.pk] for dc in cards]
 

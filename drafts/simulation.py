@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from drafts import services
@@ -32,24 +31,32 @@ class SimulationReport:
 
 
 def check_conservation(pod: Pod) -> list[str]:
-    """Every opened card is in exactly one pack or pile; picks match piles; piles are dense."""
+    """Every opened card is in exactly one pack or pile; picks match piles; packs hold what they
+    should. The arrays that say where a card is (``Pack.card_ids``, ``Seat.pile_ids``) are kept
+    by the stored functions under the pod's lock; this is their invariant."""
     problems = []
-    cards = DraftCard.objects.filter(pod=pod)
-    nowhere = cards.filter(pack__isnull=True, seat__isnull=True).count()
-    both = cards.filter(pack__isnull=False, seat__isnull=False).count()
-    if nowhere or both:
-        problems.append(f"{nowhere} card(s) in no place, {both} in two places")
-    picked = cards.filter(seat__isnull=False).count()
+    opened = set(DraftCard.objects.filter(pod=pod).values_list("pk", flat=True))
+    packs = list(Pack.objects.filter(pod=pod).values_list("pk", "card_ids", "initial_size", "picks_made"))
+    piles = list(Seat.objects.filter(pod=pod).values_list("position", "pile_ids"))
+    places = Counter(pk for _, ids, *_ in packs for pk in ids) + Counter(pk for _, ids in piles for pk in ids)
+    nowhere = len(opened - set(places))
+    twice = sum(1 for n in places.values() if n > 1)
+    strangers = len(set(places) - opened)
+    if nowhere or twice or strangers:
+        problems.append(f"{nowhere} card(s) in no place, {twice} in two places, {strangers} not of this pod")
+    picked = sum(len(ids) for _, ids in piles)
     picks = Pick.objects.filter(seat__pod=pod).count()
     if picked != picks:
         problems.append(f"{picked} cards in piles but {picks} picks recorded")
-    for seat in Seat.objects.filter(pod=pod).annotate(n=Count("pile")):
-        positions = sorted(DraftCard.objects.filter(seat=seat).values_list("pile_position", flat=True))
-        if positions != list(range(seat.n)):
-            problems.append(f"seat {seat.position + 1}: pile positions are not 0..{seat.n - 1}")
-    for pack in Pack.objects.filter(pod=pod).annotate(n=Count("cards")):
-        if pack.n != pack.cards_left:
-            problems.append(f"pack {pack.pk}: holds {pack.n} cards, expected {pack.cards_left}")
+    made = defaultdict(set)
+    for position, pk in Pick.objects.filter(seat__pod=pod).values_list("seat__position", "draft_card_id"):
+        made[position].add(pk)
+    for position, ids in piles:
+        if set(ids) != made[position]:
+            problems.append(f"seat {position + 1}: the pile is not the cards its picks took")
+    for pk, ids, initial_size, picks_made in packs:
+        if len(ids) != initial_size - picks_made:
+            problems.append(f"pack {pk}: holds {len(ids)} cards, expected {initial_size - picks_made}")
     return problems
 
 
@@ -93,10 +100,8 @@ def simulate_draft(
     report.dfcs_opened = cards.filter(is_dfc=True).count()
     for pack in Pack.objects.filter(pod=pod):
         report.removed.update(item["kind"] for item in pack.removed)
-    report.pile_sizes = dict(
-        Seat.objects.filter(pod=pod)
-        .annotate(n=Count("pile", filter=Q(pile__isnull=False)))
-        .values_list("position", "n")
-    )
+    report.pile_sizes = {
+        position: len(ids) for position, ids in Seat.objects.filter(pod=pod).values_list("position", "pile_ids")
+    }
     report.conservation_errors = check_conservation(pod)
     return report

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -57,13 +56,12 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
             Pack(pod=pod, round=round_number, opener=seat, initial_size=len(p.cards), removed=p.removed)
             for seat, p in zip(seats, packs)
         )
-        DraftCard.objects.bulk_create(
+        cards = DraftCard.objects.bulk_create(
             DraftCard(
                 pod=pod,
                 card_id=c.card_id,
                 printing_id=c.printing_id,
                 opened_in=row,
-                pack=row,
                 slot=slot,
                 is_dfc=c.is_dfc,
                 rarity=c.rarity,
@@ -72,6 +70,9 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
             for row, p in zip(pack_rows, packs)
             for slot, c in enumerate(p.cards)
         )
+        for row in pack_rows:  # bulk_create keeps the order: each pack's cards by slot
+            row.card_ids = [card.pk for card in cards if card.opened_in_id == row.pk]
+        Pack.objects.bulk_update(pack_rows, ["card_ids"])
     pod.started_at = now
     log_action(pod, now, PodAction.START, actor, seed=pod.seed)
     _start_next_round(pod, now)
@@ -631,25 +632,19 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor) ->
     """R17: a player may reorder their pile at any time."""
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
-    card = DraftCard.objects.filter(pk=draft_card_id, seat=seat).first()
-    if card is None:
+    seat.refresh_from_db(fields=["pile_ids"])  # as the pod's lock found it
+    pile = list(seat.pile_ids)
+    if draft_card_id not in pile:
         raise DomainError(error_codes.CARD_NOT_IN_PILE, _("That card is not in your pile."))
-    size = DraftCard.objects.filter(seat=seat).count()
-    if position < 0 or position >= size:
+    if position < 0 or position >= len(pile):
         raise DomainError(
-            error_codes.INVALID_POSITION, _("Pile positions run from 0 to %(last)s.") % {"last": size - 1}
+            error_codes.INVALID_POSITION, _("Pile positions run from 0 to %(last)s.") % {"last": len(pile) - 1}
         )
-    old = card.pile_position
-    if position < old:
-        DraftCard.objects.filter(seat=seat, pile_position__gte=position, pile_position__lt=old).update(
-            pile_position=F("pile_position") + 1
-        )
-    elif position > old:
-        DraftCard.objects.filter(seat=seat, pile_position__gt=old, pile_position__lte=position).update(
-            pile_position=F("pile_position") - 1
-        )
-    card.pile_position = position
-    card.save(update_fields=["pile_position"])
+    pile.remove(draft_card_id)
+    pile.insert(position, draft_card_id)
+    seat.pile_ids = pile
+    seat.save(update_fields=["pile_ids"])
+    card = DraftCard.objects.get(pk=draft_card_id)
     touch(pod)
     pod.save(update_fields=["version"])
     after_commit(pod)  # the board shows piles' DFCs in order: other seats must refresh

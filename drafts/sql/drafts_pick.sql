@@ -25,9 +25,8 @@ DECLARE
   v_due boolean;
   v_round_open boolean;
   v_head bigint;
-  v_card_pack bigint;
-  v_card_seat bigint;
-  v_card_found boolean;
+  v_in_head boolean;
+  v_picked boolean;
   v_take record;
   v_last record;
   v_settle boolean;
@@ -49,13 +48,14 @@ BEGIN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_UNKNOWN_SEAT }});
   END IF;
   -- Once the pod is ours, in one statement: the pod's seats by position, through the (pod,
-  -- position) index, and who holds this seat now (a hand-over may have committed while this
-  -- pick waited: a socket authenticated before it picks no more).
+  -- position) index, who holds this seat now (a hand-over may have committed while this pick
+  -- waited: a socket authenticated before it picks no more) and whether its pile has the card.
   SELECT array_agg(s.id ORDER BY s.position), coalesce(array_agg(s.id) FILTER (WHERE s.is_automatic), '{}'),
          min(s.position) FILTER (WHERE s.id = p_seat),
          (SELECT r.user_id FROM drafts_registration r
-           WHERE r.id = min(s.registration_id) FILTER (WHERE s.id = p_seat))
-    INTO v_seats, v_automatic, v_seat_position, v_seat_owner
+           WHERE r.id = min(s.registration_id) FILTER (WHERE s.id = p_seat)),
+         coalesce(bool_or(p_card = ANY (s.pile_ids)) FILTER (WHERE s.id = p_seat), false)
+    INTO v_seats, v_automatic, v_seat_position, v_seat_owner, v_picked
     FROM drafts_seat s WHERE s.pod_id = v_pod_id;
   IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NOT_YOUR_SEAT }});
@@ -66,15 +66,16 @@ BEGIN
 
   IF v_state = {{ STATE_DRAFTING }} THEN
     -- The packs in queues, in one pass: is anything due by the time the pick was received, is
-    -- the round still open, and which pack is in front of this seat. The picker's clock ran
-    -- out if its deadline came before the pick was received; another seat's only past the
-    -- grace period (p_cutoff), as that player's own pick may be on its way.
+    -- the round still open, which pack is in front of this seat and whether it has the card.
+    -- The picker's clock ran out if its deadline came before the pick was received; another
+    -- seat's only past the grace period (p_cutoff), as that player's own pick may be on its way.
     SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
                                       ELSE least(p_received, p_cutoff) END
                    OR k.initial_size - k.picks_made <= 1 OR k.holder_id = ANY (v_automatic)),
            bool_or(k.round = v_round),
-           (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
-      INTO v_due, v_round_open, v_head
+           (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1],
+           (array_agg(p_card = ANY (k.card_ids) ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
+      INTO v_due, v_round_open, v_head, v_in_head
       FROM drafts_pack k
      WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
   END IF;
@@ -93,12 +94,13 @@ BEGIN
     IF v_state <> {{ STATE_DRAFTING }} THEN
       RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_NOT_DRAFTING }}) || v_changes;
     END IF;
-    SELECT k.id INTO v_head FROM drafts_pack k WHERE k.holder_id = p_seat ORDER BY k.queue_seq LIMIT 1;
+    -- What settling took (a clock that ran out) may have been this very card.
+    SELECT k.id, p_card = ANY (k.card_ids) INTO v_head, v_in_head
+      FROM drafts_pack k WHERE k.holder_id = p_seat ORDER BY k.queue_seq LIMIT 1;
+    SELECT p_card = ANY (s.pile_ids) INTO v_picked FROM drafts_seat s WHERE s.id = p_seat;
   END IF;
 
-  SELECT true, c.pack_id, c.seat_id INTO v_card_found, v_card_pack, v_card_seat
-    FROM drafts_draftcard c WHERE c.id = p_card AND c.pod_id = v_pod_id;
-  IF v_card_found AND v_card_seat = p_seat THEN
+  IF coalesce(v_picked, false) THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_ALREADY_PICKED }}) || v_changes;
   END IF;
   IF v_head IS NULL THEN
@@ -107,7 +109,7 @@ BEGIN
   IF p_pack IS NOT NULL AND p_pack <> v_head THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_WRONG_PACK }}) || v_changes;
   END IF;
-  IF v_card_found IS NULL OR v_card_pack IS DISTINCT FROM v_head THEN
+  IF NOT coalesce(v_in_head, false) THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_CARD_NOT_IN_PACK }}) || v_changes;
   END IF;
 
@@ -130,7 +132,7 @@ BEGIN
     -- Only the last card is due (after a pack's second-to-last pick): the neighbour takes it
     -- here, cheaper than the general settle below (bench/pick_function).
     v_last := drafts_take(v_seats, v_take.neighbour, array_position(v_seats, v_take.neighbour) - 1,
-                          v_head, (SELECT c.id FROM drafts_draftcard c WHERE c.pack_id = v_head),
+                          v_head, (SELECT k.card_ids[1] FROM drafts_pack k WHERE k.id = v_head),
                           {{ KIND_LAST_CARD }}, NULL, p_now, p_now, NULL, v_timer, v_queue_seq);
     v_queue_seq := v_last.seq;
     v_version := v_version + 1;

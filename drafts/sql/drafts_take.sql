@@ -1,4 +1,5 @@
--- Move one card of a pack into a seat's pile and pass the pack on (the Python ``_take``).
+-- Move one card of a pack into a seat's pile and pass the pack on: the pack's row and the seat's
+-- are written, the card's is not (its place is the array that lists it).
 -- Returns the neighbour seat that received the pack (NULL once it is empty) and whether the
 -- pack arrived at the front of that seat's queue. Few statements on purpose: each costs.
 -- p_seats: the pod's seat ids in position order (the neighbour is one of them).
@@ -10,35 +11,28 @@ CREATE OR REPLACE FUNCTION drafts_take(
 LANGUAGE plpgsql AS $$
 DECLARE
   v_initial integer;
-  v_contents jsonb;
-  v_pile integer;
-  v_position integer;
+  v_contents bigint[];
 BEGIN
-  SELECT k.round, k.picks_made + 1, k.initial_size,
-         (SELECT coalesce(jsonb_agg(c.id ORDER BY c.slot, c.id), '[]'::jsonb)
-            FROM drafts_draftcard c WHERE c.pack_id = p_pack),
-         (SELECT count(*) FROM drafts_draftcard c WHERE c.seat_id = p_seat)
-    INTO pack_round, pick_number, v_initial, v_contents, v_pile
+  SELECT k.round, k.picks_made + 1, k.initial_size, k.card_ids
+    INTO pack_round, pick_number, v_initial, v_contents
     FROM drafts_pack k WHERE k.id = p_pack;
-  IF p_position IS NULL OR p_position >= v_pile THEN
-    v_position := v_pile;
-  ELSE
-    UPDATE drafts_draftcard SET pile_position = pile_position + 1
-     WHERE seat_id = p_seat AND pile_position >= p_position;
-    v_position := p_position;
-  END IF;
-  UPDATE drafts_draftcard SET pack_id = NULL, seat_id = p_seat, pile_position = v_position
-   WHERE id = p_card;
   INSERT INTO drafts_pick (seat_id, draft_card_id, pack_id, round, pick_number, kind,
                            made_by_id, made_at, pack_contents)
-  VALUES (p_seat, p_card, p_pack, pack_round, pick_number, p_kind, p_actor, p_made_at, v_contents)
+  VALUES (p_seat, p_card, p_pack, pack_round, pick_number, p_kind, p_actor, p_made_at, to_jsonb(v_contents))
   RETURNING id INTO pick_id;
-  UPDATE drafts_seat SET last_pick_at = p_made_at WHERE id = p_seat;
+  -- Into the pile at p_position (0-based; NULL or past the end: last). The card row is not written.
+  UPDATE drafts_seat
+     SET last_pick_at = p_made_at,
+         pile_ids = CASE WHEN p_position IS NULL THEN pile_ids || p_card
+                         ELSE pile_ids[:p_position] || p_card || pile_ids[p_position + 1:] END
+   WHERE id = p_seat;
 
   cards_left := v_initial - pick_number;
   arrived_first := false;
   IF cards_left = 0 THEN
-    UPDATE drafts_pack SET holder_id = NULL, deadline = NULL, picks_made = pick_number WHERE id = p_pack;
+    UPDATE drafts_pack SET holder_id = NULL, deadline = NULL, picks_made = pick_number,
+           card_ids = array_remove(card_ids, p_card)
+     WHERE id = p_pack;
   ELSE
     -- The direction by round (drafts.core.timing.pass_direction): +1 the next seat, -1 the one before.
     neighbour := p_seats[((p_seat_position + CASE pack_round {{ PASS_DIRECTION_BY_ROUND }} END)
@@ -47,6 +41,7 @@ BEGIN
     arrived_first := NOT EXISTS (SELECT 1 FROM drafts_pack WHERE holder_id = neighbour AND id <> p_pack);
     UPDATE drafts_pack
        SET holder_id = neighbour, queue_seq = seq, arrived_at = p_at, picks_made = pick_number,
+           card_ids = array_remove(card_ids, p_card),
            deadline = CASE WHEN arrived_first AND p_timer
                            THEN p_at + make_interval(secs => drafts_pick_seconds(cards_left)) END
      WHERE id = p_pack;
