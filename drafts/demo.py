@@ -82,6 +82,6 @@ def create_demo_event(now=None):
     services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
     for seat in Seat.objects.filter(pod=pod, position__gt=0).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-        card = max(DraftCard.objects.listed(pack.card_ids), key=lambda c: c.is_dfc)  # a DFC if any, else the first
+        card = DraftCard.objects.in_pack(pack).order_by("-is_dfc", "place").first()
         services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=seat.registration.user, now=now)
     return event

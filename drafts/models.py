@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Func, Q, Value
 from django.utils.translation import gettext_lazy
 
 from drafts.extensions import log_action_choices
@@ -276,10 +276,21 @@ class Pack(models.Model):
 
 
 class DraftCardQuerySet(models.QuerySet):
-    def listed(self, ids: list[int]) -> list[DraftCard]:
-        """The cards a pack's ``card_ids`` or a pile's ``pile_ids`` name, in that order."""
-        by_id = self.in_bulk(ids)
-        return [by_id[pk] for pk in ids if pk in by_id]
+    """Where a card is, read through the array that lists it (``Pack.card_ids``, ``Seat.pile_ids``)."""
+
+    def in_pack(self, pack: Pack | int) -> DraftCardQuerySet:
+        """The cards in the pack now, in pack order (annotated ``place``: 1, 2, ...)."""
+        return self.listed(Pack.objects.values_list("card_ids", flat=True).get(pk=getattr(pack, "pk", pack)))
+
+    def in_pile(self, seat: Seat | int) -> DraftCardQuerySet:
+        """The seat's pile now, in pile order (annotated ``place``: 1, 2, ...)."""
+        return self.listed(Seat.objects.values_list("pile_ids", flat=True).get(pk=getattr(seat, "pk", seat)))
+
+    def listed(self, ids: list[int]) -> DraftCardQuerySet:
+        """The cards ``ids`` names, in that order (annotated ``place``)."""
+        array = Value(list(ids), output_field=ArrayField(models.BigIntegerField()))
+        place = Func(array, F("pk"), function="array_position", output_field=models.IntegerField())
+        return self.filter(pk__in=ids).annotate(place=place).order_by("place")
 
 
 class DraftCard(models.Model):

@@ -133,7 +133,7 @@ def queue(seat: Seat, *, full: bool = False) -> list[dict]:
 
 
 def pile(seat: Seat) -> list[dict]:
-    cards = DraftCard.objects.listed(seat.pile_ids)
+    cards = list(DraftCard.objects.in_pile(seat))
     payload = _payloads(cards)
     return [payload[dc.pk] for dc in cards]
 

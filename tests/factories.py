@@ -174,13 +174,27 @@ class PackFactory(factory.django.DjangoModelFactory):
 
 
 class DraftCardFactory(factory.django.DjangoModelFactory):
-    """A card drafted into ``seat``'s pile from ``opened_in``."""
+    """A card opened in ``opened_in``: ``seat=`` puts it last in that seat's pile, ``pack=`` last
+    in that pack (where a card is: ``Pack.card_ids``, ``Seat.pile_ids``)."""
 
     class Meta:
         model = DraftCard
+        skip_postgeneration_save = True
 
     pod = factory.SelfAttribute("opened_in.pod")
     is_dfc = factory.LazyAttribute(lambda o: o.card.is_dfc)
+
+    @factory.post_generation
+    def seat(obj, create, seat, **kwargs):
+        if seat is not None:
+            seat.pile_ids = [*seat.pile_ids, obj.pk]
+            seat.save(update_fields=["pile_ids"])
+
+    @factory.post_generation
+    def pack(obj, create, pack, **kwargs):
+        if pack is not None:
+            pack.card_ids = [*pack.card_ids, obj.pk]
+            pack.save(update_fields=["card_ids"])
 
 
 # --- decks ----------------------------------------------------------------------------------

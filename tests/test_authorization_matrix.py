@@ -102,7 +102,7 @@ def _picks(pod, rounds_of_picks: int) -> None:
         for seat in Seat.objects.filter(pod=pod).order_by("position"):
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is not None:
-                card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
+                card = DraftCard.objects.in_pack(pack).order_by("-place").first()
                 services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, now=T0, actor=SYSTEM)
 
 
@@ -359,7 +359,7 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             Target(f"{label} user", {param: r.user_id}, None, None, r.user_id) for label, r in w.registrations.items()
         ]
     if kind == "card":
-        card = DraftCard.objects.filter(seat=w.seats["own"]).first().card
+        card = DraftCard.objects.in_pile(w.seats["own"]).first().card
         return [Target("card", {param: card.pk})]
     if kind == "join":
         return [
@@ -1151,7 +1151,7 @@ def test_authorization_matrix_socket_picks(cube_names):  # noqa: F811
     owners_turn = []
     for label, seat in world.seats.items():
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-        card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+        card = DraftCard.objects.in_pack(pack).first()
         picks_before = Pick.objects.filter(seat=seat).count()
         target = targets(world, "seat", ["seat_id"])[list(world.seats).index(label)]
         for role in ROLES:

@@ -39,6 +39,7 @@ from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
 from draftsite.routing import websocket_urlpatterns
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
+from tests.places import held, piled
 from tests.test_authorization_matrix import (
     ENDPOINTS,
     PAPER_SECRET,
@@ -59,9 +60,9 @@ def visible_names(seat) -> set[str]:
     """What a seat's player sees in full: their pile and the pack in front of them. The packs
     waiting behind it are face down (only their DFCs show, and those are open to everyone)."""
     front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    names = set(DraftCard.objects.filter(seat=seat).values_list("card__name", flat=True))
+    names = set(DraftCard.objects.in_pile(seat).values_list("card__name", flat=True))
     if front is not None:
-        names |= set(DraftCard.objects.filter(pack=front).values_list("card__name", flat=True))
+        names |= set(DraftCard.objects.in_pack(front).values_list("card__name", flat=True))
     return names
 
 
@@ -71,10 +72,12 @@ def hidden_names(world, *, piles_too: bool) -> set[str]:
     with ``piles_too``, every card of another seat's pile."""
     me = world.seats["own"]
     front = Pack.objects.filter(holder=me).order_by("queue_seq").first()
-    others = DraftCard.objects.exclude(seat=me).exclude(pack=front) if front else DraftCard.objects.exclude(seat=me)
-    names = set(others.filter(is_dfc=False).exclude(seat=None, pack__holder=None).values_list("card__name", flat=True))
+    mine = set(piled(pk=me.pk)) | set(front.card_ids if front else [])
+    in_play = DraftCard.objects.filter(pk__in=set(held(holder__isnull=False)) | set(piled()))
+    others = in_play.exclude(pk__in=mine)
+    names = set(others.filter(is_dfc=False).values_list("card__name", flat=True))
     if piles_too:
-        names |= set(others.exclude(seat=None).values_list("card__name", flat=True))
+        names |= set(DraftCard.objects.filter(pk__in=set(piled()) - mine).values_list("card__name", flat=True))
     return names - visible_names(me)
 
 
@@ -104,7 +107,7 @@ def player_requests(world) -> list[tuple[str, str, dict | None]]:
                     url = url.replace(f"<{_converter(route, key)}{key}>", str(value))
                 requests.append(("GET", url, None))
     own, mate = world.seats["own"], world.seats["mate"]
-    stranger = DraftCard.objects.filter(pack__holder=mate).first() or DraftCard.objects.filter(seat=mate).first()
+    stranger = DraftCard.objects.filter(pk__in=held(holder=mate)).first() or DraftCard.objects.in_pile(mate).first()
     if stranger is not None:
         requests += [
             ("POST", f"/api/seats/{own.pk}/picks/", {"card": stranger.pk}),
@@ -192,7 +195,7 @@ def assert_own_cards_only(message: dict, seat_id: int) -> None:
             contents, holder = list(later.pack_contents), later.seat_id
         else:
             pack = Pack.objects.get(pk=entry["pack_id"])
-            contents, holder = list(DraftCard.objects.filter(pack=pack).values_list("pk", flat=True)), pack.holder_id
+            contents, holder = list(DraftCard.objects.in_pack(pack).values_list("pk", flat=True)), pack.holder_id
         assert holder == seat_id, f"a pack of seat {holder} sent to seat {seat_id}"
         assert entry["cards_left"] == len(contents)
         if index == 0:
@@ -210,7 +213,7 @@ def pick_over_the_socket_first(pod_id: int, seat_id: int) -> dict | None:
     pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
     if pack is None:
         return None
-    card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
+    card = DraftCard.objects.in_pack(pack).order_by("-place").first()
     return {"type": "pick", "card": card.pk, "pack": pack.pk, "ref": f"{pack.pk}-{pack.picks_made}"}
 
 
@@ -225,7 +228,7 @@ def draft_step(pod_id: int, *, skip_seat: int | None = None, picked: bool = Fals
     for seat in Seat.objects.filter(pod_id=pod_id).exclude(pk=skip_seat).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         if pack is not None:
-            card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
+            card = DraftCard.objects.in_pack(pack).order_by("-place").first()
             services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=SYSTEM)
             picked = True
     if not picked:
@@ -237,9 +240,7 @@ def register_decks(world) -> None:
     """Seats 0-3 of pod 1 register 23 cards of their pile (+ basics) as their limited deck."""
     world.decks = {}
     for key, seat in (("own", world.seats["own"]), ("mate", world.seats["mate"])):
-        names = list(
-            DraftCard.objects.filter(seat=seat).order_by("pile_position").values_list("card__name", flat=True)[:23]
-        )
+        names = list(DraftCard.objects.in_pile(seat).values_list("card__name", flat=True)[:23])
         main = [{"name": n, "count": 1} for n in names] + [{"name": "Island", "count": 17}]
         world.decks[key], _ = deck_services.register_deck(
             event_id=world.event.pk, actor=seat.registration.user, main=main

@@ -152,7 +152,7 @@ def test_none_is_nobody_to_the_draft_services_and_system_is_trusted(organiser, p
     assert entry.actor is None  # the system's log rows name no user
 
     seat = Seat.objects.get(pod=pod, position=0)
-    card = DraftCard.objects.filter(pack=Pack.objects.filter(holder=seat).order_by("queue_seq").first()).first()
+    card = DraftCard.objects.in_pack(Pack.objects.filter(holder=seat).order_by("queue_seq").first()).first()
     refusals = []
     for nobody in (None, AnonymousUser()):
         with pytest.raises(ForbiddenError) as error:

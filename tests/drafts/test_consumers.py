@@ -90,7 +90,7 @@ async def refused(path, user=None) -> bool:
 @database_sync_to_async
 def pick_first(seat):
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+    card = DraftCard.objects.in_pack(pack).first()
     return services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, actor=SYSTEM)
 
 

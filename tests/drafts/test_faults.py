@@ -136,7 +136,7 @@ def _pick_for(seat: Seat) -> None:
     from django.db import connection
 
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    services.make_pick(seat_id=seat.pk, draft_card_id=DraftCard.objects.filter(pack=pack).first().pk, actor=SYSTEM)
+    services.make_pick(seat_id=seat.pk, draft_card_id=DraftCard.objects.in_pack(pack).first().pk, actor=SYSTEM)
     connection.close()
 
 

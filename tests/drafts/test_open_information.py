@@ -14,13 +14,14 @@ from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts import conftest
 from tests.factories import UserFactory
+from tests.places import held, piled
 
 pytestmark = pytest.mark.django_db
 
 
 def hidden_from(seat: Seat) -> tuple[set[int], set[str]]:
     """Ids and names of the single-faced cards held by every other seat of the pod."""
-    cards = DraftCard.objects.filter(pod=seat.pod, is_dfc=False).exclude(seat=seat).exclude(pack__holder=seat)
+    cards = DraftCard.objects.filter(pod=seat.pod, is_dfc=False).exclude(pk__in=held(holder=seat) + piled(pk=seat.pk))
     # Unopened packs of later rounds are hidden from everyone too.
     rows = list(cards.values_list("pk", "card__name"))
     return {pk for pk, _ in rows}, {name for _, name in rows}
@@ -40,7 +41,7 @@ def card_payloads(value):
 
 def everything_a_player_can_ask(api: APIClient, seat: Seat, other: Seat) -> list[str]:
     pod, event = seat.pod, seat.pod.event
-    stranger = DraftCard.objects.filter(pack__holder=other).first()
+    stranger = DraftCard.objects.filter(pk__in=held(holder=other)).first()
     responses = [
         api.get(f"/api/seats/{seat.pk}/"),
         api.get(f"/api/seats/{seat.pk}/queue/"),
@@ -86,7 +87,7 @@ def test_no_single_faced_card_of_another_seat_reaches_a_player_during_a_whole_dr
             for seat in seats:
                 pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
                 if pack is not None:
-                    card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()
+                    card = DraftCard.objects.in_pack(pack).order_by("-place").first()
                     services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, actor=SYSTEM)
             if pick in checkpoints:
                 assert_nothing_hidden_leaks(api, seats[0], seats[3])
@@ -103,9 +104,10 @@ def test_no_single_faced_card_of_another_seat_reaches_a_player_during_a_whole_dr
 def test_the_board_shows_every_dfc_with_both_faces_and_pack_sizes(organiser, players, cube_names):
     pod = conftest.make_pod(organiser, players, cube_names, now=timezone.now())
     seat = Seat.objects.get(pod=pod, position=0)
-    dfc = DraftCard.objects.filter(pod=pod, is_dfc=True, pack__holder__position__gt=0).first()
-    holder = dfc.pack.holder.position
-    services.make_pick(seat_id=dfc.pack.holder_id, draft_card_id=dfc.pk, actor=SYSTEM)
+    dfc = DraftCard.objects.filter(pod=pod, is_dfc=True, pk__in=held(pod=pod, holder__position__gt=0)).first()
+    pack = Pack.objects.get(pod=pod, card_ids__contains=[dfc.pk])
+    holder = pack.holder.position
+    services.make_pick(seat_id=pack.holder_id, draft_card_id=dfc.pk, actor=SYSTEM)
     api = APIClient()
     api.force_authenticate(players[0])
     board = api.get(f"/api/pods/{pod.pk}/board/").json()["board"]
@@ -113,10 +115,10 @@ def test_the_board_shows_every_dfc_with_both_faces_and_pack_sizes(organiser, pla
     assert [c["id"] for c in picker["pile_dfcs"]] == [dfc.pk]
     assert [f["name"] for f in picker["pile_dfcs"][0]["faces"]] == dfc.card.name.split(" // ")
     other = 2 if holder != 2 else 3
-    held = DraftCard.objects.filter(pack__holder__position=other)
+    theirs = DraftCard.objects.filter(pk__in=held(pod=pod, holder__position=other))
     shown = {c["id"] for p in board["seats"][other]["packs"] for c in p["dfcs"]}
-    assert shown == set(held.filter(is_dfc=True).values_list("pk", flat=True))
-    assert sum(p["cards_left"] for p in board["seats"][other]["packs"]) == held.count()
+    assert shown == set(theirs.filter(is_dfc=True).values_list("pk", flat=True))
+    assert sum(p["cards_left"] for p in board["seats"][other]["packs"]) == theirs.count()
     assert [p["cards_left"] for p in board["seats"][other]["packs"]] in ([15], [15, 14])
     view = api.get(f"/api/seats/{seat.pk}/").json()
     assert len(view["queue"][0]["cards"]) == 15  # own pack in full, single-faced cards too

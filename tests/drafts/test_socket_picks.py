@@ -97,14 +97,14 @@ async def answer_to_pending(communicator) -> dict:
 @database_sync_to_async
 def head(seat: Seat) -> tuple[Pack | None, list[int]]:
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    cards = list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").values_list("pk", flat=True))
+    cards = list(DraftCard.objects.in_pack(pack).values_list("pk", flat=True))
     return pack, cards
 
 
 @database_sync_to_async
 def service_pick(seat: Seat) -> None:
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+    card = DraftCard.objects.in_pack(pack).first()
     services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, actor=SYSTEM)
 
 
@@ -517,7 +517,7 @@ async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins
         pod = conftest.make_pod(organiser, players, cube_names, now=start)
         seat = Seat.objects.get(pod=pod, position=0)
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-        card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+        card = DraftCard.objects.in_pack(pack).first()
         received = pack.deadline - dt.timedelta(milliseconds=5)
         connection.close()
         sweep = {
@@ -561,7 +561,7 @@ async def test_a_pick_received_in_time_is_not_replaced_by_a_timeout_that_another
         picks = []
         for seat in (first, second):
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-            card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+            card = DraftCard.objects.in_pack(pack).first()
             picks.append((seat, pack, card, pack.deadline - dt.timedelta(milliseconds=5)))
         outcomes = []
         for seat, pack, card, received in picks:

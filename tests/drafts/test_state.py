@@ -14,6 +14,7 @@ from drafts import protocol, selectors, services, state
 from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
 from tests.drafts.conftest import T0, seconds
+from tests.places import held, piled
 
 pytestmark = [pytest.mark.django_db]
 
@@ -29,7 +30,7 @@ def pick_some(seats, rounds: int, rng: random.Random, now=T0) -> None:
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is None:
                 continue
-            cards = list(pack.cards.order_by("slot", "pk"))
+            cards = list(DraftCard.objects.in_pack(pack))
             services.make_pick(
                 seat_id=seat.pk,
                 draft_card_id=rng.choice(cards).pk,
@@ -65,7 +66,7 @@ def test_each_cards_entry_in_the_document_follows_its_row(pod, seats):
     rows = stored_and_made_entries(pod.pk)
     assert rows and all(stored == made for stored, made in rows)
 
-    card = DraftCard.objects.filter(pod=pod, pack__isnull=False).order_by("pk").first()
+    card = DraftCard.objects.filter(pk__in=held(pod=pod)).order_by("pk").first()
     DraftCard.objects.filter(pk=card.pk).update(rarity="mythic", foil=not card.foil, printing=None)
     card.refresh_from_db()
     card.is_dfc = not card.is_dfc
@@ -116,16 +117,14 @@ def test_no_view_but_staffs_holds_a_single_faced_card_of_another_seat(pod, seats
     document = state.read(pod.pk)
     single = set(DraftCard.objects.filter(pod=pod, is_dfc=False).values_list("pk", flat=True))
     for seat in seats:
-        own = set(DraftCard.objects.filter(seat=seat).values_list("pk", flat=True))
+        own = set(DraftCard.objects.in_pile(seat).values_list("pk", flat=True))
         front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-        own |= set(front.cards.values_list("pk", flat=True)) if front else set()
+        own |= set(front.card_ids) if front else set()
         ids = set(card_ids_in(view(document, state.Viewer(seat_ids=(seat.pk,)))))
         assert not (ids & single) - own
     assert not set(card_ids_in(view(document, state.Viewer()))) & single
     staff = set(card_ids_in(view(document, state.Viewer(full=True, every_seat=True))))
-    assert staff == set(
-        DraftCard.objects.filter(pod=pod).exclude(pack__holder=None, seat=None).values_list("pk", flat=True)
-    )
+    assert staff == set(held(pod=pod, holder__isnull=False) + piled(pod=pod))
 
 
 def card_ids_in(value):

@@ -51,6 +51,7 @@ from draftsite.errors import DomainError
 from tests.drafts import conftest
 from tests.drafts.test_state import card_ids_in
 from tests.factories import UserFactory
+from tests.places import held
 
 pytestmark = [pytest.mark.django_db]
 
@@ -323,8 +324,8 @@ class StatePages(RuleBasedStateMachine):
         assert len(placed) == len(set(placed)), "a card in two places"
         for pack_id, _holder, _round, picks_made, initial_size, *_rest, cards in document.data["packs"]:
             assert len(cards) == initial_size - picks_made, pack_id
-        unopened = DraftCard.objects.filter(pod_id=self.pod_id, pack__holder=None, seat=None)
-        assert set(unopened.values_list("pack__round", flat=True)) <= set(range(pod["round"] + 1, 4))
+        unopened = DraftCard.objects.filter(pk__in=held(pod_id=self.pod_id, holder=None))
+        assert set(unopened.values_list("opened_in__round", flat=True)) <= set(range(pod["round"] + 1, 4))
         assert not Pack.objects.filter(pod_id=self.pod_id, holder=None, round__gt=pod["round"], picks_made__gt=0)
         unopened_ids = set(unopened.values_list("pk", flat=True))
         assert not unopened_ids & set(placed)
@@ -353,7 +354,7 @@ class StatePages(RuleBasedStateMachine):
         seat_id = self.seats[seat]
         self.now += dt.timedelta(seconds=think)
         head = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
-        cards = list(DraftCard.objects.filter(pack=head).order_by("slot", "pk")) if head else []
+        cards = list(DraftCard.objects.in_pack(head)) if head else []
         card_id = cards[slot % len(cards)].pk if cards else min(self.all_cards)
         pack_id = head.pk if head else None
         if stale == 0:
@@ -377,7 +378,7 @@ class StatePages(RuleBasedStateMachine):
             self.now += dt.timedelta(seconds=1)
             for seat_id in self.seats:
                 head = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
-                card = DraftCard.objects.filter(pack=head).order_by("slot", "pk").first() if head else None
+                card = DraftCard.objects.in_pack(head).first() if head else None
                 if card is None:
                     continue
                 try:
@@ -472,7 +473,7 @@ class StatePages(RuleBasedStateMachine):
     @rule(seat=SEAT, frm=st.integers(0, 45), to=st.integers(0, 45), misses=MISSES)
     def move_pile_card(self, seat, frm, to, misses):
         """R17: a card moves within its pile."""
-        pile = list(DraftCard.objects.filter(seat_id=self.seats[seat]).order_by("pile_position"))
+        pile = list(DraftCard.objects.in_pile(self.seats[seat]))
         if pile:
             services.move_pile_card(
                 seat_id=self.seats[seat], draft_card_id=pile[frm % len(pile)].pk, position=to % len(pile), actor=SYSTEM

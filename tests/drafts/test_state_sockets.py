@@ -129,7 +129,7 @@ def pick_for(seat: Seat, rng: random.Random) -> bool:
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     if pack is None:
         return False
-    card = rng.choice(list(pack.cards.all()))
+    card = rng.choice(list(DraftCard.objects.in_pack(pack)))
     services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, position=rng.choice([None, 0]), actor=SYSTEM)
     return True
 
@@ -141,9 +141,7 @@ async def test_a_seat_page_gets_a_snapshot_of_its_own_cards_and_the_open_board(p
     assert snapshot["type"] == "snapshot" and snapshot["version"] == pod.version
     assert snapshot["cards_url"].startswith(f"/events/{pod.event_id}/cards/")
     mine = snapshot["state"]["seats"][str(seats[0].pk)]
-    front = await database_sync_to_async(
-        lambda: list(Pack.objects.filter(holder=seats[0]).first().cards.values_list("pk", flat=True))
-    )()
+    front = await database_sync_to_async(lambda: list(Pack.objects.filter(holder=seats[0]).first().card_ids))()
     assert sorted(c[0] for c in mine["queue"][0]["cards"]) == sorted(front)
     assert len(snapshot["state"]["board"]["seats"]) == 8
     await page.close()
@@ -173,7 +171,7 @@ async def test_a_socket_pick_answers_with_the_pickers_own_delta_in_one_frame(pod
     await picker.open()
     before = picker.version
     pack = await database_sync_to_async(lambda: Pack.objects.filter(holder=seats[0]).order_by("queue_seq").first())()
-    card = await database_sync_to_async(lambda: pack.cards.order_by("pk").first().pk)()
+    card = await database_sync_to_async(lambda: min(Pack.objects.get(pk=pack.pk).card_ids))()
     await picker.communicator.send_to(text_data=orjson.dumps({"type": "pick", "card": card, "pack": pack.pk}).decode())
     answer = await picker.receive()
     assert answer["type"] == "picked" and answer["deltas"][0]["from"] == before
@@ -250,7 +248,7 @@ async def test_pages_build_the_same_state_as_a_fresh_snapshot_over_a_whole_draft
     for name in ("member", "spectator"):
         assert not set(card_ids_in(pages[name].frames)) & single, name
     player_pile = await database_sync_to_async(
-        lambda: set(DraftCard.objects.filter(seat=seats[2]).values_list("pk", flat=True))
+        lambda: set(DraftCard.objects.in_pile(seats[2]).values_list("pk", flat=True))
     )()
     seen = set(card_ids_in(pages["player"].frames)) & single
     fronts = set()
@@ -316,7 +314,7 @@ def _to_review(pod) -> None:
         for seat in seats:
             front = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if front is not None:
-                card = DraftCard.objects.filter(pack=front).order_by("pk").first()
+                card = DraftCard.objects.in_pack(front).order_by("pk").first()
                 services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=front.pk, actor=SYSTEM)
     pod.refresh_from_db()
     assert pod.state == PodState.REVIEWING

@@ -40,16 +40,16 @@ def board(pod: Pod) -> dict:
     for seat in pod.seats.select_related("registration").order_by("position"):
         packs = []
         for pack in Pack.objects.filter(pod=pod, holder=seat).order_by("queue_seq"):
-            cards = DraftCard.objects.filter(pack=pack)
+            cards = DraftCard.objects.in_pack(pack)
             packs.append(
                 {
                     "pack_id": pack.pk,
                     "round": pack.round,
                     "cards_left": cards.count(),
-                    "dfcs": [row(dc) for dc in cards.filter(is_dfc=True).order_by("slot", "pk")],
+                    "dfcs": [row(dc) for dc in cards.filter(is_dfc=True)],
                 }
             )
-        pile = DraftCard.objects.filter(seat=seat, is_dfc=True).order_by("slot", "pile_position")
+        pile = DraftCard.objects.in_pile(seat).filter(is_dfc=True)
         seats.append(
             {
                 "id": seat.pk,
@@ -80,7 +80,7 @@ def seat_state(seat: Seat, *, full: bool = False) -> dict:
             "ready": seat.ready,
         },
         "queue": queue,
-        "pile": [row(dc) for dc in DraftCard.objects.filter(seat=seat).order_by("pile_position")],
+        "pile": [row(dc) for dc in DraftCard.objects.in_pile(seat)],
     }
 
 

@@ -127,7 +127,7 @@ def build(database_url: str) -> dict:
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
         if pack is None:
             return False
-        cards = DraftCard.objects.filter(pack=pack).order_by("-is_dfc" if prefer_dfc else "is_dfc", "slot")
+        cards = DraftCard.objects.in_pack(pack).order_by("-is_dfc" if prefer_dfc else "is_dfc", "slot")
         services.make_pick(
             seat_id=seat.pk, draft_card_id=cards.first().pk, pack_id=pack.pk, actor=seat.registration.user
         )

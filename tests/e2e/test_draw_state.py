@@ -204,14 +204,11 @@ def test_deltas_picks_and_pile_moves_on_the_seat_page(browsers, login, server_ur
 
     # ▼ on the first pile card (over HTTP, as before); the pushed pile moves it and focus
     # stays on that card's other button (its ▼ is now disabled).
-    top = DraftCard.objects.filter(seat=seats[0]).order_by("pile_position").first().pk
+    top = DraftCard.objects.in_pile(seats[0]).first().pk
     page.find_element(By.ID, f"down-{top}").click()
     wait(
         page,
-        lambda d: (
-            list(DraftCard.objects.filter(seat=seats[0]).order_by("pile_position").values_list("pk", flat=True))[-1]
-            == top
-        ),
+        lambda d: list(DraftCard.objects.in_pile(seats[0]).values_list("pk", flat=True))[-1] == top,
     )
     push_delta(page, 14, 15, pod, [seats[0]], board=False)
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, ".pile-item")[-1].get_attribute("data-card") == str(top))

@@ -15,6 +15,7 @@ from selenium.webdriver.common.by import By
 from drafts.models import DraftCard, Pick, Pod, PodState, Seat
 from tests.e2e.conftest import make_pod
 from tests.e2e.test_live_draft import live, pack_id, region, ui_pick, wait
+from tests.places import piled
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -82,7 +83,7 @@ def test_a_whole_pod_drafts_in_the_browser_from_pushed_state(
     assert Pick.objects.filter(seat__pod=pod).count() == 8 * 45  # every pick landed, once
     for seat_id, page in in_browser.items():
         wait(page, lambda d: "(45 cards)" in region(d, "pile"), timeout=10)
-        mine = set(DraftCard.objects.filter(seat_id=seat_id).values_list("pk", flat=True))
+        mine = set(piled(pk=seat_id))
         shown = {
             int(x)
             for x in page.execute_script(

@@ -275,8 +275,8 @@ def draft_pile(event, registration, *, state="deck_building"):
     pod = PodFactory(event=event, number=1, seed=1, state=state)
     seat = SeatFactory(pod=pod, position=0, registration=registration)
     pack = PackFactory(pod=pod, round=1, opener=seat, initial_size=len(cards))
-    for i, card in enumerate(cards):
-        DraftCardFactory(pod=pod, card=card, opened_in=pack, seat=seat, pile_position=i, is_dfc=card.is_dfc)
+    for card in cards:
+        DraftCardFactory(pod=pod, card=card, opened_in=pack, seat=seat, is_dfc=card.is_dfc)
     return pod
 
 

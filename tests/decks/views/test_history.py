@@ -119,7 +119,7 @@ def test_time_taken_runs_from_when_the_seat_could_look_at_the_pack(organiser, pl
 
     def first_card(seat):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-        return pack, DraftCard.objects.filter(pack=pack).order_by("slot").first()
+        return pack, DraftCard.objects.in_pack(pack).first()
 
     passed, card = first_card(seats[1])
     draft_services.make_pick(seat_id=seats[1].pk, draft_card_id=card.pk, now=T0 + dt.timedelta(seconds=3), actor=SYSTEM)

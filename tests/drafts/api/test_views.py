@@ -29,7 +29,7 @@ def client_for(user) -> APIClient:
 
 def head_cards(seat):
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot"))
+    return pack, list(DraftCard.objects.in_pack(pack))
 
 
 def test_organiser_runs_an_event_end_to_end(organiser, players, cube_names):

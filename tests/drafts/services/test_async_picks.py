@@ -38,7 +38,7 @@ def pod(organiser, players, cube_names):
 @database_sync_to_async
 def front(seat_id):
     pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
-    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot").values_list("pk", flat=True))
+    return pack, list(DraftCard.objects.in_pack(pack).values_list("pk", flat=True))
 
 
 async def test_an_awaited_socket_pick_answers_pushes_and_refuses_like_the_threaded_one(pod, players):

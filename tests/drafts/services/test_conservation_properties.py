@@ -67,7 +67,7 @@ class ConservationProperties(TestCase):
                 if kind == "pick":
                     seat = seats[step[1]]
                     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-                    cards = list(DraftCard.objects.filter(pack=pack).order_by("slot")) if pack else []
+                    cards = list(DraftCard.objects.in_pack(pack)) if pack else []
                     target = cards[step[2] % len(cards)].pk if cards else 1
                     services.make_pick(seat_id=seat.pk, draft_card_id=target, position=step[3], now=now, actor=SYSTEM)
                 elif kind == "wait":
@@ -82,7 +82,7 @@ class ConservationProperties(TestCase):
                 elif kind == "automatic":
                     services.replace_with_automatic(seat_id=seats[step[1]].pk, now=now, actor=SYSTEM)
                 elif kind == "move":
-                    pile = list(DraftCard.objects.filter(seat=seats[step[1]]).order_by("pile_position"))
+                    pile = list(DraftCard.objects.in_pile(seats[step[1]]))
                     if pile:
                         services.move_pile_card(
                             seat_id=seats[step[1]].pk,

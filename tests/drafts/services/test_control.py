@@ -25,7 +25,7 @@ def finish_round(pod, at):
         for seat in Seat.objects.filter(pod=pod).order_by("position"):
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is not None and pack.round == pod.round:
-                card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+                card = DraftCard.objects.in_pack(pack).first()
                 services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, now=at, actor=SYSTEM)
         pod.refresh_from_db()
 
@@ -184,7 +184,7 @@ def test_dashboard_clock_and_holdups(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
     pack = held(pod)[seats[7].pk]
-    card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+    card = DraftCard.objects.in_pack(pack).first()
     services.make_pick(seat_id=seats[7].pk, draft_card_id=card.pk, pack_id=pack.pk, now=T0 + seconds(3), actor=SYSTEM)
     glance = dashboards.pod_glance(pod, now=T0 + seconds(10))
     assert glance["clock"]["label"] == "Next pick timer" and glance["clock"]["remaining_ms"] == 30_000

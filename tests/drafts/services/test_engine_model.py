@@ -39,12 +39,7 @@ def database_pod(pod_id: int) -> dict:
     pod = Pod.objects.get(pk=pod_id)
     seats = list(Seat.objects.filter(pod_id=pod_id).order_by("position"))
     position = {s.pk: s.position for s in seats}
-    piles: dict[int, list[int]] = {s.position: [] for s in seats}
-    for card in DraftCard.objects.filter(seat__pod_id=pod_id).order_by("pile_position"):
-        piles[position[card.seat_id]].append(card.pk)
-    contents: dict[int, list[int]] = {}
-    for card in DraftCard.objects.filter(pod_id=pod_id, pack__isnull=False).order_by("slot", "pk"):
-        contents.setdefault(card.pack_id, []).append(card.pk)
+    piles = {s.position: list(s.pile_ids) for s in seats}
     return {
         "pod": (
             pod.state,
@@ -67,7 +62,7 @@ def database_pod(pod_id: int) -> dict:
                 p.deadline,
                 p.picks_made,
                 p.remaining_ms,
-                contents.get(p.pk, []),
+                list(p.card_ids),
             )
             for p in Pack.objects.filter(pod_id=pod_id)
         ),

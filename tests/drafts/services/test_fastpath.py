@@ -21,6 +21,7 @@ from drafts.models import DraftCard, Pack, Pick, Pod, Seat
 from draftsite.errors import DomainError
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
+from tests.places import held
 
 
 def statements(captured) -> list[str]:
@@ -45,13 +46,13 @@ def test_a_pick_is_one_round_trip(organiser, players, cube_names):
     right = Seat.objects.get(pod=pod, position=7)  # round 1 passes left: seat 8 -> seat 1
     services.make_pick(
         seat_id=right.pk,
-        draft_card_id=DraftCard.objects.filter(pack__holder=right).first().pk,
+        draft_card_id=DraftCard.objects.filter(pk__in=held(holder=right)).first().pk,
         now=T0 + seconds(2),
         actor=SYSTEM,
     )
     seat = Seat.objects.get(pod=pod, position=0)
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).first()
+    card = DraftCard.objects.in_pack(pack).first()
     with CaptureQueriesContext(connection) as captured:
         result = services.make_pick(
             seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, owner=players[0], now=T0 + seconds(3), actor=SYSTEM
@@ -68,7 +69,7 @@ def test_a_pick_is_one_round_trip(organiser, players, cube_names):
 def test_a_pick_by_someone_who_no_longer_holds_the_seat_is_refused(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
-    card = DraftCard.objects.filter(pack__holder=seat).first()
+    card = DraftCard.objects.filter(pk__in=held(holder=seat)).first()
     with pytest.raises(DomainError) as refused:
         services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, owner=players[1], now=T0 + seconds(1), actor=SYSTEM)
     assert refused.value.code == "not_your_seat" and refused.value.status_code == 403
@@ -112,7 +113,7 @@ def test_a_pick_that_finds_other_clocks_run_out_is_still_one_round_trip(organise
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).first()
+    card = DraftCard.objects.in_pack(pack).first()
     # The picker's pick was received in time; the other seats' clocks ran out a grace period ago.
     with CaptureQueriesContext(connection) as captured:
         result = services.make_pick(
@@ -137,7 +138,7 @@ def test_a_refused_pick_still_tells_pages_what_fell_due_first(
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).order_by("-slot").first()  # not the timer's choice
+    card = DraftCard.objects.in_pack(pack).order_by("-place").first()  # not the timer's choice
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(DomainError) as refused:
         # received after its own clock ran out: the timer's pick is made and committed first
         services.make_pick(
@@ -150,8 +151,8 @@ def test_a_refused_pick_still_tells_pages_what_fell_due_first(
 
 def python_choice(pack: Pack, seat: Seat) -> int:
     """The card ``drafts.core.autopick.choose`` takes from the pack for the seat."""
-    cards = list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").select_related("card"))
-    pile = Card.objects.filter(pk__in=DraftCard.objects.filter(seat=seat).values("card_id"))
+    cards = list(DraftCard.objects.in_pack(pack).select_related("card"))
+    pile = Card.objects.filter(pk__in=DraftCard.objects.in_pile(seat).values("card_id"))
     candidates = [Candidate(c.pk, c.rarity, c.card.color_identity) for c in cards]
     best, _reason = choose(candidates, list(pile.values_list("color_identity", flat=True)))
     return best.key
@@ -175,7 +176,7 @@ class AutomaticChoiceMatchesTheRule(TestCase):
         services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
         cls.seat = Seat.objects.get(pod=pod, position=0)
         cls.pack = Pack.objects.filter(holder=cls.seat).order_by("queue_seq").first()
-        cls.spare = list(DraftCard.objects.filter(pod=pod, pack__round=3).values_list("pk", flat=True))
+        cls.spare = held(pod=pod, round=3)
 
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
@@ -187,14 +188,14 @@ class AutomaticChoiceMatchesTheRule(TestCase):
         pile=st.lists(st.integers(0, 359), max_size=20),
     )
     def test_the_same_card_is_chosen(self, rarities, pile):
-        pack_cards = list(DraftCard.objects.filter(pack=self.pack).order_by("slot"))
+        pack_cards = list(DraftCard.objects.in_pack(self.pack))
         for card, rarity in zip(pack_cards, rarities, strict=True):
             DraftCard.objects.filter(pk=card.pk).update(rarity=rarity)
         # The pile may hold the same catalogue card twice: it counts once, as in the reference.
-        for position, (draft_card_id, index) in enumerate(zip(self.spare, pile, strict=False)):
-            DraftCard.objects.filter(pk=draft_card_id).update(
-                pack=None, seat=self.seat, pile_position=position, card_id=self.cards[index]
-            )
+        piled = self.spare[: len(pile)]
+        for draft_card_id, index in zip(piled, pile, strict=True):
+            DraftCard.objects.filter(pk=draft_card_id).update(card_id=self.cards[index])
+        Seat.objects.filter(pk=self.seat.pk).update(pile_ids=piled)
         with connection.cursor() as cursor:
             cursor.execute("SELECT drafts_automatic_card(%s, %s)", [self.pack.pk, self.seat.pk])
             (chosen,) = cursor.fetchone()
@@ -213,7 +214,7 @@ def test_a_live_pick_answers_the_document_and_no_queue_it_does_not_need(organise
     seat = Seat.objects.get(pod=pod, position=0)
     neighbour = Seat.objects.get(pod=pod, position=1)  # round 1 passes left
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).first()
+    card = DraftCard.objects.in_pack(pack).first()
     at = T0 + seconds(3)
     with connection.cursor() as cursor:
         cursor.execute(fastpath.PICK_LIVE_SQL, [seat.pk, card.pk, pack.pk, None, None, None, at, at, at, pod.pk, False])
@@ -235,7 +236,7 @@ def test_a_live_pick_answers_the_document_and_no_queue_it_does_not_need(organise
             fastpath.PICK_LIVE_SQL,
             [
                 neighbour.pk,
-                DraftCard.objects.filter(pack=nxt).first().pk,
+                DraftCard.objects.in_pack(nxt).first().pk,
                 nxt.pk,
                 None,
                 None,

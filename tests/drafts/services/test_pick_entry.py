@@ -40,7 +40,7 @@ def client_for(user) -> Client:
 
 def head(seat_id: int) -> tuple[Pack, list[int]]:
     pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
-    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot", "pk").values_list("pk", flat=True))
+    return pack, list(DraftCard.objects.in_pack(pack).values_list("pk", flat=True))
 
 
 def page_pick(client: Client, seat: Seat, card: int, pack: Pack):

@@ -17,6 +17,7 @@ from drafts import services
 from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodAction, PodLogEntry, PodState, Seat
 from drafts.services import settle_pod_for_reading
+from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
 from tests.drafts.conftest import make_pod
 from tests.factories import UserFactory
@@ -49,7 +50,7 @@ def race(*calls):
 
 def head_cards(seat):
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot"))
+    return pack, list(DraftCard.objects.in_pack(pack))
 
 
 def codes(results):
@@ -57,9 +58,7 @@ def codes(results):
 
 
 def assert_conserved(pod):
-    cards = DraftCard.objects.filter(pod=pod)
-    assert cards.filter(pack__isnull=True, seat__isnull=True).count() == 0
-    assert Pick.objects.filter(seat__pod=pod).count() == cards.filter(seat__isnull=False).count()
+    assert check_conservation(pod) == []
 
 
 @pytest.mark.parametrize("attempt", range(3))

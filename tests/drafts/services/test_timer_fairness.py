@@ -42,7 +42,7 @@ def in_thread(target, results: dict, name: str) -> threading.Thread:
 
 def front(seat: Seat) -> tuple[Pack, list[DraftCard]]:
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot"))
+    return pack, list(DraftCard.objects.in_pack(pack))
 
 
 def test_a_pick_received_in_time_beats_the_timer_on_a_slow_database(organiser, players, cube_names):

@@ -35,7 +35,7 @@ def to_deck_building(pod):
         for seat in Seat.objects.filter(pod=pod).order_by("position"):
             pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
             if pack is not None:
-                card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+                card = DraftCard.objects.in_pack(pack).first()
                 services.make_pick(seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, actor=SYSTEM)
         pod.refresh_from_db()
 

@@ -17,6 +17,7 @@ from drafts.access import SYSTEM
 from drafts.models import DraftCard, Event, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
+from tests.places import held, piled
 
 pytestmark = pytest.mark.django_db
 
@@ -34,18 +35,13 @@ def client_for(user) -> Client:
 
 def head(seat):
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    return pack, list(DraftCard.objects.filter(pack=pack).order_by("slot").select_related("card"))
+    return pack, list(DraftCard.objects.in_pack(pack).select_related("card")) if pack else []
 
 
 def hidden_names_for(seat) -> set[str]:
     """Single-faced cards the player of ``seat`` must never see: in other seats' packs or piles."""
-    mine_packs = Pack.objects.filter(holder=seat)
-    cards = (
-        DraftCard.objects.filter(pod=seat.pod, is_dfc=False)
-        .exclude(pack__in=mine_packs)
-        .exclude(seat=seat)
-        .select_related("card")
-    )
+    mine = held(holder=seat) + piled(pk=seat.pk)
+    cards = DraftCard.objects.filter(pod=seat.pod, is_dfc=False).exclude(pk__in=mine).select_related("card")
     return {c.card.name for c in cards}
 
 
@@ -252,9 +248,8 @@ def test_no_page_a_player_opens_shows_another_seats_single_faced_cards(pod, play
     # ... while the open information is there (R15): other seats' DFCs, both faces.
     board = client.get(f"/events/pods/{pod.pk}/board/").content.decode()
     other_dfc = (
-        DraftCard.objects.filter(pod=pod, is_dfc=True)
-        .exclude(pack__holder=seat)
-        .exclude(seat=seat)
+        DraftCard.objects.filter(pod=pod, is_dfc=True, pk__in=held(holder__isnull=False) + piled(pod=pod))
+        .exclude(pk__in=held(holder=seat) + piled(pk=seat.pk))
         .select_related("card")
         .first()
     )
@@ -312,10 +307,10 @@ def test_pile_order_and_cover_without_script(pod, players, seats):
             data["position"] = position
         client.post(f"/events/seats/{seats[0].pk}/pick/", data)
         picked.append(cards[0].pk)
-    pile = list(DraftCard.objects.filter(seat=seats[0]).order_by("pile_position").values_list("pk", flat=True))
+    pile = list(DraftCard.objects.in_pile(seats[0]).values_list("pk", flat=True))
     assert pile == [picked[1], picked[0]]  # the second pick went to the top
     client.post(f"/events/seats/{seats[0].pk}/pile/", {"card": picked[1], "position": 1})
-    pile = list(DraftCard.objects.filter(seat=seats[0]).order_by("pile_position").values_list("pk", flat=True))
+    pile = list(DraftCard.objects.in_pile(seats[0]).values_list("pk", flat=True))
     assert pile == [picked[0], picked[1]]
     client.post(f"/events/seats/{seats[0].pk}/pile-cover/", {"cover": "checklist"})
     seats[0].refresh_from_db()
@@ -402,7 +397,7 @@ def test_spectator_sees_only_open_information_and_a_revoked_link_is_refused(pod,
         assert response.status_code == 200
         assert not {n for n in all_single_faced(pod) if n in text}, url
     page = anonymous.get(f"/events/watch/{token}/").content.decode()
-    some_dfc = DraftCard.objects.filter(pod=pod, is_dfc=True, seat__isnull=False).select_related("card").first()
+    some_dfc = DraftCard.objects.filter(pod=pod, is_dfc=True, pk__in=piled(pod=pod)).select_related("card").first()
     assert some_dfc.card.name.split(" // ")[1] in page
     assert f'data-socket="/ws/watch/{token}/?pod={pod.pk}"' in page
     # The organiser makes a new link: the old one stops working (R15 view stays on the new).

@@ -126,7 +126,7 @@ def test_the_confirm_pages_buttons_are_in_the_readers_language(organiser, player
     pod = conftest.make_pod(organiser, players, cube_names, now=timezone.now())
     seat = Seat.objects.filter(pod=pod).order_by("position").first()
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
+    card = DraftCard.objects.in_pack(pack).first()
     ask = client_for(players[0], "pt-br").post(f"/events/seats/{seat.pk}/pick/", {"card": card.pk, "pack": pack.pk})
     assert ask.status_code == 200
     assert ">Escolher esta<" in ask.content.decode() and ">Pick it<" not in ask.content.decode()

@@ -124,7 +124,7 @@ def test_a_manual_pick_is_no_source(world, draft, cube_names):
     from drafts.models import DraftCard, Pack
 
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-    card = DraftCard.objects.filter(pack=pack).first()
+    card = DraftCard.objects.in_pack(pack).first()
     manual = draft_services.make_pick(
         seat_id=seat.pk, draft_card_id=card.pk, actor=world.player, now=T0 + dt.timedelta(seconds=45)
     )
