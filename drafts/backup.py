@@ -22,13 +22,26 @@ SECTIONS = [
     Section("staff", EventStaff, "event", {"event": EVENT, "user": USER}),
     Section("registrations", Registration, "event", {"event": EVENT, "user": USER}),
     Section("pods", Pod, "event", {"event": EVENT}),
-    Section("seats", Seat, "pod__event", {"pod": "pods", "registration": "registrations"}),
-    Section("packs", Pack, "pod__event", {"pod": "pods", "opener": "seats", "holder": "seats"}),
+    # Where a draft card is: the pack or the pile that lists it, in order.
+    Section(
+        "seats",
+        Seat,
+        "pod__event",
+        {"pod": "pods", "registration": "registrations"},
+        later_id_lists={"pile_ids": IdList("draft_cards")},
+    ),
+    Section(
+        "packs",
+        Pack,
+        "pod__event",
+        {"pod": "pods", "opener": "seats", "holder": "seats"},
+        later_id_lists={"card_ids": IdList("draft_cards")},
+    ),
     Section(
         "draft_cards",
         DraftCard,
         "pod__event",
-        {"pod": "pods", "card": CARD, "printing": PRINTING, "opened_in": "packs", "pack": "packs", "seat": "seats"},
+        {"pod": "pods", "card": CARD, "printing": PRINTING, "opened_in": "packs"},
         bulk=True,
     ),
     Section(
@@ -44,5 +57,5 @@ SECTIONS = [
 
 LEFT_OUT = {
     StaffInvitation: "a one-use link for this site only; the organiser invites again after a move",
-    EventLogEntry: "not in format version 1 (the event's settings and staff changes)",
+    EventLogEntry: "not in the format so far (the event's settings and staff changes)",
 }

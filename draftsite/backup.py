@@ -8,7 +8,8 @@ penalties (with appeals, dismissed sources and the append-only audit trail).
 Nothing in the document is a database id of the machine it came from:
 
 * rows of the event are numbered per section (``"key": 1, 2, ...`` in id order) and refer to
-  each other by those keys (``"seat": 3``);
+  each other by those keys (``"seat": 3``), lists of rows too: a pack's ``card_ids`` and a
+  seat's ``pile_ids`` are the ``draft_cards`` keys of the cards it holds, in order;
 * people are usernames (the ``users`` section carries their names and e-mail); guests are
   registrations with ``"user": null``;
 * catalogue cards are their full names (unique), printings ``{"scryfall_id", "set",
@@ -24,6 +25,9 @@ format does not carry, each with the reason); ``drafts.backup`` also names the e
 (``EVENT_ROOT``), ``cards.backup`` the catalogue (``CATALOGUE``) and ``penalties.backup`` the
 infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``,
 so an app's sections may link to the sections of the apps above it.
+
+Files of an earlier format version are rewritten to the current one before the import
+(``_UPGRADES``): version 1 said where a draft card is on the card's row.
 
 ``import_event(document)`` recreates it all in one transaction with new ids: an event with the
 same name and date already present, an unknown catalogue card or infraction, or a malformed
@@ -48,7 +52,7 @@ from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.module_loading import module_has_submodule
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 KIND = "draftsite.event"
 
 EVENT = "@event"
@@ -64,7 +68,8 @@ class BackupError(Exception):
 
 @dataclass(frozen=True)
 class IdList:
-    """A JSON list of ids of another section's rows, written as that section's keys."""
+    """A list of ids of another section's rows (a JSON or array field), written as that
+    section's keys, in the same order."""
 
     section: str
     # Ids the file does not know become null instead of an error (a deck-check selection keeps
@@ -74,12 +79,22 @@ class IdList:
 
 @dataclass(frozen=True)
 class Section:
+    """The rows of one model tied to the event, as one list of the document.
+
+    Import creates the sections in declaration order, so ``links``, ``id_lists`` and
+    ``sources`` may only name sections declared above. ``later_id_lists`` are the exception:
+    lists naming rows of a section declared *below* (a pack lists the draft cards it holds,
+    while a draft card links to the pack it was opened in). Import creates the rows with
+    these lists empty and fills them once every section exists.
+    """
+
     name: str
     model: type[models.Model]
     event_path: str  # lookup from the model to its event, e.g. "pod__event"
     links: dict[str, str]  # foreign key field -> section name or one of the @-kinds
     bulk: bool = False  # many plain rows: bulk_create (never for append-only models)
-    id_lists: dict[str, IdList] = field(default_factory=dict)  # JSON field -> the ids it holds
+    id_lists: dict[str, IdList] = field(default_factory=dict)  # field -> the ids it holds
+    later_id_lists: dict[str, IdList] = field(default_factory=dict)  # the same, of sections below
     # Text fields naming a row as "<prefix>:<id>": field -> {prefix: section}.
     sources: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -147,7 +162,8 @@ def declarations() -> Declarations:
 
 
 def _check_link_order(sections: list[Section]) -> None:
-    """Import creates the sections in order, so each may only name the sections above it."""
+    """Import creates the sections in order, so each may only name the sections above it
+    (``later_id_lists`` may name any declared section: they are filled last)."""
     seen: set[str] = set()
     for section in sections:
         targets = [kind for kind in section.links.values() if not kind.startswith("@")]
@@ -159,6 +175,9 @@ def _check_link_order(sections: list[Section]) -> None:
                 f"Backup section {section.name!r} is declared twice or links to a section below it: {later}."
             )
         seen.add(section.name)
+    unknown = [(s.name, ids.section) for s in sections for ids in s.later_id_lists.values() if ids.section not in seen]
+    if unknown:
+        raise ImproperlyConfigured(f"Backup id lists name sections no app declares: {unknown}.")
 
 
 def _sections() -> tuple[Section, ...]:
@@ -274,7 +293,7 @@ class _Exporter:
             if isinstance(f, models.JSONField):
                 value = _walk(value, self.json_ids)
             out[f.name] = _plain(value)
-        for name, ids in section.id_lists.items():
+        for name, ids in {**section.id_lists, **section.later_id_lists}.items():
             keys = self.keys[ids.section]
             out[name] = [keys.get(pk) if ids.unknown_as_null else keys[pk] for pk in getattr(obj, name)]
         for name, prefixes in section.sources.items():
@@ -316,11 +335,14 @@ def _export(event_id: int) -> dict[str, Any]:
         "exported_at": timezone.now().isoformat(),
         "event": event_row,
     }
+    rows: dict[str, list[models.Model]] = {}
     for section in _sections():
-        rows = list(section.model.objects.filter(**{section.event_path: event}).order_by("pk"))
-        ex.keys[section.name] = {obj.pk: index for index, obj in enumerate(rows, start=1)}
-        _read_catalogue(ex, section, rows)
-        document[section.name] = [ex.row(section, obj) for obj in rows]
+        rows[section.name] = list(section.model.objects.filter(**{section.event_path: event}).order_by("pk"))
+        ex.keys[section.name] = {obj.pk: index for index, obj in enumerate(rows[section.name], start=1)}
+    # Every key is known before any row is written: later_id_lists name sections below.
+    for section in _sections():
+        _read_catalogue(ex, section, rows[section.name])
+        document[section.name] = [ex.row(section, obj) for obj in rows[section.name]]
     users = get_user_model().objects.filter(pk__in=list(ex.usernames)).order_by("username")
     document["users"] = [
         {"username": u.get_username(), "email": u.email, "first_name": u.first_name, "last_name": u.last_name}
@@ -520,6 +542,18 @@ class _Importer:
             return f"{prefix}:{self.ids[section][int(raw)]}"
         return value
 
+    def id_list(self, ids: IdList, keys: Any, where: str) -> list[int | None]:
+        """The new ids of the rows ``keys`` name (keys of the ``ids.section`` section)."""
+        if not isinstance(keys, list):
+            raise BackupError(f"{where}: expected a list of {ids.section} keys.")
+        new_ids = self.ids[ids.section]
+        unknown = [key for key in keys if key not in new_ids]
+        if unknown and not ids.unknown_as_null:
+            raise BackupError(
+                f"{where} names {ids.section} key(s) the file does not contain: {', '.join(map(repr, unknown[:10]))}."
+            )
+        return [new_ids.get(key) for key in keys]
+
     def values(self, model, links: dict[str, str], row: dict[str, Any], where: str) -> dict[str, Any]:
         own = {f.name: f for f in _own_fields(model, links)}
         unknown = set(row) - set(own) - set(links) - {"key"}
@@ -543,6 +577,8 @@ class _Importer:
         self._create_event(rename)
         for section in _sections():
             self._create_section(section)
+        for section in _sections():
+            self._fill_later_id_lists(section)
 
     def _create_event(self, rename: str | None) -> None:
         root = declarations().root
@@ -570,12 +606,14 @@ class _Importer:
         if not isinstance(row, dict) or "key" not in row:
             raise BackupError(f"{section.name}[{index}]: a row must be an object with a key.")
         row = dict(row)
+        where = f"{section.name}[{index}]"
         for name, ids in section.id_lists.items():
-            new_ids = self.ids[ids.section]
-            row[name] = [new_ids.get(key) if ids.unknown_as_null else new_ids[key] for key in row.get(name, [])]
+            row[name] = self.id_list(ids, row.get(name, []), f"{where}.{name}")
+        for name in section.later_id_lists:
+            row[name] = []  # the rows it names do not exist yet (_fill_later_id_lists)
         for name, prefixes in section.sources.items():
             row[name] = self.source(row.get(name, ""), prefixes)
-        kwargs = self.values(section.model, section.links, row, f"{section.name}[{index}]")
+        kwargs = self.values(section.model, section.links, row, where)
         return row["key"], section.model(**kwargs)
 
     def _create_section(self, section: Section) -> None:
@@ -600,6 +638,54 @@ class _Importer:
         self.ids[section.name] = keys
         self.result.counts[section.name] = len(objs)
 
+    def _fill_later_id_lists(self, section: Section) -> None:
+        """The lists naming rows of the sections below, now that every row exists."""
+        if not section.later_id_lists:
+            return
+        objs = []
+        for index, row in enumerate(self.document[section.name], start=1):
+            obj = section.model(pk=self.ids[section.name][row["key"]])
+            for name, ids in section.later_id_lists.items():
+                setattr(obj, name, self.id_list(ids, row.get(name, []), f"{section.name}[{index}].{name}"))
+            objs.append(obj)
+        section.model.objects.bulk_update(objs, list(section.later_id_lists), batch_size=500)
+
+
+def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 said where a draft card is on the card's row (``pack``, or ``seat`` and
+    ``pile_position``); since drafts migration 0021 the pack and the seat list their cards, and
+    version 2 writes those lists. Organisers keep version-1 files, so this rewrites one as
+    version 2, in the orders the migration used: a pack's cards by slot, a pile by position."""
+    cards = [dict(row) for row in document["draft_cards"]]
+    upgraded = {**document, "format_version": 2, "draft_cards": cards}
+    for link, section, name, order in [
+        ("pack", "packs", "card_ids", "slot"),
+        ("seat", "seats", "pile_ids", "pile_position"),
+    ]:
+        rows = [{**row, name: []} for row in document[section]]
+        by_key = {row["key"]: row for row in rows}
+        for card in sorted((c for c in cards if c.get(link) is not None), key=lambda c: (c[order], c["key"])):
+            if card[link] not in by_key:
+                raise BackupError(
+                    f"A draft card refers to {section} key {card[link]!r}, which the file does not contain."
+                )
+            by_key[card[link]][name].append(card["key"])
+        upgraded[section] = rows
+    for card in cards:
+        for name in ("pack", "seat", "pile_position"):
+            card.pop(name, None)
+    return upgraded
+
+
+# The format versions this site still reads, each with the step to the version after it.
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
+
+
+def _upgraded(document: dict[str, Any]) -> dict[str, Any]:
+    while document["format_version"] in _UPGRADES:
+        document = _UPGRADES[document["format_version"]](document)
+    return document
+
 
 def _check_header(document: Any) -> None:
     if not isinstance(document, dict):
@@ -607,9 +693,11 @@ def _check_header(document: Any) -> None:
     version = document.get("format_version")
     if version is None:
         raise BackupError('The file has no "format_version": it is not an event backup.')
-    if version != FORMAT_VERSION:
+    readable = [*_UPGRADES, FORMAT_VERSION]
+    if type(version) is not int or version not in readable:  # not True, which equals 1
         raise BackupError(
-            f"Backup format version {version!r} is not supported (this site reads version {FORMAT_VERSION})."
+            f"Backup format version {version!r} is not supported "
+            f"(this site reads versions {min(readable)} to {FORMAT_VERSION})."
         )
     if document.get("kind", KIND) != KIND:
         raise BackupError(f"The file holds {document.get('kind')!r}, not an event.")
@@ -624,8 +712,9 @@ def import_event(document: Any, *, rename: str | None = None) -> ImportResult:
     """Recreate an exported event with new ids, all or nothing."""
     _check_header(document)
     result = ImportResult(event=None)  # type: ignore[arg-type]
-    importer = _Importer(document, result)
     try:
+        document = _upgraded(document)
+        importer = _Importer(document, result)
         with transaction.atomic():
             importer.prepare()
             importer.run(rename)

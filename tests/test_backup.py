@@ -2,7 +2,8 @@
 
 The audit trail is append-only, so an exported event cannot be wiped and restored in place;
 the round trip is proven as export -> import as a renamed copy -> export the copy: the two
-documents are equal apart from the name (nothing in them is a database id).
+documents are equal apart from the name (nothing in them is a database id). Files of format
+version 1 (where a card is on the card's row) still import.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 
 from decks import services as deck_services
@@ -20,7 +22,17 @@ from decks.models import Deck, DeckCheck, DeckCorrection
 from drafts import services as draft_services
 from drafts.access import SYSTEM
 from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration, Seat, StaffRole
-from draftsite.backup import FORMAT_VERSION, BackupError, declarations, export_event, import_event
+from drafts.simulation import check_conservation
+from draftsite.backup import (
+    FORMAT_VERSION,
+    BackupError,
+    IdList,
+    Section,
+    _check_link_order,
+    declarations,
+    export_event,
+    import_event,
+)
 from penalties import services as penalty_services
 from penalties.models import Appeal, DismissedSource, Penalty, PenaltyAudit
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)
@@ -38,9 +50,8 @@ def _pick_round(pod: Pod, now: dt.datetime) -> None:
     """Every seat takes the first card of the first pack in its queue."""
     for seat in Seat.objects.filter(pod=pod).order_by("position"):
         pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
-        card = DraftCard.objects.filter(pack=pack).order_by("slot").first()
         draft_services.make_pick(
-            seat_id=seat.pk, draft_card_id=card.pk, actor=seat.registration.user, pack_id=pack.pk, now=now
+            seat_id=seat.pk, draft_card_id=pack.card_ids[0], actor=seat.registration.user, pack_id=pack.pk, now=now
         )
 
 
@@ -64,6 +75,8 @@ def busy_event(organiser, players, cube_names):  # noqa: F811
 
     seat = Seat.objects.filter(pod=pod).order_by("position").first()
     player = seat.registration.user
+    # The first player puts their second pick on top: a pile in neither pick nor id order.
+    draft_services.move_pile_card(seat_id=seat.pk, draft_card_id=seat.pile_ids[1], position=0, actor=player)
     # The guest plays sealed alongside (the drafters' decks come after the draft).
     guest = Registration.objects.get(event=event, name="Gwen Guest")
     deck_services.set_deck_rules(event_id=event.pk, actor=organiser, checklist_policy="per_name")
@@ -179,9 +192,9 @@ def test_import_links_point_at_the_new_rows(busy_event):
         assert pick.draft_card.pod_id == pod.pk and pick.pack.pod_id == pod.pk
         assert set(pick.pack_contents) <= set(DraftCard.objects.filter(pod=pod).values_list("pk", flat=True))
         assert pick.draft_card_id in pick.pack_contents
-    # The same cards, in the same places.
-    assert sorted(DraftCard.objects.filter(pod=pod).values_list("card_id", "slot", "pile_position")) == sorted(
-        DraftCard.objects.filter(pod=old_pod).values_list("card_id", "slot", "pile_position")
+    # The same cards (where they are: test_round_trip_keeps_packs_and_piles_in_order).
+    assert sorted(DraftCard.objects.filter(pod=pod).values_list("card_id", "slot", "opened_in__round")) == sorted(
+        DraftCard.objects.filter(pod=old_pod).values_list("card_id", "slot", "opened_in__round")
     )
     assert PodLogEntry.objects.filter(pod=pod).count() == PodLogEntry.objects.filter(pod=old_pod).count()
     # Decks: the same cards by catalogue id; correction and check on the new deck.
@@ -215,6 +228,66 @@ def test_import_links_point_at_the_new_rows(busy_event):
     assert Pick.objects.filter(pk=int(dismissed.source.split(":")[1]), seat__pod=pod).exists()
     # Timestamps Django stamps on save keep the file's values.
     assert copy.created_at == busy_event.created_at
+
+
+def _places(event: Event) -> dict:
+    """Each pack's cards and each pile, in order, as catalogue card names."""
+    pod = Pod.objects.get(event=event)
+    names = dict(DraftCard.objects.filter(pod=pod).values_list("pk", "card__name"))
+    return {
+        "packs": {
+            (pack.round, pack.opener.position): [names[pk] for pk in pack.card_ids]
+            for pack in Pack.objects.filter(pod=pod).select_related("opener")
+        },
+        "piles": {seat.position: [names[pk] for pk in seat.pile_ids] for seat in Seat.objects.filter(pod=pod)},
+    }
+
+
+def test_round_trip_keeps_packs_and_piles_in_order(busy_event):
+    original = _places(busy_event)
+    # Mid-draft: cards in packs and in piles, the first pile reordered by its player.
+    assert all(len(pile) == 2 for pile in original["piles"].values())
+    assert sum(len(cards) for cards in original["packs"].values()) > 0
+    doc = export_event(busy_event.pk)
+    assert all(isinstance(key, int) for row in doc["packs"] for key in row["card_ids"])
+    assert not {"pack", "seat", "pile_position"} & set(doc["draft_cards"][0])
+    copy = _import_copy(doc).event
+    assert _places(copy) == original
+    assert check_conservation(Pod.objects.get(event=copy)) == []
+
+
+def _as_version_1(document: dict) -> dict:
+    """The document as format version 1 wrote it: where a card is, on the card's row."""
+    document = json.loads(json.dumps(document))
+    place = {}
+    for pack in document["packs"]:
+        place.update({key: {"pack": pack["key"], "seat": None, "pile_position": None} for key in pack.pop("card_ids")})
+    for seat in document["seats"]:
+        place.update(
+            {key: {"pack": None, "seat": seat["key"], "pile_position": n} for n, key in enumerate(seat.pop("pile_ids"))}
+        )
+    # Rows in reverse, so only the slots and pile positions can give the order back.
+    document["draft_cards"] = [{**row, **place[row["key"]]} for row in reversed(document["draft_cards"])]
+    document["format_version"] = 1
+    return document
+
+
+def test_a_version_1_file_imports_to_the_same_packs_and_piles(busy_event):
+    original = _places(busy_event)
+    copy = _import_copy(_as_version_1(export_event(busy_event.pk))).event
+    assert _places(copy) == original
+    assert check_conservation(Pod.objects.get(event=copy)) == []
+
+
+def test_an_unknown_card_key_in_a_pack_is_refused_and_stores_nothing(busy_event):
+    doc = export_event(busy_event.pk)
+    doc["packs"][0]["card_ids"].append(9999)
+    events = Event.objects.count()
+    with pytest.raises(
+        BackupError, match=r"packs\[1\]\.card_ids names draft_cards key\(s\) the file does not contain: 9999"
+    ):
+        _import_copy(doc)
+    assert Event.objects.count() == events
 
 
 def test_import_creates_missing_accounts_without_a_password(busy_event):
@@ -252,6 +325,12 @@ def test_export_of_an_unknown_event_is_a_command_error(db):
         call_command("export_event", "999999")
 
 
+def _version_1_card_in_a_missing_pack(document: dict) -> dict:
+    document = _as_version_1(document)
+    document["draft_cards"][0]["pack"] = 42
+    return document
+
+
 @pytest.mark.parametrize(
     "mangle, message",
     [
@@ -259,6 +338,7 @@ def test_export_of_an_unknown_event_is_a_command_error(db):
         (lambda d: [], "not an event backup"),
         (lambda d: {k: v for k, v in d.items() if k != "format_version"}, "format_version"),
         (lambda d: {**d, "format_version": 99}, "not supported"),
+        (lambda d: {**d, "format_version": True}, "not supported"),
         (lambda d: {k: v for k, v in d.items() if k != "picks"}, "missing picks"),
         (lambda d: {**d, "seats": [{**d["seats"][0], "pod": 42}, *d["seats"][1:]]}, "pods key 42"),
         (
@@ -268,6 +348,8 @@ def test_export_of_an_unknown_event_is_a_command_error(db):
         (lambda d: {**d, "picks": [{**d["picks"][0], "made_at": "yesterday-ish"}, *d["picks"][1:]]}, "malformed"),
         (lambda d: {**d, "penalties": [{**d["penalties"][0], "infraction": "made_up"}]}, "Unknown infraction"),
         (lambda d: {**d, "pods": [{**d["pods"][0], "colour": "red"}]}, "unknown field"),
+        (lambda d: {**d, "seats": [{**d["seats"][0], "pile_ids": 3}, *d["seats"][1:]]}, "list of draft_cards keys"),
+        (_version_1_card_in_a_missing_pack, "packs key 42"),
         # The last rows are fine until the database refuses a duplicate pick (one transaction).
         (lambda d: {**d, "picks": [*d["picks"], {**d["picks"][-1], "key": 999}]}, "database rule"),
     ],
@@ -341,6 +423,17 @@ def test_the_coverage_check_finds_a_model_no_app_declares():
     declared = declarations()
     without_picks = dataclasses.replace(declared, sections=tuple(s for s in declared.sections if s.model is not Pick))
     assert _not_covered(without_picks) == ["drafts.Pick"]
+
+
+def test_id_lists_may_name_a_later_section_only_when_declared_later():
+    def sections(**lists):
+        return [Section("packs", Pack, "pod__event", {}, **lists), Section("draft_cards", DraftCard, "pod__event", {})]
+
+    _check_link_order(sections(later_id_lists={"card_ids": IdList("draft_cards")}))
+    with pytest.raises(ImproperlyConfigured, match="below it"):
+        _check_link_order(sections(id_lists={"card_ids": IdList("draft_cards")}))
+    with pytest.raises(ImproperlyConfigured, match="no app declares"):
+        _check_link_order(sections(later_id_lists={"card_ids": IdList("cards")}))
 
 
 def test_sections_come_in_the_order_of_the_installed_apps():
