@@ -1581,7 +1581,7 @@ def profile_pick(args) -> dict:
 
     def head(seat_id: int):
         pack = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
-        card = DraftCard.objects.filter(pack=pack).first() if pack else None
+        card = DraftCard.objects.in_pack(pack).first() if pack else None
         return pack, card
 
     result: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from drafts import sql
 from drafts.core import autopick, timing
 from drafts.models import Seat
 from drafts.sql import migration as sql_migration
-from tests.drafts.conftest import make_pod
+from tests.drafts.conftest import T0, make_pod, seconds
 
 CHECK_SCHEMA = "drafts_sql_check"
 
@@ -179,3 +179,44 @@ def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players,
     assert language() == "plpgsql"
     assert queues(seat_ids) == now
     database_matches_files()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_where_each_card_is_survives_the_move_to_arrays_and_back(organiser, players, cube_names):
+    """Migration 0021: a pod mid-draft keeps every card's place, in order, both ways: the arrays
+    become each card row's pack, seat and pile position again, and come back the same."""
+    from drafts import services
+    from drafts.access import SYSTEM
+    from drafts.models import Pack
+
+    pod = make_pod(organiser, players, cube_names)
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    for _ in range(2):
+        for seat in seats:
+            head = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+            services.make_pick(
+                seat_id=seat.pk, draft_card_id=head.card_ids[-1], position=0, now=T0 + seconds(1), actor=SYSTEM
+            )
+    packs = dict(Pack.objects.filter(pod=pod).values_list("pk", "card_ids"))
+    piles = dict(Seat.objects.filter(pod=pod).values_list("pk", "pile_ids"))
+    assert all(len(pile) == 2 for pile in piles.values())
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("drafts")
+    try:
+        migrate(("drafts", "0020_stored_functions"))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT id, pack_id, seat_id, pile_position, slot FROM drafts_draftcard WHERE pod_id = %s", [pod.pk]
+            )
+            rows = cursor.fetchall()
+        assert len(rows) == sum(map(len, packs.values())) + sum(map(len, piles.values()))
+        in_packs = {
+            pk: [card for card, *_ in sorted((r for r in rows if r[1] == pk), key=lambda r: r[4])] for pk in packs
+        }
+        in_piles = {
+            pk: [card for card, *_ in sorted((r for r in rows if r[2] == pk), key=lambda r: r[3])] for pk in piles
+        }
+        assert (in_packs, in_piles) == (packs, piles)
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+    assert dict(Pack.objects.filter(pod=pod).values_list("pk", "card_ids")) == packs
+    assert dict(Seat.objects.filter(pod=pod).values_list("pk", "pile_ids")) == piles
