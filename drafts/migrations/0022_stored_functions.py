@@ -51,9 +51,8 @@ BEGIN
     SELECT coalesce(jsonb_agg(jsonb_build_object(
              'pack_id', k.id, 'round', k.round, 'picks_made', k.picks_made,
              'initial_size', k.initial_size, 'deadline', k.deadline, 'remaining_ms', k.remaining_ms,
-             'cards', (SELECT coalesce(jsonb_agg(c.document_entry ORDER BY u.n), '[]'::jsonb)
-                         FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
-                         JOIN drafts_draftcard c ON c.id = u.id))
+             'cards', (SELECT coalesce(jsonb_agg((SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id) ORDER BY u.n), '[]'::jsonb)
+                         FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)))
            ORDER BY k.queue_seq), '[]'::jsonb)
       FROM drafts_pack k WHERE k.holder_id = p_seat
   );
@@ -151,12 +150,15 @@ DECLARE
 BEGIN
   -- The pile's colour letters run together: a letter's weight is how often it occurs here.
   SELECT coalesce(string_agg(c.color_identity, ''), '') INTO v_picked
-    FROM (SELECT DISTINCT d.card_id FROM drafts_draftcard d
-           WHERE d.id = ANY ((SELECT s.pile_ids FROM drafts_seat s WHERE s.id = p_seat)::bigint[])) p
+    FROM (SELECT DISTINCT (SELECT d.card_id FROM drafts_draftcard d WHERE d.id = u.id) AS card_id
+            FROM unnest((SELECT s.pile_ids FROM drafts_seat s WHERE s.id = p_seat)) AS u(id)) p
     JOIN cards_card c ON c.id = p.card_id;
-  FOR v_card IN SELECT d.id, d.rarity, coalesce(c.color_identity, '') AS colors
+  -- Each card by primary key, one lookup per id, never a join (drafts.sql.CARD_ENTRY says why).
+  FOR v_card IN SELECT u.id,
+                       (SELECT d.rarity FROM drafts_draftcard d WHERE d.id = u.id) AS rarity,
+                       coalesce((SELECT c.color_identity FROM drafts_draftcard d JOIN cards_card c ON c.id = d.card_id
+                                  WHERE d.id = u.id), '') AS colors
                   FROM unnest((SELECT k.card_ids FROM drafts_pack k WHERE k.id = p_pack)) WITH ORDINALITY AS u(id, n)
-                  JOIN drafts_draftcard d ON d.id = u.id LEFT JOIN cards_card c ON c.id = d.card_id
                  ORDER BY u.n LOOP
     v_rank := CASE v_card.rarity WHEN 'mythic' THEN 0 WHEN 'rare' THEN 1 WHEN 'special' THEN 1 WHEN 'bonus' THEN 1 WHEN 'uncommon' THEN 2 WHEN 'common' THEN 3
                                  ELSE 3 END;
@@ -544,7 +546,7 @@ $$;
 -- shows, as JSON text, read in one statement so that it is one version of the pod. PostgreSQL
 -- builds the text: a web process neither walks rows nor encodes it again before publishing it.
 -- Every card list is one pack's or one pile's array of ids (Pack.card_ids, Seat.pile_ids), in
--- the order pages show it, joined by primary key to the cards' stored entries (drafts_draftcard_entry: json, copied as
+-- the order pages show it, each id looked up by primary key for the card's stored entry (drafts_draftcard_entry: json, copied as
 -- it is). NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
@@ -573,9 +575,8 @@ BEGIN
         SELECT json_agg(json_build_array(
                  k.id, k.holder_id, k.round, k.picks_made, k.initial_size,
                  to_char(k.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), k.remaining_ms,
-                 COALESCE((SELECT json_agg(c.document_entry ORDER BY u.n)
-                             FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
-                             JOIN drafts_draftcard c ON c.id = u.id), '[]'))
+                 COALESCE((SELECT json_agg((SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id) ORDER BY u.n)
+                             FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)), '[]'))
                ORDER BY k.queue_seq, k.id)
           FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
       -- seat id -> its pile, in pile order (seats with no card yet have no entry)
@@ -583,9 +584,8 @@ BEGIN
         SELECT json_object_agg(s.id, pile)
           FROM drafts_seat s
           CROSS JOIN LATERAL (
-            SELECT json_agg(c.document_entry ORDER BY u.n) AS pile
-              FROM unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)
-              JOIN drafts_draftcard c ON c.id = u.id) piles
+            SELECT json_agg((SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id) ORDER BY u.n) AS pile
+              FROM unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)) piles
          WHERE s.pod_id = p.id AND pile IS NOT NULL), '{}')
     )::text
     FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = p_pod);

@@ -41,6 +41,13 @@ FUNCTIONS = (
     "drafts_ready",
 )
 
+# The stored entry of the card whose id is ``u.id`` (an element of a pack's or pile's array):
+# a lookup by primary key per id, not a join of the array to the cards. PL/pgSQL keeps a
+# statement's plan for the connection's life; planned while the cards' table was small, such a
+# join became a hash join over the whole table, and a 1,000-player saturation run stalled on
+# it (5 December 2026). A lookup by primary key is an index scan whatever the table's size.
+CARD_ENTRY = "(SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id)"
+
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Z][A-Z0-9_]*)\s*\}\}")
 
 # The refusals ``drafts_pick`` and ``drafts_ready`` answer with (``drafts.error_codes``): REFUSED_<CODE>.
@@ -97,6 +104,7 @@ def constants() -> dict[str, str]:
     values["KIND_AUTOMATIC"] = literal(PickKind.AUTOMATIC_DRAFTER.value)
     for code in REFUSALS:
         values[f"REFUSED_{code}"] = literal(getattr(error_codes, code))
+    values["CARD_ENTRY"] = CARD_ENTRY
     return values
 
 

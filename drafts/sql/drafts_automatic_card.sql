@@ -16,12 +16,15 @@ DECLARE
 BEGIN
   -- The pile's colour letters run together: a letter's weight is how often it occurs here.
   SELECT coalesce(string_agg(c.color_identity, ''), '') INTO v_picked
-    FROM (SELECT DISTINCT d.card_id FROM drafts_draftcard d
-           WHERE d.id = ANY ((SELECT s.pile_ids FROM drafts_seat s WHERE s.id = p_seat)::bigint[])) p
+    FROM (SELECT DISTINCT (SELECT d.card_id FROM drafts_draftcard d WHERE d.id = u.id) AS card_id
+            FROM unnest((SELECT s.pile_ids FROM drafts_seat s WHERE s.id = p_seat)) AS u(id)) p
     JOIN cards_card c ON c.id = p.card_id;
-  FOR v_card IN SELECT d.id, d.rarity, coalesce(c.color_identity, '') AS colors
+  -- Each card by primary key, one lookup per id, never a join (drafts.sql.CARD_ENTRY says why).
+  FOR v_card IN SELECT u.id,
+                       (SELECT d.rarity FROM drafts_draftcard d WHERE d.id = u.id) AS rarity,
+                       coalesce((SELECT c.color_identity FROM drafts_draftcard d JOIN cards_card c ON c.id = d.card_id
+                                  WHERE d.id = u.id), '') AS colors
                   FROM unnest((SELECT k.card_ids FROM drafts_pack k WHERE k.id = p_pack)) WITH ORDINALITY AS u(id, n)
-                  JOIN drafts_draftcard d ON d.id = u.id LEFT JOIN cards_card c ON c.id = d.card_id
                  ORDER BY u.n LOOP
     v_rank := CASE v_card.rarity {{ RARITY_RANK_BY_RARITY }}
                                  ELSE {{ OTHER_RARITY_RANK }} END;

@@ -2,7 +2,7 @@
 -- shows, as JSON text, read in one statement so that it is one version of the pod. PostgreSQL
 -- builds the text: a web process neither walks rows nor encodes it again before publishing it.
 -- Every card list is one pack's or one pile's array of ids (Pack.card_ids, Seat.pile_ids), in
--- the order pages show it, joined by primary key to the cards' stored entries (drafts_draftcard_entry: json, copied as
+-- the order pages show it, each id looked up by primary key for the card's stored entry (drafts_draftcard_entry: json, copied as
 -- it is). NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
@@ -31,9 +31,8 @@ BEGIN
         SELECT json_agg(json_build_array(
                  k.id, k.holder_id, k.round, k.picks_made, k.initial_size,
                  to_char(k.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), k.remaining_ms,
-                 COALESCE((SELECT json_agg(c.document_entry ORDER BY u.n)
-                             FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
-                             JOIN drafts_draftcard c ON c.id = u.id), '[]'))
+                 COALESCE((SELECT json_agg({{ CARD_ENTRY }} ORDER BY u.n)
+                             FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)), '[]'))
                ORDER BY k.queue_seq, k.id)
           FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
       -- seat id -> its pile, in pile order (seats with no card yet have no entry)
@@ -41,9 +40,8 @@ BEGIN
         SELECT json_object_agg(s.id, pile)
           FROM drafts_seat s
           CROSS JOIN LATERAL (
-            SELECT json_agg(c.document_entry ORDER BY u.n) AS pile
-              FROM unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)
-              JOIN drafts_draftcard c ON c.id = u.id) piles
+            SELECT json_agg({{ CARD_ENTRY }} ORDER BY u.n) AS pile
+              FROM unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)) piles
          WHERE s.pod_id = p.id AND pile IS NOT NULL), '{}')
     )::text
     FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = p_pod);

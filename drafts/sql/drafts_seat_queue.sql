@@ -9,9 +9,8 @@ BEGIN
     SELECT coalesce(jsonb_agg(jsonb_build_object(
              'pack_id', k.id, 'round', k.round, 'picks_made', k.picks_made,
              'initial_size', k.initial_size, 'deadline', k.deadline, 'remaining_ms', k.remaining_ms,
-             'cards', (SELECT coalesce(jsonb_agg(c.document_entry ORDER BY u.n), '[]'::jsonb)
-                         FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
-                         JOIN drafts_draftcard c ON c.id = u.id))
+             'cards', (SELECT coalesce(jsonb_agg({{ CARD_ENTRY }} ORDER BY u.n), '[]'::jsonb)
+                         FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)))
            ORDER BY k.queue_seq), '[]'::jsonb)
       FROM drafts_pack k WHERE k.holder_id = p_seat
   );
