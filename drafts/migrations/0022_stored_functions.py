@@ -546,12 +546,28 @@ $$;
 -- shows, as JSON text, read in one statement so that it is one version of the pod. PostgreSQL
 -- builds the text: a web process neither walks rows nor encodes it again before publishing it.
 -- Every card list is one pack's or one pile's array of ids (Pack.card_ids, Seat.pile_ids), in
--- the order pages show it, each id looked up by primary key for the card's stored entry (drafts_draftcard_entry: json, copied as
--- it is). NULL for an unknown pod.
+-- the order pages show it, of the cards' stored entries (drafts_draftcard_entry: json, copied as
+-- it is). The pod's cards are read once, through the (pod, is_dfc) index, and matched to every
+-- list at once: a lookup per card costs twice the pick (bench/pick_function --live), and a
+-- join that does not name the pod may be planned over the whole table (drafts.sql.CARD_ENTRY).
+-- NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RETURN (
+    WITH placed AS (
+      SELECT k.id AS pack_id, NULL::bigint AS seat_id, u.id, u.n
+        FROM drafts_pack k CROSS JOIN LATERAL unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
+       WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL
+      UNION ALL
+      SELECT NULL, s.id, u.id, u.n
+        FROM drafts_seat s CROSS JOIN LATERAL unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)
+       WHERE s.pod_id = p_pod
+    ), lists AS (
+      SELECT w.pack_id, w.seat_id, json_agg(c.document_entry ORDER BY w.n) AS cards
+        FROM placed w JOIN drafts_draftcard c ON c.id = w.id AND c.pod_id = p_pod
+       GROUP BY w.pack_id, w.seat_id
+    )
     SELECT json_build_object(
       'pod', json_build_object(
         'id', p.id, 'event_id', p.event_id, 'number', p.number, 'round', p.round,
@@ -565,28 +581,24 @@ BEGIN
       'seats', COALESCE((
         SELECT json_agg(json_build_array(
                  s.id, s.position,
-                 CASE WHEN s.registration_id IS NULL THEN 'Automatic drafter' ELSE COALESCE(r.name, '') END,
+                 CASE WHEN s.registration_id IS NULL THEN 'Automatic drafter'
+                      -- By primary key: a join was planned as a scan of every registration.
+                      ELSE COALESCE((SELECT r.name FROM drafts_registration r WHERE r.id = s.registration_id), '') END,
                  s.registration_id, s.is_automatic, s.ready, COALESCE(s.pile_cover, ''))
                ORDER BY s.position, s.id)
-          FROM drafts_seat s LEFT JOIN drafts_registration r ON r.id = s.registration_id
+          FROM drafts_seat s
          WHERE s.pod_id = p.id), '[]'),
       -- [id, holder, round, picks_made, initial_size, deadline, remaining_ms, cards], in queue order
       'packs', COALESCE((
         SELECT json_agg(json_build_array(
                  k.id, k.holder_id, k.round, k.picks_made, k.initial_size,
                  to_char(k.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), k.remaining_ms,
-                 COALESCE((SELECT json_agg((SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id) ORDER BY u.n)
-                             FROM unnest(k.card_ids) WITH ORDINALITY AS u(id, n)), '[]'))
+                 COALESCE(l.cards, '[]'))
                ORDER BY k.queue_seq, k.id)
-          FROM drafts_pack k WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
+          FROM drafts_pack k LEFT JOIN lists l ON l.pack_id = k.id
+         WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
       -- seat id -> its pile, in pile order (seats with no card yet have no entry)
-      'piles', COALESCE((
-        SELECT json_object_agg(s.id, pile)
-          FROM drafts_seat s
-          CROSS JOIN LATERAL (
-            SELECT json_agg((SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id) ORDER BY u.n) AS pile
-              FROM unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)) piles
-         WHERE s.pod_id = p.id AND pile IS NOT NULL), '{}')
+      'piles', COALESCE((SELECT json_object_agg(l.seat_id, l.cards) FROM lists l WHERE l.seat_id IS NOT NULL), '{}')
     )::text
     FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = p_pod);
 END;
