@@ -220,3 +220,43 @@ def test_where_each_card_is_survives_the_move_to_arrays_and_back(organiser, play
         MigrationExecutor(connection).migrate(latest)
     assert dict(Pack.objects.filter(pod=pod).values_list("pk", "card_ids")) == packs
     assert dict(Seat.objects.filter(pod=pod).values_list("pk", "pile_ids")) == piles
+
+
+@pytest.mark.django_db
+def test_no_stored_function_plans_a_scan_of_every_card(organiser, players, cube_names):
+    """The stored functions find a pack's or a pile's cards by primary key or through their pod,
+    never by scanning the cards table. PL/pgSQL keeps a statement's plan for the connection's
+    life: a plan made while the table is small (here every plan generic, the table one pod's)
+    is still the plan when it holds a thousand pods' (drafts.sql.CARD_ENTRY)."""
+    from drafts import services
+    from drafts.access import SYSTEM
+    from drafts.models import Pack
+
+    pod = make_pod(organiser, players, cube_names)
+    seat = Seat.objects.get(pod=pod, position=0)
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    plans: list[str] = []
+    connection.ensure_connection()
+    listen = lambda notice: plans.append(notice.message_primary or "")  # noqa: E731
+    connection.connection.add_notice_handler(listen)
+    settings = {
+        "auto_explain.log_min_duration": "0",
+        "auto_explain.log_nested_statements": "on",
+        "client_min_messages": "log",
+        "plan_cache_mode": "force_generic_plan",
+    }
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("LOAD 'auto_explain'")
+            for name, value in settings.items():
+                cursor.execute("SELECT set_config(%s, %s, false)", [name, value])
+            cursor.execute("SELECT drafts_seat_queue(%s)", [seat.pk])
+            cursor.execute("SELECT drafts_automatic_card(%s, %s)", [pack.pk, seat.pk])
+            services.make_pick(seat_id=seat.pk, draft_card_id=pack.card_ids[0], now=T0 + seconds(1), actor=SYSTEM)
+            cursor.execute("SELECT drafts_pod_document(%s)", [pod.pk])
+            cursor.execute("RESET ALL")
+    finally:
+        connection.connection.remove_notice_handler(listen)
+    nested = [plan for plan in plans if "drafts_draftcard" in plan]
+    assert len(nested) >= 4  # the queue, the automatic card's two reads, the document
+    assert not [plan for plan in nested if "Seq Scan on drafts_draftcard" in plan]
