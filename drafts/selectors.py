@@ -96,14 +96,11 @@ def open_board(pod: Pod, *, include_piles: bool | None = None) -> dict:
     include_piles = _piles_are_open(pod) if include_piles is None else include_piles
     seats = list(pod.seats.select_related("registration").order_by("position"))
     packs = list(Pack.objects.filter(pod=pod, holder__isnull=False).order_by("queue_seq"))
-    places = {pack.pk: pack.card_ids for pack in packs}  # where each DFC shown is, in order
-    piles = {s.pk: s.pile_ids for s in seats} if include_piles else {}
-    dfcs = DraftCard.objects.filter(pod=pod, is_dfc=True).in_bulk()
-    shown = [dfcs[pk] for ids in (*places.values(), *piles.values()) for pk in ids if pk in dfcs]
-    payload = _payloads(shown)
+    lists = [pack.card_ids for pack in packs] + ([s.pile_ids for s in seats] if include_piles else [])
+    payload = _payloads(list(DraftCard.objects.filter(pk__in=[pk for ids in lists for pk in ids], is_dfc=True)))
 
-    def dfcs_in(ids: list[int]) -> list[dict]:
-        return [payload[pk] for pk in ids if pk in dfcs]
+    def dfcs_in(ids: list[int]) -> list[dict]:  # in the list's order
+        return [payload[pk] for pk in ids if pk in payload]
 
     held = defaultdict(list)
     for pack in packs:

@@ -70,8 +70,9 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
             for row, p in zip(pack_rows, packs)
             for slot, c in enumerate(p.cards)
         )
-        for row in pack_rows:  # bulk_create keeps the order: each pack's cards by slot
-            row.card_ids = [card.pk for card in cards if card.opened_in_id == row.pk]
+        created = iter(cards)  # bulk_create keeps the order: pack by pack, each by slot
+        for row, p in zip(pack_rows, packs):
+            row.card_ids = [next(created).pk for _ in p.cards]
         Pack.objects.bulk_update(pack_rows, ["card_ids"])
     pod.started_at = now
     log_action(pod, now, PodAction.START, actor, seed=pod.seed)
@@ -628,7 +629,7 @@ def hand_seat(*, seat_id: int, registration_id: int, actor, now: dt.datetime | N
 
 
 @transaction.atomic
-def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor) -> DraftCard:
+def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor) -> Seat:
     """R17: a player may reorder their pile at any time."""
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
     pod = lock_pod(seat.pod_id)
@@ -644,11 +645,10 @@ def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor) ->
     pile.insert(position, draft_card_id)
     seat.pile_ids = pile
     seat.save(update_fields=["pile_ids"])
-    card = DraftCard.objects.get(pk=draft_card_id)
     touch(pod)
     pod.save(update_fields=["version"])
     after_commit(pod)  # the board shows piles' DFCs in order: other seats must refresh
-    return card
+    return seat
 
 
 @transaction.atomic
