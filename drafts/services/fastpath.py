@@ -107,7 +107,7 @@ def _one(sql: str, params: list) -> dict[str, Any]:
 
 
 def decoded(answer) -> dict[str, Any]:
-    return answer if isinstance(answer, dict) else json.loads(answer)  # psycopg decodes jsonb
+    return answer if isinstance(answer, dict) else json.loads(answer)  # psycopg decodes json and jsonb
 
 
 def arrivals(answer: dict[str, Any]) -> dict[int, list]:

@@ -3,11 +3,12 @@
 -- when the pick is refused: the answer then carries "changed", "pod_id", "version" and
 -- "arrivals". With p_queues false a made pick's answer leaves out the cards of the picker's
 -- queue and of the arrivals' queues (the arrivals name the seats only): for a caller whose pages
--- draw from the pod's document instead (drafts_pick_live).
+-- draw from the pod's document instead (drafts_pick_live). The answer is json (built as text,
+-- the queues' entries copied in: drafts_seat_queue); a refusal with changes joins jsonb.
 CREATE OR REPLACE FUNCTION drafts_pick(
     p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
     p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz,
-    p_queues boolean DEFAULT true) RETURNS jsonb
+    p_queues boolean DEFAULT true) RETURNS json
 LANGUAGE plpgsql AS $$
 DECLARE
   v_seat_position integer;
@@ -45,7 +46,7 @@ BEGIN
     FROM drafts_pod p JOIN drafts_event e ON e.id = p.event_id
    WHERE p.id = (SELECT s.pod_id FROM drafts_seat s WHERE s.id = p_seat) FOR UPDATE OF p;
   IF v_pod_id IS NULL THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_UNKNOWN_SEAT }});
+    RETURN json_build_object('status', 'refused', 'code', {{ REFUSED_UNKNOWN_SEAT }});
   END IF;
   -- Once the pod is ours, in one statement: the pod's seats by position, through the (pod,
   -- position) index, who holds this seat now (a hand-over may have committed while this pick
@@ -58,10 +59,10 @@ BEGIN
     INTO v_seats, v_automatic, v_seat_position, v_seat_owner, v_picked
     FROM drafts_seat s WHERE s.pod_id = v_pod_id;
   IF p_owner IS NOT NULL AND v_seat_owner IS DISTINCT FROM p_owner THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NOT_YOUR_SEAT }});
+    RETURN json_build_object('status', 'refused', 'code', {{ REFUSED_NOT_YOUR_SEAT }});
   END IF;
   IF v_state = {{ STATE_PAUSED }} THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_PAUSED }});
+    RETURN json_build_object('status', 'refused', 'code', {{ REFUSED_POD_PAUSED }});
   END IF;
 
   IF v_state = {{ STATE_DRAFTING }} THEN
@@ -92,7 +93,7 @@ BEGIN
       INTO v_state, v_round, v_queue_seq, v_version, v_review, v_building
       FROM drafts_pod p WHERE p.id = v_pod_id;
     IF v_state <> {{ STATE_DRAFTING }} THEN
-      RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_NOT_DRAFTING }}) || v_changes;
+      RETURN (jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_NOT_DRAFTING }}) || v_changes)::json;
     END IF;
     -- What settling took (a clock that ran out) may have been this very card.
     SELECT k.id, p_card = ANY (k.card_ids) INTO v_head, v_in_head
@@ -101,16 +102,16 @@ BEGIN
   END IF;
 
   IF coalesce(v_picked, false) THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_ALREADY_PICKED }}) || v_changes;
+    RETURN (jsonb_build_object('status', 'refused', 'code', {{ REFUSED_ALREADY_PICKED }}) || v_changes)::json;
   END IF;
   IF v_head IS NULL THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NO_PACK }}) || v_changes;
+    RETURN (jsonb_build_object('status', 'refused', 'code', {{ REFUSED_NO_PACK }}) || v_changes)::json;
   END IF;
   IF p_pack IS NOT NULL AND p_pack <> v_head THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_WRONG_PACK }}) || v_changes;
+    RETURN (jsonb_build_object('status', 'refused', 'code', {{ REFUSED_WRONG_PACK }}) || v_changes)::json;
   END IF;
   IF NOT coalesce(v_in_head, false) THEN
-    RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_CARD_NOT_IN_PACK }}) || v_changes;
+    RETURN (jsonb_build_object('status', 'refused', 'code', {{ REFUSED_CARD_NOT_IN_PACK }}) || v_changes)::json;
   END IF;
 
   v_take := drafts_take(v_seats, p_seat, v_seat_position, v_head, p_card, {{ KIND_MANUAL }},
@@ -146,16 +147,16 @@ BEGIN
       FROM drafts_pod p WHERE p.id = v_pod_id;
   END IF;
 
-  RETURN jsonb_build_object(
+  RETURN json_build_object(
     'status', 'ok',
-    'pick', jsonb_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
+    'pick', json_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
                                'pick_number', v_take.pick_number, 'kind', {{ KIND_MANUAL }}),
-    'pod', jsonb_build_object('id', v_pod_id, 'event_id', v_event_id, 'number', v_number,
+    'pod', json_build_object('id', v_pod_id, 'event_id', v_event_id, 'number', v_number,
                               'state', v_state, 'paused_from', '', 'round', v_round,
                               'review_deadline', v_review, 'deck_building_deadline', v_building,
                               'paused_remaining_ms', NULL, 'pick_timer', v_timer, 'version', v_version),
-    'queue', CASE WHEN p_queues THEN drafts_seat_queue(p_seat) ELSE '[]'::jsonb END,
+    'queue', CASE WHEN p_queues THEN drafts_seat_queue(p_seat) ELSE '[]'::json END,
     'arrivals', CASE WHEN p_queues THEN drafts_seat_queues(v_arrivals)
-                     ELSE (SELECT coalesce(jsonb_object_agg(a, '[]'::jsonb), '{}') FROM unnest(v_arrivals) a) END);
+                     ELSE (SELECT coalesce(json_object_agg(a, '[]'::json), '{}'::json) FROM unnest(v_arrivals) a) END);
 END
 $$;

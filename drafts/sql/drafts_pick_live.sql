@@ -6,7 +6,7 @@
 CREATE OR REPLACE FUNCTION drafts_pick_live(
     p_seat bigint, p_card bigint, p_pack bigint, p_position integer, p_actor integer,
     p_owner integer, p_received timestamptz, p_now timestamptz, p_cutoff timestamptz, p_pod bigint,
-    p_queues boolean, OUT answer jsonb, OUT document text)
+    p_queues boolean, OUT answer json, OUT document text)
 LANGUAGE plpgsql AS $$
 BEGIN
   answer := drafts_pick(p_seat, p_card, p_pack, p_position, p_actor, p_owner, p_received, p_now, p_cutoff,

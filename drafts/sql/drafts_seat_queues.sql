@@ -1,14 +1,14 @@
 -- Seats' queues by seat id, for the live messages of the seats a pack reached.
-CREATE OR REPLACE FUNCTION drafts_seat_queues(p_seats bigint[]) RETURNS jsonb
+CREATE OR REPLACE FUNCTION drafts_seat_queues(p_seats bigint[]) RETURNS json
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
   -- Most picks reach no seat's front or one: no query to build the object then.
   IF cardinality(p_seats) = 0 THEN
-    RETURN '{}'::jsonb;
+    RETURN '{}'::json;
   ELSIF cardinality(p_seats) = 1 THEN
-    RETURN jsonb_build_object(p_seats[1], drafts_seat_queue(p_seats[1]));
+    RETURN json_build_object(p_seats[1], drafts_seat_queue(p_seats[1]));
   END IF;
-  RETURN (SELECT jsonb_object_agg(s.id, drafts_seat_queue(s.id))
+  RETURN (SELECT json_object_agg(s.id, drafts_seat_queue(s.id))
             FROM (SELECT DISTINCT unnest(p_seats) AS id) s);
 END
 $$;

@@ -21,11 +21,31 @@ PACKAGE = "drafts.migrations"
 # once written).
 APPLY = '''
 
+def create(schema_editor, name, text):
+    """Create or replace one function. CREATE OR REPLACE cannot change a function's result
+    type (SQLSTATE 42P13): such a function is dropped first, in the migration's transaction."""
+    try:
+        with transaction.atomic(using=schema_editor.connection.alias):
+            schema_editor.execute(text, params=None)
+    except DatabaseError as error:
+        if getattr(error.__cause__, "sqlstate", None) != "42P13":
+            raise
+        with schema_editor.connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT p.oid::regprocedure::text FROM pg_proc p "
+                "WHERE p.proname = %s AND p.pronamespace = current_schema()::regnamespace",
+                [name],
+            )
+            for (signature,) in cursor.fetchall():
+                cursor.execute(f"DROP FUNCTION {signature}")
+        schema_editor.execute(text, params=None)
+
+
 def apply(schema_editor):
     """Create or replace each function, drop its other overloads (arguments that changed), and
     leave the digest of its SQL in its comment (``drafts.sql.comment``)."""
-    for text in SQL_FUNCTIONS.values():
-        schema_editor.execute(text, params=None)
+    for name, text in SQL_FUNCTIONS.items():
+        create(schema_editor, name, text)
     with schema_editor.connection.cursor() as cursor:
         for name, text in SQL_FUNCTIONS.items():
             body = text.split("$$")[1]
@@ -60,6 +80,9 @@ def backwards(apps, schema_editor):
             )
             for (signature,) in cursor.fetchall():
                 cursor.execute(f"DROP FUNCTION {signature}")
+    # A result type this migration changed goes back too (the previous apply cannot change it).
+    for name, text in previous.SQL_FUNCTIONS.items():
+        create(schema_editor, name, text)
     previous.apply(schema_editor)
 '''
 
@@ -69,7 +92,7 @@ MIGRATION = '''\
 import hashlib
 import importlib
 
-from django.db import migrations
+from django.db import DatabaseError, migrations, transaction
 
 PREVIOUS = {previous!r}
 

@@ -32,6 +32,12 @@ def queues(seat_ids: list[int]) -> list:
         return answers
 
 
+def result_type(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_get_function_result(p.oid) FROM pg_proc p WHERE p.proname = %s", [name])
+        return cursor.fetchone()[0]
+
+
 def language() -> str:
     with connection.cursor() as cursor:
         cursor.execute(
@@ -161,9 +167,12 @@ def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players,
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
     now = queues(seat_ids)
     assert language() == "plpgsql"  # planned once per connection (0009)
+    assert (result_type("drafts_seat_queue"), result_type("drafts_pick")) == ("json", "json")  # 0023
     assert all(len(queue) == 1 and queue[0]["cards"] for queue in now)
     try:
         migrate(("drafts", "0010_settle_function"))
+        # 0023's way back changed the result types that CREATE OR REPLACE cannot.
+        assert (result_type("drafts_seat_queue"), result_type("drafts_pick")) == ("jsonb", "jsonb")
         with connection.cursor() as cursor:  # 0010's own texts again, without the digests
             assert set(comments(cursor).values()) == {None}
             cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = 'drafts_pick'")
@@ -177,6 +186,7 @@ def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players,
     finally:
         MigrationExecutor(connection).migrate(latest)
     assert language() == "plpgsql"
+    assert (result_type("drafts_seat_queue"), result_type("drafts_pick")) == ("json", "json")
     assert queues(seat_ids) == now
     database_matches_files()
 
