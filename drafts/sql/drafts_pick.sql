@@ -147,6 +147,7 @@ BEGIN
       FROM drafts_pod p WHERE p.id = v_pod_id;
   END IF;
 
+  -- json keeps a repeated key, jsonb did not: a seat the pack reached twice is named once.
   RETURN json_build_object(
     'status', 'ok',
     'pick', json_build_object('id', v_take.pick_id, 'card', p_card, 'round', v_take.pack_round,
@@ -157,6 +158,7 @@ BEGIN
                               'paused_remaining_ms', NULL, 'pick_timer', v_timer, 'version', v_version),
     'queue', CASE WHEN p_queues THEN drafts_seat_queue(p_seat) ELSE '[]'::json END,
     'arrivals', CASE WHEN p_queues THEN drafts_seat_queues(v_arrivals)
-                     ELSE (SELECT coalesce(json_object_agg(a, '[]'::json), '{}'::json) FROM unnest(v_arrivals) a) END);
+                     ELSE (SELECT coalesce(json_object_agg(a, '[]'::json), '{}'::json)
+                             FROM (SELECT DISTINCT unnest(v_arrivals) AS a) s) END);
 END
 $$;
