@@ -1,4 +1,4 @@
-"""The stored functions as drafts/sql renders them: drafts_pick, drafts_pick_live, drafts_seat_queue, drafts_seat_queues changed."""
+"""The stored functions as drafts/sql renders them: drafts_automatic_card, drafts_pick, drafts_pick_live, drafts_seat_queue, drafts_seat_queues changed."""
 
 import hashlib
 import importlib
@@ -155,12 +155,13 @@ BEGIN
     FROM (SELECT DISTINCT (SELECT d.card_id FROM drafts_draftcard d WHERE d.id = u.id) AS card_id
             FROM unnest((SELECT s.pile_ids FROM drafts_seat s WHERE s.id = p_seat)) AS u(id)) p
     JOIN cards_card c ON c.id = p.card_id;
-  -- Each card by primary key, one lookup per id, never a join (drafts.sql.CARD_ENTRY says why).
-  FOR v_card IN SELECT u.id,
-                       (SELECT d.rarity FROM drafts_draftcard d WHERE d.id = u.id) AS rarity,
-                       coalesce((SELECT c.color_identity FROM drafts_draftcard d JOIN cards_card c ON c.id = d.card_id
-                                  WHERE d.id = u.id), '') AS colors
+  -- Each card by primary key, one lookup per id, never a join (drafts.sql.CARD_ENTRY says why):
+  -- LIMIT 1 keeps the lateral lookup from being flattened into a join.
+  FOR v_card IN SELECT u.id, x.rarity, coalesce(x.colors, '') AS colors
                   FROM unnest((SELECT k.card_ids FROM drafts_pack k WHERE k.id = p_pack)) WITH ORDINALITY AS u(id, n)
+                  LEFT JOIN LATERAL (SELECT d.rarity, c.color_identity AS colors
+                                       FROM drafts_draftcard d LEFT JOIN cards_card c ON c.id = d.card_id
+                                      WHERE d.id = u.id LIMIT 1) x ON true
                  ORDER BY u.n LOOP
     v_rank := CASE v_card.rarity WHEN 'mythic' THEN 0 WHEN 'rare' THEN 1 WHEN 'special' THEN 1 WHEN 'bonus' THEN 1 WHEN 'uncommon' THEN 2 WHEN 'common' THEN 3
                                  ELSE 3 END;
@@ -757,7 +758,8 @@ def backwards(apps, schema_editor):
                 cursor.execute(f"DROP FUNCTION {signature}")
     # A result type this migration changed goes back too (the previous apply cannot change it).
     for name, text in previous.SQL_FUNCTIONS.items():
-        create(schema_editor, name, text)
+        if SQL_FUNCTIONS.get(name) != text:
+            create(schema_editor, name, text)
     previous.apply(schema_editor)
 
 

@@ -19,12 +19,13 @@ BEGIN
     FROM (SELECT DISTINCT (SELECT d.card_id FROM drafts_draftcard d WHERE d.id = u.id) AS card_id
             FROM unnest((SELECT s.pile_ids FROM drafts_seat s WHERE s.id = p_seat)) AS u(id)) p
     JOIN cards_card c ON c.id = p.card_id;
-  -- Each card by primary key, one lookup per id, never a join (drafts.sql.CARD_ENTRY says why).
-  FOR v_card IN SELECT u.id,
-                       (SELECT d.rarity FROM drafts_draftcard d WHERE d.id = u.id) AS rarity,
-                       coalesce((SELECT c.color_identity FROM drafts_draftcard d JOIN cards_card c ON c.id = d.card_id
-                                  WHERE d.id = u.id), '') AS colors
+  -- Each card by primary key, one lookup per id, never a join (drafts.sql.CARD_ENTRY says why):
+  -- LIMIT 1 keeps the lateral lookup from being flattened into a join.
+  FOR v_card IN SELECT u.id, x.rarity, coalesce(x.colors, '') AS colors
                   FROM unnest((SELECT k.card_ids FROM drafts_pack k WHERE k.id = p_pack)) WITH ORDINALITY AS u(id, n)
+                  LEFT JOIN LATERAL (SELECT d.rarity, c.color_identity AS colors
+                                       FROM drafts_draftcard d LEFT JOIN cards_card c ON c.id = d.card_id
+                                      WHERE d.id = u.id LIMIT 1) x ON true
                  ORDER BY u.n LOOP
     v_rank := CASE v_card.rarity {{ RARITY_RANK_BY_RARITY }}
                                  ELSE {{ OTHER_RARITY_RANK }} END;

@@ -82,7 +82,8 @@ def backwards(apps, schema_editor):
                 cursor.execute(f"DROP FUNCTION {signature}")
     # A result type this migration changed goes back too (the previous apply cannot change it).
     for name, text in previous.SQL_FUNCTIONS.items():
-        create(schema_editor, name, text)
+        if SQL_FUNCTIONS.get(name) != text:
+            create(schema_editor, name, text)
     previous.apply(schema_editor)
 '''
 
