@@ -248,3 +248,27 @@ def test_a_deck_with_a_card_mtgo_lacks_is_offered_as_mtgo_text_not_dek(catalogue
     body = response.json()
     assert body["errors"][0]["cards"] == ["Bottomless Pool/Locker Room"]
     assert body["errors"][0]["alternative"] == "mtgo"
+
+
+@pytest.mark.parametrize("language", ["pt-br", "es", "it", "ru"])
+def test_the_no_dek_note_and_error_are_in_the_readers_language(catalogue, users, language):
+    from django.utils import translation
+
+    from tests.decks.conftest import make_event
+
+    event, regs = make_event(users, deck_format="constructed")
+    deck, _ = services.register_deck(
+        event_id=event.pk, actor=users["alice"], main=[{"name": "Bottomless Pool // Locker Room", "count": 60}]
+    )
+    client = login(users["alice"])
+    html = client.get(f"/decks/{deck.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    body = client.get(f"/decks/{deck.pk}/export/", {"format": "dek"}, HTTP_ACCEPT_LANGUAGE=language).json()
+    with translation.override(language):
+        note = translation.gettext(
+            "No MTGO .dek file for this list: MTGO has no card id for %(cards)s. "
+            "Download “MTGO (text)” instead: MTGO imports that list too."
+        )
+        link = translation.gettext("MTGO (text)")
+    assert "No MTGO .dek file" not in html and "MTGO has no card id" not in body["detail"]
+    assert link != "MTGO (text)" and link in html
+    assert note.split("%(cards)s")[0] in html
