@@ -20,9 +20,9 @@ from __future__ import annotations
 import io
 import xml.etree.ElementTree as ET
 import zipfile
-from xml.sax.saxutils import escape as xml_escape
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from xml.sax.saxutils import escape as xml_escape
 
 ARENA, MTGO_DEK, MTGO_TEXT, COCKATRICE, TEXT = "arena", "dek", "mtgo", "cod", "txt"
 
@@ -60,7 +60,7 @@ class MissingMtgoIds(ValueError):
         self.names = names
 
 
-def missing_mtgo_ids(deck: "Decklist") -> list[str]:
+def missing_mtgo_ids(deck: Decklist) -> list[str]:
     """The MTGO names of the cards that have no MTGO id, each once, in list order."""
     names: list[str] = []
     for e in (*deck.main, *deck.sideboard):

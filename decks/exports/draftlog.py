@@ -6,14 +6,15 @@
         Alice
     --> Bob
 
-    ------ ISD ------ 
+    ------ ISD ------␠
 
     Pack 1 pick 1:
         Moon Heron
     --> Delver of Secrets
 
 Card names are the clients' (a DFC by its front face). Without the packs (a player's own log
-before decklists are published) each pick lists only the card taken.
+before decklists are published) each pick lists only the card taken. (``␠`` above marks the space
+MTGO writes after the round header.)
 
 Byte for byte in shape as MTGO writes it (tests/decks/fixtures/real/README.md): Windows line
 ends, ``Time:`` and four spaces, the date and time unpadded (``2/6/2026 8:14:11 PM``), and a
