@@ -272,3 +272,25 @@ def test_the_no_dek_note_and_error_are_in_the_readers_language(catalogue, users,
     assert "No MTGO .dek file" not in html and "MTGO has no card id" not in body["detail"]
     assert link != "MTGO (text)" and link in html
     assert note.split("%(cards)s")[0] in html
+
+
+def test_a_card_drafted_as_a_foil_has_its_foil_catid_in_the_pool_dek(drafted, users):
+    from drafts.models import DraftCard
+
+    event, seats = drafted
+    pile = list(DraftCard.objects.filter(pk__in=seats[0].pile_ids).select_related("card"))
+    foil = pile[0]
+    DraftCard.objects.filter(pk=foil.pk).update(foil=True)
+    text = download(users["alice"], f"/decks/events/{event.pk}/pool/export/", "dek")
+    lines_of_card = [
+        c.attrib
+        for c in ET.fromstring(text).iter("Cards")
+        if c.get("Name") == exporting.mtgo_names([foil.card_id])[foil.card_id]
+    ]
+    printing = Printing.objects.get(card_id=foil.card_id, card_set__code="ISD")
+    copies = sum(1 for c in pile if c.card_id == foil.card_id)
+    expected = {(str(printing.mtgo_foil_id), "1")}
+    if copies > 1:
+        expected.add((str(printing.mtgo_id), str(copies - 1)))
+    assert {(c["CatID"], c["Quantity"]) for c in lines_of_card} == expected
+    assert printing.mtgo_foil_id != printing.mtgo_id
