@@ -24,8 +24,9 @@ import mtg_parser
 import mtgdeck
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 
-from cards.models import Card, CardSet, Printing
+from cards.models import CardSet, Printing
 from decks import exporting, selectors, services
 from drafts.models import Pick, Registration, Seat, StaffRole
 from drafts.simulation import simulate_draft
@@ -41,19 +42,21 @@ BASICS = {"ISD": ("Island", "Swamp"), "ZNR": ("Mountain", "Forest"), "MID": ("Pl
 
 @pytest.fixture(scope="module")
 def three_sets(catalogue, django_db_blocker):
-    """ISD and ZNR are in the seed; MID is imported for this module and removed after it, so
-    other modules see the catalogue they expect."""
+    """ISD and ZNR are in the seed; MID is imported for this module inside a transaction that
+    its tests run within (each in its own savepoint) and that is rolled back after them: MID's
+    import also updates the cards it reprints, and other modules must find them as they were."""
     with django_db_blocker.unblock():
-        added = not CardSet.objects.filter(code="MID").exists()
-        if added:
+        outer = transaction.atomic()
+        outer.__enter__()
+        if not CardSet.objects.filter(code="MID").exists():
             call_command("import_cards", str(DATA / "mtgjson" / "MID.json.gz"), "--quiet")
-    yield
-    if added:
+        assert CardSet.objects.filter(code__in=SETS).count() == 3
+    try:
+        yield
+    finally:
         with django_db_blocker.unblock():
-            mid_cards = set(Printing.objects.filter(card_set__code="MID").values_list("card_id", flat=True))
-            Printing.objects.filter(card_set__code="MID").delete()
-            Card.objects.filter(pk__in=mid_cards, printings__isnull=True).delete()
-            CardSet.objects.filter(code="MID").delete()
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 @pytest.fixture(params=SETS)
