@@ -149,6 +149,10 @@ class Printing(models.Model):
     # MTGJSON's uuid of the front face record: the key MTGJSON booster sheets
     # (CardSet.booster) use to name the cards they hold.
     mtgjson_uuid = models.UUIDField(null=True, blank=True, unique=True)
+    # Magic Online's catalogue ids (MTGJSON ``identifiers.mtgoId`` / ``mtgoFoilId``): the
+    # ``CatID`` of a .dek line. None when MTGO never had the printing.
+    mtgo_id = models.PositiveIntegerField(null=True, blank=True)
+    mtgo_foil_id = models.PositiveIntegerField(null=True, blank=True)
     # {"front": url, "back": url} style links, one per face that has its own image.
     image_uris = models.JSONField(default=dict, blank=True)
     # False for promos and extras that never appear in the set's draft boosters.

@@ -39,3 +39,4 @@ UNKNOWN_POD = "unknown_pod"
 UNKNOWN_SEAT = "unknown_seat"
 LOG_NOT_PUBLIC = "log_not_public"
 DECKLISTS_NOT_PUBLISHED = "decklists_not_published"
+NO_MTGO_ID = "no_mtgo_id"  # a .dek asked for a list with a card MTGO has no id for

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from decks import error_codes, exporting, picks
@@ -114,11 +115,12 @@ def log_view(seat: Seat, *, include_packs: bool) -> dict:
 
 def mtgo_text(seat: Seat, *, include_packs: bool) -> str:
     rows = _rows(seat, include_packs)
-    names = exporting.client_names({r.card_id for r in rows} | {pk for r in rows for pk in (r.pack or ())})
+    names = exporting.mtgo_names({r.card_id for r in rows} | {pk for r in rows for pk in (r.pack or ())})
     seats = list(seat.pod.seats.select_related("registration").order_by("position"))
+    started = seat.pod.started_at
     return mtgo_draft_log(
         event_id=f"{seat.pod.event_id}-{seat.pod.number}",
-        started=seat.pod.started_at,
+        started=timezone.localtime(started) if started else None,  # MTGO writes the local time
         players=[s.registration.name if s.registration_id else gettext("Automatic drafter") for s in seats],
         me=next(i for i, s in enumerate(seats) if s.pk == seat.pk),
         round_labels=seat.pod.event.set_codes or [],

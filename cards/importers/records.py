@@ -90,6 +90,8 @@ class CardRecord:
     mtgjson_uuid: str | None
     image_uris: dict
     in_boosters: bool
+    mtgo_id: int | None = None
+    mtgo_foil_id: int | None = None
     card_hash: str = ""
     printing_hash: str = ""
     incomplete: bool = False
@@ -125,6 +127,14 @@ def digest(value) -> str:
 
 
 _CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def clean_mtgo_id(value) -> int | None:
+    """An MTGO catalogue id (MTGJSON writes it as a string of digits); anything else is none."""
+    text = str(value).strip() if value is not None else ""
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**31:
+        return None
+    return int(text)
 
 
 def clean_uuid(value, what: str) -> str | None:
@@ -197,6 +207,8 @@ def build_card(
     oracle_id=None,
     scryfall_id=None,
     mtgjson_uuid=None,
+    mtgo_id=None,
+    mtgo_foil_id=None,
     image_uris: dict | None = None,
     in_boosters: bool = True,
     incomplete: bool = False,
@@ -233,6 +245,8 @@ def build_card(
         rarity=clean_rarity(rarity),
         scryfall_id=clean_uuid(scryfall_id, "Scryfall id"),
         mtgjson_uuid=clean_uuid(mtgjson_uuid, "MTGJSON uuid"),
+        mtgo_id=clean_mtgo_id(mtgo_id),
+        mtgo_foil_id=clean_mtgo_id(mtgo_foil_id),
         image_uris=image_uris or {},
         in_boosters=bool(in_boosters),
         incomplete=incomplete,
@@ -249,6 +263,8 @@ def build_card(
             record.mtgjson_uuid,
             record.image_uris,
             record.in_boosters,
+            record.mtgo_id,
+            record.mtgo_foil_id,
         ]
     )
     return record

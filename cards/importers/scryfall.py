@@ -201,6 +201,8 @@ class _ScryfallReader:
             color_identity_value=colors_string(identity) if identity is not None else None,
             oracle_id=obj.get("oracle_id"),
             scryfall_id=obj.get("id"),
+            mtgo_id=obj.get("mtgo_id"),
+            mtgo_foil_id=obj.get("mtgo_foil_id"),
             image_uris=_images(obj),
             in_boosters=obj["booster"] if "booster" in obj else not obj.get("promo", False),
             incomplete=incomplete,

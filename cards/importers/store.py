@@ -33,6 +33,8 @@ PRINTING_FIELDS = [
     "rarity",
     "scryfall_id",
     "mtgjson_uuid",
+    "mtgo_id",
+    "mtgo_foil_id",
     "image_uris",
     "in_boosters",
     "data_hash",
@@ -63,6 +65,8 @@ class PrintingRow:
     rarity: str
     scryfall_id: str | None
     mtgjson_uuid: str | None
+    mtgo_id: int | None
+    mtgo_foil_id: int | None
     image_uris: dict
     in_boosters: bool
     data_hash: str
@@ -187,7 +191,7 @@ def _split_cards(rows, names: set[str]) -> tuple[dict[str, CardRow], dict[str, s
 
 
 def _printing_row(values) -> PrintingRow:
-    pk, card_id, set_id, number, rarity, sid, uuid, images, in_boosters, digest = values
+    pk, card_id, set_id, number, rarity, sid, uuid, mtgo_id, mtgo_foil_id, images, in_boosters, digest = values
     if isinstance(images, str):
         images = json.loads(images)
     return PrintingRow(
@@ -198,6 +202,8 @@ def _printing_row(values) -> PrintingRow:
         rarity=rarity,
         scryfall_id=_uuid(sid),
         mtgjson_uuid=_uuid(uuid),
+        mtgo_id=mtgo_id,
+        mtgo_foil_id=mtgo_foil_id,
         image_uris=images or {},
         in_boosters=in_boosters,
         data_hash=digest,
@@ -325,6 +331,8 @@ class PostgresStore(OrmStore):
                     r.rarity,
                     r.scryfall_id,
                     r.mtgjson_uuid,
+                    r.mtgo_id,
+                    r.mtgo_foil_id,
                     json.dumps(r.image_uris),
                     r.in_boosters,
                     r.data_hash,

@@ -262,6 +262,8 @@ class CardWriter:
                     rarity=record.rarity,
                     scryfall_id=record.scryfall_id,
                     mtgjson_uuid=record.mtgjson_uuid,
+                    mtgo_id=record.mtgo_id,
+                    mtgo_foil_id=record.mtgo_foil_id,
                     image_uris=record.image_uris,
                     in_boosters=record.in_boosters,
                     data_hash=record.printing_hash,
@@ -380,6 +382,10 @@ class _PrintingIndex:
         if record.mtgjson_uuid and self.by_uuid.get(record.mtgjson_uuid, row) is row:
             row.mtgjson_uuid = record.mtgjson_uuid
         row.rarity = record.rarity
+        if record.mtgo_id is not None:  # a source without MTGO ids (Scryfall, Cockatrice) keeps them
+            row.mtgo_id = record.mtgo_id
+        if record.mtgo_foil_id is not None:
+            row.mtgo_foil_id = record.mtgo_foil_id
         if record.image_uris:  # a record without pictures keeps the stored ones
             row.image_uris = record.image_uris
         row.in_boosters = record.in_boosters

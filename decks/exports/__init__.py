@@ -5,8 +5,14 @@ the catalogue knows (a DFC's front name, a printing's set code and collector num
 package only writes text.
 
 Names: MTG Arena, MTGO and Cockatrice name a multi-faced card (transforming or modal DFC,
-meld, flip, adventure) by its front face only, and a split card by both halves
-(``Fire // Ice``); the plain text keeps the catalogue's full name, which our own importers read.
+meld, flip, adventure) by its front face only; a split card by both halves, ``Fire // Ice``,
+except MTGO, which knows it only as ``Fire/Ice``. The plain text keeps the catalogue's full
+name, which our own importers read.
+
+MTGO's ``.dek`` is written as MTGO writes it (tests/decks/fixtures/real/README.md): every
+``<Cards>`` line carries the printing's ``CatID``; MTGO refuses or crashes on a line without
+one, so a list with a card that has no MTGO id is not written as ``.dek`` at all
+(:class:`MissingMtgoIds`); MTGO's plain text import (:func:`mtgo_text`) needs names only.
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from xml.sax.saxutils import escape as xml_escape
 
-ARENA, MTGO_DEK, COCKATRICE, TEXT = "arena", "dek", "cod", "txt"
+ARENA, MTGO_DEK, MTGO_TEXT, COCKATRICE, TEXT = "arena", "dek", "mtgo", "cod", "txt"
 
 
 @dataclass(frozen=True)
@@ -27,10 +34,39 @@ class Entry:
     front: str = ""  # what Arena, MTGO and Cockatrice call it, when not ``name``
     set_code: str = ""
     number: str = ""  # collector number in that set
+    mtgo_id: int | None = None  # MTGO's CatID of the printing
+    mtgo_foil_id: int | None = None
+    foil: bool = False  # drafted as a foil (the .dek then names the foil CatID when known)
 
     @property
     def client_name(self) -> str:
         return self.front or self.name
+
+    @property
+    def mtgo_name(self) -> str:
+        """MTGO's name: the front face; a split card's halves joined by one slash (``Fire/Ice``)."""
+        return self.front or self.name.replace(" // ", "/")
+
+    @property
+    def cat_id(self) -> int | None:
+        return (self.mtgo_foil_id or self.mtgo_id) if self.foil else self.mtgo_id
+
+
+class MissingMtgoIds(ValueError):
+    """The list has cards without an MTGO id: no ``.dek`` can name them."""
+
+    def __init__(self, names: list[str]):
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def missing_mtgo_ids(deck: Decklist) -> list[str]:
+    """The MTGO names of the cards that have no MTGO id, each once, in list order."""
+    names: list[str] = []
+    for e in (*deck.main, *deck.sideboard):
+        if e.count > 0 and e.cat_id is None and e.mtgo_name not in names:
+            names.append(e.mtgo_name)
+    return names
 
 
 @dataclass(frozen=True)
@@ -79,17 +115,44 @@ def _xml(root: ET.Element) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+_DEK_HEAD = (
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
+    "  <NetDeckID>0</NetDeckID>",
+    "  <PreconstructedDeckID>0</PreconstructedDeckID>",
+)
+
+
+def _attribute(value: str) -> str:
+    return xml_escape(value, {'"': "&quot;"})
+
+
 def mtgo_dek(deck: Decklist) -> str:
-    """MTGO's .dek XML: one ``<Cards Quantity Sideboard Name/>`` per entry (no CatID: the
-    catalogue has no MTGO ids, and MTGO matches the name)."""
-    root = ET.Element("Deck")
-    ET.SubElement(root, "NetDeckID").text = "0"
-    ET.SubElement(root, "PreconstructedDeckID").text = "0"
+    """MTGO's .dek XML, line for line as MTGO saves one (Windows line ends, two-space indent,
+    ``<Cards CatID Quantity Sideboard Name Annotation />``). Raises :class:`MissingMtgoIds`
+    when a card has no MTGO id."""
+    missing = missing_mtgo_ids(deck)
+    if missing:
+        raise MissingMtgoIds(missing)
+    lines = list(_DEK_HEAD)
     for side, entries in (("false", deck.main), ("true", deck.sideboard)):
         for e in entries:
             if e.count > 0:
-                ET.SubElement(root, "Cards", Quantity=str(e.count), Sideboard=side, Name=e.client_name)
-    return _xml(root)
+                lines.append(
+                    f'  <Cards CatID="{e.cat_id}" Quantity="{e.count}" Sideboard="{side}" '
+                    f'Name="{_attribute(e.mtgo_name)}" Annotation="0" />'
+                )
+    lines.append("</Deck>")
+    return "\r\n".join(lines) + "\r\n"
+
+
+def mtgo_text(deck: Decklist) -> str:
+    """MTGO's plain text import: ``4 Name`` lines with MTGO's names, a blank line,
+    ``Sideboard`` and its lines (Windows line ends, as MTGO saves its own .txt)."""
+    parts = ["\r\n".join(_lines(deck.main, lambda e: e.mtgo_name))]
+    if deck.sideboard:
+        parts.append("Sideboard\r\n" + "\r\n".join(_lines(deck.sideboard, lambda e: e.mtgo_name)))
+    return "\r\n\r\n".join(parts) + "\r\n"
 
 
 def cockatrice(deck: Decklist) -> str:
@@ -108,6 +171,7 @@ def cockatrice(deck: Decklist) -> str:
 FORMATS: dict[str, Format] = {
     ARENA: Format(ARENA, "arena.txt", "text/plain; charset=utf-8", arena),
     MTGO_DEK: Format(MTGO_DEK, "dek", "application/xml; charset=utf-8", mtgo_dek),
+    MTGO_TEXT: Format(MTGO_TEXT, "mtgo.txt", "text/plain; charset=utf-8", mtgo_text),
     COCKATRICE: Format(COCKATRICE, "cod", "application/xml; charset=utf-8", cockatrice),
     TEXT: Format(TEXT, "txt", "text/plain; charset=utf-8", plain_text),
 }

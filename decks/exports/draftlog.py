@@ -1,19 +1,24 @@
 """A seat's picks as MTGO's draft-log text (what MTGO saves and log viewers read), plain Python.
 
     Event #: 12-1
-    Time:    12/02/2026 11:00:00 PM
+    Time:    12/2/2026 11:00:00 PM
     Players:
         Alice
     --> Bob
 
-    ------ ISD ------
+    ------ ISD ------␠
 
     Pack 1 pick 1:
         Moon Heron
     --> Delver of Secrets
 
 Card names are the clients' (a DFC by its front face). Without the packs (a player's own log
-before decklists are published) each pick lists only the card taken.
+before decklists are published) each pick lists only the card taken. (``␠`` above marks the space
+MTGO writes after the round header.)
+
+Byte for byte in shape as MTGO writes it (tests/decks/fixtures/real/README.md): Windows line
+ends, ``Time:`` and four spaces, the date and time unpadded (``2/6/2026 8:14:11 PM``), and a
+space after each round's ``------ SET ------`` header.
 """
 
 from __future__ import annotations
@@ -31,6 +36,13 @@ class LoggedPick:
     pack: tuple[str, ...] | None = None  # every card the pack held, the taken one among them
 
 
+def mtgo_time(moment: dt.datetime) -> str:
+    """MTGO's US-style time: month/day/year and a 12-hour clock, no zero padding of the month,
+    day or hour (``2/6/2026 8:14:11 PM``)."""
+    hour = moment.hour % 12 or 12
+    return f"{moment.month}/{moment.day}/{moment.year} {hour}:{moment:%M:%S} {'AM' if moment.hour < 12 else 'PM'}"
+
+
 def mtgo_draft_log(
     *,
     event_id: str,
@@ -42,7 +54,7 @@ def mtgo_draft_log(
 ) -> str:
     lines = [
         f"Event #: {event_id}",
-        f"Time:    {started.strftime('%m/%d/%Y %I:%M:%S %p') if started else ''}",
+        f"Time:    {mtgo_time(started) if started else ''}",
         "Players:",
     ]
     lines += [("--> " if i == me else "    ") + name for i, name in enumerate(players)]
@@ -52,7 +64,7 @@ def mtgo_draft_log(
         if p.round != current:
             current = p.round
             label = round_labels[p.round - 1] if 0 < p.round <= len(round_labels) else "CUBE"
-            lines += [f"------ {label} ------", ""]
+            lines += [f"------ {label} ------ ", ""]
         lines.append(f"Pack {p.round} pick {p.pick}:")
         if p.pack is None:
             lines.append(f"--> {p.taken}")
@@ -64,4 +76,4 @@ def mtgo_draft_log(
                 marked = marked or mine
                 lines.append(("--> " if mine else "    ") + name)
         lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\r\n".join(lines) + "\r\n"

@@ -3,9 +3,11 @@
 One row per pick: ``expansion, event_type, draft_id, draft_time, rank, event_match_wins,
 event_match_losses, pack_number, pick_number, pick, pick_maindeck_rate,
 pick_sideboard_in_rate``, then ``pack_card_<name>`` (copies in the pack at that pick, the
-pick among them) and ``pool_<name>`` (copies already drafted) for every card of the set.
-Pack and pick numbers count from 0, as in 17lands' files. Columns we have no data for (rank,
-match record, play rates) are empty. docs/pick-data.md is the user's guide.
+pick among them) and ``pool_<name>`` (copies already drafted) for every card of the set, and
+last ``user_n_games_bucket, user_game_win_rate_bucket`` (17lands appended these two; readers
+of current files such as spells-mtg require them). Pack and pick numbers count from 0, as in
+17lands' files. Columns we have no data for (rank, match record, play rates, the player's
+buckets) are empty. docs/pick-data.md is the user's guide.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ FIXED = [
     "pick_maindeck_rate",
     "pick_sideboard_in_rate",
 ]
+# After the card columns, as in 17lands' current files; we have no games to bucket players by.
+TRAILING = ["user_n_games_bucket", "user_game_win_rate_bucket"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class Draft:
 
 def columns(card_names: Iterable[str]) -> list[str]:
     names = sorted(set(card_names))
-    return FIXED + [f"pack_card_{n}" for n in names] + [f"pool_{n}" for n in names]
+    return FIXED + [f"pack_card_{n}" for n in names] + [f"pool_{n}" for n in names] + TRAILING
 
 
 def card_names(set_cards: Iterable[str], drafts: Iterable[Draft]) -> list[str]:
@@ -73,6 +77,7 @@ def rows(*, expansion: str, event_type: str, drafts: Sequence[Draft], names: Seq
                 + ["", ""]
                 + [pack[n] for n in names]
                 + [pool[n] for n in names]
+                + ["" for _ in TRAILING]
             )
             pool[p.taken] += 1
     return out

@@ -41,10 +41,11 @@ def export_deck(request, pk: int):
     deck = visible_deck_page(request, pk)
     try:
         fmt = exporting.export_format(request.GET.get("format"))
+        text = exporting.render(fmt, exporting.deck_list(deck))
     except DomainError as exc:
         return _refusal(exc)
     stem = f"deck-{deck.registration.name}"
-    return _download(fmt.write(exporting.deck_list(deck)), exporting.file_name(stem, fmt), fmt.content_type)
+    return _download(text, exporting.file_name(stem, fmt), fmt.content_type)
 
 
 @login_required
@@ -54,10 +55,10 @@ def export_pool(request, event_id: int):
     try:
         registration = selectors.access_registration(request.user, event, int(raw_id) if raw_id.isdigit() else None)
         fmt = exporting.export_format(request.GET.get("format"))
-        decklist = exporting.require_pool_list(registration)
+        text = exporting.render(fmt, exporting.require_pool_list(registration))
     except DomainError as exc:
         return _refusal(exc)
-    return _download(fmt.write(decklist), exporting.file_name(f"pool-{registration.name}", fmt), fmt.content_type)
+    return _download(text, exporting.file_name(f"pool-{registration.name}", fmt), fmt.content_type)
 
 
 @login_required

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from decks import adapter, error_codes, parsers, selectors, services
+from decks import adapter, error_codes, exporting, parsers, selectors, services
 from decks.builder import builder_data
 from decks.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
@@ -146,6 +146,7 @@ def my_deck(request, event_id: int):
             "pool_export": reverse("decks:export-pool", args=[event.pk])
             + (f"?registration={registration.pk}" if registration != own else ""),
             "pool_export_sep": "&" if registration != own else "?",
+            "pool_dek_missing": exporting.pool_dek_missing(registration) if pool_rows else [],
             "builder": builder,
             # A count sent back unchecked (a bad form) counts as none.
             "main_total": sum(int(n) for n in [*main_counts.values(), *basic_counts.values()] if str(n).isdigit()),
@@ -251,6 +252,7 @@ def deck_detail(request, pk: int):
             if (staff or owner)
             else [],
             "checks": [(c, selectors.check_penalty_links(c)) for c in checks],
+            "dek_missing": exporting.dek_missing(exporting.deck_list(deck)),
         },
     )
 

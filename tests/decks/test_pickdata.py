@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from decks.exports.pickdata import FIXED, Draft, SeenPick, columns, write_csv
+from decks.exports.pickdata import FIXED, TRAILING, Draft, SeenPick, columns, write_csv
 
 SET = ["Delver of Secrets", "Moon Heron", "Think Twice", "Island"]
 DRAFT = Draft(
@@ -25,7 +25,8 @@ def read(text: str) -> list[dict]:
 
 
 def test_columns_are_the_fixed_ones_then_pack_and_pool_per_card():
-    assert columns(["b", "a"]) == FIXED + ["pack_card_a", "pack_card_b", "pool_a", "pool_b"]
+    assert columns(["b", "a"]) == FIXED + ["pack_card_a", "pack_card_b", "pool_a", "pool_b"] + TRAILING
+    assert TRAILING == ["user_n_games_bucket", "user_game_win_rate_bucket"]
     assert FIXED[:3] == ["expansion", "event_type", "draft_id"] and FIXED[7:10] == [
         "pack_number",
         "pick_number",
@@ -44,6 +45,7 @@ def test_one_row_per_pick_with_pack_contents_and_the_pool_before_the_pick():
     assert (second["pick_number"], second["pool_Delver of Secrets"], second["pack_card_Island"]) == ("1", "1", "1")
     assert (third["pack_number"], third["pick_number"], third["pool_Think Twice"]) == ("1", "0", "1")
     assert first["rank"] == first["event_match_wins"] == ""
+    assert first["user_n_games_bucket"] == first["user_game_win_rate_bucket"] == ""  # no games to bucket by
 
 
 def test_a_card_outside_the_set_list_gets_columns_too_and_rows_sort_by_random_id():

@@ -221,3 +221,52 @@ def test_meld_card_has_the_melded_face_second(empty_catalogue, source):
     assert Card.objects.filter(name__startswith="Gisela, the Broken Blade // Brisela").exists()
     assert not Card.objects.filter(name="Brisela, Voice of Nightmares").exists()
     assert Card.objects.filter(layout="meld").count() == 6
+
+
+def test_mtgjson_printings_carry_their_mtgo_ids():
+    """The seed's ISD and ZNR come from MTGJSON: ``identifiers.mtgoId``/``mtgoFoilId`` land on
+    each printing (the .dek's CatID). ZNR's MTGJSON file has no foil ids."""
+    delver = Printing.objects.get(card_set__code="ISD", collector_number="51")
+    assert (delver.mtgo_id, delver.mtgo_foil_id) == (42436, 42437)
+    sejiri = Printing.objects.get(card__name=SEJIRI, card_set__code="ZNR", collector_number="37")
+    assert (sejiri.mtgo_id, sejiri.mtgo_foil_id) == (83017, None)
+    records = json.load(gzip.open(DATA / "mtgjson/ISD.json.gz"))["data"]["cards"]
+    with_ids = {r["number"] for r in records if r.get("identifiers", {}).get("mtgoId")}
+    stored = set(
+        Printing.objects.filter(card_set__code="ISD", mtgo_id__isnull=False).values_list("collector_number", flat=True)
+    )
+    assert stored == with_ids
+
+
+def test_a_scryfall_printing_carries_its_mtgo_ids_and_a_record_without_them_keeps_them(tmp_path, empty_catalogue):
+    import_card_file(DATA / "scryfall/chk.json.gz")
+    akki = Printing.objects.get(card__name=AKKI, card_set__code="CHK")
+    assert (akki.mtgo_id, akki.mtgo_foil_id) == (21237, 21238)
+    # The same printing again from a record without MTGO ids: the stored ids stay.
+    record = next(c for c in json.load(gzip.open(DATA / "scryfall/chk.json.gz")) if c["name"] == AKKI)
+    record.pop("mtgo_id")
+    record.pop("mtgo_foil_id")
+    record["rarity"] = "rare"  # a change, so the printing is written again
+    path = tmp_path / "akki.json"
+    path.write_text(json.dumps([record]))
+    assert import_card_file(path).updated == 1
+    akki.refresh_from_db()
+    assert (akki.rarity, akki.mtgo_id, akki.mtgo_foil_id) == ("rare", 21237, 21238)
+
+
+def test_the_migration_fills_the_mtgo_ids_of_a_catalogue_imported_before_them():
+    """cards 0004 reads the bundled MTGJSON files for printings stored without ids."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("cards.migrations.0004_printing_mtgo_ids")
+    from_mtgjson = Printing.objects.filter(mtgjson_uuid__isnull=False)
+    imported = set(from_mtgjson.values_list("pk", "mtgo_id", "mtgo_foil_id"))
+    Printing.objects.update(mtgo_id=None, mtgo_foil_id=None)
+    migration.fill_from_bundled_mtgjson(apps, None)
+    delver = Printing.objects.get(card_set__code="ISD", collector_number="51")
+    assert (delver.mtgo_id, delver.mtgo_foil_id) == (42436, 42437)
+    assert set(from_mtgjson.values_list("pk", "mtgo_id", "mtgo_foil_id")) == imported  # as the importer left them
+    # Scryfall's CHK printings get theirs at their next import.
+    assert not Printing.objects.filter(mtgjson_uuid__isnull=True, mtgo_id__isnull=False).exists()

@@ -146,7 +146,9 @@ def test_the_organiser_downloads_every_pool_and_deck_as_one_zip(built, users):
         names = archive.namelist()
         folder = "pod-1/seat-1-alice"
         assert {
-            f"{folder}/{stem}.{ext}" for stem in ("deck", "pool") for ext in ("arena.txt", "dek", "cod", "txt")
+            f"{folder}/{stem}.{ext}"
+            for stem in ("deck", "pool")
+            for ext in ("arena.txt", "dek", "mtgo.txt", "cod", "txt")
         } == set(names)  # Bob and Carol have neither a seat nor a deck
         assert "1 Delver of Secrets (ISD) 51" in archive.read(f"{folder}/deck.arena.txt").decode()
     one_pod = login(users["org"]).get(f"/decks/events/{event.pk}/exports.zip", {"pod": pod.pk})

@@ -81,7 +81,7 @@ def test_the_mtgo_log_names_a_dfc_by_its_front(drafted, users):
     Registration.objects.filter(pk=seat.registration_id).update(user=users["carol"])
     text = login(users["carol"]).get(f"/decks/drafts/{seat.pk}/mtgo.txt").content.decode()
     front = dfc_pick.draft_card.card.faces.get(position=0).name
-    assert f"--> {front}\n" in text and dfc_pick.draft_card.card.name not in text
+    assert f"--> {front}\r\n" in text and dfc_pick.draft_card.card.name not in text
 
 
 def test_only_the_player_and_staff_read_a_log_until_the_organiser_makes_it_public(drafted, users):
