@@ -154,7 +154,7 @@ def _staff_call(request, call_id: int) -> JudgeCall:
 def call_context(request, call_id: int):
     """The table's context for the judge at the call (staff only: decklists and penalties)."""
     call = _staff_call(request, call_id)
-    context = call_context_builder.call_context(call, timezone.now())
+    context = call_context_builder.call_context(call, timezone.now(), request.user)
     context["title"] = _("Judge call #%(id)s") % {"id": call.pk}
     return _no_store(render(request, "judgecalls/context.html", context))
 
