@@ -129,6 +129,8 @@ def _penalty_url(call: JudgeCall, registration: Registration) -> str:
         params["pod"] = call.seat.pod_id if call.seat is not None else ""
         where = _("Judge call #%(id)s") % {"id": call.pk}
     params["description"] = f"{where}: {call.reason}" if call.reason else where
+    # Issued, the form comes back to the call with the new penalty chosen to close it.
+    params["next"] = reverse("judgecalls:context", args=[call.pk])
     return f"{reverse('penalties:new')}?{urlencode(params)}"
 
 

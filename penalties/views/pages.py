@@ -3,6 +3,8 @@ the player's own penalties and appeals, reports. Every view checks who asks, per
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -10,6 +12,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
@@ -117,6 +120,7 @@ def issue(request):
         )
     event = _event_or_404(event_id)
     on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
+    back = _return_path(request, request.POST.get("next") or request.GET.get("next"))
     status = 200
     if request.method == "POST":
         form = IssueForm(request.POST, event=event)
@@ -130,6 +134,8 @@ def issue(request):
                 messages.success(
                     request, gettext("Penalty recorded; it is final (the head judge may still review it).")
                 )
+            if back:  # where the form was opened from (a judge call), with the penalty to link
+                return redirect(f"{back}?{urlencode({'penalty': penalty.pk})}")
             return redirect("penalties:detail", pk=penalty.pk)
         status = 400
     else:
@@ -142,9 +148,17 @@ def issue(request):
             "event": event,
             "form": form,
             "infractions": selectors.infractions(),
+            "next": back,
         },
         status=status,
     )
+
+
+def _return_path(request, target: str | None) -> str:
+    """A path on this site, without a query, that a form returns to; "" for anything else."""
+    if not target or not target.startswith("/") or "?" in target:
+        return ""
+    return target if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}) else ""
 
 
 def _issue_from(form: IssueForm, request, event: Event):
