@@ -163,3 +163,21 @@ def test_a_call_from_a_draft_seat_shows_the_pack_pick_and_neighbours(cube_names)
         place = draft_place(call, viewer)
         assert place is not None and place.pack is None and place.pick_number == 1
     assert browser(drafters[3]).get(reverse("judgecalls:context", args=[call.pk])).status_code in (403, 404)
+
+
+DRAFT_WORDS = ("The draft", "Neighbour on the left", "Neighbour on the right", "Passing direction", "The pack in front")
+
+
+@pytest.mark.parametrize("accept", ["pt-br", "es", "it", "ru"])
+def test_the_draft_call_context_is_in_the_readers_language(cube_names, accept):  # noqa: F811
+    organiser, judge = UserFactory(username="org"), UserFactory(username="judge")
+    drafters = [UserFactory(username=f"drafter{i}") for i in range(8)]
+    pod = make_pod(organiser, drafters, cube_names, pick_timer=False, now=T0)
+    EventStaffFactory(event=pod.event, user=judge, role="judge")
+    seat = Seat.objects.get(pod=pod, position=3)
+    call = services.call_from_seat(seat_id=seat.pk, actor=drafters[3], now=T0)
+    page = browser(judge).get(reverse("judgecalls:context", args=[call.pk]), HTTP_ACCEPT_LANGUAGE=accept)
+    text = page.content.decode()
+    assert 'id="call-draft"' in text and 'id="call-resolve"' in text
+    for word in (*DRAFT_WORDS, "Hidden information", "No penalty linked", "Penalty issued for this call"):
+        assert word not in text, (accept, word)
