@@ -70,7 +70,7 @@ def _deck(registration: Registration) -> tuple[Deck | None, dict[str, Any] | Non
 
 
 def _seat_name(seat: Seat) -> str:
-    return seat.registration.name if seat.registration_id else _("Automatic drafter")
+    return seat.registration.name if seat.registration is not None else _("Automatic drafter")
 
 
 def draft_place(call: JudgeCall, viewer) -> DraftPlace | None:

@@ -625,10 +625,11 @@ def review_penalty(
 def _appeal_can_be_heard(penalty: Penalty) -> bool:
     """MTR 2.9: an appeal goes to a head judge who did not make the ruling; a penalty the only
     head judge issued has nobody above it."""
-    if penalty.issued_by is None or not permissions.is_head_judge(penalty.issued_by, penalty.event_id):
+    issuer = penalty.issued_by
+    if issuer is None or not permissions.is_head_judge(issuer, penalty.event_id):
         return True
     heads = EventStaff.objects.filter(event_id=penalty.event_id, role=StaffRole.HEAD_JUDGE)
-    return heads.exclude(user_id=penalty.issued_by_id).exists()
+    return heads.exclude(user_id=issuer.pk).exists()
 
 
 @transaction.atomic

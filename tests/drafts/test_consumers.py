@@ -212,7 +212,7 @@ async def test_a_handed_over_seat_closes_the_old_players_socket_at_the_change(po
 
 async def frames_until(ws, kind: str) -> list[dict]:
     """The frames a socket receives up to and including the first of type ``kind``."""
-    frames = []
+    frames: list[dict] = []
     while not frames or frames[-1]["type"] != kind:
         frames.append(await ws.receive_json_from(timeout=5))
     return frames

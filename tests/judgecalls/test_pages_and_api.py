@@ -162,7 +162,9 @@ def test_a_call_is_linked_to_a_penalty_chosen_from_its_players_penalties(floor):
         f"/api/judge-calls/{call.pk}/resolve/", {"outcome": "penalty", "penalty_id": theirs.pk}, format="json"
     )
     assert wrong.status_code == 400 and wrong.json()["errors"][0]["code"] == "penalty_mismatch"
-    judge.post(reverse("judgecalls:step", args=[call.pk, "resolve"]), {"outcome": "penalty", "penalty_id": str(mine.pk)})
+    judge.post(
+        reverse("judgecalls:step", args=[call.pk, "resolve"]), {"outcome": "penalty", "penalty_id": str(mine.pk)}
+    )
     assert JudgeCall.objects.get(pk=call.pk).penalty == mine
 
 
