@@ -622,7 +622,7 @@ def review_penalty(
     return record
 
 
-def _appeal_can_be_heard(penalty: Penalty) -> bool:
+def appeal_can_be_heard(penalty: Penalty) -> bool:
     """MTR 2.9: an appeal goes to a head judge who did not make the ruling; a penalty the only
     head judge issued has nobody above it."""
     issuer = penalty.issued_by
@@ -647,7 +647,7 @@ def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appea
         )
     if Appeal.objects.filter(penalty=record).exists():
         raise ConflictError(error_codes.ALREADY_APPEALED, gettext("You have already appealed this penalty."))
-    if not _appeal_can_be_heard(record):
+    if not appeal_can_be_heard(record):
         raise ConflictError(
             error_codes.HEAD_JUDGE_RULING_FINAL,
             gettext("The head judge issued this penalty: the head judge's ruling is final and there is no appeal."),

@@ -130,6 +130,8 @@ def issue(request):
                 messages.info(
                     request, gettext("Penalty recorded. It goes to the head judge for review before it is final.")
                 )
+            elif penalty.reviewed_at is not None and penalty.reviewed_by_id == penalty.issued_by_id:
+                messages.success(request, gettext("Penalty recorded; it is final: you issued it as the head judge."))
             else:
                 messages.success(
                     request, gettext("Penalty recorded; it is final (the head judge may still review it).")
@@ -306,7 +308,11 @@ def _render_detail(
             "own_penalty_note": permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id == user.pk,
             "can_appeal": permissions.owns_penalty(user, penalty)
             and appeal_obj is None
-            and penalty.status != PenaltyStatus.WITHDRAWN,
+            and penalty.status != PenaltyStatus.WITHDRAWN
+            and services.appeal_can_be_heard(penalty),
+            # MTR 2.9: the head judge's own ruling, final as issued
+            "by_head_judge": penalty.reviewed_at is not None and penalty.reviewed_by_id == penalty.issued_by_id,
+            "appeal_heard": services.appeal_can_be_heard(penalty),
             "statement_role": role,
             "decision_form": decision_form or DecisionForm(),
             "appeal_decision_form": appeal_decision_form or DecisionForm(),

@@ -139,6 +139,26 @@ def test_a_head_judges_penalty_is_appealed_to_another_head_judge(world):
     assert (penalty.penalty, penalty.status) == ("warning", "final")
 
 
+def test_the_pages_say_a_head_judges_penalty_is_final_and_offer_no_appeal_nobody_can_hear(world, client):
+    penalty = world.issue("tardiness", actor=world.head_judge)
+    client.force_login(world.player)
+    page = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    # another head judge of the event hears the appeal
+    assert "may appeal once to another head judge" in page and f"/penalties/{penalty.pk}/appeal/" in page
+    _sole_head_judge(world)
+    page = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    assert "final as issued, with no appeal" in page and f"/penalties/{penalty.pk}/appeal/" not in page
+    client.force_login(world.head_judge)
+    page = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    assert "another head judge must review it" not in page and "Head judge's review" not in page
+    answer = client.post(
+        f"/penalties/new/?event={world.event.pk}",
+        {"event": world.event.pk, "registration": world.other_reg.pk, "infraction": "slow_play", "description": "x"},
+        follow=True,
+    )
+    assert "it is final: you issued it as the head judge." in answer.content.decode()
+
+
 def test_the_api_issues_a_head_judges_penalty_final(world):
     _sole_head_judge(world)
     response = world.client(world.head_judge).post(
