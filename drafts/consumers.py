@@ -452,6 +452,7 @@ class SeatSocket(_PodSocket):
         super().__init__(*args, **kwargs)
         self.registration_id: int | None = None  # the player's, when authorised
         self.holder_confirmed = False  # a document since the last heartbeat showed it theirs
+        self.automatic = False  # the player's seat is drafted by an automatic drafter
 
     def topics(self) -> list[str]:
         if self.stateful:  # the pod's document holds the seat's queue too
@@ -599,7 +600,7 @@ class SeatSocket(_PodSocket):
         self.cards_url = cards_url(seat.pod.event, self.scope)
         if permissions.owns_seat(self.user, seat):
             self.role, self.viewer = "player", state.Viewer(seat_ids=(seat.pk,))
-            self.registration_id = seat.registration_id
+            self.registration_id, self.automatic = seat.registration_id, seat.is_automatic
             return [seat.pod_id], seat.pk
         if permissions.sees_everything(self.user, seat.pod.event_id):
             self.role, self.event_id = "staff", seat.pod.event_id
@@ -617,7 +618,19 @@ class SeatSocket(_PodSocket):
         if seat is None or seat[3] != self.registration_id:
             return False
         self.holder_confirmed = True
+        if seat[4] and not self.automatic:
+            self.tell_automatic()
+        self.automatic = bool(seat[4])
         return True
+
+    def tell_automatic(self) -> None:
+        """The organiser just gave the seat to an automatic drafter: the player hears it at
+        once, in its own frame (before the delta that says it too)."""
+        frame: protocol.Automatic = {"type": "automatic", "seat": self.seat_id}
+        task = asyncio.get_running_loop().create_task(self.send_json(frame))
+        if self.hub is not None:
+            self.hub.pending.add(task)
+            task.add_done_callback(self.hub.pending.discard)
 
     async def astill_allowed(self) -> bool:
         # A document heard since the last heartbeat already said the seat is the player's

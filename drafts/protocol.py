@@ -244,6 +244,16 @@ class Refused(TypedDict):
     errors: list[dict]
 
 
+class Automatic(TypedDict):
+    """Seat sockets of the seat's player, both dialects: the organiser has just given the seat
+    to an automatic drafter (it picks for the player from now on; the pile stays the seat's,
+    the player's pool when the draft ends). Sent once, at the change; the seat's state says it
+    as well (``SeatInfo.is_automatic``), so a snapshot after it needs no frame."""
+
+    type: Literal["automatic"]
+    seat: int
+
+
 class Heartbeat(TypedDict):
     type: Literal["heartbeat"]
     server_time: str
@@ -269,6 +279,7 @@ ServerFrame = (
     | PickRefused
     | Readied
     | Refused
+    | Automatic
     | Heartbeat
     | Error
 )

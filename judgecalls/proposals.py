@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from decks.models import Deck, DeckCorrection
-from drafts.models import EnforcementLevel, Event, Registration
+from decks.selectors import pool_checked
+from drafts.models import DeckFormat, EnforcementLevel, Event, Registration, Seat
 from matches import selectors as match_selectors
 from matches.models import Match, RoundState
 from penalties import selectors as penalty_selectors
@@ -83,7 +86,7 @@ def _decklists(event: Event, now, catalogue) -> list[Proposal]:
         return []
     out = []
     with_deck = set(Deck.objects.filter(event=event).values_list("registration_id", flat=True))
-    for registration in Registration.objects.filter(event=event).exclude(pk__in=with_deck).order_by("pk"):
+    for registration in _expected_to_register(event).exclude(pk__in=with_deck).order_by("pk"):
         out.append(
             Proposal(
                 f"decklist:{registration.pk}",
@@ -103,6 +106,17 @@ def _decklists(event: Event, now, catalogue) -> list[Proposal]:
             )
         )
     return out
+
+
+def _expected_to_register(event: Event):
+    """Who owes the event a decklist. Once the pods are seated, a limited deck is built from a
+    seat's pile (or a sealed pool): a player with neither, such as the one whose seat was handed
+    to another player, has nothing to register (the seat's new holder owes its deck)."""
+    registrations = Registration.objects.filter(event=event)
+    seated = Seat.objects.filter(pod__event=event, registration__isnull=False)
+    if event.deck_format != DeckFormat.LIMITED or not pool_checked(event) or not seated.exists():
+        return registrations
+    return registrations.filter(Q(pk__in=seated.values("registration_id")) | Q(sealed_pool__isnull=False))
 
 
 def _timeout_picks(event: Event, now, catalogue) -> list[Proposal]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from judgecalls.models import CallStatus, JudgeCall
+from penalties.models import Penalty, PenaltyStatus
 
 # How long the caller's box says their call was resolved (then it offers the button alone).
 RESOLVED_NOTICE = timedelta(minutes=10)
@@ -39,6 +40,36 @@ def open_calls(event_id: int) -> list[JudgeCall]:
 
 def recently_resolved(event_id: int, limit: int = 10) -> list[JudgeCall]:
     return list(_base().filter(event_id=event_id, status=CallStatus.RESOLVED).order_by("-resolved_at", "-pk")[:limit])
+
+
+def call_players(call: JudgeCall) -> set[int]:
+    """The registrations a penalty linked to the call may be for: the caller, and at a table
+    both players (``services.resolve_call`` checks the same)."""
+    players = {call.caller_id}
+    if call.match is not None:
+        players |= {p for p in (call.match.player_a_id, call.match.player_b_id) if p is not None}
+    return players
+
+
+def linkable_penalties(calls: list[JudgeCall]) -> dict[int, list[Penalty]]:
+    """For each call, the event's penalties of its players that a judge may link to it (not
+    withdrawn), newest first: what the resolve form offers instead of a bare number."""
+    if not calls:
+        return {}
+    players = {call.pk: call_players(call) for call in calls}
+    penalties = list(
+        Penalty.objects.filter(
+            event_id__in={call.event_id for call in calls},
+            registration_id__in=set().union(*players.values()),
+        )
+        .exclude(status=PenaltyStatus.WITHDRAWN)
+        .select_related("registration", "infraction")
+        .order_by("-issued_at", "-pk")
+    )
+    return {
+        call.pk: [p for p in penalties if p.event_id == call.event_id and p.registration_id in players[call.pk]]
+        for call in calls
+    }
 
 
 def age_seconds(call: JudgeCall, now) -> int:

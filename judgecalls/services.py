@@ -18,7 +18,7 @@ from drafts.access import Permission, authorize
 from drafts.models import Event, Seat
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from judgecalls import error_codes, live
+from judgecalls import error_codes, live, selectors
 from judgecalls import proposals as site_proposals
 from judgecalls.models import MAX_REASON, CallStatus, JudgeCall, Outcome
 from matches import live as match_live
@@ -252,11 +252,8 @@ def _call_penalty(call: JudgeCall, penalty_id) -> Penalty:
         raise DomainError(error_codes.PENALTY_REQUIRED, _("Name the penalty issued for this call."), field="penalty")
     if not isinstance(penalty_id, int) or isinstance(penalty_id, bool):
         raise DomainError(error_codes.INVALID, _("The penalty is a number."), field="penalty")
-    players: set[int | None] = {call.caller_id}
-    if call.match is not None:
-        players |= {call.match.player_a_id, call.match.player_b_id}
     penalty = Penalty.objects.filter(
-        pk=penalty_id, event_id=call.event_id, registration_id__in={p for p in players if p is not None}
+        pk=penalty_id, event_id=call.event_id, registration_id__in=selectors.call_players(call)
     ).first()
     if penalty is None:
         raise DomainError(

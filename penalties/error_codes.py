@@ -24,6 +24,8 @@ PENALTY_REQUIRED = "penalty_required"  # upgrade/downgrade without the new penal
 INVALID_TRANSITION = "invalid_transition"  # e.g. "upgrade" to a lighter penalty
 PENALTY_WITHDRAWN = "penalty_withdrawn"  # a withdrawn penalty takes no further decisions
 CANNOT_REVIEW_OWN_PENALTY = "cannot_review_own_penalty"
+# MTR 2.9: the only head judge issued it; their ruling is final, nobody hears an appeal
+HEAD_JUDGE_RULING_FINAL = "head_judge_ruling_final"
 APPEAL_DECIDED = "appeal_decided"  # the head judge's appeal decision is final
 ALREADY_APPEALED = "already_appealed"  # one appeal per penalty
 NO_APPEAL = "no_appeal"  # deciding an appeal that was never made

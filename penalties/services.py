@@ -11,7 +11,11 @@ IPG rules implemented here (our summaries, see README/docs for the sections):
   multi-day tournament (IPG 2 and 3 introductions): only that day's Warnings count; Unsporting
   Conduct — Minor counts over the whole tournament;
 - any other deviation from the default is the head judge's call, so it needs a reason and
-  goes to the review queue, as does every Game Loss or heavier penalty.
+  goes to the review queue, as does every Game Loss or heavier penalty;
+- the head judge is the final authority at the event (MTR 1.7) and their rulings are final
+  (MTR 2.9): a penalty the head judge issues is reviewed as it is issued, never left pending
+  while its Game or Match Loss already counts; the player may appeal it only to another head
+  judge of the event (an appeals judge), since with one head judge there is no second opinion.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from drafts.access import SYSTEM, Permission, authorize, recorded_user
-from drafts.models import EnforcementLevel, Event, Pod, Registration
+from drafts.models import EnforcementLevel, Event, EventStaff, Pod, Registration, StaffRole
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from penalties import error_codes, permissions
 from penalties.models import (
@@ -241,6 +245,10 @@ def issue_penalty(
     )
     expected = expected_penalty(infraction=infraction, event=event, registration_id=registration.pk, now=now)
     chosen, deviation_reason, status = _choice(expected, penalty, deviation_reason)
+    # MTR 2.9: the head judge's own ruling is final; nobody is left to review it.
+    by_head_judge = permissions.is_head_judge(actor, event)
+    if by_head_judge:
+        status = PenaltyStatus.FINAL
     record = Penalty.objects.create(
         event=event,
         registration=registration,
@@ -263,6 +271,8 @@ def issue_penalty(
         judge_statement=judge_statement,
         issued_by=actor,
         issued_at=now,
+        reviewed_by=actor if by_head_judge else None,
+        reviewed_at=now if by_head_judge else None,
     )
     _audit_issue(record, expected, actor=actor, at=now)
     penalty_changed.send(sender=Penalty, penalty=record)
@@ -612,6 +622,16 @@ def review_penalty(
     return record
 
 
+def appeal_can_be_heard(penalty: Penalty) -> bool:
+    """MTR 2.9: an appeal goes to a head judge who did not make the ruling; a penalty the only
+    head judge issued has nobody above it."""
+    issuer = penalty.issued_by
+    if issuer is None or not permissions.is_head_judge(issuer, penalty.event_id):
+        return True
+    heads = EventStaff.objects.filter(event_id=penalty.event_id, role=StaffRole.HEAD_JUDGE)
+    return heads.exclude(user_id=issuer.pk).exists()
+
+
 @transaction.atomic
 def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appeal:
     """The penalised player appeals to the head judge (once per penalty)."""
@@ -627,6 +647,11 @@ def appeal_penalty(*, penalty_id: int, actor, statement: str, now=None) -> Appea
         )
     if Appeal.objects.filter(penalty=record).exists():
         raise ConflictError(error_codes.ALREADY_APPEALED, gettext("You have already appealed this penalty."))
+    if not appeal_can_be_heard(record):
+        raise ConflictError(
+            error_codes.HEAD_JUDGE_RULING_FINAL,
+            gettext("The head judge issued this penalty: the head judge's ruling is final and there is no appeal."),
+        )
     appeal = Appeal.objects.create(penalty=record, statement=statement, submitted_by=actor, submitted_at=now)
     _audit(
         record,

@@ -83,7 +83,9 @@ def seat_context(seat, *, is_player: bool, now=None) -> dict:
         "board": board,
         "clock": clock_for(summary, head),
         "is_player": is_player,
-        "can_pick": is_player and state == PodState.DRAFTING and head is not None,
+        # The organiser gave the seat to an automatic drafter: it picks, the player only watches.
+        "automatic": is_player and view["seat"]["is_automatic"],
+        "can_pick": is_player and not view["seat"]["is_automatic"] and state == PodState.DRAFTING and head is not None,
         "waiting_ready": waiting_ready,
         "deck_url": (
             deck_registration_url(seat.pod.event_id)

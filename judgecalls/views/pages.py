@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from drafts import permissions
 from drafts.access import Permission, access_event, authorize
 from drafts.models import Event, Seat
-from draftsite.forms import posted
+from draftsite.forms import posted, whole_number
 from draftsite.pages import on_page, run
 from judgecalls import context as call_context_builder
 from judgecalls import forms, selectors, services
@@ -104,10 +104,13 @@ def _staff_event(request, event_id: int) -> Event:
 def _queue_context(request, event: Event) -> dict:
     now = timezone.now()
     calls = selectors.open_calls(event.pk)
+    linkable = selectors.linkable_penalties(calls)
     return {
         "event": event,
         "now": now,
-        "rows": [{"call": c, "age_minutes": selectors.age_seconds(c, now) // 60} for c in calls],
+        "rows": [
+            {"call": c, "age_minutes": selectors.age_seconds(c, now) // 60, "penalties": linkable[c.pk]} for c in calls
+        ],
         "resolved": selectors.recently_resolved(event.pk),
         "me": request.user,
     }
@@ -154,8 +157,11 @@ def _staff_call(request, call_id: int) -> JudgeCall:
 def call_context(request, call_id: int):
     """The table's context for the judge at the call (staff only: decklists and penalties)."""
     call = _staff_call(request, call_id)
-    context = call_context_builder.call_context(call, timezone.now())
+    context = call_context_builder.call_context(call, timezone.now(), request.user)
     context["title"] = _("Judge call #%(id)s") % {"id": call.pk}
+    # Back from the penalty form (``?penalty=<id>``): that penalty is chosen to close the call.
+    context["linkable"] = selectors.linkable_penalties([call])[call.pk]
+    context["chosen_penalty"] = whole_number(request.GET.get("penalty"), 2**31)
     return _no_store(render(request, "judgecalls/context.html", context))
 
 

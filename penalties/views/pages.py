@@ -3,6 +3,8 @@ the player's own penalties and appeals, reports. Every view checks who asks, per
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -10,6 +12,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
@@ -117,6 +120,7 @@ def issue(request):
         )
     event = _event_or_404(event_id)
     on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
+    back = _return_path(request, request.POST.get("next") or request.GET.get("next"))
     status = 200
     if request.method == "POST":
         form = IssueForm(request.POST, event=event)
@@ -126,10 +130,14 @@ def issue(request):
                 messages.info(
                     request, gettext("Penalty recorded. It goes to the head judge for review before it is final.")
                 )
+            elif penalty.reviewed_at is not None and penalty.reviewed_by_id == penalty.issued_by_id:
+                messages.success(request, gettext("Penalty recorded; it is final: you issued it as the head judge."))
             else:
                 messages.success(
                     request, gettext("Penalty recorded; it is final (the head judge may still review it).")
                 )
+            if back:  # where the form was opened from (a judge call), with the penalty to link
+                return redirect(f"{back}?{urlencode({'penalty': penalty.pk})}")
             return redirect("penalties:detail", pk=penalty.pk)
         status = 400
     else:
@@ -142,9 +150,17 @@ def issue(request):
             "event": event,
             "form": form,
             "infractions": selectors.infractions(),
+            "next": back,
         },
         status=status,
     )
+
+
+def _return_path(request, target: str | None) -> str:
+    """A path on this site, without a query, that a form returns to; "" for anything else."""
+    if not target or not target.startswith("/") or "?" in target:
+        return ""
+    return target if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}) else ""
 
 
 def _issue_from(form: IssueForm, request, event: Event):
@@ -292,7 +308,11 @@ def _render_detail(
             "own_penalty_note": permissions.is_head_judge(user, penalty.event_id) and penalty.issued_by_id == user.pk,
             "can_appeal": permissions.owns_penalty(user, penalty)
             and appeal_obj is None
-            and penalty.status != PenaltyStatus.WITHDRAWN,
+            and penalty.status != PenaltyStatus.WITHDRAWN
+            and services.appeal_can_be_heard(penalty),
+            # MTR 2.9: the head judge's own ruling, final as issued
+            "by_head_judge": penalty.reviewed_at is not None and penalty.reviewed_by_id == penalty.issued_by_id,
+            "appeal_heard": services.appeal_can_be_heard(penalty),
             "statement_role": role,
             "decision_form": decision_form or DecisionForm(),
             "appeal_decision_form": appeal_decision_form or DecisionForm(),

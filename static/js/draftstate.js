@@ -360,6 +360,9 @@
     return h + "  </section>\n";
   }
 
+  // The organiser gave the player's seat to an automatic drafter: it picks, the player watches.
+  function automatic(seat) { return canAct && !!(seat && seat.info && seat.info.is_automatic); }
+
   function seatMainHtml(seat) {
     var pod = state.pod;
     var eff = effective(pod);
@@ -368,9 +371,14 @@
     var head = queue[0] || null;
     var pile = seat ? seat.pile || [] : [];
     var paused = pod.state === "paused";
-    var canPick = canAct && pod.state === "drafting" && !!head;
+    var canPick = canAct && !automatic(seat) && pod.state === "drafting" && !!head;
     var h = "";
-    if (pod.state === "not_started") {
+    if (automatic(seat) && eff !== "deck_building" && eff !== "done") {
+      h = '<section class="empty-state live-empty automatic-seat" id="automatic-seat"><h2 tabindex="-1">' + t(gettext("Your seat is now drafted automatically")) + "</h2><p>" +
+        t(gettext("The organiser gave your seat to an automatic drafter: it picks for you as soon as a pack reaches the seat, so you no longer pick or order your pile here.")) + "</p><p>" +
+        t(gettext("Your picks so far stay in the seat's pile and the drafter's picks join them. When the draft ends, that pile is your pool: you can still build and register your deck from it. If this is a mistake, ask the organiser to hand the seat back to you.")) +
+        "</p></section>";
+    } else if (pod.state === "not_started") {
       h = '<section class="empty-state live-empty"><h2 tabindex="-1">' + t(gettext("The draft has not started yet")) + "</h2><p>" +
         t(gettext("Stay on this page: your first pack appears here as soon as the organiser starts pod %(number)s."), { number: pod.number }) + "</p></section>";
     } else if (eff === "drafting" && head) {
@@ -446,10 +454,10 @@
     return gettext("nothing (DFCs show on top)");
   }
 
-  function pileItemHtml(row, index, count) {
+  function pileItemHtml(row, index, count, acts) {
     var c = present(row);
     var id = esc(c.id);
-    var h = '<li class="pile-item' + (c.is_dfc ? " dfc" : "") + '"' + (canAct ? ' draggable="true"' : "") + ' data-card="' + id + '" data-index="' + index + '">\n';
+    var h = '<li class="pile-item' + (c.is_dfc ? " dfc" : "") + '"' + (acts ? ' draggable="true"' : "") + ' data-card="' + id + '" data-index="' + index + '">\n';
     h += '        <span class="pile-pos" aria-hidden="true">' + (index + 1) + "</span>\n";
     h += '        <details class="pile-card" id="pile-card-' + id + '"><summary><span class="pile-name">' + nameHtml(c.local_name, c.name) + "</span>" +
       (c.is_dfc ? ' <span class="tag dfc-tag">' + t(gettext("DFC")) + "</span>" : "") +
@@ -457,7 +465,7 @@
       '</span><span class="visually-hidden"> ' + esc(rarityText(c.rarity)) + "</span></summary>\n";
     h += '          <div class="pile-faces"><div>' + (c.is_dfc ? '<p class="side-label">' + t(gettext("Front")) + "</p>" : "") + faceHtml(c.front) + "</div>" +
       (c.back ? '<div><p class="side-label">' + esc(c.back.label) + "</p>" + faceHtml(c.back) + "</div>" : "") + "</div>\n        </details>\n";
-    if (canAct) {
+    if (acts) {
       var form = '<form method="post" action="' + url("pile") + '" data-api="move">' + csrfInput() + '<input type="hidden" name="card" value="' + id + '">';
       h += '        <span class="pile-moves">\n          ' + form + '<input type="hidden" name="position" value="' + (index - 1) +
         '"><button type="submit" class="icon-button" id="up-' + id + '"' + (index === 0 ? " disabled" : "") +
@@ -479,7 +487,8 @@
       h += '    <p class="pile-cover-note">' + t(gettext("The pile starts with %(pile_cover_label)s; the double-faced cards are beneath it (R17)."),
         { pile_cover_label: coverLabel(info.pile_cover) }) + "</p>\n";
     }
-    if (canAct) {
+    var acts = canAct && !automatic(seat);
+    if (acts) {
       h += '    <p class="muted small">' + t(gettext("The double-faced cards in your pile are open information: the table can see them (R15). Order the pile as you like (R17): drag a card, or use ▲ ▼.")) + "</p>\n";
       h += '    <form method="post" action="' + url("cover") + '" class="pile-cover-form" data-api="cover">' + csrfInput() + "\n";
       h += '      <label for="pile-cover">' + t(gettext("Start my pile with")) + '</label>\n      <select name="cover" id="pile-cover">' +
@@ -490,7 +499,7 @@
     }
     h += '\n    <ol class="pile-list" aria-labelledby="pile-title">\n      ';
     h += pile.length
-      ? pile.map(function (row, index) { return pileItemHtml(row, index, pile.length); }).join("")
+      ? pile.map(function (row, index) { return pileItemHtml(row, index, pile.length, acts); }).join("")
       : '<li class="pile-empty muted">' + t(gettext("No cards yet: your picks land here.")) + "</li>";
     return h + "\n    </ol>\n  </section>\n";
   }
@@ -589,7 +598,7 @@
       return {
         status: { input: [pod, head && [head.pick_number, head.deadline, head.remaining_ms], queue.length], draw: function () { return seatStatusHtml(seat); } },
         main: { input: [pod, head, info, pileNames, effective(pod) === "reviewing" ? readyCount : 0], draw: function () { return seatMainHtml(seat); } },
-        pile: { input: [seat && seat.pile, info && info.pile_cover], draw: function () { return seatPileHtml(seat); } },
+        pile: { input: [seat && seat.pile, info && info.pile_cover, info && info.is_automatic], draw: function () { return seatPileHtml(seat); } },
         board: { input: [state.board, boardDirection(pod), info && info.position], draw: function () { return seatBoardHtml(seat); } },
       };
     }
@@ -764,6 +773,12 @@
       syncing = false;
       loadSheet(message.cards_url);
       render();
+    } else if (message.type === "automatic") {
+      // The organiser just gave this seat to an automatic drafter (drafts/protocol.py Automatic):
+      // say so now; the delta that says it too may follow.
+      var mine = mySeat();
+      if (mine && mine.info && String(message.seat) === String(seatId)) { mine.info.is_automatic = true; render(); }
+      if (canAct && window.Live && window.Live.flash) window.Live.flash(gettext("Your seat is now drafted automatically"), "warn");
     } else if (message.type === "delta") {
       if (!state || syncing) return;
       var applied = false;

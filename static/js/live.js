@@ -365,7 +365,7 @@
         // after draft.js has heard the answer, as a "delta" frame of its own used to be.
         message = { type: "delta", deltas: message.deltas };
       }
-      if (message.type === "snapshot" || message.type === "delta" || message.type === "summary") {
+      if (message.type === "snapshot" || message.type === "delta" || message.type === "summary" || message.type === "automatic") {
         if (drawer()) drawer().receive(message);
         else early.push(message);
       } else if (message.type === "changed" && message.pod === null) {

@@ -16,7 +16,7 @@ from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
-from drafts import presence, services
+from drafts import presence, protocol, services
 from drafts.access import SYSTEM
 from drafts.models import DraftCard, EventStaff, Pack, Registration, Seat, StaffRole
 from draftsite.asgi import application
@@ -208,6 +208,48 @@ async def test_a_handed_over_seat_closes_the_old_players_socket_at_the_change(po
     assert frame == {"type": "websocket.close", "code": 4403}
     assert await refused(f"/ws/seats/{seats[1].pk}/", players[1])
     assert await refused(f"/ws/seats/{seats[2].pk}/?protocol=state", players[2])
+
+
+async def frames_until(ws, kind: str) -> list[dict]:
+    """The frames a socket receives up to and including the first of type ``kind``."""
+    frames: list[dict] = []
+    while not frames or frames[-1]["type"] != kind:
+        frames.append(await ws.receive_json_from(timeout=5))
+    return frames
+
+
+async def test_a_player_is_told_at_once_that_their_seat_is_drafted_automatically(pod, seats, players, organiser):
+    """Issue 46 item 2: the organiser gives a seat to an automatic drafter; the player's page
+    hears it in its own frame (both dialects), and the state says it too; others hear nothing."""
+    state_ws = await opened(f"/ws/seats/{seats[1].pk}/?protocol=state", players[1])
+    await frames_until(state_ws, "snapshot")
+    versions_ws = await opened(f"/ws/seats/{seats[1].pk}/", players[1])
+    await versions_ws.receive_json_from(timeout=5)  # hello
+    await versions_ws.receive_json_from(timeout=5)  # the version
+    neighbour = await opened(f"/ws/seats/{seats[2].pk}/?protocol=state", players[2])
+    await frames_until(neighbour, "snapshot")
+
+    await database_sync_to_async(services.replace_with_automatic)(seat_id=seats[1].pk, actor=organiser)
+
+    told = await frames_until(state_ws, "automatic")
+    assert told[-1] == {"type": "automatic", "seat": seats[1].pk}
+    protocol.check_server_frame(told[-1])
+
+    def says_automatic(frames) -> bool:
+        changes = [d.get("seats", {}).get(str(seats[1].pk), {}) for f in frames for d in f.get("deltas", [])]
+        return any(change.get("info", {}).get("is_automatic") for change in changes)
+
+    while not says_automatic(told):  # the delta follows the frame
+        told.append(await state_ws.receive_json_from(timeout=5))
+    assert (await frames_until(versions_ws, "automatic"))[-1] == {"type": "automatic", "seat": seats[1].pk}
+    # Once: a later change of the pod tells nothing again; the neighbour was never told.
+    await pick_first(seats[3])
+    await neighbour.send_json_to({"type": "heartbeat"})
+    assert all(f["type"] != "automatic" for f in await frames_until(neighbour, "heartbeat"))
+    await state_ws.send_json_to({"type": "heartbeat"})
+    assert all(f["type"] != "automatic" for f in await frames_until(state_ws, "heartbeat"))
+    for ws in (state_ws, versions_ws, neighbour):
+        await ws.disconnect()
 
 
 async def test_a_seat_page_whose_pod_stands_still_checks_its_holder_at_the_heartbeat(pod, seats, players):

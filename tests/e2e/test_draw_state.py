@@ -398,3 +398,19 @@ def test_the_pod_page_fetches_its_panel_for_the_log_not_for_picks(
     assert status == 200 and paused["state"] == "paused", paused
     wait(boss, lambda d: d.find_element(By.CSS_SELECTOR, '[data-region="log"]').text != log_before, timeout=8)
     assert boss.execute_script("return window.__panelFetches;") >= 1
+
+
+def test_an_automatic_seat_draws_as_the_server_does(browsers, login, server_url, organiser, players, cube_names):
+    """Issue 46 item 2: the player's seat given to an automatic drafter, drawn from the state
+    as the server's panel draws it: the notice, no pick or pile controls."""
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    pick_front(seats[0])
+    services.replace_with_automatic(seat_id=seats[0].pk, actor=organiser)
+    seats[0].refresh_from_db()
+    page = login(browsers.get(), players[0])
+    url = server_url + f"/events/seats/{seats[0].pk}/"
+    open_page(page, url, fakestate.snapshot(pod, [seats[0]]), fakestate.sheet(pod))
+    compare(page, url + "panel/", ["status", "main", "pile", "board"])
+    assert page.find_elements(By.ID, "automatic-seat")
+    assert not page.find_elements(By.CSS_SELECTOR, ".pile-moves, #pile-cover, .pick-button")

@@ -14,6 +14,7 @@ import os
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from decks import services as deck_services
@@ -113,17 +114,24 @@ def test_a_call_from_a_phone_to_a_prefilled_penalty_read_in_portuguese(server_ur
     assert f"Judge call #{call.pk}" in judge.find_element(By.NAME, "description").get_attribute("value")
     Select(judge.find_element(By.NAME, "infraction")).select_by_value("slow_play")
     judge.find_element(By.CSS_SELECTOR, "form.pen-form button[type=submit]").click()
-    wait(judge, lambda d: "/penalties/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "a.notice-link"))
+    # Issued, the form comes back to the call, the new penalty chosen to close it (issue 46 item 5).
+    wait(judge, lambda d: d.current_url.startswith(context_url), message="not back at the call")
     penalty = Penalty.objects.get()
     assert penalty.registration_id == floor.match.player_a_id and penalty.match_round == 1
+    chosen = Select(judge.find_element(By.CSS_SELECTOR, "#call-resolve select[name=penalty_id]"))
+    assert chosen.first_selected_option.get_attribute("value") == str(penalty.pk)
+    assert judge.find_element(By.CSS_SELECTOR, f'#call-resolve a[href="/penalties/{penalty.pk}/"]')
 
     judge.get(f"{server_url}/judge-calls/events/{floor.event.pk}/")
     live(judge)
-    Select(judge.find_element(By.CSS_SELECTOR, f'tr[data-call="{call.pk}"] select[name=outcome]')).select_by_value(
-        "penalty"
-    )
-    judge.find_element(By.CSS_SELECTOR, f'tr[data-call="{call.pk}"] input[name=penalty_id]').send_keys(str(penalty.pk))
-    click(judge, f'tr[data-call="{call.pk}"] button.resolve-call')
+    row = f'tr[data-call="{call.pk}"]'
+    Select(judge.find_element(By.CSS_SELECTOR, f"{row} select[name=outcome]")).select_by_value("penalty")
+    # The player's penalty is chosen from a list, by keyboard: no number to type.
+    picker = judge.find_element(By.CSS_SELECTOR, f"{row} select[name=penalty_id]")
+    assert picker.accessible_name == "Penalty issued for this call"
+    picker.send_keys(Keys.ARROW_DOWN)
+    assert Select(picker).first_selected_option.get_attribute("value") == str(penalty.pk)
+    click(judge, f"{row} button.resolve-call")
     wait(judge, lambda d: "No open calls." in d.page_source, message="not resolved")
     assert JudgeCall.objects.get().penalty_id == penalty.pk
 

@@ -597,3 +597,36 @@ def test_a_pack_coming_round_again_is_new_again(browsers, login, api_for, server
         lambda d: Pick.objects.filter(seat=seats[0], pack=own, pick_number=9).exists(),
         message="a deliberate double click failed",
     )
+
+
+def test_a_player_whose_seat_goes_to_an_automatic_drafter_is_told(
+    browsers, login, api_for, server_url, organiser, players, cube_names
+):
+    """Issue 46 item 2: the page said "Waiting for the next pack" with the pile's controls on.
+    At the change it says the seat is drafted automatically, hides the pick and pile controls,
+    and the page reloaded (server-rendered) says the same."""
+    pod = make_pod(organiser, players, cube_names, pick_timer=True, now=timezone.now())
+    seats = list(Seat.objects.filter(pod=pod).order_by("position"))
+    assert api_for(players[0]).pick_first(seats[0].pk)  # a pile with a card in it
+    page = login(browsers.get(), players[0])
+    url = server_url + f"/events/seats/{seats[0].pk}/"
+    page.get(url)
+    live(page)
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#pile .pile-moves"))
+    assert page.find_elements(By.ID, "pile-cover")
+
+    status, body = api_for(organiser).call("POST", f"/api/seats/{seats[0].pk}/replace/", {"automatic": True})
+    assert status == 200 and body["is_automatic"] is True
+    wait(page, lambda d: d.find_element(By.ID, "automatic-seat").is_displayed(), message="the player was never told")
+    assert "Your seat is now drafted automatically" in region(page, "main")
+    assert "register your deck" in region(page, "main")
+    assert "drafted automatically" in page.find_element(By.ID, "flash").text
+    for hidden in ("#pack-form", ".pick-button", "#pile .pile-moves", "#pile-cover", '#pile [draggable="true"]'):
+        assert not page.find_elements(By.CSS_SELECTOR, hidden), hidden
+
+    page.get(url)  # the server says it too
+    assert page.find_element(By.ID, "automatic-seat").is_displayed()
+    for hidden in ("#pack-form", "#pile .pile-moves", "#pile-cover"):
+        assert not page.find_elements(By.CSS_SELECTOR, hidden), hidden
+    live(page)
+    assert page.find_element(By.ID, "automatic-seat").is_displayed()

@@ -130,3 +130,70 @@ def test_the_call_box_in_the_live_panel_returns_to_the_page_not_the_fragment(flo
     panel = player.get(reverse("matches:me-panel", args=[floor.event.pk])).content.decode()
     me = reverse("matches:me", args=[floor.event.pk])
     assert f'name="next" value="{me}"' in panel
+
+
+def test_a_call_is_linked_to_a_penalty_chosen_from_its_players_penalties(floor):
+    """Issue 46 item 5: the resolve form lists the event's penalties of the call's players by
+    name (a select), not a box for a number; the API keeps taking the id, checked the same."""
+    from penalties import services as penalty_services
+
+    call = services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), reason="Drew 8", now=T0)
+
+    def issue(registration):
+        return penalty_services.issue_penalty(
+            event_id=floor.event.pk,
+            registration_id=registration.pk,
+            infraction_code="slow_play",
+            actor=floor.judge,
+            description="Slow",
+            now=T0,
+        )
+
+    mine, theirs = issue(floor.match.player_b), issue(floor.other_match.player_a)
+    judge = browser(floor.judge)
+    panel = judge.get(reverse("judgecalls:queue-panel", args=[floor.event.pk])).content.decode()
+    row = panel.split(f'data-call="{call.pk}"')[1].split("</tr>")[0]
+    assert 'name="penalty_id" min=' not in row and '<select name="penalty_id"' in row
+    assert f'<option value="{mine.pk}">#{mine.pk} · {floor.match.player_b.name} · ' in row
+    assert f'value="{theirs.pk}"' not in row  # another table's player
+    # The API still takes the number, with the same check.
+    api = floor.client(floor.judge)
+    wrong = api.post(
+        f"/api/judge-calls/{call.pk}/resolve/", {"outcome": "penalty", "penalty_id": theirs.pk}, format="json"
+    )
+    assert wrong.status_code == 400 and wrong.json()["errors"][0]["code"] == "penalty_mismatch"
+    judge.post(
+        reverse("judgecalls:step", args=[call.pk, "resolve"]), {"outcome": "penalty", "penalty_id": str(mine.pk)}
+    )
+    assert JudgeCall.objects.get(pk=call.pk).penalty == mine
+
+
+def test_the_penalty_form_opened_from_a_call_comes_back_to_it_with_the_penalty_chosen(floor):
+    """Issue 46 item 5, the other way: issuing from the call's context returns to the call,
+    the new penalty chosen in its resolve form; an off-site return address is ignored."""
+    from judgecalls.context import call_context
+    from penalties.models import Penalty
+
+    call = services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), reason="Drew 8", now=T0)
+    judge = browser(floor.judge)
+    (first, _) = call_context(call, T0, floor.judge)["players"]
+    form_url = first.penalty_url
+    page = judge.get(form_url).content.decode()
+    here = reverse("judgecalls:context", args=[call.pk])
+    assert f'<input type="hidden" name="next" value="{here}">' in page
+    fields = {
+        "event": floor.event.pk,
+        "registration": first.registration.pk,
+        "infraction": "slow_play",
+        "description": "Slow",
+        "penalty": "",
+        "next": here,
+    }
+    answer = judge.post(form_url, fields)
+    penalty = Penalty.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"{here}?penalty={penalty.pk}"
+    context = judge.get(answer["Location"]).content.decode()
+    resolve = context.split('id="call-resolve"')[1].split("</section>")[0]
+    assert f'<option value="{penalty.pk}" selected>' in resolve and '<option value="penalty" selected>' in resolve
+    off_site = judge.post(form_url, {**fields, "next": "https://evil.example/"})
+    assert off_site["Location"] == reverse("penalties:detail", args=[Penalty.objects.latest("pk").pk])

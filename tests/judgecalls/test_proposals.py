@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from decks import services as deck_services
 from drafts import services as draft_services
+from drafts.access import SYSTEM
 from drafts.models import Pick, PickKind, StaffRole
 from draftsite.errors import ConflictError, ForbiddenError
 from judgecalls import error_codes, services
@@ -42,6 +43,24 @@ def test_a_missing_decklist_at_the_deadline_proposes_tardiness(level):
     assert (
         p.targets[0].default == {"regular": "warning", "competitive": "game_loss", "professional": "game_loss"}[level]
     )
+
+
+def test_a_handed_over_seats_former_player_owes_no_decklist(cube_names):  # noqa: F811
+    """Issue 46 item 8: the player whose seat was handed to another has no pool to build from;
+    the seat's new holder owes its deck, and is proposed if it is missing."""
+    organiser = UserFactory(username="org")
+    drafters = [UserFactory(username=f"drafter{i}") for i in range(8)]
+    pod = make_pod(organiser, drafters, cube_names, now=T0)
+    reserve = draft_services.register_player(event_id=pod.event_id, user=UserFactory(username="reserve"), actor=SYSTEM)
+    seat = pod.seats.get(position=0)
+    former = seat.registration
+    draft_services.hand_seat(seat_id=seat.pk, registration_id=reserve.pk, actor=organiser, now=T0)
+    pod.event.decklist_deadline = T0
+    pod.event.save(update_fields=["decklist_deadline"])
+    found = {s for s in by_source(pod.event, minutes(1)) if s.startswith("decklist:")}
+    assert f"decklist:{former.pk}" not in found
+    assert f"decklist:{reserve.pk}" in found
+    assert found == {f"decklist:{s.registration_id}" for s in pod.seats.all()}
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -661,3 +661,28 @@ def test_a_misspelt_cube_card_gets_a_suggestion_in_the_readers_language(organise
     assert "“Singel 001”: você quis dizer Single 001" in page
     assert "did you mean" not in page
     assert not Event.objects.exists()
+
+
+AUTOMATIC_WORDS = (
+    "Your seat is now drafted automatically",
+    "The organiser gave your seat to an automatic drafter",
+    "Your picks so far stay in the seat's pile",
+)
+
+
+@pytest.mark.parametrize("accept", ["en", "pt-br", "es", "it", "ru"])
+def test_the_player_of_an_automatic_seat_reads_so_and_has_no_controls(pod, organiser, players, seats, accept):
+    """Issue 46 item 2, server-rendered: the page said "Waiting for the next pack" with the pile
+    controls on. It says the seat is drafted automatically, in the reader's language, with no
+    pick or pile control; staff reading the seat see it as before."""
+    pack, cards = head(seats[0])
+    services.make_pick(seat_id=seats[0].pk, draft_card_id=cards[0].pk, pack_id=pack.pk, actor=players[0])
+    services.replace_with_automatic(seat_id=seats[0].pk, actor=organiser)
+    page = client_for(players[0]).get(f"/events/seats/{seats[0].pk}/", HTTP_ACCEPT_LANGUAGE=accept)
+    text = page.content.decode()
+    assert 'id="automatic-seat"' in text
+    assert all((word in text) == (accept == "en") for word in AUTOMATIC_WORDS), accept
+    for control in ('id="pack-form"', 'data-api="move"', 'id="pile-cover"', 'draggable="true"', "Waiting for the next"):
+        assert control not in text, control
+    staff = client_for(organiser).get(f"/events/seats/{seats[0].pk}/").content.decode()
+    assert 'id="automatic-seat"' not in staff

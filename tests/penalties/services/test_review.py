@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from drafts.models import EventStaff
 from draftsite.errors import DomainError
-from penalties import services
+from penalties import selectors, services
 from penalties.models import Appeal, PenaltyAudit
-from tests.penalties.conftest import codes, minutes
+from tests.penalties.conftest import T0, codes, minutes
 
 pytestmark = pytest.mark.django_db
 
@@ -91,8 +92,82 @@ def test_a_reason_is_required(world, reason):
 def test_a_judge_cannot_review_their_own_penalty(world):
     penalty = world.issue("tardiness", actor=world.head_judge)
     assert refused(lambda: review(world, penalty, "uphold")) == "cannot_review_own_penalty"
-    # another head judge of the event may
-    assert review(world, penalty, "uphold", actor=world.head_judge2).status == "final"
+    # the head judge's ruling is final as issued (MTR 2.9): no other head judge reviews it again
+    assert refused(lambda: review(world, penalty, "uphold", actor=world.head_judge2)) == "already_reviewed"
+
+
+def _sole_head_judge(world):
+    EventStaff.objects.filter(event=world.event, user=world.head_judge2).delete()
+
+
+def test_a_penalty_the_sole_head_judge_issues_is_final_at_once(world):
+    """Issue 46 item 4: with one head judge, their Match Loss was applied yet "awaiting the head
+    judge" forever. The head judge is the final authority (MTR 1.7, 2.9): final as issued."""
+    _sole_head_judge(world)
+    penalty = world.issue(
+        "tardiness", actor=world.head_judge, penalty="match_loss", deviation_reason="Arrived after the round's end."
+    )
+    assert (penalty.penalty, penalty.status) == ("match_loss", "final")
+    assert (penalty.reviewed_by, penalty.reviewed_at) == (world.head_judge, T0)
+    assert penalty.history.get().to_status == "final"
+    assert not selectors.review_queue(world.head_judge).filter(pk=penalty.pk).exists()
+    # nobody is above the only head judge: the appeal is refused with a code, not left pending
+    assert (
+        refused(lambda: services.appeal_penalty(penalty_id=penalty.pk, actor=world.player, statement="Unfair."))
+        == "head_judge_ruling_final"
+    )
+    assert not Appeal.objects.exists()
+    # a floor judge's Game Loss still waits for the head judge, who reviews it
+    floor = world.issue("tardiness")
+    assert floor.status == "pending_review" and floor.reviewed_by is None
+    assert review(world, floor, "uphold").status == "final"
+    # and a floor judge's penalty is appealed to that head judge as before
+    other = world.issue("slow_play", now=T0)
+    services.appeal_penalty(penalty_id=other.pk, actor=world.player, statement="I was not slow.")
+    decided = services.decide_appeal(penalty_id=other.pk, actor=world.head_judge, decision="uphold", reason="Slow.")
+    assert decided.status == "decided"
+
+
+def test_a_head_judges_penalty_is_appealed_to_another_head_judge(world):
+    penalty = world.issue("tardiness", actor=world.head_judge)
+    services.appeal_penalty(penalty_id=penalty.pk, actor=world.player, statement="Unfair.")
+    appeal = services.decide_appeal(
+        penalty_id=penalty.pk, actor=world.head_judge2, decision="downgrade", penalty="warning", reason="Told."
+    )
+    assert appeal.status == "decided"
+    penalty.refresh_from_db()
+    assert (penalty.penalty, penalty.status) == ("warning", "final")
+
+
+def test_the_pages_say_a_head_judges_penalty_is_final_and_offer_no_appeal_nobody_can_hear(world, client):
+    penalty = world.issue("tardiness", actor=world.head_judge)
+    client.force_login(world.player)
+    page = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    # another head judge of the event hears the appeal
+    assert "may appeal once to another head judge" in page and f"/penalties/{penalty.pk}/appeal/" in page
+    _sole_head_judge(world)
+    page = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    assert "final as issued, with no appeal" in page and f"/penalties/{penalty.pk}/appeal/" not in page
+    client.force_login(world.head_judge)
+    page = client.get(f"/penalties/{penalty.pk}/").content.decode()
+    assert "another head judge must review it" not in page and "Head judge's review" not in page
+    answer = client.post(
+        f"/penalties/new/?event={world.event.pk}",
+        {"event": world.event.pk, "registration": world.other_reg.pk, "infraction": "slow_play", "description": "x"},
+        follow=True,
+    )
+    assert "it is final: you issued it as the head judge." in answer.content.decode()
+
+
+def test_the_api_issues_a_head_judges_penalty_final(world):
+    _sole_head_judge(world)
+    response = world.client(world.head_judge).post(
+        f"/api/events/{world.event.pk}/penalties/",
+        {"registration": world.reg.pk, "infraction": "tardiness", "description": "Late."},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["status"] == "final"
 
 
 def test_a_judge_who_is_not_head_judge_cannot_review(world):
