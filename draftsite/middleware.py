@@ -38,7 +38,10 @@ from django.utils import timezone
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext, ngettext
 
+from draftsite import whole_numbers
+from draftsite.errors import json_error, wants_json
 from draftsite.views import page_not_found
+from draftsite.whole_numbers import InvalidNumber
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +56,7 @@ def _is_api(request) -> bool:
 
 
 def _json_error(code: str, message: str, status: int, **headers) -> JsonResponse:
-    response = JsonResponse({"detail": message, "errors": [{"code": code, "message": message}]}, status=status)
+    response = json_error(code, message, status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response
@@ -76,7 +79,7 @@ class ResilienceMiddleware(MiddlewareMixin):
             # PostgreSQL refuses NUL in any text it is given (a filter, a search, a token): refuse
             # it here for every page and endpoint rather than let a query fail with a 500.
             message = gettext("The address contains a NUL character.")
-            if _is_api(request):
+            if wants_json(request):
                 return _json_error(INVALID_TEXT, message, 400)
             return render(
                 request, "error.html", {"title": gettext("Bad request"), "status": 400, "message": message}, status=400
@@ -100,15 +103,23 @@ class ResilienceMiddleware(MiddlewareMixin):
                 except RequestDataTooBig:
                     return _too_large(request, None, limit)
             return None
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
+        length = whole_numbers.parse(request.META.get("CONTENT_LENGTH") or "0") or 0
         if length <= limit:
             return None
         return _too_large(request, length, limit)
 
     def process_exception(self, request, exception):
+        if isinstance(exception, InvalidNumber):
+            # draftsite.whole_numbers: a page's (or a JSON view's) query or form value that is
+            # not a whole number. API views answer it through the API's handler already.
+            if wants_json(request):
+                return _json_error(exception.code, exception.message, 400)
+            return render(
+                request,
+                "error.html",
+                {"title": gettext("Bad request"), "status": 400, "message": exception.message},
+                status=400,
+            )
         if isinstance(exception, RequestDataTooBig):
             return _too_large(request, None, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         if isinstance(exception, (OperationalError, InterfaceError)):

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from decks import error_codes, findings, parsers
 from decks import validation as core
 from decks.models import SelectionMethod
+from draftsite import whole_numbers
 from draftsite.bounds import ID_MAX
 
 MAX_LINES = parsers.MAX_LINES
@@ -30,7 +31,7 @@ class StrictIntegerField(serializers.IntegerField):
             self.fail("invalid")
         if isinstance(data, str):
             text = data.strip()
-            if not (text.isdigit() or (text.startswith("-") and text[1:].isdigit())):
+            if whole_numbers.parse(text, minimum=-(10**20), maximum=10**20) is None:
                 self.fail("invalid")
         elif not isinstance(data, int):
             self.fail("invalid")
