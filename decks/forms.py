@@ -113,7 +113,7 @@ class PoolBuilderForm(forms.Form):
             raw = self._raw(f"main-{row['card_id']}")
             count = whole_numbers.parse(raw, maximum=INTEGER_MAX)
             if count is None:
-                problems.append(f"{row['name']}: “{raw}” is not a whole number.")
+                problems.append(gettext("%(card)s: “%(value)s” is not a whole number.") % {"card": row["name"], "value": raw})
                 continue
             if count:
                 main.append({"card_id": row["card_id"], "count": count})
@@ -121,7 +121,10 @@ class PoolBuilderForm(forms.Form):
             raw = self._raw(f"basic-{basic}")
             count = whole_numbers.parse(raw, maximum=MAX_BASICS)
             if count is None:
-                problems.append(f"{basic}: “{raw}” is not a number of lands between 0 and 100.")
+                problems.append(
+                    gettext("%(land)s: “%(value)s” is not a number of lands between 0 and %(limit)s.")
+                    % {"land": basic, "value": raw, "limit": MAX_BASICS}
+                )
                 continue
             if count:
                 main.append({"name": basic, "count": count})
