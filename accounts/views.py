@@ -90,8 +90,13 @@ def profile(request):
             "email_round_start": current.email_round_start,
         },
     )
+    saved = None
     if request.method == "POST" and form.is_valid():
-        saved = services.update_profile(user=request.user, **form.cleaned_data)
+        try:
+            saved = services.update_profile(user=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            show_on_form(form, exc)
+    if saved is not None:
         with translation.override(saved.language or translation.get_language()):
             messages.success(request, gettext("Your profile is saved."))
         response = redirect("accounts:profile")

@@ -113,7 +113,9 @@ class PoolBuilderForm(forms.Form):
             raw = self._raw(f"main-{row['card_id']}")
             count = whole_numbers.parse(raw, maximum=INTEGER_MAX)
             if count is None:
-                problems.append(gettext("%(card)s: “%(value)s” is not a whole number.") % {"card": row["name"], "value": raw})
+                problems.append(
+                    gettext("%(card)s: “%(value)s” is not a whole number.") % {"card": row["name"], "value": raw}
+                )
                 continue
             if count:
                 main.append({"card_id": row["card_id"], "count": count})

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from drafts.access import Permission, authorize
 from drafts.models import Event
 from draftsite import whole_numbers
-from draftsite.api import validated_body
+from draftsite.api import body_object, validated_body
 from draftsite.errors import DomainError, NotFoundError
 from matches import error_codes, exports, selectors, services
 from matches.api import serializers as s
@@ -230,7 +230,7 @@ class DropView(APIView):
     def post(self, request, event_id: int):
         event = _event(event_id)
         own = selectors.player_registration(request.user, event.pk)
-        registration_id = request.data.get("registration") if isinstance(request.data, dict) else None
+        registration_id = body_object(request).get("registration")
         if registration_id is not None and (own is None or registration_id != own.pk):
             authorize(request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
         elif own is None:
