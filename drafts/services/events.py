@@ -144,7 +144,7 @@ def register_player(
             gettext("A name needs at least one visible letter, digit or symbol."),
             field="name",
         )
-    if len(display) > MAX_NAME:
+    if name is not None and len(display) > MAX_NAME:
         raise DomainError(
             error_codes.INVALID_NAME,
             gettext("A name has at most %(limit)s characters.") % {"limit": MAX_NAME},
@@ -160,7 +160,7 @@ def register_player(
     try:
         with transaction.atomic():
             return Registration.objects.create(
-                event=event, user=user, name=display, share_pick_data=bool(share_pick_data)
+                event=event, user=user, name=display[:MAX_NAME], share_pick_data=bool(share_pick_data)
             )
     except IntegrityError:
         raise ConflictError(
