@@ -174,9 +174,6 @@ class DeckCheckSelectionForm(forms.Form):
         }
 
 
-MAX_FINDING_CARDS = 100  # cards named in one finding
-
-
 class SelectionRefForm(forms.Form):
     """The deck check selection a check is recorded for (``selection``: the page's link or form)."""
 
@@ -216,8 +213,8 @@ class DeckCheckForm(forms.Form):
                 found.append(
                     {
                         "kind": kind,
-                        "description": (data[f"description-{kind}"] or "")[:2000],
-                        "cards": cards[:MAX_FINDING_CARDS],
+                        "description": data[f"description-{kind}"] or "",
+                        "cards": cards,
                         **({"infraction": infraction} if infraction is not None else {}),
                     }
                 )
@@ -231,7 +228,7 @@ class DeckCheckForm(forms.Form):
         problem = findings.outcome_problem(matches=bool(self.cleaned_data["matches"]), found=found)
         if problem is not None:
             raise DomainError(problem, _outcome_message(problem))
-        return found, (self.cleaned_data["notes"] or "")[:4000]
+        return found, self.cleaned_data["notes"] or ""
 
 
 def _outcome_message(problem: str) -> str:

@@ -340,8 +340,12 @@ class SelectionOutput(serializers.Serializer):
 
 class FindingInput(serializers.Serializer):
     kind = serializers.ChoiceField(list(findings.FINDING_KINDS))
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
-    cards = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100, default=list)
+    description = serializers.CharField(
+        max_length=findings.MAX_DESCRIPTION, required=False, allow_blank=True, default=""
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=findings.MAX_CARD_NAME), max_length=findings.MAX_CARDS, default=list
+    )
     infraction = serializers.ChoiceField(
         list(findings.INFRACTIONS) + [""],
         required=False,
@@ -352,7 +356,7 @@ class FindingInput(serializers.Serializer):
 class DeckCheckInput(serializers.Serializer):
     matches = StrictBooleanField(required=False, help_text=gettext_lazy("true: the physical deck matches the list."))
     findings = serializers.ListField(child=FindingInput(), max_length=50, default=list)
-    notes = serializers.CharField(max_length=4000, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(max_length=findings.MAX_NOTES, required=False, allow_blank=True, default="")
     selection = StrictIntegerField(min_value=1, required=False)
 
     def validate(self, attrs):
