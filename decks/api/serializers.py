@@ -15,6 +15,7 @@ from draftsite.bounds import ID_MAX
 MAX_LINES = parsers.MAX_LINES
 MAX_TOTAL = parsers.MAX_TOTAL
 MAX_CHECKLIST_CARDS = 300
+MAX_NOTES = findings.MAX_NOTES  # DeckCheckInput's field ``findings`` hides the module there
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -356,7 +357,7 @@ class FindingInput(serializers.Serializer):
 class DeckCheckInput(serializers.Serializer):
     matches = StrictBooleanField(required=False, help_text=gettext_lazy("true: the physical deck matches the list."))
     findings = serializers.ListField(child=FindingInput(), max_length=50, default=list)
-    notes = serializers.CharField(max_length=findings.MAX_NOTES, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(max_length=MAX_NOTES, required=False, allow_blank=True, default="")
     selection = StrictIntegerField(min_value=1, required=False)
 
     def validate(self, attrs):
