@@ -65,16 +65,18 @@ class ObtainTokenView(ObtainAuthToken):
     parser_classes = [JSONParser, FormParser, MultiPartParser]
 
 
-BODY_NOT_AN_OBJECT = "body_not_an_object"
+# DRF's own code for a serializer given data that is not a dict: one code for the whole class,
+# whether the endpoint's serializer or its view reads the body first.
+INVALID_BODY = "invalid"
 
 
 def body_object(request) -> Mapping[str, Any]:
     """The request's body, which must be a JSON object (or a form); ``null``, ``[]``, ``"x"``
-    or ``123`` is a 400 ``body_not_an_object`` (issue 46 item 12: a view that read such a body
-    with ``.get`` fell back to defaults and acted on it). No body at all is an empty object."""
+    or ``123`` is a 400 ``invalid`` (issue 46 item 12: a view that read such a body with
+    ``.get`` fell back to defaults and acted on it). No body at all is an empty object."""
     data = request.data
     if not isinstance(data, Mapping):
-        raise DomainError(BODY_NOT_AN_OBJECT, gettext("The request body must be a JSON object, like {}."))
+        raise DomainError(INVALID_BODY, gettext("The request body must be a JSON object, like {}."), field="body")
     return data
 
 

@@ -36,7 +36,7 @@ def test_a_body_that_is_not_an_object_opens_no_call_from_a_match(floor, body):
         f"/api/matches/{floor.match.pk}/judge-call/", data=body, content_type="application/json"
     )
     assert response.status_code == 400, response.content
-    assert response.json()["errors"][0]["code"] == "body_not_an_object"
+    assert response.json()["errors"][0]["code"] == "invalid"
     assert not JudgeCall.objects.exists()
 
 
@@ -46,7 +46,7 @@ def test_a_body_that_is_not_an_object_opens_no_call_from_a_seat(seat, body):
         f"/api/seats/{seat.pk}/judge-call/", data=body, content_type="application/json"
     )
     assert response.status_code == 400, response.content
-    assert response.json()["errors"][0]["code"] == "body_not_an_object"
+    assert response.json()["errors"][0]["code"] == "invalid"
     assert not JudgeCall.objects.exists()
 
 
@@ -66,7 +66,7 @@ def test_other_endpoints_refuse_such_a_body_with_the_same_code(floor):
         f"/api/events/{floor.event.pk}/drops/", data="[]", content_type="application/json"
     )
     assert response.status_code == 400
-    assert response.json()["errors"][0]["code"] == "body_not_an_object"
+    assert response.json()["errors"][0]["code"] == "invalid"
 
 
 def test_a_reason_of_200_characters_is_stored_whole(floor):
