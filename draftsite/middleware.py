@@ -27,10 +27,12 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.cache import cache
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError, connections
 from django.dispatch import receiver
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
@@ -49,6 +51,9 @@ SERVICE_UNAVAILABLE = "service_unavailable"
 REQUEST_TOO_LARGE = "request_too_large"
 LOGIN_LOCKED = "login_locked"
 INVALID_TEXT = "invalid_text"
+SERVER_ERROR = "server_error"
+# Exceptions Django itself turns into 4xx answers (and, for the API, DRF's handler before it).
+_ANSWERED_BY_DJANGO = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
 def _is_api(request) -> bool:
@@ -113,7 +118,7 @@ class ResilienceMiddleware(MiddlewareMixin):
             # draftsite.whole_numbers: a page's (or a JSON view's) query or form value that is
             # not a whole number. API views answer it through the API's handler already.
             if wants_json(request):
-                return _json_error(exception.code, exception.message, 400)
+                return JsonResponse({"detail": exception.message, "errors": [exception.as_error()]}, status=400)
             return render(
                 request,
                 "error.html",
@@ -152,6 +157,12 @@ class ResilienceMiddleware(MiddlewareMixin):
             response = HttpResponse(html, status=503)
             response["Retry-After"] = _retry_after()
             return response
+        if wants_json(request) and not isinstance(exception, _ANSWERED_BY_DJANGO):
+            # A bug under /api/ (or in a JSON view): the API's error shape, with DEBUG on too
+            # (Django would draw its HTML debug page); logged and signalled as Django would.
+            logger.error("Internal Server Error: %s", request.path, exc_info=exception)
+            got_request_exception.send(sender=self.__class__, request=request)
+            return _json_error(SERVER_ERROR, gettext("The error has been logged. Please try again in a moment."), 500)
         return None
 
 

@@ -119,7 +119,9 @@ def test_a_plain_number_still_works_on_those_paths(world):
     assert response.status_code == 200 and response.json() == []
 
 
-def test_a_bug_under_the_api_answers_the_json_error_shape(world, monkeypatch):
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_bug_under_the_api_answers_the_json_error_shape(world, monkeypatch, settings, debug):
+    settings.DEBUG = debug  # the demo runs with DEBUG on: Django's debug page is HTML
     event, _pod, clients, _ids = world
     from matches import exports
 
@@ -132,6 +134,9 @@ def test_a_bug_under_the_api_answers_the_json_error_shape(world, monkeypatch):
     assert response.json()["errors"][0]["code"] == "server_error"
     page = clients["anonymous"].get(f"/matches/events/{event.pk}/standings.csv")
     assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
+    # The test client re-raises what Django signals: the bug is not hidden from tests.
+    with pytest.raises(RuntimeError):
+        Client().get(f"/api/events/{event.pk}/standings.csv")
 
 
 def test_a_nul_in_a_json_views_query_answers_the_json_shape(world):
