@@ -15,3 +15,5 @@ INVALID_LANGUAGE = "invalid_language"
 USERNAME_TAKEN = "username_taken"
 CHECK_IN_CLOSED = "check_in_closed"
 UNKNOWN_REGISTRATION = "unknown_registration"
+INVISIBLE_NAME = "invisible_name"  # a display name with no visible character (only U+202E, U+200B, ...)
+NAME_TOO_LONG = "name_too_long"  # refused, never cut

@@ -26,6 +26,7 @@ from accounts.services.profiles import set_language as remember_language
 from drafts import permissions
 from drafts.access import Permission
 from drafts.views.common import get_event
+from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.pages import run, show_on_form
 
@@ -89,8 +90,13 @@ def profile(request):
             "email_round_start": current.email_round_start,
         },
     )
+    saved = None
     if request.method == "POST" and form.is_valid():
-        saved = services.update_profile(user=request.user, **form.cleaned_data)
+        try:
+            saved = services.update_profile(user=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            show_on_form(form, exc)
+    if saved is not None:
         with translation.override(saved.language or translation.get_language()):
             messages.success(request, gettext("Your profile is saved."))
         response = redirect("accounts:profile")
@@ -321,10 +327,9 @@ def check_in_list(request, event_id: int):
                 return services.set_check_in_open(
                     event_id=event.pk, actor=request.user, now=timezone.now(), is_open=action == "open"
                 )
-            try:
-                registration_id = int(request.POST.get("registration", ""))
-            except ValueError:
-                raise DomainError(error_codes.UNKNOWN_REGISTRATION, gettext("No such player in this event.")) from None
+            registration_id = whole_numbers.parse(request.POST.get("registration", ""))
+            if registration_id is None:
+                raise DomainError(error_codes.UNKNOWN_REGISTRATION, gettext("No such player in this event."))
             return services.staff_check_in(
                 event_id=event.pk,
                 registration_id=registration_id,

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from cards import error_codes, languages
 from cards.models import Card, CardFace, CardSet, ChecklistCard, ChecklistEntry, LocalizedName, Printing
 from cards.name_folding import normalize_name
+from draftsite import whole_numbers
 from draftsite.errors import DomainError
 
 MAX_QUERY_LENGTH = 200
@@ -58,8 +59,9 @@ def find_card(query: str | int) -> Card | None:
     Case, accents and punctuation are ignored. A full-name match wins over a face-name
     match ("Sejiri Shelter" is a face; no card has that full name).
     """
-    if isinstance(query, int) or (isinstance(query, str) and query.strip().isdigit()):
-        return card_queryset().filter(pk=int(query)).first()
+    card_id = whole_numbers.parse(query)
+    if card_id is not None:
+        return card_queryset().filter(pk=card_id).first()
     key = normalize_name(str(query))
     if not key:
         return None

@@ -20,6 +20,7 @@ from cards import selectors as card_selectors
 from cards.models import Card, CardFace, ChecklistCard, ChecklistEntry
 from cards.name_folding import normalize_name
 from decks import validation as core
+from draftsite import whole_numbers
 from draftsite.bounds import ID_MAX
 from draftsite.i18n import localize, localize_problems
 
@@ -137,9 +138,10 @@ def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Chec
     ids, names, labels = set(), set(), set()
     query = Q(pk__in=[])
     for given in givens:
-        if given.isdigit():
-            if int(given) <= ID_MAX:  # past an id's range: no such card (draftsite.bounds)
-                ids.add(int(given))
+        given_id = whole_numbers.parse(given, maximum=10**20)
+        if given_id is not None:
+            if given_id <= ID_MAX:  # past an id's range: no such card (draftsite.bounds)
+                ids.add(given_id)
             continue
         match = _LABEL.match(given)
         if match:
@@ -154,8 +156,9 @@ def resolve_checklists(givens: Iterable[str | int]) -> dict[str, tuple[core.Chec
     )
     result: dict[str, tuple[core.Checklist, ...]] = {}
     for given in givens:
-        if given.isdigit():
-            chosen = [row for row in rows if row.pk == int(given)]
+        given_id = whole_numbers.parse(given, maximum=10**20)
+        if given_id is not None:
+            chosen = [row for row in rows if row.pk == given_id]
         else:
             match = _LABEL.match(given)
             chosen = []

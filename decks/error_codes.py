@@ -25,6 +25,7 @@ WRONG_FORMAT = "wrong_format"
 NO_DECK = "no_deck"
 NO_CHANGE = "no_change"
 INVALID_FINDING = "invalid_finding"
+TOO_LONG = "too_long"  # a deck check's description, card list or notes past its limit (refused, never cut)
 NOTHING_TO_CHECK = "nothing_to_check"
 INVALID_FILTER = "invalid_filter"
 INVALID_POLICY = "invalid_policy"

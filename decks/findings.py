@@ -24,6 +24,11 @@ INFRACTIONS = {
 
 DECKLIST_ILLEGAL = "decklist_illegal"  # the kind suggested for a list the check found illegal
 OTHER = "other"  # the kind that needs a description
+# What one deck check holds, on the page and the API alike (longer is refused, never cut).
+MAX_DESCRIPTION = 2000
+MAX_CARDS = 100  # cards named in one finding
+MAX_CARD_NAME = 200
+MAX_NOTES = 4000
 
 # kind -> (label, usual infraction)
 FINDING_KINDS: dict[str, tuple[str, str]] = {

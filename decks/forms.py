@@ -10,6 +10,8 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from decks import adapter, error_codes, findings, parsers, services
+from draftsite import whole_numbers
+from draftsite.bounds import INTEGER_MAX
 from draftsite.errors import DomainError
 
 BASICS = list(adapter.BASIC_LANDS)
@@ -109,18 +111,25 @@ class PoolBuilderForm(forms.Form):
         main, problems = [], []
         for row in self.pool_rows:
             raw = self._raw(f"main-{row['card_id']}")
-            if not raw.isdigit():
-                problems.append(f"{row['name']}: “{raw}” is not a whole number.")
+            count = whole_numbers.parse(raw, maximum=INTEGER_MAX)
+            if count is None:
+                problems.append(
+                    gettext("%(card)s: “%(value)s” is not a whole number.") % {"card": row["name"], "value": raw}
+                )
                 continue
-            if int(raw):
-                main.append({"card_id": row["card_id"], "count": int(raw)})
+            if count:
+                main.append({"card_id": row["card_id"], "count": count})
         for basic in BASICS:
             raw = self._raw(f"basic-{basic}")
-            if not raw.isdigit() or int(raw) > MAX_BASICS:
-                problems.append(f"{basic}: “{raw}” is not a number of lands between 0 and 100.")
+            count = whole_numbers.parse(raw, maximum=MAX_BASICS)
+            if count is None:
+                problems.append(
+                    gettext("%(land)s: “%(value)s” is not a number of lands between 0 and %(limit)s.")
+                    % {"land": basic, "value": raw, "limit": MAX_BASICS}
+                )
                 continue
-            if int(raw):
-                main.append({"name": basic, "count": int(raw)})
+            if count:
+                main.append({"name": basic, "count": count})
         self.main, self.problems = main, problems
         return self.cleaned_data
 
@@ -151,20 +160,18 @@ class DeckCheckSelectionForm(forms.Form):
         """The service's arguments; ``invalid`` when the share or the seed is not a whole number."""
         self.is_valid()
         data = self.cleaned_data
-        chosen = [int(v) for v in data["registrations"] or [] if v.isdigit()]
-        percent = (data["percent"] if data["percent"] is not None else "10").strip()
+        chosen = [n for n in (whole_numbers.parse(v) for v in data["registrations"] or []) if n is not None]
+        percent = whole_numbers.parse(data["percent"] if data["percent"] is not None else "10", maximum=INTEGER_MAX)
         seed = (data["seed"] or "").strip()
-        if not percent.isdigit() or (seed and not seed.isdigit()):
+        seed_number = whole_numbers.parse(seed, maximum=INTEGER_MAX) if seed else None
+        if percent is None or (seed and seed_number is None):
             raise DomainError(error_codes.INVALID, gettext("Percent and seed are whole numbers."))
         return {
             "method": data["method"] or "",
             "registration_ids": chosen,
-            "percent": int(percent),
-            "seed": int(seed) if seed else None,
+            "percent": percent,
+            "seed": seed_number,
         }
-
-
-MAX_FINDING_CARDS = 100  # cards named in one finding
 
 
 class SelectionRefForm(forms.Form):
@@ -206,8 +213,8 @@ class DeckCheckForm(forms.Form):
                 found.append(
                     {
                         "kind": kind,
-                        "description": (data[f"description-{kind}"] or "")[:2000],
-                        "cards": cards[:MAX_FINDING_CARDS],
+                        "description": data[f"description-{kind}"] or "",
+                        "cards": cards,
                         **({"infraction": infraction} if infraction is not None else {}),
                     }
                 )
@@ -221,7 +228,7 @@ class DeckCheckForm(forms.Form):
         problem = findings.outcome_problem(matches=bool(self.cleaned_data["matches"]), found=found)
         if problem is not None:
             raise DomainError(problem, _outcome_message(problem))
-        return found, (self.cleaned_data["notes"] or "")[:4000]
+        return found, self.cleaned_data["notes"] or ""
 
 
 def _outcome_message(problem: str) -> str:
@@ -238,10 +245,10 @@ class SealedPoolForm(forms.Form):
 
     def registration_id(self) -> int:
         self.is_valid()
-        raw = self.cleaned_data["registration"] or ""
-        if not raw.isdigit():
+        registration_id = whole_numbers.parse(self.cleaned_data["registration"] or "")
+        if registration_id is None:
             raise DomainError(error_codes.REQUIRED, gettext("Choose the player."), field="registration")
-        return int(raw)
+        return registration_id
 
     def pool_text(self) -> str:
         self.is_valid()

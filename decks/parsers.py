@@ -211,7 +211,7 @@ def parse_decklist(text: str) -> ParsedList:
 
 def _count(raw: str, where: str) -> int:
     value = raw.strip()
-    if not re.fullmatch(r"\d+", value):
+    if not re.fullmatch(r"[0-9]+", value):  # ASCII digits only (draftsite.whole_numbers)
         raise ParseError(
             INVALID_COUNT,
             gettext("%(where)s: “%(strip)s” is not a whole number of copies.") % {"where": where, "strip": raw.strip()},

@@ -477,6 +477,12 @@ def record_deck_check(
                 field="selection",
             )
     rows = [_finding_row(index, finding) for index, finding in enumerate(found)]
+    if len((notes or "").strip()) > findings.MAX_NOTES:
+        raise DomainError(
+            error_codes.TOO_LONG,
+            gettext("Deck check notes have at most %(limit)s characters.") % {"limit": findings.MAX_NOTES},
+            field="notes",
+        )
     if "\x00" in (notes or "") or any(
         "\x00" in r["description"] or any("\x00" in c for c in r["cards"]) for r in rows
     ):  # the page posts raw text; PostgreSQL refuses NUL (500)
@@ -519,12 +525,21 @@ def _finding_row(index: int, finding: dict) -> dict:
         raise DomainError(
             error_codes.INVALID_FINDING, gettext("Describe what was found."), field=f"findings[{index}].description"
         )
-    return {
-        "kind": kind,
-        "description": description,
-        "cards": [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()],
-        "infraction": infraction,
-    }
+    if len(description) > findings.MAX_DESCRIPTION:
+        raise DomainError(
+            error_codes.TOO_LONG,
+            gettext("A finding's description has at most %(limit)s characters.") % {"limit": findings.MAX_DESCRIPTION},
+            field=f"findings[{index}].description",
+        )
+    cards = [str(c).strip() for c in finding.get("cards") or [] if str(c).strip()]
+    if len(cards) > findings.MAX_CARDS or any(len(c) > findings.MAX_CARD_NAME for c in cards):
+        raise DomainError(
+            error_codes.TOO_LONG,
+            gettext("A finding names at most %(limit)s cards, each at most %(name_limit)s characters long.")
+            % {"limit": findings.MAX_CARDS, "name_limit": findings.MAX_CARD_NAME},
+            field=f"findings[{index}].cards",
+        )
+    return {"kind": kind, "description": description, "cards": cards, "infraction": infraction}
 
 
 # --- draft history and pick data ---------------------------------------------------------------

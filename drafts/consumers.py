@@ -130,9 +130,11 @@ class _PodSocket(GuardedJsonConsumer):
         return self.dialect == protocol.PROTOCOL_STATE
 
     def topics(self) -> list[str]:
+        # Staff also hear their removal from the event's staff (drafts.live.notify_staff_changed).
+        staff = [live.staff_topic(self.event_id)] if self.role == "staff" and self.event_id is not None else []
         if self.stateful:
-            return [live.state_topic(pod_id) for pod_id in self.pod_ids]
-        return [live.pod_topic(pod_id) for pod_id in self.pod_ids]
+            return [live.state_topic(pod_id) for pod_id in self.pod_ids] + staff
+        return [live.pod_topic(pod_id) for pod_id in self.pod_ids] + staff
 
     # Subclasses: return (pod ids, seat id to count as present or None), or None to refuse.
     def authorise(self):  # pragma: no cover - abstract
@@ -238,6 +240,10 @@ class _PodSocket(GuardedJsonConsumer):
         the newest document; the page gets its delta at the end of this event-loop turn.
         """
         if self.forbidden:
+            return
+        if topic.startswith(live.STAFF_PREFIX):  # closed before any later frame is made
+            if live.staff_change_closes(text, getattr(self.user, "pk", None)):
+                await self.forbid()
             return
         if topic.startswith(live.STATE_PREFIX):
             document = state.shared_document(topic, version, text)

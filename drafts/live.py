@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 import orjson
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from draftsite import redislink
@@ -472,3 +473,47 @@ def notify_event_on_commit(event_id: int) -> None:
     """``notify_event`` once the caller's transaction commits (the staff's list, check-in and
     the dashboard follow at once)."""
     transaction.on_commit(lambda: notify_event(event_id))
+
+
+# --- A person's place on the event's staff changed: their open pages re-check at once ----------
+# A seat handed over closes its old player's socket at the change, because the pod's document
+# says whose the seat is (``SeatSocket.may_follow``). Who is staff is in no document, so a
+# removal or a role change is a message of its own: the staff sockets of the event's pods
+# hear it on ``staff:<event id>`` (like a regenerated spectator link on ``spectators:``), the
+# judge-call queue on the channel layer. It carries whether the person still sees everything,
+# decided after the commit, so a socket closes before it makes another frame, without a query.
+
+STAFF_PREFIX = "staff:"
+
+
+def staff_topic(event_id: int) -> str:
+    return f"{STAFF_PREFIX}{event_id}"
+
+
+def staff_group(event_id: int) -> str:
+    """The channel-layer group of the event's staff pages that are not pod sockets."""
+    return f"event-staff-{event_id}"
+
+
+STAFF_CHANGED = "staff.changed"
+
+
+def notify_staff_changed(event_id: int, user_id: int) -> None:
+    """After the commit: ``user_id``'s staff sockets of the event close unless they still see
+    every card (a removed judge; an organiser's role changed to one that does not)."""
+    from drafts import permissions
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    allowed = user is not None and permissions.sees_everything(user, event_id)
+    publish((staff_topic(event_id), {"type": "staff", "user": user_id, "allowed": allowed, "version": 0}))
+    send_to_group(staff_group(event_id), {"type": STAFF_CHANGED, "user": user_id, "allowed": allowed})
+
+
+def notify_staff_changed_on_commit(event_id: int, user_id: int) -> None:
+    transaction.on_commit(lambda: notify_staff_changed(event_id, user_id))
+
+
+def staff_change_closes(body: str | dict, user_id: int | None) -> bool:
+    """Whether a ``staff:`` message (its text, or parsed) closes the sockets of ``user_id``."""
+    message = orjson.loads(body) if isinstance(body, str) else body
+    return user_id is not None and message.get("user") == user_id and not message.get("allowed")

@@ -52,6 +52,8 @@ from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.module_loading import module_has_submodule
 
+from draftsite import whole_numbers
+
 FORMAT_VERSION = 2
 KIND = "draftsite.event"
 
@@ -278,8 +280,9 @@ class _Exporter:
     def source(self, value: str, prefixes: dict[str, str]) -> str:
         prefix, _, raw = value.partition(":")
         section = prefixes.get(prefix)
-        if section and raw.isdigit() and int(raw) in self.keys.get(section, {}):
-            return f"{prefix}:{self.keys[section][int(raw)]}"
+        key = whole_numbers.parse(raw)
+        if section and key is not None and key in self.keys.get(section, {}):
+            return f"{prefix}:{self.keys[section][key]}"
         return value
 
     def row(self, section: Section, obj: models.Model) -> dict[str, Any]:
@@ -538,8 +541,9 @@ class _Importer:
     def source(self, value: str, prefixes: dict[str, str]) -> str:
         prefix, _, raw = value.partition(":")
         section = prefixes.get(prefix)
-        if section and raw.isdigit() and int(raw) in self.ids.get(section, {}):
-            return f"{prefix}:{self.ids[section][int(raw)]}"
+        key = whole_numbers.parse(raw)
+        if section and key is not None and key in self.ids.get(section, {}):
+            return f"{prefix}:{self.ids[section][key]}"
         return value
 
     def id_list(self, ids: IdList, keys: Any, where: str) -> list[int | None]:

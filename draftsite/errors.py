@@ -16,7 +16,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.urls import Resolver404, resolve
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -53,6 +54,32 @@ class ConflictError(DomainError):
 
 class ForbiddenError(DomainError):
     status_code = status.HTTP_403_FORBIDDEN
+
+
+def answers_json(view):
+    """Mark a view outside ``/api/`` that answers JSON: its errors are the API's JSON shape
+    too, also those the middleware and Django's error handlers answer (:func:`wants_json`)."""
+    view.answers_json = True
+    return view
+
+
+def wants_json(request) -> bool:
+    """Whether an error for ``request`` is the API's JSON shape rather than a page: every path
+    under ``/api/``, and the views marked :func:`answers_json`."""
+    if request.path.startswith("/api/"):
+        return True
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return False
+    return getattr(match.func, "answers_json", False)
+
+
+def json_error(code: str, message: str, status_code: int) -> JsonResponse:
+    """The API's error shape outside DRF (middleware, Django's error handlers, JSON views)."""
+    return JsonResponse({"detail": message, "errors": [{"code": code, "message": message}]}, status=status_code)
 
 
 # Codes for DRF's own exceptions, so they are as stable as ours.

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from django import forms
 
+from draftsite import whole_numbers
+
 
 def whole_number(value, limit: int | None = None) -> int | None:
     """A form's whole number, or None (also beyond ``limit`` either way, when there is one)."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if limit is None or -limit <= number <= limit else None
+    bound = 10**20 if limit is None else limit
+    return whole_numbers.parse(value, minimum=-bound, maximum=bound)
 
 
 class WholeNumberField(forms.Field):

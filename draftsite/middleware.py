@@ -27,10 +27,12 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.cache import cache
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError, connections
 from django.dispatch import receiver
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
@@ -38,7 +40,10 @@ from django.utils import timezone
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext, ngettext
 
+from draftsite import whole_numbers
+from draftsite.errors import json_error, wants_json
 from draftsite.views import page_not_found
+from draftsite.whole_numbers import InvalidNumber
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +51,9 @@ SERVICE_UNAVAILABLE = "service_unavailable"
 REQUEST_TOO_LARGE = "request_too_large"
 LOGIN_LOCKED = "login_locked"
 INVALID_TEXT = "invalid_text"
+SERVER_ERROR = "server_error"
+# Exceptions Django itself turns into 4xx answers (and, for the API, DRF's handler before it).
+_ANSWERED_BY_DJANGO = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
 def _is_api(request) -> bool:
@@ -53,7 +61,7 @@ def _is_api(request) -> bool:
 
 
 def _json_error(code: str, message: str, status: int, **headers) -> JsonResponse:
-    response = JsonResponse({"detail": message, "errors": [{"code": code, "message": message}]}, status=status)
+    response = json_error(code, message, status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response
@@ -76,7 +84,7 @@ class ResilienceMiddleware(MiddlewareMixin):
             # PostgreSQL refuses NUL in any text it is given (a filter, a search, a token): refuse
             # it here for every page and endpoint rather than let a query fail with a 500.
             message = gettext("The address contains a NUL character.")
-            if _is_api(request):
+            if wants_json(request):
                 return _json_error(INVALID_TEXT, message, 400)
             return render(
                 request, "error.html", {"title": gettext("Bad request"), "status": 400, "message": message}, status=400
@@ -100,15 +108,23 @@ class ResilienceMiddleware(MiddlewareMixin):
                 except RequestDataTooBig:
                     return _too_large(request, None, limit)
             return None
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
+        length = whole_numbers.parse(request.META.get("CONTENT_LENGTH") or "0") or 0
         if length <= limit:
             return None
         return _too_large(request, length, limit)
 
     def process_exception(self, request, exception):
+        if isinstance(exception, InvalidNumber):
+            # draftsite.whole_numbers: a page's (or a JSON view's) query or form value that is
+            # not a whole number. API views answer it through the API's handler already.
+            if wants_json(request):
+                return JsonResponse({"detail": exception.message, "errors": [exception.as_error()]}, status=400)
+            return render(
+                request,
+                "error.html",
+                {"title": gettext("Bad request"), "status": 400, "message": exception.message},
+                status=400,
+            )
         if isinstance(exception, RequestDataTooBig):
             return _too_large(request, None, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         if isinstance(exception, (OperationalError, InterfaceError)):
@@ -141,6 +157,12 @@ class ResilienceMiddleware(MiddlewareMixin):
             response = HttpResponse(html, status=503)
             response["Retry-After"] = _retry_after()
             return response
+        if wants_json(request) and not isinstance(exception, _ANSWERED_BY_DJANGO):
+            # A bug under /api/ (or in a JSON view): the API's error shape, with DEBUG on too
+            # (Django would draw its HTML debug page); logged and signalled as Django would.
+            logger.error("Internal Server Error: %s", request.path, exc_info=exception)
+            got_request_exception.send(sender=self.__class__, request=request)
+            return _json_error(SERVER_ERROR, gettext("The error has been logged. Please try again in a moment."), 500)
         return None
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from draftsite import upkeep
+from draftsite.errors import json_error, wants_json
 
 
 def home(request):
@@ -51,6 +52,8 @@ def _error_page(request, status, title, message):
 
 
 def bad_request(request, exception=None):
+    if wants_json(request):
+        return json_error("bad_request", _("The request could not be understood."), 400)
     return _error_page(request, 400, _("Bad request"), _("The request could not be understood."))
 
 
@@ -64,12 +67,14 @@ def permission_denied(request, exception=None):
 def page_not_found(request, exception=None):
     if request.path.startswith("/api/"):
         # API clients parse one error shape everywhere, unknown paths included.
-        message = _("There is nothing at this address.")
-        return JsonResponse({"detail": message, "errors": [{"code": "not_found", "message": message}]}, status=404)
+        return json_error("not_found", _("There is nothing at this address."), 404)
     return _error_page(request, 404, _("Not found"), _("There is nothing at this address."))
 
 
 def server_error(request):
+    if wants_json(request):
+        # A bug under /api/ (or in a JSON view) still answers the one JSON error shape.
+        return json_error("server_error", _("The error has been logged. Please try again in a moment."), 500)
     return _error_page(
         request, 500, _("Something went wrong"), _("The error has been logged. Please try again in a moment.")
     )

@@ -11,6 +11,8 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from drafts import permissions
+from drafts.consumers import CLOSE_FORBIDDEN
+from drafts.live import staff_group
 from drafts.models import Seat
 from draftsite.frames import GuardedJsonConsumer
 from judgecalls import error_codes, frames
@@ -39,6 +41,8 @@ class _Heartbeats(GuardedJsonConsumer):
 class JudgeQueueSocket(_Heartbeats):
     """ws/judge-calls/events/<id>/: staff hear the queue change; frames read by draftsite.frames."""
 
+    removed = False
+
     async def connect(self):
         event_id = int(self.scope["url_route"]["kwargs"]["event_id"])
         user = self.scope.get("user")
@@ -47,6 +51,7 @@ class JudgeQueueSocket(_Heartbeats):
             return
         self.event_id = event_id
         await self.channel_layer.group_add(queue_group(event_id), self.channel_name)
+        await self.channel_layer.group_add(staff_group(event_id), self.channel_name)
         await self.accept()
         await self.send_json(frames.hello())
         await self.send_json(frames.changed(event_id))
@@ -54,9 +59,19 @@ class JudgeQueueSocket(_Heartbeats):
     async def disconnect(self, code):
         if hasattr(self, "event_id"):
             await self.channel_layer.group_discard(queue_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_discard(staff_group(self.event_id), self.channel_name)
 
     async def judgecalls_changed(self, message):
-        await self.send_json(frames.call(self.event_id, int(message["call"])))
+        if not self.removed:
+            await self.send_json(frames.call(self.event_id, int(message["call"])))
+
+    async def staff_changed(self, message):
+        """drafts.live.notify_staff_changed: a judge removed from the event's staff stops
+        hearing the queue at the change, not at their next heartbeat."""
+        user = self.scope.get("user")
+        if message.get("user") == getattr(user, "pk", None) and not message.get("allowed"):
+            self.removed = True
+            await self.close(code=CLOSE_FORBIDDEN)
 
 
 class CallerSocket(_Heartbeats):

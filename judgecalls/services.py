@@ -39,12 +39,22 @@ LOG_PROPOSALS_DISMISSED = "proposals.dismissed"
 MAX_SOURCES = site_proposals.MAX_SOURCES
 
 
-def _reason(value) -> str:
+def _reason(value, field: str = "reason") -> str:
+    """A reason or note as stored: text of at most MAX_REASON characters, refused (never cut)
+    when longer, so what the judge reads is what the caller wrote."""
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise DomainError(error_codes.INVALID, _("The reason is text."), field="reason")
-    return value.replace("\x00", "").strip()[:MAX_REASON]
+        raise DomainError(error_codes.INVALID, _("The reason is text."), field=field)
+    text = value.replace("\x00", "").strip()
+    if len(text) > MAX_REASON:
+        raise DomainError(
+            error_codes.TOO_LONG,
+            _("Write at most %(limit)s characters; this text has %(length)s.")
+            % {"limit": MAX_REASON, "length": len(text)},
+            field=field,
+        )
+    return text
 
 
 def _notify(call: JudgeCall) -> None:
@@ -181,7 +191,7 @@ def escalate_call(*, call_id: int, actor, note: str = "", now=None) -> JudgeCall
     _may_act(call, actor)
     call.status, call.escalated_by, call.escalated_at = CallStatus.ESCALATED, actor, now
     call.save(update_fields=["status", "escalated_by", "escalated_at"])
-    log_event(call.event, now, LOG_ESCALATED, actor, call=call.pk, note=_reason(note))
+    log_event(call.event, now, LOG_ESCALATED, actor, call=call.pk, note=_reason(note, "note"))
     _notify(call)
     return call
 
@@ -224,7 +234,7 @@ def resolve_call(
     penalty = _call_penalty(call, penalty_id) if outcome == Outcome.PENALTY else None
     if outcome != Outcome.PENALTY and penalty_id is not None:
         raise DomainError(error_codes.INVALID, _("Only the outcome 'penalty' names a penalty."), field="penalty")
-    note = _reason(note)
+    note = _reason(note, "note")
     call.status, call.outcome, call.note = CallStatus.RESOLVED, outcome, note
     call.resolved_by, call.resolved_at, call.penalty = actor, now, penalty
     if call.claimed_by_id is None:

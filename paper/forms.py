@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from draftsite import whole_numbers
 from draftsite.forms import PostedListField, PostedTextField, WholeNumberField
 
 
@@ -27,4 +28,5 @@ class PostDfcForm(forms.Form):
 
     def card_name_or_id(self) -> str | int:
         card = (self.cleaned_data["card"] or "").strip()
-        return int(card) if card.isdigit() else card
+        number = whole_numbers.parse(card)
+        return card if number is None else number

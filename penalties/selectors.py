@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
 from drafts.models import Event, EventStaff, Pick, PickKind, Pod, Registration, StaffRole
+from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from penalties.models import (
     Appeal,
@@ -67,8 +68,9 @@ def event_penalties(
         qs = qs.filter(infraction__code=infraction)
     if penalty in PenaltyKind.values:
         qs = qs.filter(penalty=penalty)
-    if registration and str(registration).isdigit():
-        qs = qs.filter(registration_id=int(registration))
+    registration_id = whole_numbers.parse(registration)
+    if registration_id is not None:
+        qs = qs.filter(registration_id=registration_id)
     if q:
         qs = qs.filter(Q(registration__name__icontains=q) | Q(description__icontains=q))
     return qs.order_by("-issued_at", "-pk")
@@ -165,9 +167,9 @@ def prefill(*, event: Event, params) -> dict:
     (Limited Procedure Violation), the pod, the pack round and the pick number.
     """
     initial: dict = {}
-    registration = params.get("registration", "")
-    if str(registration).isdigit() and Registration.objects.filter(pk=int(registration), event=event).exists():
-        initial["registration"] = int(registration)
+    registration = whole_numbers.parse(params.get("registration", ""))
+    if registration is not None and Registration.objects.filter(pk=registration, event=event).exists():
+        initial["registration"] = registration
     code = params.get("infraction", "")
     if code and Infraction.objects.filter(code=code, active=True).exists():
         initial["infraction"] = code
@@ -175,12 +177,12 @@ def prefill(*, event: Event, params) -> dict:
     if description:
         initial["description"] = description[:2000]
     # A judge call's "issue a penalty" link also says where: the match round or the pod.
-    match_round = params.get("match_round", "")
-    if str(match_round).isdigit() and 1 <= int(match_round) <= 99:
-        initial["match_round"] = int(match_round)
-    pod = params.get("pod", "")
-    if str(pod).isdigit() and Pod.objects.filter(pk=int(pod), event=event).exists():
-        initial["pod"] = int(pod)
+    match_round = whole_numbers.parse(params.get("match_round", ""), minimum=1, maximum=99)
+    if match_round is not None:
+        initial["match_round"] = match_round
+    pod = whole_numbers.parse(params.get("pod", ""))
+    if pod is not None and Pod.objects.filter(pk=pod, event=event).exists():
+        initial["pod"] = pod
     _prefill_source(event, params.get("source", ""), initial)
     return initial
 

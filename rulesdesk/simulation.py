@@ -41,7 +41,6 @@ MAX_ACTIONS = 50
 MAX_QUERY_LENGTH = 200
 START_ZONES = tuple(zone for zone in ZONES if zone != "stack")
 REQUEST_FIELDS = frozenset({"card", "zone", "actions"})
-MAX_CARD_ID = 2**63 - 1  # the catalogue's primary key is a bigint
 
 
 def find_card(query: Any, field: str = "card", **extra: Any) -> Card:
@@ -65,8 +64,9 @@ def find_card(query: Any, field: str = "card", **extra: Any) -> Card:
             suggestions=[],
             **extra,
         )
-    # An id is ASCII digits within the key's range; "²" or a 30-digit number names no card.
-    card = None if text.isdigit() and not (text.isascii() and int(text) <= MAX_CARD_ID) else selectors.find_card(text)
+    # An id is ASCII digits within the key's range (cards.selectors): "²" or a 30-digit number
+    # is looked up as a name, and names no card.
+    card = selectors.find_card(text)
     if card is None:
         raise DomainError(
             UNKNOWN_CARD,

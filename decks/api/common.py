@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 
 from decks import error_codes, parsers, selectors, services
 from decks.models import Deck
+from draftsite import whole_numbers
 from draftsite.errors import DomainError
 
 UPLOAD_OVERHEAD = 64 * 1024  # multipart headers and the other form fields
@@ -21,10 +22,7 @@ class BodyLimitMixin:
     max_body = parsers.MAX_BYTES + UPLOAD_OVERHEAD
 
     def initial(self, request, *args, **kwargs):
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
+        length = whole_numbers.parse(request.META.get("CONTENT_LENGTH") or "0") or 0
         if length > self.max_body:
             raise DomainError(
                 error_codes.FILE_TOO_LARGE,

@@ -18,6 +18,7 @@ from decks.api.common import (
     parsed_sections,
     read_upload,
 )
+from draftsite import whole_numbers
 from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from draftsite.parsers import JSONParser
@@ -117,12 +118,7 @@ class MyDeckView(BodyLimitMixin, APIView):
     parser_classes = [JSONParser, MultiPartParser, FormParser]
 
     def _registration_id(self, request) -> int | None:
-        raw = request.query_params.get("registration")
-        if raw is None:
-            return None
-        if not raw.isdigit():
-            raise DomainError(error_codes.INVALID, gettext("registration must be an id."), field="registration")
-        return int(raw)
+        return whole_numbers.from_request(request.query_params, "registration")
 
     def _registration(self, request, event_id: int):
         """The caller's own registration, or (staff) the one named: the role, before any body."""

@@ -9,11 +9,13 @@ from rest_framework import serializers
 from decks import error_codes, findings, parsers
 from decks import validation as core
 from decks.models import SelectionMethod
+from draftsite import whole_numbers
 from draftsite.bounds import ID_MAX
 
 MAX_LINES = parsers.MAX_LINES
 MAX_TOTAL = parsers.MAX_TOTAL
 MAX_CHECKLIST_CARDS = 300
+MAX_NOTES = findings.MAX_NOTES  # DeckCheckInput's field ``findings`` hides the module there
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -30,7 +32,7 @@ class StrictIntegerField(serializers.IntegerField):
             self.fail("invalid")
         if isinstance(data, str):
             text = data.strip()
-            if not (text.isdigit() or (text.startswith("-") and text[1:].isdigit())):
+            if whole_numbers.parse(text, minimum=-(10**20), maximum=10**20) is None:
                 self.fail("invalid")
         elif not isinstance(data, int):
             self.fail("invalid")
@@ -339,8 +341,12 @@ class SelectionOutput(serializers.Serializer):
 
 class FindingInput(serializers.Serializer):
     kind = serializers.ChoiceField(list(findings.FINDING_KINDS))
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
-    cards = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100, default=list)
+    description = serializers.CharField(
+        max_length=findings.MAX_DESCRIPTION, required=False, allow_blank=True, default=""
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=findings.MAX_CARD_NAME), max_length=findings.MAX_CARDS, default=list
+    )
     infraction = serializers.ChoiceField(
         list(findings.INFRACTIONS) + [""],
         required=False,
@@ -351,7 +357,7 @@ class FindingInput(serializers.Serializer):
 class DeckCheckInput(serializers.Serializer):
     matches = StrictBooleanField(required=False, help_text=gettext_lazy("true: the physical deck matches the list."))
     findings = serializers.ListField(child=FindingInput(), max_length=50, default=list)
-    notes = serializers.CharField(max_length=4000, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(max_length=MAX_NOTES, required=False, allow_blank=True, default="")
     selection = StrictIntegerField(min_value=1, required=False)
 
     def validate(self, attrs):

@@ -15,7 +15,8 @@ from django.utils.translation import gettext
 from decks import error_codes, exporting, exports, pickdata, selectors
 from decks.views.common import _event, visible_deck_page
 from drafts.access import Permission, authorize
-from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from draftsite import whole_numbers
+from draftsite.errors import DomainError, ForbiddenError, NotFoundError, answers_json
 from draftsite.pages import on_page
 
 
@@ -37,6 +38,7 @@ def _download(content: str | bytes, name: str, content_type: str) -> HttpRespons
     return response
 
 
+@answers_json
 def export_deck(request, pk: int):
     deck = visible_deck_page(request, pk)
     try:
@@ -48,12 +50,13 @@ def export_deck(request, pk: int):
     return _download(text, exporting.file_name(stem, fmt), fmt.content_type)
 
 
+@answers_json
 @login_required
 def export_pool(request, event_id: int):
     event = _event(event_id)
-    raw_id = request.GET.get("registration", "")
     try:
-        registration = selectors.access_registration(request.user, event, int(raw_id) if raw_id.isdigit() else None)
+        registration_id = whole_numbers.from_request(request.GET, "registration")
+        registration = selectors.access_registration(request.user, event, registration_id)
         fmt = exporting.export_format(request.GET.get("format"))
         text = exporting.render(fmt, exporting.require_pool_list(registration))
     except DomainError as exc:
@@ -61,6 +64,7 @@ def export_pool(request, event_id: int):
     return _download(text, exporting.file_name(f"pool-{registration.name}", fmt), fmt.content_type)
 
 
+@answers_json
 @login_required
 def export_event(request, event_id: int):
     event = _event(event_id)
@@ -71,18 +75,19 @@ def export_event(request, event_id: int):
         Permission.ORGANISER,
         message=gettext("Only the event's organisers may download every pool and deck."),
     )
-    raw_pod = request.GET.get("pod", "")
-    pod_id = None
-    if raw_pod:
-        if not raw_pod.isdigit() or not event.pods.filter(pk=int(raw_pod)).exists():
-            return _refusal(
-                DomainError(error_codes.UNKNOWN_POD, gettext("This event has no pod %(pod)s.") % {"pod": raw_pod[:20]})
-            )
-        pod_id = int(raw_pod)
+    try:
+        pod_id = whole_numbers.from_request(request.GET, "pod")
+    except DomainError as exc:
+        return _refusal(exc)
+    if pod_id is not None and not event.pods.filter(pk=pod_id).exists():
+        return _refusal(
+            DomainError(error_codes.UNKNOWN_POD, gettext("This event has no pod %(pod)s.") % {"pod": pod_id})
+        )
     name = f"{exports.safe_filename(event.name, 'event')}{f'-pod-{pod_id}' if pod_id else ''}-decks.zip"
     return _download(exporting.event_bundle(event, pod_id=pod_id), name, "application/zip")
 
 
+@answers_json
 @login_required
 def export_pick_data(request, event_id: int):
     """The event's anonymised picks in 17lands' CSV layout (docs/pick-data.md)."""

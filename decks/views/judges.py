@@ -16,6 +16,7 @@ from decks.models import SelectionMethod
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
 from drafts import permissions
 from drafts.access import Permission, authorize
+from draftsite import whole_numbers
 from draftsite.pages import for_form, on_page
 
 DECK_STATES = ("valid", "invalid", "missing")
@@ -121,7 +122,7 @@ def record_check(request, pk: int):
                 actor=request.user,
                 found=found,
                 notes=notes,
-                selection_id=int(selection_raw) if selection_raw.isdigit() else None,
+                selection_id=whole_numbers.parse(selection_raw),
             )
 
         check, error, status = for_form(record)
@@ -139,7 +140,7 @@ def record_check(request, pk: int):
             "infractions": findings.INFRACTIONS,
             "error": error,
             "checked": checked,
-            "selection": selection_raw if selection_raw.isdigit() else "",
+            "selection": selection_raw if whole_numbers.parse(selection_raw) is not None else "",
             "post": request.POST,
         },
         status=status,

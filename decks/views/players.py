@@ -18,6 +18,7 @@ from decks.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
 from drafts.access import Permission, authorize
 from drafts.models import DeckFormat
+from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, on_page, run
 
@@ -36,10 +37,10 @@ def _registration_shown(request, event):
     """(the registration the page is for, the caller's own): staff may open another player's
     with ``?registration=<id>``."""
     own = selectors.own_registration(request.user, event)
-    raw_id = request.GET.get("registration", "")
-    if raw_id.isdigit() and (own is None or own.pk != int(raw_id)):
+    registration_id = whole_numbers.from_request(request.GET, "registration")
+    if registration_id is not None and (own is None or own.pk != registration_id):
         on_page(authorize, request.user, event, Permission.STAFF, message=STAFF_PAGE_ONLY)
-        registration = selectors.registration_in_event(event, int(raw_id))
+        registration = selectors.registration_in_event(event, registration_id)
         if registration is None:
             raise Http404(gettext("No such registration"))
         return registration, own
@@ -149,7 +150,7 @@ def my_deck(request, event_id: int):
             "pool_dek_missing": exporting.pool_dek_missing(registration) if pool_rows else [],
             "builder": builder,
             # A count sent back unchecked (a bad form) counts as none.
-            "main_total": sum(int(n) for n in [*main_counts.values(), *basic_counts.values()] if str(n).isdigit()),
+            "main_total": sum(whole_numbers.parse(n) or 0 for n in [*main_counts.values(), *basic_counts.values()]),
         },
         status=status,
     )

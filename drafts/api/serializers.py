@@ -21,6 +21,7 @@ from drafts.models import (
     StaffInvitation,
     StaffRole,
 )
+from draftsite.api import validated_body
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 
 
@@ -178,9 +179,7 @@ class ReplaceSeatInput(serializers.Serializer):
 
 
 def validated(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    return validated_body(serializer_class, request)
 
 
 class StaffInput(serializers.Serializer):

@@ -28,8 +28,10 @@ from drafts.models import (
     StaffRole,
 )
 from draftsite.errors import ConflictError, DomainError, NotFoundError
+from draftsite.names import has_visible_character
 
 MAX_POD_SIZE = 8
+MAX_NAME = 100  # Registration.name: a longer name is refused, never cut
 
 
 MAX_CUBE_SIZE = 1000
@@ -136,6 +138,18 @@ def register_player(
     display = (name or (user.get_username() if user else "")).strip()
     if not display:
         raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
+    if not has_visible_character(display):
+        raise DomainError(
+            error_codes.INVALID_NAME,
+            gettext("A name needs at least one visible letter, digit or symbol."),
+            field="name",
+        )
+    if name is not None and len(display) > MAX_NAME:
+        raise DomainError(
+            error_codes.INVALID_NAME,
+            gettext("A name has at most %(limit)s characters.") % {"limit": MAX_NAME},
+            field="name",
+        )
     if user is not None and Registration.objects.filter(event=event, user=user).exists():
         if actor is not SYSTEM and actor.pk != user.pk:  # an organiser registering someone else
             raise ConflictError(
@@ -146,7 +160,7 @@ def register_player(
     try:
         with transaction.atomic():
             return Registration.objects.create(
-                event=event, user=user, name=display[:100], share_pick_data=bool(share_pick_data)
+                event=event, user=user, name=display[:MAX_NAME], share_pick_data=bool(share_pick_data)
             )
     except IntegrityError:
         raise ConflictError(

@@ -123,6 +123,7 @@ def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime 
     staff.delete()
     log_event(event, now, "staff_removed", actor, user=_username(staff.user), role=staff.role)
     live.notify_event_on_commit(event.pk)
+    live.notify_staff_changed_on_commit(event.pk, staff.user_id)  # their open pages close now
 
 
 @transaction.atomic
@@ -145,6 +146,7 @@ def change_staff_role(*, event_id: int, staff_id: int, role: str, actor, now: dt
     staff.save(update_fields=["role"])
     log_event(event, now, "staff_role_changed", actor, user=_username(staff.user), role=role, previous=previous)
     live.notify_event_on_commit(event.pk)
+    live.notify_staff_changed_on_commit(event.pk, staff.user_id)
     return staff
 
 

@@ -24,7 +24,8 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
 from drafts import access, cardsheet, error_codes
-from draftsite.errors import DomainError, NotFoundError
+from draftsite import whole_numbers
+from draftsite.errors import DomainError, NotFoundError, answers_json
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 BATCH_CACHE = "private, max-age=300"
@@ -63,6 +64,7 @@ def _etag_matches(request, digest: str) -> bool:
     return False
 
 
+@answers_json
 @require_GET
 def card_sheet(request, event_id: int, digest: str, language: str):
     if event_id > MAX_ID:
@@ -113,16 +115,18 @@ def _ids(request, name: str) -> list[int]:
         )
     ids = []
     for value in values:
-        if not (value.isascii() and value.isdigit()) or not 0 < int(value) <= MAX_ID:
+        number = whole_numbers.parse(value, minimum=1, maximum=MAX_ID)
+        if number is None:
             raise DomainError(
                 error_codes.INVALID_CARD_IDS,
                 gettext("Card ids are whole numbers separated by commas, like 12,34."),
                 field=name,
             )
-        ids.append(int(value))
+        ids.append(number)
     return ids
 
 
+@answers_json
 @require_GET
 def card_batch(request):
     try:

@@ -51,8 +51,8 @@ def staff_view(call: JudgeCall, now) -> dict:
     }
 
 
-def _reason(request) -> object:
-    return request.data.get("reason", "") if isinstance(request.data, dict) else None
+def _reason(request) -> str:
+    return validated_body(s.CallInput, request).get("reason", "")
 
 
 class MatchCallView(APIView):

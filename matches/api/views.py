@@ -19,7 +19,8 @@ from rest_framework.views import APIView
 
 from drafts.access import Permission, authorize
 from drafts.models import Event
-from draftsite.api import validated_body
+from draftsite import whole_numbers
+from draftsite.api import body_object, validated_body
 from draftsite.errors import DomainError, NotFoundError
 from matches import error_codes, exports, selectors, services
 from matches.api import serializers as s
@@ -48,12 +49,7 @@ def _match(pk: int) -> Match:
 
 
 def _pod_param(request) -> int | None:
-    value = request.query_params.get("pod")
-    if value in (None, ""):
-        return None
-    if not str(value).isdigit():
-        raise NotFoundError(error_codes.UNKNOWN_POD, _("pod is a pod id."))
-    return int(value)
+    return whole_numbers.from_request(request.query_params, "pod")
 
 
 def _settings_payload(row) -> dict:
@@ -234,7 +230,7 @@ class DropView(APIView):
     def post(self, request, event_id: int):
         event = _event(event_id)
         own = selectors.player_registration(request.user, event.pk)
-        registration_id = request.data.get("registration") if isinstance(request.data, dict) else None
+        registration_id = body_object(request).get("registration")
         if registration_id is not None and (own is None or registration_id != own.pk):
             authorize(request.user, event.pk, Permission.STAFF, message=services.STAFF_ONLY)
         elif own is None:
@@ -286,10 +282,9 @@ class CsvView(APIView):
     )
     def get(self, request, event_id: int):
         event = _event(event_id)
-        round_param = request.query_params.get("round")
         return exports.csv_response(
             event,
             self.kind,
             pod_id=_pod_param(request),
-            round_id=int(round_param) if str(round_param or "").isdigit() else None,
+            round_id=whole_numbers.from_request(request.query_params, "round"),
         )

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from drafts import permissions
 from drafts.access import Permission, access_event, authorize
 from drafts.models import Event
+from draftsite import whole_numbers
 from draftsite.forms import back_to, posted
 from draftsite.pages import on_page, run
 from matches import exports, forms, selectors, services
@@ -359,7 +360,10 @@ def csv_export(request, event_id: int, kind: str):
     if kind not in exports.EXPORTS:
         raise Http404(_("No such export"))
     return exports.csv_response(
-        event, kind, pod_id=forms.number(request.GET.get("pod")), round_id=forms.number(request.GET.get("round"))
+        event,
+        kind,
+        pod_id=whole_numbers.from_request(request.GET, "pod"),
+        round_id=whole_numbers.from_request(request.GET, "round"),
     )
 
 

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from drafts.access import Permission, access_own_seat, authorize, authorize_pod
 from drafts.models import DraftFormat, Event
+from draftsite import whole_numbers
 from draftsite.api import validated_body
 from draftsite.errors import NotFoundError
 from paper import error_codes, selectors, services
@@ -38,7 +39,8 @@ def _call_view(pod, *, staff: bool) -> dict:
 
 def _card(value: str) -> str | int:
     value = value.strip()
-    return int(value) if value.isdigit() else value
+    number = whole_numbers.parse(value)
+    return value if number is None else number
 
 
 class CallView(APIView):

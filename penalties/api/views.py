@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from drafts.access import Permission, authorize
 from drafts.models import Event
+from draftsite import whole_numbers
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
 from penalties import error_codes, permissions, selectors, services
@@ -81,7 +82,8 @@ class EventPenaltiesView(APIView):
         """Every penalty of the event (its judges and organisers, and site staff)."""
         event = _event(event_id)
         authorize(request.user, event, Permission.PENALTY_READER)
-        filters = {name: request.query_params.get(name, "")[:100] for name in selectors.FILTERS}
+        filters: dict = {name: request.query_params.get(name, "")[:100] for name in selectors.FILTERS}
+        filters["registration"] = whole_numbers.from_request(request.query_params, "registration")
         return Response(PenaltyOutput(selectors.event_penalties(event, **filters)[:1000], many=True).data)
 
     @extend_schema(request=PenaltyInput, responses={201: PenaltyDetailOutput})

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from drafts.access import Permission, authorize
 from drafts.models import Event
+from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, on_page, run, show_on_form
 from penalties import notices, permissions, selectors, services
@@ -28,7 +29,8 @@ from penalties.sources import describe_source
 
 
 def _event_or_404(event_id) -> Event:
-    event = Event.objects.filter(pk=event_id).first() if str(event_id).isdigit() else None
+    number = whole_numbers.parse(event_id)
+    event = Event.objects.filter(pk=number).first() if number is not None else None
     if event is None:
         raise Http404(gettext("No such event"))
     return event
@@ -108,8 +110,10 @@ def statement(request, pk: int):
 
 @login_required
 def issue(request):
-    event_id = request.GET.get("event") or request.POST.get("event")
-    if not event_id:
+    event_id = whole_numbers.from_request(request.GET, "event")
+    if event_id is None:
+        event_id = whole_numbers.from_request(request.POST, "event")
+    if event_id is None:
         return render(
             request,
             "penalties/choose_event.html",
@@ -491,8 +495,7 @@ def players(request):
     if not permissions.is_site_staff(request.user):
         raise PermissionDenied
     q = request.GET.get("q", "").strip()[:100]
-    user_id = request.GET.get("user", "")
-    groups = selectors.player_report(q=q, user_id=int(user_id) if user_id.isdigit() else None)
+    groups = selectors.player_report(q=q, user_id=whole_numbers.from_request(request.GET, "user"))
     return render(
         request,
         "penalties/players.html",

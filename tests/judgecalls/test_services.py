@@ -53,12 +53,15 @@ def test_a_double_tap_makes_one_call(floor):
     assert len(selectors.open_calls(floor.event.pk)) == 1
 
 
-def test_a_reason_that_is_not_text_is_refused_and_a_long_one_is_cut(floor):
+def test_a_reason_that_is_not_text_or_too_long_is_refused_never_cut(floor):
     with pytest.raises(DomainError) as exc:
         services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), reason=["x"], now=T0)
     assert exc.value.code == error_codes.INVALID
-    c = services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), reason="x" * 500, now=T0)
-    assert len(c.reason) == 200
+    with pytest.raises(DomainError) as exc:
+        services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), reason="x" * 500, now=T0)
+    assert exc.value.code == error_codes.TOO_LONG
+    c = services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), reason="x" * 200, now=T0)
+    assert c.reason == "x" * 200
 
 
 def test_a_drafter_calls_from_their_seat(floor):

@@ -97,7 +97,7 @@ def test_issue_pages_render_for_a_judge(world, client):
     ):
         assert text in form
     assert client.get("/penalties/new/?event=999999").status_code == 404
-    assert client.get("/penalties/new/?event=abc").status_code == 404
+    assert client.get("/penalties/new/?event=abc").status_code == 400  # not a number (draftsite.whole_numbers)
 
 
 def test_admin_review_queue_and_decision(world, client):
