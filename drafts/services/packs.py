@@ -171,6 +171,15 @@ def booster_kinds(set_code: str) -> SetBoosterKinds:
     return _kinds_of(card_set)
 
 
+def catalogue_booster_kinds() -> list[tuple[str, SetBoosterKinds]]:
+    """Every set a booster draft can open, by name, with its kinds (what the event form lists)."""
+    from cards.selectors import booster_sets
+
+    sets = booster_sets()
+    full = {s.pk: s for s in CardSet.objects.filter(pk__in=[s.pk for s in sets]).only("pk", "code", "booster")}
+    return [(card_set.name, _kinds_of(full[card_set.pk])) for card_set in sets]
+
+
 def _kinds_of(card_set: CardSet) -> SetBoosterKinds:
     kinds: dict[str, BoosterKind] = {}
     mtgjson = card_set.booster if isinstance(card_set.booster, dict) else {}
