@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import functools
 import random
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
@@ -46,6 +48,8 @@ RARITY = "rarity"  # plain rarity collation: no booster data for the set
 # never the default while a set has one of these.
 DEFAULT_KIND_ORDER = ("play", "draft", "default", "set")
 PLAIN_KIND = "draft"
+# MTGJSON's draft booster: opened from the set's booster printings only, as before booster kinds.
+LEGACY_KINDS = ("default", "draft")
 _ALIASES = {"draft": "default", "default": "draft"}
 
 
@@ -151,14 +155,23 @@ def _kinds_of(card_set: CardSet) -> SetBoosterKinds:
     kinds: dict[str, BoosterKind] = {}
     mtgjson = card_set.booster if isinstance(card_set.booster, dict) else {}
     if mtgjson:
+        # As the packs read them (SetPacks): the draft booster the set's booster printings,
+        # another kind any printing its sheets name.
         known = {
             str(u)
             for u in Printing.objects.filter(
                 card_set=card_set, in_boosters=True, mtgjson_uuid__isnull=False
             ).values_list("mtgjson_uuid", flat=True)
         }
+        named: set[str] = set()
         for name, data in mtgjson.items():
-            if _usable_mtgjson(data, known):
+            if name not in LEGACY_KINDS and isinstance(data, dict):
+                named |= _sheet_uuids(data)
+        anywhere = {
+            str(u) for u in Printing.objects.filter(mtgjson_uuid__in=named).values_list("mtgjson_uuid", flat=True)
+        }
+        for name, data in mtgjson.items():
+            if _usable_mtgjson(data, known if name in LEGACY_KINDS else known | anywhere):
                 kinds[name] = BoosterKind(name, MTGJSON)
     for (code, name), data in published_collations().items():
         if code == card_set.code and name not in kinds:
@@ -192,9 +205,14 @@ class _PrintingInfo:
     supertypes: tuple[str, ...] = ()
 
 
-def _printings(set_codes: list[str]) -> dict[str, _PrintingInfo]:
-    """Booster printings of sets keyed by MTGJSON uuid (or by printing id when it has none)."""
-    rows = Printing.objects.filter(card_set__code__in=set_codes, in_boosters=True).values_list(
+def _printings(set_codes: list[str], uuids: set[str] | None = None) -> dict[str, _PrintingInfo]:
+    """Booster printings of sets keyed by MTGJSON uuid (or by printing id when it has none), and
+    the printings of any set the ``uuids`` name (an MTGJSON kind's sheets may hold promos and
+    other sets' cards: a collector booster's extras, The List)."""
+    where = Q(card_set__code__in=set_codes, in_boosters=True)
+    if uuids:
+        where |= Q(mtgjson_uuid__in=uuids)
+    rows = Printing.objects.filter(where).values_list(
         "pk",
         "mtgjson_uuid",
         "card_id",
@@ -245,8 +263,11 @@ class SetPacks:
         self.checklist = _checklist_for(set_code)
         self.collation: SheetCollation | PublishedCollation | RarityCollation
         if self.kind.collation == MTGJSON:
-            self.printings = _printings([set_code])
             booster = card_set.booster[self.kind.name]
+            # The draft booster reads the set's booster printings only, as it always has (the
+            # same seed opens the same packs); any other kind every card its sheets name.
+            legacy = self.kind.name in LEGACY_KINDS
+            self.printings = _printings([set_code], None if legacy else _sheet_uuids(booster))
             self.collation = SheetCollation.from_mtgjson(booster, usable=set(self.printings))
         elif self.kind.collation == PUBLISHED:
             data = published_collations()[(card_set.code, self.kind.name)]
@@ -318,6 +339,18 @@ class SetPacks:
         if self.checklist is not None and slot.sheet == "basic":
             return {"kind": "checklist", "checklist_id": self.checklist.pk, "name": self.checklist.name}
         return {"kind": "basic_land", "card_id": info.card_id, "name": info.name}
+
+
+def _sheet_uuids(booster: dict[str, Any]) -> set[str]:
+    uuids = set()
+    sheets = booster.get("sheets") if isinstance(booster, dict) else None
+    for sheet in (sheets or {}).values():
+        for ref in (sheet.get("cards") if isinstance(sheet, dict) else None) or {}:
+            try:
+                uuids.add(str(uuid.UUID(ref)))
+            except (ValueError, TypeError, AttributeError):
+                continue  # not a uuid: no printing can match it
+    return uuids
 
 
 def _other_sets(data: dict[str, Any]) -> list[str]:

@@ -228,3 +228,32 @@ def test_the_draft_kind_still_removes_the_basic_land_and_records_slots():
     pack = SetPacks("ZNR").open(random.Random(1))
     assert pack.removed[0]["kind"] == "basic_land" and len(pack.cards) == 14
     assert {c.slot for c in pack.cards} <= {"common", "uncommon", "rare_mythic", "foil"}
+
+
+def test_any_mtgjson_kind_is_honoured_exactly_even_cards_of_other_sets_and_promos():
+    """A kind other than the draft booster (here a made-up ``collector`` kind added to ISD's
+    data) opens every card its sheets name: a printing outside boosters and another set's card,
+    at their weights, foil where the sheet is foil, variants at their weights (3:1)."""
+    from cards.models import CardSet, Printing
+
+    isd = CardSet.objects.get(code="ISD")
+    promo = Printing.objects.filter(card_set=isd, mtgjson_uuid__isnull=False).order_by("pk").first()
+    Printing.objects.filter(pk=promo.pk).update(in_boosters=False)
+    other = Printing.objects.filter(card_set__code="ZNR", mtgjson_uuid__isnull=False).order_by("pk").first()
+    isd.booster = {
+        **isd.booster,
+        "collector": {
+            "boosters": [{"contents": {"extras": 1}, "weight": 3}, {"contents": {"guests": 1}, "weight": 1}],
+            "sheets": {
+                "extras": {"cards": {str(promo.mtgjson_uuid): 1}, "foil": True, "totalWeight": 1},
+                "guests": {"cards": {str(other.mtgjson_uuid): 1}, "foil": False, "totalWeight": 1},
+            },
+        },
+    }
+    isd.save(update_fields=["booster"])
+    assert booster_kinds("ISD").default == "default"  # a collector booster is never the default
+    packs = open_many(SetPacks("ISD", "collector"), count=4000)
+    cards = [p.cards[0] for p in packs]
+    assert {c.printing_id for c in cards} == {promo.pk, other.pk}
+    assert all(c.foil == (c.printing_id == promo.pk) for c in cards)
+    assert_rate(sum(c.printing_id == promo.pk for c in cards), 4000, 3 / 4, "collector variants 3:1")
