@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Func, Q, Value
 from django.utils.translation import gettext_lazy
 
+from drafts.boosters import KIND_LABELS
 from drafts.extensions import log_action_choices
 
 
@@ -68,6 +69,13 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
+
+    def booster_summary(self) -> str:
+        """Each round's set and booster kind, e.g. "DSK (Play Booster), DSK (Play Booster), ..."."""
+        return ", ".join(
+            f"{code} ({KIND_LABELS[kind]})" if kind in KIND_LABELS else (f"{code} ({kind})" if kind else code)
+            for code, kind in self.round_boosters()
+        )
 
     def round_boosters(self) -> list[tuple[str, str | None]]:
         """(set code, booster kind or None for the set's default) of each round."""

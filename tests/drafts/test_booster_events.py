@@ -115,7 +115,10 @@ def test_the_event_form_says_which_collation_each_set_uses_and_checks_the_kind(c
     assert not Event.objects.filter(name="Form draft").exists()
     made = client.post(reverse("drafts:event-create"), {**form, "booster_kind": "", "set_round_3": "ZNR"})
     assert made.status_code == 302
-    assert Event.objects.get(name="Form draft").booster_kinds == ["play", "play", "default"]
+    event = Event.objects.get(name="Form draft")
+    assert event.booster_kinds == ["play", "play", "default"]
+    detail = client.get(reverse("drafts:event-detail", args=[event.pk])).content.decode()
+    assert "DSK (Play Booster), DSK (Play Booster), ZNR (Draft Booster)" in detail
 
 
 def test_a_dsk_pod_opens_play_boosters_and_records_every_slot(organiser, players):
