@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
+from cards.selectors import booster_sets
 from drafts import error_codes
 from drafts.boosters import COLLATION_LABELS, KIND_LABELS
 from drafts.core.collation import (
@@ -144,8 +145,6 @@ def booster_kinds(set_code: str) -> SetBoosterKinds:
 
 def catalogue_booster_kinds() -> list[tuple[str, SetBoosterKinds]]:
     """Every set a booster draft can open, by name, with its kinds (what the event form lists)."""
-    from cards.selectors import booster_sets
-
     sets = booster_sets()
     full = {s.pk: s for s in CardSet.objects.filter(pk__in=[s.pk for s in sets]).only("pk", "code", "booster")}
     return [(card_set.name, _kinds_of(full[card_set.pk])) for card_set in sets]
