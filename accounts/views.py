@@ -72,6 +72,11 @@ def signup(request):
             show_on_form(form, exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # The language chosen on the form is the account's from this very response on
+            # (issue 46: the welcome came in the browser's language).
+            if form.cleaned_data["language"]:
+                translation.activate(form.cleaned_data["language"])
+                request.LANGUAGE_CODE = form.cleaned_data["language"]
             messages.success(request, gettext("Welcome! Your account is ready."))
             return redirect(next_url or "home")
     return render(request, "accounts/signup.html", {"title": gettext("Sign up"), "form": form, "next": next_url})
