@@ -22,6 +22,11 @@ def language_of(user) -> str:
     return language if language in LANGUAGE_CODES else settings.LANGUAGE_CODE
 
 
+def chosen_display_name(user) -> str:
+    """The display name the account's owner chose ("" when none)."""
+    return Profile.objects.filter(user_id=user.pk).values_list("display_name", flat=True).first() or ""
+
+
 def display_name(user) -> str:
     name = Profile.objects.filter(user_id=user.pk).values_list("display_name", flat=True).first()
     return name or user.get_full_name() or user.get_username()
