@@ -167,6 +167,7 @@ def join(request, token: str):
             "closed": closed,
             "registered": registered,
             "waitlist_position": waitlisted,
+            "full": link.capacity is not None and taken >= link.capacity,
             "taken": taken,
             "path": reverse("accounts:join", args=[token]),
             "signup_open": services.signup_allowed(token),
@@ -252,6 +253,21 @@ def drop(request, event_id: int):
         request,
         services.drop_registration,
         success=gettext("You have left %(name)s.") % {"name": event.name},
+        back=reverse("drafts:event-detail", args=[event.pk]),
+        event_id=event.pk,
+        user=request.user,
+        now=timezone.now(),
+    )[0]
+
+
+@login_required
+@require_POST
+def leave_waitlist(request, event_id: int):
+    event = get_event(event_id)
+    return run(
+        request,
+        services.leave_waitlist,
+        success=gettext("You have left the waitlist of %(name)s.") % {"name": event.name},
         back=reverse("drafts:event-detail", args=[event.pk]),
         event_id=event.pk,
         user=request.user,

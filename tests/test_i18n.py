@@ -107,30 +107,127 @@ def test_catalogue_is_complete_reviewed_and_keeps_placeholders(lang, domain):
 # (issue 46: Russian "Competitive" and "Regular", Italian "Round"); the page check below cannot
 # see those, since the translated page shows the English words too.
 _SAME_EVERYWHERE = {
-    "API", "DFC", "Esc", "Enter", "(JSON)", "CSV", "IPG", "MTG Arena", "MTGO (.dek)", "Cockatrice (.cod)",
-    "python manage.py import_cards --bundled", "%(zone)s: %(message)s", "GW%", "OGW%", "OMW%", "GW%%",
-    "OGW%%", "OMW%%", "IPG %(section)s", "IPG %(section)s %(get_category_display)s — %(name)s",
-    "%(name)s · IPG %(section)s · %(issued_at)s", "IPG %(section)s %(name)s", "Commander",
-    "· foil", "%(m)s min", "%(field)s: %(problem)s.",
+    "API",
+    "DFC",
+    "Esc",
+    "Enter",
+    "(JSON)",
+    "CSV",
+    "IPG",
+    "MTG Arena",
+    "MTGO (.dek)",
+    "Cockatrice (.cod)",
+    "python manage.py import_cards --bundled",
+    "%(zone)s: %(message)s",
+    "GW%",
+    "OGW%",
+    "OMW%",
+    "GW%%",
+    "OGW%%",
+    "OMW%%",
+    "IPG %(section)s",
+    "IPG %(section)s %(get_category_display)s — %(name)s",
+    "%(name)s · IPG %(section)s · %(issued_at)s",
+    "IPG %(section)s %(name)s",
+    "Commander",
+    "· foil",
+    "%(m)s min",
+    "%(field)s: %(problem)s.",
 }
 _SAME_AS_ENGLISH = {
-    "pt_BR": _SAME_EVERYWHERE | {
-        "Normal", "Saga", "Face %(number)s", "Decks", "Decks · %(name)s", "Regular", "Pod %(number)s · %(name)s",
-        "Pod %(number)s · %(event)s", "Pod %(number)s", "Layout", "Sideboard", "Status", "Side", "Sideboard:", "Pool",
-        "Pod", "Offline", "Links", "online", "offline", "Pods", "Draft.", "Faces", "Bye", "Playoff", "Pod %(n)s",
-        "Top 4", "Top 8", "bye", "playoff", "pod %(n)s", "Check-in", "BYE", "Deck (%(count)s)",
+    "pt_BR": _SAME_EVERYWHERE
+    | {
+        "Normal",
+        "Saga",
+        "Face %(number)s",
+        "Decks",
+        "Decks · %(name)s",
+        "Regular",
+        "Pod %(number)s · %(name)s",
+        "Pod %(number)s · %(event)s",
+        "Pod %(number)s",
+        "Layout",
+        "Sideboard",
+        "Status",
+        "Side",
+        "Sideboard:",
+        "Pool",
+        "Pod",
+        "Offline",
+        "Links",
+        "online",
+        "offline",
+        "Pods",
+        "Draft.",
+        "Faces",
+        "Bye",
+        "Playoff",
+        "Pod %(n)s",
+        "Top 4",
+        "Top 8",
+        "bye",
+        "playoff",
+        "pod %(n)s",
+        "Check-in",
+        "BYE",
+        "Deck (%(count)s)",
         "Sideboard (%(count)s)",
     },
-    "es": _SAME_EVERYWHERE | {
-        "Normal", "Saga", "Regular", "Error", "Pool", "Draft.", "Bye", "Playoff", "Top 4", "Top 8", "bye",
-        "playoff", "no", "BYE",
+    "es": _SAME_EVERYWHERE
+    | {
+        "Normal",
+        "Saga",
+        "Regular",
+        "Error",
+        "Pool",
+        "Draft.",
+        "Bye",
+        "Playoff",
+        "Top 4",
+        "Top 8",
+        "bye",
+        "playoff",
+        "no",
+        "BYE",
     },
-    "it": _SAME_EVERYWHERE | {
-        "Saga", "Bonus", "Constructed", "Staff · %(event)s", "Pod %(number)s · %(name)s", "Home",
-        "Pod %(number)s · %(event)s", "Pod %(number)s", "Layout", "Sideboard", "Side", "Sideboard:", "Pool", "Pod",
-        "Offline", "online", "offline", "Staff", "Account", "Draft.", "(account %(get_username)s)", "Password",
-        "Bye", "Playoff", "Pod %(n)s", "Record", "Top 4", "Top 8", "bye", "playoff", "pod %(n)s", "Email",
-        "Check-in", "no", "BYE", "Sideboard (%(count)s)",
+    "it": _SAME_EVERYWHERE
+    | {
+        "Saga",
+        "Bonus",
+        "Constructed",
+        "Staff · %(event)s",
+        "Pod %(number)s · %(name)s",
+        "Home",
+        "Pod %(number)s · %(event)s",
+        "Pod %(number)s",
+        "Layout",
+        "Sideboard",
+        "Side",
+        "Sideboard:",
+        "Pool",
+        "Pod",
+        "Offline",
+        "online",
+        "offline",
+        "Staff",
+        "Account",
+        "Draft.",
+        "(account %(get_username)s)",
+        "Password",
+        "Bye",
+        "Playoff",
+        "Pod %(n)s",
+        "Record",
+        "Top 4",
+        "Top 8",
+        "bye",
+        "playoff",
+        "pod %(n)s",
+        "Email",
+        "Check-in",
+        "no",
+        "BYE",
+        "Sideboard (%(count)s)",
     },
     "ru": _SAME_EVERYWHERE,
 }
@@ -139,11 +236,7 @@ _SAME_AS_ENGLISH = {
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_translation_that_is_the_english_text_is_one_we_meant(lang, domain):
-    same = {
-        e.msgid
-        for e in catalogue(lang, domain)
-        if not e.obsolete and not e.msgid_plural and e.msgstr == e.msgid
-    }
+    same = {e.msgid for e in catalogue(lang, domain) if not e.obsolete and not e.msgid_plural and e.msgstr == e.msgid}
     assert sorted(same - _SAME_AS_ENGLISH[lang]) == []
 
 
@@ -588,4 +681,6 @@ def test_the_page_check_sees_an_untranslated_string():
     )
     assert _untranslated(f"<li>{english_problem}</li>", english, patterns)
     assert _untranslated("<td>dfc_needs_sleeves_or_checklist</td>", english, patterns)
-    assert not _untranslated("<li>Deck principal: 4 de 4 Delver of Secrets sem carta de checklist</li>", english, patterns)
+    assert not _untranslated(
+        "<li>Deck principal: 4 de 4 Delver of Secrets sem carta de checklist</li>", english, patterns
+    )

@@ -162,8 +162,7 @@ def drop_registration(*, event_id: int, user, now: dt.datetime) -> None:
     link = JoinLink.objects.select_for_update().filter(event=event).first()
     registration = Registration.objects.select_for_update().filter(event=event, user=user).first()
     if registration is None:
-        deleted, _ = WaitlistEntry.objects.filter(event=event, user=user).delete()
-        if not deleted:
+        if not _leave_waitlist(event, user, now):
             raise NotFoundError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
         return
     if Seat.objects.filter(registration=registration).exists():
@@ -181,6 +180,21 @@ def drop_registration(*, event_id: int, user, now: dt.datetime) -> None:
     log_event(event, now, "player_dropped", user, name=registration.name)
     if link is not None:
         _move_up(link, event)
+
+
+@transaction.atomic
+def leave_waitlist(*, event_id: int, user, now: dt.datetime) -> None:
+    """A person on an event's waitlist leaves it; everyone behind moves up one place."""
+    event = access_event(event_id)
+    if not _leave_waitlist(event, user, now):
+        raise NotFoundError(error_codes.NOT_WAITLISTED, gettext("You are not on the waitlist of this event."))
+
+
+def _leave_waitlist(event: Event, user, now: dt.datetime) -> bool:
+    deleted, _ = WaitlistEntry.objects.filter(event=event, user=user).delete()
+    if deleted:
+        log_event(event, now, "waitlist_left", user, name=user.get_username())
+    return bool(deleted)
 
 
 def _move_up(link: JoinLink, event: Event) -> list[Registration]:

@@ -67,6 +67,22 @@ class EventDetailView(APIView):
         return Response(s.EventOutput(event).data)
 
 
+class WaitlistView(APIView):
+    """The caller's own place on the event's waitlist: read it, or leave the waitlist."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.WaitlistPlaceOutput, operation_id="events_waitlist_place")
+    def get(self, request, pk: int):
+        event = access.access_event(pk)
+        return Response({"waitlist_position": account_selectors.waitlist_position(event.pk, request.user)})
+
+    @extend_schema(responses={204: None}, operation_id="events_waitlist_leave")
+    def delete(self, request, pk: int):
+        account_services.leave_waitlist(event_id=pk, user=request.user, now=timezone.now())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class RegistrationListView(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -95,6 +95,7 @@ def event_detail(request, event_id: int):
             "seating_form": SeatingForm(),
             "deck_url": reverse("decks:my-deck", args=[event.pk]),
             "check_in": account_selectors.check_in_state(event.pk, registration),
+            "joining": account_selectors.joining_state(event.pk, request.user) if registration is None else None,
         },
     )
 

@@ -96,7 +96,12 @@ def appeal(request, pk: int):
 @require_POST
 def statement(request, pk: int):
     return _statement_post(
-        request, pk, services.add_statement, gettext("Statement saved."), "statement_form", services.require_statement_writer
+        request,
+        pk,
+        services.add_statement,
+        gettext("Statement saved."),
+        "statement_form",
+        services.require_statement_writer,
     )
 
 
