@@ -28,7 +28,8 @@ def signed_in(user) -> Client:
 
 def form_action(html: str, button_id: str) -> str:
     """The action of the form whose button has ``button_id`` (a link is tested by following it)."""
-    match = re.search(r'<form method="post" action="([^"]+)">(?:(?!</form>).)*id="%s"' % button_id, html, re.S)
+    pattern = r'<form method="post" action="([^"]+)">(?:(?!</form>).)*id="' + re.escape(button_id) + '"'
+    match = re.search(pattern, html, re.S)
     assert match, button_id
     return match.group(1)
 
