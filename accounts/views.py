@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts import error_codes, qr, selectors, services
+from accounts.exports import players_csv_response
 from accounts.forms import PlayerListForm, ProfileForm, RegistrationSettingsForm, SignUpForm
 from accounts.services.invitations import import_players
 from accounts.services.joining import WAITLISTED
@@ -258,6 +259,13 @@ def drop(request, event_id: int):
         user=request.user,
         now=timezone.now(),
     )[0]
+
+
+@login_required
+def players_export(request, event_id: int):
+    """The organiser's list of registered and waitlisted players (CSV)."""
+    event = get_event(event_id, request.user, Permission.ORGANISER)
+    return players_csv_response(event)
 
 
 @login_required

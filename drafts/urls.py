@@ -11,6 +11,7 @@ api_urlpatterns = [
     path("events/", api_views.EventListView.as_view(), name="api-event-list"),
     path("events/<int:pk>/", api_views.EventDetailView.as_view(), name="api-event-detail"),
     path("events/<int:pk>/registrations/", api_views.RegistrationListView.as_view(), name="api-registrations"),
+    path("events/<int:pk>/players.csv", api_views.PlayersCsvView.as_view(), name="api-players-csv"),
     path("events/<int:pk>/waitlist/", api_views.WaitlistView.as_view(), name="api-waitlist"),
     path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),
     path("events/<int:pk>/pods/", api_views.EventPodsView.as_view(), name="api-event-pods"),
