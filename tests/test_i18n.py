@@ -624,7 +624,28 @@ def _demo_pages():
         main=[{"name": "Delver of Secrets", "count": 4}, {"name": "Island", "count": 36}],
         sideboard=[],
     )
+    # A full event with a waitlist: player2 waits in line (the event and join pages say where).
+    from accounts import services as account_services
+    from drafts.models import Registration
+
+    full = draft_services.create_event(
+        name="Full night", date=event.date, created_by=organiser, draft_format="cube", cube_list=["Island"]
+    )
+    link = account_services.open_registration(
+        event_id=full.pk, actor=organiser, now=event.created_at, capacity=1, waitlist=True
+    )
+    account_services.join_event(token=link.token, user=player, now=event.created_at)
+    waiting = get_user_model().objects.get(username="player2")
+    account_services.join_event(token=link.token, user=waiting, now=event.created_at)
+    assert not Registration.objects.filter(event=full, user=waiting).exists()
     return [
+        (player, "/"),
+        (waiting, f"/events/{full.pk}/"),
+        (waiting, f"/join/{link.token}/"),
+        (organiser, f"/events/{full.pk}/registration/"),
+        (organiser, f"/events/{full.pk}/"),
+        (get_user_model().objects.get(username="headjudge"), "/penalties/queue/"),
+        (get_user_model().objects.get(username="headjudge"), "/penalties/players/"),
         (player, f"/decks/events/{constructed.pk}/"),
         (judge, f"/decks/events/{constructed.pk}/judge/"),
         (player, "/events/"),
