@@ -22,6 +22,11 @@ def language_of(user) -> str:
     return language if language in LANGUAGE_CODES else settings.LANGUAGE_CODE
 
 
+def chosen_display_name(user) -> str:
+    """The display name the account's owner chose ("" when none)."""
+    return Profile.objects.filter(user_id=user.pk).values_list("display_name", flat=True).first() or ""
+
+
 def display_name(user) -> str:
     name = Profile.objects.filter(user_id=user.pk).values_list("display_name", flat=True).first()
     return name or user.get_full_name() or user.get_username()
@@ -36,6 +41,16 @@ def open_join_link(token: str) -> JoinLink | None:
     if not token or "\x00" in token or len(token) > 64:
         return None
     return JoinLink.objects.select_related("event").filter(token=token).first()
+
+
+def joining_state(event_id: int, user) -> dict:
+    """What the event page offers someone not registered: their place on the waitlist, or
+    whether the event is full (and whether joining then means the waitlist)."""
+    link = join_link_of(event_id)
+    position = waitlist_position(event_id, user)
+    taken, _ = places_taken(event_id, user)
+    full = link is not None and link.capacity is not None and taken >= link.capacity
+    return {"waitlist_position": position, "full": full, "waitlist": bool(link and link.waitlist)}
 
 
 def places_taken(event_id: int, user) -> tuple[int, bool]:
@@ -59,7 +74,9 @@ def waitlist_position(event_id: int, user) -> int | None:
     entry = WaitlistEntry.objects.filter(event_id=event_id, user_id=user.pk).first()
     if entry is None:
         return None
-    return WaitlistEntry.objects.filter(event_id=event_id, created_at__lt=entry.created_at).count() + 1
+    # The waitlist's own order (created_at, then pk): two joins in one instant keep their order.
+    ahead = Q(created_at__lt=entry.created_at) | Q(created_at=entry.created_at, pk__lt=entry.pk)
+    return WaitlistEntry.objects.filter(ahead, event_id=event_id).count() + 1
 
 
 def check_in_of(event_id: int):

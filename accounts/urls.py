@@ -32,6 +32,8 @@ page_urlpatterns = [
     path("events/<int:event_id>/registration/venue/", views.venue_sheet, name="venue"),
     path("events/<int:event_id>/registration/import/", views.import_player_list, name="import-players"),
     path("events/<int:event_id>/drop/", views.drop, name="drop"),
+    path("events/<int:event_id>/registration/players.csv", views.players_export, name="players-csv"),
+    path("events/<int:event_id>/waitlist/leave/", views.leave_waitlist, name="leave-waitlist"),
     path("events/<int:event_id>/check-in/", views.check_in_me, name="check-in"),
     path("events/<int:event_id>/check-in/list/", views.check_in_list, name="check-in-list"),
 ]

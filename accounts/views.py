@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts import error_codes, qr, selectors, services
+from accounts.exports import players_csv_response
 from accounts.forms import PlayerListForm, ProfileForm, RegistrationSettingsForm, SignUpForm
 from accounts.services.invitations import import_players
 from accounts.services.joining import WAITLISTED
@@ -73,6 +74,11 @@ def signup(request):
             show_on_form(form, exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # The language chosen on the form is the account's from this very response on
+            # (issue 46: the welcome came in the browser's language).
+            if form.cleaned_data["language"]:
+                translation.activate(form.cleaned_data["language"])
+                request.LANGUAGE_CODE = form.cleaned_data["language"]
             messages.success(request, gettext("Welcome! Your account is ready."))
             return redirect(next_url or "home")
     return render(request, "accounts/signup.html", {"title": gettext("Sign up"), "form": form, "next": next_url})
@@ -168,6 +174,7 @@ def join(request, token: str):
             "closed": closed,
             "registered": registered,
             "waitlist_position": waitlisted,
+            "full": link.capacity is not None and taken >= link.capacity,
             "taken": taken,
             "path": reverse("accounts:join", args=[token]),
             "signup_open": services.signup_allowed(token),
@@ -253,6 +260,28 @@ def drop(request, event_id: int):
         request,
         services.drop_registration,
         success=gettext("You have left %(name)s.") % {"name": event.name},
+        back=reverse("drafts:event-detail", args=[event.pk]),
+        event_id=event.pk,
+        user=request.user,
+        now=timezone.now(),
+    )[0]
+
+
+@login_required
+def players_export(request, event_id: int):
+    """The organiser's list of registered and waitlisted players (CSV)."""
+    event = get_event(event_id, request.user, Permission.ORGANISER)
+    return players_csv_response(event)
+
+
+@login_required
+@require_POST
+def leave_waitlist(request, event_id: int):
+    event = get_event(event_id)
+    return run(
+        request,
+        services.leave_waitlist,
+        success=gettext("You have left the waitlist of %(name)s.") % {"name": event.name},
         back=reverse("drafts:event-detail", args=[event.pk]),
         event_id=event.pk,
         user=request.user,

@@ -31,6 +31,7 @@ from drafts.models import (
     Registration,
     Seat,
 )
+from draftsite.spreadsheets import safe_cell
 
 AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 
@@ -369,13 +370,13 @@ def event_report_csv(event: Event) -> str:
         writer.writerow(
             [
                 event.pk,
-                _safe_cell(event.name),
+                safe_cell(event.name),
                 event.date.isoformat(),
                 seat.pod.number,
                 seat.pod.state,
                 seat.pod.round,
                 seat.position + 1,
-                _safe_cell(_name(seat)),
+                safe_cell(_name(seat)),
                 "yes" if seat.is_automatic else "no",
                 sum(kinds.values()),
                 kinds[PickKind.MANUAL],
@@ -386,8 +387,3 @@ def event_report_csv(event: Event) -> str:
             ]
         )
     return out.getvalue()
-
-
-def _safe_cell(value: str) -> str:
-    """Names typed by people never start a spreadsheet formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value

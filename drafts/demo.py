@@ -41,6 +41,25 @@ def create_demo_accounts() -> list[DemoAccount]:
 
 
 DEMO_EVENT_NAME = "Friday Night Draft: Innistrad"
+RETIRED_SUFFIX = " (earlier demo run)"
+
+
+def retire_demo_event(name: str) -> None:
+    """Make way for a fresh demo event called ``name`` (``make demo`` run again restores the
+    state the README describes). The old one is deleted; one that keeps records the site
+    never deletes (a penalty and its audit trail) is renamed instead, out of the demo's way."""
+    from django.db import DatabaseError
+    from django.db.models import ProtectedError, RestrictedError
+
+    from drafts.models import Event
+
+    for event in Event.objects.filter(name=name):
+        try:
+            with transaction.atomic():
+                event.pods.all().delete()  # the seats first: a seat protects its registration
+                event.delete()
+        except (ProtectedError, RestrictedError, DatabaseError):
+            Event.objects.filter(pk=event.pk).update(name=(name + RETIRED_SUFFIX)[:200])
 
 
 def create_demo_event(now=None):
@@ -48,17 +67,15 @@ def create_demo_event(now=None):
 
     The pick timer is off so the pod waits for whoever opens the demo; players 2-8 have
     already made their first pick, so player 1 has a queue and the board has DFCs on it.
-    Idempotent: an existing demo event is left as it is.
+    Run again, it starts over: the earlier demo event makes way (:func:`retire_demo_event`).
     """
     from django.utils import timezone
 
     from drafts import services
     from drafts.access import SYSTEM
-    from drafts.models import DraftCard, Event, EventStaff, Pack, Seat, StaffRole
+    from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
 
-    existing = Event.objects.filter(name=DEMO_EVENT_NAME).first()
-    if existing is not None:
-        return existing
+    retire_demo_event(DEMO_EVENT_NAME)
     now = now or timezone.now()
     User = get_user_model()
     organiser = User.objects.get(username="organiser")

@@ -8,12 +8,16 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from drafts.views.events import my_event_rows
 from draftsite import upkeep
 from draftsite.errors import json_error, wants_json
 
 
 def home(request):
-    return render(request, "home.html", {"title": gettext("Home")})
+    context = {"title": gettext("Home")}
+    if request.user.is_authenticated:  # your events first (issue 46: the home page listed none)
+        context["rows"] = my_event_rows(request.user)
+    return render(request, "home.html", context)
 
 
 def favicon(request):

@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
 from drafts.models import Event
+from draftsite.spreadsheets import safe_cell
 from matches import selectors
 
 
@@ -98,7 +99,7 @@ def csv_text(event: Event, kind: str, *, pod_id=None, round_id=None) -> str:
     writer = csv.writer(buffer)
     for row in EXPORTS[kind](event, pod_id, round_id):
         # Names are typed by people: never let one start a spreadsheet formula.
-        writer.writerow([f"'{v}" if isinstance(v, str) and v[:1] in ("=", "+", "-", "@") else v for v in row])
+        writer.writerow([safe_cell(v) for v in row])
     return buffer.getvalue()
 
 

@@ -98,6 +98,19 @@ def rounds_of(event_id: int, pod_id: int | None):
     return Round.objects.filter(event_id=event_id, pod_id=pod_id).order_by("number")
 
 
+def has_next_round(rounds: list[Round], swiss_rounds: int, playoff_size: int) -> bool:
+    """Whether pairing again would make a round (the same order as pairing: the planned Swiss
+    rounds, then a playoff until one table is left), so no page offers a pairing that can only
+    be refused (issue 46: "Pair next round" after the last Swiss round)."""
+    swiss_played = sum(1 for r in rounds if r.kind == RoundKind.SWISS)
+    if swiss_played < swiss_rounds:
+        return True
+    if not playoff_size:
+        return False
+    playoff = [r for r in rounds if r.kind == RoundKind.PLAYOFF]
+    return not playoff or playoff[-1].matches.count() > 1
+
+
 def event_rounds(event: Event, pod_id: int | None = None):
     """The event's rounds, pod by pod (only one pod's, given its id)."""
     rounds = Round.objects.filter(event=event).select_related("pod").order_by("pod__number", "number")

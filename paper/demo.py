@@ -16,17 +16,16 @@ DEMO_PAUSE_REASON = "Demo: press Resume on the caller page to go on"
 def create_demo_paper_event(now: dt.datetime | None = None):
     """Players 1-8 and eight guests in two pods of eight, called in lockstep from five seconds
     before ``now``, paused at ``now`` on pick 1. Followers may use the pods' links; player 2 has shown a
-    double-faced card on the open table. Idempotent: an existing demo event is left as it is."""
+    double-faced card on the open table. Run again, it starts over (the earlier one makes way)."""
     from django.utils import timezone
 
     from drafts import services as draft_services
     from drafts.access import SYSTEM
-    from drafts.models import Event, EventStaff, StaffRole
+    from drafts.demo import retire_demo_event
+    from drafts.models import EventStaff, StaffRole
     from paper import services
 
-    existing = Event.objects.filter(name=DEMO_PAPER_EVENT_NAME).first()
-    if existing is not None:
-        return existing
+    retire_demo_event(DEMO_PAPER_EVENT_NAME)
     now = now or timezone.now()
     User = get_user_model()
     organiser = User.objects.get(username="organiser")

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from drafts.models import Event, EventStaff, Pick, PickKind, Pod, Registration, StaffRole
 from draftsite import whole_numbers
 from draftsite.errors import DomainError
+from draftsite.spreadsheets import safe_cell
 from penalties.models import (
     Appeal,
     AppealStatus,
@@ -274,11 +275,7 @@ CSV_COLUMNS = [
 
 
 def _cell(value) -> str:
-    text = "" if value is None else str(value)
-    # Spreadsheets run cells starting with these as formulas: keep them text.
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        text = "'" + text
-    return text
+    return safe_cell("" if value is None else str(value))
 
 
 def penalty_row(p: Penalty) -> list[str]:

@@ -150,7 +150,9 @@ def parse_actions(raw: Any) -> list[tuple[str, dict[str, Any]]]:
             clean = check_params(name, params, partial(_card_param, cards, name, where, index))
         except InvalidAction as exc:
             field = f"{where}.{exc.field}" if exc.field else where
-            raise _invalid(f"{where}: {exc}.", field, index=index) from None
+            # The core's own wording, through the catalogue where it has one.
+            message = gettext("%(field)s: %(problem)s.") % {"field": where, "problem": localize(exc.args[0])}
+            raise _invalid(message, field, index=index) from None
         steps.append((name, clean))
     return steps
 

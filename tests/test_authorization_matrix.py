@@ -650,6 +650,9 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "accounts:import-players": [("POST", "event", EVENT_ORGANISER, {"players": "Ann,ann@example.test"})],
     # Anyone signed in may ask to leave an event; only their own registration goes.
     "accounts:drop": [("POST", "event", SIGNED_IN, None)],
+    # Leaving a waitlist: only one's own place goes (a message when there is none).
+    "accounts:leave-waitlist": [("POST", "event", SIGNED_IN, None)],
+    "accounts:players-csv": [("GET", "event", EVENT_ORGANISER, None)],
     # Checking oneself in answers with a message (not registered, closed) for anyone signed in.
     "accounts:check-in": [("POST", "event", SIGNED_IN, None)],
     "accounts:check-in-list": [("GET", "event", EVENT_STAFF, None), ("POST", "event", EVENT_STAFF, {"action": "x"})],
@@ -674,6 +677,9 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
         ("POST", "event", EVENT_ORGANISER, {"name": "Gwen Guest"}),
     ],
     "api-seating": [("POST", "event", EVENT_ORGANISER, {})],
+    "api-players-csv": [("GET", "event", EVENT_ORGANISER, None)],
+    # One's own place on a waitlist: read it, or leave (404 not_waitlisted: there is none).
+    "api-waitlist": [("GET", "event", SIGNED_IN, None), ("DELETE", "event", SIGNED_IN, None)],
     "api-event-pods": [("GET", "event", EVENT_MEMBER, None)],
     "api-event-staff": [
         ("GET", "event", EVENT_STAFF, None),
@@ -974,7 +980,7 @@ def test_every_route_is_in_the_table():
 # --- classify an answer -----------------------------------------------------------------------
 
 # A 404 that answers "there is none yet", given only past the permission check.
-NOT_REFUSALS = {"no_deck", "no_pool", "no_appeal"}
+NOT_REFUSALS = {"no_deck", "no_pool", "no_appeal", "not_waitlisted"}
 
 
 def answer_class(response, method: str) -> str:

@@ -7,6 +7,7 @@ from accounts.services.joining import (
     close_registration,
     drop_registration,
     join_event,
+    leave_waitlist,
     open_registration,
     self_register,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "staff_check_in",
     "close_registration",
     "drop_registration",
+    "leave_waitlist",
     "join_event",
     "open_registration",
     "self_register",

@@ -24,7 +24,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext
 
-from accounts import error_codes
+from accounts import error_codes, selectors
 from accounts.models import Profile
 from accounts.services.mail import send_user_mail
 from drafts.access import Permission, access_event, authorize
@@ -202,7 +202,10 @@ def import_players(*, event_id: int, actor, text: str) -> ImportResult:
                 "added",
                 {"event": event, "url": settings.SITE_URL + reverse("drafts:event-detail", args=[event.pk])},
             )
-        registered.append(register_player(event_id=event.pk, user=user, name=row.name, actor=actor))
+        # An existing account keeps the name its owner chose; the list's name is for accounts
+        # without one (and is the new account's display name above).
+        name = None if selectors.chosen_display_name(user) else row.name
+        registered.append(register_player(event_id=event.pk, user=user, name=name, actor=actor))
     return ImportResult(registered, invited, already)
 
 

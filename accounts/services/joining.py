@@ -13,7 +13,7 @@ import datetime as dt
 import secrets
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Count, ProtectedError, Q, RestrictedError
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -23,7 +23,7 @@ from accounts.models import JoinLink, WaitlistEntry
 from accounts.services.mail import send_user_mail
 from drafts.access import Permission, access_event, authorize
 from drafts.models import DraftFormat, Event, Registration, Seat
-from drafts.services.events import register_player
+from drafts.services.events import create_account_registration, register_player
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 
@@ -102,25 +102,6 @@ def _locked_link(token: str) -> JoinLink:
     return link
 
 
-def _register(event: Event, user, name: str) -> Registration:
-    """Register ``user`` (the caller holds the link's lock and found no registration of theirs)
-    under ``name``, their display name; when someone in the event has it already, under the
-    name with their username. The unique name constraint decides, so the common case is one
-    insert rather than a look-up and an insert while the lock is held."""
-    name = name.strip()[:100] or user.get_username()
-    fallback = f"{name[:60]} ({user.get_username()})"[:100]
-    for candidate in (name, fallback):
-        try:
-            with transaction.atomic():
-                return Registration.objects.create(event=event, user=user, name=candidate)
-        except IntegrityError:
-            continue
-    raise ConflictError(
-        error_codes.ALREADY_REGISTERED,
-        gettext("Someone called %(display)s is already registered.") % {"display": repr(fallback)},
-    )
-
-
 def _has_room(link: JoinLink, event: Event) -> bool:
     return link.capacity is None or Registration.objects.filter(event=event).count() < link.capacity
 
@@ -148,7 +129,7 @@ def join_event(*, token: str, user, now: dt.datetime) -> JoinResult:
     if not link.is_open or (link.deadline is not None and now > link.deadline):
         raise ConflictError(error_codes.REGISTRATION_CLOSED, gettext("Registration for this event is closed."))
     if link.capacity is None or counts["taken"] < link.capacity:
-        return JoinResult(REGISTERED, registration=_register(event, user, name), event=event)
+        return JoinResult(REGISTERED, registration=create_account_registration(event, user, name=name), event=event)
     if not link.waitlist:
         raise ConflictError(error_codes.REGISTRATION_FULL, gettext("This event is full."))
     entry = WaitlistEntry.objects.create(event=event, user=user, created_at=now)
@@ -181,8 +162,7 @@ def drop_registration(*, event_id: int, user, now: dt.datetime) -> None:
     link = JoinLink.objects.select_for_update().filter(event=event).first()
     registration = Registration.objects.select_for_update().filter(event=event, user=user).first()
     if registration is None:
-        deleted, _ = WaitlistEntry.objects.filter(event=event, user=user).delete()
-        if not deleted:
+        if not _leave_waitlist(event, user, now):
             raise NotFoundError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
         return
     if Seat.objects.filter(registration=registration).exists():
@@ -202,6 +182,21 @@ def drop_registration(*, event_id: int, user, now: dt.datetime) -> None:
         _move_up(link, event)
 
 
+@transaction.atomic
+def leave_waitlist(*, event_id: int, user, now: dt.datetime) -> None:
+    """A person on an event's waitlist leaves it; everyone behind moves up one place."""
+    event = access_event(event_id)
+    if not _leave_waitlist(event, user, now):
+        raise NotFoundError(error_codes.NOT_WAITLISTED, gettext("You are not on the waitlist of this event."))
+
+
+def _leave_waitlist(event: Event, user, now: dt.datetime) -> bool:
+    deleted, _ = WaitlistEntry.objects.filter(event=event, user=user).delete()
+    if deleted:
+        log_event(event, now, "waitlist_left", user, name=user.get_username())
+    return bool(deleted)
+
+
 def _move_up(link: JoinLink, event: Event) -> list[Registration]:
     """Fill free places from the waitlist, first come first served (the link row is locked)."""
     moved = []
@@ -209,7 +204,7 @@ def _move_up(link: JoinLink, event: Event) -> list[Registration]:
         entry = WaitlistEntry.objects.filter(event=event).select_related("user").order_by("created_at", "pk").first()
         if entry is None:
             break
-        registration = _register(event, entry.user, selectors.display_name(entry.user))
+        registration = create_account_registration(event, entry.user)
         entry.delete()
         moved.append(registration)
         send_user_mail(

@@ -135,6 +135,12 @@ class WaitlistedOutput(serializers.Serializer):
     waitlist_position = serializers.IntegerField(allow_null=True)
 
 
+class WaitlistPlaceOutput(serializers.Serializer):
+    """The caller's place on the event's waitlist (1 is next in line); null when not on it."""
+
+    waitlist_position = serializers.IntegerField(allow_null=True)
+
+
 class SeatingInput(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
     pods = serializers.ListField(

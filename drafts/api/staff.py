@@ -3,6 +3,7 @@ an invitation link), and change an event's settings. Organisers only; every chan
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -33,7 +34,7 @@ class EventStaffView(APIView):
     def get(self, request, pk: int):
         """The event's organisers, head judges and judges (its staff see this)."""
         event = access.access_event(
-            pk, request.user, permission=Permission.STAFF, message="Only the event's staff see its staff."
+            pk, request.user, permission=Permission.STAFF, message=gettext("Only the event's staff see its staff.")
         )
         return Response(StaffOutput(selectors.event_staff(event), many=True).data)
 

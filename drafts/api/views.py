@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from accounts.exports import players_csv_response
 from accounts.services.joining import WAITLISTED
 from drafts import access, error_codes, selectors, services
 from drafts.access import Permission
@@ -76,6 +77,33 @@ class EventDetailView(APIView):
         # decklists changes what players may see).
         event = services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
         return Response(s.EventOutput(event).data)
+
+
+class PlayersCsvView(APIView):
+    """The organiser's list of the event's registered and waitlisted players, as CSV."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, operation_id="events_players_csv")
+    def get(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
+        return players_csv_response(event)
+
+
+class WaitlistView(APIView):
+    """The caller's own place on the event's waitlist: read it, or leave the waitlist."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.WaitlistPlaceOutput, operation_id="events_waitlist_place")
+    def get(self, request, pk: int):
+        event = access.access_event(pk)
+        return Response({"waitlist_position": account_selectors.waitlist_position(event.pk, request.user)})
+
+    @extend_schema(responses={204: None}, operation_id="events_waitlist_leave")
+    def delete(self, request, pk: int):
+        account_services.leave_waitlist(event_id=pk, user=request.user, now=timezone.now())
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RegistrationListView(APIView):

@@ -151,14 +151,14 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
 def register_player(
     *, event_id: int, user=None, name: str | None = None, actor, share_pick_data: bool = False
 ) -> Registration:
-    """Register an account (name defaults to the username) or a guest by name.
+    """Register an account (name defaults to the account's display name) or a guest by name.
 
     ``actor`` registers themself, or, as an organiser of the event (or ``SYSTEM``), anyone."""
     event = access_event(event_id)
     if actor is not SYSTEM and (actor is None or name is not None or user is None or user.pk != actor.pk):
         authorize(actor, event, Permission.ORGANISER)
-    display = (name or (user.get_username() if user else "")).strip()
-    if not display:
+    display = (name or "").strip()
+    if user is None and not display:
         raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
     if not has_visible_character(display):
         raise DomainError(
@@ -179,6 +179,8 @@ def register_player(
                 gettext("%(name)s is already registered for this event.") % {"name": user.get_username()},
             )
         raise ConflictError(error_codes.ALREADY_REGISTERED, gettext("You are already registered for this event."))
+    if not display:
+        return create_account_registration(event, user, share_pick_data=bool(share_pick_data))
     try:
         with transaction.atomic():
             return Registration.objects.create(
@@ -189,6 +191,30 @@ def register_player(
             error_codes.ALREADY_REGISTERED,
             gettext("Someone called %(display)s is already registered.") % {"display": repr(display)},
         ) from None
+
+
+def create_account_registration(
+    event: Event, user, *, name: str | None = None, share_pick_data: bool = False
+) -> Registration:
+    """Register ``user`` (not registered yet) under the one name the site shows for a player: the
+    account's display name, or, when someone in the event has it already, that name with the
+    username. Pairings, standings, slips and exports all read ``Registration.name`` (issue 46:
+    players added by username showed their username). The unique name constraint decides, so
+    the common case is one insert. ``name``: the display name when the caller read it already."""
+    name = (account_selectors.display_name(user) if name is None else name).strip()[:100] or user.get_username()
+    fallback = f"{name[:60]} ({user.get_username()})"[:100]
+    for candidate in (name, fallback):
+        try:
+            with transaction.atomic():
+                return Registration.objects.create(
+                    event=event, user=user, name=candidate, share_pick_data=share_pick_data
+                )
+        except IntegrityError:
+            continue
+    raise ConflictError(
+        error_codes.ALREADY_REGISTERED,
+        gettext("Someone called %(display)s is already registered.") % {"display": repr(fallback)},
+    )
 
 
 def _locked_unstarted_pods(event: Event) -> list[Pod]:

@@ -153,6 +153,7 @@ LOG_ACTIONS = {
     "registration_opened": gettext_lazy("Registration opened"),
     "registration_closed": gettext_lazy("Registration closed"),
     "player_dropped": gettext_lazy("Player dropped"),
+    "waitlist_left": gettext_lazy("Left the waitlist"),
     "check_in_opened": gettext_lazy("Check-in opened"),
     "check_in_closed": gettext_lazy("Check-in closed"),
     "judge_call.called": gettext_lazy("Judge called"),

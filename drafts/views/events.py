@@ -22,19 +22,25 @@ from draftsite.errors import DomainError
 from draftsite.pages import on_page, run, show_on_form
 
 
+def my_event_rows(user) -> list[dict]:
+    """The events ``user`` plays in, judges or organises, each with their role, their seat and
+    whether they see its dashboard: the event list's and the home page's (one list, one look)."""
+    seats = selectors.seats_by_event(user)
+    return [
+        {
+            "event": e,
+            "role": event_role_label(user, e),
+            "seat": seats.get(e.pk),
+            "staff": permissions.sees_everything(user, e),
+        }
+        for e in selectors.events_taken_part_in(user)
+    ]
+
+
 def event_list(request):
     context = {"title": gettext("Events"), "can_create": permissions.can_create_event(request.user)}
     if request.user.is_authenticated:
-        seats = selectors.seats_by_event(request.user)
-        rows = [
-            {
-                "event": e,
-                "role": event_role_label(request.user, e),
-                "seat": seats.get(e.pk),
-                "staff": permissions.sees_everything(request.user, e),
-            }
-            for e in selectors.events_taken_part_in(request.user)
-        ]
+        rows = my_event_rows(request.user)
         context.update(rows=rows, upcoming=selectors.upcoming_events(exclude=[r["event"].pk for r in rows]))
     return render(request, "drafts/event_list.html", context)
 
@@ -97,6 +103,7 @@ def event_detail(request, event_id: int):
             "seating_form": SeatingForm(),
             "deck_url": reverse("decks:my-deck", args=[event.pk]),
             "check_in": account_selectors.check_in_state(event.pk, registration),
+            "joining": account_selectors.joining_state(event.pk, request.user) if registration is None else None,
         },
     )
 

@@ -5,6 +5,7 @@ Judges and other tools check a result with it. Open to anyone: it reads and stor
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -106,11 +107,14 @@ class StandingsComputeView(APIView):
         except exceptions.ParseError as exc:
             if exc.get_codes() in (JSON_TOO_DEEP, INVALID_TEXT):
                 raise  # the site-wide codes of hostile bodies (draftsite.parsers)
-            return invalid_history_response(f"The body is not JSON: {exc.detail}")
+            return invalid_history_response(gettext("The body is not JSON: %(detail)s") % {"detail": exc.detail})
         if isinstance(data, dict) and (
             _longer(data.get("players"), MAX_PLAYERS) or _longer(data.get("matches"), MAX_MATCHES)
         ):
-            return invalid_history_response(f"At most {MAX_PLAYERS} players and {MAX_MATCHES} matches in one request.")
+            return invalid_history_response(
+                gettext("At most %(players)s players and %(matches)s matches in one request.")
+                % {"players": MAX_PLAYERS, "matches": MAX_MATCHES}
+            )
         try:
             history = parse_history(data)
         except InvalidHistory as exc:

@@ -94,7 +94,13 @@ def _scope_rows(event: Event, now):
                 "tables": tables,
                 "players": len(players),
                 "swiss_rounds": planned,
-                "can_pair": current is None or current.state == RoundState.FINISHED,
+                "can_pair": (current is None or current.state == RoundState.FINISHED)
+                and settings_row is not None
+                and selectors.has_next_round(rounds, planned, settings_row.playoff_size),
+                "all_played": current is not None
+                and current.state == RoundState.FINISHED
+                and settings_row is not None
+                and not selectors.has_next_round(rounds, planned, settings_row.playoff_size),
                 "round_one_warning": selectors.round_one_warning(event, pod_id) if current is None else None,
             }
         )

@@ -91,7 +91,7 @@ def appeal(request, pk: int):
         request,
         pk,
         services.appeal_penalty,
-        "Your appeal has gone to the head judge.",
+        gettext("Your appeal has gone to the head judge."),
         "appeal_form",
         services.require_appellant,
     )
@@ -101,7 +101,12 @@ def appeal(request, pk: int):
 @require_POST
 def statement(request, pk: int):
     return _statement_post(
-        request, pk, services.add_statement, "Statement saved.", "statement_form", services.require_statement_writer
+        request,
+        pk,
+        services.add_statement,
+        gettext("Statement saved."),
+        "statement_form",
+        services.require_statement_writer,
     )
 
 

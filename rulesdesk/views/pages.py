@@ -299,6 +299,9 @@ def _also(step: dict[str, Any]) -> list[str]:
     ]
 
 
+_LAYOUTS_NAMED_DOUBLE_FACED = {Layout.TRANSFORM, Layout.MODAL_DFC}
+
+
 def _layout_word(layout: str) -> str:
     return str(Layout(layout).label) if layout in Layout.values else layout
 
@@ -349,7 +352,13 @@ def _result_context(
 ) -> dict[str, Any]:
     """The card, every step as the page shows it, and the links to share, undo or go back."""
     return {
-        "card": {**simulation.card_dict(card), "layout_label": _layout_word(card.layout)},
+        "card": {
+            **simulation.card_dict(card),
+            "layout_label": _layout_word(card.layout),
+            # One badge says it (issue 46): "double-faced" only where the layout's own name
+            # does not (a meld card), never beside "Transforming double-faced".
+            "dfc_badge": card.is_dfc and card.layout not in _LAYOUTS_NAMED_DOUBLE_FACED,
+        },
         "steps": [
             {
                 **step,

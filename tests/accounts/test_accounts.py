@@ -170,3 +170,22 @@ def test_user_mail_is_written_in_the_readers_language(event):
     subject, body = render_user_mail(user, "moved_up", {"event": event, "url": "http://x/"})
     assert "Friday Draft" in subject and "Samuel" in body
     assert "lista de espera" in body
+
+
+@pytest.mark.parametrize(
+    "language, welcome",
+    [
+        ("pt-br", "Bem-vindo! Sua conta está pronta."),
+        ("es", "¡Bienvenido! Tu cuenta está lista."),
+        ("it", "Benvenuto! Il tuo account è pronto."),
+        ("ru", "Добро пожаловать! Учётная запись готова."),
+    ],
+)
+def test_sign_up_welcomes_in_the_language_chosen_on_the_form(client, language, welcome):
+    """Issue 46: the language picked at sign-up applies to that very response, not only to the
+    next page (the browser here asks for English)."""
+    response = client.post("/accounts/signup/", signup_data(language=language), HTTP_ACCEPT_LANGUAGE="en", follow=True)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Welcome! Your account is ready." not in html
+    assert welcome in html

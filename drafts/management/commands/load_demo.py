@@ -7,13 +7,21 @@ from drafts.demo import create_demo_accounts, create_demo_event
 
 
 class Command(BaseCommand):
-    help = "Load the demo: bundled real card data and an account for every role. Idempotent."
+    help = (
+        "Load the demo: bundled real card data, an account for every role and the demo events. Run "
+        "again, it restores that state (the demo events start over, the accounts get their passwords back)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--skip-cards", action="store_true", help="Do not import the bundled card data.")
+        parser.add_argument(
+            "--keep-catalogue",
+            action="store_true",
+            help="Do not re-check the bundled card files (the catalogue is loaded already); still make the events.",
+        )
 
-    def handle(self, *args, skip_cards=False, **options):
-        if not skip_cards:
+    def handle(self, *args, skip_cards=False, keep_catalogue=False, **options):
+        if not skip_cards and not keep_catalogue:
             if Card.objects.exists():
                 self.stdout.write("Card catalogue already loaded; re-checking bundled files.")
             call_command("import_cards", "--bundled", "--quiet", stdout=self.stdout)
