@@ -28,6 +28,7 @@ from drafts.models import (
     StaffRole,
 )
 from draftsite.errors import ConflictError, DomainError, NotFoundError
+from push import dispatch as push
 
 MAX_POD_SIZE = 8
 
@@ -205,6 +206,7 @@ def seat_players(
             Seat(pod=pod, position=i, registration_id=rid, is_automatic=rid in guests) for i, rid in enumerate(group)
         )
         created.append(pod)
+        push.send_on_commit(push.DRAFT_START, pod.pk)  # "you are seated: pod, seat"
     live.notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
 
