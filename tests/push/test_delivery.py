@@ -162,7 +162,7 @@ def test_push_off_without_keys(tournament, settings, push_service, new_browser):
     response = tournament.client(tournament.users[0]).post(
         "/api/push/subscriptions/", new_browser("x").as_json(), format="json"
     )
-    assert response.status_code == 409 and response.json()["code"] == "push_off"
+    assert response.status_code == 409 and response.json()["errors"][0]["code"] == "push_off"
     status = tournament.client(None).get("/api/push/").json()
     assert status["enabled"] is False and "VAPID_PUBLIC_KEY" in status["reason"]
 
@@ -178,13 +178,13 @@ def test_push_off_without_keys(tournament, settings, push_service, new_browser):
 )
 def test_bad_subscriptions_are_400(tournament, vapid, body):
     response = tournament.client(tournament.users[0]).post("/api/push/subscriptions/", body, format="json")
-    assert response.status_code == 400 and response.json()["code"] == "invalid_subscription"
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "invalid_subscription"
 
 
 def test_unknown_trigger_is_400_and_strangers_403(tournament, vapid):
     t = tournament
     response = t.client(t.users[0]).put(f"/api/events/{t.event.pk}/push/", {"triggers": ["lunch"]}, format="json")
-    assert response.status_code == 400 and response.json()["code"] == "unknown_trigger"
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "unknown_trigger"
     response = t.client(t.outsider).put(f"/api/events/{t.event.pk}/push/", {"on": True}, format="json")
     assert response.status_code == 403
 
@@ -231,7 +231,7 @@ def test_announcement_reaches_checked_in_players_only(
     payload = decrypt(browsers[here.pk], push_service.received[0])
     assert payload["body"] == "Lunch until 13:30" and payload["title"] == "Announcement: Friday draft"
     response = t.client(t.organiser).post(f"/api/events/{t.event.pk}/announcements/", {"text": " "}, format="json")
-    assert response.status_code == 400 and response.json()["code"] == "invalid_announcement"
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "invalid_announcement"
 
 
 def test_round_ending_goes_once(tournament, vapid, push_service, new_browser, eager_celery):
