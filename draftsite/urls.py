@@ -14,8 +14,8 @@ from draftsite.api import ObtainTokenView
 from judgecalls import urls as judgecall_urls
 from matches import urls as match_urls
 from paper import urls as paper_urls
-from push import urls as push_urls
 from penalties import urls as penalty_urls
+from push import urls as push_urls
 from rulesdesk import urls as rulesdesk_urls
 
 api_patterns = [

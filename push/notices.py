@@ -77,7 +77,7 @@ def _concerned(kind: str, object_id: int, event_id: int) -> set[int]:
         users: set[int] = set()
         for a, b in Match.objects.filter(round_id=object_id).values_list("player_a__user_id", "player_b__user_id"):
             users |= {a, b}
-        users.discard(None)  # type: ignore[arg-type]
+        users.discard(None)
         return users
     if kind == Trigger.DRAFT_START:
         return set(

@@ -17,8 +17,8 @@ def due_warnings(now: dt.datetime) -> list[tuple[str, int]]:
     soon = now + notices.WARNING
     rounds = Round.objects.filter(state=RoundState.RUNNING, ends_at__gt=now, ends_at__lte=soon)
     events = Event.objects.filter(decklist_deadline__gt=now, decklist_deadline__lte=soon)
-    return [(Trigger.ROUND_ENDING, pk) for pk in rounds.values_list("pk", flat=True)] + [
-        (Trigger.DECK_DEADLINE, pk) for pk in events.values_list("pk", flat=True)
+    return [(str(Trigger.ROUND_ENDING), pk) for pk in rounds.values_list("pk", flat=True)] + [
+        (str(Trigger.DECK_DEADLINE), pk) for pk in events.values_list("pk", flat=True)
     ]
 
 
