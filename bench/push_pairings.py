@@ -148,7 +148,7 @@ def main() -> None:
         if settings.VAPID_PUBLIC_KEY:  # push on: the booking really happened
             booking_seconds.append(time.perf_counter() - started)
 
-    dispatch.enqueue = timed_enqueue  # type: ignore[assignment]
+    dispatch.enqueue = timed_enqueue
 
     worker = None
     if args.deliver:
