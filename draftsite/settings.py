@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "paper",
     "accounts",
     "judgecalls",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -259,7 +260,20 @@ CELERY_BEAT_SCHEDULE = {
         "task": "drafts.sweep_due_pods",
         "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "1")),
     },
+    # Web Push: ten-minute warnings and packs waiting for a closed page (push.tasks.sweep).
+    "push-sweep": {"task": "push.sweep", "schedule": float(os.environ.get("PUSH_SWEEP_SECONDS", "15"))},
 }
+
+# --- Web Push (docs/running-at-scale.md) --------------------------------------------------
+# Both keys or push is off (`manage.py make_vapid_keys` prints a pair). The subject is how a
+# push service reaches whoever runs the site (mailto: or https:), SITE_URL when unset.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
+# Seconds a delivery task waits for a push service (connect and read) before giving up.
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "5"))
+# Browsers' push services are https; plain http endpoints only for a local stand-in (tests).
+PUSH_ALLOW_HTTP_ENDPOINTS = env_bool("PUSH_ALLOW_HTTP_ENDPOINTS", False)
 
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {

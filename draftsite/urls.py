@@ -15,6 +15,7 @@ from judgecalls import urls as judgecall_urls
 from matches import urls as match_urls
 from paper import urls as paper_urls
 from penalties import urls as penalty_urls
+from push import urls as push_urls
 from rulesdesk import urls as rulesdesk_urls
 
 api_patterns = [
@@ -30,12 +31,14 @@ api_patterns = [
     *match_urls.api_urlpatterns,
     *paper_urls.api_urlpatterns,
     *judgecall_urls.api_urlpatterns,
+    *push_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    *push_urls.root_urlpatterns,
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # The language switcher posts here; the choice is kept in the language cookie.
@@ -55,6 +58,7 @@ urlpatterns = [
     path("matches/", include((match_urls.page_urlpatterns, "matches"))),
     path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
     path("judge-calls/", include((judgecall_urls.page_urlpatterns, "judgecalls"))),
+    path("notifications/", include((push_urls.page_urlpatterns, "push"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

@@ -29,6 +29,7 @@ PLAYER_DROPPED = "player_dropped"  # pairing a dropped player
 ALREADY_DROPPED = "already_dropped"
 
 IMPOSSIBLE_SCORE = "impossible_score"  # e.g. 3-0 in a best-of-three
+INVALID_IDEMPOTENCY_KEY = "invalid_idempotency_key"  # a report's key: 8-64 letters, digits, - or _
 BYE_HAS_NO_RESULT = "bye_has_no_result"
 RESULT_CONFIRMED = "result_confirmed"  # players can't change a confirmed result (staff can)
 NOTHING_TO_CONFIRM = "nothing_to_confirm"

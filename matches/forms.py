@@ -38,6 +38,8 @@ class ReportForm(forms.Form):
     won = Number()
     lost = Number()
     drawn = Number(missing=0)
+    # The page's idempotency key: a double tap, or a result queued offline, reports once.
+    key = PostedTextField(missing="")
 
 
 class ResultForm(forms.Form):

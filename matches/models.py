@@ -159,6 +159,17 @@ class ResultReport(models.Model):
         ]
 
 
+class ReportKey(models.Model):
+    """A report's idempotency key (a phone queues a result typed offline and may send it more
+    than once when the connection returns): a key already used answers the match as it is and
+    changes nothing, even after a later report of the same player replaced that one."""
+
+    key = models.CharField(max_length=64, unique=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey("drafts.Registration", on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+
+
 class Drop(models.Model):
     """A player left the Swiss after ``after_round``: never paired again, kept in standings."""
 

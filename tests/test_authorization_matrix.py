@@ -634,6 +634,14 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "api-docs": [("GET", None, PUBLIC, None)],
     "api-redoc": [("GET", None, PUBLIC, None)],
     "favicon": [("GET", None, PUBLIC, None)],
+    # push: the installable app, subscriptions, choices per event, announcements
+    "web-manifest": [("GET", None, PUBLIC, None)],
+    "service-worker": [("GET", None, PUBLIC, None)],
+    "push-status": [("GET", None, PUBLIC, None)],
+    "push-subscriptions": [("POST", None, SIGNED_IN, {}), ("DELETE", None, SIGNED_IN, {"endpoint": "x"})],
+    "push-event": [("GET", "event", EVENT_MEMBER, None), ("PUT", "event", EVENT_MEMBER, {"on": False})],
+    "push-announcements": [("POST", "event", EVENT_ORGANISER, {"text": "Lunch"})],
+    "push:event": [("GET", "event", EVENT_MEMBER, None), ("POST", "event", EVENT_MEMBER, {"on": "0"})],
     # accounts: Django's auth views with the site's templates, sign-up, profile
     "password_change": [("GET", None, SIGNED_IN, None), ("POST", None, SIGNED_IN, {"old_password": "x"})],
     "password_change_done": [("GET", None, SIGNED_IN, None)],

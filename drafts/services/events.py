@@ -30,6 +30,7 @@ from drafts.models import (
 from drafts.services import packs
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 from draftsite.names import has_visible_character
+from push import dispatch as push
 
 MAX_POD_SIZE = 8
 MAX_NAME = 100  # Registration.name: a longer name is refused, never cut
@@ -267,6 +268,7 @@ def seat_players(
             Seat(pod=pod, position=i, registration_id=rid, is_automatic=rid in guests) for i, rid in enumerate(group)
         )
         created.append(pod)
+        push.send_on_commit(push.DRAFT_START, pod.pk)  # "you are seated: pod, seat"
     live.notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
 

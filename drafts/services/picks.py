@@ -32,6 +32,7 @@ from drafts.services import fastpath
 from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from push import dispatch as push
 
 ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
 
@@ -79,6 +80,7 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     log_action(pod, now, PodAction.START, actor, seed=pod.seed)
     _start_next_round(pod, now)
     after_commit(pod)
+    push.send_on_commit(push.DRAFT_START, pod.pk)
     return pod
 
 

@@ -188,8 +188,17 @@ class _MatchStepView(APIView):
     )
 )
 class ReportView(_MatchStepView):
+    """A phone that queued the result offline sends ``Idempotency-Key``: a repeated send
+    answers the match as the first one left it (matches.services.report_result)."""
+
     body = s.ReportInput
     step = staticmethod(services.report_result)
+
+    def post(self, request, pk: int):
+        services.require_match_player(request.user, _match(pk))
+        key = request.headers.get("Idempotency-Key", "")
+        services.report_result(match_id=pk, actor=request.user, key=key, **validated_body(self.body, request))
+        return _match_response(request, pk)
 
 
 class ConfirmView(APIView):

@@ -9,6 +9,8 @@ never two results.
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -25,6 +27,7 @@ from matches.models import (
     MatchPenalty,
     MatchPlayer,
     MatchStatus,
+    ReportKey,
     ResultReport,
     RoundKind,
     RoundState,
@@ -32,6 +35,8 @@ from matches.models import (
 from matches.services.common import STAFF_ONLY, clean_text, lock_match, lock_settings, log, notify
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus
+
+IDEMPOTENCY_KEY_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 MAX_REASON = 500
 
@@ -84,17 +89,42 @@ def _confirm(match: Match, a_wins: int, b_wins: int, draws: int, *, by, at) -> N
     match.save(update_fields=["status", "a_wins", "b_wins", "draws", "result_by", "result_at"])
 
 
+def _check_key(key: object) -> str:
+    if not isinstance(key, str) or not IDEMPOTENCY_KEY_RE.fullmatch(key):
+        raise DomainError(
+            error_codes.INVALID_IDEMPOTENCY_KEY,
+            _("An idempotency key is 8 to 64 letters, digits, hyphens or underscores."),
+            field="idempotency_key",
+        )
+    return key
+
+
 @transaction.atomic
-def report_result(*, match_id: int, actor, won: int, lost: int, drawn: int = 0, now=None) -> Match:
-    """A player of the match reports it: games they won, lost, and drawn."""
+def report_result(*, match_id: int, actor, won: int, lost: int, drawn: int = 0, key: str = "", now=None) -> Match:
+    """A player of the match reports it: games they won, lost, and drawn. With ``key`` (a
+    result queued offline, sent again when the connection returns) a key already used answers
+    the match as it stands: never a second report, whatever happened since."""
     now = now or timezone.now()
-    match = lock_match(match_id)
+    match = lock_match(match_id)  # the row lock also orders two sends of one key
     side = _side(match, actor)
+    mine_id = match.player_a_id if side == "a" else match.player_b_id
+    theirs_id = match.player_b_id if side == "a" else match.player_a_id
+    if key:
+        _check_key(key)
+        used = ReportKey.objects.filter(key=key).first()
+        if used is not None:
+            if (used.match_id, used.registration_id) != (match.pk, mine_id):
+                raise ConflictError(
+                    error_codes.INVALID_IDEMPOTENCY_KEY,
+                    _("This idempotency key was used for another report."),
+                    field="idempotency_key",
+                )
+            return match
     _player_may_report(match)
     a_wins, b_wins = (won, lost) if side == "a" else (lost, won)
     _check_score(match, a_wins, b_wins, drawn)
-    mine_id = match.player_a_id if side == "a" else match.player_b_id
-    theirs_id = match.player_b_id if side == "a" else match.player_a_id
+    if key:
+        ReportKey.objects.create(key=key, match=match, registration_id=mine_id, at=now)
     ResultReport.objects.update_or_create(
         match=match, registration_id=mine_id, defaults={"a_wins": a_wins, "b_wins": b_wins, "draws": drawn, "at": now}
     )

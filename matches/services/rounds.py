@@ -37,6 +37,7 @@ from matches.services.common import (
 )
 from matches.swiss import across_the_table, compute_standings, pair_round, recommended_rounds
 from matches.swiss.playoff import playoff_first_round, playoff_next_round
+from push import dispatch as push
 
 MAX_ROUND_MINUTES = 240
 MAX_EXTENSION_MINUTES = 60
@@ -201,6 +202,7 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
     )
     notify(event.pk)
     _mail_on_commit(round_obj.pk, "pairings")
+    push.send_on_commit(push.PAIRINGS, round_obj.pk)
     return round_obj
 
 
@@ -347,6 +349,7 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
         after=[[m.table, m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")],
     )
     notify(event_id)
+    push.send_on_commit(push.PAIRINGS, round_obj.pk)  # the new tables
     return round_obj
 
 

@@ -60,6 +60,7 @@
   var fetchAgain = false;
   var gone = false;
   var expiredSeen = {};
+  var OFFLINE_TEXT = gettext("Offline: this phone has no connection. Nothing is sent until it returns; the page then catches up by itself.");
 
   function setStatus(kind, text) {
     if (!statusEl) return;
@@ -416,7 +417,8 @@
       socket = null;
       if (gone) return;
       if (event.code === 4403) { refresh(); }
-      setStatus("down", gettext("Reconnecting… (checking every 5 seconds meanwhile)"));
+      if (navigator.onLine === false) setStatus("offline", OFFLINE_TEXT);
+      else setStatus("down", gettext("Reconnecting… (checking every 5 seconds meanwhile)"));
       poll(POLL_WHEN_DOWN);
       scheduleReconnect();
     };
@@ -465,6 +467,11 @@
       refresh();
       if (!socket && !gone) { clearTimeout(reconnectTimer); retries = 0; connect(); }
     }
+  });
+  // The phone lost its connection (the venue's Wi-Fi): say so plainly; "online" reconnects,
+  // and the socket's new snapshot (or the panel) shows whatever happened meanwhile.
+  window.addEventListener("offline", function () {
+    if (!gone) setStatus("offline", OFFLINE_TEXT);
   });
   window.addEventListener("online", function () {
     if (!socket && !gone) { clearTimeout(reconnectTimer); retries = 0; connect(); }
