@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "paper",
     "accounts",
     "judgecalls",
+    "sealed",
 ]
 
 MIDDLEWARE = [
