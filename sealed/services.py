@@ -232,7 +232,7 @@ def booster_limits(opener: SetPacks) -> core.BoosterLimits:
     variants = getattr(collation, "variants", None)
     sheets = getattr(collation, "sheets", None)
     if variants is not None and sheets is not None:
-        best_cards, best: dict[str, int] = 0, {}
+        best_cards, best = 0, dict[str, int]()
         skip = getattr(collation, "non_draftable_sheets", {"basic"})
         for contents, _weight in variants:
             cards, groups = 0, Counter[str]()
