@@ -16,6 +16,7 @@ from matches import urls as match_urls
 from paper import urls as paper_urls
 from penalties import urls as penalty_urls
 from rulesdesk import urls as rulesdesk_urls
+from sealed import urls as sealed_urls
 
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -30,6 +31,7 @@ api_patterns = [
     *match_urls.api_urlpatterns,
     *paper_urls.api_urlpatterns,
     *judgecall_urls.api_urlpatterns,
+    *sealed_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -55,6 +57,7 @@ urlpatterns = [
     path("matches/", include((match_urls.page_urlpatterns, "matches"))),
     path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
     path("judge-calls/", include((judgecall_urls.page_urlpatterns, "judgecalls"))),
+    path("sealed/", include((sealed_urls.page_urlpatterns, "sealed"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

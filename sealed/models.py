@@ -102,4 +102,6 @@ class PoolSwap(models.Model):
     seed = models.BigIntegerField()
     assignments = models.JSONField(default=list)
     at = models.DateTimeField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )

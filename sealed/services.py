@@ -255,6 +255,25 @@ def booster_limits(opener: SetPacks) -> core.BoosterLimits:
     )
 
 
+def _limits(sealed: SealedEvent) -> list[core.BoosterLimits]:
+    openers: dict[tuple[str, str], core.BoosterLimits] = {}
+    for b in sealed.boosters:
+        key = (b["set_code"], b["kind"])
+        if key not in openers:
+            openers[key] = booster_limits(_opener(*key))
+    return [openers[(b["set_code"], b["kind"])] for b in sealed.boosters]
+
+
+def pool_limits(sealed: SealedEvent) -> dict[str, int]:
+    """The most the event's boosters hold together: ``{"cards": n, "<group>": n}`` (reads
+    only; the registration page shows it beside the running counts)."""
+    limits = _limits(sealed)
+    out = {"cards": sum(b.cards for b in limits)}
+    for group in (core.RARE_OR_MYTHIC, core.UNCOMMON, core.COMMON):
+        out[group] = sum(b.per_group.get(group, 0) for b in limits)
+    return out
+
+
 def _check_pool(sealed: SealedEvent, cards: Sequence[dict]) -> list[dict]:
     """The pool as stored, or a refusal saying why no N boosters of the event hold it."""
     if not cards:
@@ -291,14 +310,15 @@ def _check_pool(sealed: SealedEvent, cards: Sequence[dict]) -> list[dict]:
         listed = [names[i].name for i in outside if i in names]
         raise DomainError(
             error_codes.CARD_NOT_IN_SET,
-            gettext("Not in the boosters of %(sets)s: %(join)s.") % {"sets": ", ".join(codes), "join": ", ".join(listed[:10])},
+            gettext("Not in the boosters of %(sets)s: %(join)s.")
+            % {"sets": ", ".join(codes), "join": ", ".join(listed[:10])},
             field="cards",
             cards=listed[:50],
         )
     counts = Counter[str]()
     for row in rows:
         counts[core.rarity_group(rarities[row["card_id"]])] += row["count"]
-    limits = [booster_limits(_opener(b["set_code"], b["kind"])) for b in sealed.boosters]
+    limits = _limits(sealed)
     problems = core.pool_problems(dict(counts), limits)
     if problems:
         raise DomainError(
@@ -389,9 +409,7 @@ def swap_pools(*, event_id: int, actor, seed: int | None = None, now: dt.datetim
 
 
 @transaction.atomic
-def assign_pool(
-    *, pool_id: int, actor, registration_id: int | None, now: dt.datetime | None = None
-) -> PaperPool:
+def assign_pool(*, pool_id: int, actor, registration_id: int | None, now: dt.datetime | None = None) -> PaperPool:
     """The organiser hands a pool to a player (a late player, a pool whose builder dropped),
     or takes it back (``registration_id`` None: the pool waits with the organiser)."""
     now = now or timezone.now()
@@ -428,9 +446,7 @@ def assign_pool(
 
 
 @transaction.atomic
-def answer_pool(
-    *, event_id: int, actor, confirm: bool, reason: str = "", now: dt.datetime | None = None
-) -> PaperPool:
+def answer_pool(*, event_id: int, actor, confirm: bool, reason: str = "", now: dt.datetime | None = None) -> PaperPool:
     """The builder confirms the pool they received matches its list, or disputes it: a
     dispute calls a judge with both pools (as registered, and the builder's own)."""
     now = now or timezone.now()

@@ -40,7 +40,9 @@ def paper_pool(commons=50, uncommons=15, rares=5):
 def snapshot(event):
     return (
         sorted(SealedPack.objects.filter(event=event).values_list("registration_id", "number", "cards")),
-        sorted(PaperPool.objects.filter(event=event).values_list("pk", "registered_by_id", "builder_id", "status", "cards")),
+        sorted(
+            PaperPool.objects.filter(event=event).values_list("pk", "registered_by_id", "builder_id", "status", "cards")
+        ),
         sorted(SealedPool.objects.filter(registration__event=event).values_list("registration_id", "cards")),
     )
 
@@ -81,7 +83,12 @@ def test_a_late_player_gets_a_pool_when_the_organiser_opens_again(organiser, pla
     late = register_player(event_id=event.pk, actor=SYSTEM, user=players[5], name="late")
     assert services.open_pools(event_id=event.pk, actor=organiser, now=NOW) == 1
     assert SealedPack.objects.filter(registration=late).count() == 6
-    assert list(SealedPack.objects.filter(event=event).exclude(registration=late).order_by("pk").values_list("pk", "cards")) == before
+    assert (
+        list(
+            SealedPack.objects.filter(event=event).exclude(registration=late).order_by("pk").values_list("pk", "cards")
+        )
+        == before
+    )
 
 
 def test_mixed_sets_open_like_a_prerelease_kit(organiser, players):
@@ -92,7 +99,12 @@ def test_mixed_sets_open_like_a_prerelease_kit(organiser, players):
 
 @pytest.mark.parametrize(
     ("boosters", "count", "code"),
-    [(["XXX"], 6, error_codes.UNKNOWN_SET), (["DSK"] * 13, None, error_codes.INVALID_BOOSTERS), ([], 6, error_codes.INVALID_BOOSTERS), ([{"set_code": "DSK", "kind": "nope"}], 6, error_codes.UNKNOWN_BOOSTER_KIND)],
+    [
+        (["XXX"], 6, error_codes.UNKNOWN_SET),
+        (["DSK"] * 13, None, error_codes.INVALID_BOOSTERS),
+        ([], 6, error_codes.INVALID_BOOSTERS),
+        ([{"set_code": "DSK", "kind": "nope"}], 6, error_codes.UNKNOWN_BOOSTER_KIND),
+    ],
 )
 def test_bad_boosters_are_refused(organiser, boosters, count, code):
     with pytest.raises(DomainError) as exc:
@@ -149,7 +161,10 @@ def test_a_player_registers_the_pool_in_front_of_them(organiser, players):
     [
         (lambda: paper_pool(rares=7), error_codes.POOL_TOO_BIG),  # six boosters hold six rares or mythics
         (lambda: paper_pool(commons=61, uncommons=19), error_codes.POOL_TOO_BIG),  # 84 cards at most
-        (lambda: paper_pool() + [{"card_id": selectors.set_catalogue(["ISD"])[0]["card_id"], "count": 1}], error_codes.CARD_NOT_IN_SET),
+        (
+            lambda: paper_pool() + [{"card_id": selectors.set_catalogue(["ISD"])[0]["card_id"], "count": 1}],
+            error_codes.CARD_NOT_IN_SET,
+        ),
         (lambda: [{"name": "No Such Card Anywhere", "count": 1}], error_codes.UNKNOWN_CARD),
         (lambda: [], error_codes.EMPTY_POOL),
         (lambda: [{"card_id": by_group()["common"][0]["card_id"], "count": 0}], error_codes.INVALID_COUNT),
@@ -169,7 +184,9 @@ def test_too_many_rares_says_how_many_the_boosters_hold(organiser, players):
     event, regs = make_event(organiser, players[:1], paper=True)
     with pytest.raises(DomainError) as exc:
         services.register_paper_pool(event_id=event.pk, actor=players[0], cards=paper_pool(rares=8), now=NOW)
-    assert exc.value.extra["problems"] == [{"code": "too_many_of_rarity", "group": "rare_mythic", "found": 8, "allowed": 6}]
+    assert exc.value.extra["problems"] == [
+        {"code": "too_many_of_rarity", "group": "rare_mythic", "found": 8, "allowed": 6}
+    ]
     assert "6" in exc.value.message and "8" in exc.value.message
 
 
@@ -236,7 +253,9 @@ def test_the_builder_confirms_or_disputes_and_a_dispute_calls_a_judge_with_both_
     for player in players[:3]:
         services.register_paper_pool(event_id=event.pk, actor=player, cards=paper_pool(), now=NOW)
     services.swap_pools(event_id=event.pk, actor=organiser, seed=5, now=NOW)
-    assert services.answer_pool(event_id=event.pk, actor=players[0], confirm=True, now=NOW).status == PoolStatus.CONFIRMED
+    assert (
+        services.answer_pool(event_id=event.pk, actor=players[0], confirm=True, now=NOW).status == PoolStatus.CONFIRMED
+    )
     with pytest.raises(DomainError) as exc:
         services.answer_pool(event_id=event.pk, actor=players[0], confirm=False, now=NOW)
     assert exc.value.code == error_codes.ALREADY_ANSWERED
@@ -274,9 +293,7 @@ def test_registering_a_deck_from_a_pool_that_is_not_yours_is_refused(organiser, 
     event, regs = make_event(organiser, players[:2])
     services.open_pools(event_id=event.pk, actor=organiser, now=NOW)
     with pytest.raises(DomainError) as exc:
-        deck_services.register_deck(
-            event_id=event.pk, actor=players[0], main=[], registration_id=regs[1].pk, now=NOW
-        )
+        deck_services.register_deck(event_id=event.pk, actor=players[0], main=[], registration_id=regs[1].pk, now=NOW)
     assert exc.value.status_code == 403
     assert not Deck.objects.filter(event=event).exists()
     stranger = UserFactory(username="stranger")
