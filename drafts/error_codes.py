@@ -15,6 +15,8 @@ POD_TOO_LARGE = "pod_too_large"
 SEATING_LOCKED = "seating_locked"
 INVALID_SEATING = "invalid_seating"
 NOT_ENOUGH_CARDS = "not_enough_cards"
+UNKNOWN_BOOSTER_KIND = "unknown_booster_kind"  # a booster kind the set does not offer
+INVALID_BOOSTER_KINDS = "invalid_booster_kinds"  # not one kind per round (or one for all)
 
 # Pod control
 POD_NOT_STARTED = "pod_not_started"

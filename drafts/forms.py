@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards import selectors as card_selectors
 from drafts.models import DRAFTED_FORMATS, DraftFormat, EnforcementLevel, StaffRole
+from drafts.services import packs
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 from draftsite.errors import DomainError
 
@@ -41,6 +42,22 @@ class EventForm(forms.Form):
     )
     set_round_2 = forms.CharField(required=False, label=gettext_lazy("Set of round 2"), widget=forms.Select)
     set_round_3 = forms.CharField(required=False, label=gettext_lazy("Set of round 3"), widget=forms.Select)
+    # A set's booster kinds (drafts.services.packs.booster_kinds); checked against each round's set.
+    booster_kind = forms.CharField(
+        required=False,
+        label=gettext_lazy("Boosters"),
+        widget=forms.Select,
+        help_text=gettext_lazy(
+            "The kind of booster opened (every round, unless set below). The list under the form "
+            "says which kinds each set has and which collation each uses."
+        ),
+    )
+    booster_kind_round_2 = forms.CharField(
+        required=False, label=gettext_lazy("Boosters of round 2"), widget=forms.Select
+    )
+    booster_kind_round_3 = forms.CharField(
+        required=False, label=gettext_lazy("Boosters of round 3"), widget=forms.Select
+    )
     cube_list = forms.CharField(
         required=False,
         label=gettext_lazy("Cube list"),
@@ -72,6 +89,10 @@ class EventForm(forms.Form):
         self.fields["set_codes"].widget.choices = [("", gettext("Choose a set"))] + sets
         for name in ("set_round_2", "set_round_3"):
             self.fields[name].widget.choices = [("", gettext("Same as round 1"))] + sets
+        kinds = [(name, str(label)) for name, label in packs.KIND_LABELS.items() if name != "default"]
+        self.fields["booster_kind"].widget.choices = [("", gettext("The set's default (its newest booster)"))] + kinds
+        for name in ("booster_kind_round_2", "booster_kind_round_3"):
+            self.fields[name].widget.choices = [("", gettext("Same as round 1"))] + kinds
 
     def _resolve_sets(self, data) -> list[str]:
         """Each round's set code, from the selects (or typed codes and names); [] if any is unknown."""
@@ -91,10 +112,24 @@ class EventForm(forms.Form):
                 self.add_error(field, exc.message)
         return codes if len(codes) == len(rounds) else []
 
+    def _resolve_kinds(self, data, codes: list[str]) -> list[str]:
+        """Each round's booster kind ("" for the set's default), checked against its set."""
+        first = (data.get("booster_kind") or "").strip()
+        kinds = [first, data.get("booster_kind_round_2") or first, data.get("booster_kind_round_3") or first]
+        for index, (code, kind) in enumerate(zip(codes, kinds, strict=False)):
+            try:
+                packs.booster_kinds(code).get(kind or None)
+            except DomainError as exc:
+                field = "booster_kind" if index == 0 or kind == first else f"booster_kind_round_{index + 1}"
+                if field not in self.errors:
+                    self.add_error(field, exc.message)
+        return kinds
+
     def clean(self):
         data = super().clean()
         fmt = data.get("draft_format")
         data["set_list"] = self._resolve_sets(data) if fmt in (DraftFormat.BOOSTER, DraftFormat.PAPER) else []
+        data["kind_list"] = self._resolve_kinds(data, data["set_list"])
         if fmt == DraftFormat.CUBE and not (data.get("cube_list") or "").strip():
             self.add_error("cube_list", "Paste the cube list, one card per line.")
         return data
@@ -107,6 +142,7 @@ class EventForm(forms.Form):
             "enforcement_level": data["enforcement_level"],
             "draft_format": data["draft_format"],
             "set_codes": data.get("set_list") or [],
+            "booster_kinds": data.get("kind_list") or [] if data.get("set_list") else [],
             "cube_list": (data.get("cube_list") or "").splitlines() if data["draft_format"] == DraftFormat.CUBE else [],
             "pack_size": data["pack_size"],
             "pick_timer": data["pick_timer"],

@@ -53,6 +53,10 @@ class Event(models.Model):
     draft_format = models.CharField(max_length=16, choices=DraftFormat.choices, default=DraftFormat.BOOSTER)
     # One set code per round, e.g. ["ISD", "ISD", "ISD"] (booster drafts).
     set_codes = models.JSONField(default=list, blank=True)
+    # The booster kind of each round, parallel to set_codes ("play", "default", "arena"... as
+    # drafts.services.packs.booster_kinds names them); empty, or "" for a round: the set's
+    # default kind (events made before booster kinds open what they always opened).
+    booster_kinds = models.JSONField(default=list, blank=True)
     # Catalogue card ids of the cube list, dealt without replacement (cube drafts).
     cube_card_ids = models.JSONField(default=list, blank=True)
     pack_size = models.PositiveSmallIntegerField(default=15)
@@ -73,6 +77,11 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
+
+    def round_boosters(self) -> list[tuple[str, str | None]]:
+        """(set code, booster kind or None for the set's default) of each round."""
+        kinds = list(self.booster_kinds or [])
+        return [(code, (kinds[i] if i < len(kinds) else "") or None) for i, code in enumerate(self.set_codes)]
 
 
 class StaffRole(models.TextChoices):
@@ -313,6 +322,9 @@ class DraftCard(models.Model):
     printing = models.ForeignKey("cards.Printing", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     opened_in = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="opened_cards")
     slot = models.PositiveSmallIntegerField(default=0)  # order in the opened pack
+    # The pack slot it was opened in (drafts.core.collation.SLOT_CODES: rare_mythic, wildcard,
+    # foil, land...); "" for a cube's cards and cards opened before slots were recorded.
+    pack_slot = models.CharField(max_length=40, blank=True, default="")
     # Copied from the catalogue so the open-information board is one indexed query.
     is_dfc = models.BooleanField(default=False)
     rarity = models.CharField(max_length=10, blank=True)

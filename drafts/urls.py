@@ -9,6 +9,7 @@ from drafts.views import cardsheet, event_staff, events, player, spectator, staf
 
 api_urlpatterns = [
     path("events/", api_views.EventListView.as_view(), name="api-event-list"),
+    path("sets/<str:code>/boosters/", api_views.SetBoostersView.as_view(), name="api-set-boosters"),
     path("events/<int:pk>/", api_views.EventDetailView.as_view(), name="api-event-detail"),
     path("events/<int:pk>/registrations/", api_views.RegistrationListView.as_view(), name="api-registrations"),
     path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),

@@ -32,6 +32,7 @@ from decks import validation as deck_core
 from decks.models import Deck, SealedPool
 from drafts.access import Permission, access_event, authorize, recorded_user, require_event_creator
 from drafts.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
+from drafts.services import packs
 from drafts.services.packs import SetPacks
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
@@ -47,16 +48,8 @@ LOG_ASSIGNED = "sealed_pool_assigned"
 LOG_ANSWERED = "sealed_pool_answered"
 
 
-def booster_kinds(set_code: str) -> list[str]:
-    """The booster kinds a set's data offers ("" is the set's default)."""
-    card_set = CardSet.objects.filter(code=set_code).first()
-    return [""] + sorted(k for k in ((card_set.booster or {}) if card_set else {}) if k != "default")
-
-
 def _opener(set_code: str, kind: str) -> SetPacks:
-    if kind:
-        return SetPacks(set_code, kind)  # type: ignore[call-arg]  # booster kinds: the collation branch
-    return SetPacks(set_code)
+    return SetPacks(set_code, kind or None)
 
 
 def _boosters(boosters: Sequence[Any], booster_count: int | None) -> list[dict]:
@@ -86,21 +79,11 @@ def _boosters(boosters: Sequence[Any], booster_count: int | None) -> list[dict]:
             field="boosters",
         )
     for code in sorted({r["set_code"] for r in rows}):
-        if not CardSet.objects.filter(code=code).exists():
-            raise DomainError(
-                error_codes.UNKNOWN_SET,
-                gettext("No set with code %(set_code)s is in the catalogue.") % {"set_code": code},
-                field="boosters",
-                sets=[code],
-            )
-        kinds = booster_kinds(code)
+        kinds = packs.booster_kinds(code)  # unknown_set
         for row in rows:
-            if row["set_code"] == code and row["kind"] not in kinds:
-                raise DomainError(
-                    error_codes.UNKNOWN_BOOSTER_KIND,
-                    gettext("%(set_code)s has no %(kind)s boosters.") % {"set_code": code, "kind": row["kind"]},
-                    field="boosters",
-                )
+            if row["set_code"] == code:
+                # Stored resolved ("" is the set's default kind today): the opening stays reproducible.
+                row["kind"] = kinds.get(row["kind"]).name  # unknown_booster_kind
     return rows
 
 
@@ -181,7 +164,7 @@ def open_pools(*, event_id: int, actor, now: dt.datetime | None = None) -> int:
                     "printing_id": c.printing_id,
                     "rarity": c.rarity,
                     "foil": c.foil,
-                    "slot": getattr(c, "slot", ""),
+                    "slot": c.slot,
                 }
                 for c in opened.cards
             ]
@@ -224,6 +207,14 @@ def _registration(actor, event: Event, registration_id: int | None) -> Registrat
     return own
 
 
+def _refs(node) -> list:
+    """Every card a published-rates sheet can draw (through its mixes)."""
+    options = getattr(node, "options", None)
+    if options is None:
+        return list(node.refs)
+    return [ref for option in options for ref in _refs(option[0])]
+
+
 def booster_limits(opener: SetPacks) -> core.BoosterLimits:
     """The most one booster of this collation holds, read from its slots: per booster
     variant, each sheet's count towards every rarity group the sheet has cards of."""
@@ -247,6 +238,16 @@ def booster_limits(opener: SetPacks) -> core.BoosterLimits:
             for group, count in groups.items():
                 best[group] = max(best.get(group, 0), count)
         return core.BoosterLimits(best_cards, best)
+    positions = getattr(collation, "positions", None)
+    if positions is not None:  # the published-rates collation (Play Boosters)
+        cards, groups = 0, Counter[str]()
+        for position in positions:
+            if not position.draftable:
+                continue
+            cards += position.count
+            for group in {core.rarity_group(rarity.get(str(ref), "")) for ref in _refs(position.node)}:
+                groups[group] += position.count
+        return core.BoosterLimits(cards, dict(groups))
     # The plain rarity collation: one rare or mythic, three uncommons, ten commons.
     by_rarity = getattr(collation, "by_rarity", {})
     commons = 10 if by_rarity.get("common") else 0

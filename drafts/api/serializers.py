@@ -40,6 +40,17 @@ class EventInput(serializers.Serializer):
             "(Innistrad). Unknown: 400 unknown_set with the near matches in suggestions."
         ),
     )
+    booster_kinds = serializers.ListField(
+        child=serializers.CharField(max_length=40, allow_blank=True),
+        required=False,
+        default=list,
+        max_length=3,
+        help_text=gettext_lazy(
+            "The booster kind of every round, or one per round, as GET /api/sets/<code>/boosters/ names "
+            "them (play, default, arena...); none or an empty one: the set's default kind (its newest). "
+            "A kind the set lacks: 400 unknown_booster_kind."
+        ),
+    )
     cube_list = serializers.ListField(
         child=serializers.CharField(max_length=200),
         required=False,
@@ -55,6 +66,22 @@ class EventInput(serializers.Serializer):
         if len(value) not in (1, ROUNDS):
             return value  # the service refuses the count (invalid_sets)
         return [card_selectors.resolve_set(text, field="set_codes") for text in value]
+
+
+class BoosterKindOutput(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+    collation = serializers.ChoiceField(["mtgjson", "published", "rarity"])
+    collation_label = serializers.CharField()
+    source = serializers.CharField()
+
+
+class SetBoostersOutput(serializers.Serializer):
+    """The booster kinds a set offers, its default one and the collation each uses."""
+
+    set_code = serializers.CharField()
+    default = serializers.CharField()
+    kinds = BoosterKindOutput(many=True)
 
 
 class EventUpdate(serializers.Serializer):
@@ -77,6 +104,7 @@ class EventOutput(serializers.ModelSerializer):
             "enforcement_level",
             "draft_format",
             "set_codes",
+            "booster_kinds",
             "pack_size",
             "pick_timer",
             "deck_building_minutes",

@@ -27,6 +27,7 @@ from drafts import access, error_codes, selectors, services
 from drafts.access import Permission
 from drafts.api import serializers as s
 from drafts.api.serializers import validated
+from drafts.services import packs
 from draftsite.errors import DomainError
 
 # --- events ----------------------------------------------------------------------------
@@ -47,6 +48,16 @@ class EventListView(APIView):
         data = validated(s.EventInput, request)
         event = services.create_event(created_by=request.user, **data)
         return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
+
+
+class SetBoostersView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.SetBoostersOutput)
+    def get(self, request, code: str):
+        """The booster kinds a set offers (what an event's booster_kinds may name), its default
+        kind and the collation each kind uses. Unknown set: 400 unknown_set."""
+        return Response(s.SetBoostersOutput(packs.booster_kinds(code).as_dict()).data)
 
 
 class EventDetailView(APIView):

@@ -27,6 +27,7 @@ from drafts.models import (
     Seat,
     StaffRole,
 )
+from drafts.services import packs
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 
 MAX_POD_SIZE = 8
@@ -44,6 +45,7 @@ def create_event(
     enforcement_level: str = EnforcementLevel.REGULAR,
     draft_format: str = DraftFormat.BOOSTER,
     set_codes: Sequence[str] = (),
+    booster_kinds: Sequence[str] = (),
     cube_list: Sequence[str] = (),
     pack_size: int = 15,
     pick_timer: bool = True,
@@ -51,11 +53,14 @@ def create_event(
 ) -> Event:
     """Create an event; its creator becomes an organiser of it.
 
-    Booster drafts name one set per round (one code means the same set three times). Cube
-    drafts give a list of card names (any face name), dealt without replacement.
+    Booster drafts name one set per round (one code means the same set three times), and
+    optionally the booster kind of each round (one for all, or one per round; "" or none: the
+    set's default kind, its newest). Cube drafts give a list of card names (any face name),
+    dealt without replacement.
     """
     cube_ids: list[int] = []
     codes: list[str] = []
+    kinds: list[str] = []
     if draft_format in (DraftFormat.BOOSTER, DraftFormat.PAPER):  # paper: the sets are for reference
         codes = [code.strip().upper() for code in set_codes if code and code.strip()]
         if len(codes) == 1:
@@ -75,6 +80,7 @@ def create_event(
                 field="set_codes",
                 sets=missing,
             )
+        kinds = _round_kinds(codes, booster_kinds)
     else:
         cube_ids = _resolve_cube(cube_list)
     event = Event.objects.create(
@@ -84,6 +90,7 @@ def create_event(
         enforcement_level=enforcement_level,
         draft_format=draft_format,
         set_codes=codes,
+        booster_kinds=kinds,
         cube_card_ids=cube_ids,
         pack_size=pack_size,
         pick_timer=pick_timer,
@@ -92,6 +99,21 @@ def create_event(
     if created_by is not None:
         EventStaff.objects.create(event=event, user=created_by, role=StaffRole.ORGANISER)
     return event
+
+
+def _round_kinds(codes: list[str], kinds: Sequence[str]) -> list[str]:
+    """Each round's booster kind, checked against what its set offers (stored by name, the
+    default filled in, so a later catalogue change does not change what the event opens)."""
+    wanted = [str(k or "").strip() for k in kinds]
+    if len(wanted) <= 1:
+        wanted = (wanted or [""]) * ROUNDS
+    if len(wanted) != ROUNDS:
+        raise DomainError(
+            error_codes.INVALID_BOOSTER_KINDS,
+            gettext("Give one booster kind for every round, or one per round (%(ROUNDS)s).") % {"ROUNDS": ROUNDS},
+            field="booster_kinds",
+        )
+    return [packs.booster_kinds(code).get(kind or None).name for code, kind in zip(codes, wanted, strict=True)]
 
 
 def _resolve_cube(names: Sequence[str]) -> list[int]:

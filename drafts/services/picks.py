@@ -63,6 +63,7 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
                 printing_id=c.printing_id,
                 opened_in=row,
                 slot=slot,
+                pack_slot=c.slot,
                 is_dfc=c.is_dfc,
                 rarity=c.rarity,
                 foil=c.foil,

@@ -16,6 +16,7 @@ from drafts import access, error_codes, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import PodState
+from drafts.services import packs
 from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
 from draftsite.errors import DomainError
 from draftsite.pages import on_page, run, show_on_form
@@ -61,7 +62,8 @@ def event_create(request):
                 request, gettext("Event “%(name)s” created. Register players, then seat them.") % {"name": event.name}
             )
             return redirect("drafts:event-detail", event.pk)
-    return render(request, "drafts/event_form.html", {"title": gettext("Create an event"), "form": form})
+    context = {"title": gettext("Create an event"), "form": form, "set_boosters": packs.catalogue_booster_kinds()}
+    return render(request, "drafts/event_form.html", context)
 
 
 @login_required

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('drafts', '0023_stored_functions'),
+        ('drafts', '0024_event_booster_kinds_draftcard_pack_slot'),
     ]
 
     operations = [

@@ -1,0 +1,44 @@
+"""Booster kinds changed nothing for the sets that had MTGJSON draft boosters: the same seed
+opens the same ISD, ZNR and MID packs as before (digests computed on the code before booster
+kinds, commit 50f3c47)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from cards.models import Printing
+from cards.services import BUNDLED_DATA_DIR, import_card_file
+from drafts.services.packs import SetPacks
+
+pytestmark = pytest.mark.django_db
+
+BEFORE = {
+    "ISD": "b10921e2498718c225019fcfca33da40a4211f0851d4405b9a47084edcd62829",
+    "ZNR": "82b5045fa0f7a379ce8d2d909ada41ed205cb3ccfd33369c645a846fb5979d93",
+    "MID": "2457e9feaa68605d369b198313452ce4224450734e7a8145b0aa1c47ace6c236",
+}
+
+
+def digest(packs: SetPacks, seed: int, count: int = 200) -> str:
+    numbers = dict(Printing.objects.filter(card_set__code=packs.set_code).values_list("pk", "collector_number"))
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    for _ in range(count):
+        pack = packs.open(rng)
+        entry = [[numbers.get(c.printing_id), c.rarity, c.foil, c.is_dfc] for c in pack.cards]
+        h.update(json.dumps([entry, [r.get("name") for r in pack.removed]]).encode())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("code", ["ISD", "ZNR", "MID"])
+def test_draft_boosters_open_the_same_packs_from_the_same_seed(code):
+    if code == "MID":
+        import_card_file(BUNDLED_DATA_DIR / "mtgjson/MID.json.gz")  # not in the seed catalogue
+    for kind in (None, "default", "draft"):  # the default kind, by its name and its alias
+        packs = SetPacks(code, kind)
+        assert packs.kind.name == "default"
+        assert digest(packs, 2026) == BEFORE[code]
