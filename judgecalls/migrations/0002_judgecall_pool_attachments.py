@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('drafts', '0024_event_sealed_formats'),
+        ('drafts', '0025_event_sealed_formats'),
         ('judgecalls', '0001_judge_calls'),
         ('matches', '0002_match_log_action_choices'),
         ('penalties', '0005_audit_action_judge_call'),

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('drafts', '0024_event_sealed_formats'),
+        ('drafts', '0025_event_sealed_formats'),
         ('judgecalls', '0002_judgecall_pool_attachments'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
