@@ -24,7 +24,7 @@ def test_an_organiser_creates_a_sealed_event_through_the_api(api_client, organis
     body = {"name": "DSK sealed", "date": "2026-12-06", "boosters": [{"set_code": "dsk"}], "booster_count": 6}
     response = api_client.post("/api/sealed/events/", body, format="json")
     assert response.status_code == 201, response.content
-    assert response.json()["boosters"] == [{"set_code": "DSK", "kind": ""}] * 6
+    assert response.json()["boosters"] == [{"set_code": "DSK", "kind": "play"}] * 6
     assert SealedEvent.objects.get(event_id=response.json()["id"]).seed == response.json()["seed"]
     response = api_client.post("/api/sealed/events/", {**body, "boosters": [{"set_code": "NOPE"}]}, format="json")
     assert response.status_code == 400 and codes(response) == [error_codes.UNKNOWN_SET]
@@ -75,7 +75,7 @@ def test_paper_pool_refusals_have_a_code_and_change_nothing(api_client, organise
     isd = by_group(("ISD",))["common"][0]
     for body, status, code in [
         ({"cards": [*paper_pool(), {"card_id": isd["card_id"], "count": 1}]}, 400, error_codes.CARD_NOT_IN_SET),
-        ({"cards": paper_pool(rares=7)}, 400, error_codes.POOL_TOO_BIG),
+        ({"cards": paper_pool(rares=19)}, 400, error_codes.POOL_TOO_BIG),
         ({"cards": paper_pool(commons=61, uncommons=19)}, 400, error_codes.POOL_TOO_BIG),
         ({"cards": paper_pool(), "registration": regs[1].pk}, 403, "not_event_staff"),
         ({"text": "1 Nothing Like This Card"}, 400, error_codes.UNKNOWN_CARD),
@@ -112,15 +112,15 @@ def test_the_pages_run_a_paper_sealed_event(client, organiser, players):
     client.force_login(players[0])
     page = client.get(reverse("sealed:register-pool", args=[event.pk]))
     assert page.status_code == 200 and b'id="set-cards"' in page.content
-    rares = by_group()["rare_mythic"][:7]
+    rares = by_group()["rare_mythic"][:19]
     text = "\n".join(f"1 {c['name']}" for c in rares)
     refused = client.post(reverse("sealed:register-pool", args=[event.pk]), {"pool": text})
-    assert refused.status_code == 400 and "7" in refused.content.decode()
+    assert refused.status_code == 400 and "19 rares and mythics" in refused.content.decode()
     assert not PaperPool.objects.exists()
     text = "\n".join(f"1 {c['name']}" for c in rares[:5])
     assert client.post(reverse("sealed:register-pool", args=[event.pk]), {"pool": text}).status_code == 302
     client.force_login(players[1])
-    client.post(reverse("sealed:register-pool", args=[event.pk]), {"pool": "1 " + rares[6]["name"]})
+    client.post(reverse("sealed:register-pool", args=[event.pk]), {"pool": "1 " + rares[18]["name"]})
     client.force_login(organiser)
     client.post(reverse("sealed:swap", args=[event.pk]))
     assert PaperPool.objects.get(registered_by=regs[0]).builder == regs[1]

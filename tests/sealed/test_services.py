@@ -159,7 +159,7 @@ def test_a_player_registers_the_pool_in_front_of_them(organiser, players):
 @pytest.mark.parametrize(
     ("cards", "code"),
     [
-        (lambda: paper_pool(rares=7), error_codes.POOL_TOO_BIG),  # six boosters hold six rares or mythics
+        (lambda: paper_pool(rares=19), error_codes.POOL_TOO_BIG),  # six Play Boosters hold 18 rares or mythics
         (lambda: paper_pool(commons=61, uncommons=19), error_codes.POOL_TOO_BIG),  # 84 cards at most
         (
             lambda: paper_pool() + [{"card_id": selectors.set_catalogue(["ISD"])[0]["card_id"], "count": 1}],
@@ -181,13 +181,19 @@ def test_an_impossible_pool_is_refused_with_the_reason_and_nothing_changes(organ
 
 
 def test_too_many_rares_says_how_many_the_boosters_hold(organiser, players):
+    # A DSK Play Booster holds at most 3 rares or mythics: the rare slot, the wildcard and the
+    # traditional foil (the published slots, drafts/collations/dsk-play.yaml); 14 cards played.
     event, regs = make_event(organiser, players[:1], paper=True)
+    assert services.pool_limits(event.sealed) == {"cards": 84, "rare_mythic": 18, "uncommon": 30, "common": 60}
     with pytest.raises(DomainError) as exc:
-        services.register_paper_pool(event_id=event.pk, actor=players[0], cards=paper_pool(rares=8), now=NOW)
+        services.register_paper_pool(event_id=event.pk, actor=players[0], cards=paper_pool(rares=19), now=NOW)
     assert exc.value.extra["problems"] == [
-        {"code": "too_many_of_rarity", "group": "rare_mythic", "found": 8, "allowed": 6}
+        {"code": "too_many_of_rarity", "group": "rare_mythic", "found": 19, "allowed": 18}
     ]
-    assert "6" in exc.value.message and "8" in exc.value.message
+    assert "18" in exc.value.message and "19" in exc.value.message
+    # the plain rarity collation (a set with no booster data): one rare or mythic a booster
+    plain, _ = make_event(organiser, [], paper=True, boosters=["CHK"], count=2, seed=1)
+    assert services.pool_limits(plain.sealed)["rare_mythic"] == 2
 
 
 def test_the_swap_never_hands_a_player_their_own_pool(organiser, players):
