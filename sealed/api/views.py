@@ -4,7 +4,7 @@ a paper pool (MTR 7.5), swap, confirm or dispute, hand a pool out. Thin: every w
 
 from __future__ import annotations
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -59,7 +59,7 @@ def _registration_param(request) -> int | None:
     if raw in (None, ""):
         return None
     if not raw.isdigit() or not 1 <= int(raw) <= ID_MAX:
-        raise DomainError(error_codes.NOT_REGISTERED, "registration is a registration id.", field="registration")
+        raise DomainError(error_codes.NOT_REGISTERED, gettext("registration must be an id."), field="registration")
     return int(raw)
 
 
