@@ -298,6 +298,8 @@ def pod_log_json(pod: Pod) -> str:
             }
             for s in seats
         ],
+        # Every pack as it was opened, each card with its slot (rare, wildcard, foil, land...).
+        "packs": selectors.opened_packs(pod),
     }
     return json.dumps(data, indent=2, ensure_ascii=False)
 
@@ -315,7 +317,21 @@ def pod_log_text(pod: Pod) -> str:
     lines.append("")
     for seat in pod.seats.select_related("registration", "pod__event").order_by("position"):
         lines += [f"=== Seat {seat.position + 1}: {_name(seat)} ===", selectors.mtgo_log_text(seat, include_packs=True)]
+    lines += opened_packs_text(selectors.opened_packs(pod))
     return "\n".join(lines)
+
+
+def opened_packs_text(packs: list[dict]) -> list[str]:
+    """The opened packs, one line per card: its slot, the card, foil."""
+    lines = ["Opened packs:"] if packs else []
+    for pack in packs:
+        lines.append(f"  Round {pack['round']}, seat {pack['seat']}:")
+        for card in pack["cards"]:
+            foil = " (foil)" if card["foil"] else ""
+            lines.append(f"    {card['slot'] or '-'}: {card['name']}{foil}")
+        for name in pack["removed"]:
+            lines.append(f"    removed: {name}")
+    return lines
 
 
 REPORT_COLUMNS = [

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from drafts import cardinfo
+from drafts.boosters import slot_label
 from drafts.core.timing import pass_direction
 from drafts.models import (
     DraftCard,
@@ -204,7 +205,10 @@ def draft_log(seat: Seat, *, include_packs: bool = True) -> list[dict]:
     ids = {p.draft_card_id for p in picks}
     if include_packs:
         ids |= {pk for p in picks for pk in p.pack_contents}
-    names = dict(DraftCard.objects.filter(pk__in=ids).values_list("pk", "card__name"))
+    rows = DraftCard.objects.filter(pk__in=ids).values_list("pk", "card__name", "pack_slot")
+    names = {pk: name for pk, name, _ in rows}
+    # The slot a card was opened in says what another seat's pack held: with the packs only.
+    slots = {pk: slot for pk, _, slot in rows}
     return [
         {
             "round": p.round,
@@ -213,10 +217,42 @@ def draft_log(seat: Seat, *, include_packs: bool = True) -> list[dict]:
             "made_at": _iso(p.made_at),
             "card": names.get(p.draft_card_id),
             "draft_card_id": p.draft_card_id,
+            **({"slot": slots.get(p.draft_card_id, "")} if include_packs else {}),
             "pack": [names.get(pk) for pk in p.pack_contents] if include_packs else None,
             "pack_ids": list(p.pack_contents) if include_packs else None,
+            **({"pack_slots": [slots.get(pk, "") for pk in p.pack_contents]} if include_packs else {}),
         }
         for p in picks
+    ]
+
+
+def opened_packs(pod: Pod, opener: Seat | None = None) -> list[dict]:
+    """The packs opened in a pod (or by one seat), by round and seat, each card with the slot it
+    was opened in (rare or mythic, wildcard, foil, land...) and what was taken out (R17).
+
+    Hidden information (R16): staff, or the opener once decklists are published (the caller
+    checks, ``access.sees_log_packs``)."""
+    packs = Pack.objects.filter(pod=pod).select_related("opener").order_by("round", "opener__position", "pk")
+    if opener is not None:
+        packs = packs.filter(opener=opener)
+    packs = list(packs)
+    cards: dict[int, list[dict]] = defaultdict(list)
+    for pack_id, name, slot, foil, rarity in (
+        DraftCard.objects.filter(opened_in__in=[p.pk for p in packs])
+        .order_by("opened_in_id", "slot")
+        .values_list("opened_in_id", "card__name", "pack_slot", "foil", "rarity")
+    ):
+        cards[pack_id].append(
+            {"name": name, "slot": slot, "slot_label": slot_label(slot) if slot else "", "foil": foil, "rarity": rarity}
+        )
+    return [
+        {
+            "round": p.round,
+            "seat": p.opener.position + 1 if p.opener_id else None,
+            "cards": cards[p.pk],
+            "removed": [r.get("name") for r in (p.removed or []) if isinstance(r, dict)],
+        }
+        for p in packs
     ]
 
 

@@ -358,6 +358,8 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
         return [
             Target(f"{label} user", {param: r.user_id}, None, None, r.user_id) for label, r in w.registrations.items()
         ]
+    if kind == "set":  # a catalogue set: anyone signed in may read its booster kinds
+        return [Target("set", {param: "ISD"})]
     if kind == "card":
         card = DraftCard.objects.in_pile(w.seats["own"]).first().card
         return [Target("card", {param: card.pk})]
@@ -665,6 +667,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "rules:desk": [("GET", None, PUBLIC, None)],
     # draft API
     "api-event-list": [("GET", None, SIGNED_IN, None), ("POST", None, SITE_ORGANISER, {})],
+    "api-set-boosters": [("GET", "set", SIGNED_IN, None)],
     "api-event-detail": [("GET", "event", EVENT_MEMBER, None), ("PATCH", "event", EVENT_ORGANISER, {})],
     "api-registrations": [
         ("GET", "event", EVENT_MEMBER, None),

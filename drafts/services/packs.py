@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
 from drafts import error_codes
-from drafts.core import collation as core
+from drafts.boosters import COLLATION_LABELS, KIND_LABELS
 from drafts.core.collation import (
     CatalogueCard,
     CollationDataError,
@@ -48,38 +47,6 @@ RARITY = "rarity"  # plain rarity collation: no booster data for the set
 DEFAULT_KIND_ORDER = ("play", "draft", "default", "set")
 PLAIN_KIND = "draft"
 _ALIASES = {"draft": "default", "default": "draft"}
-
-KIND_LABELS: dict[str, Promise] = {
-    "play": gettext_lazy("Play Booster"),
-    "draft": gettext_lazy("Draft Booster"),
-    "default": gettext_lazy("Draft Booster"),
-    "set": gettext_lazy("Set Booster"),
-    "collector": gettext_lazy("Collector Booster"),
-    "arena": gettext_lazy("MTG Arena booster"),
-    "jumpstart": gettext_lazy("Jumpstart booster"),
-}
-COLLATION_LABELS: dict[str, Promise] = {
-    MTGJSON: gettext_lazy("the set's MTGJSON booster sheets"),
-    PUBLISHED: gettext_lazy("the slots and rates Wizards of the Coast published"),
-    RARITY: gettext_lazy("plain rarity collation (no booster data for this set)"),
-}
-SLOT_LABELS: dict[str, Promise] = {
-    core.RARE_MYTHIC: gettext_lazy("Rare or mythic"),
-    core.UNCOMMON: gettext_lazy("Uncommon"),
-    core.COMMON: gettext_lazy("Common"),
-    core.DFC: gettext_lazy("Double-faced card"),
-    core.LAND: gettext_lazy("Land"),
-    core.WILDCARD: gettext_lazy("Wildcard"),
-    core.FOIL: gettext_lazy("Traditional foil"),
-    core.SPECIAL_GUEST: gettext_lazy("Special Guest"),
-    core.THE_LIST: gettext_lazy("The List"),
-}
-
-
-def slot_label(code: str) -> str:
-    """What a player reads for a slot code (an unusual MTGJSON sheet shows its own name)."""
-    label = SLOT_LABELS.get(code)
-    return str(label) if label is not None else code.replace("_", " ")
 
 
 @dataclass(frozen=True)

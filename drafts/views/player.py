@@ -107,6 +107,10 @@ def seat_page(request, seat_id: int):
         socket=live.seat_socket(seat.pk, seat.pod_id),
         panel_url=reverse("drafts:seat-panel", args=[seat.pk]),
         cards_url=cards_url(seat.pod.event),
+        # The packs this seat opened, slot by slot: hidden until decklists are published (R16).
+        opened_packs=selectors.opened_packs(seat.pod, opener=seat)
+        if access.sees_log_packs(request.user, seat.pod.event)
+        else None,
     )
     return render(request, "drafts/seat.html", context)
 
@@ -238,13 +242,16 @@ def seat_log_text(request, seat_id: int):
 @login_required
 def seat_log_json(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_READER)
+    sees_packs = access.sees_log_packs(request.user, seat.pod.event)
     data = {
         "event": seat.pod.event_id,
         "pod": seat.pod_id,
         "seat": seat.pk,
         "position": seat.position,
-        "picks": selectors.draft_log(seat, include_packs=access.sees_log_packs(request.user, seat.pod.event)),
+        "picks": selectors.draft_log(seat, include_packs=sees_packs),
     }
+    if sees_packs:  # what this seat opened, slot by slot: after publication (R16)
+        data["opened_packs"] = selectors.opened_packs(seat.pod, opener=seat)
     response = HttpResponse(
         json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json; charset=utf-8"
     )

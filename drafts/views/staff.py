@@ -117,6 +117,7 @@ def pod_detail(request, pod_id: int):
         socket=live.pod_socket(pod.pk),
         panel_url=reverse("drafts:pod-panel", args=[pod.pk]),
         cards_url=cards_url(pod.event),
+        opened_packs=selectors.opened_packs(pod),
     )
     return render(request, "drafts/pod_detail.html", context)
 
