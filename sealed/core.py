@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 # The rarity groups a registered pool is counted in (rare and mythic share the rare slot).
 RARE_OR_MYTHIC = "rare_mythic"
@@ -22,7 +23,10 @@ def rarity_group(rarity: str) -> str:
     return OTHER
 
 
-def derangement(items: Sequence[Hashable], rng: random.Random) -> dict[Hashable, Hashable]:
+K = TypeVar("K", bound=Hashable)
+
+
+def derangement(items: Sequence[K], rng: random.Random) -> dict[K, K]:
     """Who receives whose: ``{giver: receiver}``, nobody their own (MTR 7.5), reproducible from
     ``rng``. Sattolo's shuffle makes one cycle through everybody, so no fixed point exists;
     it needs at least two items."""

@@ -53,6 +53,21 @@ def access_sealed(event_id: int, user, *, permission: Permission = Permission.ME
     return event, require_kind(event, SealedEvent.objects.filter(event=event).first())
 
 
+def access_registrant(user, event: Event) -> None:
+    """Who may register a paper pool: a player of the event, or an organiser (for a player)."""
+    if own_registration(user, event) is None:
+        authorize(user, event, Permission.ORGANISER, message=gettext("You are not registered for this event."))
+
+
+def access_pool(pool_id: int, user, *, permission: Permission) -> PaperPool:
+    """A registered paper pool, for a user with ``permission`` on its event."""
+    pool = PaperPool.objects.select_related("event", "registered_by").filter(pk=pool_id).first()
+    if pool is None:
+        raise NotFoundError(error_codes.UNKNOWN_POOL, gettext("No pool has id %(id)s.") % {"id": pool_id})
+    authorize(user, pool.event, permission)
+    return pool
+
+
 def own_registration(user, event: Event) -> Registration | None:
     if not getattr(user, "is_authenticated", False):
         return None

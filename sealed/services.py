@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from cards.models import CardSet, Printing
+from cards.models import Printing
 from decks import adapter
 from decks import validation as deck_core
 from decks.models import Deck, SealedPool
@@ -57,6 +57,8 @@ def _boosters(boosters: Sequence[Any], booster_count: int | None) -> list[dict]:
     booster given with ``booster_count`` is repeated (a kit of one set)."""
     rows = []
     for index, item in enumerate(boosters or ()):
+        code: Any
+        kind: Any
         if isinstance(item, str):
             code, kind = item, ""
         elif isinstance(item, dict):
@@ -414,10 +416,8 @@ def assign_pool(*, pool_id: int, actor, registration_id: int | None, now: dt.dat
     """The organiser hands a pool to a player (a late player, a pool whose builder dropped),
     or takes it back (``registration_id`` None: the pool waits with the organiser)."""
     now = now or timezone.now()
-    pool = PaperPool.objects.select_for_update().select_related("event").filter(pk=pool_id).first()
-    if pool is None:
-        raise NotFoundError(error_codes.UNKNOWN_POOL, gettext("No pool has id %(id)s.") % {"id": pool_id})
-    authorize(actor, pool.event, Permission.ORGANISER)
+    selectors.access_pool(pool_id, actor, permission=Permission.ORGANISER)
+    pool = PaperPool.objects.select_for_update().select_related("event").get(pk=pool_id)
     if not PoolSwap.objects.filter(event=pool.event).exists():
         raise ConflictError(error_codes.SWAP_NOT_DONE, gettext("Pools are handed out by the swap first."))
     builder = None
@@ -457,7 +457,7 @@ def answer_pool(*, event_id: int, actor, confirm: bool, reason: str = "", now: d
         raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
     pool = PaperPool.objects.select_for_update().filter(builder=own).first()
     if pool is None:
-        raise NotFoundError(error_codes.NO_POOL, gettext("You have not received a pool yet."))
+        raise ConflictError(error_codes.NO_POOL, gettext("You have not received a pool yet."))
     if pool.status != PoolStatus.ASSIGNED:
         raise ConflictError(error_codes.ALREADY_ANSWERED, gettext("You have already answered for this pool."))
     if confirm:

@@ -13,9 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks.api.common import parsed_sections
+from drafts.access import Permission, require_event_creator
 from draftsite.api import validated_body
 from draftsite.bounds import ID_MAX
-from draftsite.errors import DomainError
+from draftsite.errors import DomainError, ForbiddenError
 from sealed import error_codes, selectors, services
 from sealed.api import serializers as s
 from sealed.models import PaperPool, SealedEvent
@@ -70,6 +71,7 @@ class SealedEventsView(APIView):
         request=s.SealedEventInput, responses={201: ANY, 400: ERRORS, 403: ERRORS}, operation_id="sealed_create"
     )
     def post(self, request):
+        require_event_creator(request.user)  # the role before the body
         data = validated_body(s.SealedEventInput, request)
         event = services.create_sealed_event(
             actor=request.user,
@@ -142,10 +144,13 @@ class PaperPoolView(APIView):
         operation_id="sealed_register_pool",
     )
     def put(self, request, event_id: int):
+        event, _ = selectors.access_sealed(event_id, request.user)
+        selectors.access_registrant(request.user, event)  # the role before the body
         data = validated_body(s.PoolInput, request)
         if data.get("text") is not None:
-            sections, _ = parsed_sections({"text": data["text"]})
-            cards = sections["main"] + sections["sideboard"]
+            parsed = parsed_sections({"text": data["text"]})
+            assert parsed is not None  # text was given
+            cards = parsed[0]["main"] + parsed[0]["sideboard"]
         else:
             cards = data["cards"]
         pool = services.register_paper_pool(
@@ -161,6 +166,7 @@ class SwapView(APIView):
         request=s.SwapInput, responses={200: ANY, 400: ERRORS, 403: ERRORS, 409: ERRORS}, operation_id="sealed_swap"
     )
     def post(self, request, event_id: int):
+        selectors.access_sealed(event_id, request.user, permission=Permission.ORGANISER)  # the role before the body
         data = validated_body(s.SwapInput, request)
         swap = services.swap_pools(event_id=event_id, actor=request.user, seed=data.get("seed"))
         return Response({"seed": swap.seed, "at": swap.at, "assignments": swap.assignments})
@@ -175,6 +181,9 @@ class AnswerView(APIView):
         request=s.AnswerInput, responses={200: ANY, 403: ERRORS, 404: ERRORS, 409: ERRORS}, operation_id="sealed_answer"
     )
     def post(self, request, event_id: int):
+        event, _ = selectors.access_sealed(event_id, request.user)
+        if selectors.own_registration(request.user, event) is None:  # the role before the body
+            raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
         data = validated_body(s.AnswerInput, request)
         pool = services.answer_pool(
             event_id=event_id, actor=request.user, confirm=data["confirm"], reason=data["reason"]
@@ -191,6 +200,7 @@ class AssignView(APIView):
         operation_id="sealed_assign",
     )
     def post(self, request, pool_id: int):
+        selectors.access_pool(pool_id, request.user, permission=Permission.ORGANISER)  # the role before the body
         data = validated_body(s.AssignInput, request)
         pool = services.assign_pool(pool_id=pool_id, actor=request.user, registration_id=data["registration"])
         return Response(_paper(pool))

@@ -44,7 +44,7 @@ def new_event(request):
         )
         if error is not None:
             show_on_form(form, error)
-        else:
+        elif event is not None:
             messages.success(
                 request, gettext("Sealed event “%(name)s” created. Register the players.") % {"name": event.name}
             )
@@ -70,13 +70,14 @@ def event(request, event_id: int):
     if staff:
         context["rows"] = selectors.player_rows(event)
         context["unassigned"] = selectors.unassigned_pools(event)
-        context["builders"] = [r for r in context["rows"] if r["received_pool"] is None and r["pool_size"] is None]
     return render(request, "sealed/event.html", context)
 
 
 @login_required
 def register_pool(request, event_id: int):
     event, sealed = on_page(selectors.access_sealed, event_id, request.user)
+    if request.method == "POST":
+        on_page(selectors.access_registrant, request.user, event)
     own = selectors.own_registration(request.user, event)
     registered = selectors.player_pool(own, _language())["registered_pool"] if own else None
     initial = (
@@ -93,10 +94,11 @@ def register_pool(request, event_id: int):
             )
 
         pool, error, status = for_form(register)
-        if error is None:
+        if pool is not None:
             messages.success(request, gettext("Pool registered (%(size)s cards).") % {"size": pool.size})
             return redirect("sealed:event", event.pk)
-        show_on_form(form, error)
+        if error is not None:
+            show_on_form(form, error)
     codes = sorted({b["set_code"] for b in sealed.boosters})
     catalogue = selectors.set_catalogue(codes, _language())
     return render(
@@ -131,6 +133,7 @@ def open_pools(request, event_id: int):
         services.open_pools,
         success=lambda n: gettext("Pools opened for %(count)s players.") % {"count": n},
         back=_back(event_id),
+        refusals_as_pages=True,
         event_id=event_id,
         actor=request.user,
     )
@@ -145,6 +148,7 @@ def swap(request, event_id: int):
         services.swap_pools,
         success=gettext("Pools swapped: each player builds from another player's pool."),
         back=_back(event_id),
+        refusals_as_pages=True,
         event_id=event_id,
         actor=request.user,
     )
@@ -162,6 +166,7 @@ def answer(request, event_id: int):
         services.answer_pool,
         success=gettext("Thank you: the pool is confirmed.") if confirm else gettext("A judge is on the way."),
         back=_back(event_id),
+        refusals_as_pages=True,
         event_id=event_id,
         actor=request.user,
         confirm=confirm,
@@ -180,6 +185,7 @@ def assign(request, event_id: int, pool_id: int):
         services.assign_pool,
         success=gettext("The pool is handed out."),
         back=_back(event_id),
+        refusals_as_pages=True,
         pool_id=pool_id,
         actor=request.user,
         registration_id=form.cleaned_data.get("registration"),
