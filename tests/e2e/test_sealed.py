@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -57,13 +58,12 @@ def test_a_dsk_sealed_event_from_creation_to_round_one(server_url, browsers, log
     assert mine["packs"][0]["cards"][0]["name"] in phone.page_source
     click(phone, "#build-deck")
     wait(phone, lambda d: d.find_elements(By.ID, "deck-total"), message="no deck builder")
-    for row in mine["pool"][:23]:
-        field = phone.find_element(By.ID, f"main-{row['card_id']}")
-        field.clear()
-        field.send_keys("1")
-    forest = phone.find_element(By.ID, "basic-Forest")
-    forest.clear()
-    forest.send_keys("17")
+    for row in mine["pool"][:23]:  # one copy of each to the main deck (the builder redraws)
+        click(phone, f'.db-card[data-zone="side"][data-card="{row["card_id"]}"]')
+    click(phone, "#basic-Forest")
+    ActionChains(phone).send_keys(Keys.CONTROL + "a", Keys.DELETE, "17", Keys.TAB).perform()
+    wait(phone, lambda d: "40 cards in the deck" in d.find_element(By.ID, "db-counts").text, message="not 40 cards")
+    click(phone, 'input[name="opaque_sleeves"]')
     phone.find_element(By.CSS_SELECTOR, 'button[name="action"][value="save"]').click()
     wait(phone, lambda d: Deck.objects.filter(registration=regs[0], valid=True).exists(), message="deck not registered")
 
@@ -71,13 +71,15 @@ def test_a_dsk_sealed_event_from_creation_to_round_one(server_url, browsers, log
         api = api_for(user)
         status, pool = api.call("GET", f"/api/sealed/events/{event.pk}/pool/")
         assert status == 200 and len(pool["packs"]) == 6
-        status, body = api.call("PUT", f"/api/events/{event.pk}/deck/", {"main": forty(pool["pool"])})
+        status, body = api.call(
+            "PUT", f"/api/events/{event.pk}/deck/", {"main": forty(pool["pool"]), "opaque_sleeves": True}
+        )
         assert status in (200, 201) and body["valid"], body
 
     desk.get(f"{server_url}/sealed/{event.pk}/")
     states = [td.text for td in desk.find_elements(By.CSS_SELECTOR, "#sealed-players td.deck-state")]
     assert states == ["registered"] * 8
-    match_services.configure_matches(event_id=event.pk, actor=organiser, mode="across_event", seed=4)
+    match_services.configure_matches(event_id=event.pk, actor=organiser, mode="event", seed=4)
     desk.get(f"{server_url}/matches/events/{event.pk}/")
     click(desk, "button.pair-next")
     wait(desk, lambda d: d.find_elements(By.CSS_SELECTOR, "button.start-round"), message="round 1 not paired")
