@@ -8,7 +8,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards import selectors as card_selectors
-from drafts.models import DraftFormat, EnforcementLevel, StaffRole
+from drafts.models import DRAFTED_FORMATS, DraftFormat, EnforcementLevel, StaffRole
 from drafts.services import packs
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 from draftsite.errors import DomainError
@@ -30,7 +30,7 @@ class EventForm(forms.Form):
         label=gettext_lazy("Rules enforcement level"),
     )
     draft_format = forms.ChoiceField(
-        choices=DraftFormat.choices, initial=DraftFormat.BOOSTER, widget=forms.RadioSelect, label=gettext_lazy("Format")
+        choices=DRAFTED_FORMATS, initial=DraftFormat.BOOSTER, widget=forms.RadioSelect, label=gettext_lazy("Format")
     )
     # Chosen from the catalogue's sets (name and code); a typed code (any case) or name is
     # accepted too (no-script posts, older bookmarks), and "ISD, ISD, DKA" still names each round.

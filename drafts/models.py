@@ -28,6 +28,15 @@ class DraftFormat(models.TextChoices):
     CUBE = "cube", gettext_lazy("Cube draft")
     # Players draft real boosters at real tables; the site seats and calls the pods (paper app).
     PAPER = "paper", gettext_lazy("Paper booster draft")
+    # Sealed (sealed app): the site opens each player's boosters, or players open real ones and
+    # register the pools for the MTR 7.5 swap.
+    SEALED = "sealed", gettext_lazy("Sealed")
+    PAPER_SEALED = "paper_sealed", gettext_lazy("Paper sealed with pool registration")
+
+
+# The formats drafted in pods (the event form's and API's choices); sealed events are made by
+# the sealed app's own form and API.
+DRAFTED_FORMATS = [(value, label) for value, label in DraftFormat.choices if value not in ("sealed", "paper_sealed")]
 
 
 class DeckFormat(models.TextChoices):
@@ -42,7 +51,7 @@ class Event(models.Model):
     enforcement_level = models.CharField(
         max_length=12, choices=EnforcementLevel.choices, default=EnforcementLevel.REGULAR
     )
-    draft_format = models.CharField(max_length=10, choices=DraftFormat.choices, default=DraftFormat.BOOSTER)
+    draft_format = models.CharField(max_length=16, choices=DraftFormat.choices, default=DraftFormat.BOOSTER)
     # One set code per round, e.g. ["ISD", "ISD", "ISD"] (booster drafts).
     set_codes = models.JSONField(default=list, blank=True)
     # The booster kind of each round, parallel to set_codes ("play", "default", "arena"... as

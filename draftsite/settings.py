@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "accounts",
     "judgecalls",
     "push",
+    "sealed",
 ]
 
 MIDDLEWARE = [

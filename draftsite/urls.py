@@ -17,6 +17,7 @@ from paper import urls as paper_urls
 from penalties import urls as penalty_urls
 from push import urls as push_urls
 from rulesdesk import urls as rulesdesk_urls
+from sealed import urls as sealed_urls
 
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -32,6 +33,7 @@ api_patterns = [
     *paper_urls.api_urlpatterns,
     *judgecall_urls.api_urlpatterns,
     *push_urls.api_urlpatterns,
+    *sealed_urls.api_urlpatterns,
 ]
 
 urlpatterns = [
@@ -59,6 +61,7 @@ urlpatterns = [
     path("paper/", include((paper_urls.page_urlpatterns, "paper"))),
     path("judge-calls/", include((judgecall_urls.page_urlpatterns, "judgecalls"))),
     path("notifications/", include((push_urls.page_urlpatterns, "push"))),
+    path("sealed/", include((sealed_urls.page_urlpatterns, "sealed"))),
 ]
 
 handler400 = "draftsite.views.bad_request"

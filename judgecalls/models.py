@@ -54,6 +54,9 @@ class JudgeCall(models.Model):
     penalty = models.ForeignKey(
         "penalties.Penalty", null=True, blank=True, on_delete=models.SET_NULL, related_name="judge_calls"
     )
+    # A call from neither a table nor a seat carries what it is about: a sealed pool dispute
+    # (MTR 7.5) attaches both pools, ``[{"kind", "pool", "registered_by", "cards": [{"name", "count"}]}]``.
+    attachments = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -64,7 +67,8 @@ class JudgeCall(models.Model):
                 fields=["caller"], condition=~Q(status="resolved"), name="judgecall_one_open_per_player"
             ),
             models.CheckConstraint(
-                condition=Q(match__isnull=False) | Q(seat__isnull=False), name="judgecall_has_a_place"
+                condition=Q(match__isnull=False) | Q(seat__isnull=False) | ~Q(attachments=[]),
+                name="judgecall_has_a_place",
             ),
         ]
 

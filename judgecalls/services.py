@@ -68,22 +68,31 @@ def _notify(call: JudgeCall) -> None:
         transaction.on_commit(lambda: match_live.notify_event(event_id))
 
 
-def _create(*, event: Event, caller_id: int, match=None, seat=None, reason: str, actor, now) -> JudgeCall:
+def _create(
+    *, event: Event, caller_id: int, match=None, seat=None, attachments=(), reason: str, actor, now
+) -> JudgeCall:
     try:
         with transaction.atomic():
             call = JudgeCall.objects.create(
-                event=event, caller_id=caller_id, match=match, seat=seat, reason=reason, created_at=now
+                event=event,
+                caller_id=caller_id,
+                match=match,
+                seat=seat,
+                attachments=list(attachments),
+                reason=reason,
+                created_at=now,
             )
     except IntegrityError as exc:
         # The partial unique index: this player already has a call waiting (a double tap).
         raise ConflictError(
             error_codes.ALREADY_CALLING, _("You have already called a judge; one is on the way.")
         ) from exc
-    where = (
-        {"table": match.table, "round": match.round.number}
-        if match
-        else {"pod": seat.pod.number, "seat": seat.position + 1}
-    )
+    if match:
+        where = {"table": match.table, "round": match.round.number}
+    elif seat:
+        where = {"pod": seat.pod.number, "seat": seat.position + 1}
+    else:
+        where = {"pools": [a.get("pool") for a in call.attachments]}
     log_event(event, now, LOG_CALLED, actor, call=call.pk, reason=reason, **where)
     _notify(call)
     return call
@@ -102,6 +111,19 @@ def call_from_match(*, match_id: int, actor, reason: object = "", now=None) -> J
         raise ForbiddenError(error_codes.NOT_YOUR_TABLE, _("Only the players of this match call a judge to it."))
     return _create(
         event=match.round.event, caller_id=players[user_id], match=match, reason=_reason(reason), actor=actor, now=now
+    )
+
+
+@transaction.atomic
+def call_about_pools(*, event_id: int, caller_id: int, actor, attachments, reason: object = "", now=None) -> JudgeCall:
+    """A sealed player disputes the pool they received (MTR 7.5): the call carries the pools
+    (``attachments``, a snapshot). The sealed app checks the caller builds from the pool."""
+    now = now or timezone.now()
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not attachments:
+        raise NotFoundError(error_codes.UNKNOWN_EVENT, _("No event has id %(id)s.") % {"id": event_id})
+    return _create(
+        event=event, caller_id=caller_id, attachments=attachments, reason=_reason(reason), actor=actor, now=now
     )
 
 

@@ -10,7 +10,19 @@ from pathlib import Path
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-APPS = ("accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matches", "paper", "penalties", "rulesdesk")
+APPS = (
+    "accounts",
+    "cards",
+    "decks",
+    "drafts",
+    "draftsite",
+    "judgecalls",
+    "matches",
+    "paper",
+    "penalties",
+    "rulesdesk",
+    "sealed",
+)
 # Apps whose tasks.py is tasks only. To add: drafts and judgecalls, once their publishing
 # moves to their live modules (issue 31).
 TASKS_ONLY = ("matches", "paper", "decks", "penalties", "rulesdesk", "cards", "accounts")

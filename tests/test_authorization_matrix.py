@@ -87,6 +87,7 @@ class World:
     matches: dict = dataclasses.field(default_factory=dict)  # "own" | "mate" | "foreign" -> Match
     paper: dict = dataclasses.field(default_factory=dict)  # the paper draft objects (build_paper_world)
     calls: dict = dataclasses.field(default_factory=dict)  # "own" | "mate" | "foreign" -> JudgeCall
+    sealed: dict = dataclasses.field(default_factory=dict)  # the sealed events and pools (build_sealed_world)
 
 
 def _user(name, *, groups=(), **extra):
@@ -174,11 +175,13 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     # The mate's disqualification now applies to their match (its description stays hidden).
     match_services.apply_penalty(penalties["mate"], now=T0)
     paper = build_paper_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
+    sealed = build_sealed_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players)
     for owner, ev in ((organiser, event), (other_organiser, other_event)):  # join links (accounts)
         account_services.open_registration(event_id=ev.pk, actor=owner, now=T0)
     calls = _judge_calls(matches)
     return World(
         paper=paper,
+        sealed=sealed,
         calls=calls,
         users={
             "anonymous": None,
@@ -286,6 +289,44 @@ def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge
         "foreign_flight": foreign_flight,
         "posted": posted,
     }
+
+
+def build_sealed_world(organiser, other_organiser, head_judge, judge, other_judge, players, foreign_players) -> dict:
+    """Events "Sealed night" (pools opened by the site) and "Paper sealed night" (players 1 and
+    2 registered their pools), both with the same staff and players, and "Sealed elsewhere"
+    (the other organiser's paper sealed event, a pool registered by its first player)."""
+    from sealed import selectors as sealed_selectors
+    from sealed import services as sealed_services
+
+    def make(name, actor, paper):
+        return sealed_services.create_sealed_event(
+            actor=actor, name=name, date=T0.date(), boosters=["DSK"], booster_count=1, paper=paper, seed=7
+        )
+
+    sealed, paper, foreign = (
+        make("Sealed night", organiser, False),
+        make("Paper sealed night", organiser, True),
+        make("Sealed elsewhere", other_organiser, True),
+    )
+    for event in (sealed, paper):
+        EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
+        EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
+        for user in players:
+            services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
+    EventStaff.objects.create(event=foreign, user=other_judge, role=StaffRole.JUDGE)
+    for user in foreign_players:
+        services.register_player(event_id=foreign.pk, user=user, actor=SYSTEM)
+    sealed_services.open_pools(event_id=sealed.pk, actor=organiser)
+    cards = [{"card_id": row["card_id"], "count": 1} for row in sealed_selectors.set_catalogue(["DSK"])[:5]]
+    pools = {
+        key: sealed_services.register_paper_pool(event_id=event.pk, actor=user, cards=cards)
+        for key, event, user in (
+            ("own", paper, players[0]),
+            ("mate", paper, players[1]),
+            ("foreign", foreign, foreign_players[0]),
+        )
+    }
+    return {"sealed": sealed, "paper": paper, "foreign": foreign, "pools": pools}
 
 
 # A judge's pause reason may name a player: staff see it, players and followers never do.
@@ -516,6 +557,26 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             )
             for label, posted in w.paper["posted"].items()
         ]
+    if kind == "sealed_event":
+        return [
+            Target(label, {param: e.pk}, e.pk)
+            for label, e in (
+                ("own sealed event", w.sealed["sealed"]),
+                ("own paper sealed event", w.sealed["paper"]),
+                ("foreign sealed event", w.sealed["foreign"]),
+            )
+        ]
+    if kind in ("paper_pool", "sealed_event+pool"):
+        return [
+            Target(
+                f"{label} paper pool",
+                {param: pool.pk} if kind == "paper_pool" else {"event_id": pool.event_id, "pool_id": pool.pk},
+                pool.event_id,
+                None,
+                pool.registered_by.user_id,
+            )
+            for label, pool in w.sealed["pools"].items()
+        ]
     if kind == "event+action":
         return [
             Target(f"{label} ({action})", {"event_id": e.pk, "action": action}, e.pk)
@@ -622,6 +683,9 @@ PICK = {"card": 1}
 PENALTY = {"registration": 1, "infraction": "slow_play", "description": "x"}
 DECISION = {"decision": "uphold", "reason": "Because."}
 DECK = {"main": [{"name": "Island", "count": 40}]}
+
+# Sealed: a paper pool is registered by a player of the event, or by an organiser for one.
+REGISTRANT: Rule = lambda f: f.in_event or f.organiser  # noqa: E731
 
 # route name -> [(method, object kind, rule, body)]
 ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
@@ -900,6 +964,23 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "judgecalls-match-call": [("POST", "match", SEAT_OWNER, {"reason": "x"})],
     "judgecalls-seat-call": [("POST", "seat", SEAT_OWNER, {"reason": "x"})],
     "judgecalls-queue": [("GET", "event", EVENT_STAFF, None)],
+    # Sealed events: a pool is its player's (the event's staff read every one).
+    "sealed-events": [("POST", None, SITE_ORGANISER, {})],
+    "sealed-event": [("GET", "sealed_event", EVENT_MEMBER, None)],
+    "sealed-open": [("POST", "sealed_event", EVENT_ORGANISER, {})],
+    "sealed-pool": [("GET", "sealed_event", REGISTERED, None)],
+    "sealed-catalogue": [("GET", "sealed_event", EVENT_MEMBER, None)],
+    "sealed-paper-pool": [("PUT", "sealed_event", REGISTRANT, {})],
+    "sealed-swap": [("POST", "sealed_event", EVENT_ORGANISER, {})],
+    "sealed-answer": [("POST", "sealed_event", REGISTERED, {})],
+    "sealed-assign": [("POST", "paper_pool", EVENT_ORGANISER, {})],
+    "sealed:new": [("GET", None, SITE_ORGANISER, None)],
+    "sealed:event": [("GET", "sealed_event", EVENT_MEMBER, None)],
+    "sealed:open": [("POST", "sealed_event", EVENT_ORGANISER, {})],
+    "sealed:register-pool": [("GET", "sealed_event", EVENT_MEMBER, None), ("POST", "sealed_event", REGISTRANT, {})],
+    "sealed:swap": [("POST", "sealed_event", EVENT_ORGANISER, {})],
+    "sealed:answer": [("POST", "sealed_event", REGISTERED, {})],
+    "sealed:assign": [("POST", "sealed_event+pool", EVENT_ORGANISER, {})],
     "judgecalls-detail": [("GET", "call", SEAT_READER, None)],
     "judgecalls-claim": [("POST", "call", EVENT_STAFF, {})],
     "judgecalls-escalate": [("POST", "call", EVENT_STAFF, {})],

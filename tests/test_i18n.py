@@ -34,6 +34,7 @@ PY_SOURCES = [
     "matches",
     "paper",
     "judgecalls",
+    "sealed",
 ]
 GETTEXT_CALLS = {"gettext", "gettext_lazy", "gettext_noop", "_", "pgettext", "pgettext_lazy"}
 PLURAL_CALLS = {"ngettext", "ngettext_lazy"}

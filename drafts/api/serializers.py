@@ -12,6 +12,7 @@ from cards import selectors as card_selectors
 from drafts import error_codes, selectors
 from drafts.core.timing import ROUNDS
 from drafts.models import (
+    DRAFTED_FORMATS,
     PILE_COVERS,
     DraftFormat,
     EnforcementLevel,
@@ -29,7 +30,7 @@ class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     date = serializers.DateField()
     enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, default=EnforcementLevel.REGULAR)
-    draft_format = serializers.ChoiceField(DraftFormat.choices, default=DraftFormat.BOOSTER)
+    draft_format = serializers.ChoiceField(DRAFTED_FORMATS, default=DraftFormat.BOOSTER)
     set_codes = serializers.ListField(
         child=serializers.CharField(max_length=200),
         required=False,

@@ -42,6 +42,7 @@ def staff_view(call: JudgeCall, now) -> dict:
         "table": match.table if match is not None else None,
         "pod": seat.pod.number if seat is not None else None,
         "seat": seat.position + 1 if seat is not None else None,
+        "attachments": call.attachments,
         "created_at": call.created_at.isoformat(),
         "age_seconds": selectors.age_seconds(call, now),
         "claimed_by": _name(call.claimed_by),
