@@ -8,7 +8,20 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matches", "paper", "penalties", "push", "rulesdesk", "sealed"]
+APPS = [
+    "accounts",
+    "cards",
+    "decks",
+    "drafts",
+    "draftsite",
+    "judgecalls",
+    "matches",
+    "paper",
+    "penalties",
+    "push",
+    "rulesdesk",
+    "sealed",
+]
 # Plain-Python cores (no Django): their messages are English by design and translated where
 # they are raised into a DomainError (draftsite.i18n.localize).
 CORES = ("cards/rules/", "decks/validation/", "matches/swiss/", "paper/schedule.py", "sealed/core.py")
