@@ -246,13 +246,27 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.client == "page" and args.transport != "socket":
         parser.error("the page picks over its socket: --transport http needs --client api")
-    name = args.database_url.rsplit("/", 1)[1]
-    if not name.startswith("draftsite_bench"):
+    if not bench_database(args.database_url):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
     return args
 
 
 # --- database and Django ---------------------------------------------------------------
+
+
+def bench_database(url: str) -> bool:
+    """Whether the bench may drop and recreate the database at ``url``: its name says it is a
+    bench's (``draftsite_bench...``, or another site's prefix then ``_bench...``)."""
+    name = url.rsplit("/", 1)[1]
+    return name.startswith("draftsite_bench") or (name.startswith("draftsite_") and "_bench" in name)
+
+
+def database_exists(url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(admin_url(url), autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [url.rsplit("/", 1)[1]]).fetchone()
+    return found is not None
 
 
 def recreate_database(url: str) -> None:
