@@ -17,6 +17,7 @@ Needs the schema migrated and a set's cards imported (bench/draft_load's ``prepa
 
 from __future__ import annotations
 
+import json
 import time
 
 # One event's rows. %(event)s is the event's id; the others are the shape's sizes.
@@ -81,13 +82,33 @@ DRAFT_TABLES = (
 )
 
 
-def seed(database_url: str, events: int, players: int = 1000, set_code: str = "ISD") -> dict:
-    """Write ``events`` finished events of ``players`` guests each, then VACUUM ANALYZE. Returns
-    what was written and how long it took."""
-    import psycopg
-
+def write_events(cursor, events: int, players: int, cards: list[int], set_code: str = "ISD", first: int = 0) -> None:
+    """Write finished events ``first + 1`` to ``events`` through ``cursor`` (a DB-API cursor:
+    psycopg's, or Django's in a test's transaction), each of ``players`` guests in pods of 8,
+    dealt from the catalogue cards ``cards``."""
     if players % 8:
         raise ValueError("history events seat full pods of 8")
+    for number in range(first, events):
+        cursor.execute(
+            "INSERT INTO drafts_event (name, date, enforcement_level, draft_format, set_codes, cube_card_ids,"
+            " pack_size, pick_timer, deck_building_minutes, deck_format, decklist_deadline,"
+            " decklists_published, created_by_id, created_at)"
+            " VALUES (%s, current_date - %s, 'regular', 'booster', %s, '[]', 15, true, 25, 'limited', NULL,"
+            " true, NULL, now() - make_interval(days => %s)) RETURNING id, created_at",
+            [f"History {number + 1}", events - number, json.dumps([set_code] * 3), events - number],
+        )
+        event, at = cursor.fetchone()
+        params = {"event": event, "at": at, "players": players, "cards": cards}
+        for sql in _EVENT_ROWS:
+            cursor.execute(sql, params)
+
+
+def seed(database_url: str, events: int, players: int = 1000, set_code: str = "ISD") -> dict:
+    """Bring the database at ``database_url`` to ``events`` finished events of ``players``
+    guests each (a kept database keeps those it has), then VACUUM ANALYZE. Returns what was
+    written and how long it took."""
+    import psycopg
+
     started = time.perf_counter()
     with psycopg.connect(database_url, autocommit=True) as conn:
         cards = [
@@ -100,27 +121,10 @@ def seed(database_url: str, events: int, players: int = 1000, set_code: str = "I
         ]
         if not cards:
             raise SystemExit(f"no card of {set_code} in the catalogue: import it first")
-        # A kept database keeps its history: only the events it lacks are written.
         have = conn.execute("SELECT count(*) FROM drafts_event WHERE name LIKE 'History %%'").fetchone()
         for number in range(have[0] if have else 0, events):
-            with conn.transaction():
-                row = conn.execute(
-                    "INSERT INTO drafts_event (name, date, enforcement_level, draft_format, set_codes, cube_card_ids,"
-                    " pack_size, pick_timer, deck_building_minutes, deck_format, decklist_deadline,"
-                    " decklists_published, created_by_id, created_at)"
-                    " VALUES (%s, current_date - %s, 'regular', 'booster', %s, '[]', 15, true, 25, 'limited', NULL,"
-                    " true, NULL, now() - make_interval(days => %s)) RETURNING id, created_at",
-                    [
-                        f"History {number + 1}",
-                        events - number,
-                        f'["{set_code}", "{set_code}", "{set_code}"]',
-                        events - number,
-                    ],
-                ).fetchone()
-                assert row is not None
-                params = {"event": row[0], "at": row[1], "players": players, "cards": cards}
-                for sql in _EVENT_ROWS:
-                    conn.execute(sql, params)
+            with conn.transaction(), conn.cursor() as cursor:
+                write_events(cursor, number + 1, players, cards, set_code, first=number)
         written = time.perf_counter() - started
         for table in DRAFT_TABLES:
             conn.execute(f"VACUUM ANALYZE {table}")

@@ -5,11 +5,11 @@ import importlib
 
 from django.db import DatabaseError, migrations, transaction
 
-PREVIOUS = "drafts.migrations.0023_stored_functions"
+PREVIOUS = 'drafts.migrations.0023_stored_functions'
 
 # Written by ``python -m drafts.sql migration`` from drafts/sql/*.sql: do not edit by hand.
 SQL_FUNCTIONS = {
-    "drafts_draftcard_entry": r"""-- A draft card as the pods' documents list it: [id, catalogue card id, printing id, rarity, foil,
+    'drafts_draftcard_entry': r"""-- A draft card as the pods' documents list it: [id, catalogue card id, printing id, rarity, foil,
 -- is_dfc], kept on its row (drafts_draftcard.document_entry) by a trigger on every insert and on
 -- every update of those columns. A card keeps them when it moves from pack to pile, so the pod's
 -- document, read after every pick (drafts_pod_document), copies each card's entry instead of
@@ -22,7 +22,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_pick_seconds": r"""-- Seconds to pick from a pack with cards_left cards (drafts.core.timing.pick_seconds); NULL for the
+    'drafts_pick_seconds': r"""-- Seconds to pick from a pack with cards_left cards (drafts.core.timing.pick_seconds); NULL for the
 -- last card, which is passed without a clock.
 CREATE OR REPLACE FUNCTION drafts_pick_seconds(cards_left integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -34,13 +34,13 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   END
 $$;
 """,
-    "drafts_review_seconds": r"""-- Seconds of review after a round (drafts.core.timing.review_seconds); 0 after the last one.
+    'drafts_review_seconds': r"""-- Seconds of review after a round (drafts.core.timing.review_seconds); 0 after the last one.
 CREATE OR REPLACE FUNCTION drafts_review_seconds(finished_round integer) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE finished_round WHEN 1 THEN 60 WHEN 2 THEN 90 ELSE 0 END
 $$;
 """,
-    "drafts_seat_queue": r"""-- A seat's packs in queue order, each with its cards in pack order (drafts.queue's rows):
+    'drafts_seat_queue': r"""-- A seat's packs in queue order, each with its cards in pack order (drafts.queue's rows):
 -- [{"pack_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms",
 --   "cards": [each card's stored entry (drafts_draftcard_entry), ...]}, ...]
 -- PL/pgSQL, not SQL: its plan is kept for the connection's life (migration drafts 0009).
@@ -61,7 +61,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_seat_queues": r"""-- Seats' queues by seat id, for the live messages of the seats a pack reached.
+    'drafts_seat_queues': r"""-- Seats' queues by seat id, for the live messages of the seats a pack reached.
 CREATE OR REPLACE FUNCTION drafts_seat_queues(p_seats bigint[]) RETURNS json
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
@@ -76,7 +76,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_take": r"""-- Move one card of a pack into a seat's pile and pass the pack on: the pack's row and the seat's
+    'drafts_take': r"""-- Move one card of a pack into a seat's pile and pass the pack on: the pack's row and the seat's
 -- are written, the card's is not (its place is the array that lists it).
 -- Returns the neighbour seat that received the pack (NULL once it is empty) and whether the
 -- pack arrived at the front of that seat's queue. Few statements on purpose: each costs.
@@ -134,7 +134,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_automatic_card": r"""-- The card an automatic pick takes (``drafts.core.autopick.choose``): the rarest; among equals the
+    'drafts_automatic_card': r"""-- The card an automatic pick takes (``drafts.core.autopick.choose``): the rarest; among equals the
 -- one sharing most colours with the distinct cards in the seat's pile; then pack order. A
 -- loop over at most 15 cards: as one query, the planner's guess for splitting colour strings
 -- made it costly enough to compile with JIT (50 ms a call, measured).
@@ -182,7 +182,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_due": r"""-- What the engine must do by itself in a drafting pod, one row per thing: a pack's pick clock
+    'drafts_due': r"""-- What the engine must do by itself in a drafting pod, one row per thing: a pack's pick clock
 -- (due at its deadline, whenever that is), its last card and an automatic drafter's front
 -- pack (both due when the pack arrived). drafts_settle_pod applies what is due by its cutoff;
 -- the selectors ask when the next thing is due (drafts.services.picks.next_due_at). The pod's
@@ -202,7 +202,7 @@ LANGUAGE sql STABLE AS $$
    WHERE d.at IS NOT NULL
 $$;
 """,
-    "drafts_begin_round": r"""-- Open the pod's next round at p_at (the Python _begin_round it replaces): every pack of the
+    'drafts_begin_round': r"""-- Open the pod's next round at p_at (the Python _begin_round it replaces): every pack of the
 -- round goes to its opener, in seat order, with its clock from p_at; no seat is ready; the
 -- log says so and the pod row gets the round, the state and its version. For a pod whose row
 -- the caller has locked: the review clock running out (drafts_settle_pod), or the organiser
@@ -242,7 +242,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_settle_pod": r"""-- The engine's heartbeat, for a pod whose row the caller has locked and written: in time
+    'drafts_settle_pod': r"""-- The engine's heartbeat, for a pod whose row the caller has locked and written: in time
 -- order, while the pod drafts, every clock that ran out by p_cutoff (seat p_own_seat's: by
 -- p_own_limit), every automatic drafter's front pack and every last card, then the round's
 -- end once no pack of it is held; a review clock that ran out by p_cutoff opens the next
@@ -362,7 +362,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_settle": r"""-- The enforcers' call (beat's sweep, reads that find a clock due): lock the pod, settle it;
+    'drafts_settle': r"""-- The enforcers' call (beat's sweep, reads that find a clock due): lock the pod, settle it;
 -- "arrivals" with the seats' queues. "none" for no such pod or a paper pod (the paper app's
 -- clocks are its own).
 CREATE OR REPLACE FUNCTION drafts_settle(p_pod bigint, p_now timestamptz, p_cutoff timestamptz)
@@ -385,7 +385,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_pick": r"""-- The whole manual pick. Answers {"status": "ok" | "refused", ...}; whatever fell due before
+    'drafts_pick': r"""-- The whole manual pick. Answers {"status": "ok" | "refused", ...}; whatever fell due before
 -- the pick was received (a clock, a review's end) is applied first and stays applied even
 -- when the pick is refused: the answer then carries "changed", "pod_id", "version" and
 -- "arrivals". With p_queues false a made pick's answer leaves out the cards of the picker's
@@ -552,7 +552,7 @@ BEGIN
 END
 $$;
 """,
-    "drafts_pod_document": r"""-- A pod's document (drafts/state.py): everything about the pod that any of its live pages
+    'drafts_pod_document': r"""-- A pod's document (drafts/state.py): everything about the pod that any of its live pages
 -- shows, as JSON text, read in one statement so that it is one version of the pod. PostgreSQL
 -- builds the text: a web process neither walks rows nor encodes it again before publishing it.
 -- Every card list is one pack's or one pile's array of ids (Pack.card_ids, Seat.pile_ids), in
@@ -562,9 +562,12 @@ $$;
 -- join that does not name the pod may be planned over the whole table (drafts.sql.CARD_ENTRY).
 -- The pod's packs are read, then those in a queue kept: OFFSET 0 keeps "holder_id IS NOT NULL"
 -- out of the scan, which the queue index (every live pack of the site, drafts 0024) could answer.
+-- No nested loop but the lateral ones: a new pod's rows are not in the statistics yet (the
+-- planner takes it for a pod of one card), and a nested loop over the pod's cards then re-read
+-- the pod's packs once per card (tests/drafts/test_pick_history.py). The event by primary key.
 -- NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE SET enable_nestloop = off AS $$
 BEGIN
   RETURN (
     WITH placed AS (
@@ -613,11 +616,14 @@ BEGIN
       -- seat id -> its pile, in pile order (seats with no card yet have no entry)
       'piles', COALESCE((SELECT json_object_agg(l.seat_id, l.cards) FROM lists l WHERE l.seat_id IS NOT NULL), '{}')
     )::text
-    FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = p_pod);
+    FROM drafts_pod p
+   CROSS JOIN LATERAL (SELECT e.pick_timer, e.decklists_published FROM drafts_event e
+                        WHERE e.id = p.event_id OFFSET 0) ev
+   WHERE p.id = p_pod);
 END;
 $$;
 """,
-    "drafts_pick_live": r"""-- A pick from a live page's socket: drafts_pick, then (p_pod given) the pod's document as the
+    'drafts_pick_live': r"""-- A pick from a live page's socket: drafts_pick, then (p_pod given) the pod's document as the
 -- pick left it, in one call. p_queues: as drafts_pick's (false where the pages draw from the
 -- document: the answer then carries no queue's cards). Each statement of a PL/pgSQL function sees what the ones before
 -- it wrote, so the document is read after the pick, in its transaction; one statement instead
@@ -636,7 +642,7 @@ BEGIN
 END;
 $$;
 """,
-    "drafts_ready": r"""-- A player is done reviewing (the page's "Ready"): lock the pod, apply whatever fell due first
+    'drafts_ready': r"""-- A player is done reviewing (the page's "Ready"): lock the pod, apply whatever fell due first
 -- (drafts_settle_pod), mark the seat ready, and when every seat with a player is, open the next
 -- round now (drafts_begin_round) and settle what that made due (automatic drafters). p_owner,
 -- when given, is the user who must hold the seat (a socket authenticated before a hand-over
@@ -772,7 +778,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("drafts", "0024_queue_index_of_live_packs"),
+        ("drafts", '0024_queue_index_of_live_packs'),
     ]
 
     operations = [

@@ -8,9 +8,12 @@
 -- join that does not name the pod may be planned over the whole table (drafts.sql.CARD_ENTRY).
 -- The pod's packs are read, then those in a queue kept: OFFSET 0 keeps "holder_id IS NOT NULL"
 -- out of the scan, which the queue index (every live pack of the site, drafts 0024) could answer.
+-- No nested loop but the lateral ones: a new pod's rows are not in the statistics yet (the
+-- planner takes it for a pod of one card), and a nested loop over the pod's cards then re-read
+-- the pod's packs once per card (tests/drafts/test_pick_history.py). The event by primary key.
 -- NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE SET enable_nestloop = off AS $$
 BEGIN
   RETURN (
     WITH placed AS (
@@ -59,6 +62,9 @@ BEGIN
       -- seat id -> its pile, in pile order (seats with no card yet have no entry)
       'piles', COALESCE((SELECT json_object_agg(l.seat_id, l.cards) FROM lists l WHERE l.seat_id IS NOT NULL), '{}')
     )::text
-    FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = p_pod);
+    FROM drafts_pod p
+   CROSS JOIN LATERAL (SELECT e.pick_timer, e.decklists_published FROM drafts_event e
+                        WHERE e.id = p.event_id OFFSET 0) ev
+   WHERE p.id = p_pod);
 END;
 $$;
