@@ -565,9 +565,10 @@ $$;
 -- No nested loop but the lateral ones: a new pod's rows are not in the statistics yet (the
 -- planner takes it for a pod of one card), and a nested loop over the pod's cards then re-read
 -- the pod's packs once per card (tests/drafts/test_pick_history.py). The event by primary key.
+-- No JIT: a disabled join's nominal cost would make every call compile the statement (1.7 s).
 -- NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
-LANGUAGE plpgsql STABLE SET enable_nestloop = off AS $$
+LANGUAGE plpgsql STABLE SET enable_nestloop = off SET jit = off AS $$
 BEGIN
   RETURN (
     WITH placed AS (
