@@ -87,6 +87,7 @@ sys.path.insert(0, str(ROOT / "bench"))  # page_client, when this file is loaded
 sys.path.insert(0, str(ROOT / "deploy"))  # rehearsal: HAProxy's view of its servers (--balancer)
 
 import accounted_asgi  # noqa: E402  (after the path)
+import history  # noqa: E402
 import page_client  # noqa: E402
 import rehearsal  # noqa: E402
 from page_client import BENIGN_REFUSALS, FINISHED, SocketPage  # noqa: E402
@@ -181,6 +182,26 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--scaling-workers", default="1,2,4", help="web processes of the scaling runs")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 10.0), metavar=("MIN", "MAX"))
     parser.add_argument(
+        "--click-delay",
+        type=float,
+        default=page_client.PAGE_SETTLE_SECONDS,
+        help="page client: the earliest pick after a pack appears, as the shipped page allows it "
+        "(static/js/draft.js ignores a click on a pack younger than SETTLE_MS, 500 ms; 0: at once)",
+    )
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=20,
+        metavar="N",
+        help="finished 1,000-player events the database holds before the run, written in bulk and "
+        "vacuumed and analysed (bench/history.py), as a site that keeps its events (0: an empty site)",
+    )
+    parser.add_argument(
+        "--keep-database",
+        action="store_true",
+        help="keep the database an earlier run left (its history too) instead of recreating it",
+    )
+    parser.add_argument(
         "--deadline-margin",
         type=float,
         default=1.0,
@@ -246,13 +267,27 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.client == "page" and args.transport != "socket":
         parser.error("the page picks over its socket: --transport http needs --client api")
-    name = args.database_url.rsplit("/", 1)[1]
-    if not name.startswith("draftsite_bench"):
+    if not bench_database(args.database_url):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
     return args
 
 
 # --- database and Django ---------------------------------------------------------------
+
+
+def bench_database(url: str) -> bool:
+    """Whether the bench may drop and recreate the database at ``url``: its name says it is a
+    bench's (``draftsite_bench...``, or another site's prefix then ``_bench...``)."""
+    name = url.rsplit("/", 1)[1]
+    return name.startswith("draftsite_bench") or (name.startswith("draftsite_") and "_bench" in name)
+
+
+def database_exists(url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(admin_url(url), autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [url.rsplit("/", 1)[1]]).fetchone()
+    return found is not None
 
 
 def recreate_database(url: str) -> None:
@@ -1272,6 +1307,7 @@ class Context:
         self.base = base
         self.transport = args.transport
         self.think = think
+        self.click_delay = args.click_delay
         self.deadline_margin = args.deadline_margin if think else -1
         self.answer_timeout = args.answer_timeout
         self.stall_seconds = args.stall_seconds or ((2 * think[1] + 5) if think else 5.0)
@@ -1680,6 +1716,12 @@ def run_label(result: dict) -> str:
         + f", {window['seconds']:.0f} s"
         + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
         + (", through HAProxy" if result.get("server", {}).get("balancer") else "")
+        + (
+            f", picks {result['click_delay_s'] * 1000:.0f} ms after a pack appears"
+            if result.get("click_delay_s")
+            else ""
+        )
+        + (f", {result['history_events']} finished events in the database" if result.get("history_events") else "")
     )
 
 
@@ -1954,6 +1996,9 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         "pods": pods,
         "web_workers": web_workers,
         "think": list(think) if think else None,
+        # What the figures stand for: a browser's click delay, a site's history.
+        "click_delay_s": args.click_delay if args.client == "page" else None,
+        "history_events": args.history if not args.base_url else None,
         "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
         "server": {
             "web": servers.web_command[1:],
@@ -1986,12 +2031,16 @@ def main(argv=None) -> None:
     args = parse_args(argv)
     print(f"Preparing {args.database_url} ...", flush=True)
     if not args.base_url:  # a site that runs already keeps its database, queue and layer
-        recreate_database(args.database_url)
+        if not (args.keep_database and database_exists(args.database_url)):
+            recreate_database(args.database_url)
         import redis
 
         redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
+    if args.history and not args.base_url:
+        print(f"Writing {args.history} finished events (bench/history.py) ...", flush=True)
+        print(history.seed(args.database_url, args.history, set_code=args.set_code), flush=True)
     plan: list[tuple] = []
     if args.mode in ("saturation", "both"):
         plan.append(("saturation", args.web_workers, args.saturation_seconds, None))

@@ -25,8 +25,10 @@ import asyncio
 import datetime as dt
 import json
 import random
+import re
 import time
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -52,6 +54,21 @@ BENIGN_REFUSALS = {"wrong_pack", "already_picked", "no_pack", "pod_not_drafting"
 # Refusals of "ready" a fair page meets: the others' readies (or the clock) started the round.
 BENIGN_READY_REFUSALS = {"pod_not_reviewing", "pod_not_drafting", "pod_paused"}
 MISSING_CARDS_PATH = "/events/cards/"
+
+
+PAGE_SCRIPT = Path(__file__).resolve().parents[1] / "static" / "js" / "draft.js"
+
+
+def page_settle_seconds(script: Path = PAGE_SCRIPT) -> float:
+    """The shipped draft page's SETTLE_MS, in seconds: it ignores a click on a pack younger than
+    that (read from the script, so the bench follows the page when it changes)."""
+    found = re.search(r"\bvar SETTLE_MS = (\d+);", script.read_text())
+    if found is None:
+        raise RuntimeError(f"no SETTLE_MS in {script}: the page's click delay moved")
+    return int(found.group(1)) / 1000
+
+
+PAGE_SETTLE_SECONDS = page_settle_seconds()
 
 
 class NoStateDialect(RuntimeError):
@@ -719,6 +736,7 @@ class PagePlayer(StateSocket):
                 return
             seat = state.seat(self.seat["id"])
             front = front_pack(seat.get("queue") or [])
+            self.note_pack(front)
             self.changed.clear()
             if (
                 front is not None
@@ -748,8 +766,18 @@ class PagePlayer(StateSocket):
                         self.last_picked = None  # the snapshot may show the same pack: try it again
                     await self.sync()
 
+    def note_pack(self, front: dict | None) -> None:
+        """When the pack on show appeared, as static/js/draft.js's notePack: a pack is new each
+        time it comes to the front (an 8-seat pod's own pack is back at pick 9)."""
+        shown = front["pack_id"] if front is not None else None
+        if shown != getattr(self, "shown_pack", None):
+            self.shown_pack, self.shown_at = shown, time.monotonic()
+
     async def pick(self, front: dict, driver) -> str:
-        """Think, pick a card of the front pack; "finished", "picked" or "refused"."""
+        """Think, pick a card of the front pack; "finished", "picked" or "refused". The page
+        takes no pick of a pack younger than its SETTLE_MS (static/js/draft.js, 500 ms): a click
+        before then is ignored, so the earliest pick a browser sends is ``click_delay`` after the
+        pack appeared."""
         ctx, run = self.ctx, self.run
         if ctx.think:
             thinking = self.think_seconds(front)
@@ -757,6 +785,9 @@ class PagePlayer(StateSocket):
                 await asyncio.sleep(max(0.0, ctx.left()))
                 return "finished"  # the window closes while this player is thinking
             await asyncio.sleep(thinking)
+        settling = getattr(self, "shown_at", 0.0) + getattr(ctx, "click_delay", 0.0) - time.monotonic()
+        if settling > 0:
+            await asyncio.sleep(settling)
         card = self.rng.choice(front["cards"])[0]
         deadline = front.get("deadline")
         in_time = deadline is None or time.time() < dt.datetime.fromisoformat(deadline).timestamp()

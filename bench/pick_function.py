@@ -48,6 +48,7 @@ from collections import Counter
 from pathlib import Path
 
 import draft_load  # the draft load benchmark's set-up (this script runs from bench/)
+import history
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -66,12 +67,24 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--live", action="store_true", help="the page socket's pick: drafts_pick_live, with the pod's document"
     )
     parser.add_argument(
+        "--history",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first write N finished 1,000-player events in bulk (bench/history.py) and VACUUM ANALYZE",
+    )
+    parser.add_argument(
+        "--keep-database",
+        action="store_true",
+        help="keep the database a run left (its history too) instead of recreating it",
+    )
+    parser.add_argument(
         "--analyze-between", action="store_true", help="with --events: ANALYZE the draft tables after each event"
     )
     args = parser.parse_args(argv)
-    if args.live and (args.rows or args.events > 1):
-        parser.error("--live measures one event's CPU per pick: not with --rows or --events")
-    if not args.database_url.rsplit("/", 1)[1].startswith("draftsite_bench"):
+    if args.live and args.events > 1:
+        parser.error("--live measures one event's picks: not with --events")
+    if not draft_load.bench_database(args.database_url):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
     args.redis_url = ""  # no live updates: nothing listens
     return args
@@ -93,24 +106,45 @@ def queue_of(conn, seat_id: int) -> list:
     return fetch_one(conn, "SELECT drafts_seat_queue(%s::bigint)", [seat_id])
 
 
-# Row writes per table this backend has counted and not yet flushed to the shared statistics
-# (since PostgreSQL 15 they may span several transactions: only a delta inside one is a pick's).
+# Row writes and reads per table this backend has counted and not yet flushed to the shared
+# statistics (since PostgreSQL 15 they may span several transactions: only a delta inside one is
+# a pick's). Reads: rows returned by sequential scans, rows fetched through indexes, and blocks
+# (buffers) the table and its indexes asked for: none of them depends on the machine's load.
+COUNTS = ("inserted", "updated", "hot", "deleted", "seq_scans", "seq_rows", "index_scans", "index_rows", "blocks")
 WRITES_SQL = (
-    "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_xact_user_tables"
-    " WHERE n_tup_ins + n_tup_upd + n_tup_del > 0"
+    "SELECT t.relname, t.n_tup_ins, t.n_tup_upd, t.n_tup_hot_upd, t.n_tup_del, t.seq_scan, t.seq_tup_read,"
+    " coalesce(t.idx_scan, 0), coalesce(t.idx_tup_fetch, 0),"
+    " pg_stat_get_xact_blocks_fetched(t.relid) + coalesce((SELECT sum(pg_stat_get_xact_blocks_fetched(i.indexrelid))"
+    " FROM pg_index i WHERE i.indrelid = t.relid), 0)::bigint"
+    " FROM pg_stat_xact_user_tables t WHERE t.relname LIKE 'drafts\\_%%' OR t.relname LIKE 'cards\\_%%'"
 )
 
 
-def written(conn) -> dict[str, tuple[int, int, int, int]]:
+def written(conn) -> dict[str, tuple[int, ...]]:
     return {table: tuple(counts) for table, *counts in conn.execute(WRITES_SQL).fetchall()}
 
 
-def draft(args, setup: dict) -> dict:
+def started(draft_load_args, label: str, pick_timer: bool) -> tuple[dict, dt.datetime]:
+    """An event whose pods all start at one moment, which the picks' clock then starts from: a
+    set-up that takes long on a busy machine runs out no pick clock."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from drafts import services
+
+    setup = draft_load.create_event(draft_load_args, label, pick_timer=pick_timer, start=False)
+    organiser = get_user_model().objects.get(pk=setup["organiser"])
+    start = timezone.now()
+    for pod_id in setup["pods"]:
+        services.start_pod(pod_id=pod_id, actor=organiser, now=start)
+    return setup, start
+
+
+def draft(args, setup: dict, now: dt.datetime) -> dict:
     """Draft every pod to its end; the function's calls measured one by one (``--rows``: the
     rows each call writes instead)."""
     import psycopg
     from django.contrib.auth import get_user_model
-    from django.utils import timezone
 
     from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL
 
@@ -122,13 +156,12 @@ def draft(args, setup: dict) -> dict:
     cpu: list[int] = []
     wall: list[float] = []
     statuses: Counter[str] = Counter()
-    writes: list[list[tuple]] = []  # --rows: per pick, (table, inserted, updated, HOT, deleted)
+    writes: list[list[tuple]] = []  # --rows: per pick, (table, *COUNTS)
 
     conn = psycopg.connect(args.database_url, autocommit=True)
     backend = fetch_one(conn, "SELECT pg_backend_pid()", [])
-    # The picks' clock moves 1 ms a pick: a slow machine must not let the small packs' clocks
-    # run out (a timeout pick would answer "refused" to the pick it replaced).
-    now = timezone.now()
+    # The picks' clock starts when the pods did and moves 1 ms a pick: a slow machine must not let
+    # the small packs' clocks run out (a timeout pick would answer "refused" to the pick it replaced).
     for round_number in range(1, args.rounds + 1):
         if round_number > 1:
             for pod_id in setup["pods"]:
@@ -159,11 +192,17 @@ def draft(args, setup: dict) -> dict:
                     if args.rows:
                         with conn.transaction():  # no statistics flush inside: the delta is this pick's
                             before_writes = written(conn)
-                            answer = fetch_one(conn, PICK_SQL, params)
+                            row = conn.execute(
+                                PICK_LIVE_SQL if args.live else PICK_SQL, params, prepare=True
+                            ).fetchone()
                             after_writes = written(conn)
+                        assert row is not None
+                        answer = row[0]
+                        if args.live:
+                            document = row[1]
                         writes.append(
                             [
-                                (table, *(a - b for a, b in zip(counts, before_writes.get(table, (0, 0, 0, 0)))))
+                                (table, *(a - b for a, b in zip(counts, before_writes.get(table, (0,) * len(COUNTS)))))
                                 for table, counts in after_writes.items()
                             ]
                         )
@@ -226,7 +265,8 @@ def advance(pod_id: int, organiser, advances: dict[str, list], now) -> None:
 def main(argv=None) -> None:
     args = parse_args(argv)
     print(f"Preparing {args.database_url} ...", flush=True)
-    draft_load.recreate_database(args.database_url)
+    if not (args.keep_database and draft_load.database_exists(args.database_url)):
+        draft_load.recreate_database(args.database_url)
     draft_load_args = argparse.Namespace(**vars(args))
     draft_load.setup_django(draft_load_args)
     draft_load.prepare(draft_load_args)
@@ -235,11 +275,14 @@ def main(argv=None) -> None:
 
         with connection.cursor() as cursor:
             cursor.execute(Path(args.apply).read_text())
+    if args.history:
+        print(f"Writing {args.history} finished events ...", flush=True)
+        print(history.seed(args.database_url, args.history, set_code=args.set_code), flush=True)
     if args.events > 1:
         return events(args, draft_load_args)
-    setup = draft_load.create_event(draft_load_args, "pick function", pick_timer=args.pick_timer)
+    setup, start = started(draft_load_args, "pick function", args.pick_timer)
     print(f"{len(setup['seats'])} players in {len(setup['pods'])} pods; drafting ...", flush=True)
-    measured = draft(args, setup)
+    measured = draft(args, setup, start)
     if args.rows:
         return rows_report(args, setup, measured)
     cpu = sorted(measured["cpu_us"])
@@ -296,40 +339,53 @@ def main(argv=None) -> None:
 
 
 def rows_report(args, setup: dict, measured: dict) -> None:
-    """``--rows``: rows written per pick, by table and kind of write, and how they spread."""
+    """``--rows``: rows written and read and blocks asked for per pick, by table, and how the
+    writes spread. Counts, not times: the same on a busy machine as on an idle one."""
     writes = measured["writes"]
     picks = len(writes)
     by_table: dict[str, Counter[str]] = {}
     per_pick: list[int] = []
     for pick in writes:
         total = 0
-        for table, inserted, updated, hot, deleted in pick:
-            counts = by_table.setdefault(table, Counter())
-            counts.update(inserted=inserted, updated=updated, hot=hot, deleted=deleted)
-            total += inserted + updated + deleted
+        for table, *counts in pick:
+            by_table.setdefault(table, Counter()).update(dict(zip(COUNTS, counts)))
+            total += counts[0] + counts[1] + counts[3]
         per_pick.append(total)
     spread = Counter(per_pick)
+    totals: Counter[str] = Counter()
+    for counts in by_table.values():
+        totals.update(counts)
     result = {
         "players": len(setup["seats"]),
         "pods": len(setup["pods"]),
         "rounds": args.rounds,
         "pick_timer": args.pick_timer,
+        "history_events": args.history,
         "picks": picks,
         "statuses": measured["statuses"],
         "rows_per_pick": round(sum(per_pick) / picks, 2),
+        "reads_per_pick": {
+            kind: round(totals[kind] / picks, 2)
+            for kind in ("seq_scans", "seq_rows", "index_scans", "index_rows", "blocks")
+        },
         "rows_per_pick_by_table": {
-            table: {kind: round(count / picks, 2) for kind, count in counts.items()}
+            table: {kind: round(counts[kind] / picks, 2) for kind in COUNTS if counts[kind]}
             for table, counts in sorted(by_table.items())
+            if any(counts.values())
         },
         "picks_by_rows_written": dict(sorted(spread.items())),
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
     lines = [
-        f"rows written per pick: {result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
+        f"rows written and read per pick: {result['picks']} picks, {result['players']} players, {args.rounds} round(s),"
+        f" {args.history} finished events before",
         f"mean {result['rows_per_pick']} rows (inserted + updated + deleted) per pick",
+        "reads per pick: {seq_scans} sequential scans returning {seq_rows} rows, {index_scans} index scans fetching"
+        " {index_rows} rows, {blocks} blocks (buffers) asked for".format(**result["reads_per_pick"]),
         *(
-            "  {table}: {inserted} inserted, {updated} updated ({hot} HOT), {deleted} deleted".format(
-                table=table, **{kind: 0 for kind in ("inserted", "updated", "hot", "deleted")} | counts
+            "  {table}: {inserted} inserted, {updated} updated ({hot} HOT), {deleted} deleted; read: {seq_rows} rows"
+            " by {seq_scans} sequential scans, {index_rows} rows by {index_scans} index scans, {blocks} blocks".format(
+                table=table, **dict.fromkeys(COUNTS, 0) | counts
             )
             for table, counts in result["rows_per_pick_by_table"].items()
         ),
@@ -340,8 +396,9 @@ def rows_report(args, setup: dict, measured: dict) -> None:
     print("\n".join(lines), flush=True)
     out = Path(args.results_dir)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "pick_function_rows.json").write_text(json.dumps(result, indent=2) + "\n")
-    (out / "pick_function_rows.txt").write_text("\n".join(lines) + "\n")
+    name = "pick_function_rows" + ("_live" if args.live else "") + (f"_history{args.history}" if args.history else "")
+    (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / f"{name}.txt").write_text("\n".join(lines) + "\n")
 
 
 def events(args, draft_load_args) -> None:
@@ -350,8 +407,8 @@ def events(args, draft_load_args) -> None:
 
     rows = []
     for number in range(1, args.events + 1):
-        setup = draft_load.create_event(draft_load_args, f"pick function {number}", pick_timer=args.pick_timer)
-        measured = draft(args, setup)
+        setup, start = started(draft_load_args, f"pick function {number}", args.pick_timer)
+        measured = draft(args, setup, start)
         cpu = measured["cpu_us"]
         rows.append(
             {

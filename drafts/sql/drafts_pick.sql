@@ -70,6 +70,8 @@ BEGIN
     -- the round still open, which pack is in front of this seat and whether it has the card.
     -- The picker's clock ran out if its deadline came before the pick was received; another
     -- seat's only past the grace period (p_cutoff), as that player's own pick may be on its way.
+    -- The pod's packs, then those in a queue: OFFSET 0 keeps "holder_id IS NOT NULL" out of the
+    -- scan, which the queue index (every live pack of the site, drafts 0024) could answer.
     SELECT bool_or(k.deadline <= CASE WHEN k.holder_id = p_seat THEN p_received
                                       ELSE least(p_received, p_cutoff) END
                    OR k.initial_size - k.picks_made <= 1 OR k.holder_id = ANY (v_automatic)),
@@ -77,8 +79,8 @@ BEGIN
            (array_agg(k.id ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1],
            (array_agg(p_card = ANY (k.card_ids) ORDER BY k.queue_seq) FILTER (WHERE k.holder_id = p_seat))[1]
       INTO v_due, v_round_open, v_head, v_in_head
-      FROM drafts_pack k
-     WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+      FROM (SELECT * FROM drafts_pack WHERE pod_id = v_pod_id OFFSET 0) k
+     WHERE k.holder_id IS NOT NULL;
   END IF;
   IF v_state <> {{ STATE_DRAFTING }} OR v_due OR NOT coalesce(v_round_open, false) THEN
     -- Apply what fell due by the moment the pick was received first (a review that ended
@@ -127,8 +129,8 @@ BEGIN
   SELECT coalesce(bool_or(k.deadline <= p_cutoff OR k.holder_id = ANY (v_automatic)), false),
          coalesce(bool_or(k.round = v_round AND NOT (k.id = v_head AND v_take.cards_left = 1)), false)
     INTO v_settle, v_round_open
-    FROM drafts_pack k
-   WHERE k.pod_id = v_pod_id AND k.holder_id IS NOT NULL;
+    FROM (SELECT * FROM drafts_pack WHERE pod_id = v_pod_id OFFSET 0) k
+   WHERE k.holder_id IS NOT NULL;
   IF v_take.cards_left = 1 AND NOT v_settle THEN
     -- Only the last card is due (after a pack's second-to-last pick): the neighbour takes it
     -- here, cheaper than the general settle below (bench/pick_function).

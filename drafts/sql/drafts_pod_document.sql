@@ -6,15 +6,22 @@
 -- it is). The pod's cards are read once, through the (pod, is_dfc) index, and matched to every
 -- list at once: a lookup per card costs twice the pick (bench/pick_function --live), and a
 -- join that does not name the pod may be planned over the whole table (drafts.sql.CARD_ENTRY).
+-- The pod's packs are read, then those in a queue kept: OFFSET 0 keeps "holder_id IS NOT NULL"
+-- out of the scan, which the queue index (every live pack of the site, drafts 0024) could answer.
+-- No nested loop but the lateral ones: a new pod's rows are not in the statistics yet (the
+-- planner takes it for a pod of one card), and a nested loop over the pod's cards then re-read
+-- the pod's packs once per card (tests/drafts/test_pick_history.py). The event by primary key.
+-- No JIT: a disabled join's nominal cost would make every call compile the statement (1.7 s).
 -- NULL for an unknown pod.
 CREATE OR REPLACE FUNCTION drafts_pod_document(p_pod bigint) RETURNS text
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE SET enable_nestloop = off SET jit = off AS $$
 BEGIN
   RETURN (
     WITH placed AS (
       SELECT k.id AS pack_id, NULL::bigint AS seat_id, u.id, u.n
-        FROM drafts_pack k CROSS JOIN LATERAL unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
-       WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL
+        FROM (SELECT * FROM drafts_pack WHERE pod_id = p_pod OFFSET 0) k
+       CROSS JOIN LATERAL unnest(k.card_ids) WITH ORDINALITY AS u(id, n)
+       WHERE k.holder_id IS NOT NULL
       UNION ALL
       SELECT NULL, s.id, u.id, u.n
         FROM drafts_seat s CROSS JOIN LATERAL unnest(s.pile_ids) WITH ORDINALITY AS u(id, n)
@@ -51,11 +58,14 @@ BEGIN
                  to_char(k.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), k.remaining_ms,
                  COALESCE(l.cards, '[]'))
                ORDER BY k.queue_seq, k.id)
-          FROM drafts_pack k LEFT JOIN lists l ON l.pack_id = k.id
-         WHERE k.pod_id = p.id AND k.holder_id IS NOT NULL), '[]'),
+          FROM (SELECT * FROM drafts_pack WHERE pod_id = p_pod OFFSET 0) k LEFT JOIN lists l ON l.pack_id = k.id
+         WHERE k.holder_id IS NOT NULL), '[]'),
       -- seat id -> its pile, in pile order (seats with no card yet have no entry)
       'piles', COALESCE((SELECT json_object_agg(l.seat_id, l.cards) FROM lists l WHERE l.seat_id IS NOT NULL), '{}')
     )::text
-    FROM drafts_pod p JOIN drafts_event ev ON ev.id = p.event_id WHERE p.id = p_pod);
+    FROM drafts_pod p
+   CROSS JOIN LATERAL (SELECT e.pick_timer, e.decklists_published FROM drafts_event e
+                        WHERE e.id = p.event_id OFFSET 0) ev
+   WHERE p.id = p_pod);
 END;
 $$;

@@ -67,8 +67,9 @@ BEGIN
           v_arrivals := v_arrivals || v_take.neighbour;
         END IF;
       END LOOP;
-      EXIT settling WHEN EXISTS (SELECT 1 FROM drafts_pack k
-                                  WHERE k.pod_id = p_pod AND k.holder_id IS NOT NULL AND k.round = v_round);
+      -- The pod's packs of the round (OFFSET 0: as drafts_pick's, never the site's live packs).
+      EXIT settling WHEN EXISTS (SELECT 1 FROM (SELECT * FROM drafts_pack WHERE pod_id = p_pod OFFSET 0) k
+                                  WHERE k.holder_id IS NOT NULL AND k.round = v_round);
       -- Through the (seat, round, pick number) index: never a scan of every pick of the site.
       SELECT coalesce(max(k.made_at), p_now) INTO v_round_over
         FROM drafts_pick k WHERE k.seat_id = ANY (v_seats) AND k.round = v_round;
