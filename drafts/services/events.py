@@ -161,7 +161,7 @@ def register_player(
     display = (name or "").strip()
     if user is None and not display:
         raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
-    if not has_visible_character(display):
+    if display and not has_visible_character(display):
         raise DomainError(
             error_codes.INVALID_NAME,
             gettext("A name needs at least one visible letter, digit or symbol."),
