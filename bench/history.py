@@ -42,9 +42,11 @@ _EVENT_ROWS = [
          FROM drafts_seat s JOIN drafts_pod p ON p.id = s.pod_id AND p.event_id = %(event)s
         CROSS JOIN generate_series(1, 3) rd""",
     # Every card opened, slot by slot; a catalogue card chosen by a fixed spread over the set.
-    """INSERT INTO drafts_draftcard (pod_id, card_id, printing_id, opened_in_id, slot, is_dfc, rarity, foil)
+    """INSERT INTO drafts_draftcard (pod_id, card_id, printing_id, opened_in_id, slot, is_dfc, rarity, foil,
+                                    pack_slot)
        SELECT k.pod_id, (%(cards)s::bigint[])[1 + (k.id * 15 + slot) %% cardinality(%(cards)s::bigint[])],
-              NULL, k.id, slot, slot = 14, CASE WHEN slot = 0 THEN 'rare' ELSE 'common' END, false
+              NULL, k.id, slot, slot = 14, CASE WHEN slot = 0 THEN 'rare' ELSE 'common' END, false,
+              CASE WHEN slot = 0 THEN 'rare_mythic' ELSE 'common' END
          FROM drafts_pack k JOIN drafts_pod p ON p.id = k.pod_id AND p.event_id = %(event)s
         CROSS JOIN generate_series(0, 14) slot""",
     # Pick n of a pack takes its slot n - 1; the seat that makes it sits n - 1 places on in the
@@ -90,10 +92,10 @@ def write_events(cursor, events: int, players: int, cards: list[int], set_code: 
         raise ValueError("history events seat full pods of 8")
     for number in range(first, events):
         cursor.execute(
-            "INSERT INTO drafts_event (name, date, enforcement_level, draft_format, set_codes, cube_card_ids,"
+            "INSERT INTO drafts_event (name, date, enforcement_level, draft_format, set_codes, booster_kinds, cube_card_ids,"
             " pack_size, pick_timer, deck_building_minutes, deck_format, decklist_deadline,"
             " decklists_published, created_by_id, created_at)"
-            " VALUES (%s, current_date - %s, 'regular', 'booster', %s, '[]', 15, true, 25, 'limited', NULL,"
+            " VALUES (%s, current_date - %s, 'regular', 'booster', %s, '[]', '[]', 15, true, 25, 'limited', NULL,"
             " true, NULL, now() - make_interval(days => %s)) RETURNING id, created_at",
             [f"History {number + 1}", events - number, json.dumps([set_code] * 3), events - number],
         )

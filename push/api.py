@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from drafts.access import Permission, access_event
+from draftsite.api import body_object as _body
 from push import config, selectors, services
 from push.models import Trigger
 
-
-def _body(request) -> dict:
-    return request.data if isinstance(request.data, dict) else {}
+ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, message, field?}]}")
+OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 
 
 class PushStatusView(APIView):
@@ -23,6 +26,7 @@ class PushStatusView(APIView):
 
     permission_classes: list = []
 
+    @extend_schema(responses={200: OBJECT}, operation_id="push_status")
     def get(self, request):
         return Response(
             {
@@ -39,6 +43,7 @@ class SubscriptionView(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OBJECT, 400: ERRORS}, operation_id="push_subscribe")
     def post(self, request):
         body = _body(request)
         keys = body.get("keys") if isinstance(body.get("keys"), dict) else {}
@@ -47,6 +52,7 @@ class SubscriptionView(APIView):
         )
         return Response({"id": subscription.pk, "endpoint": subscription.endpoint}, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={204: None, 400: ERRORS}, operation_id="push_unsubscribe")
     def delete(self, request):
         services.unsubscribe(actor=request.user, endpoint=_body(request).get("endpoint"))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -61,12 +67,16 @@ class EventPushView(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(responses={200: OBJECT, 403: ERRORS, 404: ERRORS}, operation_id="push_event_choices")
     def get(self, request, event_id: int):
-        from drafts.access import Permission, access_event
-
         access_event(event_id, request.user, permission=Permission.MEMBER)
         return Response(_choice(selectors.event_push(event_id, request.user)))
 
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: OBJECT, 400: ERRORS, 403: ERRORS, 404: ERRORS},
+        operation_id="push_set_event_choices",
+    )
     def put(self, request, event_id: int):
         body = _body(request)
         choice = services.set_event_push(
@@ -84,6 +94,9 @@ class AnnouncementView(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(
+        request=OpenApiTypes.OBJECT, responses={201: OBJECT, 400: ERRORS, 403: ERRORS}, operation_id="push_announce"
+    )
     def post(self, request, event_id: int):
         announcement = services.announce(event_id=event_id, actor=request.user, text=_body(request).get("text"))
         return Response({"id": announcement.pk, "text": announcement.text}, status=status.HTTP_201_CREATED)

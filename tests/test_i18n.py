@@ -108,6 +108,7 @@ def test_catalogue_is_complete_reviewed_and_keeps_placeholders(lang, domain):
 # (issue 46: Russian "Competitive" and "Regular", Italian "Round"); the page check below cannot
 # see those, since the translated page shows the English words too.
 _SAME_EVERYWHERE = {
+    "The List",  # a Wizards product name, printed in English on every card of it
     "API",
     "DFC",
     "Esc",
@@ -138,6 +139,13 @@ _SAME_EVERYWHERE = {
 _SAME_AS_ENGLISH = {
     "pt_BR": _SAME_EVERYWHERE
     | {
+        # Players' words for these in Brazil (as on the Portuguese store pages):
+        "Boosters",
+        "Deck",
+        "Play Booster",
+        "Pools",
+        "foil",
+        "· foil",
         "Normal",
         "Saga",
         "Face %(number)s",
@@ -176,6 +184,9 @@ _SAME_AS_ENGLISH = {
     },
     "es": _SAME_EVERYWHERE
     | {
+        "Pools",
+        "foil",
+        "· foil",
         "Normal",
         "Saga",
         "Regular",
@@ -193,6 +204,9 @@ _SAME_AS_ENGLISH = {
     },
     "it": _SAME_EVERYWHERE
     | {
+        "Slot",
+        "foil",
+        "· foil",
         "Saga",
         "Bonus",
         "Constructed",

@@ -151,11 +151,25 @@ def test_a_nul_in_a_json_views_query_answers_the_json_shape(world):
 
 # --- the class stays fixed ------------------------------------------------------------------
 
-APPS = ["accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matches", "paper", "penalties", "rulesdesk"]
+APPS = [
+    "accounts",
+    "cards",
+    "decks",
+    "drafts",
+    "draftsite",
+    "judgecalls",
+    "matches",
+    "paper",
+    "penalties",
+    "push",
+    "rulesdesk",
+    "sealed",
+]
 # ``isdigit()`` on text that is not a request's: catalogue data and file names.
 NOT_REQUEST_DATA = {
     ("decks/adapter.py", "_copy_limit"),  # a card's oracle text
     ("decks/exporting.py", "_printings"),  # a printing's collector number
+    ("cards/importers/records.py", "clean_mtgo_id"),  # an MTGO id in an MTGJSON or Scryfall file
     ("cards/importers/text.py", "mana_value"),  # a mana cost from a card file
     ("drafts/sql/migration.py", "names"),  # migration module names
     ("penalties/models.py", "section_key"),  # the IPG section of our own catalogue

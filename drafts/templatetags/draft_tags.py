@@ -163,6 +163,10 @@ LOG_ACTIONS = {
     "judge_call.resolved": gettext_lazy("Judge call resolved"),
     "proposals.issued": gettext_lazy("Proposed penalties issued"),
     "proposals.dismissed": gettext_lazy("Proposed penalties dismissed"),
+    "sealed_pools_opened": gettext_lazy("Sealed pools opened"),
+    "sealed_pool_swap": gettext_lazy("Sealed pools swapped"),
+    "sealed_pool_assigned": gettext_lazy("Sealed pool handed to a player"),
+    "sealed_pool_answered": gettext_lazy("Received pool confirmed or disputed"),
 }
 
 

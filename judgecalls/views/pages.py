@@ -161,7 +161,9 @@ def call_context(request, call_id: int):
     context["title"] = _("Judge call #%(id)s") % {"id": call.pk}
     # Back from the penalty form (``?penalty=<id>``): that penalty is chosen to close the call.
     context["linkable"] = selectors.linkable_penalties([call])[call.pk]
-    context["chosen_penalty"] = whole_number(request.GET.get("penalty"), 2**31)
+    # Only a penalty the form offers can be chosen; any other value chooses none.
+    chosen = whole_number(request.GET.get("penalty"), 2**31)
+    context["chosen_penalty"] = chosen if any(p.pk == chosen for p in context["linkable"]) else None
     return _no_store(render(request, "judgecalls/context.html", context))
 
 

@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from decks.api.common import parsed_sections
 from drafts.access import Permission, require_event_creator
+from draftsite import whole_numbers
 from draftsite.api import validated_body
-from draftsite.bounds import ID_MAX
-from draftsite.errors import DomainError, ForbiddenError
+from draftsite.errors import ForbiddenError
 from sealed import error_codes, selectors, services
 from sealed.api import serializers as s
 from sealed.models import PaperPool, SealedEvent
@@ -56,12 +56,7 @@ def _paper(pool: PaperPool) -> dict:
 
 
 def _registration_param(request) -> int | None:
-    raw = request.query_params.get("registration")
-    if raw in (None, ""):
-        return None
-    if not raw.isdigit() or not 1 <= int(raw) <= ID_MAX:
-        raise DomainError(error_codes.NOT_REGISTERED, gettext("registration must be an id."), field="registration")
-    return int(raw)
+    return whole_numbers.from_request(request.query_params, "registration", minimum=1)
 
 
 class SealedEventsView(APIView):
