@@ -150,6 +150,17 @@ class Browsers:
                 # and no stored page data of this one. WebDriver's delete_all_cookies only
                 # clears the current page's site, and about:blank has none.
                 driver.execute_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
+                # Nor a service worker (static/js/sw.js) left by this test: it would answer the
+                # next test's requests from its copies, past the DevTools interception some
+                # tests use to feed a page.
+                driver.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "Promise.all(["
+                    "  navigator.serviceWorker ? navigator.serviceWorker.getRegistrations()"
+                    "    .then((rs) => Promise.all(rs.map((r) => r.unregister()))) : null,"
+                    "  self.caches ? caches.keys().then((ks) => Promise.all(ks.map((k) => caches.delete(k)))) : null,"
+                    "]).then(() => done(), () => done());"
+                )
                 driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
                 driver.get("about:blank")
             except Exception:  # a broken window is replaced next time
