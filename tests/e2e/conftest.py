@@ -63,6 +63,11 @@ def _database_url(settings: dict) -> str:
     raise RuntimeError(f"e2e tests do not know how to share a {engine} database")
 
 
+# The origins the tests' servers answer on: each browser forgets their service workers and
+# caches between tests (Browsers.reset), whatever page it was left on.
+SERVED_ORIGINS: set[str] = set()
+
+
 @pytest.fixture(scope="session")
 def server_url(django_db_setup, django_db_blocker, tmp_path_factory):
     """daphne serving draftsite.asgi on the test database; yields its base URL."""
@@ -103,6 +108,7 @@ def server_url(django_db_setup, django_db_blocker, tmp_path_factory):
             process.kill()
             raise RuntimeError("daphne did not start:\n" + log_path.read_text()[-3000:])
         time.sleep(0.2)
+    SERVED_ORIGINS.add(base)
     yield base
     process.terminate()
     try:
@@ -150,17 +156,14 @@ class Browsers:
                 # and no stored page data of this one. WebDriver's delete_all_cookies only
                 # clears the current page's site, and about:blank has none.
                 driver.execute_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
-                # Nor a service worker (static/js/sw.js) left by this test: it would answer the
-                # next test's requests from its copies, past the DevTools interception some
-                # tests use to feed a page.
-                driver.execute_async_script(
-                    "const done = arguments[arguments.length - 1];"
-                    "Promise.all(["
-                    "  navigator.serviceWorker ? navigator.serviceWorker.getRegistrations()"
-                    "    .then((rs) => Promise.all(rs.map((r) => r.unregister()))) : null,"
-                    "  self.caches ? caches.keys().then((ks) => Promise.all(ks.map((k) => caches.delete(k)))) : null,"
-                    "]).then(() => done(), () => done());"
-                )
+                # Nor a service worker (static/js/sw.js, registered by every page) or its
+                # copies: it would answer the next test's requests past the DevTools
+                # interception some tests use to feed a page.
+                for origin in SERVED_ORIGINS:
+                    driver.execute_cdp_cmd(
+                        "Storage.clearDataForOrigin",
+                        {"origin": origin, "storageTypes": "service_workers,cache_storage"},
+                    )
                 driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
                 driver.get("about:blank")
             except Exception:  # a broken window is replaced next time
