@@ -20,6 +20,7 @@ from drafts.models import DraftCard
 from draftsite import whole_numbers
 from tests.decks.api.test_registration import POOL, draft_pile
 from tests.decks.conftest import catalogue, make_event, users  # noqa: F401  (fixtures)
+from tests.test_untranslated_literals import APPS  # the apps whose source the walks read
 
 pytestmark = pytest.mark.django_db
 
@@ -151,20 +152,6 @@ def test_a_nul_in_a_json_views_query_answers_the_json_shape(world):
 
 # --- the class stays fixed ------------------------------------------------------------------
 
-APPS = [
-    "accounts",
-    "cards",
-    "decks",
-    "drafts",
-    "draftsite",
-    "judgecalls",
-    "matches",
-    "paper",
-    "penalties",
-    "push",
-    "rulesdesk",
-    "sealed",
-]
 # ``isdigit()`` on text that is not a request's: catalogue data and file names.
 NOT_REQUEST_DATA = {
     ("decks/adapter.py", "_copy_limit"),  # a card's oracle text
