@@ -10,10 +10,18 @@ books one delivery task per player (1,000 Redis enqueues), and, with ``--deliver
 until a Celery worker (``--concurrency`` processes) has sent all 1,000 encrypted pushes to the
 stand-in.
 
-Needs DATABASE_URL (a PostgreSQL it may fill) and REDIS_URL (the broker; a database of its own
-is best: the worker takes every task in it). Writes bench/results/push_pairings.json and .txt.
+Each pairing is also measured in CPU, which a shared machine's neighbours do not inflate as they
+do the wall time: this process's (Python: the service, the Swiss core, the on-commit callbacks)
+and its PostgreSQL backend's (read from /proc, so the database must run on this machine), and
+in SQL statements. ``--round N`` times round N (the rounds before it are paired and given
+results first, untimed), so the history and standings are part of the work.
 
-Usage: ``bench/push_pairings [--players 1000] [--runs 5] [--deliver] [--concurrency 4]``
+Needs DATABASE_URL (a PostgreSQL it may fill) and REDIS_URL (the broker; a database of its own
+is best: the worker takes every task in it). Writes bench/results/push_pairings[_LABEL].json and
+.txt.
+
+Usage: ``bench/push_pairings [--players 1000] [--runs 5] [--round 1] [--deliver] [--concurrency 4]
+[--label NAME]``
 """
 
 from __future__ import annotations
@@ -60,8 +68,9 @@ class StandIn:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-def setup(players: int, runs: int, base: str):
-    """``runs`` fresh events of ``players`` registered players, each opted in with a browser."""
+def setup(players: int, runs: int, base: str, round_number: int = 1):
+    """``runs`` fresh events of ``players`` registered players, each opted in with a browser,
+    with ``round_number - 1`` rounds already played."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "draftsite.settings")
     os.environ["PUSH_ALLOW_HTTP_ENDPOINTS"] = "1"
     import django
@@ -100,19 +109,74 @@ def setup(players: int, runs: int, base: str):
         Registration.objects.bulk_create(Registration(event=event, user=u, name=u.username) for u in users)
         EventPush.objects.bulk_create(EventPush(user=u, event=event, updated_at=now) for u in users)
         match_services.configure_matches(event_id=event.pk, actor=SYSTEM, mode="event", seed=run)
+        for _ in range(round_number - 1):
+            play_round(event.pk, organiser, run)
         events.append(event.pk)
     return organiser, events
 
 
-def pair(event_id: int, organiser) -> float:
+def play_round(event_id: int, organiser, seed: int) -> None:
+    """Pair a round and give every table a result (a shortcut around the report services: this
+    is the setting up, not what is measured), then close it."""
+    import random
+
     from django.db import transaction
+    from django.utils import timezone
+
+    from matches import services as match_services
+    from matches.models import Match, MatchStatus
+
+    rng = random.Random(seed)
+    with transaction.atomic():
+        round_obj = match_services.pair_next_round(event_id=event_id, actor=organiser)
+    match_services.start_round(round_id=round_obj.pk, actor=organiser)
+    now = timezone.now()
+    tables = list(Match.objects.filter(round=round_obj, player_b__isnull=False))
+    for match in tables:
+        roll = rng.random()
+        loser = rng.choice([0, 1])
+        if roll < 0.05:
+            match.a_wins, match.b_wins, match.draws = 1, 1, 0
+        elif roll < 0.5:
+            match.a_wins, match.b_wins, match.draws = 2, loser, 0
+        else:
+            match.a_wins, match.b_wins, match.draws = loser, 2, 0
+        match.status, match.result_at = MatchStatus.CONFIRMED, now
+    Match.objects.bulk_update(tables, ["a_wins", "b_wins", "draws", "status", "result_at"])
+    match_services.finish_round(round_id=round_obj.pk, actor=organiser)
+
+
+def backend_cpu_seconds() -> float:
+    """CPU time (user + system) of this connection's PostgreSQL backend so far."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pair(event_id: int, organiser) -> dict:
+    """One pairing as a request makes it: wall time, this process's CPU, the database's, and
+    the statements sent (commit and on-commit callbacks included)."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
 
     from matches import services as match_services
 
-    started = time.perf_counter()
-    with transaction.atomic():  # as a request does (ATOMIC_REQUESTS off: the service's own)
-        match_services.pair_next_round(event_id=event_id, actor=organiser)
-    return time.perf_counter() - started  # commit and on-commit callbacks included
+    database_before = backend_cpu_seconds()
+    cpu_started, started = time.process_time(), time.perf_counter()
+    with CaptureQueriesContext(connection) as queries:
+        with transaction.atomic():  # as a request does (ATOMIC_REQUESTS off: the service's own)
+            match_services.pair_next_round(event_id=event_id, actor=organiser)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    return {
+        "wall": wall,
+        "cpu": cpu,
+        "database_cpu": backend_cpu_seconds() - database_before,
+        "queries": len(queries.captured_queries),
+    }
 
 
 def main() -> None:
@@ -121,6 +185,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--deliver", action="store_true", help="start a Celery worker and time the deliveries")
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--round", type=int, default=1, help="the round timed (the ones before are played first)")
+    parser.add_argument("--label", default="", help="written to push_pairings_LABEL.json")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("bench/push_pairings needs DATABASE_URL and REDIS_URL")
@@ -129,7 +195,7 @@ def main() -> None:
     public, private = make_key_pair()
     os.environ.update(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private, VAPID_SUBJECT="mailto:bench@example.org")
     stand_in = StandIn()
-    organiser, events = setup(args.players, args.runs, stand_in.base)
+    organiser, events = setup(args.players, args.runs, stand_in.base, args.round)
 
     from django.conf import settings
 
@@ -175,7 +241,7 @@ def main() -> None:
         )
         time.sleep(8)  # the worker's processes start
 
-    rows: dict[str, list[float]] = {"on": [], "off": []}
+    rows: dict[str, list[dict]] = {"on": [], "off": []}
     on_events: list[int] = []
     fan_out_seconds, deliver_seconds = [], []
     try:
@@ -204,7 +270,7 @@ def main() -> None:
             settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = public, private
             deliver = current_app.tasks["push.deliver"]
             for event_id in on_events:
-                round_id = Round.objects.filter(event_id=event_id).values_list("pk", flat=True).get()
+                round_id = Round.objects.filter(event_id=event_id, number=args.round).values_list("pk", flat=True).get()
                 started = time.perf_counter()
                 users = push_services.fan_out("pairings", round_id)
                 for user_id in users:
@@ -227,15 +293,26 @@ def main() -> None:
             "max": round(max(values) * 1000, 1),
         }
 
+    def column(mode: str, key: str) -> list:
+        return [row[key] for row in rows[mode]]
+
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()} {os.cpu_count()} cores, shared",
+        "load_average": [round(v, 1) for v in os.getloadavg()],
         "players": args.players,
+        "round": args.round,
         "runs": args.runs,
-        "pairing_ms_push_on": ms(rows["on"]),
-        "pairing_ms_push_off": ms(rows["off"]),
-        "pairing_on": [round(v * 1000, 1) for v in rows["on"]],
-        "pairing_off": [round(v * 1000, 1) for v in rows["off"]],
+        "pairing_ms_push_on": ms(column("on", "wall")),
+        "pairing_ms_push_off": ms(column("off", "wall")),
+        "pairing_on": [round(v * 1000, 1) for v in column("on", "wall")],
+        "pairing_off": [round(v * 1000, 1) for v in column("off", "wall")],
+        "python_cpu_ms_push_on": ms(column("on", "cpu")),
+        "python_cpu_ms_push_off": ms(column("off", "cpu")),
+        "database_cpu_ms_push_on": ms(column("on", "database_cpu")),
+        "database_cpu_ms_push_off": ms(column("off", "database_cpu")),
+        "queries_push_on": sorted(set(column("on", "queries"))),
+        "queries_push_off": sorted(set(column("off", "queries"))),
     }
     result["push_booking_in_the_answer_ms"] = ms(booking_seconds) if booking_seconds else None
     if fan_out_seconds:
@@ -245,6 +322,8 @@ def main() -> None:
         result["worker_concurrency"] = args.concurrency
     out = ROOT / "bench" / "results"
     name = "push_pairings_deliver" if args.deliver else "push_pairings"
+    if args.label:
+        name = f"{name}_{args.label}"
     (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
     lines = [f"{k}: {v}" for k, v in result.items()]
     (out / f"{name}.txt").write_text("\n".join(lines) + "\n")
