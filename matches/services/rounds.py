@@ -221,10 +221,11 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
 
 
 def _mail_on_commit(round_id: int, what: str) -> None:
-    """The players who asked for mail hear of it (accounts), once the round is committed."""
-    from accounts.services.round_mail import mail_round  # local: accounts reads matches' models
+    """The players who asked for mail hear of it (accounts: a task booked once the round is
+    committed)."""
+    from accounts.services.round_mail import mail_round_on_commit  # local: accounts reads matches' models
 
-    transaction.on_commit(lambda: mail_round(round_id, what))
+    mail_round_on_commit(round_id, what)
 
 
 def _pair_swiss(round_obj: Round, players: list, active: list[int], offset: int) -> tuple[list, list[Match]]:

@@ -15,6 +15,18 @@ from tests.matches.conftest import T0, Tournament
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def eager_celery():
+    """The mail is a task booked after the commit: it runs in the caller here (no worker), as in
+    the embedded site, whatever broker the environment names."""
+    from draftsite.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield app
+    app.conf.task_always_eager = before
+
+
 @pytest.fixture
 def world(db):
     t = Tournament()
@@ -57,3 +69,35 @@ def test_nothing_is_mailed_before_the_commit_or_for_a_refused_pairing(world, dja
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(ConflictError):
         world.pair()  # round 1 is not finished: refused, rolled back
     assert mail.outbox == []
+
+
+def test_the_mail_is_a_task_booked_after_the_commit_not_sent_in_the_answer(
+    world, django_capture_on_commit_callbacks, monkeypatch
+):
+    """1,000 opted-in players' mail took 11 s of the pairing's answer when it was sent there."""
+    from celery import current_app
+
+    booked = []
+    monkeypatch.setattr(current_app.tasks["accounts.mail_round"], "delay", lambda *args: booked.append(args))
+    with django_capture_on_commit_callbacks(execute=False) as pending:
+        round_obj = world.pair()
+    assert booked == [] and pending
+    for callback in pending:
+        callback()
+    assert booked == [(round_obj.pk, "pairings")]
+    assert mail.outbox == []  # the worker sends it, not the answer
+
+
+def test_a_broker_that_is_down_costs_the_mail_not_the_pairing(
+    world, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    from celery import current_app
+
+    def refuse(*args):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(current_app.tasks["accounts.mail_round"], "delay", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_obj = world.pair()
+    assert round_obj.matches.count() == 4 and mail.outbox == []
+    assert "could not book the pairings mail" in caplog.text
