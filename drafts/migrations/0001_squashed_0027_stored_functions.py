@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import drafts.extensions
+import drafts.migration_operations
 
 # 0001: the role groups.
 ROLE_GROUPS = ("organiser", "head judge", "judge", "player")
@@ -791,206 +792,198 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.CreateModel(
-            name='Event',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('date', models.DateField()),
-                ('enforcement_level', models.CharField(choices=[('regular', 'Regular'), ('competitive', 'Competitive'), ('professional', 'Professional')], default='regular', max_length=12)),
-                ('draft_format', models.CharField(choices=[('booster', 'Set booster draft'), ('cube', 'Cube draft'), ('paper', 'Paper booster draft'), ('sealed', 'Sealed'), ('paper_sealed', 'Paper sealed with pool registration')], default='booster', max_length=16)),
-                ('set_codes', models.JSONField(blank=True, default=list)),
-                ('cube_card_ids', models.JSONField(blank=True, default=list)),
-                ('pack_size', models.PositiveSmallIntegerField(default=15)),
-                ('pick_timer', models.BooleanField(default=True)),
-                ('deck_building_minutes', models.PositiveSmallIntegerField(default=25)),
-                ('decklists_published', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('deck_format', models.CharField(choices=[('limited', 'Limited (draft or sealed)'), ('constructed', 'Constructed'), ('commander', 'Commander')], default='limited', max_length=12)),
-                ('decklist_deadline', models.DateTimeField(blank=True, null=True)),
-                ('booster_kinds', models.JSONField(blank=True, default=list)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='created_events', to=settings.AUTH_USER_MODEL)),
-            ],
-            options={
-                'ordering': ['-date', 'name'],
-            },
-        ),
-        migrations.CreateModel(
-            name='EventLogEntry',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField()),
-                ('action', models.CharField(max_length=40)),
-                ('details', models.JSONField(blank=True, default=dict)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='drafts.event')),
-            ],
-            options={
-                'ordering': ['event_id', 'at', 'pk'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Pod',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('seed', models.BigIntegerField()),
-                ('state', models.CharField(choices=[('not_started', 'Not started'), ('drafting', 'Drafting'), ('paused', 'Paused'), ('reviewing', 'Reviewing between rounds'), ('deck_building', 'Deck building'), ('done', 'Done')], default='not_started', max_length=16)),
-                ('paused_from', models.CharField(blank=True, choices=[('not_started', 'Not started'), ('drafting', 'Drafting'), ('paused', 'Paused'), ('reviewing', 'Reviewing between rounds'), ('deck_building', 'Deck building'), ('done', 'Done')], max_length=16)),
-                ('paused_remaining_ms', models.BigIntegerField(blank=True, null=True)),
-                ('round', models.PositiveSmallIntegerField(default=0)),
-                ('review_deadline', models.DateTimeField(blank=True, null=True)),
-                ('deck_building_deadline', models.DateTimeField(blank=True, null=True)),
-                ('queue_seq', models.BigIntegerField(default=0)),
-                ('version', models.BigIntegerField(default=0)),
-                ('spectator_token', models.CharField(blank=True, max_length=40)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('logs_public', models.BooleanField(default=False)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pods', to='drafts.event')),
-            ],
-            options={
-                'ordering': ['event_id', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'number'), name='pod_unique_number')],
-            },
-        ),
-        migrations.CreateModel(
-            name='PodLogEntry',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField()),
-                ('action', models.CharField(choices=drafts.extensions.log_action_choices, max_length=40)),
-                ('details', models.JSONField(blank=True, default=dict)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('pod', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='drafts.pod')),
-            ],
-            options={
-                'ordering': ['pod_id', 'at', 'pk'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Registration',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('share_pick_data', models.BooleanField(default=False)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='drafts.event')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='registrations', to=settings.AUTH_USER_MODEL)),
-            ],
-            options={
-                'ordering': ['event_id', 'name'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('event', 'user'), name='registration_unique_user'), models.UniqueConstraint(fields=('event', 'name'), name='registration_unique_name')],
-            },
-        ),
-        migrations.CreateModel(
-            name='Seat',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('is_automatic', models.BooleanField(default=False)),
-                ('ready', models.BooleanField(default=False)),
-                ('last_pick_at', models.DateTimeField(blank=True, null=True)),
-                ('pile_cover', models.CharField(blank=True, max_length=20)),
-                ('pile_ids', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), blank=True, default=list, size=None)),
-                ('pod', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='drafts.pod')),
-                ('registration', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='drafts.registration')),
-            ],
-            options={
-                'ordering': ['pod_id', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('pod', 'position'), name='seat_unique_position'), models.UniqueConstraint(condition=models.Q(('registration__isnull', False)), fields=('registration',), name='seat_unique_registration')],
-            },
-        ),
-        migrations.CreateModel(
-            name='Pack',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField()),
-                ('queue_seq', models.BigIntegerField(default=0)),
-                ('arrived_at', models.DateTimeField(blank=True, null=True)),
-                ('initial_size', models.PositiveSmallIntegerField()),
-                ('picks_made', models.PositiveSmallIntegerField(default=0)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('remaining_ms', models.BigIntegerField(blank=True, null=True)),
-                ('removed', models.JSONField(blank=True, default=list)),
-                ('card_ids', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), blank=True, default=list, size=None)),
-                ('pod', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='packs', to='drafts.pod')),
-                ('holder', models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='held_packs', to='drafts.seat')),
-                ('opener', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='opened_packs', to='drafts.seat')),
-            ],
-            options={
-                'ordering': ['pod_id', 'round', 'opener__position'],
-                'indexes': [models.Index(condition=models.Q(('holder__isnull', False)), fields=['holder', 'queue_seq'], name='pack_queue')],
-                'constraints': [models.UniqueConstraint(fields=('pod', 'round', 'opener'), name='pack_unique_opener')],
-            },
-        ),
-        migrations.CreateModel(
-            name='DraftCard',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slot', models.PositiveSmallIntegerField(default=0)),
-                ('is_dfc', models.BooleanField(default=False)),
-                ('rarity', models.CharField(blank=True, max_length=10)),
-                ('foil', models.BooleanField(default=False)),
-                ('pack_slot', models.CharField(blank=True, default='', max_length=40)),
-                ('card', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='cards.card')),
-                ('printing', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='cards.printing')),
-                ('opened_in', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='opened_cards', to='drafts.pack')),
-                ('pod', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='cards', to='drafts.pod')),
-            ],
-            options={
-                'ordering': ['pod_id', 'pk'],
-                'indexes': [models.Index(fields=['pod', 'is_dfc'], name='drafts_draf_pod_id_d0d568_idx')],
-            },
-        ),
-        migrations.CreateModel(
-            name='Pick',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField()),
-                ('pick_number', models.PositiveSmallIntegerField()),
-                ('kind', models.CharField(choices=[('manual', 'Picked by the player'), ('timeout', 'Picked automatically when the timer ran out'), ('automatic', 'Picked by an automatic drafter'), ('last_card', 'Last card of the pack, passed automatically')], default='manual', max_length=10)),
-                ('made_at', models.DateTimeField()),
-                ('pack_contents', models.JSONField(default=list)),
-                ('draft_card', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='pick', to='drafts.draftcard')),
-                ('made_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('pack', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='picks', to='drafts.pack')),
-                ('seat', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='picks', to='drafts.seat')),
-            ],
-            options={
-                'ordering': ['seat_id', 'round', 'pick_number'],
-                'constraints': [models.UniqueConstraint(fields=('seat', 'round', 'pick_number'), name='pick_unique_seat_round_number'), models.UniqueConstraint(fields=('pack', 'pick_number'), name='pick_unique_pack_number')],
-            },
-        ),
-        migrations.CreateModel(
-            name='StaffInvitation',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('organiser', 'Organiser'), ('head_judge', 'Head judge'), ('judge', 'Judge')], max_length=12)),
-                ('token', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField()),
-                ('expires_at', models.DateTimeField()),
-                ('accepted_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('accepted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff_invitations', to='drafts.event')),
-            ],
-            options={
-                'ordering': ['event_id', '-created_at', '-pk'],
-            },
-        ),
-        migrations.CreateModel(
-            name='EventStaff',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('organiser', 'Organiser'), ('head_judge', 'Head judge'), ('judge', 'Judge')], max_length=12)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff', to='drafts.event')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='event_roles', to=settings.AUTH_USER_MODEL)),
-            ],
-            options={
-                'constraints': [models.UniqueConstraint(fields=('event', 'user', 'role'), name='eventstaff_unique')],
-            },
+        drafts.migration_operations.CreateModels(
+            operations=[migrations.CreateModel(
+                name='Event',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('name', models.CharField(max_length=200)),
+                    ('date', models.DateField()),
+                    ('enforcement_level', models.CharField(choices=[('regular', 'Regular'), ('competitive', 'Competitive'), ('professional', 'Professional')], default='regular', max_length=12)),
+                    ('draft_format', models.CharField(choices=[('booster', 'Set booster draft'), ('cube', 'Cube draft'), ('paper', 'Paper booster draft'), ('sealed', 'Sealed'), ('paper_sealed', 'Paper sealed with pool registration')], default='booster', max_length=16)),
+                    ('set_codes', models.JSONField(blank=True, default=list)),
+                    ('cube_card_ids', models.JSONField(blank=True, default=list)),
+                    ('pack_size', models.PositiveSmallIntegerField(default=15)),
+                    ('pick_timer', models.BooleanField(default=True)),
+                    ('deck_building_minutes', models.PositiveSmallIntegerField(default=25)),
+                    ('decklists_published', models.BooleanField(default=False)),
+                    ('created_at', models.DateTimeField(auto_now_add=True)),
+                    ('deck_format', models.CharField(choices=[('limited', 'Limited (draft or sealed)'), ('constructed', 'Constructed'), ('commander', 'Commander')], default='limited', max_length=12)),
+                    ('decklist_deadline', models.DateTimeField(blank=True, null=True)),
+                    ('booster_kinds', models.JSONField(blank=True, default=list)),
+                    ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='created_events', to=settings.AUTH_USER_MODEL)),
+                ],
+                options={
+                    'ordering': ['-date', 'name'],
+                },
+            ), migrations.CreateModel(
+                name='EventLogEntry',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('at', models.DateTimeField()),
+                    ('action', models.CharField(max_length=40)),
+                    ('details', models.JSONField(blank=True, default=dict)),
+                    ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                    ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='drafts.event')),
+                ],
+                options={
+                    'ordering': ['event_id', 'at', 'pk'],
+                },
+            ), migrations.CreateModel(
+                name='Pod',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('number', models.PositiveSmallIntegerField()),
+                    ('seed', models.BigIntegerField()),
+                    ('state', models.CharField(choices=[('not_started', 'Not started'), ('drafting', 'Drafting'), ('paused', 'Paused'), ('reviewing', 'Reviewing between rounds'), ('deck_building', 'Deck building'), ('done', 'Done')], default='not_started', max_length=16)),
+                    ('paused_from', models.CharField(blank=True, choices=[('not_started', 'Not started'), ('drafting', 'Drafting'), ('paused', 'Paused'), ('reviewing', 'Reviewing between rounds'), ('deck_building', 'Deck building'), ('done', 'Done')], max_length=16)),
+                    ('paused_remaining_ms', models.BigIntegerField(blank=True, null=True)),
+                    ('round', models.PositiveSmallIntegerField(default=0)),
+                    ('review_deadline', models.DateTimeField(blank=True, null=True)),
+                    ('deck_building_deadline', models.DateTimeField(blank=True, null=True)),
+                    ('queue_seq', models.BigIntegerField(default=0)),
+                    ('version', models.BigIntegerField(default=0)),
+                    ('spectator_token', models.CharField(blank=True, max_length=40)),
+                    ('started_at', models.DateTimeField(blank=True, null=True)),
+                    ('finished_at', models.DateTimeField(blank=True, null=True)),
+                    ('logs_public', models.BooleanField(default=False)),
+                    ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pods', to='drafts.event')),
+                ],
+                options={
+                    'ordering': ['event_id', 'number'],
+                    'constraints': [models.UniqueConstraint(fields=('event', 'number'), name='pod_unique_number')],
+                },
+            ), migrations.CreateModel(
+                name='PodLogEntry',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('at', models.DateTimeField()),
+                    ('action', models.CharField(choices=drafts.extensions.log_action_choices, max_length=40)),
+                    ('details', models.JSONField(blank=True, default=dict)),
+                    ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                    ('pod', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='drafts.pod')),
+                ],
+                options={
+                    'ordering': ['pod_id', 'at', 'pk'],
+                },
+            ), migrations.CreateModel(
+                name='Registration',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('name', models.CharField(max_length=100)),
+                    ('created_at', models.DateTimeField(auto_now_add=True)),
+                    ('share_pick_data', models.BooleanField(default=False)),
+                    ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='drafts.event')),
+                    ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='registrations', to=settings.AUTH_USER_MODEL)),
+                ],
+                options={
+                    'ordering': ['event_id', 'name'],
+                    'constraints': [models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('event', 'user'), name='registration_unique_user'), models.UniqueConstraint(fields=('event', 'name'), name='registration_unique_name')],
+                },
+            ), migrations.CreateModel(
+                name='Seat',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('position', models.PositiveSmallIntegerField()),
+                    ('is_automatic', models.BooleanField(default=False)),
+                    ('ready', models.BooleanField(default=False)),
+                    ('last_pick_at', models.DateTimeField(blank=True, null=True)),
+                    ('pile_cover', models.CharField(blank=True, max_length=20)),
+                    ('pile_ids', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), blank=True, default=list, size=None)),
+                    ('pod', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='drafts.pod')),
+                    ('registration', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='drafts.registration')),
+                ],
+                options={
+                    'ordering': ['pod_id', 'position'],
+                    'constraints': [models.UniqueConstraint(fields=('pod', 'position'), name='seat_unique_position'), models.UniqueConstraint(condition=models.Q(('registration__isnull', False)), fields=('registration',), name='seat_unique_registration')],
+                },
+            ), migrations.CreateModel(
+                name='Pack',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('round', models.PositiveSmallIntegerField()),
+                    ('queue_seq', models.BigIntegerField(default=0)),
+                    ('arrived_at', models.DateTimeField(blank=True, null=True)),
+                    ('initial_size', models.PositiveSmallIntegerField()),
+                    ('picks_made', models.PositiveSmallIntegerField(default=0)),
+                    ('deadline', models.DateTimeField(blank=True, null=True)),
+                    ('remaining_ms', models.BigIntegerField(blank=True, null=True)),
+                    ('removed', models.JSONField(blank=True, default=list)),
+                    ('card_ids', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), blank=True, default=list, size=None)),
+                    ('pod', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='packs', to='drafts.pod')),
+                    ('holder', models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='held_packs', to='drafts.seat')),
+                    ('opener', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='opened_packs', to='drafts.seat')),
+                ],
+                options={
+                    'ordering': ['pod_id', 'round', 'opener__position'],
+                    'indexes': [models.Index(condition=models.Q(('holder__isnull', False)), fields=['holder', 'queue_seq'], name='pack_queue')],
+                    'constraints': [models.UniqueConstraint(fields=('pod', 'round', 'opener'), name='pack_unique_opener')],
+                },
+            ), migrations.CreateModel(
+                name='DraftCard',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('slot', models.PositiveSmallIntegerField(default=0)),
+                    ('is_dfc', models.BooleanField(default=False)),
+                    ('rarity', models.CharField(blank=True, max_length=10)),
+                    ('foil', models.BooleanField(default=False)),
+                    ('pack_slot', models.CharField(blank=True, default='', max_length=40)),
+                    ('card', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='cards.card')),
+                    ('printing', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='cards.printing')),
+                    ('opened_in', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='opened_cards', to='drafts.pack')),
+                    ('pod', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='cards', to='drafts.pod')),
+                ],
+                options={
+                    'ordering': ['pod_id', 'pk'],
+                    'indexes': [models.Index(fields=['pod', 'is_dfc'], name='drafts_draf_pod_id_d0d568_idx')],
+                },
+            ), migrations.CreateModel(
+                name='Pick',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('round', models.PositiveSmallIntegerField()),
+                    ('pick_number', models.PositiveSmallIntegerField()),
+                    ('kind', models.CharField(choices=[('manual', 'Picked by the player'), ('timeout', 'Picked automatically when the timer ran out'), ('automatic', 'Picked by an automatic drafter'), ('last_card', 'Last card of the pack, passed automatically')], default='manual', max_length=10)),
+                    ('made_at', models.DateTimeField()),
+                    ('pack_contents', models.JSONField(default=list)),
+                    ('draft_card', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='pick', to='drafts.draftcard')),
+                    ('made_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                    ('pack', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='picks', to='drafts.pack')),
+                    ('seat', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='picks', to='drafts.seat')),
+                ],
+                options={
+                    'ordering': ['seat_id', 'round', 'pick_number'],
+                    'constraints': [models.UniqueConstraint(fields=('seat', 'round', 'pick_number'), name='pick_unique_seat_round_number'), models.UniqueConstraint(fields=('pack', 'pick_number'), name='pick_unique_pack_number')],
+                },
+            ), migrations.CreateModel(
+                name='StaffInvitation',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('role', models.CharField(choices=[('organiser', 'Organiser'), ('head_judge', 'Head judge'), ('judge', 'Judge')], max_length=12)),
+                    ('token', models.CharField(max_length=64, unique=True)),
+                    ('created_at', models.DateTimeField()),
+                    ('expires_at', models.DateTimeField()),
+                    ('accepted_at', models.DateTimeField(blank=True, null=True)),
+                    ('revoked_at', models.DateTimeField(blank=True, null=True)),
+                    ('accepted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                    ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                    ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff_invitations', to='drafts.event')),
+                ],
+                options={
+                    'ordering': ['event_id', '-created_at', '-pk'],
+                },
+            ), migrations.CreateModel(
+                name='EventStaff',
+                fields=[
+                    ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                    ('role', models.CharField(choices=[('organiser', 'Organiser'), ('head_judge', 'Head judge'), ('judge', 'Judge')], max_length=12)),
+                    ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff', to='drafts.event')),
+                    ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='event_roles', to=settings.AUTH_USER_MODEL)),
+                ],
+                options={
+                    'constraints': [models.UniqueConstraint(fields=('event', 'user', 'role'), name='eventstaff_unique')],
+                },
+            )],
         ),
         # SQL, not RunPython: a RunPython renders every model's state again (seconds on a fresh
         # database), and none of these needs a model.
