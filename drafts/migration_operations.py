@@ -32,6 +32,11 @@ class CreateModels(Operation):
     def state_forwards(self, app_label, state):
         keys = []
         for operation in self.operations:
+            if (app_label, operation.name_lower) in state.models:
+                # Only when Django goes back to a migration a squash replaced: it then builds the
+                # state from a graph that holds both the squash and the migrations it replaced,
+                # and the squash's models must not overwrite theirs midway.
+                continue
             model = ModelState(
                 app_label,
                 operation.name,
