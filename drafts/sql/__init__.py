@@ -8,8 +8,10 @@ order they are created.
 
 A migration applies what was rendered when it was written, and embeds it (``SQL_FUNCTIONS``):
 history stays as it ran. When a constant or a file changes, ``python -m drafts.sql migration``
-writes the next migration; until it exists, ``tests/drafts/test_pick_function_migrations.py``
-fails (the latest migration's functions differ from the files).
+writes the next migration, which embeds the functions that changed only (and their previous
+text, ``PREVIOUS_FUNCTIONS``, for its way back); until it exists,
+``tests/drafts/test_pick_function_migrations.py`` fails (what the migrations leave differs from
+the files).
 """
 
 from __future__ import annotations

@@ -1,9 +1,14 @@
-"""Writes the migration that applies the stored functions as ``drafts/sql`` renders them now.
+"""Writes the migration that applies the stored functions that changed since the last one.
 
 Run ``python -m drafts.sql migration`` after changing a file here or a constant they use
-(``drafts.core.timing``, ``drafts.core.autopick``, the enums of ``drafts.models``). The migration embeds
-the rendered SQL, so it applies the same text whenever it runs (history does not move with the
-files); its way back applies the previous one's.
+(``drafts.core.timing``, ``drafts.core.autopick``, the enums of ``drafts.models``). The migration
+embeds the rendered SQL of the functions whose text changed, and nothing of the others, so it
+applies the same text whenever it runs (history does not move with the files); it also embeds
+the text those functions had before it, which its way back applies.
+
+What the migrations leave is composed in order: a migration without ``PREVIOUS_FUNCTIONS``
+(0011-0027 and the squash, which embed every function) sets all of them; one with it changes
+only the functions it names (``None``: dropped).
 """
 
 from __future__ import annotations
@@ -21,6 +26,18 @@ PACKAGE = "drafts.migrations"
 # once written).
 APPLY = '''
 
+def drop(cursor, name, keep=None):
+    """Drop every overload of the function ``name`` but the one whose body is ``keep``."""
+    cursor.execute(
+        "SELECT p.oid::regprocedure::text, p.prosrc FROM pg_proc p "
+        "WHERE p.proname = %s AND p.pronamespace = current_schema()::regnamespace",
+        [name],
+    )
+    for signature, body in cursor.fetchall():
+        if body != keep:
+            cursor.execute(f"DROP FUNCTION {signature}")
+
+
 def create(schema_editor, name, text):
     """Create or replace one function. CREATE OR REPLACE cannot change a function's result
     type (SQLSTATE 42P13): such a function is dropped first, in the migration's transaction."""
@@ -31,76 +48,56 @@ def create(schema_editor, name, text):
         if getattr(error.__cause__, "sqlstate", None) != "42P13":
             raise
         with schema_editor.connection.cursor() as cursor:
+            drop(cursor, name)
+        schema_editor.execute(text, params=None)
+
+
+def apply(schema_editor, functions):
+    """Create or replace each function (``None``: drop it), drop its other overloads (arguments
+    that changed), and leave the digest of its SQL in its comment (``drafts.sql.comment``)."""
+    for name, text in functions.items():
+        if text is not None:
+            create(schema_editor, name, text)
+    with schema_editor.connection.cursor() as cursor:
+        for name, text in functions.items():
+            if text is None:
+                drop(cursor, name)
+                continue
+            drop(cursor, name, keep=text.split("$$")[1])
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             cursor.execute(
                 "SELECT p.oid::regprocedure::text FROM pg_proc p "
                 "WHERE p.proname = %s AND p.pronamespace = current_schema()::regnamespace",
                 [name],
             )
             for (signature,) in cursor.fetchall():
-                cursor.execute(f"DROP FUNCTION {signature}")
-        schema_editor.execute(text, params=None)
-
-
-def apply(schema_editor):
-    """Create or replace each function, drop its other overloads (arguments that changed), and
-    leave the digest of its SQL in its comment (``drafts.sql.comment``)."""
-    for name, text in SQL_FUNCTIONS.items():
-        create(schema_editor, name, text)
-    with schema_editor.connection.cursor() as cursor:
-        for name, text in SQL_FUNCTIONS.items():
-            body = text.split("$$")[1]
-            cursor.execute(
-                "SELECT p.oid::regprocedure::text, p.prosrc = %s FROM pg_proc p "
-                "WHERE p.proname = %s AND p.pronamespace = current_schema()::regnamespace",
-                [body, name],
-            )
-            for signature, current in cursor.fetchall():
-                if not current:
-                    cursor.execute(f"DROP FUNCTION {signature}")
-                    continue
-                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
                 cursor.execute(f"COMMENT ON FUNCTION {signature} IS 'drafts/sql/{name}.sql sha256:{digest}'")
 
 
 def forwards(apps, schema_editor):
-    apply(schema_editor)
-'''
+    apply(schema_editor, SQL_FUNCTIONS)
 
-BACKWARDS = '''
 
 def backwards(apps, schema_editor):
-    """The previous migration's functions again (a function it did not have is dropped)."""
-    previous = importlib.import_module(PREVIOUS)
-    with schema_editor.connection.cursor() as cursor:
-        for name in set(SQL_FUNCTIONS) - set(previous.SQL_FUNCTIONS):
-            cursor.execute(
-                "SELECT p.oid::regprocedure::text FROM pg_proc p "
-                "WHERE p.proname = %s AND p.pronamespace = current_schema()::regnamespace",
-                [name],
-            )
-            for (signature,) in cursor.fetchall():
-                cursor.execute(f"DROP FUNCTION {signature}")
-    # A result type this migration changed goes back too (the previous apply cannot change it).
-    for name, text in previous.SQL_FUNCTIONS.items():
-        if SQL_FUNCTIONS.get(name) != text:
-            create(schema_editor, name, text)
-    previous.apply(schema_editor)
+    apply(schema_editor, PREVIOUS_FUNCTIONS)
 '''
 
 MIGRATION = '''\
 """{doc}"""
 
 import hashlib
-import importlib
 
 from django.db import DatabaseError, migrations, transaction
 
-PREVIOUS = {previous!r}
-
 # Written by ``python -m drafts.sql migration`` from drafts/sql/*.sql: do not edit by hand.
+# Only the functions this migration changes: their text now (None: dropped)...
 SQL_FUNCTIONS = {{
 {functions}}}
-{apply}{backwards}
+
+# ... and before it (None: it did not exist), which the way back applies.
+PREVIOUS_FUNCTIONS = {{
+{previous}}}
+{apply}
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -119,44 +116,75 @@ def names() -> list[str]:
 
 
 def latest_functions() -> tuple[str, dict[str, str]]:
-    """The latest migration that embeds the functions: its name and ``SQL_FUNCTIONS``."""
-    for name in reversed(names()):
+    """The functions as the drafts migrations leave them, in creation order, and the name of the
+    latest migration that changes any."""
+    latest = None
+    functions: dict[str, str] = {}
+    for name in names():
         module = importlib.import_module(f"{PACKAGE}.{name}")
-        functions = getattr(module, "SQL_FUNCTIONS", None)
-        if functions is not None:
-            return name, functions
-    raise LookupError("no migration embeds the stored functions")
+        embedded = getattr(module, "SQL_FUNCTIONS", None)
+        if embedded is None:
+            continue
+        latest = name
+        if getattr(module, "PREVIOUS_FUNCTIONS", None) is None:
+            functions = dict(embedded)  # every function (0011-0027, the squash)
+            continue
+        for function, text in embedded.items():
+            if text is None:
+                functions.pop(function, None)
+            else:
+                functions[function] = text
+    if latest is None:
+        raise LookupError("no migration embeds the stored functions")
+    order = {function: n for n, function in enumerate(sql.FUNCTIONS)}
+    return latest, dict(sorted(functions.items(), key=lambda item: order.get(item[0], len(order))))
 
 
-def source(functions: dict[str, str], *, dependency: str, previous: str, doc: str) -> str:
-    entries = []
+def changes(rendered: dict[str, str], embedded: dict[str, str]) -> tuple[dict[str, str | None], dict[str, str | None]]:
+    """What a migration from ``embedded`` to ``rendered`` embeds: the changed functions' new text
+    (``None``: dropped) and their previous text (``None``: new), in creation order."""
+    functions: dict[str, str | None] = {name: text for name, text in rendered.items() if embedded.get(name) != text}
+    functions.update((name, None) for name in embedded if name not in rendered)
+    return functions, {name: embedded.get(name) for name in functions}
+
+
+def entries(functions: dict[str, str | None]) -> str:
+    lines = []
     for name, text in functions.items():
-        if '"""' in text or text.count("$$") != 2:
+        if text is None:
+            lines.append(f"    {name!r}: None,\n")
+            continue
+        if '"""' in text or text.count("$$") != 2 or text.endswith("\\"):
             raise ValueError(f"{name}.sql: one $$ body and no triple quotes, please")
-        entries.append(f'    {name!r}: r"""{text}""",\n')
+        lines.append(f'    {name!r}: r"""{text}""",\n')
+    return "".join(lines)
+
+
+def source(functions: dict[str, str | None], previous: dict[str, str | None], *, dependency: str, doc: str) -> str:
+    """A migration's source that applies ``functions`` and, backwards, ``previous``."""
+    if set(functions) != set(previous):
+        raise ValueError("the way back names the same functions as the way forward")
     return MIGRATION.format(
         doc=doc,
-        previous=previous,
-        functions="".join(entries),
+        functions=entries(functions),
+        previous=entries(previous),
         apply=APPLY,
-        backwards=BACKWARDS,
         dependency=dependency,
     )
 
 
 def write(slug: str = "stored_functions") -> Path | None:
-    """Write the next migration if the render differs from the latest one's; its path."""
-    previous, embedded = latest_functions()
-    rendered = sql.render_all()
-    if rendered == embedded:
+    """Write the next migration if the render differs from what the migrations leave; its path."""
+    _latest, embedded = latest_functions()
+    functions, previous = changes(sql.render_all(), embedded)
+    if not functions:
         return None
     all_names = names()
     number = int(all_names[-1][:4]) + 1
-    changed = sorted(name for name in rendered if embedded.get(name) != rendered[name])
-    doc = "The stored functions as drafts/sql renders them: " + ", ".join(changed) + " changed."
+    changed = [name for name, text in functions.items() if text is not None]
+    dropped = [name for name, text in functions.items() if text is None]
+    doc = "The stored functions that drafts/sql renders differently: " + ", ".join(changed) + " changed"
+    doc += "; " + ", ".join(dropped) + " dropped." if dropped else "."
     target = MIGRATIONS / f"{number:04d}_{slug}.py"
-    target.write_text(
-        source(rendered, dependency=all_names[-1], previous=f"{PACKAGE}.{previous}", doc=doc),
-        encoding="utf-8",
-    )
+    target.write_text(source(functions, previous, dependency=all_names[-1], doc=doc), encoding="utf-8")
     return target

@@ -47,9 +47,20 @@ def language() -> str:
         return cursor.fetchone()[0]
 
 
+SQUASH = ("drafts", "0001_squashed_0027_stored_functions")
+
+
 def migrate(target: tuple[str, str]) -> None:
+    """To a migration the squash replaced, Django's way: it reads the graph without the squash."""
     executor = MigrationExecutor(connection)
     executor.migrate([target])
+
+
+def migrate_to_latest() -> None:
+    """Every app's newest migration, as the graph has it now: from a migration the squash
+    replaced, the rest of the chain it replaced (the squash counts as applied at its end)."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def definitions(cursor, schema: str) -> dict[str, str]:
@@ -131,16 +142,80 @@ def test_a_changed_constant_changes_the_rendered_sql_and_calls_for_a_migration(m
     assert after != embedded  # what test_the_latest_migration_applies_what_the_files_render sees
 
 
-def test_the_generated_migration_embeds_the_render(monkeypatch):
+def test_the_generated_migration_embeds_only_the_functions_that_changed(monkeypatch):
+    _name, embedded = sql_migration.latest_functions()
     monkeypatch.setitem(timing.REVIEW_SECONDS, 2, 120)
     rendered = sql.render_all()
-    source = sql_migration.source(
-        rendered, dependency="0011_stored_functions", previous="drafts.migrations.0011_stored_functions", doc="x"
-    )
+    functions, previous = sql_migration.changes(rendered, embedded)
+    assert list(functions) == ["drafts_review_seconds"]  # drafts_settle_pod calls it, unchanged
+    assert functions["drafts_review_seconds"] == rendered["drafts_review_seconds"]
+    assert previous == {"drafts_review_seconds": embedded["drafts_review_seconds"]}
+    source = sql_migration.source(functions, previous, dependency="0027_stored_functions", doc="x")
     namespace: dict = {}
     exec(compile(source, "generated_migration.py", "exec"), namespace)
-    assert namespace["SQL_FUNCTIONS"] == rendered
-    assert namespace["Migration"].dependencies == [("drafts", "0011_stored_functions")]
+    assert namespace["SQL_FUNCTIONS"] == functions
+    assert namespace["PREVIOUS_FUNCTIONS"] == previous
+    assert namespace["Migration"].dependencies == [("drafts", "0027_stored_functions")]
+    assert "drafts_pick(" not in source  # an unchanged function's text is not in it
+
+
+def test_a_new_and_a_dropped_function_are_embedded_with_none_on_the_other_side():
+    functions, previous = sql_migration.changes({"a": "A2", "b": "B", "new": "N"}, {"a": "A1", "b": "B", "gone": "G"})
+    assert functions == {"a": "A2", "new": "N", "gone": None}
+    assert previous == {"a": "A1", "new": None, "gone": "G"}
+
+
+def test_write_writes_a_migration_of_the_changed_functions_only(monkeypatch, tmp_path):
+    name, embedded = sql_migration.latest_functions()
+    assert sql_migration.write() is None  # the files render what the migrations left
+    names = sql_migration.names()
+    monkeypatch.setattr(sql_migration, "names", lambda: names)
+    monkeypatch.setattr(sql_migration, "MIGRATIONS", tmp_path)
+    monkeypatch.setitem(autopick.RARITY_RANK, "special", 0)
+    target = sql_migration.write()
+    assert target == tmp_path / f"{int(names[-1][:4]) + 1:04d}_stored_functions.py"
+    namespace: dict = {}
+    exec(compile(target.read_text(encoding="utf-8"), str(target), "exec"), namespace)
+    assert list(namespace["SQL_FUNCTIONS"]) == ["drafts_automatic_card"]
+    assert namespace["PREVIOUS_FUNCTIONS"] == {"drafts_automatic_card": embedded["drafts_automatic_card"]}
+    assert namespace["Migration"].dependencies == [("drafts", names[-1])]
+
+
+def generated(functions: dict, previous: dict) -> dict:
+    namespace: dict = {}
+    source = sql_migration.source(functions, previous, dependency="0027_stored_functions", doc="x")
+    exec(compile(source, "generated_migration.py", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.django_db
+def test_a_generated_migration_applies_its_functions_and_its_way_back_restores_them(monkeypatch):
+    """Forwards: the changed functions' new text, a new function created, a result type changed
+    (dropped and created: CREATE OR REPLACE cannot); backwards: the previous text of just those."""
+    _name, embedded = sql_migration.latest_functions()
+    monkeypatch.setitem(timing.REVIEW_SECONDS, 1, 75)
+    changed = sql.render_all()["drafts_review_seconds"]
+    widened = embedded["drafts_pick_seconds"].replace("RETURNS integer", "RETURNS bigint", 1)
+    new = "CREATE OR REPLACE FUNCTION drafts_zz_new() RETURNS integer LANGUAGE sql AS $$ SELECT 7 $$;\n"
+    functions = {"drafts_pick_seconds": widened, "drafts_review_seconds": changed, "drafts_zz_new": new}
+    previous = {name: embedded.get(name) for name in functions}
+    module = generated(functions, previous)
+    with connection.schema_editor() as editor:
+        module["forwards"](None, editor)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT drafts_review_seconds(1), drafts_zz_new()")
+        assert cursor.fetchone() == (75, 7)
+        assert comments(cursor)["drafts_zz_new"] == sql.comment("drafts_zz_new", new)
+        assert comments(cursor)["drafts_review_seconds"] == sql.comment("drafts_review_seconds", changed)
+    assert result_type("drafts_pick_seconds") == "bigint"
+    with connection.schema_editor() as editor:
+        module["backwards"](None, editor)
+    assert result_type("drafts_pick_seconds") == "integer"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_proc WHERE proname = 'drafts_zz_new'")
+        assert cursor.fetchone() == (0,)
+    monkeypatch.undo()
+    database_matches_files()  # every function as the migrations left it, comments included
 
 
 def test_an_unknown_placeholder_is_an_error(tmp_path, monkeypatch):
@@ -162,9 +237,8 @@ def test_the_database_functions_are_the_rendered_files():
 def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players, cube_names):
     pod = make_pod(organiser, players, cube_names)
     seat_ids = list(Seat.objects.filter(pod=pod).order_by("position").values_list("pk", flat=True))
-    # Every app's newest migration: going back in drafts also unapplies the apps that depend
-    # on it (accounts, judge calls), which the tests after this one need again.
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    # Going back in drafts also unapplies the apps that depend on it (accounts, judge calls),
+    # which the tests after this one need again: migrate_to_latest.
     now = queues(seat_ids)
     assert language() == "plpgsql"  # planned once per connection (0009)
     assert (result_type("drafts_seat_queue"), result_type("drafts_pick")) == ("json", "json")  # 0023
@@ -184,7 +258,7 @@ def test_the_seat_queue_answers_the_same_as_plpgsql_and_back(organiser, players,
         assert language() == "sql"
         assert queues(seat_ids) == now
     finally:
-        MigrationExecutor(connection).migrate(latest)
+        migrate_to_latest()
     assert language() == "plpgsql"
     assert (result_type("drafts_seat_queue"), result_type("drafts_pick")) == ("json", "json")
     assert queues(seat_ids) == now
@@ -210,8 +284,6 @@ def test_where_each_card_is_survives_the_move_to_arrays_and_back(organiser, play
     packs = dict(Pack.objects.filter(pod=pod).values_list("pk", "card_ids"))
     piles = dict(Seat.objects.filter(pod=pod).values_list("pk", "pile_ids"))
     assert all(len(pile) == 2 for pile in piles.values())
-    # Every app's leaf: going back unapplies the migrations of other apps that depend on drafts.
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
     try:
         migrate(("drafts", "0020_stored_functions"))
         with connection.cursor() as cursor:
@@ -228,9 +300,16 @@ def test_where_each_card_is_survives_the_move_to_arrays_and_back(organiser, play
         }
         assert (in_packs, in_piles) == (packs, piles)
     finally:
-        MigrationExecutor(connection).migrate(latest)
+        migrate_to_latest()
     assert dict(Pack.objects.filter(pod=pod).values_list("pk", "card_ids")) == packs
     assert dict(Seat.objects.filter(pod=pod).values_list("pk", "pile_ids")) == piles
+    # A database at 0020 with a pod in it went on through 0021-0027 and so past the squash:
+    # the graph has the squash again, applied, and nothing left to run.
+    executor = MigrationExecutor(connection)
+    assert SQUASH in executor.loader.applied_migrations
+    assert ("drafts", "0020_stored_functions") not in executor.loader.graph.nodes
+    assert executor.migration_plan(executor.loader.graph.leaf_nodes()) == []
+    database_matches_files()
 
 
 @pytest.mark.django_db
