@@ -235,6 +235,9 @@ class Pod(models.Model):
 
 # What a seat's pile may start with (R17), DFCs beneath it.
 PILE_COVERS = ("", "basic_land", "checklist")
+# The largest pile position a pick or a move may ask for (the API's, the forms', the socket's):
+# a pile holds at most every card of a pod, well under it.
+MAX_PILE_POSITION = 1000
 
 
 class Seat(models.Model):
