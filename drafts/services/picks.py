@@ -26,16 +26,13 @@ from django.utils.translation import gettext_lazy
 from drafts import error_codes, presence
 from drafts.access import SYSTEM, Permission, access_event, access_seat
 from drafts.locking import lock_pod
-from drafts.models import PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodState, Seat
+from drafts.models import ACTIVE_STATES, PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodState, Seat
 from drafts.queue import queue_payload
 from drafts.services import fastpath
 from drafts.services.changes import after_commit_version, control, grace_cutoff, locked, write
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from push import dispatch as push
-
-ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
-
 
 # --- start -----------------------------------------------------------------------------
 

@@ -69,6 +69,8 @@ CONTROLS = (
 
 # The engine's stored columns, by model: only the functions here write them
 # (``tests/drafts/test_engine_writes.py`` fails on a Python module outside ``drafts/sql`` that does).
+# Not among them: a pod's ``version``, which whatever changes what its pages show moves (an
+# event's settings, the spectator link, a pile's cover: ``drafts.services.changes.write``).
 ENGINE_COLUMNS = {
     "Pod": (
         "state",
@@ -136,7 +138,7 @@ def constants() -> dict[str, str]:
     """Each placeholder's SQL text, from the Python engine's values."""
     from drafts import error_codes, state
     from drafts.core import autopick, timing
-    from drafts.models import DraftFormat, PickKind, PodAction, PodState
+    from drafts.models import ACTIVE_STATES, DraftFormat, PickKind, PodAction, PodState
 
     values: dict[str, str] = {
         "ROUNDS": literal(timing.ROUNDS),
@@ -149,6 +151,7 @@ def constants() -> dict[str, str]:
         "OTHER_RARITY_RANK": literal(autopick.OTHER_RARITY_RANK),
         "FORMAT_PAPER": literal(DraftFormat.PAPER.value),
         "AUTOMATIC_NAME": literal(state.AUTOMATIC_NAME),
+        "ACTIVE_STATES": ", ".join(literal(s.value) for s in ACTIVE_STATES),
     }
     for prefix, choices in (("STATE", PodState), ("KIND", PickKind), ("ACTION", PodAction)):
         for member in choices:

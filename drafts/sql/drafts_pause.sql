@@ -14,7 +14,7 @@ BEGIN
   SELECT p.state, p.review_deadline, p.deck_building_deadline INTO v_pod FROM drafts_pod p WHERE p.id = p_pod;
   IF v_pod.state = {{ STATE_PAUSED }} THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_PAUSED }});
-  ELSIF v_pod.state NOT IN ({{ STATE_DRAFTING }}, {{ STATE_REVIEWING }}, {{ STATE_DECK_BUILDING }}) THEN
+  ELSIF v_pod.state NOT IN ({{ ACTIVE_STATES }}) THEN
     RETURN jsonb_build_object('status', 'refused', 'code', {{ REFUSED_POD_NOT_DRAFTING }});
   END IF;
   UPDATE drafts_pack
