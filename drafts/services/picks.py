@@ -5,11 +5,13 @@ two requests racing for the same seat (a double click, two tabs, a timer firing 
 manual pick) are serialised: one wins, the other sees the new state and gets a clean error.
 
 The engine's rules run in the database, each written once (``drafts/sql``): a pick is one
-call of ``drafts_pick``; ``settle`` (``drafts_settle_pod``) is the heartbeat that applies
-everything due at ``now`` in time order: expired pick timers (automatic picks), automatic
-drafters, last cards, round ends, review and deck-building clocks. The organiser's controls
-here change what only they change (opening packs, freezing clocks, seats) and then call the
-same settling; every read of a pod and beat's sweep call it too; it is idempotent.
+call of ``drafts_pick``; ``drafts_settle_pod`` is the heartbeat that applies everything due at
+``now`` in time order: expired pick timers (automatic picks), automatic drafters, last cards,
+round ends, review and deck-building clocks. Each organiser's control (start, pause, resume,
+advance, hand-over) and a pile move is one stored function too, which settles first and then
+changes what only it changes; Python opens the packs, checks the arguments, and builds the
+order and reads the answer through the one pod-write path (``drafts.services.changes``). Every
+read of a pod and beat's sweep settle too; settling is idempotent.
 """
 
 from __future__ import annotations
