@@ -8,7 +8,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards import selectors as card_selectors
-from drafts.models import DRAFTED_FORMATS, DraftFormat, EnforcementLevel, StaffRole
+from drafts.models import DRAFTED_FORMATS, MAX_PILE_POSITION, DraftFormat, EnforcementLevel, StaffRole
 from drafts.services import packs
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 from draftsite.errors import DomainError
@@ -220,7 +220,6 @@ class StaffRoleForm(forms.Form):
 
 
 # Every number is bounded by its column's range (draftsite.bounds): PostgreSQL refuses one past it.
-MAX_PILE_POSITION = 1000  # as the API's and the socket's
 
 
 def _id_field() -> forms.IntegerField:

@@ -192,6 +192,10 @@ class PodState(models.TextChoices):
     DONE = "done", gettext_lazy("Done")
 
 
+# The states of a running pod: what a pause freezes (drafts_pause) and "Pause all" reaches.
+ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
+
+
 def effective_state(state: str, paused_from: str | None) -> str:
     """The state a pod is in, or, while paused, the state it was in (and resumes to)."""
     return paused_from if state == PodState.PAUSED else state
@@ -235,6 +239,9 @@ class Pod(models.Model):
 
 # What a seat's pile may start with (R17), DFCs beneath it.
 PILE_COVERS = ("", "basic_land", "checklist")
+# The largest pile position a pick or a move may ask for (the API's, the forms', the socket's):
+# a pile holds at most every card of a pod, well under it.
+MAX_PILE_POSITION = 1000
 
 
 class Seat(models.Model):

@@ -4,53 +4,36 @@ At a table the next pack waits face down until the one in front is passed, so a 
 the pack in front of them in full and, of the packs waiting behind it, only how many cards they
 hold and their double-faced cards (open information, R15). Staff see every card.
 
-Both engine paths describe a queue with the same *queue rows* (the shape the fast path's
-``drafts_seat_queue`` returns), so one function renders them for the pick answer, the socket
-pushes and the pages.
+Every path describes a queue with the same *queue rows*, built once, by ``drafts_seat_queue``
+(the pick's answer carries them; ``queue_rows`` asks for them), so one function renders them
+for the pick answer, the socket pushes and the pages.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+
+from django.db import connection
 
 from drafts import cardinfo
 
 
 def queue_rows(seat_id: int) -> list[dict]:
-    """The seat's packs in queue order with their card rows (the ORM twin of the SQL)."""
+    """The seat's packs in queue order with their card rows (``drafts_seat_queue``)."""
     return queue_rows_by_seat([seat_id])[seat_id]
 
 
 def queue_rows_by_seat(seat_ids: list[int]) -> dict[int, list[dict]]:
-    """``queue_rows`` of several seats in two queries (a round start reaches every seat)."""
-    from drafts.models import DraftCard, Pack
-
-    packs = list(
-        Pack.objects.filter(holder_id__in=seat_ids)
-        .order_by("queue_seq")
-        .values("pk", "holder_id", "round", "picks_made", "initial_size", "deadline", "remaining_ms", "card_ids")
-    )
-    rows = {
-        row[0]: row
-        for row in DraftCard.objects.filter(pk__in=[pk for p in packs for pk in p["card_ids"]]).values_list(
-            "pk", "card_id", "printing_id", "rarity", "foil", "is_dfc"
-        )
-    }
-    cards = {p["pk"]: [rows[pk] for pk in p["card_ids"]] for p in packs}
-    queues: dict[int, list[dict]] = {seat_id: [] for seat_id in seat_ids}
-    for p in packs:
-        queues[p["holder_id"]].append(
-            {
-                "pack_id": p["pk"],
-                "round": p["round"],
-                "picks_made": p["picks_made"],
-                "initial_size": p["initial_size"],
-                "deadline": p["deadline"],
-                "remaining_ms": p["remaining_ms"],
-                "cards": cards[p["pk"]],
-            }
-        )
-    return queues
+    """``queue_rows`` of several seats in one call (a round start reaches every seat): the
+    queue's shape is written once, in ``drafts_seat_queue``; deadlines are ISO text."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT drafts_seat_queues(%s::bigint[])", [list(seat_ids)])
+        (answer,) = cursor.fetchone()
+    # psycopg decodes json; a connection told otherwise answers text
+    answer = answer if isinstance(answer, dict) else json.loads(answer)
+    queues = {int(seat_id): rows for seat_id, rows in answer.items()}
+    return {seat_id: queues.get(seat_id, []) for seat_id in seat_ids}
 
 
 def iso(value) -> str | None:

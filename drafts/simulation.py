@@ -80,8 +80,8 @@ def simulate_draft(
     registrations = [
         services.register_player(event_id=event.pk, name=f"Drafter {n}", actor=SYSTEM) for n in range(1, players + 1)
     ]
+    # Drafters without accounts: seated as automatic drafters (``seat_players``, issues 27/28).
     (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in registrations]], actor=SYSTEM)
-    Seat.objects.filter(pod=pod).update(is_automatic=True)
     services.start_pod(pod_id=pod.pk, actor=SYSTEM, now=now)
     clock = now
     for _ in range(20):  # rounds and review clocks: a handful of steps

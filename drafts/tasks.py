@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 
 from celery import shared_task
-from django.conf import settings
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
@@ -40,9 +38,10 @@ def sweep_due_pods() -> int:
 
     from drafts.models import Pack, Pod, PodState
     from drafts.services import enforce_deadlines
+    from drafts.services.changes import grace_cutoff
 
     now = timezone.now()
-    cutoff = now - dt.timedelta(seconds=settings.PICK_TIMER_GRACE_SECONDS)
+    cutoff = grace_cutoff(now)
     due = set(
         Pack.objects.filter(holder__isnull=False, deadline__lte=cutoff, pod__state=PodState.DRAFTING).values_list(
             "pod_id", flat=True

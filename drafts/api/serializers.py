@@ -13,6 +13,7 @@ from drafts import error_codes, selectors
 from drafts.core.timing import ROUNDS
 from drafts.models import (
     DRAFTED_FORMATS,
+    MAX_PILE_POSITION,
     PILE_COVERS,
     DraftFormat,
     EnforcementLevel,
@@ -179,7 +180,7 @@ class PickInput(serializers.Serializer):
     )
     position = serializers.IntegerField(
         min_value=0,
-        max_value=1000,
+        max_value=MAX_PILE_POSITION,
         required=False,
         help_text=gettext_lazy("Where the card goes in your pile (R17); default the end."),
     )
@@ -193,7 +194,7 @@ class PickInput(serializers.Serializer):
 
 class PileMoveInput(serializers.Serializer):
     card = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    position = serializers.IntegerField(min_value=0, max_value=1000)
+    position = serializers.IntegerField(min_value=0, max_value=MAX_PILE_POSITION)
 
 
 class PileCoverInput(serializers.Serializer):

@@ -1,16 +1,76 @@
-"""What every draft write does around its change: log it, bump the pod's version, note which
-seats a pack reached, and tell live pages once the transaction commits. Shared by the engine
-(``picks``) and the organiser controls (``control``)."""
+"""The one path of every write to a pod: lock the pod, authorize, settle, change, log, and tell
+live pages once the transaction commits. Shared by the engine (``picks``) and the organiser
+controls (``control``).
+
+The engine's state is written by the engine only (``drafts.sql.ENGINE_COLUMNS``): a control is
+one stored function (``drafts.sql.CONTROLS``) that settles what fell due, checks, changes the
+clocks, queues or seats, logs and moves the pod's version; ``control`` builds its order and
+reads its answer, as ``make_pick`` does for a pick. What is not the engine's (the spectator
+link, a pile's cover) is written by ``write``, through the same lock and publishing.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import transaction
 
-from drafts.access import recorded_user
+from drafts.access import SYSTEM, Permission, authorize, recorded_user
+from drafts.locking import lock_pod
 from drafts.models import Pod, PodLogEntry
+from drafts.services import fastpath
+from draftsite.errors import DomainError
+
+
+def locked(pod_id: int, actor, permission: Permission | None = Permission.ORGANISER) -> Pod:
+    """The pod, its row locked for the transaction (``lock_pod``: unknown and paper pods are
+    refused), once ``actor`` has ``permission`` on its event (``None``: the caller checked)."""
+    pod = lock_pod(pod_id)
+    if permission is not None:
+        authorize(actor, pod.event, permission)
+    return pod
+
+
+def control(
+    pod: Pod,
+    function: str,
+    *,
+    actor,
+    now: dt.datetime,
+    refusal: Callable[[dict], DomainError],
+    **arguments,
+) -> Pod:
+    """Run one control's stored function on ``pod`` (``locked``): what fell due by the grace
+    cutoff is settled first, inside the function. A refusal is raised as ``refusal(answer)``
+    (the transaction, settling included, rolls back); otherwise live pages hear the new version
+    after the commit, and the pod is returned as the function left it."""
+    answer = fastpath.control(
+        function,
+        pod_id=pod.pk,
+        actor_id=None if actor is SYSTEM else getattr(actor, "pk", None),
+        now=now,
+        cutoff=grace_cutoff(now),
+        arguments=arguments,
+    )
+    if answer["status"] != "ok":
+        raise refusal(answer)
+    after_commit_version(pod.pk, answer["version"], dict.fromkeys(answer["arrivals"]))
+    pod.refresh_from_db()
+    return pod
+
+
+def write(pod: Pod, fields: list[str], *, actor=None, now: dt.datetime | None = None, action: str = "") -> Pod:
+    """Save ``fields`` of ``pod`` (``locked``), none of them the engine's, move its version, log
+    ``action`` (if any) and tell live pages after the commit."""
+    if action:
+        assert now is not None
+        log_action(pod, now, action, actor)
+    touch(pod)
+    pod.save(update_fields=[*fields, "version"])
+    after_commit(pod)
+    return pod
 
 
 def log_action(pod: Pod, at: dt.datetime, action: str, actor, **details) -> None:

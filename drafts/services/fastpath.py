@@ -5,7 +5,8 @@ A pick is one call of ``drafts_pick``: PostgreSQL does the whole pick in one rou
 the pack, take a last card, end a round, open the next one when its review is over) and
 answers with the picker's new queue, so the web process builds no model instances and
 sends one statement per pick. Settling (``drafts_settle``, ``drafts_settle_pod``) and
-opening a round (``drafts_begin_round``) are the same functions for every caller.
+opening a round (``drafts_begin_round``) are the same functions for every caller; the organiser's
+controls are one call each too (``control``: ``drafts.sql.CONTROLS``).
 
 Only the calls and the reading of their answers live here, on Django's connection in the
 caller's transaction; sockets send the same statements from their event loop's own pool
@@ -19,6 +20,8 @@ import json
 from typing import Any
 
 from django.db import connection
+
+from drafts.sql import CONTROLS
 
 # Typed parameters: the event loop's path (drafts.aio) binds them on the server (a prepared
 # statement).
@@ -75,20 +78,17 @@ def settle(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, A
     return _one(SETTLE_SQL, [pod_id, now, cutoff])
 
 
-def settle_pod(*, pod_id: int, now: dt.datetime, cutoff: dt.datetime) -> dict[str, Any]:
-    """``drafts_settle_pod`` for a pod this transaction has locked: every clock, automatic
-    drafter and last card due, the round's end, a review or deck-building clock's end."""
+def control(
+    function: str, *, pod_id: int, actor_id: int | None, now: dt.datetime, cutoff: dt.datetime, arguments: dict
+) -> dict[str, Any]:
+    """One control of ``drafts.sql.CONTROLS`` for a pod this transaction has locked: its JSON
+    answer ({"status", "code", "version", "arrivals", ...}) as a dict."""
+    if function not in CONTROLS:
+        raise ValueError(f"{function!r} is not a control (drafts.sql.CONTROLS)")
     return _one(
-        "SELECT drafts_settle_pod(%s::bigint, %s::timestamptz, %s::timestamptz, NULL, NULL)", [pod_id, now, cutoff]
+        f"SELECT {function}(%s::bigint, %s::integer, %s::timestamptz, %s::timestamptz, %s::jsonb)",
+        [pod_id, actor_id, now, cutoff, json.dumps(arguments)],
     )
-
-
-def begin_round(*, pod_id: int, at: dt.datetime) -> list[int]:
-    """``drafts_begin_round`` for a pod this transaction has locked: the seats sent a pack."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT drafts_begin_round(%s::bigint, %s::timestamptz)", [pod_id, at])
-        (openers,) = cursor.fetchone()
-    return list(openers)
 
 
 def next_due(*, pod_id: int, now: dt.datetime) -> dt.datetime | None:

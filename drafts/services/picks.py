@@ -5,11 +5,13 @@ two requests racing for the same seat (a double click, two tabs, a timer firing 
 manual pick) are serialised: one wins, the other sees the new state and gets a clean error.
 
 The engine's rules run in the database, each written once (``drafts/sql``): a pick is one
-call of ``drafts_pick``; ``settle`` (``drafts_settle_pod``) is the heartbeat that applies
-everything due at ``now`` in time order: expired pick timers (automatic picks), automatic
-drafters, last cards, round ends, review and deck-building clocks. The organiser's controls
-here change what only they change (opening packs, freezing clocks, seats) and then call the
-same settling; every read of a pod and beat's sweep call it too; it is idempotent.
+call of ``drafts_pick``; ``drafts_settle_pod`` is the heartbeat that applies everything due at
+``now`` in time order: expired pick timers (automatic picks), automatic drafters, last cards,
+round ends, review and deck-building clocks. Each organiser's control (start, pause, resume,
+advance, hand-over) and a pile move is one stored function too, which settles first and then
+changes what only it changes; Python opens the packs, checks the arguments, and builds the
+order and reads the answer through the one pod-write path (``drafts.services.changes``). Every
+read of a pod and beat's sweep settle too; settling is idempotent.
 """
 
 from __future__ import annotations
@@ -24,18 +26,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, presence
-from drafts.access import SYSTEM, Permission, access_event, access_seat, authorize
+from drafts.access import SYSTEM, Permission, access_event, access_seat
 from drafts.locking import lock_pod
-from drafts.models import PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodAction, PodState, Seat
+from drafts.models import ACTIVE_STATES, PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodState, Seat
 from drafts.queue import queue_payload
 from drafts.services import fastpath
-from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
+from drafts.services.changes import after_commit_version, control, grace_cutoff, locked, write
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from push import dispatch as push
-
-ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
-
 
 # --- start -----------------------------------------------------------------------------
 
@@ -44,8 +43,7 @@ ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
 def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     """Open every pack of the pod (from its stored seed) and start round 1."""
     now = now or timezone.now()
-    pod = lock_pod(pod_id)
-    authorize(actor, pod.event, Permission.ORGANISER)
+    pod = locked(pod_id, actor)
     if pod.state != PodState.NOT_STARTED:
         raise ConflictError(error_codes.POD_ALREADY_STARTED, _("This pod has already started."))
     seats = list(pod.seats.order_by("position"))
@@ -57,7 +55,7 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
             Pack(pod=pod, round=round_number, opener=seat, initial_size=len(p.cards), removed=p.removed)
             for seat, p in zip(seats, packs)
         )
-        cards = DraftCard.objects.bulk_create(
+        DraftCard.objects.bulk_create(
             DraftCard(
                 pod=pod,
                 card_id=c.card_id,
@@ -72,14 +70,8 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
             for row, p in zip(pack_rows, packs)
             for slot, c in enumerate(p.cards)
         )
-        created = iter(cards)  # bulk_create keeps the order: pack by pack, each by slot
-        for row, p in zip(pack_rows, packs):
-            row.card_ids = [next(created).pk for _ in p.cards]
-        Pack.objects.bulk_update(pack_rows, ["card_ids"])
-    pod.started_at = now
-    log_action(pod, now, PodAction.START, actor, seed=pod.seed)
-    _start_next_round(pod, now)
-    after_commit(pod)
+    # The packs list their cards, the log names the seed, round 1 opens (``drafts_start``).
+    pod = control(pod, "drafts_start", actor=actor, now=now, refusal=_control_refusal)
     push.send_on_commit(push.DRAFT_START, pod.pk)
     return pod
 
@@ -316,34 +308,6 @@ def _result_of(answer: dict, seat_id: int) -> PickResult:
     )
 
 
-def settle(pod: Pod, now: dt.datetime, cutoff: dt.datetime | None = None) -> bool:
-    """Apply everything due by ``now``, in time order (``drafts_settle_pod``), to a pod whose
-    row this transaction has locked; whether anything changed. ``pod`` is saved first (the
-    function reads the row as the caller left it) and read back after.
-
-    Clocks count as run out when their deadline is at or before ``cutoff``: by default ``now``
-    less the grace period, since a player's pick may be on its way (organiser controls settle
-    like the enforcers: a pause one second after a deadline does not take the timeout pick
-    that a sweep would still wait for).
-    """
-    pod.save()
-    answer = fastpath.settle_pod(pod_id=pod.pk, now=now, cutoff=cutoff or grace_cutoff(now))
-    pod.refresh_from_db()
-    for seat_id in answer["arrivals"]:
-        arrived(pod, seat_id)
-    return bool(answer["changed"])
-
-
-def _start_next_round(pod: Pod, at: dt.datetime) -> None:
-    """Open the next round's packs now (``drafts_begin_round``), then settle what that made due
-    (automatic drafters' picks)."""
-    pod.save()
-    for seat_id in fastpath.begin_round(pod_id=pod.pk, at=at):
-        arrived(pod, seat_id)
-    pod.refresh_from_db()
-    settle(pod, at)
-
-
 @transaction.atomic
 def enforce_deadlines(*, pod_id: int, now: dt.datetime | None = None, grace: bool = False) -> bool:
     """Apply whatever is due (idempotent): called by the Celery tasks and before reads.
@@ -410,60 +374,42 @@ def next_due_at(pod: Pod) -> dt.datetime | None:
 
 @transaction.atomic
 def pause_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
-    """Freeze every clock of the pod with the time that was left on it."""
+    """Freeze every clock of the pod with the time that was left on it (``drafts_pause``)."""
     now = now or timezone.now()
-    pod = lock_pod(pod_id)
-    authorize(actor, pod.event, Permission.ORGANISER)
-    settle(pod, now)
-    if pod.state == PodState.PAUSED:
-        raise ConflictError(error_codes.POD_PAUSED, _("The pod is already paused."))
-    if pod.state not in ACTIVE_STATES:
-        raise ConflictError(error_codes.POD_NOT_DRAFTING, _("Only a running pod can be paused."))
-    for pack in Pack.objects.filter(pod=pod, holder__isnull=False).exclude(deadline=None):
-        pack.remaining_ms = max(0, int((pack.deadline - now).total_seconds() * 1000))
-        pack.deadline = None
-        pack.save(update_fields=["remaining_ms", "deadline"])
-    clock = (
-        pod.review_deadline
-        if pod.state == PodState.REVIEWING
-        else (pod.deck_building_deadline if pod.state == PodState.DECK_BUILDING else None)
-    )
-    pod.paused_remaining_ms = max(0, int((clock - now).total_seconds() * 1000)) if clock else None
-    pod.paused_from = pod.state
-    pod.state = PodState.PAUSED
-    log_action(pod, now, PodAction.PAUSE, actor)
-    touch(pod)
-    pod.save()
-    after_commit(pod)
-    return pod
+    pod = locked(pod_id, actor)
+    return control(pod, "drafts_pause", actor=actor, now=now, refusal=_control_refusal)
 
 
 @transaction.atomic
 def resume_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
-    """Restart every clock with exactly the time it had left when paused."""
+    """Restart every clock with exactly the time it had left when paused (``drafts_resume``)."""
     now = now or timezone.now()
-    pod = lock_pod(pod_id)
-    authorize(actor, pod.event, Permission.ORGANISER)
-    if pod.state != PodState.PAUSED:
-        raise ConflictError(error_codes.POD_NOT_PAUSED, _("The pod is not paused."))
-    for pack in Pack.objects.filter(pod=pod, holder__isnull=False).exclude(remaining_ms=None):
-        pack.deadline = now + dt.timedelta(milliseconds=pack.remaining_ms)
-        pack.remaining_ms = None
-        pack.save(update_fields=["remaining_ms", "deadline"])
-    pod.state = pod.paused_from or PodState.DRAFTING
-    if pod.paused_remaining_ms is not None:
-        deadline = now + dt.timedelta(milliseconds=pod.paused_remaining_ms)
-        if pod.state == PodState.REVIEWING:
-            pod.review_deadline = deadline
-        elif pod.state == PodState.DECK_BUILDING:
-            pod.deck_building_deadline = deadline
-    pod.paused_from = ""
-    pod.paused_remaining_ms = None
-    log_action(pod, now, PodAction.RESUME, actor)
-    touch(pod)
-    settle(pod, now)
-    after_commit(pod)
-    return pod
+    pod = locked(pod_id, actor)
+    return control(pod, "drafts_resume", actor=actor, now=now, refusal=_control_refusal)
+
+
+# Why an organiser's control of this module was refused, by code (``drafts/sql``'s answers).
+_CONTROL_REFUSALS = {
+    error_codes.POD_PAUSED: (ConflictError, gettext_lazy("The pod is already paused.")),
+    error_codes.POD_NOT_DRAFTING: (ConflictError, gettext_lazy("Only a running pod can be paused.")),
+    error_codes.POD_NOT_PAUSED: (ConflictError, gettext_lazy("The pod is not paused.")),
+    error_codes.POD_NOT_REVIEWING: (ConflictError, gettext_lazy("The pod is not between rounds.")),
+    error_codes.POD_ALREADY_STARTED: (ConflictError, gettext_lazy("This pod has already started.")),
+    error_codes.POD_FINISHED: (
+        ConflictError,
+        gettext_lazy("This pod has finished; its seats can no longer change."),
+    ),
+    error_codes.CARD_NOT_IN_PILE: (DomainError, gettext_lazy("That card is not in your pile.")),
+    error_codes.UNKNOWN_SEAT: _REFUSALS[error_codes.UNKNOWN_SEAT],
+}
+
+
+def _control_refusal(answer: dict) -> DomainError:
+    code = answer["code"]
+    if code == error_codes.INVALID_POSITION:
+        return DomainError(code, _("Pile positions run from 0 to %(last)s.") % {"last": answer["last"]})
+    error_class, message = _CONTROL_REFUSALS[code]
+    return error_class(code, str(message))
 
 
 def _pods_of_event(event_id: int, actor, states) -> list[int]:
@@ -514,17 +460,10 @@ def resume_all_pods(*, event_id: int, actor, now: dt.datetime | None = None) -> 
 
 @transaction.atomic
 def advance_round(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
-    """End the review between rounds early and open the next packs."""
+    """End the review between rounds early and open the next packs (``drafts_advance_round``)."""
     now = now or timezone.now()
-    pod = lock_pod(pod_id)
-    authorize(actor, pod.event, Permission.ORGANISER)
-    settle(pod, now)
-    if pod.state != PodState.REVIEWING:
-        raise ConflictError(error_codes.POD_NOT_REVIEWING, _("The pod is not between rounds."))
-    log_action(pod, now, PodAction.ADVANCE_ROUND, actor, round=pod.round + 1)
-    _start_next_round(pod, now)
-    after_commit(pod)
-    return pod
+    pod = locked(pod_id, actor)
+    return control(pod, "drafts_advance_round", actor=actor, now=now, refusal=_control_refusal)
 
 
 def mark_ready(*, seat_id: int, actor, now: dt.datetime | None = None) -> Seat:
@@ -567,25 +506,14 @@ def read_ready(answer: dict) -> tuple[tuple[int, int, dict[int, None]] | None, D
     return notice, error_class(answer["code"], str(message))
 
 
-def _refuse_if_finished(pod: Pod) -> None:
-    """A finished pod's seats and pools belong to their players: no hand-over, no robot."""
-    if pod.state == PodState.DONE:
-        raise ConflictError(error_codes.POD_FINISHED, _("This pod has finished; its seats can no longer change."))
-
-
 @transaction.atomic
 def replace_with_automatic(*, seat_id: int, actor, now: dt.datetime | None = None) -> Seat:
     """A player left: an automatic drafter takes the seat and its pile stays."""
     now = now or timezone.now()
     seat = access_seat(seat_id, actor, permission=Permission.ORGANISER)
-    pod = lock_pod(seat.pod_id)
-    _refuse_if_finished(pod)
-    seat.is_automatic = True
-    seat.save(update_fields=["is_automatic"])
-    log_action(pod, now, PodAction.REPLACE_WITH_AUTOMATIC, actor, seat=seat.position)
-    touch(pod)
-    settle(pod, now)
-    after_commit(pod)
+    pod = locked(seat.pod_id, actor, permission=None)
+    control(pod, "drafts_hand_seat", actor=actor, now=now, refusal=_control_refusal, seat=seat.pk, registration=None)
+    seat.refresh_from_db()
     return seat
 
 
@@ -596,8 +524,9 @@ def hand_seat(*, seat_id: int, registration_id: int, actor, now: dt.datetime | N
 
     now = now or timezone.now()
     seat = access_seat(seat_id, actor, permission=Permission.ORGANISER)
-    pod = lock_pod(seat.pod_id)
-    _refuse_if_finished(pod)
+    pod = locked(seat.pod_id, actor, permission=None)
+    if pod.state == PodState.DONE:  # a finished pod's seats and pools belong to their players
+        raise _control_refusal({"code": error_codes.POD_FINISHED})
     registration = Registration.objects.filter(pk=registration_id, event_id=pod.event_id).first()
     if registration is None:
         raise DomainError(error_codes.NOT_REGISTERED, _("That player is not registered for this event."))
@@ -614,17 +543,19 @@ def hand_seat(*, seat_id: int, registration_id: int, actor, now: dt.datetime | N
             % {"name": registration.name},
             field="registration",
         )
-    previous = seat.registration.name if seat.registration_id else None
-    seat.registration = registration
-    seat.is_automatic = False
-    seat.save(update_fields=["registration", "is_automatic"])
-    log_action(pod, now, PodAction.HAND_SEAT, actor, seat=seat.position, previous=previous, to=registration.name)
-    touch(pod)
-    pod.save()
+    control(
+        pod,
+        "drafts_hand_seat",
+        actor=actor,
+        now=now,
+        refusal=_control_refusal,
+        seat=seat.pk,
+        registration=registration.pk,
+    )
+    seat.refresh_from_db()
     # What was known of the seat's connections was the previous holder's ("seen 10:02").
     seat_id = seat.pk
     transaction.on_commit(lambda: presence.forget([seat_id]))
-    after_commit(pod)
     return seat
 
 
@@ -635,22 +566,19 @@ def hand_seat(*, seat_id: int, registration_id: int, actor, now: dt.datetime | N
 def move_pile_card(*, seat_id: int, draft_card_id: int, position: int, actor) -> Seat:
     """R17: a player may reorder their pile at any time."""
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
-    pod = lock_pod(seat.pod_id)
-    seat.refresh_from_db(fields=["pile_ids"])  # as the pod's lock found it
-    pile = list(seat.pile_ids)
-    if draft_card_id not in pile:
-        raise DomainError(error_codes.CARD_NOT_IN_PILE, _("That card is not in your pile."))
-    if position < 0 or position >= len(pile):
-        raise DomainError(
-            error_codes.INVALID_POSITION, _("Pile positions run from 0 to %(last)s.") % {"last": len(pile) - 1}
-        )
-    pile.remove(draft_card_id)
-    pile.insert(position, draft_card_id)
-    seat.pile_ids = pile
-    seat.save(update_fields=["pile_ids"])
-    touch(pod)
-    pod.save(update_fields=["version"])
-    after_commit(pod)  # the board shows piles' DFCs in order: other seats must refresh
+    pod = locked(seat.pod_id, actor, permission=None)
+    # The board shows piles' DFCs in order: other seats hear the new version.
+    control(
+        pod,
+        "drafts_move_pile_card",
+        actor=actor,
+        now=timezone.now(),
+        refusal=_control_refusal,
+        seat=seat.pk,
+        card=draft_card_id,
+        position=position,
+    )
+    seat.refresh_from_db(fields=["pile_ids"])
     return seat
 
 
@@ -664,10 +592,8 @@ def set_pile_cover(*, seat_id: int, cover: str, actor) -> Seat:
             field="cover",
         )
     seat = access_seat(seat_id, actor, permission=Permission.SEAT_OWNER)
-    pod = lock_pod(seat.pod_id)
+    pod = locked(seat.pod_id, actor, permission=None)
     seat.pile_cover = cover
     seat.save(update_fields=["pile_cover"])
-    touch(pod)  # the cover shows on the open board
-    pod.save(update_fields=["version"])
-    after_commit(pod)
+    write(pod, [])  # the cover shows on the open board
     return seat

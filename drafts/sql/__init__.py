@@ -41,7 +41,53 @@ FUNCTIONS = (
     "drafts_pod_document",
     "drafts_pick_live",
     "drafts_ready",
+    "drafts_ms_left",
+    "drafts_control_answer",
+    "drafts_start",
+    "drafts_pause",
+    "drafts_resume",
+    "drafts_extend",
+    "drafts_deck_building_clock",
+    "drafts_start_deck_building",
+    "drafts_advance_round",
+    "drafts_hand_seat",
+    "drafts_move_pile_card",
 )
+
+# The organiser's and the player's controls beside the pick, each one stored function of the
+# same signature (pod, actor, now, cutoff, arguments as jsonb) for a pod whose row the caller
+# has locked (``drafts.services.changes.control``): Python builds the order and reads the answer.
+CONTROLS = (
+    "drafts_start",
+    "drafts_pause",
+    "drafts_resume",
+    "drafts_extend",
+    "drafts_deck_building_clock",
+    "drafts_start_deck_building",
+    "drafts_advance_round",
+    "drafts_hand_seat",
+    "drafts_move_pile_card",
+)
+
+# The engine's stored columns, by model: only the functions here write them
+# (``tests/drafts/test_engine_writes.py`` fails on a Python module outside ``drafts/sql`` that does).
+# Not among them: a pod's ``version``, which whatever changes what its pages show moves (an
+# event's settings, the spectator link, a pile's cover: ``drafts.services.changes.write``).
+ENGINE_COLUMNS = {
+    "Pod": (
+        "state",
+        "paused_from",
+        "paused_remaining_ms",
+        "round",
+        "review_deadline",
+        "deck_building_deadline",
+        "queue_seq",
+        "started_at",
+        "finished_at",
+    ),
+    "Pack": ("holder", "holder_id", "queue_seq", "arrived_at", "picks_made", "deadline", "remaining_ms", "card_ids"),
+    "Seat": ("ready", "last_pick_at", "pile_ids", "is_automatic"),
+}
 
 # The stored entry of the card whose id is ``u.id`` (an element of a pack's or pile's array):
 # a lookup by primary key per id, not a join of the array to the cards. PL/pgSQL keeps a
@@ -52,7 +98,7 @@ CARD_ENTRY = "(SELECT c.document_entry FROM drafts_draftcard c WHERE c.id = u.id
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Z][A-Z0-9_]*)\s*\}\}")
 
-# The refusals ``drafts_pick`` and ``drafts_ready`` answer with (``drafts.error_codes``): REFUSED_<CODE>.
+# The refusals ``drafts_pick``, ``drafts_ready`` and the controls answer with (``drafts.error_codes``): REFUSED_<CODE>.
 REFUSALS = (
     "UNKNOWN_SEAT",
     "NOT_YOUR_SEAT",
@@ -64,6 +110,15 @@ REFUSALS = (
     "CARD_NOT_IN_PACK",
     "POD_NOT_REVIEWING",
     "PAPER_POD",
+    "POD_NOT_PAUSED",
+    "POD_ALREADY_STARTED",
+    "POD_FINISHED",
+    "POD_NOT_STARTED",
+    "DRAFT_NOT_OVER",
+    "NO_RUNNING_CLOCK",
+    "INVALID_TIMER",
+    "CARD_NOT_IN_PILE",
+    "INVALID_POSITION",
 )
 
 
@@ -85,7 +140,7 @@ def constants() -> dict[str, str]:
     """Each placeholder's SQL text, from the Python engine's values."""
     from drafts import error_codes, state
     from drafts.core import autopick, timing
-    from drafts.models import DraftFormat, PickKind, PodAction, PodState
+    from drafts.models import ACTIVE_STATES, DraftFormat, PickKind, PodAction, PodState
 
     values: dict[str, str] = {
         "ROUNDS": literal(timing.ROUNDS),
@@ -98,6 +153,7 @@ def constants() -> dict[str, str]:
         "OTHER_RARITY_RANK": literal(autopick.OTHER_RARITY_RANK),
         "FORMAT_PAPER": literal(DraftFormat.PAPER.value),
         "AUTOMATIC_NAME": literal(state.AUTOMATIC_NAME),
+        "ACTIVE_STATES": ", ".join(literal(s.value) for s in ACTIVE_STATES),
     }
     for prefix, choices in (("STATE", PodState), ("KIND", PickKind), ("ACTION", PodAction)):
         for member in choices:

@@ -25,8 +25,7 @@ from django.views.decorators.http import require_POST
 from drafts import access, dashboards, extensions, live, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PodControlForm
-from drafts.models import Registration
-from drafts.services.picks import ACTIVE_STATES
+from drafts.models import ACTIVE_STATES, Registration
 from drafts.views.common import (
     cards_url,
     confirm_page,
