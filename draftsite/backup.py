@@ -747,7 +747,7 @@ def _upgraded(document: dict[str, Any]) -> dict[str, Any]:
     written = document["format_version"]
     while document["format_version"] in _UPGRADES:
         document = _UPGRADES[document["format_version"]](document)
-    added = {section.name: [] for section in _sections() if section.since > written}
+    added: dict[str, Any] = {section.name: [] for section in _sections() if section.since > written}
     return {**added, **document}
 
 

@@ -15,6 +15,7 @@ import json
 import math
 import random
 from collections import Counter
+from collections.abc import Hashable
 from functools import cache
 
 import pytest
@@ -31,9 +32,9 @@ def mtgjson(code: str) -> dict:
         return json.load(f)["data"]
 
 
-def colors(code: str) -> dict[str, str]:
+def colors(code: str) -> dict[Hashable, str]:
     """Each printing's color group, as the service computes it: one color identity, not a land."""
-    out = {}
+    out: dict[Hashable, str] = {}
     for card in mtgjson(code)["cards"]:
         identity = "".join(card.get("colorIdentity") or [])
         out[card["uuid"]] = identity if len(identity) == 1 and "Land" not in card.get("types", []) else ""

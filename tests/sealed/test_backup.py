@@ -57,7 +57,9 @@ def restored(event: Event, document: dict | None = None) -> Event:
     JudgeCall.objects.filter(event=event).delete()
     Event.objects.filter(pk=event.pk).delete()
     assert not SealedPack.objects.exists() and not PaperPool.objects.exists()
-    return import_event(document).event
+    copy = import_event(document).event
+    assert isinstance(copy, Event)
+    return copy
 
 
 def test_a_generated_sealed_event_round_trips_with_its_packs_and_slots(organiser, players):

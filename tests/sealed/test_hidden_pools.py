@@ -46,7 +46,7 @@ def requests_for(ids: dict[str, list[int]]) -> list[str]:
             continue
         if name.endswith(("api-schema", "api-docs", "api-redoc")) or not set(params) <= set(IDS):
             continue
-        candidates = [{}]
+        candidates: list[dict[str, int]] = [{}]
         for key in params:
             candidates = [{**c, key: value} for c in candidates for value in ids[key]]
         for kwargs in candidates:
