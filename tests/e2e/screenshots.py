@@ -378,8 +378,6 @@ def shoot(out: Path, work: Path, database_url: str, only: str = "") -> None:
 def shoot_sealed(data, as_user, shot, driver) -> None:
     """The sealed pages of docs/organisers.md: the forms with each set's booster kinds, the
     organiser's and a player's sealed page, and the paper sealed registration and swap."""
-    from selenium.webdriver.common.by import By
-
     sealed, paper = data["sealed"], data["paper"]
     as_user(data["organiser"])
 
@@ -397,9 +395,7 @@ def shoot_sealed(data, as_user, shot, driver) -> None:
     as_user(data["sealed_player"])
 
     def open_first_pack():
-        packs = driver.find_elements(By.CSS_SELECTOR, "details.sealed-pack summary")
-        if packs:
-            packs[0].click()
+        driver.execute_script("const p = document.querySelector('details.sealed-pack'); if (p) p.open = true;")
 
     shot(f"/sealed/{sealed.pk}/", "sealed-pool-375", width=375, phone=True, before=open_first_pack, max_height=1500)
     as_user(data["paper_player"])

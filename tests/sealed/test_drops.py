@@ -47,7 +47,7 @@ def test_a_dropped_players_pool_goes_to_a_late_player_and_the_dropped_player_get
     assert not SealedPool.objects.filter(registration__in=[regs[0], regs[5]]).exists()
 
 
-def test_without_a_late_player_the_dropped_players_pool_waits_with_the_organiser(organiser, players):
+def test_without_a_late_player_the_dropped_players_pool_waits_with_the_organiser(client, organiser, players):
     event, regs = make_event(organiser, players[:4], paper=True)
     with_matches(event, organiser)
     for player in players[:4]:
@@ -68,6 +68,12 @@ def test_without_a_late_player_the_dropped_players_pool_waits_with_the_organiser
         services.assign_pool(pool_id=other.pk, actor=organiser, registration_id=regs[0].pk, now=NOW)
     assert (exc.value.code, exc.value.status_code) == (error_codes.PLAYER_DROPPED, 409)
     assert PaperPool.objects.get(pk=other.pk).builder is None and before[0] == snapshot(event)[0]
+    # The organiser's page marks the drop and never offers the pool to the player who dropped.
+    client.force_login(organiser)
+    page = client.get(reverse("sealed:event", args=[event.pk])).content.decode()
+    assert "Player dropped" in page
+    offered = [chunk.split("</select>")[0] for chunk in page.split('id="assign-')[1:]]
+    assert offered and all(f'<option value="{regs[0].pk}">' not in select for select in offered)
 
 
 def test_a_dropped_player_cannot_register_a_pool_and_two_staying_players_are_needed(organiser, players):
