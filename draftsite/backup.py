@@ -14,10 +14,10 @@ Nothing in the document is a database id of the machine it came from:
   registrations with ``"user": null``;
 * catalogue cards are their full names (unique), printings ``{"scryfall_id", "set",
   "number"}``, checklist cards ``{"set", "number"}``, infractions their IPG code;
-* ids kept inside JSON columns are translated too: ``card_id``/``checklist_id`` in deck lists
-  and check reports, ``Pick.pack_contents`` (opened cards), ``Event.cube_card_ids``,
-  ``DeckCheckSelection.registration_ids``, and the ``pick:<id>``/``deck_check:<id>`` sources of
-  penalties.
+* ids kept inside JSON columns are translated too: ``card_id``/``checklist_id``/``printing_id``
+  in deck lists, sealed packs and check reports, ``Pick.pack_contents`` (opened cards),
+  ``Event.cube_card_ids``, ``DeckCheckSelection.registration_ids``, the pools and players of a
+  sealed swap's assignments, and the ``pick:<id>``/``deck_check:<id>`` sources of penalties.
 
 Each app declares what it adds to the document in its own ``backup.py`` module: ``SECTIONS``
 (a list of :class:`Section`, in link order) and ``LEFT_OUT`` (models tied to an event that the
@@ -27,7 +27,9 @@ infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``IN
 so an app's sections may link to the sections of the apps above it.
 
 Files of an earlier format version are rewritten to the current one before the import
-(``_UPGRADES``): version 1 said where a draft card is on the card's row.
+(``_UPGRADES``): version 1 said where a draft card is on the card's row; version 3 added
+sections (``Section.since``: sealed events, their packs, paper pools and the swap), which a
+file written before has none of.
 
 ``import_event(document)`` recreates it all in one transaction with new ids: an event with the
 same name and date already present, an unknown catalogue card or infraction, or a malformed
@@ -54,7 +56,7 @@ from django.utils.module_loading import module_has_submodule
 
 from draftsite import whole_numbers
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 KIND = "draftsite.event"
 
 EVENT = "@event"
@@ -99,6 +101,11 @@ class Section:
     later_id_lists: dict[str, IdList] = field(default_factory=dict)  # the same, of sections below
     # Text fields naming a row as "<prefix>:<id>": field -> {prefix: section}.
     sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    # JSON fields holding ids of rows of the sections above under named keys (a swap's
+    # ``[{"pool", "from", "to"}]``): field -> {key: section}.
+    json_links: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The format version that added the section: files written before it import with none.
+    since: int = 1
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,7 @@ def _check_link_order(sections: list[Section]) -> None:
         targets = [kind for kind in section.links.values() if not kind.startswith("@")]
         targets += [ids.section for ids in section.id_lists.values()]
         targets += [name for prefixes in section.sources.values() for name in prefixes.values()]
+        targets += [name for keys in section.json_links.values() for name in keys.values()]
         later = [name for name in targets if name not in seen]
         if section.name in seen or later:
             raise ImproperlyConfigured(
@@ -203,12 +211,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_JSON_ID_KEYS = ("card_id", "checklist_id", "printing_id")
+
+
 def _walk(value: Any, convert: Callable[[str, Any], Any]) -> Any:
-    """Apply ``convert(key, value)`` to every ``card_id``/``checklist_id`` inside JSON."""
+    """Apply ``convert(key, value)`` to every ``card_id``/``checklist_id``/``printing_id``
+    inside JSON."""
     if isinstance(value, dict):
         return {
-            key: (convert(key, item) if key in ("card_id", "checklist_id") else _walk(item, convert))
-            for key, item in value.items()
+            key: (convert(key, item) if key in _JSON_ID_KEYS else _walk(item, convert)) for key, item in value.items()
         }
     if isinstance(value, list):
         return [_walk(item, convert) for item in value]
@@ -218,6 +229,18 @@ def _walk(value: Any, convert: Callable[[str, Any], Any]) -> Any:
 def _own_fields(model: type[models.Model], links: dict[str, str]) -> list[models.Field]:
     """Concrete fields stored as values (not the id, not the links, not a parent pointer)."""
     return [f for f in model._meta.concrete_fields if not f.primary_key and f.name not in links and not f.is_relation]
+
+
+def _linked_json(value: Any, keys: dict[str, str], convert: Callable[[str, Any], Any]) -> Any:
+    """``value`` with ``convert(section, id)`` applied under each key of ``keys`` (any depth)."""
+    if isinstance(value, dict):
+        return {
+            key: (convert(keys[key], item) if key in keys and item is not None else _linked_json(item, keys, convert))
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_linked_json(item, keys, convert) for item in value]
+    return value
 
 
 # --- export ------------------------------------------------------------------------------
@@ -259,7 +282,29 @@ class _Exporter:
         if key == "card_id":
             name = self.card(value)
             return {"card": name} if name else None
+        if key == "printing_id":
+            if value not in self.printings:
+                self.read_printings({value})
+            return {"printing": self.printings.get(value)}
         return {"checklist": self.checklist(value)}
+
+    def read_printings(self, printing_ids: set[int]) -> None:
+        """How the file names these printings (Scryfall id, set and number), in one query."""
+        self.printings.update(
+            (
+                p.pk,
+                {
+                    "scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
+                    "set": p.card_set.code,
+                    "number": p.collector_number,
+                },
+            )
+            for p in _catalogue().printing.objects.filter(pk__in=printing_ids).select_related("card_set")
+        )
+
+    def json_links(self, value: Any, keys: dict[str, str]) -> Any:
+        """Ids of rows under the named keys of JSON objects, as the keys of their sections."""
+        return _linked_json(value, keys, lambda section, pk: self.keys[section].get(pk))
 
     def link(self, kind: str, value: Any) -> Any:
         if value is None:
@@ -301,6 +346,8 @@ class _Exporter:
             out[name] = [keys.get(pk) if ids.unknown_as_null else keys[pk] for pk in getattr(obj, name)]
         for name, prefixes in section.sources.items():
             out[name] = self.source(getattr(obj, name), prefixes)
+        for name, keys in section.json_links.items():
+            out[name] = self.json_links(out[name], keys)
         return out
 
 
@@ -360,19 +407,20 @@ def _read_catalogue(ex: _Exporter, section: Section, rows: list[models.Model]) -
     if card_ids:
         ex.card_names.update(_catalogue().card.objects.filter(pk__in=card_ids).values_list("pk", "name"))
     printing_ids = {getattr(r, f"{name}_id") for name, kind in section.links.items() if kind == PRINTING for r in rows}
+    json_fields = [f.attname for f in section.model._meta.concrete_fields if isinstance(f, models.JSONField)]
+    if json_fields:  # the printings named inside JSON (a sealed pack's cards)
+
+        def collect(key, value):
+            if key == "printing_id" and isinstance(value, int):
+                printing_ids.add(value)
+            return value
+
+        for r in rows:
+            for name in json_fields:
+                _walk(getattr(r, name), collect)
     printing_ids.discard(None)
     if printing_ids:
-        ex.printings.update(
-            (
-                p.pk,
-                {
-                    "scryfall_id": str(p.scryfall_id) if p.scryfall_id else None,
-                    "set": p.card_set.code,
-                    "number": p.collector_number,
-                },
-            )
-            for p in _catalogue().printing.objects.filter(pk__in=printing_ids).select_related("card_set")
-        )
+        ex.read_printings(printing_ids - set(ex.printings))
 
 
 # --- import ------------------------------------------------------------------------------
@@ -518,6 +566,8 @@ class _Importer:
             return value
         if key == "card_id":
             return self.cards.get(value.get("card"))
+        if key == "printing_id":
+            return self.printing(value.get("printing"))
         return self.checklist(value.get("checklist"))
 
     def link(self, kind: str, value: Any) -> Any:
@@ -617,6 +667,8 @@ class _Importer:
             row[name] = []  # the rows it names do not exist yet (_fill_later_id_lists)
         for name, prefixes in section.sources.items():
             row[name] = self.source(row.get(name, ""), prefixes)
+        for name, keys in section.json_links.items():
+            row[name] = _linked_json(row.get(name, []), keys, lambda kind, key: self.link(kind, key))
         kwargs = self.values(section.model, section.links, row, where)
         return row["key"], section.model(**kwargs)
 
@@ -681,14 +733,22 @@ def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
     return upgraded
 
 
+def _from_version_2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 added sections (sealed events); a version-2 file has no rows of them
+    (``_upgraded`` gives it empty ones)."""
+    return {**document, "format_version": 3}
+
+
 # The format versions this site still reads, each with the step to the version after it.
-_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1, 2: _from_version_2}
 
 
 def _upgraded(document: dict[str, Any]) -> dict[str, Any]:
+    written = document["format_version"]
     while document["format_version"] in _UPGRADES:
         document = _UPGRADES[document["format_version"]](document)
-    return document
+    added: dict[str, Any] = {section.name: [] for section in _sections() if section.since > written}
+    return {**added, **document}
 
 
 def _check_header(document: Any) -> None:
@@ -705,7 +765,9 @@ def _check_header(document: Any) -> None:
         )
     if document.get("kind", KIND) != KIND:
         raise BackupError(f"The file holds {document.get('kind')!r}, not an event.")
-    missing = [name for name in ["event", *(s.name for s in _sections())] if name not in document]
+    # Sections added after the file was written are absent from it (``_upgraded`` fills them).
+    sections = [s.name for s in _sections() if s.since <= version]
+    missing = [name for name in ["event", *sections] if name not in document]
     if missing:
         raise BackupError(f"The file is incomplete: missing {', '.join(missing)}.")
     if not isinstance(document["event"], dict):

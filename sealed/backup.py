@@ -1,11 +1,33 @@
-"""What an event backup (draftsite/backup.py) holds of sealed events: nothing yet.
+"""What an event backup (draftsite/backup.py) holds of sealed events: the settings and seed,
+the boosters the site opened (each card with its pack slot), the pools players registered at
+the table and the swap (who builds from which pool, confirmations and disputes as each pool's
+status). Added in format version 3: older files import with none.
 
-Format version 1 predates sealed events; carrying them means new sections, and files written
-before them must still import. The pool each player builds from is ``decks.SealedPool``, which
-the decks app's sections already carry."""
+The pool each player builds from is ``decks.SealedPool``, which the decks app's sections carry.
+A disputed pool's judge call is not carried (judge calls are left out of the format); its
+status says it was disputed."""
 
+from draftsite.backup import EVENT, USER, Section
 from sealed.models import PaperPool, PoolSwap, SealedEvent, SealedPack
 
-_NOT_YET = "not in format version 1: sealed settings, opened packs and paper pools are not backed up yet"
+SINCE = 3
 
-LEFT_OUT = {model: _NOT_YET for model in (SealedEvent, SealedPack, PaperPool, PoolSwap)}
+SECTIONS = [
+    Section("sealed_events", SealedEvent, "event", {"event": EVENT, "opened_by": USER}, since=SINCE),
+    Section("sealed_packs", SealedPack, "event", {"event": EVENT, "registration": "registrations"}, since=SINCE),
+    Section(
+        "paper_pools",
+        PaperPool,
+        "event",
+        {"event": EVENT, "registered_by": "registrations", "builder": "registrations"},
+        since=SINCE,
+    ),
+    Section(
+        "pool_swaps",
+        PoolSwap,
+        "event",
+        {"event": EVENT, "actor": USER},
+        json_links={"assignments": {"pool": "paper_pools", "from": "registrations", "to": "registrations"}},
+        since=SINCE,
+    ),
+]

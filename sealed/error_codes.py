@@ -23,3 +23,4 @@ ALREADY_BUILDING = "already_building"  # the player already builds from a pool
 OWN_POOL = "own_pool"  # MTR 7.5: nobody builds from the pool they registered
 ALREADY_ANSWERED = "already_answered"
 DECK_REGISTERED = "deck_registered"
+PLAYER_DROPPED = "player_dropped"  # a player who dropped neither registers nor receives a pool

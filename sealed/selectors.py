@@ -20,6 +20,7 @@ from drafts import permissions
 from drafts.access import Permission, access_event, authorize
 from drafts.models import DraftFormat, Event, Registration
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from matches import selectors as match_selectors
 from sealed import core, error_codes
 from sealed.models import PaperPool, PoolSwap, SealedEvent, SealedPack
 
@@ -183,6 +184,7 @@ def player_rows(event: Event) -> list[dict[str, Any]]:
     registered = {p.registered_by_id: p for p in PaperPool.objects.filter(event=event)}
     received = {p.builder_id: p for p in registered.values() if p.builder_id}
     decks = {d.registration_id: d for d in Deck.objects.filter(event=event)}
+    dropped = match_selectors.drops(event.pk)
     by_id = {r.pk: r for r in registrations}
     rows = []
     for r in registrations:
@@ -199,6 +201,7 @@ def player_rows(event: Event) -> list[dict[str, Any]]:
                 "received_status": got.status if got else None,
                 "deck": decks[r.pk].pk if r.pk in decks else None,
                 "deck_valid": decks[r.pk].valid if r.pk in decks else None,
+                "dropped": r.pk in dropped,
             }
         )
     return rows

@@ -8,6 +8,10 @@ and runs in one transaction; permissions go through ``drafts.access``.
   when the boosters could not hold it), ``swap_pools`` (a derangement from a stored seed,
   logged), ``answer_pool`` (the builder confirms or disputes: a dispute calls a judge with both
   pools), ``assign_pool`` (the organiser hands a pool without a builder to a player).
+- Drops and late players (``matches.Drop``): the swap hands pools to players who have not
+  dropped; a dropped player's pool goes to a late player (registered, no pool of their own),
+  else back to the organiser; a builder who drops before registering a deck gives the pool
+  back to the organiser (``release_dropped_builder``, run by ``sealed.hooks`` on the drop).
 
 What a player builds from is written to ``decks.SealedPool``, so the deck builder, the deck
 registration (R9-R14) and the deck check read generated, swapped and typed pools alike.
@@ -37,6 +41,7 @@ from drafts.services.packs import SetPacks
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from judgecalls import services as judgecall_services
+from matches import selectors as match_selectors
 from sealed import core, error_codes, selectors
 from sealed.models import DEFAULT_BOOSTERS, MAX_BOOSTERS, PaperPool, PoolStatus, PoolSwap, SealedEvent, SealedPack
 
@@ -46,6 +51,15 @@ LOG_OPENED = "sealed_pools_opened"
 LOG_SWAP = "sealed_pool_swap"
 LOG_ASSIGNED = "sealed_pool_assigned"
 LOG_ANSWERED = "sealed_pool_answered"
+LOG_RELEASED = "sealed_pool_released"
+
+
+def _refuse_dropped(event: Event, registration: Registration) -> None:
+    if registration.pk in match_selectors.drops(event.pk):
+        raise ConflictError(
+            error_codes.PLAYER_DROPPED,
+            gettext("%(name)s has dropped from the event.") % {"name": registration.name},
+        )
 
 
 def _opener(set_code: str, kind: str) -> SetPacks:
@@ -359,6 +373,7 @@ def register_paper_pool(
     sealed = selectors.require_kind(event, sealed, paper=True)
     if PoolSwap.objects.filter(event=event).exists():
         raise ConflictError(error_codes.SWAP_DONE, gettext("The pools are already swapped: registration is closed."))
+    _refuse_dropped(event, registration)
     rows = _check_pool(sealed, cards)
     pool, _ = PaperPool.objects.update_or_create(
         registered_by=registration, defaults={"event": event, "cards": rows, "updated_at": now}
@@ -381,34 +396,69 @@ def _hand_to(pool: PaperPool, builder: Registration | None, actor) -> None:
 def swap_pools(*, event_id: int, actor, seed: int | None = None, now: dt.datetime | None = None) -> PoolSwap:
     """The organiser swaps the registered pools (MTR 7.5): each goes to another player, by a
     derangement drawn from ``seed`` (stored, logged). Once per event: the row lock and the
-    one-swap-per-event row keep two presses from swapping twice."""
+    one-swap-per-event row keep two presses from swapping twice.
+
+    Only players who have not dropped receive a pool: the derangement runs over the pools of
+    those who registered one; a dropped player's pool goes to a late player (registered
+    without a pool, no deck yet), in an order drawn from the same seed, else it waits with the
+    organiser (``assign_pool``)."""
     now = now or timezone.now()
     event, sealed = _locked(event_id, actor, paper=True)
     if PoolSwap.objects.filter(event=event).exists():
         raise ConflictError(error_codes.SWAP_DONE, gettext("The pools are already swapped."))
     pools = list(PaperPool.objects.select_for_update().filter(event=event).order_by("pk"))
-    if len(pools) < 2:
+    dropped = set(match_selectors.drops(event.pk))
+    staying = [p for p in pools if p.registered_by_id not in dropped]
+    if len(staying) < 2:
         raise DomainError(
             error_codes.SWAP_NEEDS_TWO,
-            gettext("A swap needs at least two registered pools (%(count)s so far).") % {"count": len(pools)},
+            gettext("A swap needs at least two registered pools (%(count)s so far).") % {"count": len(staying)},
         )
     seed = secrets.randbits(48) if seed is None else seed
-    to = core.derangement([p.registered_by_id for p in pools], random.Random(seed))
-    builders = {r.pk: r for r in Registration.objects.filter(pk__in=to.values())}
+    rng = random.Random(seed)
+    to: dict[int, int | None] = dict(core.derangement([p.registered_by_id for p in staying], rng))
+    left = [p for p in pools if p.registered_by_id in dropped]
+    if left:
+        givers = {p.registered_by_id for p in pools}
+        late = list(
+            Registration.objects.filter(event=event, deck__isnull=True)
+            .exclude(pk__in=givers | dropped)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        rng.shuffle(late)
+        for pool in left:
+            to[pool.registered_by_id] = late.pop(0) if late else None
+    builders = {r.pk: r for r in Registration.objects.filter(pk__in=[v for v in to.values() if v])}
     assignments = []
     for pool in pools:
         pool.builder = None  # released first: the one-builder constraint holds at every row
         pool.save(update_fields=["builder"])
     for pool in pools:
         receiver = to[pool.registered_by_id]
-        _hand_to(pool, builders[receiver], actor)
-        pool.status = PoolStatus.ASSIGNED
+        _hand_to(pool, builders[receiver] if receiver else None, actor)
+        pool.status = PoolStatus.ASSIGNED if receiver else PoolStatus.UNASSIGNED
         pool.updated_at = now
         pool.save(update_fields=["builder", "status", "updated_at"])
         assignments.append({"pool": pool.pk, "from": pool.registered_by_id, "to": receiver})
     swap = PoolSwap.objects.create(event=event, seed=seed, assignments=assignments, at=now, actor=recorded_user(actor))
     log_event(event, now, LOG_SWAP, actor, seed=seed, assignments=assignments)
     return swap
+
+
+def release_dropped_builder(*, registration: Registration, actor, now: dt.datetime) -> PaperPool | None:
+    """A builder who drops before registering a deck gives the pool back to the organiser
+    (status unassigned, their deck pool removed, logged); None when there is nothing to give
+    back. Runs in the drop's transaction (``sealed.hooks``)."""
+    pool = PaperPool.objects.select_for_update().filter(builder=registration).first()
+    if pool is None or Deck.objects.filter(registration=registration).exists():
+        return None
+    _hand_to(pool, None, actor)
+    pool.status = PoolStatus.UNASSIGNED
+    pool.updated_at = now
+    pool.save(update_fields=["builder", "status", "updated_at"])
+    log_event(pool.event, now, LOG_RELEASED, actor, pool=pool.pk, registration=registration.pk)
+    return pool
 
 
 @transaction.atomic
@@ -430,6 +480,7 @@ def assign_pool(*, pool_id: int, actor, registration_id: int | None, now: dt.dat
             )
         if builder.pk == pool.registered_by_id:
             raise DomainError(error_codes.OWN_POOL, gettext("Nobody builds from the pool they registered (MTR 7.5)."))
+        _refuse_dropped(pool.event, builder)
         if PaperPool.objects.filter(builder=builder).exclude(pk=pool.pk).exists():
             raise ConflictError(error_codes.ALREADY_BUILDING, gettext("That player already builds from a pool."))
         if Deck.objects.filter(registration=builder).exists():

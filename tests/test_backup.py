@@ -437,7 +437,8 @@ def test_id_lists_may_name_a_later_section_only_when_declared_later():
 
 
 def test_sections_come_in_the_order_of_the_installed_apps():
-    """The document's sections keep the order of format version 1."""
+    """The document's sections keep the order of format version 1; version 3 added the sealed
+    ones (after the decks and penalties they may link to)."""
     assert [section.name for section in declarations().sections] == [
         "staff",
         "registrations",
@@ -457,4 +458,14 @@ def test_sections_come_in_the_order_of_the_installed_apps():
         "appeals",
         "dismissed_sources",
         "penalty_audit",
+        "sealed_events",
+        "sealed_packs",
+        "paper_pools",
+        "pool_swaps",
     ]
+    assert {s.name for s in declarations().sections if s.since == 3} == {
+        "sealed_events",
+        "sealed_packs",
+        "paper_pools",
+        "pool_swaps",
+    }

@@ -4,7 +4,8 @@ Three collations:
 - ``SheetCollation``: one MTGJSON booster kind (``booster["default"]``, ``["play"]``,
   ``["arena"]``...): booster variants with weights, each a list of sheets to draw from; each
   sheet a weighted list of cards, foil or not (Innistrad: a DFC slot from its own sheet;
-  Zendikar Rising: modal DFCs in ordinary slots).
+  Zendikar Rising: modal DFCs in ordinary slots); a sheet marked ``balanceColors`` (the commons
+  of most draft boosters) gives a card of each color first (``Sheet._draw_balanced``).
 - ``PublishedCollation``: the project's own data for a set MTGJSON gives no booster data for
   (``drafts/collations/*.yaml``: the slots and rates Wizards published, over catalogue
   rarities and types).
@@ -89,6 +90,10 @@ class Sheet:
     foil: bool = False
     allow_duplicates: bool = False  # MTGJSON ``allowDuplicates``
     fixed: bool = False  # MTGJSON ``fixed``: every card, as many times as its weight, in order
+    balance_colors: bool = False  # MTGJSON ``balanceColors`` (see ``_draw_balanced``)
+    # Each card's color group for ``balance_colors``: "W", "U", "B", "R", "G" for a card of one
+    # color identity that is not a land, "" for every other card.
+    colors: dict[Ref, str] = field(default_factory=dict)
 
     def draw(self, rng: random.Random, count: int, exclude: set[Ref]) -> list[Ref]:
         """Draw ``count`` distinct cards (no duplicates within one pack when avoidable)."""
@@ -96,6 +101,10 @@ class Sheet:
             return [ref for ref, weight in zip(self.refs, self.weights, strict=True) for _ in range(weight)]
         if self.allow_duplicates:
             return rng.choices(self.refs, weights=self.weights, k=count)
+        if self.balance_colors:
+            balanced = self._draw_balanced(rng, count, exclude)
+            if balanced is not None:
+                return balanced
         chosen: list[Ref] = []
         for _ in range(count):
             for _attempt in range(20):
@@ -106,6 +115,47 @@ class Sheet:
             exclude.add(ref)
         return chosen
 
+    def _draw_balanced(self, rng: random.Random, count: int, exclude: set[Ref]) -> list[Ref] | None:
+        """A color-balanced draw, as the booster generator MTGJSON's sheets come from does it
+        (mtg.wtf's ColorBalancedCardSheet): one card of each color first, then ``count - 5``
+        cards from a mix whose group weights (a color's ``weight * count - total``, the rest's
+        ``weight * count``) keep every card's expected count in a pack what the plain draw
+        gives (``count * weight / total``). None when the sheet cannot be balanced (five
+        cards or fewer, a color with no card, or a color too rare for the mix): the plain draw
+        stands in, as the generator refuses such sheets."""
+        groups: dict[str, tuple[list[Ref], list[int]]] = {c: ([], []) for c in (*BALANCED_COLORS, "")}
+        for ref, weight in zip(self.refs, self.weights, strict=True):
+            color = self.colors.get(ref, "")
+            refs, weights = groups[color if color in BALANCED_COLORS else ""]
+            refs.append(ref)
+            weights.append(weight)
+        total = sum(self.weights)
+        group_weights = {c: sum(w) for c, (_, w) in groups.items()}
+        mix = [group_weights[c] * count - (total if c else 0) for c in groups]
+        if count <= len(BALANCED_COLORS) or any(not groups[c][0] for c in BALANCED_COLORS) or min(mix) < 0:
+            return None
+
+        def one(refs: list[Ref], weights: list[int]) -> Ref:
+            for _attempt in range(20):
+                ref = rng.choices(refs, weights=weights, k=1)[0]
+                if ref not in exclude:
+                    break
+            exclude.add(ref)
+            return ref
+
+        chosen = [one(*groups[c]) for c in BALANCED_COLORS]
+        names = list(groups)
+        for _ in range(count - len(BALANCED_COLORS)):
+            for _attempt in range(20):  # a group that has no card left the pack lacks: draw again
+                group = groups[rng.choices(names, weights=mix, k=1)[0]]
+                if group[0] and set(group[0]) - exclude:
+                    break
+            chosen.append(one(*group))
+        return chosen
+
+
+BALANCED_COLORS = ("W", "U", "B", "R", "G")
+
 
 @dataclass
 class SheetCollation:
@@ -114,9 +164,12 @@ class SheetCollation:
     non_draftable_sheets: set[str] = field(default_factory=lambda: {"basic"})
 
     @classmethod
-    def from_mtgjson(cls, booster: dict[str, Any], usable: set[Ref] | None = None) -> SheetCollation:
+    def from_mtgjson(
+        cls, booster: dict[str, Any], usable: set[Ref] | None = None, colors: dict[Ref, str] | None = None
+    ) -> SheetCollation:
         """Build from one MTGJSON booster kind (``booster["default"]``, ``booster["play"]``...);
-        cards not in ``usable`` are dropped."""
+        cards not in ``usable`` are dropped. ``colors``: each card's color group (``Sheet.colors``),
+        for the sheets marked ``balanceColors``."""
         variants = [(dict(b["contents"]), int(b["weight"])) for b in booster["boosters"]]
         sheets = {}
         for name, sheet in booster["sheets"].items():
@@ -128,6 +181,8 @@ class SheetCollation:
                 foil=bool(sheet.get("foil")),
                 allow_duplicates=bool(sheet.get("allowDuplicates")),
                 fixed=bool(sheet.get("fixed")),
+                balance_colors=bool(sheet.get("balanceColors")),
+                colors={r: (colors or {}).get(r, "") for r, _ in items} if sheet.get("balanceColors") else {},
             )
         return cls(variants, sheets)
 

@@ -202,6 +202,12 @@ class _PrintingInfo:
     set_code: str = ""
     card_types: tuple[str, ...] = ()
     supertypes: tuple[str, ...] = ()
+    color_identity: str = ""
+
+    @property
+    def color_group(self) -> str:
+        """What a ``balanceColors`` sheet balances by: one color identity, lands apart."""
+        return self.color_identity if len(self.color_identity) == 1 and "Land" not in self.card_types else ""
 
 
 def _printings(set_codes: list[str], uuids: set[str] | None = None) -> dict[str, _PrintingInfo]:
@@ -222,9 +228,10 @@ def _printings(set_codes: list[str], uuids: set[str] | None = None) -> dict[str,
         "card__faces__position",
         "card_set__code",
         "card__faces__card_types",
+        "card__color_identity",
     )
     found: dict[str, _PrintingInfo] = {}
-    for pk, mtgjson_uuid, card_id, name, layout, rarity, supertypes, position, code, card_types in rows:
+    for pk, mtgjson_uuid, card_id, name, layout, rarity, supertypes, position, code, card_types, identity in rows:
         if position not in (0, None):
             continue
         key = str(mtgjson_uuid) if mtgjson_uuid else f"printing:{pk}"
@@ -238,6 +245,7 @@ def _printings(set_codes: list[str], uuids: set[str] | None = None) -> dict[str,
             code,
             tuple(card_types or ()),
             tuple(supertypes or ()),
+            (identity or "").upper(),
         )
     return found
 
@@ -267,7 +275,8 @@ class SetPacks:
             # same seed opens the same packs); any other kind every card its sheets name.
             legacy = self.kind.name in LEGACY_KINDS
             self.printings = _printings([set_code], None if legacy else _sheet_uuids(booster))
-            self.collation = SheetCollation.from_mtgjson(booster, usable=set(self.printings))
+            colors = {key: info.color_group for key, info in self.printings.items()}
+            self.collation = SheetCollation.from_mtgjson(booster, usable=set(self.printings), colors=colors)
         elif self.kind.collation == PUBLISHED:
             data = published_collations()[(card_set.code, self.kind.name)]
             self.printings = _printings([set_code, *_other_sets(data)])

@@ -167,6 +167,7 @@ LOG_ACTIONS = {
     "sealed_pool_swap": gettext_lazy("Sealed pools swapped"),
     "sealed_pool_assigned": gettext_lazy("Sealed pool handed to a player"),
     "sealed_pool_answered": gettext_lazy("Received pool confirmed or disputed"),
+    "sealed_pool_released": gettext_lazy("Pool back with the organiser: its builder dropped"),
 }
 
 

@@ -15,6 +15,7 @@ from cards import selectors as card_selectors
 from decks import services as deck_services
 from drafts import permissions
 from drafts.access import require_event_creator
+from drafts.services import packs
 from draftsite.pages import for_form, on_page, run, show_on_form
 from sealed import selectors, services
 from sealed.forms import AnswerForm, AssignForm, PoolForm, SealedEventForm
@@ -49,7 +50,12 @@ def new_event(request):
                 request, gettext("Sealed event “%(name)s” created. Register the players.") % {"name": event.name}
             )
             return redirect("drafts:event-detail", event.pk)
-    return render(request, "sealed/new.html", {"title": gettext("Create a sealed event"), "form": form})
+    context = {
+        "title": gettext("Create a sealed event"),
+        "form": form,
+        "set_boosters": packs.catalogue_booster_kinds(),
+    }
+    return render(request, "sealed/new.html", context)
 
 
 @login_required

@@ -1,6 +1,11 @@
 """Booster kinds changed nothing for the sets that had MTGJSON draft boosters: the same seed
 opens the same ISD, ZNR and MID packs as before (digests computed on the code before booster
-kinds, commit 50f3c47)."""
+kinds, commit 50f3c47) from sheets without ``balanceColors``.
+
+The common sheets of these three sets carry ``balanceColors`` in their MTGJSON files, and the
+collation honours it since (drafts.core.collation.Sheet._draw_balanced): with the flag off the
+packs are byte for byte those of before; with it on (what an event opens) they are the digests
+in ``BALANCED``, computed when balancing came, so any later change shows."""
 
 from __future__ import annotations
 
@@ -22,6 +27,13 @@ BEFORE = {
     "MID": "2457e9feaa68605d369b198313452ce4224450734e7a8145b0aa1c47ace6c236",
 }
 
+BALANCED = {
+    "ISD": "7ec89d32aee129b43ca52ed2b1cb020ecdc7f3675e96bb965646c7813b7535e3",
+    "ZNR": "35b3d244016601f0e0f321842488cad6abf6a6d67813844a328838f6918d14d6",
+    "MID": "fda72e1d7c6fd49c4ad4e7691d47274964601725c274af98736a930dc05bc220",
+}
+BALANCED_SHEET = {"ISD": "sfcCommon", "ZNR": "common", "MID": "sfcCommon"}
+
 
 def digest(packs: SetPacks, seed: int, count: int = 200) -> str:
     numbers = dict(Printing.objects.filter(card_set__code=packs.set_code).values_list("pk", "collector_number"))
@@ -41,4 +53,9 @@ def test_draft_boosters_open_the_same_packs_from_the_same_seed(code):
     for kind in (None, "default", "draft"):  # the default kind, by its name and its alias
         packs = SetPacks(code, kind)
         assert packs.kind.name == "default"
+        balanced = [sheet for sheet in packs.collation.sheets.values() if sheet.balance_colors]
+        assert [s.name for s in balanced] == [BALANCED_SHEET[code]]
+        assert digest(packs, 2026) == BALANCED[code]
+        for sheet in balanced:
+            sheet.balance_colors = False
         assert digest(packs, 2026) == BEFORE[code]

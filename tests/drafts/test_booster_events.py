@@ -121,6 +121,32 @@ def test_the_event_form_says_which_collation_each_set_uses_and_checks_the_kind(c
     assert "DSK (Play Booster), DSK (Play Booster), ZNR (Draft Booster)" in detail
 
 
+def test_the_event_form_chooses_a_kind_per_round_and_refuses_one_under_its_round(client, organiser):
+    client.force_login(organiser)
+    form = {
+        "name": "Rounds draft",
+        "date": "2026-12-06",
+        "enforcement_level": "regular",
+        "draft_format": "booster",
+        "set_codes": "DSK",
+        "booster_kind": "play",
+        "set_round_2": "ZNR",
+        "booster_kind_round_2": "arena",
+        "set_round_3": "ZNR",
+        "booster_kind_round_3": "collector",
+        "pack_size": 15,
+        "deck_building_minutes": 25,
+    }
+    refused = client.post(reverse("drafts:event-create"), form).content.decode()
+    round_3 = refused.split('id="field-booster_kind_round_3"')[1].split('class="form-field')[0]
+    assert "ZNR has no collector boosters" in round_3
+    assert "has no" not in refused.split('id="field-booster_kind_round_2"')[1].split('class="form-field')[0]
+    assert not Event.objects.filter(name="Rounds draft").exists()
+    made = client.post(reverse("drafts:event-create"), {**form, "booster_kind_round_3": "draft"})
+    assert made.status_code == 302
+    assert Event.objects.get(name="Rounds draft").booster_kinds == ["play", "arena", "default"]
+
+
 def test_a_dsk_pod_opens_play_boosters_and_records_every_slot(organiser, players):
     pod = started_pod(organiser, players)
     packs = Pack.objects.filter(pod=pod)

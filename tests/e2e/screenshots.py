@@ -1,11 +1,15 @@
 """Take the screenshots of docs/screenshots.md of the live draft pages (not a test; run it by hand).
 
     python -m tests.e2e.screenshots [OUTPUT_DIR]      # default docs/screenshots
+    python -m tests.e2e.screenshots --only sealed     # only the sealed and paper sealed pages
 
 It builds a throw-away database with the bundled Innistrad cards, an event with eight players a
 few picks into round 1, serves it with daphne and photographs the pages in
 headless Chromium (desktop 1280 px and phone 375 px), and the draft and deck pages in
-Portuguese, Spanish, Italian and Russian (player-draft-<lang>, deck-<lang>). With REDIS_URL set, the pod page
+Portuguese, Spanish, Italian and Russian (player-draft-<lang>, deck-<lang>). The sealed pages
+(``sealed-*``, ``paper-sealed-*``, ``event-form-boosters``) come from a DSK sealed event of eight
+players with opened pools and a paper sealed event after the MTR 7.5 swap (one pool confirmed,
+one disputed, one back with the organiser after a drop). With REDIS_URL set, the pod page
 also shows the other players as connected. Card images need the internet, so the pages
 show their text rendering, as they do at a venue without a network.
 
@@ -24,8 +28,6 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
-
-from drafts.access import SYSTEM
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [
@@ -95,6 +97,7 @@ def build(database_url: str) -> dict:
 
     from cards.importers import import_file
     from drafts import presence, roles, services
+    from drafts.access import SYSTEM
     from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
 
     call_command("migrate", verbosity=0)
@@ -175,7 +178,82 @@ def build(database_url: str) -> dict:
         opaque_sleeves=True,
         source_format="text",
     )
-    return {"event": event, "pod": pod, "seats": seats, "organiser": organiser, "users": users, "deck": deck}
+    return {
+        "event": event,
+        "pod": pod,
+        "seats": seats,
+        "organiser": organiser,
+        "users": users,
+        "deck": deck,
+        "judge": judge,
+        **build_sealed(organiser, users),
+    }
+
+
+def build_sealed(organiser, users) -> dict:
+    """A DSK sealed event (8 players, pools opened, five decks registered) and a paper sealed
+    event after the swap: one pool confirmed, one disputed, one back with the organiser (its
+    builder dropped)."""
+    from cards.importers import import_file
+    from decks import services as deck_services
+    from decks.models import SealedPool
+    from drafts import services
+    from drafts.access import SYSTEM
+    from matches import services as match_services
+    from sealed import core, selectors
+    from sealed import services as sealed_services
+    from sealed.models import PaperPool
+
+    import_file(ROOT / "cards/data/cockatrice/DSK.xml.gz")
+    generated = sealed_services.create_sealed_event(
+        actor=organiser, name="Duskmourn Prerelease", date=timezone_date(), boosters=["DSK"], seed=2024
+    )
+    regs = [
+        services.register_player(event_id=generated.pk, user=u, name=n, actor=SYSTEM)
+        for u, n in zip(users[:8], PLAYERS[:8], strict=True)
+    ]
+    sealed_services.open_pools(event_id=generated.pk, actor=organiser)
+    for user, reg in list(zip(users, regs, strict=False))[1:6]:
+        pool = SealedPool.objects.get(registration=reg).cards
+        main = [{"card_id": r["card_id"], "count": 1} for r in pool[:23]] + [{"name": "Swamp", "count": 17}]
+        deck_services.register_deck(event_id=generated.pk, actor=user, main=main)
+
+    paper = sealed_services.create_sealed_event(
+        actor=organiser, name="Paper prerelease: Duskmourn", date=timezone_date(), boosters=["DSK"], paper=True, seed=7
+    )
+    paper_regs = [
+        services.register_player(event_id=paper.pk, user=u, name=n, actor=SYSTEM)
+        for u, n in zip(users[8:16], PLAYERS[8:16], strict=True)
+    ]
+    groups: dict[str, list[dict]] = {}
+    for row in selectors.set_catalogue(["DSK"]):
+        groups.setdefault(row["group"], []).append(row)
+    for index, user in enumerate(users[8:16]):
+        chosen = (
+            groups["common"][index * 5 : index * 5 + 45]
+            + groups["uncommon"][index * 2 : index * 2 + 15]
+            + groups[core.RARE_OR_MYTHIC][index : index + 6]
+        )
+        sealed_services.register_paper_pool(
+            event_id=paper.pk, actor=user, cards=[{"card_id": c["card_id"], "count": 1} for c in chosen]
+        )
+    match_services.configure_matches(event_id=paper.pk, actor=organiser, mode="event")
+    sealed_services.swap_pools(event_id=paper.pk, actor=organiser, seed=75)
+    builders = {p.builder_id: p for p in PaperPool.objects.filter(event=paper)}
+    by_reg = {r.pk: u for r, u in zip(paper_regs, users[8:16], strict=True)}
+    sealed_services.answer_pool(event_id=paper.pk, actor=by_reg[paper_regs[1].pk], confirm=True)
+    sealed_services.answer_pool(
+        event_id=paper.pk, actor=by_reg[paper_regs[2].pk], confirm=False, reason="Two rares on the list are missing"
+    )
+    match_services.drop_player(event_id=paper.pk, registration_id=paper_regs[3].pk, actor=organiser)
+    assert builders  # every registered pool went to another player
+    return {"sealed": generated, "paper": paper, "paper_player": users[8], "sealed_player": users[0]}
+
+
+def timezone_date():
+    from django.utils import timezone
+
+    return timezone.localdate()
 
 
 def serve(database_url: str, port: int) -> subprocess.Popen:
@@ -192,7 +270,7 @@ def serve(database_url: str, port: int) -> subprocess.Popen:
         cwd=ROOT,
         env=env,
     )
-    for _ in range(100):
+    for _ in range(300):  # up to a minute: a busy machine starts daphne slowly
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
             return process
@@ -202,17 +280,17 @@ def serve(database_url: str, port: int) -> subprocess.Popen:
     raise RuntimeError("daphne did not start")
 
 
-def main(out: Path) -> None:
+def main(out: Path, only: str = "") -> None:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
     database_url, maintenance = throwaway_database()
     try:
-        shoot(out, work, database_url)
+        shoot(out, work, database_url, only)
     finally:
         drop_database(database_url, maintenance)
 
 
-def shoot(out: Path, work: Path, database_url: str) -> None:
+def shoot(out: Path, work: Path, database_url: str, only: str = "") -> None:
     data = build(database_url)  # sets Django up
     from tests.e2e.conftest import CHROME_FLAGS, CHROMEDRIVER, CHROMIUM, _free_port
 
@@ -254,6 +332,10 @@ def shoot(out: Path, work: Path, database_url: str) -> None:
 
     pod, seats = data["pod"], data["seats"]
     try:
+        if only in ("", "sealed"):
+            shoot_sealed(data, as_user, shot, driver)
+        if only == "sealed":
+            return
         as_user(data["users"][0])
 
         def hover_a_dfc():
@@ -293,5 +375,36 @@ def shoot(out: Path, work: Path, database_url: str) -> None:
         connections.close_all()
 
 
+def shoot_sealed(data, as_user, shot, driver) -> None:
+    """The sealed pages of docs/organisers.md: the forms with each set's booster kinds, the
+    organiser's and a player's sealed page, and the paper sealed registration and swap."""
+    sealed, paper = data["sealed"], data["paper"]
+    as_user(data["organiser"])
+
+    def choose_dsk_and_kinds():
+        driver.execute_script(
+            "const f = document.querySelector('form.event-form');"
+            "f.querySelector('[name=set_codes]').value = 'DSK';"
+            "f.querySelector('[name=set_round_3]').value = 'ISD';"
+        )
+
+    shot("/events/new/", "event-form-boosters", before=choose_dsk_and_kinds, max_height=2000)
+    shot("/sealed/new/", "sealed-new", max_height=1600)
+    shot(f"/sealed/{sealed.pk}/", "sealed-organiser", max_height=1400)
+    shot(f"/sealed/{paper.pk}/", "paper-sealed-organiser", max_height=1600)
+    as_user(data["sealed_player"])
+
+    def open_first_pack():
+        driver.execute_script("const p = document.querySelector('details.sealed-pack'); if (p) p.open = true;")
+
+    shot(f"/sealed/{sealed.pk}/", "sealed-pool-375", width=375, phone=True, before=open_first_pack, max_height=1500)
+    as_user(data["paper_player"])
+    shot(f"/sealed/{paper.pk}/register-pool/", "paper-sealed-register-375", width=375, phone=True, max_height=1500)
+    shot(f"/sealed/{paper.pk}/", "paper-sealed-received-375", width=375, phone=True, max_height=1500)
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots")
+    args = [a for a in sys.argv[1:] if not a.startswith("--only")]
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
+    args = [a for a in args if a != only]
+    main(Path(args[0]) if args else ROOT / "docs" / "screenshots", only)
