@@ -12,6 +12,8 @@ an unknown ``type`` is ``unknown_message``, each app's own code).
 
 from __future__ import annotations
 
+import typing
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
@@ -51,3 +53,53 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content):
         return orjson.dumps(content).decode()  # pick answers carry whole packs: a fast encoder
+
+
+# --- the one parser of a decoded client frame -----------------------------------------------
+
+
+class FrameRefused(Exception):
+    """A client frame the parser does not hand on: ``code`` is its stable error code (the
+    app's ``unknown_message`` for a type the socket's protocol does not declare, the frame's
+    own code for a field that fails its validator), ``field`` the field that failed."""
+
+    def __init__(self, code: str, field: str | None = None):
+        super().__init__(code if field is None else f"{code}: {field}")
+        self.code = code
+        self.field = field
+
+
+Validator = Callable[[Any], Any]
+
+
+def frame_types(union: object) -> dict[str, type]:
+    """The TypedDicts of a union of frames, by their ``type`` literal."""
+    return {typing.get_type_hints(t)["type"].__args__[0]: t for t in typing.get_args(union) or (union,)}
+
+
+def parse_client_frame(
+    content: dict[str, Any],
+    frames: Mapping[str, type],
+    validators: Mapping[str, Validator],
+    *,
+    unknown: str,
+    invalid: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The client frame ``content`` as its declared type (``frames``, by ``type``): each
+    declared field through its one validator (``validators``, by field name: a validator
+    answers the field's value or raises ``ValueError``). A field the type does not declare is
+    left out, as the sockets always ignored one. Raises :class:`FrameRefused` with ``unknown``
+    for a type not in ``frames`` and with ``invalid[type]`` for a field its validator refuses."""
+    kind = content.get("type")
+    frame_type = frames.get(kind) if isinstance(kind, str) else None
+    if frame_type is None:
+        raise FrameRefused(unknown)
+    frame: dict[str, Any] = {"type": kind}
+    for name in typing.get_type_hints(frame_type):
+        if name == "type" or (name not in content and name not in frame_type.__required_keys__):  # type: ignore[attr-defined]
+            continue
+        try:
+            frame[name] = validators[name](content.get(name))
+        except ValueError:
+            raise FrameRefused((invalid or {}).get(kind, INVALID_FRAME), name) from None
+    return frame

@@ -1,6 +1,7 @@
 """Mail to the players who asked for it (profile: "Email me when pairings are posted", "...
-when a round starts"), each in their own language. The matches services call these once the
-round's change is committed; a mail that cannot be sent is logged, never undoes the round."""
+when a round starts"), each in their own language. The matches services' change tells this
+once it is committed (``drafts.extensions.notice_on_commit``, registered in accounts/apps.py);
+a mail that cannot be sent is logged, never undoes the round."""
 
 from __future__ import annotations
 
@@ -12,19 +13,17 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from accounts.services.mail import render_user_mail
+from drafts.extensions import PAIRINGS, ROUND_START
+from matches.models import Match, Round
 
 logger = logging.getLogger(__name__)
 
-PAIRINGS = "pairings"
-ROUND_START = "round_start"
 _OPT_IN = {PAIRINGS: "email_pairings", ROUND_START: "email_round_start"}
 
 
 def mail_round(round_id: int, what: str) -> int:
     """Write to every opted-in player of the round (``what``: PAIRINGS or ROUND_START);
     returns how many mails went out."""
-    from matches.models import Match, Round  # local: matches imports this module's caller
-
     round_obj = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_obj is None:
         return 0

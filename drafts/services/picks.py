@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts import error_codes, presence
+from drafts import error_codes, extensions, presence
 from drafts.access import SYSTEM, Permission, access_event, access_seat, authorize
 from drafts.locking import lock_pod
 from drafts.models import PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodAction, PodState, Seat
@@ -32,7 +32,6 @@ from drafts.services import fastpath
 from drafts.services.changes import after_commit, after_commit_version, arrived, grace_cutoff, log_action, touch
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from push import dispatch as push
 
 ACTIVE_STATES = (PodState.DRAFTING, PodState.REVIEWING, PodState.DECK_BUILDING)
 
@@ -80,7 +79,7 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
     log_action(pod, now, PodAction.START, actor, seed=pod.seed)
     _start_next_round(pod, now)
     after_commit(pod)
-    push.send_on_commit(push.DRAFT_START, pod.pk)
+    extensions.notice_on_commit(extensions.DRAFT_START, pod.pk)
     return pod
 
 

@@ -1,4 +1,5 @@
-"""The frames of the judge-call queue's socket, as types (tests/judgecalls check every one).
+"""The frames of the judge-call sockets, as types (tests/frame_check.py checks every frame the
+tests send and receive against them); ``parse_client_frame`` reads what a client sends.
 
 server -> client: ``hello`` then ``changed`` on connect (live.js fetches the panel once), then
 ``call`` after every committed change of the event's calls (static/js/judgequeue.js fetches
@@ -16,6 +17,11 @@ call (static/js/callbox.js fetches the box fragment, which checks who is asking)
 from __future__ import annotations
 
 from typing import Literal, TypedDict
+
+from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
+from draftsite.frames import frame_types
+from draftsite.frames import parse_client_frame as parse_frame
+from judgecalls import error_codes
 
 CHANGED_MESSAGE_TYPE = "judgecalls.changed"  # the channel layer's message (consumer method)
 CALLER_MESSAGE_TYPE = "judgecalls.caller"  # to the caller's group: their call changed
@@ -57,7 +63,21 @@ class CallBoxFrame(TypedDict):
     type: Literal["call_box"]
 
 
-Frame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
+ServerFrame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
+
+
+class HeartbeatIn(TypedDict):
+    type: Literal["heartbeat"]
+
+
+ClientFrame = HeartbeatIn
+CLIENT_FRAMES: dict[str, type] = frame_types(ClientFrame)
+
+
+def parse_client_frame(content: dict) -> ClientFrame:
+    """``content`` (a decoded JSON object: ``draftsite.frames``) as a client frame; raises
+    ``FrameRefused`` (``unknown_message``) for any other type."""
+    return parse_frame(content, CLIENT_FRAMES, {}, unknown=error_codes.UNKNOWN_MESSAGE)  # type: ignore[return-value]
 
 
 def hello() -> HelloFrame:

@@ -1,0 +1,72 @@
+"""The match pages' socket (ws/matches/events/<event_id>/): every frame, as types.
+
+server -> client: ``hello`` once after the handshake, ``changed`` on connect and after every
+committed change of the event's matches (pairings, results, clocks, drops: the page then
+fetches its own panel), ``heartbeat`` answering the client's, ``error`` for anything else the
+client sends (``unknown_message``; ``invalid_frame`` for a frame that is no JSON object).
+client -> server: ``heartbeat``. Pairings, results, standings and clocks are public, so
+nothing private travels and anyone may listen.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
+from draftsite.frames import frame_types
+from draftsite.frames import parse_client_frame as parse_frame
+from matches import error_codes
+
+
+class Hello(TypedDict):
+    type: Literal["hello"]
+    role: Literal["viewer"]
+
+
+class Changed(TypedDict):
+    type: Literal["changed"]
+    pod: None  # live.js: a change of the whole page (not of one pod's version)
+    event: int
+
+
+class Heartbeat(TypedDict):
+    type: Literal["heartbeat"]
+    server_time: str
+
+
+class Error(TypedDict):
+    type: Literal["error"]
+    code: str
+
+
+ServerFrame = Hello | Changed | Heartbeat | Error
+
+
+class HeartbeatIn(TypedDict):
+    type: Literal["heartbeat"]
+
+
+ClientFrame = HeartbeatIn
+CLIENT_FRAMES: dict[str, type] = frame_types(ClientFrame)
+
+
+def parse_client_frame(content: dict) -> ClientFrame:
+    """``content`` (a decoded JSON object: ``draftsite.frames``) as a client frame; raises
+    ``FrameRefused`` (``unknown_message``) for any other type."""
+    return parse_frame(content, CLIENT_FRAMES, {}, unknown=error_codes.UNKNOWN_MESSAGE)  # type: ignore[return-value]
+
+
+def hello() -> Hello:
+    return {"type": "hello", "role": "viewer"}
+
+
+def changed(event_id: int) -> Changed:
+    return {"type": "changed", "pod": None, "event": event_id}
+
+
+def heartbeat(server_time: str) -> Heartbeat:
+    return {"type": "heartbeat", "server_time": server_time}
+
+
+def error(code: str) -> Error:
+    return {"type": "error", "code": code}
