@@ -71,6 +71,7 @@ def demo_parts() -> tuple[Callable[[Event], str], ...]:
 
 # The kinds of change (push.models.Trigger's values, and accounts' round mail).
 PAIRINGS = "pairings"  # a round's pairings are posted (the round's id)
+PAIRINGS_REPAIRED = "pairings_repaired"  # a round's pairings were repaired (push tells them again)
 ROUND_START = "round_start"  # a round has started (the round's id)
 DRAFT_START = "draft_start"  # a pod's draft has started, or a player was seated (the pod's id)
 JUDGE = "judge"  # a judge took or answered a call (the call's id)

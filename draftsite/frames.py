@@ -92,7 +92,7 @@ def parse_client_frame(
     for a type not in ``frames`` and with ``invalid[type]`` for a field its validator refuses."""
     kind = content.get("type")
     frame_type = frames.get(kind) if isinstance(kind, str) else None
-    if frame_type is None:
+    if frame_type is None or not isinstance(kind, str):
         raise FrameRefused(unknown)
     frame: dict[str, Any] = {"type": kind}
     for name in typing.get_type_hints(frame_type):

@@ -3,10 +3,11 @@ from django.apps import AppConfig
 
 def _book(kind: str, object_id: int) -> None:
     """Book a change's push (``push.dispatch.enqueue``, read when called: bench/push_pairings
-    times it in place)."""
+    times it in place). Repaired pairings are pairings to a player's phone."""
+    from drafts import extensions
     from push import dispatch
 
-    dispatch.enqueue(kind, object_id)
+    dispatch.enqueue(extensions.PAIRINGS if kind == extensions.PAIRINGS_REPAIRED else kind, object_id)
 
 
 class PushConfig(AppConfig):
@@ -22,4 +23,6 @@ class PushConfig(AppConfig):
 
         # The services of the apps below push tell it of their changes after the commit
         # (drafts.extensions): they import no push.
-        extensions.register_listener({extensions.PAIRINGS, extensions.DRAFT_START, extensions.JUDGE}, _book)
+        extensions.register_listener(
+            {extensions.PAIRINGS, extensions.PAIRINGS_REPAIRED, extensions.DRAFT_START, extensions.JUDGE}, _book
+        )

@@ -60,9 +60,9 @@ def protocol_of(path: str) -> ModuleType | None:
 
 def _protocol(communicator: WebsocketCommunicator) -> ModuleType | None:
     if not hasattr(communicator, "_frame_protocol"):
-        communicator._frame_protocol = protocol_of(communicator.scope.get("path", ""))  # type: ignore[attr-defined]
-        communicator._frame_expected = _Expected()  # type: ignore[attr-defined]
-    return communicator._frame_protocol  # type: ignore[attr-defined]
+        communicator._frame_protocol = protocol_of(communicator.scope.get("path", ""))
+        communicator._frame_expected = _Expected()
+    return communicator._frame_protocol
 
 
 def check_sent(communicator: WebsocketCommunicator, text: str | None, bytes_data: bytes | None) -> None:
@@ -72,7 +72,7 @@ def check_sent(communicator: WebsocketCommunicator, text: str | None, bytes_data
     protocol = _protocol(communicator)
     if protocol is None:
         return
-    expected: _Expected = communicator._frame_expected  # type: ignore[attr-defined]
+    expected: _Expected = communicator._frame_expected
     content = decode_frame(text, bytes_data)
     if content is None:
         expected.codes.append(INVALID_FRAME)
@@ -101,7 +101,7 @@ def check_received(communicator: WebsocketCommunicator, text: str) -> None:
         check(frame, protocol.ServerFrame)
     except FrameError as error:
         raise AssertionError(f"{protocol.__name__}: the server sent an undeclared frame: {error}") from None
-    expected: _Expected = communicator._frame_expected  # type: ignore[attr-defined]
+    expected: _Expected = communicator._frame_expected
     if not expected.codes or frame["type"] not in ERROR_ANSWERS:
         return
     if frame["type"] == "error":
@@ -133,5 +133,5 @@ async def receive_output(self, timeout=1):
 
 
 def pytest_configure(config):
-    WebsocketCommunicator.send_input = send_input  # type: ignore[method-assign]
-    WebsocketCommunicator.receive_output = receive_output  # type: ignore[method-assign]
+    WebsocketCommunicator.send_input = send_input
+    WebsocketCommunicator.receive_output = receive_output

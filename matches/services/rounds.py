@@ -341,7 +341,7 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
         after=[[m.table, m.player_a_id, m.player_b_id] for m in round_obj.matches.order_by("table")],
     )
     notify(event_id)
-    push.send_on_commit(push.PAIRINGS, round_obj.pk)  # the new tables
+    extensions.notice_on_commit(extensions.PAIRINGS_REPAIRED, round_obj.pk)  # the new tables: push, no mail
     return round_obj
 
 
