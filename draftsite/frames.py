@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import orjson
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -103,3 +103,37 @@ def parse_client_frame(
         except ValueError:
             raise FrameRefused((invalid or {}).get(kind, INVALID_FRAME), name) from None
     return frame
+
+
+# --- the frames every socket of the site shares ---------------------------------------------
+
+
+class HeartbeatIn(TypedDict):
+    """client -> server: the page is still there (answered with ``Heartbeat``)."""
+
+    type: Literal["heartbeat"]
+
+
+class Heartbeat(TypedDict):
+    """server -> client: the answer to a heartbeat (the page resyncs its clock)."""
+
+    type: Literal["heartbeat"]
+    server_time: str
+
+
+class Error(TypedDict):
+    """server -> client: a frame the server would not act on (its code says why)."""
+
+    type: Literal["error"]
+    code: str
+
+
+HEARTBEAT_ONLY: dict[str, type] = {"heartbeat": HeartbeatIn}
+
+
+def heartbeat(server_time: str) -> Heartbeat:
+    return {"type": "heartbeat", "server_time": server_time}
+
+
+def error(code: str) -> Error:
+    return {"type": "error", "code": code}

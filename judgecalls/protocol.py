@@ -18,8 +18,12 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+from draftsite.frames import HEARTBEAT_ONLY, HeartbeatIn
+from draftsite.frames import Error as ErrorFrame
 from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
-from draftsite.frames import frame_types
+from draftsite.frames import Heartbeat as HeartbeatFrame
+from draftsite.frames import error as error
+from draftsite.frames import heartbeat as heartbeat
 from draftsite.frames import parse_client_frame as parse_frame
 from judgecalls import error_codes
 
@@ -44,16 +48,6 @@ class CallFrame(TypedDict):
     call: int
 
 
-class HeartbeatFrame(TypedDict):
-    type: Literal["heartbeat"]
-    server_time: str
-
-
-class ErrorFrame(TypedDict):
-    type: Literal["error"]
-    code: str
-
-
 class CallerHelloFrame(TypedDict):
     type: Literal["hello"]
     role: Literal["caller"]
@@ -66,12 +60,8 @@ class CallBoxFrame(TypedDict):
 ServerFrame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
 
 
-class HeartbeatIn(TypedDict):
-    type: Literal["heartbeat"]
-
-
 ClientFrame = HeartbeatIn
-CLIENT_FRAMES: dict[str, type] = frame_types(ClientFrame)
+CLIENT_FRAMES = HEARTBEAT_ONLY
 
 
 def parse_client_frame(content: dict) -> ClientFrame:
@@ -90,14 +80,6 @@ def changed(event_id: int) -> ChangedFrame:
 
 def call(event_id: int, call_id: int) -> CallFrame:
     return {"type": "call", "event": event_id, "call": call_id}
-
-
-def heartbeat(server_time: str) -> HeartbeatFrame:
-    return {"type": "heartbeat", "server_time": server_time}
-
-
-def error(code: str) -> ErrorFrame:
-    return {"type": "error", "code": code}
 
 
 def caller_hello() -> CallerHelloFrame:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn
 from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
-from draftsite.frames import frame_types
+from draftsite.frames import error as error
+from draftsite.frames import heartbeat as heartbeat
 from draftsite.frames import parse_client_frame as parse_frame
 from matches import error_codes
 
@@ -29,25 +31,11 @@ class Changed(TypedDict):
     event: int
 
 
-class Heartbeat(TypedDict):
-    type: Literal["heartbeat"]
-    server_time: str
-
-
-class Error(TypedDict):
-    type: Literal["error"]
-    code: str
-
-
 ServerFrame = Hello | Changed | Heartbeat | Error
 
 
-class HeartbeatIn(TypedDict):
-    type: Literal["heartbeat"]
-
-
 ClientFrame = HeartbeatIn
-CLIENT_FRAMES: dict[str, type] = frame_types(ClientFrame)
+CLIENT_FRAMES = HEARTBEAT_ONLY
 
 
 def parse_client_frame(content: dict) -> ClientFrame:
@@ -62,11 +50,3 @@ def hello() -> Hello:
 
 def changed(event_id: int) -> Changed:
     return {"type": "changed", "pod": None, "event": event_id}
-
-
-def heartbeat(server_time: str) -> Heartbeat:
-    return {"type": "heartbeat", "server_time": server_time}
-
-
-def error(code: str) -> Error:
-    return {"type": "error", "code": code}
