@@ -63,10 +63,11 @@ class FrameRefused(Exception):
     app's ``unknown_message`` for a type the socket's protocol does not declare, the frame's
     own code for a field that fails its validator), ``field`` the field that failed."""
 
-    def __init__(self, code: str, field: str | None = None):
+    def __init__(self, code: str, field: str | None = None, ref: str | int | None = None):
         super().__init__(code if field is None else f"{code}: {field}")
         self.code = code
         self.field = field
+        self.ref = ref  # the refused frame's own ``ref`` (read by its validator), for the answer
 
 
 Validator = Callable[[Any], Any]
@@ -89,19 +90,22 @@ def parse_client_frame(
     declared field through its one validator (``validators``, by field name: a validator
     answers the field's value or raises ``ValueError``). A field the type does not declare is
     left out, as the sockets always ignored one. Raises :class:`FrameRefused` with ``unknown``
-    for a type not in ``frames`` and with ``invalid[type]`` for a field its validator refuses."""
+    for a type not in ``frames`` and with ``invalid[type]`` for a field its validator refuses
+    (with the frame's ``ref``, when it has one, for the refusal to echo)."""
     kind = content.get("type")
     frame_type = frames.get(kind) if isinstance(kind, str) else None
     if frame_type is None or not isinstance(kind, str):
         raise FrameRefused(unknown)
     frame: dict[str, Any] = {"type": kind}
-    for name in typing.get_type_hints(frame_type):
+    hints = typing.get_type_hints(frame_type)
+    for name in hints:
         if name == "type" or (name not in content and name not in frame_type.__required_keys__):  # type: ignore[attr-defined]
             continue
         try:
             frame[name] = validators[name](content.get(name))
         except ValueError:
-            raise FrameRefused((invalid or {}).get(kind, INVALID_FRAME), name) from None
+            ref = validators["ref"](content.get("ref")) if "ref" in hints and name != "ref" else None
+            raise FrameRefused((invalid or {}).get(kind, INVALID_FRAME), name, ref) from None
     return frame
 
 
