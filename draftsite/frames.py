@@ -43,6 +43,15 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None = None) -> dict
 class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     """A JSON websocket consumer whose ``receive_json`` only ever gets a decoded object."""
 
+    async def parsed(self, content: dict[str, Any], parse: Callable[[dict[str, Any]], Any]) -> Any:
+        """``content`` through its protocol's ``parse_client_frame``; a frame it refuses is
+        answered here with its ``error`` frame (then None)."""
+        try:
+            return parse(content)
+        except FrameRefused as refused:
+            await self.send_json(error(refused.code))
+            return None
+
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         content = decode_frame(text_data, bytes_data)
         if content is None:
@@ -133,6 +142,16 @@ class Error(TypedDict):
 
 
 HEARTBEAT_ONLY: dict[str, type] = {"heartbeat": HeartbeatIn}
+
+
+def heartbeats_only(unknown: str) -> Callable[[dict[str, Any]], HeartbeatIn]:
+    """The parser of a socket whose clients send only heartbeats: any other type is refused
+    with ``unknown`` (the app's ``unknown_message``)."""
+
+    def parse(content: dict[str, Any]) -> HeartbeatIn:
+        return typing.cast(HeartbeatIn, parse_client_frame(content, HEARTBEAT_ONLY, {}, unknown=unknown))
+
+    return parse
 
 
 def heartbeat(server_time: str) -> Heartbeat:

@@ -33,10 +33,7 @@ class EventMatchesSocket(GuardedJsonConsumer):
             await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        try:
-            protocol.parse_client_frame(content)  # a heartbeat: the only frame a client sends
-        except protocol.FrameRefused as refused:
-            await self.send_json(protocol.error(refused.code))
+        if await self.parsed(content, protocol.parse_client_frame) is None:  # a heartbeat: all a client sends
             return
         await self.send_json(protocol.heartbeat(timezone.now().isoformat()))
 

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn
-from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
-from draftsite.frames import error as error
+from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn, heartbeats_only
 from draftsite.frames import heartbeat as heartbeat
-from draftsite.frames import parse_client_frame as parse_frame
 from matches import error_codes
 
 
@@ -36,12 +33,7 @@ ServerFrame = Hello | Changed | Heartbeat | Error
 
 ClientFrame = HeartbeatIn
 CLIENT_FRAMES = HEARTBEAT_ONLY
-
-
-def parse_client_frame(content: dict) -> ClientFrame:
-    """``content`` (a decoded JSON object: ``draftsite.frames``) as a client frame; raises
-    ``FrameRefused`` (``unknown_message``) for any other type."""
-    return parse_frame(content, CLIENT_FRAMES, {}, unknown=error_codes.UNKNOWN_MESSAGE)  # type: ignore[return-value]
+parse_client_frame = heartbeats_only(error_codes.UNKNOWN_MESSAGE)  # FrameRefused for any other type
 
 
 def hello() -> Hello:

@@ -54,10 +54,7 @@ class _CallSocket(_PodSocket):
             await self.channel_layer.group_discard(paper_group(self.pod_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        try:
-            protocol.parse_client_frame(content)  # a heartbeat: the only frame a client sends
-        except protocol.FrameRefused as refused:
-            await self.send_json(protocol.error(refused.code))
+        if await self.parsed(content, protocol.parse_client_frame) is None:  # a heartbeat: all a client sends
             return
         if not await database_sync_to_async(self.still_allowed)():
             await self.close(code=CLOSE_FORBIDDEN)
