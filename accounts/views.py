@@ -252,19 +252,25 @@ def venue_sheet(request, event_id: int):
     )
 
 
-@login_required
-@require_POST
-def drop(request, event_id: int):
+def _leave(request, event_id: int, service, success: str):
+    """The player leaves the event (``service``: its registration, or its waitlist), back to
+    the event's page; ``success`` names the event as ``%(name)s``."""
     event = get_event(event_id)
     return run(
         request,
-        services.drop_registration,
-        success=gettext("You have left %(name)s.") % {"name": event.name},
+        service,
+        success=success % {"name": event.name},
         back=reverse("drafts:event-detail", args=[event.pk]),
         event_id=event.pk,
         user=request.user,
         now=timezone.now(),
     )[0]
+
+
+@login_required
+@require_POST
+def drop(request, event_id: int):
+    return _leave(request, event_id, services.drop_registration, gettext("You have left %(name)s."))
 
 
 @login_required
@@ -277,16 +283,7 @@ def players_export(request, event_id: int):
 @login_required
 @require_POST
 def leave_waitlist(request, event_id: int):
-    event = get_event(event_id)
-    return run(
-        request,
-        services.leave_waitlist,
-        success=gettext("You have left the waitlist of %(name)s.") % {"name": event.name},
-        back=reverse("drafts:event-detail", args=[event.pk]),
-        event_id=event.pk,
-        user=request.user,
-        now=timezone.now(),
-    )[0]
+    return _leave(request, event_id, services.leave_waitlist, gettext("You have left the waitlist of %(name)s."))
 
 
 @login_required

@@ -346,6 +346,24 @@ def correct_deck(
     )
 
 
+def resolved_pool(cards: Sequence[dict], *, suggest: bool) -> list[dict]:
+    """A limited pool's card list (names or card ids, with counts) as the catalogue's rows
+    (``card_id``, ``count``...); a name the catalogue does not hold refuses the whole list
+    (``unknown_card``, with the catalogue's nearest names for the first five when ``suggest``)."""
+    resolved = adapter.resolve(format=core.LIMITED, main=cards)
+    unknown = [line.name for line in resolved.deck.main if line.card is None]
+    if unknown:
+        extra = {"suggestions": {n: card_selectors.suggest_names(n, 3) for n in unknown[:5]}} if suggest else {}
+        raise DomainError(
+            error_codes.UNKNOWN_CARD,
+            gettext("Not in the catalogue: %(join)s.") % {"join": ", ".join(unknown[:10])},
+            field="cards",
+            cards=unknown[:50],
+            **extra,
+        )
+    return [row for row in resolved.stored(resolved.deck.main) if row["card_id"] is not None]
+
+
 # Only organisers enter sealed pools (the API checks it before the body too).
 POOL_EDITORS_ONLY = gettext_lazy("Only an organiser of this event may enter pools.")
 
@@ -363,17 +381,7 @@ def set_sealed_pool(*, registration_id: int, actor, cards: Sequence[dict]) -> Se
     authorize(actor, registration.event, Permission.ORGANISER, message=POOL_EDITORS_ONLY)
     if not cards:
         raise DomainError(error_codes.EMPTY_DECKLIST, gettext("The pool is empty."), field="cards")
-    resolved = adapter.resolve(format=core.LIMITED, main=cards)
-    unknown = [line.name for line in resolved.deck.main if line.card is None]
-    if unknown:
-        raise DomainError(
-            error_codes.UNKNOWN_CARD,
-            gettext("Not in the catalogue: %(join)s.") % {"join": ", ".join(unknown[:10])},
-            field="cards",
-            cards=unknown[:50],
-            suggestions={n: card_selectors.suggest_names(n, 3) for n in unknown[:5]},
-        )
-    rows = [row for row in resolved.stored(resolved.deck.main) if row["card_id"] is not None]
+    rows = resolved_pool(cards, suggest=True)
     if sum(row["count"] for row in rows) > MAX_POOL_CARDS:
         raise DomainError(
             error_codes.TOO_MANY_ENTRIES,

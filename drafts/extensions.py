@@ -9,20 +9,27 @@ their ``AppConfig.ready()``, so the draft engine imports none of them (the layer
   the line the command prints; the parts run in the order of ``INSTALLED_APPS``;
 * an app that logs its own actions in a pod's log (paper's calls) registers their choices:
   ``register_log_actions(CallAction)``. ``PodLogEntry.action`` takes them, the pod log shows
-  their labels.
+  their labels (``drafts.log_actions``, read by ``drafts.models``);
+* an app that acts once another's change is committed (push books its notices, accounts mails
+  a round's players) listens for the change's kind: ``register_listener(kinds, listener)``; the
+  services that change a round, a pod or a call say ``notice_on_commit(kind, object_id)`` and
+  import neither.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from django.db.models import TextChoices
+from django.db import transaction
 
-    from drafts.models import Event
+# The pod log's registry is its own module (drafts.models reads it: no cycle with this one).
+from drafts.log_actions import log_action_choices as log_action_choices
+from drafts.log_actions import log_action_label as log_action_label
+from drafts.log_actions import register_log_actions as register_log_actions
+from drafts.models import Event
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,6 @@ class EventDashboard:
 
 _dashboards: dict[str, EventDashboard] = {}
 _demo_parts: list[Callable[[Event], str]] = []
-_log_actions: list[type[TextChoices]] = []
 
 
 def register_dashboard(
@@ -61,17 +67,27 @@ def demo_parts() -> tuple[Callable[[Event], str], ...]:
     return tuple(_demo_parts)
 
 
-def register_log_actions(actions: type[TextChoices]) -> None:
-    if actions not in _log_actions:
-        _log_actions.append(actions)
+# --- after a commit: what the services tell the apps above them ---------------------------------
+
+# The kinds of change (push.models.Trigger's values, and accounts' round mail).
+PAIRINGS = "pairings"  # a round's pairings are posted (the round's id)
+PAIRINGS_REPAIRED = "pairings_repaired"  # a round's pairings were repaired (push tells them again)
+ROUND_START = "round_start"  # a round has started (the round's id)
+DRAFT_START = "draft_start"  # a pod's draft has started, or a player was seated (the pod's id)
+JUDGE = "judge"  # a judge took or answered a call (the call's id)
+
+_listeners: list[tuple[frozenset[str], Callable[[str, int], object]]] = []
 
 
-def log_action_choices() -> list[tuple[str, str]]:
-    """``PodLogEntry.action``'s choices: the draft engine's own (``PodAction``, registered by
-    ``DraftsConfig.ready``) and every other app's."""
-    return [choice for actions in _log_actions for choice in actions.choices]
+def register_listener(kinds: set[str], listener: Callable[[str, int], object]) -> None:
+    """``listener(kind, object_id)`` runs after the commit of each change of one of ``kinds``."""
+    if all(registered is not listener for _, registered in _listeners):  # a repeated ready() adds none
+        _listeners.append((frozenset(kinds), listener))
 
 
-def log_action_label(action: str) -> str:
-    """What the pod log says of an action with no text of its own; an unknown action is a bug (KeyError)."""
-    return str(dict(log_action_choices())[action])
+def notice_on_commit(kind: str, object_id: int) -> None:
+    """Every listener of ``kind`` hears of ``object_id`` once the caller's transaction commits
+    (in the order the apps registered: ``INSTALLED_APPS``); a rolled-back change tells none."""
+    for kinds, listener in _listeners:
+        if kind in kinds:
+            transaction.on_commit(functools.partial(listener, kind, object_id))

@@ -16,7 +16,10 @@ from draftsite.errors import DomainError
 MAX_SEED = 2**48
 
 
-class EventForm(forms.Form):
+class EventBasicsForm(forms.Form):
+    """What every kind of event asks first (its name, day and rules enforcement level); each
+    kind's form adds its own fields after these (drafts' EventForm, sealed's SealedEventForm)."""
+
     # Labelled: a field's default label is its English name, which no catalogue translates.
     name = forms.CharField(
         max_length=200, label=gettext_lazy("Name"), widget=forms.TextInput(attrs={"autocomplete": "off"})
@@ -29,6 +32,9 @@ class EventForm(forms.Form):
         initial=EnforcementLevel.REGULAR,
         label=gettext_lazy("Rules enforcement level"),
     )
+
+
+class EventForm(EventBasicsForm):
     draft_format = forms.ChoiceField(
         choices=DRAFTED_FORMATS, initial=DraftFormat.BOOSTER, widget=forms.RadioSelect, label=gettext_lazy("Format")
     )

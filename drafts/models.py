@@ -14,7 +14,7 @@ from django.db.models import F, Func, Q, Value
 from django.utils.translation import gettext_lazy
 
 from drafts.boosters import KIND_LABELS
-from drafts.extensions import log_action_choices
+from drafts.log_actions import log_action_choices
 
 
 class EnforcementLevel(models.TextChoices):

@@ -19,16 +19,25 @@ Cards travel as ``CardRow`` lists of ids; a page looks their faces up in the car
 loaded once (``cards_url`` in the snapshot, ``drafts.cardsheet``). What a viewer may see is
 decided in ``drafts.state`` (R15-R17), never here.
 
-``check(frame, Type)`` validates a frame against its type: tests run it on every frame sent.
+``check(frame, Type)`` validates a frame against its type: tests run it on every frame the
+server sends and every frame they send (tests/frame_check.py). ``parse_client_frame`` is the one
+parser of what a client sends: one validator per input, a ``FrameRefused`` with a stable code
+for a frame the socket should refuse.
 """
 
 import types
 import typing
-from typing import Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+from drafts import error_codes
+from drafts.forms import MAX_PILE_POSITION
+from draftsite.bounds import INTEGER_MAX
+from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
+from draftsite.frames import frame_types
+from draftsite.frames import parse_client_frame as parse_frame
 
 PROTOCOL_VERSIONS = "versions"
 PROTOCOL_STATE = "state"
-PROTOCOLS = (PROTOCOL_VERSIONS, PROTOCOL_STATE)
 
 Role = Literal["player", "staff", "member", "spectator"]
 
@@ -315,8 +324,57 @@ class ReadyIn(TypedDict):
 
 ClientFrame = HeartbeatIn | PickIn | SyncIn | ReadyIn
 
-SERVER_FRAMES: dict[str, type] = {typing.get_type_hints(t)["type"].__args__[0]: t for t in typing.get_args(ServerFrame)}
-CLIENT_FRAMES: dict[str, type] = {typing.get_type_hints(t)["type"].__args__[0]: t for t in typing.get_args(ClientFrame)}
+SERVER_FRAMES: dict[str, type] = frame_types(ServerFrame)
+CLIENT_FRAMES: dict[str, type] = frame_types(ClientFrame)
+
+
+# --- parsing what a client sends -------------------------------------------------------------
+
+
+def _whole_number(low: int, high: int, *, required: bool):
+    """A JSON integer in ``[low, high]`` (a bool, a float or a string is not one)."""
+
+    def validate(value: Any) -> int | None:
+        if value is None and not required:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(value)
+        return value
+
+    return validate
+
+
+def _ref(value: Any) -> str | int | None:
+    """The client's reference for its request, echoed in the answer: a short string or a
+    number; anything else is dropped (answered with a null ``ref``), never refused."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or (isinstance(value, str) and len(value) > 100):
+        return None
+    return value
+
+
+# One validator per input: the same field is read the same way in every frame that has it.
+VALIDATORS = {
+    "card": _whole_number(1, INTEGER_MAX, required=True),
+    "pack": _whole_number(1, INTEGER_MAX, required=False),
+    "position": _whole_number(0, MAX_PILE_POSITION, required=False),
+    "ref": _ref,
+}
+
+# The code of a frame whose field its validator refuses (the answer is that frame's refusal).
+INVALID = {"pick": error_codes.INVALID_PICK}
+
+
+def parse_client_frame(content: dict) -> ClientFrame:
+    """``content`` (a decoded JSON object: ``draftsite.frames``) as one of ``ClientFrame``.
+
+    Raises ``FrameRefused``: ``unknown_message`` for a type this protocol does not declare,
+    ``invalid_pick`` for a pick whose card, pack or position is not a whole number in range.
+    Which frames a given socket takes (a pick only on a seat socket, ``sync`` and ``ready`` in
+    the state dialect) is the socket's to say; this says what each frame holds."""
+    return typing.cast(
+        ClientFrame,
+        parse_frame(content, CLIENT_FRAMES, VALIDATORS, unknown=error_codes.UNKNOWN_MESSAGE, invalid=INVALID),
+    )
 
 
 # --- checking a frame against its type ------------------------------------------------------

@@ -12,7 +12,9 @@ an unknown ``type`` is ``unknown_message``, each app's own code).
 
 from __future__ import annotations
 
-from typing import Any
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypedDict
 
 import orjson
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -41,6 +43,15 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None = None) -> dict
 class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     """A JSON websocket consumer whose ``receive_json`` only ever gets a decoded object."""
 
+    async def parsed(self, content: dict[str, Any], parse: Callable[[dict[str, Any]], Any]) -> Any:
+        """``content`` through its protocol's ``parse_client_frame``; a frame it refuses is
+        answered here with its ``error`` frame (then None)."""
+        try:
+            return parse(content)
+        except FrameRefused as refused:
+            await self.send_json(error(refused.code))
+            return None
+
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         content = decode_frame(text_data, bytes_data)
         if content is None:
@@ -51,3 +62,101 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content):
         return orjson.dumps(content).decode()  # pick answers carry whole packs: a fast encoder
+
+
+# --- the one parser of a decoded client frame -----------------------------------------------
+
+
+class FrameRefused(Exception):
+    """A client frame the parser does not hand on: ``code`` is its stable error code (the
+    app's ``unknown_message`` for a type the socket's protocol does not declare, the frame's
+    own code for a field that fails its validator), ``field`` the field that failed."""
+
+    def __init__(self, code: str, field: str | None = None, ref: str | int | None = None):
+        super().__init__(code if field is None else f"{code}: {field}")
+        self.code = code
+        self.field = field
+        self.ref = ref  # the refused frame's own ``ref`` (read by its validator), for the answer
+
+
+Validator = Callable[[Any], Any]
+
+
+def frame_types(union: object) -> dict[str, type]:
+    """The TypedDicts of a union of frames, by their ``type`` literal."""
+    return {typing.get_type_hints(t)["type"].__args__[0]: t for t in typing.get_args(union) or (union,)}
+
+
+def parse_client_frame(
+    content: dict[str, Any],
+    frames: Mapping[str, type],
+    validators: Mapping[str, Validator],
+    *,
+    unknown: str,
+    invalid: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The client frame ``content`` as its declared type (``frames``, by ``type``): each
+    declared field through its one validator (``validators``, by field name: a validator
+    answers the field's value or raises ``ValueError``). A field the type does not declare is
+    left out, as the sockets always ignored one. Raises :class:`FrameRefused` with ``unknown``
+    for a type not in ``frames`` and with ``invalid[type]`` for a field its validator refuses
+    (with the frame's ``ref``, when it has one, for the refusal to echo)."""
+    kind = content.get("type")
+    frame_type = frames.get(kind) if isinstance(kind, str) else None
+    if frame_type is None or not isinstance(kind, str):
+        raise FrameRefused(unknown)
+    frame: dict[str, Any] = {"type": kind}
+    hints = typing.get_type_hints(frame_type)
+    for name in hints:
+        if name == "type" or (name not in content and name not in frame_type.__required_keys__):  # type: ignore[attr-defined]
+            continue
+        try:
+            frame[name] = validators[name](content.get(name))
+        except ValueError:
+            ref = validators["ref"](content.get("ref")) if "ref" in hints and name != "ref" else None
+            raise FrameRefused((invalid or {}).get(kind, INVALID_FRAME), name, ref) from None
+    return frame
+
+
+# --- the frames every socket of the site shares ---------------------------------------------
+
+
+class HeartbeatIn(TypedDict):
+    """client -> server: the page is still there (answered with ``Heartbeat``)."""
+
+    type: Literal["heartbeat"]
+
+
+class Heartbeat(TypedDict):
+    """server -> client: the answer to a heartbeat (the page resyncs its clock)."""
+
+    type: Literal["heartbeat"]
+    server_time: str
+
+
+class Error(TypedDict):
+    """server -> client: a frame the server would not act on (its code says why)."""
+
+    type: Literal["error"]
+    code: str
+
+
+HEARTBEAT_ONLY: dict[str, type] = {"heartbeat": HeartbeatIn}
+
+
+def heartbeats_only(unknown: str) -> Callable[[dict[str, Any]], HeartbeatIn]:
+    """The parser of a socket whose clients send only heartbeats: any other type is refused
+    with ``unknown`` (the app's ``unknown_message``)."""
+
+    def parse(content: dict[str, Any]) -> HeartbeatIn:
+        return typing.cast(HeartbeatIn, parse_client_frame(content, HEARTBEAT_ONLY, {}, unknown=unknown))
+
+    return parse
+
+
+def heartbeat(server_time: str) -> Heartbeat:
+    return {"type": "heartbeat", "server_time": server_time}
+
+
+def error(code: str) -> Error:
+    return {"type": "error", "code": code}

@@ -17,7 +17,7 @@ websocket_urlpatterns = [
     path("ws/watch/<str:token>/", draft_consumers.SpectatorSocket.as_asgi()),
     # Live match pages (matches.consumers documents the protocol).
     path("ws/matches/events/<int:event_id>/", match_consumers.EventMatchesSocket.as_asgi()),
-    # The judge-call queue, staff only (judgecalls.consumers and judgecalls.frames).
+    # The judge-call queue, staff only (judgecalls.consumers and judgecalls.protocol).
     path("ws/judgecalls/events/<int:event_id>/", judgecall_consumers.JudgeQueueSocket.as_asgi()),
     # The caller's own call box on the draft page, the seat's player only.
     path("ws/judgecalls/seats/<int:seat_id>/", judgecall_consumers.CallerSocket.as_asgi()),

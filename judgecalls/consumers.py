@@ -1,7 +1,7 @@
 """ws/judgecalls/events/<event_id>/: the judge-call queue of an event (its judges only);
 ws/judgecalls/seats/<seat_id>/: the seat's player hears their own call change (the call box).
 
-Frames are typed in judgecalls/frames.py. Like the match pages, a frame only says "the queue
+Frames are typed in judgecalls/protocol.py. Like the match pages, a frame only says "the queue
 changed" (and which call); the page fetches its panel, which checks who is asking.
 """
 
@@ -15,7 +15,7 @@ from drafts.consumers import CLOSE_FORBIDDEN
 from drafts.live import staff_group
 from drafts.models import Seat
 from draftsite.frames import GuardedJsonConsumer
-from judgecalls import error_codes, frames
+from judgecalls import protocol
 from judgecalls.live import caller_group, queue_group
 
 
@@ -32,10 +32,9 @@ def _callers_registration(user, seat_id: int) -> int | None:
 
 class _Heartbeats(GuardedJsonConsumer):
     async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "heartbeat":
-            await self.send_json(frames.heartbeat(timezone.now().isoformat()))
-        else:
-            await self.send_json(frames.error(error_codes.UNKNOWN_MESSAGE))
+        if await self.parsed(content, protocol.parse_client_frame) is None:  # a heartbeat: all a client sends
+            return
+        await self.send_json(protocol.heartbeat(timezone.now().isoformat()))
 
 
 class JudgeQueueSocket(_Heartbeats):
@@ -53,8 +52,8 @@ class JudgeQueueSocket(_Heartbeats):
         await self.channel_layer.group_add(queue_group(event_id), self.channel_name)
         await self.channel_layer.group_add(staff_group(event_id), self.channel_name)
         await self.accept()
-        await self.send_json(frames.hello())
-        await self.send_json(frames.changed(event_id))
+        await self.send_json(protocol.hello())
+        await self.send_json(protocol.changed(event_id))
 
     async def disconnect(self, code):
         if hasattr(self, "event_id"):
@@ -63,7 +62,7 @@ class JudgeQueueSocket(_Heartbeats):
 
     async def judgecalls_changed(self, message):
         if not self.removed:
-            await self.send_json(frames.call(self.event_id, int(message["call"])))
+            await self.send_json(protocol.call(self.event_id, int(message["call"])))
 
     async def staff_changed(self, message):
         """drafts.live.notify_staff_changed: a judge removed from the event's staff stops
@@ -86,12 +85,12 @@ class CallerSocket(_Heartbeats):
         self.registration_id = registration_id
         await self.channel_layer.group_add(caller_group(registration_id), self.channel_name)
         await self.accept()
-        await self.send_json(frames.caller_hello())
-        await self.send_json(frames.call_box())  # the page may have missed a change before this
+        await self.send_json(protocol.caller_hello())
+        await self.send_json(protocol.call_box())  # the page may have missed a change before this
 
     async def disconnect(self, code):
         if hasattr(self, "registration_id"):
             await self.channel_layer.group_discard(caller_group(self.registration_id), self.channel_name)
 
     async def judgecalls_caller(self, message):
-        await self.send_json(frames.call_box())
+        await self.send_json(protocol.call_box())

@@ -4,7 +4,7 @@ services call these once their change commits."""
 from __future__ import annotations
 
 from draftsite.groups import send_to_group
-from judgecalls.frames import CALLER_MESSAGE_TYPE, CHANGED_MESSAGE_TYPE
+from judgecalls.protocol import CALLER_MESSAGE_TYPE, CHANGED_MESSAGE_TYPE
 
 
 def queue_group(event_id: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 
 from judgecalls.models import CallStatus, JudgeCall
@@ -10,17 +9,6 @@ from penalties.models import Penalty, PenaltyStatus
 
 # How long the caller's box says their call was resolved (then it offers the button alone).
 RESOLVED_NOTICE = timedelta(minutes=10)
-
-
-@dataclass(frozen=True)
-class QueueRow:
-    call: JudgeCall
-    age_seconds: int
-    where: str  # "round 2 · table 5" / "pod 1 · seat 3" (filled in by the page in its language)
-
-    @property
-    def age_minutes(self) -> int:
-        return self.age_seconds // 60
 
 
 def _base():

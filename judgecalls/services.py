@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from drafts import extensions
 from drafts import permissions as draft_permissions
 from drafts.access import Permission, authorize
 from drafts.models import Event, Seat
@@ -28,7 +29,6 @@ from penalties import permissions as penalty_permissions
 from penalties import services as penalty_services
 from penalties.models import AuditAction, Penalty, PenaltyAudit
 from penalties.sources import SOURCE_RE
-from push import dispatch as push
 
 LOG_CALLED = "judge_call.called"
 LOG_CLAIMED = "judge_call.claimed"
@@ -199,7 +199,7 @@ def claim_call(*, call_id: int, actor, now=None) -> JudgeCall:
     call.save(update_fields=["status", "claimed_by", "claimed_at"])
     log_event(call.event, now, LOG_CLAIMED, actor, call=call.pk)
     _notify(call)
-    push.send_on_commit(push.JUDGE, call.pk)  # the caller's phone: a judge is on the way
+    extensions.notice_on_commit(extensions.JUDGE, call.pk)  # the caller's phone: a judge is on the way
     return call
 
 
@@ -278,7 +278,7 @@ def resolve_call(
         call.event, now, LOG_RESOLVED, actor, call=call.pk, outcome=outcome, penalty=penalty.pk if penalty else None
     )
     _notify(call)
-    push.send_on_commit(push.JUDGE, call.pk)  # the caller's phone: the judge answered
+    extensions.notice_on_commit(extensions.JUDGE, call.pk)  # the caller's phone: the judge answered
     return call
 
 

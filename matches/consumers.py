@@ -1,9 +1,8 @@
 """Live match pages: one group per event; messages say "something changed", never what.
 
-server -> client: {"type": "changed", "pod": null, "event": <id>} on connect and after every
-committed change of the event's matches (pairings, results, clocks, drops). The page then
-fetches its own panel, which shows what that viewer may see. Pairings, results, standings
-and clocks are public, so anyone may listen; nothing private ever travels on the socket.
+The frames are typed in matches/protocol.py. The page fetches its own panel on ``changed``,
+which shows what that viewer may see. Pairings, results, standings and clocks are public, so
+anyone may listen; nothing private ever travels on the socket.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from django.utils import timezone
 
 from drafts.models import Event
 from draftsite.frames import GuardedJsonConsumer
-from matches import error_codes
+from matches import protocol
 from matches.live import event_group
 
 
@@ -26,18 +25,17 @@ class EventMatchesSocket(GuardedJsonConsumer):
             return
         await self.channel_layer.group_add(event_group(self.event_id), self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello", "role": "viewer"})
-        await self.send_json({"type": "changed", "pod": None, "event": self.event_id})
+        await self.send_json(protocol.hello())
+        await self.send_json(protocol.changed(self.event_id))
 
     async def disconnect(self, code):
         if hasattr(self, "event_id"):
             await self.channel_layer.group_discard(event_group(self.event_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if content.get("type") == "heartbeat":
-            await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
-        else:
-            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
+        if await self.parsed(content, protocol.parse_client_frame) is None:  # a heartbeat: all a client sends
+            return
+        await self.send_json(protocol.heartbeat(timezone.now().isoformat()))
 
     async def matches_changed(self, message):
-        await self.send_json({"type": "changed", "pod": None, "event": self.event_id})
+        await self.send_json(protocol.changed(self.event_id))

@@ -1,15 +1,6 @@
 """Live paper-draft pages: websockets that say "the call changed", never what.
 
-Protocol (JSON text frames), like the draft engine's sockets:
-
-server -> client
-  {"type": "hello", "role": "staff"|"member"|"follower"}   once, after the handshake
-  {"type": "changed", "pod": <id>, "version": <n>, "server_time": "<iso>"}
-                               on connect and after every committed change of the pod's call
-  {"type": "heartbeat", "server_time": "<iso>"}   answer to a heartbeat (the page resyncs its clock)
-  {"type": "error", "code": "unknown_message"}   (a frame that is no JSON object: "invalid_frame")
-client -> server
-  {"type": "heartbeat"}
+The frames (JSON text frames, like the draft engine's sockets) are typed in paper/protocol.py.
 
 Who may connect is checked before the handshake: ws/paper/pods/<id>/ the event's staff and
 the pod's players; ws/paper/follow/<token>/ anyone holding the pod's current link while the
@@ -24,7 +15,7 @@ from django.utils import timezone
 from drafts import permissions
 from drafts.consumers import _PodSocket
 from drafts.models import Pod
-from paper import error_codes, selectors
+from paper import protocol, selectors
 from paper.live import paper_group
 
 CLOSE_FORBIDDEN = 4403
@@ -52,36 +43,26 @@ class _CallSocket(_PodSocket):
             return
         await self.channel_layer.group_add(paper_group(self.pod_id), self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello", "role": self.role})
+        await self.send_json(protocol.hello(self.role))
         version = await database_sync_to_async(
             lambda: Pod.objects.filter(pk=self.pod_id).values_list("version", flat=True).first()
         )()
-        await self.send_json(
-            {"type": "changed", "pod": self.pod_id, "version": version or 0, "server_time": timezone.now().isoformat()}
-        )
+        await self.send_json(protocol.changed(self.pod_id, version or 0, timezone.now().isoformat()))
 
     async def disconnect(self, code):
         if self.pod_id is not None:
             await self.channel_layer.group_discard(paper_group(self.pod_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if content.get("type") == "heartbeat":
-            if not await database_sync_to_async(self.still_allowed)():
-                await self.close(code=CLOSE_FORBIDDEN)
-                return
-            await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
-        else:
-            await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
+        if await self.parsed(content, protocol.parse_client_frame) is None:  # a heartbeat: all a client sends
+            return
+        if not await database_sync_to_async(self.still_allowed)():
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_json(protocol.heartbeat(timezone.now().isoformat()))
 
     async def paper_changed(self, event):
-        await self.send_json(
-            {
-                "type": "changed",
-                "pod": self.pod_id,
-                "version": event.get("version"),
-                "server_time": timezone.now().isoformat(),
-            }
-        )
+        await self.send_json(protocol.changed(self.pod_id, event["version"], timezone.now().isoformat()))
 
     async def paper_followers_revoked(self, event):
         """Only follower sockets care (their link was replaced or turned off)."""

@@ -7,7 +7,6 @@ UNKNOWN_CONTROL = "unknown_control"  # not one of the pod and flight controls
 NOT_EVENT_STAFF = (
     "not_event_staff"  # not the event's organiser (start, flights, links) or staff (controls): drafts.access
 )
-NOT_IN_POD = "not_in_pod"  # drafts.access
 NOT_YOUR_SEAT = "not_your_seat"
 FOLLOWING_NOT_ALLOWED = "following_not_allowed"
 

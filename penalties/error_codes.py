@@ -3,7 +3,6 @@
 UNKNOWN_EVENT = "unknown_event"
 UNKNOWN_PENALTY = "unknown_penalty"
 UNKNOWN_INFRACTION = "unknown_infraction"
-UNKNOWN_REGISTRATION = "unknown_registration"
 UNKNOWN_POD = "unknown_pod"
 UNKNOWN_PICK = "unknown_pick"
 UNKNOWN_USER = "unknown_user"
@@ -14,8 +13,6 @@ ALREADY_HANDLED = "already_handled"  # that source already has a penalty or was 
 NO_SOURCES = "no_sources"  # a dismissal of many chose none
 TOO_MANY_SOURCES = "too_many_sources"  # more than MAX_DISMISSED at once
 
-NOT_EVENT_STAFF = "not_event_staff"  # only the event's judges, head judges and organisers (drafts.access)
-NOT_HEAD_JUDGE = "not_head_judge"  # only the event's head judge (drafts.access)
 NOT_STAFF = "not_staff"  # only site staff (superuser / is_staff)
 NOT_YOUR_PENALTY = "not_your_penalty"  # players see and appeal only their own penalties
 
@@ -30,7 +27,6 @@ APPEAL_DECIDED = "appeal_decided"  # the head judge's appeal decision is final
 ALREADY_APPEALED = "already_appealed"  # one appeal per penalty
 NO_APPEAL = "no_appeal"  # deciding an appeal that was never made
 STATEMENT_REQUIRED = "statement_required"
-NOT_DISQUALIFICATION = "not_disqualification"
 
 AUDIT_IMMUTABLE = "audit_immutable"  # audit records are append-only
 DESCRIPTION_REQUIRED = "description_required"

@@ -1,7 +1,7 @@
-"""Enqueue a push once the caller's transaction commits. The services of every app call this
-(``send_on_commit("pairings", round_id)``); it imports no app, so any layer may, and it only
-books a Celery task by name (services import no tasks): the push service's speed never
-reaches a pick or a pairing."""
+"""Enqueue a push once the caller's transaction commits. The services of the apps below push
+tell it of their changes through ``drafts.extensions.notice_on_commit`` (push/apps.py listens);
+push's own services call ``send_on_commit``. It only books a Celery task by name (services
+import no tasks): the push service's speed never reaches a pick or a pairing."""
 
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 FAN_OUT_TASK = "push.fan_out"
-# The kinds a service books (push.models.Trigger's values; the sweep books the timed ones).
-PAIRINGS = "pairings"
-DRAFT_START = "draft_start"
-JUDGE = "judge"
+# The kinds a service books are push.models.Trigger's values (drafts.extensions names those
+# of the apps below push; the sweep books the timed ones).
 
 
 def enqueue(kind: str, object_id: int) -> None:

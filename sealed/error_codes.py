@@ -1,13 +1,11 @@
 """Stable error codes of the sealed app (clients and tests compare these strings)."""
 
 NOT_SEALED = "not_sealed"  # the event is not a sealed event (or not the kind asked)
-UNKNOWN_EVENT = "unknown_event"
 UNKNOWN_SET = "unknown_set"
 UNKNOWN_BOOSTER_KIND = "unknown_booster_kind"
 INVALID_BOOSTERS = "invalid_boosters"
 NO_PLAYERS = "no_players"
 NOT_REGISTERED = "not_registered"
-NOT_YOUR_POOL = "not_your_pool"
 NO_POOL = "no_pool"
 POOL_HIDDEN = "pool_hidden"
 EMPTY_POOL = "empty_pool"

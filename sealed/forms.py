@@ -3,31 +3,19 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from cards import selectors as card_selectors
 from drafts import error_codes
 from drafts.boosters import KIND_LABELS
-from drafts.models import EnforcementLevel
+from drafts.forms import EventBasicsForm
 from drafts.services import packs
 from draftsite.bounds import ID_MAX
 from draftsite.errors import DomainError
 from sealed.models import DEFAULT_BOOSTERS, MAX_BOOSTERS
 
 
-class SealedEventForm(forms.Form):
-    name = forms.CharField(
-        max_length=200, label=gettext_lazy("Name"), widget=forms.TextInput(attrs={"autocomplete": "off"})
-    )
-    date = forms.DateField(
-        label=gettext_lazy("Date"), widget=forms.DateInput(attrs={"type": "date"}), initial=timezone.localdate
-    )
-    enforcement_level = forms.ChoiceField(
-        choices=EnforcementLevel.choices,
-        initial=EnforcementLevel.REGULAR,
-        label=gettext_lazy("Rules enforcement level"),
-    )
+class SealedEventForm(EventBasicsForm):
     paper = forms.BooleanField(
         required=False,
         label=gettext_lazy("Paper sealed: players open real boosters and register their pools (MTR 7.5 swap)"),

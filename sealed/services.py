@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 
 from cards.models import Printing
 from decks import adapter
-from decks import validation as deck_core
+from decks import services as deck_services
 from decks.models import Deck, SealedPool
 from drafts.access import Permission, access_event, authorize, recorded_user, require_event_creator
 from drafts.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
@@ -303,16 +303,7 @@ def _check_pool(sealed: SealedEvent, cards: Sequence[dict]) -> list[dict]:
                 gettext("A count is a whole number from 1 to %(max)s.") % {"max": MAX_COPIES},
                 field=f"cards[{index}].count",
             )
-    resolved = adapter.resolve(format=deck_core.LIMITED, main=cards)
-    unknown = [line.name for line in resolved.deck.main if line.card is None]
-    if unknown:
-        raise DomainError(
-            error_codes.UNKNOWN_CARD,
-            gettext("Not in the catalogue: %(join)s.") % {"join": ", ".join(unknown[:10])},
-            field="cards",
-            cards=unknown[:50],
-        )
-    rows = _pool_rows([r for r in resolved.stored(resolved.deck.main) if r["card_id"] is not None])
+    rows = _pool_rows(deck_services.resolved_pool(cards, suggest=False))
     codes = sorted({b["set_code"] for b in sealed.boosters})
     rarities: dict[int, str] = {}
     for card_id, rarity in (

@@ -1,7 +1,8 @@
 """Mail to the players who asked for it (profile: "Email me when pairings are posted", "...
-when a round starts"), each in their own language. The matches services book it once the
-round's change is committed (:func:`mail_round_on_commit`), as a Celery task: a mail that cannot
-be sent is logged, never undoes the round, and never waits in the organiser's answer."""
+when a round starts"), each in their own language. The matches services' change tells this once
+it is committed (``drafts.extensions.notice_on_commit``, heard in accounts/apps.py), which books
+it as a Celery task: a mail that cannot be sent is logged, never undoes the round, and never
+waits in the organiser's answer."""
 
 from __future__ import annotations
 
@@ -10,30 +11,25 @@ import logging
 from celery import current_app
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import Profile
 from accounts.services.mail import render_user_mail
+from drafts.extensions import PAIRINGS, ROUND_START
+from matches.models import Match, Round
 
 logger = logging.getLogger(__name__)
 
-PAIRINGS = "pairings"
-ROUND_START = "round_start"
 _OPT_IN = {PAIRINGS: "email_pairings", ROUND_START: "email_round_start"}
 MAIL_ROUND_TASK = "accounts.mail_round"  # accounts.tasks.mail_round (booked by name: services import no tasks)
 
 
-def mail_round_on_commit(round_id: int, what: str) -> None:
-    """Book the round's mail once the caller's transaction commits. Sent in the organiser's
-    answer, 1,000 opted-in players' mail took 11 s there (2.7 s of CPU, 2,000 queries, and one
-    SMTP connection each); a task takes ids and the worker sends it."""
-    transaction.on_commit(lambda: _book(round_id, what))
-
-
-def _book(round_id: int, what: str) -> None:
-    """A broker that is down costs the mail, never the caller's answer (as push's booking)."""
+def book_round_mail(what: str, round_id: int) -> None:
+    """Book the round's mail (run after the commit). Sent in the organiser's answer, 1,000
+    opted-in players' mail took 11 s there (2.7 s of CPU, 2,000 queries, and one SMTP connection
+    each); a task takes ids and the worker sends it. A broker that is down costs the mail, never
+    the caller's answer (as push's booking)."""
     try:
         current_app.tasks[MAIL_ROUND_TASK].delay(round_id, what)
     except Exception:
@@ -43,8 +39,6 @@ def _book(round_id: int, what: str) -> None:
 def mail_round(round_id: int, what: str) -> int:
     """Write to every opted-in player of the round (``what``: PAIRINGS or ROUND_START);
     returns how many mails went out."""
-    from matches.models import Match, Round  # local: matches imports this module's caller
-
     # Who asked for mail first, then only their tables: most players do not, and this runs in
     # the pairing's answer (reading every table of a 1,000-player round cost it 0.1-0.4 s).
     wanted = set(

@@ -94,35 +94,13 @@ class OrmStore:
         return _split_cards(rows, set(names))
 
     def insert_cards(self, rows: list[CardRow], now) -> None:
-        cards = [
-            Card(
-                name=r.name,
-                search_name=r.search_name,
-                layout=r.layout,
-                color_identity=r.color_identity,
-                oracle_id=r.oracle_id,
-                data_hash=r.data_hash,
-            )
-            for r in rows
-        ]
+        cards = [_card(r) for r in rows]
         Card.objects.bulk_create(cards)
         for row, card in zip(rows, cards):
             row.id = card.pk
 
     def update_cards(self, rows: list[CardRow], now) -> None:
-        cards = [
-            Card(
-                id=r.id,
-                name=r.name,
-                search_name=r.search_name,
-                layout=r.layout,
-                color_identity=r.color_identity,
-                oracle_id=r.oracle_id,
-                data_hash=r.data_hash,
-                updated_at=now,
-            )
-            for r in rows
-        ]
+        cards = [_card(r, id=r.id, updated_at=now) for r in rows]
         Card.objects.bulk_update(cards, _CARD_UPDATE_FIELDS, batch_size=500)
 
     def delete_faces(self, card_ids: list[int]) -> None:
@@ -353,3 +331,16 @@ class PostgresStore(OrmStore):
             with cursor.cursor.copy(statement) as copy:
                 for row in rows:
                     copy.write_row(row)
+
+
+def _card(row: CardRow, **fields) -> Card:
+    """The ``Card`` an imported row writes (``fields``: an update's id and time)."""
+    return Card(
+        name=row.name,
+        search_name=row.search_name,
+        layout=row.layout,
+        color_identity=row.color_identity,
+        oracle_id=row.oracle_id,
+        data_hash=row.data_hash,
+        **fields,
+    )

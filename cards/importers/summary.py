@@ -42,10 +42,6 @@ class ImportSummary:
         self.skipped += 1
         self.skipped_reasons[reason] += 1
 
-    @property
-    def records_per_second(self) -> float:
-        return self.records / self.seconds if self.seconds else 0.0
-
     def merge(self, other: ImportSummary) -> ImportSummary:
         for name in (
             "records",

@@ -48,10 +48,6 @@ class Characteristics:
     def is_land(self) -> bool:
         return "Land" in self.card_types
 
-    @property
-    def color_list(self) -> list[str]:
-        return list(self.colors)
-
 
 _PERMANENT = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"})
 

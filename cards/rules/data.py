@@ -160,10 +160,6 @@ class CardData:
         return self.layout == FLIP and len(self.faces) > 1
 
     @property
-    def is_split(self) -> bool:
-        return self.layout == SPLIT and len(self.faces) > 1
-
-    @property
     def is_room(self) -> bool:
         """A Room (Duskmourn): a split card whose halves are doors, locked or unlocked on the
         battlefield (CR 709.5)."""

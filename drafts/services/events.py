@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 from accounts import selectors as account_selectors
 from cards import selectors as card_selectors
 from cards.models import CardSet
-from drafts import error_codes, live
+from drafts import error_codes, extensions, live
 from drafts.access import SYSTEM, Permission, access_event, authorize
 from drafts.core.timing import ROUNDS
 from drafts.models import (
@@ -30,7 +30,6 @@ from drafts.models import (
 from drafts.services import packs
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 from draftsite.names import has_visible_character
-from push import dispatch as push
 
 MAX_POD_SIZE = 8
 MAX_NAME = 100  # Registration.name: a longer name is refused, never cut
@@ -268,7 +267,7 @@ def seat_players(
             Seat(pod=pod, position=i, registration_id=rid, is_automatic=rid in guests) for i, rid in enumerate(group)
         )
         created.append(pod)
-        push.send_on_commit(push.DRAFT_START, pod.pk)  # "you are seated: pod, seat"
+        extensions.notice_on_commit(extensions.DRAFT_START, pod.pk)  # "you are seated: pod, seat"
     live.notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts import error_codes, presence
+from drafts import error_codes, extensions, presence
 from drafts.access import SYSTEM, Permission, access_event, access_seat
 from drafts.locking import lock_pod
 from drafts.models import ACTIVE_STATES, PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodState, Seat
@@ -34,7 +34,6 @@ from drafts.services import fastpath
 from drafts.services.changes import after_commit_version, control, grace_cutoff, locked, write
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from push import dispatch as push
 
 # --- start -----------------------------------------------------------------------------
 
@@ -72,7 +71,7 @@ def start_pod(*, pod_id: int, actor, now: dt.datetime | None = None) -> Pod:
         )
     # The packs list their cards, the log names the seed, round 1 opens (``drafts_start``).
     pod = control(pod, "drafts_start", actor=actor, now=now, refusal=_control_refusal)
-    push.send_on_commit(push.DRAFT_START, pod.pk)
+    extensions.notice_on_commit(extensions.DRAFT_START, pod.pk)
     return pod
 
 

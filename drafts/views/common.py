@@ -12,7 +12,6 @@ from cards.models import Layout
 from drafts import access, permissions
 from drafts.access import Permission
 from drafts.models import Event, Pod, PodState, Seat, effective_state
-from draftsite import whole_numbers
 from draftsite.pages import on_page
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
@@ -86,10 +85,6 @@ def confirm_page(
             "detail": detail,
         },
     )
-
-
-def int_or_none(value) -> int | None:
-    return whole_numbers.parse(value, minimum=-(10**20), maximum=10**20)
 
 
 def posted(form_class, request) -> dict:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from drafts import extensions
 from drafts.access import Permission, authorize
 from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, NotFoundError
@@ -37,7 +38,6 @@ from matches.services.common import (
 )
 from matches.swiss import across_the_table, compute_standings, pair_round, recommended_rounds
 from matches.swiss.playoff import playoff_first_round, playoff_next_round
-from push import dispatch as push
 
 MAX_ROUND_MINUTES = 240
 MAX_EXTENSION_MINUTES = 60
@@ -215,17 +215,8 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
         notes=notes,
     )
     notify(event.pk)
-    _mail_on_commit(round_obj.pk, "pairings")
-    push.send_on_commit(push.PAIRINGS, round_obj.pk)
+    extensions.notice_on_commit(extensions.PAIRINGS, round_obj.pk)  # accounts' mail, push's notice
     return round_obj
-
-
-def _mail_on_commit(round_id: int, what: str) -> None:
-    """The players who asked for mail hear of it (accounts: a task booked once the round is
-    committed)."""
-    from accounts.services.round_mail import mail_round_on_commit  # local: accounts reads matches' models
-
-    mail_round_on_commit(round_id, what)
 
 
 def _pair_swiss(round_obj: Round, players: list, active: list[int], offset: int) -> tuple[list, list[Match]]:
@@ -363,7 +354,7 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
         after=[[m.table, m.player_a_id, m.player_b_id] for m in _by_table(matches)],
     )
     notify(event_id)
-    push.send_on_commit(push.PAIRINGS, round_obj.pk)  # the new tables
+    extensions.notice_on_commit(extensions.PAIRINGS_REPAIRED, round_obj.pk)  # the new tables: push, no mail
     return round_obj
 
 
@@ -387,7 +378,7 @@ def start_round(*, round_id: int, actor, now=None) -> Round:
         ends_at=round_obj.ends_at.isoformat(),
     )
     notify(event_id)
-    _mail_on_commit(round_obj.pk, "round_start")
+    extensions.notice_on_commit(extensions.ROUND_START, round_obj.pk)  # accounts' mail
     return round_obj
 
 

@@ -1,5 +1,5 @@
 """The draft page's call box, live: its fragment view (the seat's player only) and the caller's
-socket (ws/judgecalls/seats/<id>/, frames typed in judgecalls/frames.py) that says when to
+socket (ws/judgecalls/seats/<id>/, frames typed in judgecalls/protocol.py) that says when to
 fetch it."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from draftsite.routing import websocket_urlpatterns
-from judgecalls import frames, services
+from judgecalls import protocol as frames
+from judgecalls import services
 from judgecalls.models import JudgeCall, Outcome
 from tests.judgecalls.conftest import T0, Floor
 

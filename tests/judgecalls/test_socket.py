@@ -1,4 +1,4 @@
-"""The queue's socket: judges only; frames as typed in judgecalls/frames.py."""
+"""The queue's socket: judges only; frames as typed in judgecalls/protocol.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from draftsite.routing import websocket_urlpatterns
-from judgecalls import frames, services
+from judgecalls import protocol as frames
+from judgecalls import services
 from tests.judgecalls.conftest import T0, Floor
 
 

@@ -1,4 +1,5 @@
-"""The frames of the judge-call queue's socket, as types (tests/judgecalls check every one).
+"""The frames of the judge-call sockets, as types (tests/frame_check.py checks every frame the
+tests send and receive against them); ``parse_client_frame`` reads what a client sends.
 
 server -> client: ``hello`` then ``changed`` on connect (live.js fetches the panel once), then
 ``call`` after every committed change of the event's calls (static/js/judgequeue.js fetches
@@ -16,6 +17,13 @@ call (static/js/callbox.js fetches the box fragment, which checks who is asking)
 from __future__ import annotations
 
 from typing import Literal, TypedDict
+
+from draftsite.frames import HEARTBEAT_ONLY, HeartbeatIn, heartbeats_only
+from draftsite.frames import Error as ErrorFrame
+from draftsite.frames import Heartbeat as HeartbeatFrame
+from draftsite.frames import error as error
+from draftsite.frames import heartbeat as heartbeat
+from judgecalls import error_codes
 
 CHANGED_MESSAGE_TYPE = "judgecalls.changed"  # the channel layer's message (consumer method)
 CALLER_MESSAGE_TYPE = "judgecalls.caller"  # to the caller's group: their call changed
@@ -38,16 +46,6 @@ class CallFrame(TypedDict):
     call: int
 
 
-class HeartbeatFrame(TypedDict):
-    type: Literal["heartbeat"]
-    server_time: str
-
-
-class ErrorFrame(TypedDict):
-    type: Literal["error"]
-    code: str
-
-
 class CallerHelloFrame(TypedDict):
     type: Literal["hello"]
     role: Literal["caller"]
@@ -57,7 +55,12 @@ class CallBoxFrame(TypedDict):
     type: Literal["call_box"]
 
 
-Frame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
+ServerFrame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
+
+
+ClientFrame = HeartbeatIn
+CLIENT_FRAMES = HEARTBEAT_ONLY
+parse_client_frame = heartbeats_only(error_codes.UNKNOWN_MESSAGE)  # FrameRefused for any other type
 
 
 def hello() -> HelloFrame:
@@ -70,14 +73,6 @@ def changed(event_id: int) -> ChangedFrame:
 
 def call(event_id: int, call_id: int) -> CallFrame:
     return {"type": "call", "event": event_id, "call": call_id}
-
-
-def heartbeat(server_time: str) -> HeartbeatFrame:
-    return {"type": "heartbeat", "server_time": server_time}
-
-
-def error(code: str) -> ErrorFrame:
-    return {"type": "error", "code": code}
 
 
 def caller_hello() -> CallerHelloFrame:
