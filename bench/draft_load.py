@@ -1884,6 +1884,15 @@ def common_lines(result: dict) -> list[str]:
     return lines
 
 
+def summary_of(result):
+    """A result without its per-pick records (keys starting with ``_``), at every depth."""
+    if isinstance(result, dict):
+        return {k: summary_of(v) for k, v in result.items() if not str(k).startswith("_")}
+    if isinstance(result, list):
+        return [summary_of(v) for v in result]
+    return result
+
+
 def write_result(args, result: dict) -> None:
     directory = Path(args.results_dir)
     directory.mkdir(parents=True, exist_ok=True)
@@ -1895,7 +1904,12 @@ def write_result(args, result: dict) -> None:
         result.get("client", "api"),
         bool(result["server"].get("balancer")),
     )
-    (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
+    # The summary (kept in git: a few KB) beside the raw result with every pick's record
+    # (raw/, ignored by git: a 1,000-player saturation run's is over a megabyte).
+    raw = directory / "raw"
+    raw.mkdir(exist_ok=True)
+    (raw / f"{name}.json").write_text(json.dumps(result, default=str) + "\n")
+    (directory / f"{name}.json").write_text(json.dumps(summary_of(result), separators=(",", ":"), default=str) + "\n")
     lines = text_report(result) + ["", header_for(result), table_row(result)]
     if result.get("profile"):
         lines += [
