@@ -23,9 +23,18 @@ starts every pod and each page is pushed its first pack. Pages send a heartbeat 
 static/js/live.js. A waiting player whose socket stays silent for ``--stall-seconds`` reads its
 queue over HTTP; such reads are counted (they should be 0).
 
-``--balancer``: the shape deploy/ runs instead, two single-worker uvicorn processes behind HAProxy
-(deploy/haproxy.cfg: a pod's sockets, which name it in ``?pod=``, on one process); the clients
-connect to HAProxy, whose CPU is reported apart ("balancer"). Needs Debian's haproxy.
+Its defaults are what a browser and a deployment cause (issue 48); every figure it prints says
+which: the page's click delay (static/js/draft.js ignores a click on a pack younger than 500 ms),
+a site that keeps 20 finished 1,000-player events (``--history``, bench/history.py), and
+PostgreSQL as deploy/ requires it (autovacuum on: the bench starts a cluster of its own,
+bench/pgcluster.py, unless ``--database-url`` names a server; that server's autovacuum setting
+is reported) behind the shape deploy/ runs: two single-worker uvicorn processes behind HAProxy
+(``--balancer``, the default where HAProxy is installed and ``--web-workers`` is 2;
+deploy/haproxy.cfg: a pod's sockets, which name it in ``?pod=``, on one process); the clients
+connect to HAProxy, whose CPU is reported apart ("balancer"). ``--no-balancer``: one
+``uvicorn --workers N``. The bench's cluster keeps each database it built (schema, cards,
+players, history), and a run starts on a copy of it (seconds, where 20 events take minutes to
+write).
 
 Modes:
 - saturation: every player picks the moment a pack reaches them, until every pod has drafted
@@ -45,7 +54,8 @@ processes, Celery worker and beat, PostgreSQL, Redis and the load generator (/pr
 memory of web and worker processes; database transactions per pick (pg_stat_database) and calls
 of the pick function; and an in-process profile of the service path (queries per pick, cProfile).
 
-Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_lb][_http][_page].json and .txt and
+Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_lb][_http][_page].json (a summary)
+and .txt, the raw result with every pick's record to bench/results/raw/ (not in git), and
 prints a markdown row for the "Draft load" table in bench/results/README.md.
 
     bench/draft_load --mode saturation --client api       # 1,000 players, 2 web processes
@@ -53,7 +63,7 @@ prints a markdown row for the "Draft load" table in bench/results/README.md.
     bench/draft_load --mode scaling --players 200 --scaling-seconds 30 --client api
     bench/draft_load --mode event --players 16 --event-seconds 20 --transport http --client api
     bench/draft_load --mode saturation --players 16 --saturation-seconds 30   # page client
-    bench/draft_load --mode event --players 1000 --balancer                    # through HAProxy
+    bench/draft_load --mode event --players 1000 --no-balancer --history 0     # uvicorn --workers 2, empty site
 """
 
 from __future__ import annotations
@@ -89,6 +99,7 @@ sys.path.insert(0, str(ROOT / "deploy"))  # rehearsal: HAProxy's view of its ser
 import accounted_asgi  # noqa: E402  (after the path)
 import history  # noqa: E402
 import page_client  # noqa: E402
+import pgcluster  # noqa: E402
 import rehearsal  # noqa: E402
 from page_client import BENIGN_REFUSALS, FINISHED, SocketPage  # noqa: E402
 
@@ -128,9 +139,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument(
         "--balancer",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="Serve as deploy/ does: HAProxy (deploy/haproxy.cfg, a pod's sockets on one web process) in front "
-        "of --web-workers 2 uvicorn processes of one worker each; HAProxy's CPU is counted apart",
+        "of --web-workers 2 uvicorn processes of one worker each; HAProxy's CPU is counted apart (default: so "
+        "where HAProxy is installed and --web-workers is 2, but for --mode scaling)",
     )
     parser.add_argument(
         "--base-url",
@@ -233,7 +246,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--database-url",
-        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"),
+        default=os.environ.get("BENCH_DATABASE_URL"),
+        help="a server's database to use (dropped and made anew); default: the bench's own PostgreSQL "
+        "cluster, set as deploy/postgresql.md asks (bench/pgcluster.py)",
+    )
+    parser.add_argument(
+        "--pg-statements",
+        action="store_true",
+        help="the bench's own cluster loads pg_stat_statements and the run reports the statements that "
+        "cost the most PostgreSQL time (not as deployed: it costs a little a statement)",
     )
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
     parser.add_argument("--set", dest="set_code", default="ISD")
@@ -267,7 +288,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.client == "page" and args.transport != "socket":
         parser.error("the page picks over its socket: --transport http needs --client api")
-    if not bench_database(args.database_url):
+    if args.balancer is None:
+        args.balancer = (
+            shutil.which("haproxy") is not None
+            and args.web_workers == 2
+            and args.mode != "scaling"
+            and not args.base_url
+        )
+    if args.database_url is not None and not bench_database(args.database_url):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
     return args
 
@@ -299,6 +327,19 @@ def recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
         # Calls and time of PL/pgSQL functions (the pick function), this database only.
         conn.execute(f"ALTER DATABASE \"{name}\" SET track_functions = 'pl'")
+
+
+def postgres_settings(args) -> dict:
+    """What the figures' PostgreSQL was: its own cluster or a given server, and the settings
+    deploy/postgresql.md names."""
+    import psycopg
+
+    with psycopg.connect(args.database_url, autocommit=True) as conn:
+        found = {
+            name: conn.execute(f"SHOW {name}").fetchone()[0]  # type: ignore[index]
+            for name in ("autovacuum", "synchronous_commit", "shared_buffers", "server_version")
+        }
+    return {"own_cluster": args.cluster is not None, **found}
 
 
 def admin_url(url: str) -> str:
@@ -707,6 +748,8 @@ class Meter:
         self.admin = self._connect(admin_url(args.database_url))
         self.bench_db = self._connect(args.database_url)
         self.redis_pid = int(redis.Redis.from_url(args.redis_url).info("server")["process_id"])
+        # The bench's own cluster: all of its processes are the run's (autovacuum included).
+        self.cluster = getattr(args, "cluster", None)
 
     def _connect(self, url: str):
         import psycopg
@@ -726,6 +769,40 @@ class Meter:
             url = admin_url(self.args.database_url) if which == "admin" else self.args.database_url
             setattr(self, which, self._connect(url))
             return getattr(self, which).execute(sql, params).fetchall()
+
+    @property
+    def statements(self) -> bool:
+        return self.cluster is not None and self.cluster.statements
+
+    def reset_statements(self) -> None:
+        if self.statements:
+            self._query("bench_db", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT 1")
+            self._query("bench_db", "SELECT pg_stat_statements_reset()")
+
+    def top_statements(self, picks: int, count: int = 15) -> list[dict] | None:
+        """The statements (nested ones too: inside the stored functions) that took the most
+        execution time since the reset, per pick."""
+        if not self.statements or not picks:
+            return None
+        rows = self._query(
+            "bench_db",
+            "SELECT calls, total_exec_time, rows, shared_blks_hit + shared_blks_read, toplevel, query "
+            "FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s "
+            "ORDER BY total_exec_time DESC LIMIT %s",
+            [self.dbname, count],
+        )
+        return [
+            {
+                "ms_per_pick": round(total / picks, 4),
+                "calls_per_pick": round(calls / picks, 3),
+                "mean_ms": round(total / calls, 4) if calls else None,
+                "rows_per_call": round(found / calls, 1) if calls else None,
+                "blocks_per_call": round(blocks / calls, 1) if calls else None,
+                "toplevel": toplevel,
+                "query": " ".join(query.split())[:300],
+            }
+            for calls, total, found, blocks, toplevel, query in rows
+        ]
 
     def close(self) -> None:
         self.admin.close()
@@ -750,6 +827,12 @@ class Meter:
             "postgres_backends": {p: table[p]["ticks"] for p in bench_pids if p in table},
             "postgres_background": sum(table[p]["ticks"] for p in background_pids | postmaster if p in table),
             "postgres_all": sum(i["ticks"] for i in table.values() if i["comm"] == "postgres"),
+            "postgres_cluster": (
+                tree_ticks(self.cluster.postmaster_pid, table)
+                - sum(table[p]["ticks"] for p in self.own_pids if p in table)
+                if self.cluster is not None
+                else None
+            ),
             "redis": table.get(self.redis_pid, {}).get("ticks", 0),
             "balancer": tree_ticks(balancer.pid, table) if (balancer := getattr(self.servers, "balancer", None)) else 0,
             "generator": table[os.getpid()]["ticks"],
@@ -792,11 +875,19 @@ class Meter:
             return ticks * 1000 / CLOCK_TICKS
 
         backends = sum(t - before["postgres_backends"].get(p, 0) for p, t in after["postgres_backends"].items())
+        cluster = after.get("postgres_cluster")
         cpu = {
             "web": ms(after["web"] - before["web"]),
             "worker": ms(after["worker"] - before["worker"]),
             "beat": ms(after["beat"] - before["beat"]),
-            "postgres": ms(backends + after["postgres_background"] - before["postgres_background"]),
+            # The bench's own cluster: every process of it; a shared server: the bench database's
+            # backends and the server's background processes.
+            "postgres": ms(
+                cluster - before["postgres_cluster"]
+                if cluster is not None
+                else backends + after["postgres_background"] - before["postgres_background"]
+            ),
+            "postgres_bench_backends": ms(backends),
             "redis": ms(after["redis"] - before["redis"]),
             "balancer": ms(after["balancer"] - before["balancer"]),
             "generator": ms(after["generator"] - before["generator"]),
@@ -1392,6 +1483,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
         gc.collect()
         gc.freeze()
         gc.disable()
+        meter.reset_statements()
         before = meter.sample()
         balanced = servers.open_connections()  # every page open: where the balancer put them
         started = time.monotonic()
@@ -1420,6 +1512,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
     await asyncio.sleep(max(0.0, started + elapsed + 11 - time.monotonic()))
     after.update(meter.sample_db())
     usage = Meter.difference(before, after, run.picks)
+    usage["statements"] = meter.top_statements(run.picks)
     # The pods were started in this process: that is the organiser's work, not the players'.
     usage["pod_start_cpu_seconds_in_generator"] = round(start_cpu, 2)
     generator = usage["cpu_seconds"]["generator"] - start_cpu
@@ -1711,17 +1804,32 @@ def run_label(result: dict) -> str:
         label = f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"
     else:
         label = {"saturation": "saturation", "scaling": "saturation (scaling)"}[result["mode"]]
+    # What the figure stands for, always said (issue 48): the site's history, the page's click
+    # delay, the web processes and the balancer, PostgreSQL's autovacuum.
+    history_events = result.get("history_events")
+    delay = result.get("click_delay_s")
+    postgres = result.get("postgres") or {}
     return (
         label
         + f", {window['seconds']:.0f} s"
         + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
-        + (", through HAProxy" if result.get("server", {}).get("balancer") else "")
         + (
-            f", picks {result['click_delay_s'] * 1000:.0f} ms after a pack appears"
-            if result.get("click_delay_s")
-            else ""
+            ""
+            if history_events is None
+            else f"; history {history_events}"
+            + (" (finished 1,000-player events)" if history_events else " (empty site)")
         )
-        + (f", {result['history_events']} finished events in the database" if result.get("history_events") else "")
+        + (
+            ""
+            if delay is None
+            else f"; click delay {delay * 1000:.0f} ms"
+            if delay
+            else "; click delay 0 (picks at once)"
+        )
+        + f"; {result['web_workers']} web processes"
+        + (" behind HAProxy" if result.get("server", {}).get("balancer") else ", no balancer")
+        + (f"; autovacuum {postgres['autovacuum']}" if postgres.get("autovacuum") else "")
+        + (" (bench's own PostgreSQL)" if postgres.get("own_cluster") else "")
     )
 
 
@@ -1772,6 +1880,7 @@ def text_report(result: dict) -> list[str]:
         f"{result['web_workers']} web process(es), "
         + ("page clients (state dialect)" if page else f"API clients, picks over {result['transport']}")
         + f", {result['machine']['cores']} cores",
+        f"  as: {run_label(result)}",
         f"  server: {' '.join(result['server']['web'][2:])}",
         f"  {result['picks']} picks in {result['window']['seconds']} s = {result['picks_per_second']} picks/s; "
         f"{result['pods_finished']} of {result['pods']} pods finished",
@@ -1781,6 +1890,14 @@ def text_report(result: dict) -> list[str]:
         f"(max {result['generator_loop_lag_ms']['max']} ms)",
     ]
     lines += page_lines(result) if page else api_lines(result)
+    statements = result.get("usage", {}).get("statements")
+    if statements:
+        lines.append("  statements by execution time (pg_stat_statements, nested too), per pick:")
+        lines += [
+            f"    {st['ms_per_pick']:.4f} ms, {st['calls_per_pick']} calls, {st['rows_per_call']} rows and "
+            f"{st['blocks_per_call']} blocks a call: {st['query'][:160]}"
+            for st in statements
+        ]
     return lines + common_lines(result)
 
 
@@ -2013,6 +2130,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         # What the figures stand for: a browser's click delay, a site's history.
         "click_delay_s": args.click_delay if args.client == "page" else None,
         "history_events": args.history if not args.base_url else None,
+        "postgres": getattr(args, "postgres_settings", None),
         "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
         "server": {
             "web": servers.web_command[1:],
@@ -2043,18 +2161,57 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
 
 def main(argv=None) -> None:
     args = parse_args(argv)
+    args.cluster = None
+    if args.database_url is None:  # PostgreSQL as deploy/ runs it, this run's alone
+        if args.base_url:
+            raise SystemExit("--base-url drives a site that runs already: give its --database-url")
+        args.cluster = pgcluster.Cluster(f"bench-{ROOT.name}", statements=args.pg_statements)
+        print(f"Starting the bench's PostgreSQL in {args.cluster.data} ...", flush=True)
+        args.cluster.start()
+        args.database_url = args.cluster.url("draftsite_bench")
+    try:
+        run_all(args)
+    finally:
+        if args.cluster is not None:
+            args.cluster.stop()
+
+
+def cached_database(args) -> str:
+    """The name of the bench cluster's finished database for this run's shape and code."""
+    key = pgcluster.schema_digest(args.set_code, str(max(args.players, 8)), str(args.history), "prepare-1")
+    return f"draftsite_bench_cached_h{args.history}_{key}"
+
+
+def run_all(args) -> None:
     print(f"Preparing {args.database_url} ...", flush=True)
+    build_cache = None
+    seeded = False
     if not args.base_url:  # a site that runs already keeps its database, queue and layer
         if not (args.keep_database and database_exists(args.database_url)):
-            recreate_database(args.database_url)
+            admin, name = admin_url(args.database_url), args.database_url.rsplit("/", 1)[1]
+            cached = cached_database(args) if args.cluster is not None else None
+            if cached and pgcluster.database_exists(admin, cached):
+                took = pgcluster.copy_database(admin, cached, name)
+                print(f"Copied {cached} (schema, cards, players, {args.history} events) in {took:.1f} s", flush=True)
+                seeded = True
+            else:
+                recreate_database(args.database_url)
+                build_cache = cached
         import redis
 
         redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
-    if args.history and not args.base_url:
+    if args.history and not args.base_url and not seeded:
         print(f"Writing {args.history} finished events (bench/history.py) ...", flush=True)
         print(history.seed(args.database_url, args.history, set_code=args.set_code), flush=True)
+    if build_cache:
+        from django.db import connections
+
+        connections.close_all()  # a template has nobody connected
+        took = pgcluster.copy_database(admin_url(args.database_url), args.database_url.rsplit("/", 1)[1], build_cache)
+        print(f"Kept a copy as {build_cache} for the next run ({took:.1f} s)", flush=True)
+    args.postgres_settings = postgres_settings(args)
     plan: list[tuple] = []
     if args.mode in ("saturation", "both"):
         plan.append(("saturation", args.web_workers, args.saturation_seconds, None))
