@@ -277,6 +277,18 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="Count each web process's CPU by stage (the pick, its statement, a document's fan-out, frames)"
         " into DIR and print it per pick (bench/accounted_asgi.py; a microsecond or two a step).",
     )
+    parser.add_argument(
+        "--web-server",
+        choices=["uvicorn", "granian"],
+        default="uvicorn",
+        help="the ASGI server of the web processes (deploy/ runs uvicorn)",
+    )
+    parser.add_argument(
+        "--ws",
+        choices=["websockets", "websockets-sansio", "wsproto"],
+        default=None,
+        help="uvicorn's websocket implementation (default: uvicorn's own choice, as deploy/ runs it)",
+    )
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
     parser.add_argument(
         "--beat",
@@ -476,8 +488,8 @@ def distinct_free_ports(count: int, taken: set[int]) -> list[int]:
     return ports
 
 
-def uvicorn_options() -> list[str]:
-    options = []
+def uvicorn_options(ws: str | None = None) -> list[str]:
+    options = ["--ws", ws] if ws else []
     if importlib.util.find_spec("uvloop"):
         options += ["--loop", "uvloop"]
     if importlib.util.find_spec("httptools"):
@@ -513,6 +525,27 @@ class Servers:
         python = sys.executable
 
         def web_command(web_port: int, workers: int) -> list[str]:
+            if getattr(args, "web_server", "uvicorn") == "granian":  # measured against uvicorn (issue 48)
+                return [
+                    python,
+                    "-m",
+                    "granian",
+                    "--interface",
+                    "asginl",  # Django's ASGI application has no lifespan protocol
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(web_port),
+                    "--workers",
+                    str(workers),
+                    "--runtime-mode",
+                    "st",
+                    *(["--loop", "uvloop"] if importlib.util.find_spec("uvloop") else []),
+                    "--no-access-log",
+                    "--log-level",
+                    "warning",
+                    app,
+                ]
             return [
                 python,
                 "-m",
@@ -527,7 +560,7 @@ class Servers:
                 "--no-access-log",
                 "--log-level",
                 "warning",
-                *uvicorn_options(),
+                *uvicorn_options(getattr(args, "ws", None)),
             ]
 
         self.balancer: subprocess.Popen | None = None
@@ -2208,7 +2241,10 @@ def run_all(args) -> None:
     if build_cache:
         from django.db import connections
 
-        connections.close_all()  # a template has nobody connected
+        connections.close_all()  # a template has nobody connected: nor the pool's idle connections
+        for connection in connections.all():
+            if hasattr(connection, "close_pool"):
+                connection.close_pool()
         took = pgcluster.copy_database(admin_url(args.database_url), args.database_url.rsplit("/", 1)[1], build_cache)
         print(f"Kept a copy as {build_cache} for the next run ({took:.1f} s)", flush=True)
     args.postgres_settings = postgres_settings(args)
