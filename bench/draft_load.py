@@ -809,7 +809,7 @@ class Meter:
 
     def reset_statements(self) -> None:
         if self.statements:
-            self._query("bench_db", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT 1")
+            self.bench_db.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
             self._query("bench_db", "SELECT pg_stat_statements_reset()")
 
     def top_statements(self, picks: int, count: int = 15) -> list[dict] | None:
