@@ -1831,6 +1831,15 @@ def fmt_ms(value) -> str:
     return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.1f} ms"
 
 
+def stack_name(args) -> str:
+    """The web processes' ASGI server and websocket implementation."""
+    if getattr(args, "base_url", None):
+        return "as the site runs"
+    if getattr(args, "web_server", "uvicorn") == "granian":
+        return "granian"
+    return f"uvicorn, ws {args.ws}" if getattr(args, "ws", None) else "uvicorn, ws auto"
+
+
 def run_label(result: dict) -> str:
     window = result["window"]
     if result["mode"] == "event":
@@ -1860,6 +1869,7 @@ def run_label(result: dict) -> str:
             else "; click delay 0 (picks at once)"
         )
         + f"; {result['web_workers']} web processes"
+        + (f" ({result['server']['stack']})" if result.get("server", {}).get("stack") else "")
         + (" behind HAProxy" if result.get("server", {}).get("balancer") else ", no balancer")
         + (f"; autovacuum {postgres['autovacuum']}" if postgres.get("autovacuum") else "")
         + (" (bench's own PostgreSQL)" if postgres.get("own_cluster") else "")
@@ -2167,6 +2177,7 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
         "server": {
             "web": servers.web_command[1:],
+            "stack": stack_name(args),
             "worker_pool": args.worker_pool,
             "beat": args.beat,
             "balancer": "haproxy deploy/haproxy.cfg" if getattr(servers, "balancer", None) else None,
