@@ -161,3 +161,48 @@ def database_exists(admin_url: str, name: str) -> bool:
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
         return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+
+
+def rows_digest(*extra: str) -> str:
+    """What a cached database's rows were written by (bench/history.py and the shape), whatever
+    its migrations: a build with fewer migrations can be migrated forward to serve newer code."""
+    digest = hashlib.sha256((ROOT / "bench" / "history.py").read_bytes())
+    for value in extra:
+        digest.update(b"\0" + value.encode())
+    return digest.hexdigest()[:10]
+
+
+def label_rows(admin_url: str, name: str, rows: str) -> None:
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"COMMENT ON DATABASE \"{name}\" IS 'bench rows {rows}'")
+
+
+def code_migrations() -> set[tuple[str, str]]:
+    """Every migration of this code, as (app, name)."""
+    return {(path.parent.parent.name, path.stem) for path in ROOT.glob("*/migrations/[0-9]*.py")}
+
+
+def forward_base(admin_url: str, rows: str) -> str | None:
+    """A cached database of the same rows whose applied migrations are all in this code (so
+    ``migrate`` brings it to this code's schema), the one with the most; None if there is none."""
+    import psycopg
+
+    mine = code_migrations()
+    best: tuple[int, str] | None = None
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        names = [
+            row[0]
+            for row in conn.execute(
+                "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = %s",
+                [f"bench rows {rows}"],
+            ).fetchall()
+        ]
+    for name in names:
+        with psycopg.connect(admin_url.rsplit("/", 1)[0] + f"/{name}", autocommit=True) as conn:
+            applied = {(app, migration) for app, migration in conn.execute("SELECT app, name FROM django_migrations")}
+        ours = {(app, migration) for app, migration in applied if (ROOT / app / "migrations").is_dir()}
+        if ours <= mine and (best is None or len(ours) > best[0]):
+            best = (len(ours), name)
+    return best[1] if best else None
