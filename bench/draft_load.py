@@ -2227,7 +2227,9 @@ def cached_database(args) -> str:
 
 
 def cache_shape(args) -> tuple[str, ...]:
-    return (args.set_code, str(max(args.players, 8)), str(args.history), "prepare-1")
+    # Not the number of players: prepare() adds the bench players a copy lacks, so one build
+    # serves every size ("1000" keeps the names of the builds made before this was so).
+    return (args.set_code, "1000", str(args.history), "prepare-1")
 
 
 def run_all(args) -> None:
