@@ -878,7 +878,7 @@ class Meter:
         stats = self._query(
             "admin",
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
-            "tup_fetched FROM pg_stat_database WHERE datname = %s",
+            "tup_fetched, blks_hit, blks_read FROM pg_stat_database WHERE datname = %s",
             [self.dbname],
         )[0]  # the bench database exists
         functions = self._query("bench_db", "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions")
@@ -893,6 +893,8 @@ class Meter:
                         "tup_deleted",
                         "tup_returned",
                         "tup_fetched",
+                        "blks_hit",
+                        "blks_read",
                     ],
                     stats,
                 )
@@ -950,6 +952,9 @@ class Meter:
                 **db,
                 "xact_per_pick": per(db["xact_commit"] + db["xact_rollback"]),
                 "rows_written_per_pick": per(db["tup_inserted"] + db["tup_updated"] + db["tup_deleted"]),
+                # Counts, not times: what grows with the tables, whatever else loads the machine.
+                "rows_read_per_pick": per(db["tup_returned"] + db["tup_fetched"]),
+                "blocks_per_pick": per(db["blks_hit"] + db["blks_read"]),
             },
             "functions": functions,
         }
@@ -2029,7 +2034,8 @@ def common_lines(result: dict) -> list[str]:
         + ", ".join(f"{k} {v}" for k, v in usage.get("cpu_ms_per_pick_net_of_idle", {}).items())
         + f" (idle CPU ms per second: {json.dumps(usage.get('idle_cpu_ms_per_second'))})",
         f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
-        f"written (both include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
+        f"written, {usage['db'].get('rows_read_per_pick')} rows read and {usage['db'].get('blocks_per_pick')} blocks "
+        f"(all include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
         f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']} "
         f"(worker {result['memory'].get('worker')}, beat {result['memory'].get('beat')}), "
         f"total RSS {result['memory']['total_rss_mb']} MB (PSS {result['memory']['total_pss_mb']} MB)",
