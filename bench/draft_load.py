@@ -23,9 +23,18 @@ starts every pod and each page is pushed its first pack. Pages send a heartbeat 
 static/js/live.js. A waiting player whose socket stays silent for ``--stall-seconds`` reads its
 queue over HTTP; such reads are counted (they should be 0).
 
-``--balancer``: the shape deploy/ runs instead, two single-worker uvicorn processes behind HAProxy
-(deploy/haproxy.cfg: a pod's sockets, which name it in ``?pod=``, on one process); the clients
-connect to HAProxy, whose CPU is reported apart ("balancer"). Needs Debian's haproxy.
+Its defaults are what a browser and a deployment cause (issue 48); every figure it prints says
+which: the page's click delay (static/js/draft.js ignores a click on a pack younger than 500 ms),
+a site that keeps 20 finished 1,000-player events (``--history``, bench/history.py), and
+PostgreSQL as deploy/ requires it (autovacuum on: the bench starts a cluster of its own,
+bench/pgcluster.py, unless ``--database-url`` names a server; that server's autovacuum setting
+is reported) behind the shape deploy/ runs: two single-worker uvicorn processes behind HAProxy
+(``--balancer``, the default where HAProxy is installed and ``--web-workers`` is 2;
+deploy/haproxy.cfg: a pod's sockets, which name it in ``?pod=``, on one process); the clients
+connect to HAProxy, whose CPU is reported apart ("balancer"). ``--no-balancer``: one
+``uvicorn --workers N``. The bench's cluster keeps each database it built (schema, cards,
+players, history), and a run starts on a copy of it (seconds, where 20 events take minutes to
+write).
 
 Modes:
 - saturation: every player picks the moment a pack reaches them, until every pod has drafted
@@ -45,7 +54,8 @@ processes, Celery worker and beat, PostgreSQL, Redis and the load generator (/pr
 memory of web and worker processes; database transactions per pick (pg_stat_database) and calls
 of the pick function; and an in-process profile of the service path (queries per pick, cProfile).
 
-Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_lb][_http][_page].json and .txt and
+Each run writes bench/results/draft_load_<mode>_<players>p_<N>web[_lb][_http][_page].json (a summary)
+and .txt, the raw result with every pick's record to bench/results/raw/ (not in git), and
 prints a markdown row for the "Draft load" table in bench/results/README.md.
 
     bench/draft_load --mode saturation --client api       # 1,000 players, 2 web processes
@@ -53,7 +63,7 @@ prints a markdown row for the "Draft load" table in bench/results/README.md.
     bench/draft_load --mode scaling --players 200 --scaling-seconds 30 --client api
     bench/draft_load --mode event --players 16 --event-seconds 20 --transport http --client api
     bench/draft_load --mode saturation --players 16 --saturation-seconds 30   # page client
-    bench/draft_load --mode event --players 1000 --balancer                    # through HAProxy
+    bench/draft_load --mode event --players 1000 --no-balancer --history 0     # uvicorn --workers 2, empty site
 """
 
 from __future__ import annotations
@@ -89,6 +99,7 @@ sys.path.insert(0, str(ROOT / "deploy"))  # rehearsal: HAProxy's view of its ser
 import accounted_asgi  # noqa: E402  (after the path)
 import history  # noqa: E402
 import page_client  # noqa: E402
+import pgcluster  # noqa: E402
 import rehearsal  # noqa: E402
 from page_client import BENIGN_REFUSALS, FINISHED, SocketPage  # noqa: E402
 
@@ -128,9 +139,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument(
         "--balancer",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="Serve as deploy/ does: HAProxy (deploy/haproxy.cfg, a pod's sockets on one web process) in front "
-        "of --web-workers 2 uvicorn processes of one worker each; HAProxy's CPU is counted apart",
+        "of --web-workers 2 uvicorn processes of one worker each; HAProxy's CPU is counted apart (default: so "
+        "where HAProxy is installed and --web-workers is 2, but for --mode scaling)",
     )
     parser.add_argument(
         "--base-url",
@@ -233,7 +246,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--database-url",
-        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/draftsite_bench"),
+        default=os.environ.get("BENCH_DATABASE_URL"),
+        help="a server's database to use (dropped and made anew); default: the bench's own PostgreSQL "
+        "cluster, set as deploy/postgresql.md asks (bench/pgcluster.py)",
+    )
+    parser.add_argument(
+        "--pg-statements",
+        action="store_true",
+        help="the bench's own cluster loads pg_stat_statements and the run reports the statements that "
+        "cost the most PostgreSQL time (not as deployed: it costs a little a statement)",
     )
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
     parser.add_argument("--set", dest="set_code", default="ISD")
@@ -256,6 +277,18 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="Count each web process's CPU by stage (the pick, its statement, a document's fan-out, frames)"
         " into DIR and print it per pick (bench/accounted_asgi.py; a microsecond or two a step).",
     )
+    parser.add_argument(
+        "--web-server",
+        choices=["uvicorn", "granian"],
+        default="uvicorn",
+        help="the ASGI server of the web processes (deploy/ runs uvicorn)",
+    )
+    parser.add_argument(
+        "--ws",
+        choices=["websockets", "websockets-sansio", "wsproto"],
+        default=None,
+        help="uvicorn's websocket implementation (default: uvicorn's own choice, as deploy/ runs it)",
+    )
     parser.add_argument("--worker-pool", default="solo", help="Celery worker pool (solo: one process)")
     parser.add_argument(
         "--beat",
@@ -267,7 +300,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.client == "page" and args.transport != "socket":
         parser.error("the page picks over its socket: --transport http needs --client api")
-    if not bench_database(args.database_url):
+    if args.balancer is None:
+        args.balancer = (
+            shutil.which("haproxy") is not None
+            and args.web_workers == 2
+            and args.mode != "scaling"
+            and not args.base_url
+        )
+    if args.database_url is not None and not bench_database(args.database_url):
         parser.error("the bench drops and recreates its database: use a name starting with draftsite_bench")
     return args
 
@@ -299,6 +339,19 @@ def recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
         # Calls and time of PL/pgSQL functions (the pick function), this database only.
         conn.execute(f"ALTER DATABASE \"{name}\" SET track_functions = 'pl'")
+
+
+def postgres_settings(args) -> dict:
+    """What the figures' PostgreSQL was: its own cluster or a given server, and the settings
+    deploy/postgresql.md names."""
+    import psycopg
+
+    with psycopg.connect(args.database_url, autocommit=True) as conn:
+        found = {
+            name: conn.execute(f"SHOW {name}").fetchone()[0]  # type: ignore[index]
+            for name in ("autovacuum", "synchronous_commit", "shared_buffers", "server_version")
+        }
+    return {"own_cluster": args.cluster is not None, **found}
 
 
 def admin_url(url: str) -> str:
@@ -435,8 +488,8 @@ def distinct_free_ports(count: int, taken: set[int]) -> list[int]:
     return ports
 
 
-def uvicorn_options() -> list[str]:
-    options = []
+def uvicorn_options(ws: str | None = None) -> list[str]:
+    options = ["--ws", ws] if ws else []
     if importlib.util.find_spec("uvloop"):
         options += ["--loop", "uvloop"]
     if importlib.util.find_spec("httptools"):
@@ -472,6 +525,27 @@ class Servers:
         python = sys.executable
 
         def web_command(web_port: int, workers: int) -> list[str]:
+            if getattr(args, "web_server", "uvicorn") == "granian":  # measured against uvicorn (issue 48)
+                return [
+                    python,
+                    "-m",
+                    "granian",
+                    "--interface",
+                    "asginl",  # Django's ASGI application has no lifespan protocol
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(web_port),
+                    "--workers",
+                    str(workers),
+                    "--runtime-mode",
+                    "st",
+                    *(["--loop", "uvloop"] if importlib.util.find_spec("uvloop") else []),
+                    "--no-access-log",
+                    "--log-level",
+                    "warning",
+                    app,
+                ]
             return [
                 python,
                 "-m",
@@ -486,7 +560,7 @@ class Servers:
                 "--no-access-log",
                 "--log-level",
                 "warning",
-                *uvicorn_options(),
+                *uvicorn_options(getattr(args, "ws", None)),
             ]
 
         self.balancer: subprocess.Popen | None = None
@@ -707,6 +781,8 @@ class Meter:
         self.admin = self._connect(admin_url(args.database_url))
         self.bench_db = self._connect(args.database_url)
         self.redis_pid = int(redis.Redis.from_url(args.redis_url).info("server")["process_id"])
+        # The bench's own cluster: all of its processes are the run's (autovacuum included).
+        self.cluster = getattr(args, "cluster", None)
 
     def _connect(self, url: str):
         import psycopg
@@ -726,6 +802,40 @@ class Meter:
             url = admin_url(self.args.database_url) if which == "admin" else self.args.database_url
             setattr(self, which, self._connect(url))
             return getattr(self, which).execute(sql, params).fetchall()
+
+    @property
+    def statements(self) -> bool:
+        return self.cluster is not None and self.cluster.statements
+
+    def reset_statements(self) -> None:
+        if self.statements:
+            self.bench_db.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            self._query("bench_db", "SELECT pg_stat_statements_reset()")
+
+    def top_statements(self, picks: int, count: int = 15) -> list[dict] | None:
+        """The statements (nested ones too: inside the stored functions) that took the most
+        execution time since the reset, per pick."""
+        if not self.statements or not picks:
+            return None
+        rows = self._query(
+            "bench_db",
+            "SELECT calls, total_exec_time, rows, shared_blks_hit + shared_blks_read, toplevel, query "
+            "FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s "
+            "ORDER BY total_exec_time DESC LIMIT %s",
+            [self.dbname, count],
+        )
+        return [
+            {
+                "ms_per_pick": round(total / picks, 4),
+                "calls_per_pick": round(calls / picks, 3),
+                "mean_ms": round(total / calls, 4) if calls else None,
+                "rows_per_call": round(found / calls, 1) if calls else None,
+                "blocks_per_call": round(blocks / calls, 1) if calls else None,
+                "toplevel": toplevel,
+                "query": " ".join(query.split())[:300],
+            }
+            for calls, total, found, blocks, toplevel, query in rows
+        ]
 
     def close(self) -> None:
         self.admin.close()
@@ -750,6 +860,12 @@ class Meter:
             "postgres_backends": {p: table[p]["ticks"] for p in bench_pids if p in table},
             "postgres_background": sum(table[p]["ticks"] for p in background_pids | postmaster if p in table),
             "postgres_all": sum(i["ticks"] for i in table.values() if i["comm"] == "postgres"),
+            "postgres_cluster": (
+                tree_ticks(self.cluster.postmaster_pid, table)
+                - sum(table[p]["ticks"] for p in self.own_pids if p in table)
+                if self.cluster is not None
+                else None
+            ),
             "redis": table.get(self.redis_pid, {}).get("ticks", 0),
             "balancer": tree_ticks(balancer.pid, table) if (balancer := getattr(self.servers, "balancer", None)) else 0,
             "generator": table[os.getpid()]["ticks"],
@@ -762,7 +878,7 @@ class Meter:
         stats = self._query(
             "admin",
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned, "
-            "tup_fetched FROM pg_stat_database WHERE datname = %s",
+            "tup_fetched, blks_hit, blks_read FROM pg_stat_database WHERE datname = %s",
             [self.dbname],
         )[0]  # the bench database exists
         functions = self._query("bench_db", "SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions")
@@ -777,6 +893,8 @@ class Meter:
                         "tup_deleted",
                         "tup_returned",
                         "tup_fetched",
+                        "blks_hit",
+                        "blks_read",
                     ],
                     stats,
                 )
@@ -792,11 +910,19 @@ class Meter:
             return ticks * 1000 / CLOCK_TICKS
 
         backends = sum(t - before["postgres_backends"].get(p, 0) for p, t in after["postgres_backends"].items())
+        cluster = after.get("postgres_cluster")
         cpu = {
             "web": ms(after["web"] - before["web"]),
             "worker": ms(after["worker"] - before["worker"]),
             "beat": ms(after["beat"] - before["beat"]),
-            "postgres": ms(backends + after["postgres_background"] - before["postgres_background"]),
+            # The bench's own cluster: every process of it; a shared server: the bench database's
+            # backends and the server's background processes.
+            "postgres": ms(
+                cluster - before["postgres_cluster"]
+                if cluster is not None
+                else backends + after["postgres_background"] - before["postgres_background"]
+            ),
+            "postgres_bench_backends": ms(backends),
             "redis": ms(after["redis"] - before["redis"]),
             "balancer": ms(after["balancer"] - before["balancer"]),
             "generator": ms(after["generator"] - before["generator"]),
@@ -826,6 +952,9 @@ class Meter:
                 **db,
                 "xact_per_pick": per(db["xact_commit"] + db["xact_rollback"]),
                 "rows_written_per_pick": per(db["tup_inserted"] + db["tup_updated"] + db["tup_deleted"]),
+                # Counts, not times: what grows with the tables, whatever else loads the machine.
+                "rows_read_per_pick": per(db["tup_returned"] + db["tup_fetched"]),
+                "blocks_per_pick": per(db["blks_hit"] + db["blks_read"]),
             },
             "functions": functions,
         }
@@ -1392,6 +1521,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
         gc.collect()
         gc.freeze()
         gc.disable()
+        meter.reset_statements()
         before = meter.sample()
         balanced = servers.open_connections()  # every page open: where the balancer put them
         started = time.monotonic()
@@ -1420,6 +1550,7 @@ async def drive(args, servers: Servers | External, meter: Meter, setup: dict, th
     await asyncio.sleep(max(0.0, started + elapsed + 11 - time.monotonic()))
     after.update(meter.sample_db())
     usage = Meter.difference(before, after, run.picks)
+    usage["statements"] = meter.top_statements(run.picks)
     # The pods were started in this process: that is the organiser's work, not the players'.
     usage["pod_start_cpu_seconds_in_generator"] = round(start_cpu, 2)
     generator = usage["cpu_seconds"]["generator"] - start_cpu
@@ -1705,23 +1836,48 @@ def fmt_ms(value) -> str:
     return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.1f} ms"
 
 
+def stack_name(args) -> str:
+    """The web processes' ASGI server and websocket implementation."""
+    if getattr(args, "base_url", None):
+        return "as the site runs"
+    if getattr(args, "web_server", "uvicorn") == "granian":
+        return "granian"
+    return f"uvicorn, ws {args.ws}" if getattr(args, "ws", None) else "uvicorn, ws auto"
+
+
 def run_label(result: dict) -> str:
     window = result["window"]
     if result["mode"] == "event":
         label = f"event ({result['think'][0]:g}-{result['think'][1]:g} s thinking)"
     else:
         label = {"saturation": "saturation", "scaling": "saturation (scaling)"}[result["mode"]]
+    # What the figure stands for, always said (issue 48): the site's history, the page's click
+    # delay, the web processes and the balancer, PostgreSQL's autovacuum.
+    history_events = result.get("history_events")
+    delay = result.get("click_delay_s")
+    postgres = result.get("postgres") or {}
     return (
         label
         + f", {window['seconds']:.0f} s"
         + (", all pods drafted" if result["pods_finished"] == result["pods"] else "")
-        + (", through HAProxy" if result.get("server", {}).get("balancer") else "")
         + (
-            f", picks {result['click_delay_s'] * 1000:.0f} ms after a pack appears"
-            if result.get("click_delay_s")
-            else ""
+            ""
+            if history_events is None
+            else f"; history {history_events}"
+            + (" (finished 1,000-player events)" if history_events else " (empty site)")
         )
-        + (f", {result['history_events']} finished events in the database" if result.get("history_events") else "")
+        + (
+            ""
+            if delay is None
+            else f"; click delay {delay * 1000:.0f} ms"
+            if delay
+            else "; click delay 0 (picks at once)"
+        )
+        + f"; {result['web_workers']} web processes"
+        + (f" ({result['server']['stack']})" if result.get("server", {}).get("stack") else "")
+        + (" behind HAProxy" if result.get("server", {}).get("balancer") else ", no balancer")
+        + (f"; autovacuum {postgres['autovacuum']}" if postgres.get("autovacuum") else "")
+        + (" (bench's own PostgreSQL)" if postgres.get("own_cluster") else "")
     )
 
 
@@ -1772,6 +1928,7 @@ def text_report(result: dict) -> list[str]:
         f"{result['web_workers']} web process(es), "
         + ("page clients (state dialect)" if page else f"API clients, picks over {result['transport']}")
         + f", {result['machine']['cores']} cores",
+        f"  as: {run_label(result)}",
         f"  server: {' '.join(result['server']['web'][2:])}",
         f"  {result['picks']} picks in {result['window']['seconds']} s = {result['picks_per_second']} picks/s; "
         f"{result['pods_finished']} of {result['pods']} pods finished",
@@ -1781,6 +1938,14 @@ def text_report(result: dict) -> list[str]:
         f"(max {result['generator_loop_lag_ms']['max']} ms)",
     ]
     lines += page_lines(result) if page else api_lines(result)
+    statements = result.get("usage", {}).get("statements")
+    if statements:
+        lines.append("  statements by execution time (pg_stat_statements, nested too), per pick:")
+        lines += [
+            f"    {st['ms_per_pick']:.4f} ms, {st['calls_per_pick']} calls, {st['rows_per_call']} rows and "
+            f"{st['blocks_per_call']} blocks a call: {st['query'][:160]}"
+            for st in statements
+        ]
     return lines + common_lines(result)
 
 
@@ -1869,7 +2034,8 @@ def common_lines(result: dict) -> list[str]:
         + ", ".join(f"{k} {v}" for k, v in usage.get("cpu_ms_per_pick_net_of_idle", {}).items())
         + f" (idle CPU ms per second: {json.dumps(usage.get('idle_cpu_ms_per_second'))})",
         f"  database per pick: {usage['db']['xact_per_pick']} transactions, {usage['db']['rows_written_per_pick']} rows "
-        f"written (both include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
+        f"written, {usage['db'].get('rows_read_per_pick')} rows read and {usage['db'].get('blocks_per_pick')} blocks "
+        f"(all include starting the pods and the beat's sweeps); functions {json.dumps(usage['functions'])}",
         f"  memory at the end: web {result['memory']['web']}, worker+beat {result['memory']['worker_and_beat']} "
         f"(worker {result['memory'].get('worker')}, beat {result['memory'].get('beat')}), "
         f"total RSS {result['memory']['total_rss_mb']} MB (PSS {result['memory']['total_pss_mb']} MB)",
@@ -1884,6 +2050,15 @@ def common_lines(result: dict) -> list[str]:
     return lines
 
 
+def summary_of(result):
+    """A result without its per-pick records (keys starting with ``_``), at every depth."""
+    if isinstance(result, dict):
+        return {k: summary_of(v) for k, v in result.items() if not str(k).startswith("_")}
+    if isinstance(result, list):
+        return [summary_of(v) for v in result]
+    return result
+
+
 def write_result(args, result: dict) -> None:
     directory = Path(args.results_dir)
     directory.mkdir(parents=True, exist_ok=True)
@@ -1895,7 +2070,12 @@ def write_result(args, result: dict) -> None:
         result.get("client", "api"),
         bool(result["server"].get("balancer")),
     )
-    (directory / f"{name}.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
+    # The summary (kept in git: a few KB) beside the raw result with every pick's record
+    # (raw/, ignored by git: a 1,000-player saturation run's is over a megabyte).
+    raw = directory / "raw"
+    raw.mkdir(exist_ok=True)
+    (raw / f"{name}.json").write_text(json.dumps(result, default=str) + "\n")
+    (directory / f"{name}.json").write_text(json.dumps(summary_of(result), separators=(",", ":"), default=str) + "\n")
     lines = text_report(result) + ["", header_for(result), table_row(result)]
     if result.get("profile"):
         lines += [
@@ -1999,9 +2179,11 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
         # What the figures stand for: a browser's click delay, a site's history.
         "click_delay_s": args.click_delay if args.client == "page" else None,
         "history_events": args.history if not args.base_url else None,
+        "postgres": getattr(args, "postgres_settings", None),
         "machine": {"cores": os.cpu_count(), "load_average_at_end": os.getloadavg()},
         "server": {
             "web": servers.web_command[1:],
+            "stack": stack_name(args),
             "worker_pool": args.worker_pool,
             "beat": args.beat,
             "balancer": "haproxy deploy/haproxy.cfg" if getattr(servers, "balancer", None) else None,
@@ -2029,18 +2211,77 @@ def one_run(args, mode: str, web_workers: int, seconds: float, think, *, more_fo
 
 def main(argv=None) -> None:
     args = parse_args(argv)
+    args.cluster = None
+    if args.database_url is None:  # PostgreSQL as deploy/ runs it, this run's alone
+        if args.base_url:
+            raise SystemExit("--base-url drives a site that runs already: give its --database-url")
+        args.cluster = pgcluster.Cluster(f"bench-{ROOT.name}", statements=args.pg_statements)
+        print(f"Starting the bench's PostgreSQL in {args.cluster.data} ...", flush=True)
+        args.cluster.start()
+        args.database_url = args.cluster.url("draftsite_bench")
+    try:
+        run_all(args)
+    finally:
+        if args.cluster is not None:
+            args.cluster.stop()
+
+
+def cached_database(args) -> str:
+    """The name of the bench cluster's finished database for this run's shape and code."""
+    key = pgcluster.schema_digest(*cache_shape(args))
+    return f"draftsite_bench_cached_h{args.history}_{key}"
+
+
+def cache_shape(args) -> tuple[str, ...]:
+    # Not the number of players: prepare() adds the bench players a copy lacks, so one build
+    # serves every size ("1000" keeps the names of the builds made before this was so).
+    return (args.set_code, "1000", str(args.history), "prepare-1")
+
+
+def run_all(args) -> None:
     print(f"Preparing {args.database_url} ...", flush=True)
+    build_cache = None
+    seeded = False
     if not args.base_url:  # a site that runs already keeps its database, queue and layer
         if not (args.keep_database and database_exists(args.database_url)):
-            recreate_database(args.database_url)
+            admin, name = admin_url(args.database_url), args.database_url.rsplit("/", 1)[1]
+            cached = cached_database(args) if args.cluster is not None else None
+            older = None
+            if cached and not pgcluster.database_exists(admin, cached):
+                # Code with more migrations: an older build of the same rows, migrated forward
+                # (writing 20 events again takes minutes).
+                older = pgcluster.forward_base(admin, pgcluster.rows_digest(*cache_shape(args)))
+            if cached and (older or pgcluster.database_exists(admin, cached)):
+                took = pgcluster.copy_database(admin, older or cached, name)
+                print(
+                    f"Copied {older or cached} (schema, cards, players, {args.history} events) in {took:.1f} s"
+                    + (": migrating it forward" if older else ""),
+                    flush=True,
+                )
+                seeded = True
+                build_cache = cached if older else None
+            else:
+                recreate_database(args.database_url)
+                build_cache = cached
         import redis
 
         redis.Redis.from_url(args.redis_url).flushdb()  # no tasks left from an earlier run
     setup_django(args)
     prepare(args)
-    if args.history and not args.base_url:
+    if args.history and not args.base_url and not seeded:
         print(f"Writing {args.history} finished events (bench/history.py) ...", flush=True)
         print(history.seed(args.database_url, args.history, set_code=args.set_code), flush=True)
+    if build_cache:
+        from django.db import connections
+
+        connections.close_all()  # a template has nobody connected: nor the pool's idle connections
+        for connection in connections.all():
+            if hasattr(connection, "close_pool"):
+                connection.close_pool()
+        took = pgcluster.copy_database(admin_url(args.database_url), args.database_url.rsplit("/", 1)[1], build_cache)
+        pgcluster.label_rows(admin_url(args.database_url), build_cache, pgcluster.rows_digest(*cache_shape(args)))
+        print(f"Kept a copy as {build_cache} for the next run ({took:.1f} s)", flush=True)
+    args.postgres_settings = postgres_settings(args)
     plan: list[tuple] = []
     if args.mode in ("saturation", "both"):
         plan.append(("saturation", args.web_workers, args.saturation_seconds, None))

@@ -23,6 +23,19 @@ def enforce_pod_deadlines(pod_id: int) -> bool:
     return enforce_deadlines(pod_id=pod_id, now=timezone.now(), grace=True)
 
 
+def pods_past_their_stage(cutoff: dt.datetime):
+    """Pods whose review or deck building ended by ``cutoff``: read through the partial indexes
+    pod_review_due and pod_building_due (drafts 0028), not every pod the site ever had."""
+    from django.db.models import Q
+
+    from drafts.models import Pod, PodState
+
+    return Pod.objects.filter(
+        Q(state=PodState.REVIEWING, review_deadline__lte=cutoff)
+        | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=cutoff)
+    )
+
+
 @shared_task(name="drafts.sweep_due_pods", ignore_result=True)
 def sweep_due_pods() -> int:
     """Enforce every pod with a deadline already past (Celery beat, every
@@ -34,9 +47,7 @@ def sweep_due_pods() -> int:
     than the picks cost PostgreSQL. Clocks count as run out ``PICK_TIMER_GRACE_SECONDS`` after
     their deadline anyway, so the sweep's second adds no unfairness.
     """
-    from django.db.models import Q
-
-    from drafts.models import Pack, Pod, PodState
+    from drafts.models import Pack, PodState
     from drafts.services import enforce_deadlines
     from drafts.services.changes import grace_cutoff
 
@@ -47,10 +58,5 @@ def sweep_due_pods() -> int:
             "pod_id", flat=True
         )
     )
-    due |= set(
-        Pod.objects.filter(
-            Q(state=PodState.REVIEWING, review_deadline__lte=cutoff)
-            | Q(state=PodState.DECK_BUILDING, deck_building_deadline__lte=cutoff)
-        ).values_list("pk", flat=True)
-    )
+    due |= set(pods_past_their_stage(cutoff).values_list("pk", flat=True))
     return sum(bool(enforce_deadlines(pod_id=pod_id, now=now, grace=True)) for pod_id in sorted(due))

@@ -107,7 +107,10 @@ def test_table_row_names_the_run(bench):
         "memory": {"total_rss_mb": 512.3},
     }
     row = bench.table_row(result)
-    assert row.startswith("| event (2-10 s thinking), 120 s | socket | 2 | 1,000 | 250.0 | 3.0 ms / 1.50 s | – / – |")
+    assert row.startswith(
+        "| event (2-10 s thinking), 120 s; 2 web processes, no balancer | socket | 2 | 1,000 | 250.0 "
+        "| 3.0 ms / 1.50 s | – / – |"
+    )
     assert row.count("|") == bench.TABLE_HEADER.splitlines()[0].count("|")
 
 

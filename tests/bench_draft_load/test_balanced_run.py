@@ -44,7 +44,7 @@ def test_three_pods_draft_through_haproxy_each_on_one_web_process(tmp_path):
             sys.executable,
             str(ROOT / "bench" / "draft_load.py"),
             *("--client", "page", "--mode", "event", "--players", "24", "--web-workers", "2", "--balancer"),
-            *("--event-seconds", "8", "--think", "0.5", "1.5", "--observers", "0", "--no-profile"),
+            *("--event-seconds", "8", "--think", "0.5", "1.5", "--observers", "0", "--no-profile", "--history", "0"),
             *("--results-dir", str(results), "--database-url", _bench_database_url()),
             *("--redis-url", os.environ["REDIS_URL"]),
         ],

@@ -301,7 +301,9 @@ def test_the_page_table_row_has_a_cell_per_column(pc):
         "memory": {"total_rss_mb": 537.5},
     }
     row = bench.table_row(result)
-    assert row.startswith("| saturation, 8 s, all pods drafted | page | 2 | 16 | 75.6 | 82.9 ms / 357.5 ms |")
+    assert row.startswith(
+        "| saturation, 8 s, all pods drafted; 2 web processes, no balancer | page | 2 | 16 | 75.6 | 82.9 ms / 357.5 ms |"
+    )
     assert "| 95.0 ms / 332.0 ms; 116.3 ms / 408.3 ms | 0.026 | 7.5 / 8.01 | 0 / 0 | 0 | 2 |" in row
     assert row.count("|") == bench.PAGE_TABLE_HEADER.splitlines()[0].count("|")
     assert bench.run_name("saturation", 16, 2, "socket", "page") == "draft_load_saturation_16p_2web_page"
