@@ -25,7 +25,7 @@ def enforce_pod_deadlines(pod_id: int) -> bool:
 
 def pods_past_their_stage(cutoff: dt.datetime):
     """Pods whose review or deck building ended by ``cutoff``: read through the partial indexes
-    pod_review_due and pod_building_due (drafts 0028), not every pod the site ever had."""
+    pod_review_due and pod_building_due (drafts 0029), not every pod the site ever had."""
     from django.db.models import Q
 
     from drafts.models import Pod, PodState

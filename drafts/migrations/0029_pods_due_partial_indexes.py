@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('drafts', '0027_stored_functions'),
+        ('drafts', '0028_engine_controls'),
     ]
 
     operations = [
