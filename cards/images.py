@@ -7,6 +7,7 @@ at most CARD_IMAGE_MAX_BYTES, least recently used evicted first."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import urllib.error
@@ -142,10 +143,14 @@ def evict() -> int:
             break
         with transaction.atomic():
             CardImage.objects.filter(pk=pk).delete()
-            transaction.on_commit(lambda name=name: storage().delete(name))
+            transaction.on_commit(functools.partial(_delete_file, name))
         total -= size
         deleted += 1
     return deleted
+
+
+def _delete_file(name: str) -> None:
+    storage().delete(name)
 
 
 def printings_of_sets(set_codes: Iterable[str]) -> list[int]:
