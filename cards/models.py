@@ -251,3 +251,33 @@ class LocalizedName(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.language})"
+
+
+class CardImage(models.Model):
+    """The site's own copy of one face's image of a printing (cards.images): fetched once
+    from the image host, kept in the storage CARD_IMAGE_STORAGE names, evicted least
+    recently used past CARD_IMAGE_MAX_BYTES."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        STORED = "stored"
+        FAILED = "failed"
+
+    printing = models.ForeignKey(Printing, on_delete=models.CASCADE, related_name="image_copies")
+    face = models.CharField(max_length=10)
+    # A short hash of the source URL: a new picture from a re-import is a new copy (and URL).
+    key = models.CharField(max_length=16)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    stored_name = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=50, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    attempted_at = models.DateTimeField(null=True, blank=True)
+    last_used = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["printing", "face", "key"], name="card_image_unique_copy"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.printing_id}/{self.face} ({self.state})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from cards.images import site_uris
 from cards.models import CardFace, Printing
 from decks.adapter import BASIC_LANDS
 from drafts import cardinfo
@@ -20,10 +21,10 @@ def _images(card_ids: set[int], prefer_sets: list[str]) -> dict[int, dict]:
     order = {code.upper(): i for i, code in enumerate(prefer_sets)}
     best: dict[int, tuple[int, dict]] = {}
     rows = Printing.objects.filter(card_id__in=card_ids).exclude(image_uris={})
-    for card_id, code, uris in rows.values_list("card_id", "card_set__code", "image_uris"):
+    for pk, card_id, code, uris in rows.values_list("pk", "card_id", "card_set__code", "image_uris"):
         rank = order.get(code.upper(), len(order))
         if uris and (card_id not in best or rank < best[card_id][0]):
-            best[card_id] = (rank, uris)
+            best[card_id] = (rank, site_uris(pk, uris))  # the site's own copies (cards/images.py)
     return {card_id: uris for card_id, (_rank, uris) in best.items()}
 
 

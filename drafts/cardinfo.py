@@ -100,13 +100,14 @@ def card_info(card_ids: set[int]) -> dict[int, dict]:
 
 
 def images(printing_ids: set[int]) -> dict[int, dict]:
+    from cards.images import site_uris
     from cards.models import Printing
 
     now = time.monotonic()
     found, missing = _cached(_image_cache, printing_ids, now)
     if missing:
         for pk, uris in Printing.objects.filter(pk__in=missing).values_list("pk", "image_uris"):
-            found[pk] = uris or {}
+            found[pk] = site_uris(pk, uris)  # the site's own copies (cards/images.py)
             _store(_image_cache, pk, found[pk], now)
     return found
 

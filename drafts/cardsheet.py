@@ -30,7 +30,7 @@ from drafts import cardinfo
 from drafts.models import DraftFormat, Event
 
 # Bump when the sheet's JSON shape changes: every sheet URL then changes too.
-SHEET_FORMAT = 1
+SHEET_FORMAT = 2  # 2: image links are the site's own copies (cards/images.py)
 # The most ids one batch look-up answers.
 MAX_BATCH = 500
 
@@ -88,6 +88,7 @@ def _printings_by_card(card_ids: Iterable[int], set_codes: list[str] | None) -> 
     """Each card's printings in the catalogue's order (oldest set first, as card pages show
     them): ``{card id: [(printing id, image uris), ...]}``; only those in ``set_codes`` (booster
     printings) when given."""
+    from cards.images import site_uris
     from cards.models import Printing
 
     ids = set(card_ids)
@@ -100,7 +101,7 @@ def _printings_by_card(card_ids: Iterable[int], set_codes: list[str] | None) -> 
     for pk, card_id, uris in rows.order_by(
         "card_id", "card_set__release_date", "card_set__code", "collector_number", "pk"
     ).values_list("pk", "card_id", "image_uris"):
-        found.setdefault(card_id, []).append((pk, uris or {}))
+        found.setdefault(card_id, []).append((pk, site_uris(pk, uris)))  # the site's copies
     return found
 
 

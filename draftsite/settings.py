@@ -276,6 +276,17 @@ PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "5"))
 # Browsers' push services are https; plain http endpoints only for a local stand-in (tests).
 PUSH_ALLOW_HTTP_ENDPOINTS = env_bool("PUSH_ALLOW_HTTP_ENDPOINTS", False)
 
+# --- Card images (cards/images.py, docs/card-data.md) -------------------------------------
+# The site keeps its own copy of each card image it shows, in this storage (a key of
+# STORAGES: "default" is MEDIA_ROOT on disk; name another to use S3 or the like).
+CARD_IMAGE_STORAGE = os.environ.get("CARD_IMAGE_STORAGE", "default")
+# Total size of the copies; past it the least recently used are deleted (fetched again on use).
+CARD_IMAGE_MAX_BYTES = int(os.environ.get("CARD_IMAGE_MAX_BYTES", str(2 * 1024**3)))
+# One image larger than this is refused; seconds to wait for the image host.
+CARD_IMAGE_MAX_FILE_BYTES = int(os.environ.get("CARD_IMAGE_MAX_FILE_BYTES", str(2 * 1024**2)))
+CARD_IMAGE_FETCH_TIMEOUT = float(os.environ.get("CARD_IMAGE_FETCH_TIMEOUT", "10"))
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

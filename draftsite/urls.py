@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from accounts import urls as account_urls
 from accounts import views as account_views
 from cards import urls as card_urls
+from cards.views import pages as card_pages
 from decks import urls as deck_urls
 from drafts import urls as draft_urls
 from draftsite import views
@@ -53,6 +54,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("cards/", include((card_urls.page_urlpatterns, "cards"))),
+    path(
+        "card-images/<int:printing_id>/<str:face>/<str:key>/",
+        card_pages.card_image,
+        name="card-image",
+    ),
     path("rules/", include((rulesdesk_urls.page_urlpatterns, "rules"))),
     path("events/", include((draft_urls.page_urlpatterns, "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),

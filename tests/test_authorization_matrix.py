@@ -348,6 +348,36 @@ class Target:
     disqualification: bool = False  # penalties: a disqualification (it has a report page)
 
 
+def _stored_card_image() -> dict:
+    """A printing whose front image the site has a copy of (one small file, reused by every run)."""
+    from django.core.files.base import ContentFile
+    from django.utils import timezone
+
+    from cards import images
+    from cards.models import CardImage, Printing
+
+    printing = Printing.objects.order_by("pk").first()
+    url = "https://images.example.test/front.png"
+    printing.image_uris = {"front": url}
+    printing.save(update_fields=["image_uris"])
+    name = "card-images/authorization-matrix.png"
+    if not images.storage().exists(name):
+        images.storage().save(name, ContentFile(b"\x89PNG\r\n\x1a\n"))
+    CardImage.objects.update_or_create(
+        printing=printing,
+        face="front",
+        key=images.key_of(url),
+        defaults={
+            "state": "stored",
+            "stored_name": name,
+            "content_type": "image/png",
+            "size": 8,
+            "last_used": timezone.now(),
+        },
+    )
+    return {"printing_id": printing.pk, "face": "front", "key": images.key_of(url)}
+
+
 def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
     w = world
     if kind is None:
@@ -404,6 +434,8 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
     if kind == "card":
         card = DraftCard.objects.in_pile(w.seats["own"]).first().card
         return [Target("card", {param: card.pk})]
+    if kind == "card-image":  # the site's copy of a card image: anyone may read it
+        return [Target("card image", _stored_card_image())]
     if kind == "join":
         return [
             Target("own event join link", {param: JoinLink.objects.get(event=w.event).token}, w.event.pk),
@@ -739,6 +771,7 @@ ENDPOINTS: dict[str, list[tuple[str, str | None, Rule, dict | None]]] = {
     "rules-simulate-slash": [("POST", None, PUBLIC, {})],
     "cards:search": [("GET", None, PUBLIC, None)],
     "cards:detail": [("GET", "card", PUBLIC, None)],
+    "card-image": [("GET", "card-image", PUBLIC, None)],
     "rules:desk": [("GET", None, PUBLIC, None)],
     # draft API
     "api-event-list": [("GET", None, SIGNED_IN, None), ("POST", None, SITE_ORGANISER, {})],

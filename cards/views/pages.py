@@ -1,12 +1,19 @@
 """Card catalogue pages: search with suggestions, and a card page showing every face."""
 
-from django.core.paginator import Paginator
-from django.http import Http404
-from django.shortcuts import render
-from django.utils.translation import get_language, gettext, gettext_lazy
+import threading
 
-from cards import languages, selectors
-from cards.models import Layout
+from django import db
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import get_language, gettext, gettext_lazy
+from django.views.decorators.http import require_GET
+
+from cards import images, languages, selectors, tasks
+from cards.models import CardImage, Layout
 
 PAGE_SIZE = 30
 
@@ -84,3 +91,50 @@ def _face_labels(layout: str, count: int) -> list[str]:
     else:
         names = [gettext_lazy("Card")]
     return [names[i] if i < len(names) else gettext("Face %(number)s") % {"number": i + 1} for i in range(count)]
+
+
+@require_GET
+def card_image(request, printing_id: int, face: str, key: str):
+    """The site's copy of a card image, cached by browsers for a year (the URL names the
+    picture: a new one is a new URL). Without a copy yet: 404 at once, so the page shows the
+    card as text, and the copy is fetched once in the background for the next view."""
+    row, fetch = images.copy_for(printing_id, face, key, timezone.now())
+    if fetch:
+        transaction.on_commit(lambda: _fetch_later(printing_id))
+    if row is None:
+        response = HttpResponse(status=404, content_type="text/plain")
+        response["Cache-Control"] = "no-store"
+        return response
+    etag = f'"{key}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        try:
+            stored = images.storage().open(row.stored_name, "rb")
+        except (FileNotFoundError, OSError):
+            # The file went (a storage emptied by hand): fetched again on the next view.
+            CardImage.objects.filter(pk=row.pk).delete()
+            response = HttpResponse(status=404, content_type="text/plain")
+            response["Cache-Control"] = "no-store"
+            return response
+        response = FileResponse(stored, content_type=row.content_type)
+        response["Content-Length"] = str(row.size)
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    response["ETag"] = etag
+    return response
+
+
+def _fetch_later(printing_id: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        # No worker (make demo without Redis): an eager task would hold this request on the
+        # image host; a thread of its own instead.
+        threading.Thread(target=_fetch_in_thread, args=(printing_id,), daemon=True).start()
+    else:
+        tasks.fetch_card_images.delay([printing_id])
+
+
+def _fetch_in_thread(printing_id: int) -> None:
+    try:
+        tasks.fetch_card_images([printing_id])
+    finally:
+        db.connections.close_all()

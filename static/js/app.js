@@ -32,7 +32,40 @@
   setInterval(say, 30000);
   const main = document.getElementById("main") || document.body;
   main.insertBefore(banner, main.firstChild);
-  window.addEventListener("online", function () {
-    window.location.reload();
+  // Back to the live page once the site answers again. Not on the "online" event alone:
+  // browsers fire it when the Wi-Fi flaps (and Chromium's emulation fires offline/online pairs
+  // on a page shown while offline) with the site still out of reach, and a reload started then
+  // could cancel the page the player just opened and bring this copy back. Not while the player
+  // leaves this page or types in a field of it.
+  let leaving = false;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
   });
+  window.addEventListener("pageshow", function () {
+    leaving = false;
+  });
+  let checking = false;
+  function backOnline() {
+    if (checking || leaving) return;
+    const field = document.activeElement;
+    if (field && field.matches && field.matches("input:not([type=submit]):not([type=button]), select, textarea")) return;
+    checking = true;
+    const controller = new AbortController();
+    const timer = setTimeout(function () {
+      controller.abort();
+    }, 5000);
+    fetch("/healthz", { cache: "no-store", signal: controller.signal })
+      .then(function (response) {
+        if (response.ok && !leaving) window.location.reload();
+      })
+      .catch(function () {
+        // Still out of reach: the next "online" event or check tries again.
+      })
+      .finally(function () {
+        clearTimeout(timer);
+        checking = false;
+      });
+  }
+  window.addEventListener("online", backOnline);
+  setInterval(backOnline, 30000); // "online" does not always fire (a captive portal)
 })();

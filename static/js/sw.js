@@ -57,9 +57,10 @@ self.addEventListener("message", (event) => {
 });
 
 function stamped(response) {
-  // The copy carries when it was fetched; the page reads it from a meta tag.
+  // The copy says when it was saved (X-Saved-At); the page reads it from a meta tag.
+  const at = Number(response.headers.get("X-Saved-At")) || Date.now();
   return response.text().then((html) => {
-    const saved = `<meta name="offline-saved-at" content="${Date.now()}">`;
+    const saved = `<meta name="offline-saved-at" content="${at}">`;
     const body = html.includes("</head>") ? html.replace("</head>", saved + "</head>") : saved + html;
     return new Response(body, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
   });
@@ -69,11 +70,21 @@ function timeout(ms) {
   return new Promise((resolve, reject) => setTimeout(() => reject(new Error("slow network")), ms));
 }
 
-async function page(request) {
-  const cache = await caches.open(PAGES);
+// Network first; the saved copy when the network fails or is slower than NETWORK_WAIT_MS (the
+// venue's Wi-Fi), else the network's own answer whenever it comes. The copy is written inside
+// waitUntil, so the worker is not stopped before a page or script that loaded is saved.
+// ``onCopy`` dresses a copy (a page's says when it was saved).
+async function networkFirst(event, cacheName, keep, onCopy) {
+  const request = event.request;
+  const cache = await caches.open(cacheName);
   const network = fetch(request).then((response) => {
-    if (response.ok && (response.headers.get("Content-Type") || "").startsWith("text/html")) {
-      cache.put(request.url, response.clone());
+    if (keep(response)) {
+      const saving = save(cache, request.url, response.clone());
+      try {
+        event.waitUntil(saving);
+      } catch (error) {
+        // The copy was already answered (slow network): the save goes on while the worker lives.
+      }
     }
     return response;
   });
@@ -81,22 +92,21 @@ async function page(request) {
     return await Promise.race([network, timeout(NETWORK_WAIT_MS)]);
   } catch (error) {
     const copy = await cache.match(request.url);
-    if (copy) return stamped(copy);
-    return network; // no copy: the browser's own offline page
+    if (copy) return onCopy(copy);
+    return network;
   }
 }
 
-async function asset(request) {
-  const cache = await caches.open(ASSETS);
-  const copy = await cache.match(request);
-  const network = fetch(request)
-    .then((response) => {
-      if (response.ok) cache.put(request, response.clone());
-      return response;
-    })
-    .catch(() => copy);
-  return copy || network;
+async function save(cache, url, response) {
+  const headers = new Headers(response.headers);
+  headers.set("X-Saved-At", String(Date.now()));
+  const body = await response.blob();
+  await cache.put(url, new Response(body, { status: response.status, statusText: response.statusText, headers }));
 }
+
+const isPage = (response) => response.ok && (response.headers.get("Content-Type") || "").startsWith("text/html");
+const isAsset = (response) => response.ok;
+const asIs = (response) => response;
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -105,9 +115,11 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     if (url.pathname.startsWith("/admin/") || url.pathname.startsWith("/accounts/")) return;
-    event.respondWith(page(request));
+    event.respondWith(networkFirst(event, PAGES, isPage, stamped));
   } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/jsi18n/")) {
-    // Scripts, styles, icons and the script strings: from the copy at once, refreshed behind.
-    event.respondWith(asset(request));
+    // Scripts, styles, icons and the script strings: network first too, so the load after a
+    // deploy or a language change runs the new scripts and strings (the browser's HTTP cache
+    // still answers within the max-age the server gave); the copy only offline.
+    event.respondWith(networkFirst(event, ASSETS, isAsset, asIs));
   }
 });

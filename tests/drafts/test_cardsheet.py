@@ -14,6 +14,7 @@ import orjson
 import pytest
 from django.core.cache import cache
 
+from cards.images import site_uris
 from cards.models import Card, LocalizedName, Printing
 from cards.services import BUNDLED_DATA_DIR, import_card_file
 from drafts import cardinfo, cardsheet, services
@@ -101,8 +102,10 @@ def test_a_booster_sheet_has_every_card_of_the_set_and_nothing_else(client):
     }
     assert entry["local_name"] == "" and entry["faces"][0]["local_name"] == ""  # English: no printed name
     printing = Printing.objects.filter(card=delver, card_set__code="ISD").first()
-    assert sheet["printings"][str(printing.pk)]["front"] == printing.image_uris.get("front", "")
-    assert sheet["printings"][str(printing.pk)]["back"] == printing.image_uris.get("back", "")
+    # the site's own copies of the images (cards/images.py), never the image host's links
+    site = site_uris(printing.pk, printing.image_uris)
+    assert sheet["printings"][str(printing.pk)]["front"] == site.get("front", "")
+    assert sheet["printings"][str(printing.pk)]["back"] == site.get("back", "")
 
 
 def test_the_sheet_covers_every_card_the_packs_open(client):
@@ -291,7 +294,7 @@ def test_the_batch_look_up_takes_printings_and_the_language(client):
     printing = Printing.objects.filter(card_id=row.card_id, card_set__code="ZNR").exclude(image_uris={}).first()
     response = client.get(f"/events/cards/?printings={printing.pk}", HTTP_ACCEPT_LANGUAGE="ru")
     body = response.json()
-    assert body["printings"][str(printing.pk)]["front"] == printing.image_uris["front"]
+    assert body["printings"][str(printing.pk)]["front"] == site_uris(printing.pk, printing.image_uris)["front"]
     assert str(printing.card_id) in body["cards"]
     assert body["cards"][str(printing.card_id)]["faces"][0]["local_name"] == row.name
     assert response["Content-Language"] == "ru"

@@ -6,7 +6,9 @@ result typed offline is reported exactly once when the network returns."""
 
 from __future__ import annotations
 
+import base64
 import json
+import threading
 import time
 
 import pytest
@@ -15,6 +17,7 @@ from selenium.webdriver.common.by import By
 from matches import services as match_services
 from matches.models import MatchLogEntry, ReportKey, ResultReport
 from tests.e2e.cdp import Cdp
+from tests.e2e.conftest import ROOT
 from tests.e2e.test_live_draft import wait
 from tests.e2e.test_matches import report
 from tests.matches.conftest import Tournament
@@ -34,6 +37,22 @@ def controlled(driver) -> None:
     assert state[0].endswith("/") and state[1].endswith("/sw.js"), state
     driver.refresh()
     wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), timeout=10)
+
+
+def saved(driver, cache: str, url: str) -> None:
+    """The service worker has written its copy of ``url`` (it saves after answering the page:
+    going offline before that would find no copy)."""
+    wait(
+        driver,
+        lambda d: d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "caches.open(arguments[0]).then(c => c.match(arguments[1])).then(r => done(!!r), () => done(false));",
+            cache,
+            url,
+        ),
+        timeout=10,
+        message=f"no copy of {url} in {cache}",
+    )
 
 
 def network(cdp: Cdp, driver, server_url: str, conditions: dict) -> None:
@@ -100,8 +119,10 @@ def test_installable_push_and_offline(server_url, browsers, login):
         # Online once: the pages are saved as they load.
         driver.get(pairings)
         assert opponent.name in driver.page_source
+        saved(driver, "pages-v1", pairings)
         driver.get(me)
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".report-form"), message="no report form")
+        saved(driver, "pages-v1", me)
 
         network(cdp, driver, server_url, OFFLINE)
         driver.get(pairings)
@@ -138,6 +159,110 @@ def test_installable_push_and_offline(server_url, browsers, login):
         assert MatchLogEntry.objects.filter(match=match, action="reported").count() == 1
         assert ReportKey.objects.filter(match=match).count() == 1
         assert driver.execute_script("return localStorage.getItem('draftsite.queued-reports')") == "[]"
+    finally:
+        try:
+            network(cdp, driver, server_url, ONLINE)
+        except Exception:  # the window is reset by the fixture anyway
+            pass
+        cdp.close()
+
+
+DEPLOYED = "window.deployedVersion = 2;"
+
+
+class Deploy:
+    """The server answers a changed app.js from now on: DevTools answers the service worker's
+    request for it, from a thread of its own (the page's load waits on that answer while
+    Selenium waits on the load)."""
+
+    def __init__(self, driver, server_url: str, body: str):
+        self.cdp = Cdp(driver)
+        self.worker = self.cdp.attach("service_worker", server_url)
+        self.cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*/static/js/app.js*"}]}, session=self.worker)
+        self.body = base64.b64encode(body.encode()).decode()
+        self.answered = 0
+        self.thread = threading.Thread(target=self._answer, daemon=True)
+        self.thread.start()
+
+    def _answer(self) -> None:
+        paused = self.cdp.wait_event(lambda e: e.get("method") == "Fetch.requestPaused", timeout=30)
+        self.cdp.send(
+            "Fetch.fulfillRequest",
+            {
+                "requestId": paused["params"]["requestId"],
+                "responseCode": 200,
+                "responseHeaders": [
+                    {"name": "Content-Type", "value": "text/javascript; charset=utf-8"},
+                    {"name": "Cache-Control", "value": "max-age=60, public"},
+                ],
+                "body": self.body,
+            },
+            session=self.worker,
+        )
+        self.answered += 1
+
+    def finish(self) -> None:
+        self.thread.join(timeout=30)
+        assert self.answered == 1, "the worker did not ask the network for app.js"
+        self.cdp.send("Fetch.disable", session=self.worker)
+        self.cdp.close()
+
+
+def test_scripts_and_strings_network_first(server_url, browsers, login):
+    """After a deploy or a language change the next load runs the new script and strings (the
+    worker asks the network first); offline, the page, script and strings come from the copies."""
+    t = Tournament()
+    t.configure(seed=9)
+    round_obj = t.pair()
+    player = t.user_of[round_obj.matches.get(table=1).player_a_id]
+    driver = browsers.get()
+    login(driver, player)
+    pairings = f"{server_url}/matches/rounds/{round_obj.pk}/"
+    driver.get(pairings)
+    controlled(driver)  # reloads: this load's script and strings went through the worker
+    saved(driver, "assets-v1", f"{server_url}/jsi18n/")
+    saved(driver, "assets-v1", f"{server_url}/static/js/app.js")
+    sent = "return gettext('Your result was sent.')"
+    assert driver.execute_script(sent) == "Your result was sent."
+
+    # A language change: the next load's strings are the new language's, not the saved English.
+    driver.add_cookie({"name": "django_language", "value": "pt-br", "path": "/"})
+    driver.get(pairings)
+    assert driver.execute_script(sent) == "Seu resultado foi enviado."
+
+    me = f"{server_url}/matches/events/{t.event.pk}/me/"
+    driver.get(me)
+    saved(driver, "pages-v1", pairings)
+    saved(driver, "pages-v1", me)
+
+    cdp = Cdp(driver)
+    try:
+        # Offline: the page from its copy, with the saved strings of the new language.
+        network(cdp, driver, server_url, OFFLINE)
+        driver.get(pairings)
+        banner = wait(driver, lambda d: d.find_element(By.ID, "offline-banner"), timeout=15, message="no copy")
+        assert "cópia salva" in banner.text  # the copy of the Portuguese strings
+        assert driver.execute_script(sent) == "Seu resultado foi enviado."
+        network(cdp, driver, server_url, ONLINE)
+
+        # A deploy: the server now answers a changed app.js. The browser's HTTP cache is
+        # emptied, as when the server's max-age (60 s) has passed; the worker's copy stays.
+        deployed = Deploy(driver, server_url, (ROOT / "static" / "js" / "app.js").read_text() + "\n" + DEPLOYED + "\n")
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        try:
+            driver.get(me)
+        finally:
+            deployed.finish()
+        assert driver.execute_script("return window.deployedVersion") == 2, "the saved (old) script ran"
+        # and the new script is the copy an offline load gets
+        wait(
+            driver,
+            lambda d: d.execute_async_script(
+                "const done = arguments[0]; caches.open('assets-v1')"
+                ".then(c => c.match(location.origin + '/static/js/app.js')).then(r => r.text()).then(done);"
+            ).endswith(DEPLOYED + "\n"),
+            message="the new script was not saved",
+        )
     finally:
         try:
             network(cdp, driver, server_url, ONLINE)
