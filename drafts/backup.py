@@ -1,6 +1,7 @@
 """What an event backup (draftsite/backup.py) holds of the draft: the event, its staff and
 players, pods, seats, packs, the cards opened in them, picks and the pod log."""
 
+from drafts.core.collation import COLLATION_VERSION_UNBALANCED
 from drafts.models import (
     DraftCard,
     Event,
@@ -16,7 +17,13 @@ from drafts.models import (
 )
 from draftsite.backup import CARD, EVENT, PRINTING, USER, EventRoot, IdList, Section
 
-EVENT_ROOT = EventRoot(Event, links={"created_by": USER}, card_lists=("cube_card_ids",))
+EVENT_ROOT = EventRoot(
+    Event,
+    links={"created_by": USER},
+    card_lists=("cube_card_ids",),
+    # A file written before events pinned their collation: the event opened the packs of then.
+    absent={"collation_version": COLLATION_VERSION_UNBALANCED},
+)
 
 SECTIONS = [
     Section("staff", EventStaff, "event", {"event": EVENT, "user": USER}),

@@ -14,6 +14,7 @@ from django.db.models import F, Func, Q, Value
 from django.utils.translation import gettext_lazy
 
 from drafts.boosters import KIND_LABELS
+from drafts.core.collation import COLLATION_VERSION, COLLATION_VERSIONS
 from drafts.log_actions import log_action_choices
 
 
@@ -58,6 +59,9 @@ class Event(models.Model):
     # drafts.services.packs.booster_kinds names them); empty, or "" for a round: the set's
     # default kind (events made before booster kinds open what they always opened).
     booster_kinds = models.JSONField(default=list, blank=True)
+    # The collation its packs open with (drafts.core.collation.COLLATION_VERSION), pinned at
+    # creation: the stored seed opens the same packs whatever the collation becomes later.
+    collation_version = models.PositiveSmallIntegerField(default=COLLATION_VERSION, db_default=COLLATION_VERSION)
     # Catalogue card ids of the cube list, dealt without replacement (cube drafts).
     cube_card_ids = models.JSONField(default=list, blank=True)
     pack_size = models.PositiveSmallIntegerField(default=15)
@@ -75,6 +79,12 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-date", "name"]
+        constraints = [
+            # A version this code cannot open refused (a backup file naming one, say).
+            models.CheckConstraint(
+                condition=Q(collation_version__in=COLLATION_VERSIONS), name="event_collation_version_known"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
@@ -85,6 +95,12 @@ class Event(models.Model):
             f"{code} ({KIND_LABELS[kind]})" if kind in KIND_LABELS else (f"{code} ({kind})" if kind else code)
             for code, kind in self.round_boosters()
         )
+
+    @property
+    def older_collation(self) -> bool:
+        """Its packs open with a collation older than the current one (shown to organisers)."""
+        opens_packs = self.draft_format in (DraftFormat.BOOSTER, DraftFormat.SEALED)
+        return opens_packs and self.collation_version < COLLATION_VERSION
 
     def round_boosters(self) -> list[tuple[str, str | None]]:
         """(set code, booster kind or None for the set's default) of each round."""

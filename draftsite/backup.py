@@ -115,6 +115,9 @@ class EventRoot:
     model: type[models.Model]
     links: dict[str, str]
     card_lists: tuple[str, ...] = ()
+    # Fields a file written before they existed lacks, with the value such an event had (not
+    # the model's default for new events): field -> value.
+    absent: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -640,6 +643,8 @@ class _Importer:
         if rename:
             event_row["name"] = rename
         card_lists = {name: event_row.pop(name, []) for name in root.card_lists}
+        for name, value in root.absent.items():
+            event_row.setdefault(name, value)
         kwargs = self.values(root.model, root.links, event_row, "event")
         for name, names in card_lists.items():
             kwargs[name] = [self.cards[card] for card in names if card in self.cards]

@@ -62,8 +62,8 @@ def _refuse_dropped(event: Event, registration: Registration) -> None:
         )
 
 
-def _opener(set_code: str, kind: str) -> SetPacks:
-    return SetPacks(set_code, kind or None)
+def _opener(event: Event, set_code: str, kind: str) -> SetPacks:
+    return SetPacks(set_code, kind or None, collation_version=event.collation_version)
 
 
 def _boosters(boosters: Sequence[Any], booster_count: int | None) -> list[dict]:
@@ -168,7 +168,7 @@ def open_pools(*, event_id: int, actor, now: dt.datetime | None = None) -> int:
     for booster in sealed.boosters:
         key = (booster["set_code"], booster["kind"])
         if key not in openers:
-            openers[key] = _opener(*key)
+            openers[key] = _opener(event, *key)
     for registration in players:
         rng = random.Random(f"{sealed.seed}:{registration.pk}")
         pool: list[dict] = []
@@ -277,7 +277,7 @@ def _limits(sealed: SealedEvent) -> list[core.BoosterLimits]:
     for b in sealed.boosters:
         key = (b["set_code"], b["kind"])
         if key not in openers:
-            openers[key] = booster_limits(_opener(*key))
+            openers[key] = booster_limits(_opener(sealed.event, *key))
     return [openers[(b["set_code"], b["kind"])] for b in sealed.boosters]
 
 

@@ -156,6 +156,13 @@ class Sheet:
 
 BALANCED_COLORS = ("W", "U", "B", "R", "G")
 
+# The collation an event opens its packs with (``Event.collation_version``), pinned when it is
+# created so that its stored seed opens the same packs whatever changes after: 1 ignores
+# MTGJSON ``balanceColors`` (every event made before it was honoured), 2 honours it.
+COLLATION_VERSION_UNBALANCED = 1
+COLLATION_VERSION = 2
+COLLATION_VERSIONS = (COLLATION_VERSION_UNBALANCED, COLLATION_VERSION)
+
 
 @dataclass
 class SheetCollation:
@@ -165,11 +172,17 @@ class SheetCollation:
 
     @classmethod
     def from_mtgjson(
-        cls, booster: dict[str, Any], usable: set[Ref] | None = None, colors: dict[Ref, str] | None = None
+        cls,
+        booster: dict[str, Any],
+        usable: set[Ref] | None = None,
+        colors: dict[Ref, str] | None = None,
+        *,
+        balance_colors: bool = True,
     ) -> SheetCollation:
         """Build from one MTGJSON booster kind (``booster["default"]``, ``booster["play"]``...);
         cards not in ``usable`` are dropped. ``colors``: each card's color group (``Sheet.colors``),
-        for the sheets marked ``balanceColors``."""
+        for the sheets marked ``balanceColors``; ``balance_colors`` False ignores the mark
+        (collation version 1)."""
         variants = [(dict(b["contents"]), int(b["weight"])) for b in booster["boosters"]]
         sheets = {}
         for name, sheet in booster["sheets"].items():
@@ -181,8 +194,10 @@ class SheetCollation:
                 foil=bool(sheet.get("foil")),
                 allow_duplicates=bool(sheet.get("allowDuplicates")),
                 fixed=bool(sheet.get("fixed")),
-                balance_colors=bool(sheet.get("balanceColors")),
-                colors={r: (colors or {}).get(r, "") for r, _ in items} if sheet.get("balanceColors") else {},
+                balance_colors=balance_colors and bool(sheet.get("balanceColors")),
+                colors={r: (colors or {}).get(r, "") for r, _ in items}
+                if balance_colors and sheet.get("balanceColors")
+                else {},
             )
         return cls(variants, sheets)
 

@@ -26,6 +26,8 @@ from cards.selectors import booster_sets
 from drafts import error_codes
 from drafts.boosters import COLLATION_LABELS, KIND_LABELS
 from drafts.core.collation import (
+    COLLATION_VERSION,
+    COLLATION_VERSION_UNBALANCED,
     CatalogueCard,
     CollationDataError,
     PublishedCollation,
@@ -256,9 +258,10 @@ def _checklist_for(set_code: str) -> ChecklistCard | None:
 
 
 class SetPacks:
-    """Opens packs of one set and booster kind (None: the set's default kind)."""
+    """Opens packs of one set and booster kind (None: the set's default kind) with a collation
+    version (an event's ``collation_version``; the current one by default)."""
 
-    def __init__(self, set_code: str, kind: str | None = None):
+    def __init__(self, set_code: str, kind: str | None = None, collation_version: int = COLLATION_VERSION):
         card_set = CardSet.objects.filter(code=set_code).first()
         if card_set is None:
             raise DomainError(
@@ -276,7 +279,12 @@ class SetPacks:
             legacy = self.kind.name in LEGACY_KINDS
             self.printings = _printings([set_code], None if legacy else _sheet_uuids(booster))
             colors = {key: info.color_group for key, info in self.printings.items()}
-            self.collation = SheetCollation.from_mtgjson(booster, usable=set(self.printings), colors=colors)
+            self.collation = SheetCollation.from_mtgjson(
+                booster,
+                usable=set(self.printings),
+                colors=colors,
+                balance_colors=collation_version > COLLATION_VERSION_UNBALANCED,
+            )
         elif self.kind.collation == PUBLISHED:
             data = published_collations()[(card_set.code, self.kind.name)]
             self.printings = _printings([set_code, *_other_sets(data)])
@@ -391,7 +399,7 @@ def open_packs(event: Event, seed: int, seats: int) -> dict[int, list[OpenedPack
             ]
         return packs
     rounds = event.round_boosters()
-    openers = {pair: SetPacks(*pair) for pair in set(rounds)}
+    openers = {pair: SetPacks(*pair, collation_version=event.collation_version) for pair in set(rounds)}
     for round_number, pair in enumerate(rounds, start=1):
         packs[round_number] = [openers[pair].open(rng) for _ in range(seats)]
     return packs

@@ -3,9 +3,10 @@ opens the same ISD, ZNR and MID packs as before (digests computed on the code be
 kinds, commit 50f3c47) from sheets without ``balanceColors``.
 
 The common sheets of these three sets carry ``balanceColors`` in their MTGJSON files, and the
-collation honours it since (drafts.core.collation.Sheet._draw_balanced): with the flag off the
-packs are byte for byte those of before; with it on (what an event opens) they are the digests
-in ``BALANCED``, computed when balancing came, so any later change shows."""
+collation honours it since (drafts.core.collation.Sheet._draw_balanced) in collation version 2:
+an event pinned to version 1 (every event made before, drafts migration 0029) opens packs byte
+for byte those of before; version 2 (what a new event opens) gives the digests in
+``BALANCED``, computed when balancing came, so any later change shows."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 from cards.models import Printing
 from cards.services import BUNDLED_DATA_DIR, import_card_file
+from drafts.core.collation import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
 from drafts.services.packs import SetPacks
 
 pytestmark = pytest.mark.django_db
@@ -51,11 +53,13 @@ def test_draft_boosters_open_the_same_packs_from_the_same_seed(code):
     if code == "MID":
         import_card_file(BUNDLED_DATA_DIR / "mtgjson/MID.json.gz")  # not in the seed catalogue
     for kind in (None, "default", "draft"):  # the default kind, by its name and its alias
-        packs = SetPacks(code, kind)
+        packs = SetPacks(code, kind)  # the current collation version: balanceColors honoured
         assert packs.kind.name == "default"
         balanced = [sheet for sheet in packs.collation.sheets.values() if sheet.balance_colors]
         assert [s.name for s in balanced] == [BALANCED_SHEET[code]]
         assert digest(packs, 2026) == BALANCED[code]
-        for sheet in balanced:
-            sheet.balance_colors = False
-        assert digest(packs, 2026) == BEFORE[code]
+        # Collation version 1, what every event made before balancing opens: the packs of before.
+        older = SetPacks(code, kind, collation_version=COLLATION_VERSION_UNBALANCED)
+        assert not [sheet for sheet in older.collation.sheets.values() if sheet.balance_colors]
+        assert digest(older, 2026) == BEFORE[code]
+    assert digest(SetPacks(code, None, collation_version=COLLATION_VERSION), 2026) == BALANCED[code]
