@@ -166,9 +166,9 @@ async def test_changes_committed_while_a_document_is_read_share_the_next_read(mo
         return f"document {len(reads)}"
 
     monkeypatch.setattr(aio, "aread_document", aread)
-    first = asyncio.ensure_future(aio._reader(7).document())
+    first = asyncio.ensure_future(aio.reader(7).document())
     await asyncio.sleep(0)  # the first read is on its way
-    later = [asyncio.ensure_future(aio._reader(7).document()) for _ in range(5)]
+    later = [asyncio.ensure_future(aio.reader(7).document()) for _ in range(5)]
     results = [await first] + [await f for f in later]
     assert reads == [7, 7]
     assert results[0] == ("document 1", True)
