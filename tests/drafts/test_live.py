@@ -205,3 +205,98 @@ def test_a_process_knows_its_own_messages_by_their_first_bytes(monkeypatch):
     monkeypatch.setattr(live, "_origin", "another process")
     assert not live.sent_here(wire) and not live.sent_here(wire.decode())
     assert not live.sent_here(b"not json")
+
+
+class DocumentPage:
+    """A state socket as the hub hands it its pod's documents."""
+
+    def __init__(self) -> None:
+        self.heard: list = []
+
+    async def deliver(self, topic: str, version: int, text) -> None:
+        self.heard.append((topic, version, text))
+
+
+def _document(version: int, pile: list[int]):
+    from drafts import state
+
+    # Seat 70 holds pack 5 ([1, 2]); its pile is ``pile``. Card entries: [id, ..., is_dfc].
+    cards = {i: [i, 100 + i, 200 + i, "common", False, False] for i in (1, 2, 3)}
+    return state.Document(
+        {
+            "pod": {"id": 7, "version": version},
+            "seats": [[70, 0, "A", 1, False, False, ""], [71, 1, "B", 2, False, False, ""]],
+            "packs": [[5, 70, 1, 0, 3, None, None, [cards[1], cards[2]]]],
+            "piles": {"70": [cards[i] for i in pile]},
+        },
+        None,
+    )
+
+
+def test_a_pick_s_patch_travels_and_patches_every_process_s_copy_once(settings):
+    """The picking process publishes the pick's patch, not the document: another process
+    patches its copy with it once for all its sockets, which get that document (no read)."""
+    from drafts import state
+
+    settings.LIVE_UPDATES_URL = ""
+    topic = live.state_topic(7)
+    before = _document(4, [3])
+    patch = {"from": 4, "version": 5, "seats": [70, 71], "gone": 5, "packs": [[5, 71, 1, 1, 3, None, None, [2]]]}
+    patch["piles"] = {"70": [3, 1], "71": []}
+    after = before.patched(patch, orjson.dumps(patch).decode())
+    assert after is not None and after.version == 5
+    assert after.held[71][0]["cards"] == [[2, 102, 202, "common", False, False]] and after.held[70] == []
+    assert [c[0] for c in after.pile(70)] == [3, 1]
+    wire = live.encode(live._messages(((topic, after),)))
+    assert b'"seats":[70,71]' in wire and b"common" not in wire  # the patch: ids only
+
+    async def scenario():
+        state._shared.clear()
+        state.remember(topic, _document(4, [3]))  # the other process's copy, of version 4
+        hub, page, other = await live.hub(), DocumentPage(), DocumentPage()
+        hub.join(topic, page)
+        hub.join(topic, other)
+        _sender, messages = live.decode(wire)
+        await hub.dispatch(messages)
+        return page.heard, other.heard
+
+    heard, other = asyncio.run(scenario())
+    assert len(heard) == 1 and heard[0][2] is other[0][2]  # one document for both sockets
+    document = heard[0][2]
+    assert document.version == 5 and document.held == after.held and document.data["piles"] == after.data["piles"]
+    state._shared.clear()
+
+
+def test_a_patch_after_a_gap_is_not_applied_the_pod_is_read_whole(settings, monkeypatch):
+    """A patch that does not start from the copy's version (the process missed one, or never
+    followed the pod): the hub reads the pod's document whole and hands that to its sockets."""
+    from drafts import aio, state
+
+    settings.LIVE_UPDATES_URL = ""
+    topic = live.state_topic(7)
+    reads = []
+
+    async def aread(pod_id):
+        reads.append(pod_id)
+        document = _document(9, [3, 1])
+        state.remember(topic, document)
+        return document
+
+    monkeypatch.setattr(aio, "aread_document", aread)
+    patch = {"from": 8, "version": 9, "seats": [70], "gone": 5, "packs": [], "piles": {"70": [3, 1]}}
+
+    async def scenario():
+        state._shared.clear()
+        state.remember(topic, _document(4, [3]))  # behind: versions 5-8 were missed
+        hub, page = await live.hub(), DocumentPage()
+        hub.join(topic, page)
+        await hub.dispatch([(topic, 9, orjson.loads(orjson.dumps(patch)))])
+        assert page.heard == []  # nothing from a patch that does not apply
+        await _settle()
+        return page.heard
+
+    heard = asyncio.run(scenario())
+    assert reads == [7]
+    assert [(t, v) for t, v, _ in heard] == [(topic, 9)] and heard[0][2].pile(70)[1][0] == 1
+    assert state.known(topic).version == 9
+    state._shared.clear()

@@ -104,7 +104,11 @@ def test_a_live_pick_answers_a_patch_that_makes_the_copy_the_pods_document(pod, 
                 continue
             card = rng.choice(list(DraftCard.objects.in_pack(pack)))
             reading, text, document = live_pick(
-                seat_id=seat.pk, card_id=card.pk, pack_id=pack.pk, position=rng.choice([None, 0]), now=T0 + seconds(step)
+                seat_id=seat.pk,
+                card_id=card.pk,
+                pack_id=pack.pk,
+                position=rng.choice([None, 0]),
+                now=T0 + seconds(step),
             )
             assert reading.refusal is None
             assert document is not None and same_document(document, state.read(pod.pk)), (step, seat.pk)

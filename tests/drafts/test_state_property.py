@@ -396,7 +396,12 @@ class StatePages(RuleBasedStateMachine):
                 result_id = Pick.objects.filter(seat_id=seat_id).order_by("-id").values_list("id", flat=True)[0]
             else:
                 result_id = services.make_pick(
-                    seat_id=seat_id, draft_card_id=card_id, position=position, pack_id=pack_id, now=self.now, actor=SYSTEM
+                    seat_id=seat_id,
+                    draft_card_id=card_id,
+                    position=position,
+                    pack_id=pack_id,
+                    now=self.now,
+                    actor=SYSTEM,
                 ).id
         except DomainError as error:
             event(f"pick refused: {error.code}")
