@@ -79,14 +79,12 @@ async def amake_pick(
     # pick wrote, patched into this process's copy of the pod's document (the whole document
     # when there is no copy, the copy is not of the version the pick found, or settling ran).
     with_document = bool(pod_id and live.wants_document(pod_id))
-    copy = state.known(live.state_topic(pod_id)) if with_document and pod_id else None
     answer, text = await acall(
         pod_id=pod_id,
         with_document=with_document,
         # Where the document travels, the answer needs no queue's cards unless the caller's
         # page wants its queue in it (the versions dialect).
         with_queues=with_queue or not with_document,
-        known_version=copy.version if copy is not None else NO_COPY,
         **order.function_arguments(),
     )
     reading = read_answer(answer, order)
@@ -314,24 +312,28 @@ async def acall(
     cutoff: dt.datetime,
     with_document: bool = False,
     with_queues: bool = True,
-    known_version: int | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """``fastpath.call`` on the event loop: one prepared statement, committed when it returns.
     ``pod_id``, when the caller knows the seat's pod, queues the call behind that pod's other
     picks in this process (``_turn``).
 
     ``with_document`` (``pod_id`` given): the statement is ``drafts_pick_live``, which also
-    answers what the live pages need of the pick, else None: what it wrote (a patch of the
-    document of ``known_version``, ``state.PATCH_FROM``) or the pod's whole document; and,
+    answers what the live pages need of the pick, else None: what it wrote (a patch of this
+    process's copy of the pod's document, ``state.PATCH_FROM``) or the pod's whole document; and,
     without ``with_queues``, an answer without the queues' cards (``drafts_pick``'s p_queues)."""
     pool = await _pool()
     sql, params = PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
     if pod_id is None:
         row = await _fetch_one(pool, sql, params)
     else:
-        if with_document:
-            sql, params = PICK_LIVE_KNOWN_SQL, [*params, pod_id, with_queues, known_version]
         async with _turn(pod_id):
+            if with_document:
+                # The copy's version once the pod's earlier picks here were answered (each
+                # patched the copy before this turn began): a version read before waiting for
+                # the turn would be one behind, and every answer the whole document.
+                copy = state.known(live.state_topic(pod_id))
+                sql = PICK_LIVE_KNOWN_SQL
+                params = [*params, pod_id, with_queues, copy.version if copy is not None else NO_COPY]
             row = await _fetch_one(pool, sql, params)
     assert row is not None  # the function answers one row
     return decoded(row[0]), (row[1] if len(row) > 1 else None)

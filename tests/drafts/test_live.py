@@ -300,3 +300,52 @@ def test_a_patch_after_a_gap_is_not_applied_the_pod_is_read_whole(settings, monk
     assert [(t, v) for t, v, _ in heard] == [(topic, 9)] and heard[0][2].pile(70)[1][0] == 1
     assert state.known(topic).version == 9
     state._shared.clear()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_pick_sends_the_copy_s_version_once_its_turn_came(monkeypatch):
+    """A pod's picks in one process wait their turn: each sends the version of the copy as the
+    picks before it left it (read once its turn began, not while it waited), so at saturation
+    their answers are patches, not the whole document."""
+    import datetime as dt
+
+    from drafts import aio, state
+
+    topic = live.state_topic(7)
+    state._shared.clear()
+    state.remember(topic, _document(4, [3]))
+    sent = []
+
+    async def fetch_one(pool, sql, params):
+        assert sql == aio.PICK_LIVE_KNOWN_SQL
+        sent.append(params[-1])
+        await asyncio.sleep(0.01)
+        return ('{"status": "ok"}', None)
+
+    async def pool():
+        return None
+
+    monkeypatch.setattr(aio, "_fetch_one", fetch_one)
+    monkeypatch.setattr(aio, "_pool", pool)
+    at = dt.datetime(2026, 12, 6, tzinfo=dt.UTC)
+
+    async def pick(version_after: int) -> None:
+        await aio.acall(
+            pod_id=7,
+            seat_id=70,
+            draft_card_id=1,
+            pack_id=5,
+            position=None,
+            actor_id=None,
+            owner_id=None,
+            received_at=at,
+            now=at,
+            cutoff=at,
+            with_document=True,
+            with_queues=False,
+        )
+        state.remember(topic, _document(version_after, [3]))  # as amake_pick patches it, with no await between
+
+    await asyncio.gather(pick(5), pick(6), pick(7))
+    assert sent == [4, 5, 6]
+    state._shared.clear()
