@@ -224,7 +224,20 @@ def _document(version: int, pile: list[int]):
     cards = {i: [i, 100 + i, 200 + i, "common", False, False] for i in (1, 2, 3)}
     return state.Document(
         {
-            "pod": {"id": 7, "version": version},
+            "pod": {
+                "id": 7,
+                "event_id": 1,
+                "number": 1,
+                "round": 1,
+                "paused_remaining_ms": None,
+                "version": version,
+                "pick_timer": False,
+                "decklists_published": False,
+                "state": "drafting",
+                "paused_from": "",
+                "review_deadline": None,
+                "deck_building_deadline": None,
+            },
             "seats": [[70, 0, "A", 1, False, False, ""], [71, 1, "B", 2, False, False, ""]],
             "packs": [[5, 70, 1, 0, 3, None, None, [cards[1], cards[2]]]],
             "piles": {"70": [cards[i] for i in pile]},
@@ -349,3 +362,20 @@ async def test_a_socket_pick_sends_the_copy_s_version_once_its_turn_came(monkeyp
     await asyncio.gather(pick(5), pick(6), pick(7))
     assert sent == [4, 5, 6]
     state._shared.clear()
+
+
+def test_sockets_of_one_view_at_one_version_share_one_encoded_frame():
+    """Encode once, write many: every spectator (or staff page) at the same version gets the
+    very same delta frame; a player's view, or another starting version, gets its own."""
+    from drafts import state
+
+    before, after = _document(4, [3]), _document(5, [3, 1])
+    spectator, player = state.Viewer(), state.Viewer(seat_ids=(70,))
+    shown = {viewer: state.pieces(before, viewer) for viewer in (spectator, player)}
+    one = state.view_change(after, spectator, 4, shown[spectator])
+    two = state.view_change(after, state.Viewer(), 4, dict(shown[spectator]))
+    assert one is two and one.frame is two.frame
+    assert orjson.loads(one.frame)["deltas"][0]["from"] == 4
+    mine = state.view_change(after, player, 4, shown[player])
+    assert mine is not one and "seats" in mine.delta and "seats" not in one.delta  # R16: the pile is the player's
+    assert state.view_change(after, spectator, 3, shown[spectator]) is not one
