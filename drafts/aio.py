@@ -21,10 +21,18 @@ from django.conf import settings
 
 from drafts import live, state
 from drafts.services.changes import grace_cutoff
-from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL, READY_SQL, SEAT_HOLDER_SQL, decoded
+from drafts.services.fastpath import PICK_SQL, READY_SQL, SEAT_HOLDER_SQL, decoded
 from drafts.services.picks import PickOrder, read_answer, read_ready
 
 logger = logging.getLogger(__name__)
+
+# ``fastpath.PICK_LIVE_SQL`` with the version of this process's copy of the pod's document: the answer
+# is then a patch of that version or the whole document (drafts/sql/drafts_pick_live.sql).
+PICK_LIVE_KNOWN_SQL = (
+    "SELECT answer, document FROM drafts_pick_live(%s::bigint, %s::bigint, %s::bigint, %s::integer, "
+    "%s::integer, %s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz, %s::bigint, %s::boolean, "
+    "%s::bigint)"
+)
 
 
 def async_enabled() -> bool:
@@ -67,7 +75,9 @@ async def amake_pick(
         pack_id=pack_id,
         received_at=received_at,
     )
-    # The live pages' document in the same call, when some page may follow the pod.
+    # What the live pages need in the same call, when some page may follow the pod: what the
+    # pick wrote, patched into this process's copy of the pod's document (the whole document
+    # when there is no copy, the copy is not of the version the pick found, or settling ran).
     with_document = bool(pod_id and live.wants_document(pod_id))
     answer, text = await acall(
         pod_id=pod_id,
@@ -81,7 +91,10 @@ async def amake_pick(
     result = reading.result
     document = None
     if reading.notice is not None:
-        document = state.from_text(text)
+        if text is not None and pod_id:
+            document = state.shared_document(live.state_topic(pod_id), reading.notice[1], text)
+            if document is None:  # the copy moved on while the pick ran: read the pod whole
+                document = await adocument(pod_id)
         await apublish(*reading.notice, *([result.queue] if result is not None else []), document=document)
     if reading.refusal is not None:
         raise reading.refusal
@@ -127,10 +140,26 @@ async def anotify_pod(
     first = True
     if document is None and live.wants_document(pod_id):
         try:
-            document, first = await _reader(pod_id).document()
+            document, first = await reader(pod_id).document()
         except Exception:
             logger.warning("Could not read pod %s for its live pages", pod_id, exc_info=True)
     await live.apublish(*live.pod_messages(pod_id, version, arrivals, document, with_document=first))
+
+
+# ``drafts_pick_live``'s p_known when this process has no copy of the pod's document: no
+# version is negative, so the answer is the whole document.
+NO_COPY = -1
+
+
+async def adocument(pod_id: int) -> state.Document | None:
+    """The pod's whole document, read after this call began (shared with the loop's other
+    reads of the pod meanwhile); None when it could not be read."""
+    try:
+        document, _first = await reader(pod_id).document()
+    except Exception:
+        logger.warning("Could not read pod %s for its live pages", pod_id, exc_info=True)
+        return None
+    return document
 
 
 class DocumentReader:
@@ -173,17 +202,22 @@ class DocumentReader:
 _readers: dict[tuple[asyncio.AbstractEventLoop, int], DocumentReader] = {}
 
 
-def _reader(pod_id: int) -> DocumentReader:
+def reader(pod_id: int) -> DocumentReader:
     key = (asyncio.get_running_loop(), pod_id)
-    reader = _readers.get(key)
-    if reader is None:
-        reader = _readers[key] = DocumentReader(pod_id)
-    return reader
+    found = _readers.get(key)
+    if found is None:
+        found = _readers[key] = DocumentReader(pod_id)
+    return found
 
 
 async def aread_document(pod_id: int):
-    """``state.read`` from an event loop: one prepared statement on the loop's pool."""
-    return state.from_rows(await afetch_all(state.DOCUMENT_SQL, state.document_params(pod_id)))
+    """``state.read`` from an event loop: one prepared statement on the loop's pool. The
+    process keeps it as its copy of the pod's (``state.remember``: a process that first follows
+    a pod reads it here, and patches it from then on)."""
+    document = state.from_rows(await afetch_all(state.DOCUMENT_SQL, state.document_params(pod_id)))
+    if document is not None:
+        state.remember(live.state_topic(pod_id), document)
+    return document
 
 
 async def off_the_loop(work):
@@ -284,16 +318,22 @@ async def acall(
     picks in this process (``_turn``).
 
     ``with_document`` (``pod_id`` given): the statement is ``drafts_pick_live``, which also
-    answers the pod's document as the pick left it (the live pages'), else None; and, without
-    ``with_queues``, an answer without the queues' cards (``drafts_pick``'s p_queues)."""
+    answers what the live pages need of the pick, else None: what it wrote (a patch of this
+    process's copy of the pod's document, ``state.PATCH_FROM``) or the pod's whole document; and,
+    without ``with_queues``, an answer without the queues' cards (``drafts_pick``'s p_queues)."""
     pool = await _pool()
     sql, params = PICK_SQL, [seat_id, draft_card_id, pack_id, position, actor_id, owner_id, received_at, now, cutoff]
     if pod_id is None:
         row = await _fetch_one(pool, sql, params)
     else:
-        if with_document:
-            sql, params = PICK_LIVE_SQL, [*params, pod_id, with_queues]
         async with _turn(pod_id):
+            if with_document:
+                # The copy's version once the pod's earlier picks here were answered (each
+                # patched the copy before this turn began): a version read before waiting for
+                # the turn would be one behind, and every answer the whole document.
+                copy = state.known(live.state_topic(pod_id))
+                sql = PICK_LIVE_KNOWN_SQL
+                params = [*params, pod_id, with_queues, copy.version if copy is not None else NO_COPY]
             row = await _fetch_one(pool, sql, params)
     assert row is not None  # the function answers one row
     return decoded(row[0]), (row[1] if len(row) > 1 else None)

@@ -232,7 +232,7 @@ class _PodSocket(GuardedJsonConsumer):
         """Through ``send`` above (Channels' ``send_json`` calls its parent's ``send``)."""
         await self.send(text_data=await self.encode_json(content), close=close)
 
-    async def deliver(self, topic: str, version: int, text: str | dict) -> None:
+    async def deliver(self, topic: str, version: int, text: str | dict | state.Document) -> None:
         """drafts.live: send a published message unless this socket already sent that version.
 
         Every version once, even out of order (two processes may publish out of commit order);
@@ -247,6 +247,8 @@ class _PodSocket(GuardedJsonConsumer):
             return
         if topic.startswith(live.STATE_PREFIX):
             document = state.shared_document(topic, version, text)
+            if document is None:  # a patch this process cannot apply: the hub reads the pod
+                return
             if not self.may_follow(document):
                 await self.forbid()
                 return
@@ -395,36 +397,37 @@ class _PodSocket(GuardedJsonConsumer):
         """One frame with each pod's delta from what the page has to the newest document."""
         self.flushing = False
         newest, self.newest = self.newest, {}
-        for pod_id, document in newest.items():
-            delta = self.delta_to(document, hold_board=True)
-            if delta is None:
+        for document in newest.values():
+            change = self.delta_to(document, hold_board=True)
+            if change is None:
                 continue
             try:
-                await self.send(text_data=state.delta_frame(pod_id, [delta]))
+                await self.send(text_data=change.frame)
             except Exception:  # a closed socket: its disconnect cleans up
                 logger.debug("Could not send a delta", exc_info=True)
                 return
 
-    def delta_to(self, document: state.Document, *, hold_board: bool) -> dict | None:
-        """The viewer's delta from what its page has to ``document``, counted as sent; None when
-        there is nothing to send now. A change this viewer cannot see sends nothing (its version
-        stays); with ``hold_board``, one that only moves the board waits for the board's turn."""
+    def delta_to(self, document: state.Document, *, hold_board: bool) -> state.ViewChange | None:
+        """The viewer's change from what its page has to ``document``, counted as sent; None
+        when there is nothing to send now. A change this viewer cannot see sends nothing (its
+        version stays); with ``hold_board``, one that only moves the board waits for the board's
+        turn. Every socket of the same view at the same version shares the change and its
+        encoded frame (``state.view_change``)."""
         pod_id = document.pod_id
         if pod_id not in self.version or document.version <= self.version[pod_id]:
             return None
-        after = state.pieces(document, self.viewer_for(pod_id))
-        changed = state.changed_pieces(self.shown[pod_id], after)
-        if not changed:
+        change = state.view_change(document, self.viewer_for(pod_id), self.version[pod_id], self.shown[pod_id])
+        if not change.changed:
             return None
         loop = asyncio.get_running_loop()
         due = self.delta_sent_at.get(pod_id, float("-inf")) + self.BOARD_EVERY
-        if hold_board and loop.time() < due and state.board_only(changed):
+        if hold_board and loop.time() < due and change.board_only:
             self.newest.setdefault(pod_id, document)  # unless a newer one came meanwhile
             self.flush_at(due)
             return None
-        start, self.version[pod_id], self.shown[pod_id] = self.version[pod_id], document.version, after
+        self.version[pod_id], self.shown[pod_id] = document.version, change.after
         self.delta_sent_at[pod_id] = loop.time()
-        return {"from": start, "version": document.version, **state.changes(changed)}
+        return change
 
     def arrived(self) -> dict[int, int]:
         """Mark the seat present and read the followed pods' versions (one thread trip)."""
@@ -537,9 +540,9 @@ class SeatSocket(_PodSocket):
         frame = {"type": "picked", "ref": ref, **answer}
         if self.stateful and document is not None and self.may_follow(document):
             # The picker's own change rides in the answer (``protocol.Picked``): one frame, not two.
-            delta = self.delta_to(document, hold_board=False)
-            if delta is not None:
-                frame["deltas"] = [delta]
+            change = self.delta_to(document, hold_board=False)
+            if change is not None:
+                frame["deltas"] = [change.delta]
         await self.send_json(frame)
 
     async def queue_from_document(self, version: int) -> str | None:
@@ -844,7 +847,7 @@ class SpectatorSocket(_PodSocket):
     def topics(self) -> list[str]:
         return [*super().topics(), live.spectators_topic(self.pod_ids[0])]
 
-    async def deliver(self, topic: str, version: int, text: str | dict) -> None:
+    async def deliver(self, topic: str, version: int, text: str | dict | state.Document) -> None:
         if topic.startswith("spectators:"):  # the link was regenerated: this one is dead
             await self.close(code=CLOSE_FORBIDDEN)
             return

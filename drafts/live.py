@@ -73,9 +73,10 @@ def origin() -> str:
     return _origin
 
 
-# topic, version, the text its sockets send (a document's: its JSON text, or as heard from
-# another process its data already parsed, ``decode``)
-Message = tuple[str, int, str | dict]
+# topic, version, the text its sockets send (a document's: its JSON text, or a pick's patch of
+# it, ``drafts.state.PATCH_FROM``, or as heard from another process either already parsed,
+# ``decode``; handed to this process's sockets: the document itself, ``Hub.dispatch``)
+Message = tuple[str, int, Any]
 
 
 def _messages(messages: tuple[tuple[str, Any], ...]) -> list[Message]:
@@ -89,7 +90,7 @@ def _messages(messages: tuple[tuple[str, Any], ...]) -> list[Message]:
             out.append((topic, message.get("version") or 0, orjson.dumps(message).decode()))
         else:
             state.remember(topic, message)
-            out.append((topic, message.version, message.encode()))
+            out.append((topic, message.version, message.wire()))
     return out
 
 
@@ -173,7 +174,7 @@ def event_socket(event_id: int) -> str:
 
 
 class Listener(Protocol):
-    async def deliver(self, topic: str, version: int, text: str | dict) -> None: ...
+    async def deliver(self, topic: str, version: int, text: Any) -> None: ...
 
 
 class Hub:
@@ -198,11 +199,47 @@ class Hub:
 
     async def dispatch(self, messages: list[Message]) -> None:
         for topic, version, text in messages:
-            for listener in list(self.listeners.get(topic, ())):
+            listeners = self.listeners.get(topic)
+            if not listeners:
+                continue
+            if topic.startswith(STATE_PREFIX):
+                # The process's copy of the pod's document, patched or replaced once for all
+                # its sockets; a patch that does not follow the copy's version: read it whole.
+                from drafts import state
+
+                try:
+                    document = state.shared_document(topic, version, text)
+                except (ValueError, TypeError, KeyError, IndexError):
+                    logger.warning("Ignored a malformed document on %s", topic)
+                    document = None
+                if document is None:
+                    self.refresh(topic)
+                    continue
+                text = document
+            for listener in list(listeners):
                 try:
                     await listener.deliver(topic, version, text)
                 except Exception:  # one closed socket never stops the others
                     logger.debug("Could not deliver to a socket", exc_info=True)
+
+    def refresh(self, topic: str) -> None:
+        """Read the pod's whole document (a patch came that this process's copy cannot take:
+        it missed a version, or never followed the pod) and hand it to the topic's sockets. The
+        read begins after the patch arrived, so it is at least of the patch's version."""
+        task = self.loop.create_task(self._refresh(topic))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    async def _refresh(self, topic: str) -> None:
+        from drafts import aio
+
+        try:
+            document, _first = await aio.reader(int(topic[len(STATE_PREFIX) :])).document()
+        except Exception:  # pages resynchronise on the next change or their reconnect
+            logger.warning("Could not read %s for its live pages", topic, exc_info=True)
+            return
+        if document is not None:
+            await self.dispatch([(topic, document.version, document)])
 
     def follows(self, messages: list[Message]) -> bool:
         return any(topic in self.listeners for topic, _, _ in messages)

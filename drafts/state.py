@@ -68,23 +68,52 @@ def read(pod_id: int) -> Document | None:
 _shared: dict[str, Document] = {}
 
 
-def shared_document(topic: str, version: int, body: str | dict) -> Document:
-    """The document a published message carries, decoded once per process however many of
-    its sockets follow the pod (they then share its views' pieces too). ``body``: the text, or
-    (from another process, ``drafts.live.decode``) the data already parsed with its envelope."""
+def shared_document(topic: str, version: int, body: str | dict | Document) -> Document | None:
+    """This process's copy of the pod's document after a published change, made once per
+    process however many of its sockets follow the pod (they then share its views' pieces
+    too). ``body``: the document (``Document``, or its text, or from another process
+    (``drafts.live.decode``) its data already parsed), or a pick's ``Patch`` (text or parsed),
+    applied to the copy. None when the patch does not start from the copy's version (a gap:
+    the caller reads the document whole, ``drafts.live.Hub.refresh``). A copy as new as
+    ``version`` or newer is returned as it is (a page goes from what it has to the newest)."""
     known = _shared.get(topic)
-    if known is None or known.version != version:
-        known = Document.decode(body) if isinstance(body, str) else Document(body, None)
-        remember(topic, known)
-    return known
+    if known is not None and known.version >= version:
+        return known
+    if isinstance(body, Document):
+        document: Document | None = body
+    else:
+        data = orjson.loads(body) if isinstance(body, str) else body
+        if PATCH_FROM in data:
+            document = None if known is None else known.patched(data, body if isinstance(body, str) else None)
+        else:
+            document = Document(data, body if isinstance(body, str) else None)
+    if document is not None:
+        remember(topic, document)
+    return document
+
+
+def known(topic: str) -> Document | None:
+    """This process's copy of the pod's document (``state_topic``), if it follows the pod."""
+    return _shared.get(topic)
 
 
 def remember(topic: str, document: Document) -> None:
-    """Share ``document`` with this process's sockets (the process that read it publishes it:
-    its sockets then never decode it again)."""
+    """Keep ``document`` as this process's copy of the pod's (the process that read or patched
+    it publishes it: its sockets then never decode it again). An older version never replaces
+    a newer one (two processes publish out of commit order)."""
     if len(_shared) > 5_000:  # bounded: a pod's entry is replaced by its next version
         _shared.clear()
-    _shared[topic] = document
+    current = _shared.get(topic)
+    if current is None or current.version <= document.version:
+        _shared[topic] = document
+
+
+# A pick's answer for the live pages (``drafts_pick_live``), instead of the whole document when
+# the pick wrote only what a pick writes: {"from": the pod's version before, "version": after,
+# "seats": the seats written, "gone": the pack picked from, "packs": every pack those seats hold
+# now (the document's pack rows, cards as ids), "piles": those seats' piles (ids)}. Also what a
+# web process publishes of such a pick: every other process patches its copy with it.
+PATCH_FROM = "from"
 
 
 def _encode(value: Any) -> bytes:
@@ -94,10 +123,14 @@ def _encode(value: Any) -> bytes:
 class Document:
     """A pod's document and the pieces of its views, each built and encoded at most once."""
 
-    def __init__(self, data: dict, text: str | None) -> None:
+    def __init__(self, data: dict, text: str | None, *, patch: str | dict | None = None) -> None:
         self.data = data
         self._text = text
+        self.patch = patch  # made from a pick's patch (its text): what is published of it
         self._seat_pieces: dict[tuple[int, bool], dict[str, bytes]] = {}
+        # Each viewer's change from a version to this one (``view_change``), built once however
+        # many sockets of that view (a pod's spectators, its staff) send it.
+        self._changes: dict[tuple[Viewer, int], ViewChange] = {}
 
     @classmethod
     def decode(cls, text: str) -> Document:
@@ -109,6 +142,48 @@ class Document:
         if self._text is None:
             self._text = orjson.dumps(self.data).decode()
         return self._text
+
+    def wire(self) -> str:
+        """What is published of this version: the patch it was made from (every other process
+        patches its copy alike), else the document's text."""
+        if isinstance(self.patch, dict):  # heard parsed from another process: only tests publish it again
+            self.patch = orjson.dumps(self.patch).decode()
+        return self.patch if self.patch is not None else self.encode()
+
+    def patched(self, patch: dict, text: str | None = None) -> Document | None:
+        """This document after the pick ``patch`` describes (``PATCH_FROM``), or None when the
+        patch does not start from this version or names a card this document does not hold.
+        Every card a pick moves was in the packs or piles of the seats it wrote (and the pack
+        picked from), so the patch names cards by id and their entries are taken from here."""
+        if patch[PATCH_FROM] != self.version:
+            return None
+        seats = set(patch["seats"])
+        gone = patch["gone"]
+        data = self.data
+        entries: dict[int, list] = {}
+        kept = []
+        for row in data["packs"]:
+            if row[1] in seats or row[0] == gone:
+                for card in row[7]:
+                    entries[card[0]] = card
+            else:
+                kept.append(row)
+        piles = dict(data["piles"])
+        for seat_id in seats:
+            for card in piles.get(str(seat_id), ()):
+                entries[card[0]] = card
+        try:
+            kept += [[*row[:7], [entries[card_id] for card_id in row[7]]] for row in patch["packs"]]
+            for seat_id, card_ids in patch["piles"].items():
+                piles[str(seat_id)] = [entries[card_id] for card_id in card_ids]
+        except KeyError:  # a card this copy does not place: it is not the version it says
+            return None
+        pod = {**data["pod"], "version": patch["version"]}
+        return Document(
+            {"pod": pod, "seats": data["seats"], "packs": kept, "piles": piles},
+            None,
+            patch=text if text is not None else patch,
+        )
 
     @property
     def pod_id(self) -> int:
@@ -303,6 +378,50 @@ def pieces(document: Document, viewer: Viewer) -> dict[str, bytes]:
     for seat_id in seat_ids:
         out.update(document.seat_pieces(seat_id, full=viewer.full))
     return out
+
+
+@dataclasses.dataclass
+class ViewChange:
+    """A view's change from one version to a document's: the same for every socket of that
+    view that sent that version (what a socket sent is its view of the version it is at:
+    ``pieces`` of a document of that version), so it is built, and its frame encoded, once."""
+
+    after: dict[str, bytes]
+    changed: dict[str, bytes]
+    board_only: bool
+    start: int
+    version: int
+    pod_id: int
+    _delta: dict | None = None
+    _frame: str | None = None
+
+    @property
+    def delta(self) -> dict:
+        """``protocol.Delta``'s entry from ``start`` to ``version``."""
+        if self._delta is None:
+            self._delta = {"from": self.start, "version": self.version, **changes(self.changed)}
+        return self._delta
+
+    @property
+    def frame(self) -> str:
+        """The delta frame (``delta_frame``), encoded once and written to every such socket."""
+        if self._frame is None:
+            self._frame = delta_frame(self.pod_id, [self.delta])
+        return self._frame
+
+
+def view_change(document: Document, viewer: Viewer, version: int, shown: dict[str, bytes]) -> ViewChange:
+    """``viewer``'s change from ``version`` (whose pieces the socket sent: ``shown``) to
+    ``document``, shared by every socket of the view at that version."""
+    key = (viewer, version)
+    change = document._changes.get(key)
+    if change is None:
+        after = pieces(document, viewer)
+        changed = changed_pieces(shown, after)
+        change = document._changes[key] = ViewChange(
+            after, changed, board_only(changed), version, document.version, document.pod_id
+        )
+    return change
 
 
 def own_pieces_changed(document: Document, viewer: Viewer, shown: dict[str, bytes]) -> bool:

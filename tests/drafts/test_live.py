@@ -166,9 +166,9 @@ async def test_changes_committed_while_a_document_is_read_share_the_next_read(mo
         return f"document {len(reads)}"
 
     monkeypatch.setattr(aio, "aread_document", aread)
-    first = asyncio.ensure_future(aio._reader(7).document())
+    first = asyncio.ensure_future(aio.reader(7).document())
     await asyncio.sleep(0)  # the first read is on its way
-    later = [asyncio.ensure_future(aio._reader(7).document()) for _ in range(5)]
+    later = [asyncio.ensure_future(aio.reader(7).document()) for _ in range(5)]
     results = [await first] + [await f for f in later]
     assert reads == [7, 7]
     assert results[0] == ("document 1", True)
@@ -205,3 +205,177 @@ def test_a_process_knows_its_own_messages_by_their_first_bytes(monkeypatch):
     monkeypatch.setattr(live, "_origin", "another process")
     assert not live.sent_here(wire) and not live.sent_here(wire.decode())
     assert not live.sent_here(b"not json")
+
+
+class DocumentPage:
+    """A state socket as the hub hands it its pod's documents."""
+
+    def __init__(self) -> None:
+        self.heard: list = []
+
+    async def deliver(self, topic: str, version: int, text) -> None:
+        self.heard.append((topic, version, text))
+
+
+def _document(version: int, pile: list[int]):
+    from drafts import state
+
+    # Seat 70 holds pack 5 ([1, 2]); its pile is ``pile``. Card entries: [id, ..., is_dfc].
+    cards = {i: [i, 100 + i, 200 + i, "common", False, False] for i in (1, 2, 3)}
+    return state.Document(
+        {
+            "pod": {
+                "id": 7,
+                "event_id": 1,
+                "number": 1,
+                "round": 1,
+                "paused_remaining_ms": None,
+                "version": version,
+                "pick_timer": False,
+                "decklists_published": False,
+                "state": "drafting",
+                "paused_from": "",
+                "review_deadline": None,
+                "deck_building_deadline": None,
+            },
+            "seats": [[70, 0, "A", 1, False, False, ""], [71, 1, "B", 2, False, False, ""]],
+            "packs": [[5, 70, 1, 0, 3, None, None, [cards[1], cards[2]]]],
+            "piles": {"70": [cards[i] for i in pile]},
+        },
+        None,
+    )
+
+
+def test_a_pick_s_patch_travels_and_patches_every_process_s_copy_once(settings):
+    """The picking process publishes the pick's patch, not the document: another process
+    patches its copy with it once for all its sockets, which get that document (no read)."""
+    from drafts import state
+
+    settings.LIVE_UPDATES_URL = ""
+    topic = live.state_topic(7)
+    before = _document(4, [3])
+    patch = {"from": 4, "version": 5, "seats": [70, 71], "gone": 5, "packs": [[5, 71, 1, 1, 3, None, None, [2]]]}
+    patch["piles"] = {"70": [3, 1], "71": []}
+    after = before.patched(patch, orjson.dumps(patch).decode())
+    assert after is not None and after.version == 5
+    assert after.held[71][0]["cards"] == [[2, 102, 202, "common", False, False]] and after.held[70] == []
+    assert [c[0] for c in after.pile(70)] == [3, 1]
+    wire = live.encode(live._messages(((topic, after),)))
+    assert b'"seats":[70,71]' in wire and b"common" not in wire  # the patch: ids only
+
+    async def scenario():
+        state._shared.clear()
+        state.remember(topic, _document(4, [3]))  # the other process's copy, of version 4
+        hub, page, other = await live.hub(), DocumentPage(), DocumentPage()
+        hub.join(topic, page)
+        hub.join(topic, other)
+        _sender, messages = live.decode(wire)
+        await hub.dispatch(messages)
+        return page.heard, other.heard
+
+    heard, other = asyncio.run(scenario())
+    assert len(heard) == 1 and heard[0][2] is other[0][2]  # one document for both sockets
+    document = heard[0][2]
+    assert document.version == 5 and document.held == after.held and document.data["piles"] == after.data["piles"]
+    state._shared.clear()
+
+
+def test_a_patch_after_a_gap_is_not_applied_the_pod_is_read_whole(settings, monkeypatch):
+    """A patch that does not start from the copy's version (the process missed one, or never
+    followed the pod): the hub reads the pod's document whole and hands that to its sockets."""
+    from drafts import aio, state
+
+    settings.LIVE_UPDATES_URL = ""
+    topic = live.state_topic(7)
+    reads = []
+
+    async def aread(pod_id):
+        reads.append(pod_id)
+        document = _document(9, [3, 1])
+        state.remember(topic, document)
+        return document
+
+    monkeypatch.setattr(aio, "aread_document", aread)
+    patch = {"from": 8, "version": 9, "seats": [70], "gone": 5, "packs": [], "piles": {"70": [3, 1]}}
+
+    async def scenario():
+        state._shared.clear()
+        state.remember(topic, _document(4, [3]))  # behind: versions 5-8 were missed
+        hub, page = await live.hub(), DocumentPage()
+        hub.join(topic, page)
+        await hub.dispatch([(topic, 9, orjson.loads(orjson.dumps(patch)))])
+        assert page.heard == []  # nothing from a patch that does not apply
+        await _settle()
+        return page.heard
+
+    heard = asyncio.run(scenario())
+    assert reads == [7]
+    assert [(t, v) for t, v, _ in heard] == [(topic, 9)] and heard[0][2].pile(70)[1][0] == 1
+    assert state.known(topic).version == 9
+    state._shared.clear()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_pick_sends_the_copy_s_version_once_its_turn_came(monkeypatch):
+    """A pod's picks in one process wait their turn: each sends the version of the copy as the
+    picks before it left it (read once its turn began, not while it waited), so at saturation
+    their answers are patches, not the whole document."""
+    import datetime as dt
+
+    from drafts import aio, state
+
+    topic = live.state_topic(7)
+    state._shared.clear()
+    state.remember(topic, _document(4, [3]))
+    sent = []
+
+    async def fetch_one(pool, sql, params):
+        assert sql == aio.PICK_LIVE_KNOWN_SQL
+        sent.append(params[-1])
+        await asyncio.sleep(0.01)
+        return ('{"status": "ok"}', None)
+
+    async def pool():
+        return None
+
+    monkeypatch.setattr(aio, "_fetch_one", fetch_one)
+    monkeypatch.setattr(aio, "_pool", pool)
+    at = dt.datetime(2026, 12, 6, tzinfo=dt.UTC)
+
+    async def pick(version_after: int) -> None:
+        await aio.acall(
+            pod_id=7,
+            seat_id=70,
+            draft_card_id=1,
+            pack_id=5,
+            position=None,
+            actor_id=None,
+            owner_id=None,
+            received_at=at,
+            now=at,
+            cutoff=at,
+            with_document=True,
+            with_queues=False,
+        )
+        state.remember(topic, _document(version_after, [3]))  # as amake_pick patches it, with no await between
+
+    await asyncio.gather(pick(5), pick(6), pick(7))
+    assert sent == [4, 5, 6]
+    state._shared.clear()
+
+
+def test_sockets_of_one_view_at_one_version_share_one_encoded_frame():
+    """Encode once, write many: every spectator (or staff page) at the same version gets the
+    very same delta frame; a player's view, or another starting version, gets its own."""
+    from drafts import state
+
+    before, after = _document(4, [3]), _document(5, [3, 1])
+    spectator, player = state.Viewer(), state.Viewer(seat_ids=(70,))
+    shown = {viewer: state.pieces(before, viewer) for viewer in (spectator, player)}
+    one = state.view_change(after, spectator, 4, shown[spectator])
+    two = state.view_change(after, state.Viewer(), 4, dict(shown[spectator]))
+    assert one is two and one.frame is two.frame
+    assert orjson.loads(one.frame)["deltas"][0]["from"] == 4
+    mine = state.view_change(after, player, 4, shown[player])
+    assert mine is not one and "seats" in mine.delta and "seats" not in one.delta  # R16: the pile is the player's
+    assert state.view_change(after, spectator, 3, shown[spectator]) is not one

@@ -10,9 +10,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from drafts import protocol, selectors, services, state
+from drafts import aio, live, protocol, selectors, services, state
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, Seat
+from drafts.models import DraftCard, Pack, Pod, Seat
+from drafts.services import fastpath
+from drafts.services.picks import PickOrder, Reading, read_answer
 from tests.drafts.conftest import T0, seconds
 from tests.places import held, piled
 
@@ -38,6 +40,119 @@ def pick_some(seats, rounds: int, rng: random.Random, now=T0) -> None:
                 now=now + seconds(step),
                 actor=SYSTEM,
             )
+
+
+def live_pick(
+    *, seat_id: int, card_id: int, now, pack_id: int | None = None, position: int | None = None, known=True
+) -> tuple[Reading, str | None, state.Document | None]:
+    """A seat socket's pick as ``aio.amake_pick`` sends it (``drafts_pick_live`` with the
+    version of this process's copy of the pod's document, or ``known=False``: no copy), on
+    Django's connection; its reading, the answer's document text, and the document the live
+    pages get from it (the copy patched, or the whole document answered)."""
+    order = PickOrder.of(
+        seat_id=seat_id, draft_card_id=card_id, actor=SYSTEM, position=position, pack_id=pack_id, now=now
+    )
+    args = order.function_arguments()
+    pod_id = Seat.objects.values_list("pod_id", flat=True).get(pk=seat_id)
+    topic = live.state_topic(pod_id)
+    copy = state.known(topic) if known else None
+    params = [args[name] for name in ("seat_id", "draft_card_id", "pack_id", "position", "actor_id", "owner_id")]
+    params += [args["received_at"], args["now"], args["cutoff"], pod_id, False]
+    params.append(copy.version if copy is not None else aio.NO_COPY)
+    with connection.cursor() as cursor:
+        cursor.execute(aio.PICK_LIVE_KNOWN_SQL, params)
+        answer, text = cursor.fetchone()
+    reading = read_answer(fastpath.decoded(answer), order)
+    document = None
+    if reading.notice is not None and text is not None:
+        document = state.shared_document(topic, reading.notice[1], text)
+    return reading, text, document
+
+
+def same_document(a: state.Document, b: state.Document) -> bool:
+    """Whether two documents say the same of the pod: its header and seats, each seat's queue
+    (in order) and pile (the document lists packs by queue, a patched one by seat)."""
+
+    def piles(document):
+        return {seat: cards for seat, cards in document.data["piles"].items() if cards}
+
+    return (
+        a.data["pod"] == b.data["pod"]
+        and a.data["seats"] == b.data["seats"]
+        and {k: v for k, v in a.held.items() if v} == {k: v for k, v in b.held.items() if v}
+        and piles(a) == piles(b)
+    )
+
+
+def is_patch(text: str | None) -> bool:
+    return text is not None and state.PATCH_FROM in orjson.loads(text)
+
+
+def test_a_live_pick_answers_a_patch_that_makes_the_copy_the_pods_document(pod, seats):
+    """``drafts_pick_live`` answers only what the pick wrote (ids), and this process's copy
+    patched with it is the document read afresh; chained over every seat's picks, including a
+    pack's last card taken by the seat it was passed to, and with the timer's deadlines."""
+    topic = live.state_topic(pod.pk)
+    state._shared.pop(topic, None)
+    state.remember(topic, state.read(pod.pk))
+    patched = 0
+    rng = random.Random(4)
+    for step in range(14):
+        for seat in seats:
+            pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+            if pack is None:
+                continue
+            card = rng.choice(list(DraftCard.objects.in_pack(pack)))
+            reading, text, document = live_pick(
+                seat_id=seat.pk,
+                card_id=card.pk,
+                pack_id=pack.pk,
+                position=rng.choice([None, 0]),
+                now=T0 + seconds(step),
+            )
+            assert reading.refusal is None
+            assert document is not None and same_document(document, state.read(pod.pk)), (step, seat.pk)
+            assert state.known(topic) is document
+            if is_patch(text):
+                patched += 1
+                assert document.patch == text  # what is published to the other processes
+                assert '"cards"' not in text and "document_entry" not in text  # ids, no card entries
+    assert patched > 8 * 10  # most picks are patches; a round's end is a whole document
+    assert Pod.objects.get(pk=pod.pk).state != "drafting" or Pod.objects.get(pk=pod.pk).round == 2
+
+
+def test_a_live_pick_answers_the_whole_document_to_a_copy_of_another_version(pod, seats):
+    """A version gap (the copy missed a change) or no copy: the answer is the whole document;
+    a patch never applies to a copy of another version."""
+    topic = live.state_topic(pod.pk)
+    state._shared.pop(topic, None)
+    old = state.read(pod.pk)
+    seat = seats[0]
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    _reading, text, document = live_pick(
+        seat_id=seat.pk, card_id=DraftCard.objects.in_pack(pack).first().pk, now=T0, known=False
+    )
+    assert not is_patch(text) and same_document(document, state.read(pod.pk))
+    state._shared[topic] = old  # the copy is behind by one pick
+    seat = seats[1]
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    _reading, text, document = live_pick(seat_id=seat.pk, card_id=DraftCard.objects.in_pack(pack).first().pk, now=T0)
+    assert not is_patch(text) and same_document(document, state.read(pod.pk))
+    # A patch heard from another process that does not start from the copy's version: a gap.
+    state._shared[topic] = old
+    seat = seats[2]
+    pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            fastpath.PICK_LIVE_SQL,
+            [seat.pk, DraftCard.objects.in_pack(pack).first().pk, None, None, None, None, T0, T0, T0, pod.pk, False],
+        )
+        _answer, text = cursor.fetchone()
+    patch = orjson.loads(text)
+    assert patch[state.PATCH_FROM] == old.version + 2
+    assert old.patched(patch) is None
+    assert state.shared_document(topic, patch["version"], orjson.loads(text)) is None
+    assert state.known(topic) is old  # kept until the whole document is read
 
 
 def test_the_document_is_one_statement(pod):

@@ -44,12 +44,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from drafts import consumers, protocol, services, state
+from drafts import consumers, live, protocol, services, state
 from drafts.access import SYSTEM
 from drafts.models import PILE_COVERS, DraftCard, Pack, Pick, Pod, PodState, Seat
 from draftsite.errors import DomainError
 from tests.drafts import conftest
-from tests.drafts.test_state import card_ids_in
+from tests.drafts.test_state import card_ids_in, is_patch, live_pick, same_document
 from tests.factories import UserFactory
 from tests.places import held
 
@@ -207,6 +207,7 @@ class StatePages(RuleBasedStateMachine):
     organiser = None
     players: list = []
     cube_names: list[str] = []
+    patched_picks = 0  # live picks whose answer patched the copy (over the whole test)
 
     def __init__(self):
         super().__init__()
@@ -239,12 +240,13 @@ class StatePages(RuleBasedStateMachine):
         }
         self.pages: dict[str, Page] = {}
         self.sockets: dict[str, Socket] = {}
-        document = self.read()
+        document = self.publish()  # the process first follows the pod: its copy
         for name in PAGES:
             self.connect(name, document)
         self.check_pages(document, set(PAGES))
 
     def read(self) -> state.Document:
+        """The pod's document read afresh (what every page is checked against)."""
         document = state.read(self.pod_id)
         for seat_id in self.seats:
             queue = document.held.get(seat_id, [])
@@ -253,6 +255,28 @@ class StatePages(RuleBasedStateMachine):
         # As drafts.live carries it: the document's text, decoded once for every socket.
         return state.Document.decode(document.encode())
 
+    def publish(self) -> state.Document:
+        """What the live layer hands the sockets after a change through a service: the
+        document read after the commit (``live.notify_pod``), kept as the process's copy."""
+        document = self.read()
+        state.remember(live.state_topic(self.pod_id), document)
+        return document
+
+    def live_pick(self, seat_id: int, card_id: int, **kwargs) -> state.Document | None:
+        """A seat socket's pick (``drafts_pick_live``): the process's copy of the document
+        patched with what the pick wrote (or the whole document it answered), which must be
+        the pod's document read afresh. Raises the refusal, as ``make_pick``."""
+        reading, text, document = live_pick(seat_id=seat_id, card_id=card_id, now=self.now, **kwargs)
+        if reading.notice is not None:
+            assert document is not None
+            event("a live pick answered a patch" if is_patch(text) else "a live pick answered the whole document")
+            StatePages.patched_picks += is_patch(text)
+            assert same_document(document, state.read(self.pod_id))
+        if reading.refusal is not None:
+            raise reading.refusal
+        assert reading.result is not None
+        return document
+
     def connect(self, name: str, document: state.Document) -> None:
         self.pages[name] = page = Page(name, self.viewers[name])
         self.sockets[name] = socket = Socket(self.loop, self.pod_id, self.viewers[name])
@@ -260,16 +284,19 @@ class StatePages(RuleBasedStateMachine):
         page.receive(decoded(frame))
         assert page.frames[-1]["type"] == "snapshot"
 
-    def deliver(self, misses=frozenset(), losses=frozenset()) -> None:
-        """The step is committed: its document reaches every socket that hears it."""
+    def deliver(self, misses=frozenset(), losses=frozenset(), heard: state.Document | None = None) -> None:
+        """The step is committed: its document reaches every socket that hears it (``heard``:
+        the copy a live pick patched; else the document read after the step). Pages are then
+        checked against a fresh snapshot of the pod."""
         document = self.read()
+        heard = heard if heard is not None and heard.version == document.version else self.publish()
         for page in self.pages.values():
             page.frames = []
         for name, page in self.pages.items():
             if name in misses:
                 continue
             socket = self.sockets[name]
-            for text in socket.hear(document):
+            for text in socket.hear(heard):
                 frame = decoded(text)
                 assert frame["pod"] == self.pod_id and len(frame["deltas"]) == 1
                 # The socket builds the frame with state.delta_frame: the same text again.
@@ -348,9 +375,11 @@ class StatePages(RuleBasedStateMachine):
         think=st.integers(0, 6),
         misses=MISSES,
         losses=LOSSES,
+        live_socket=st.booleans() | st.just(True),
     )
-    def pick(self, seat, slot, position, stale, think, misses, losses):
-        """A pick from the front pack; one in five names a pack the seat had before (stale)."""
+    def pick(self, seat, slot, position, stale, think, misses, losses, live_socket):
+        """A pick from the front pack; one in five names a pack the seat had before (stale).
+        Mostly from a seat socket (the patched copy is what the pages hear), else over HTTP."""
         seat_id = self.seats[seat]
         self.now += dt.timedelta(seconds=think)
         head = Pack.objects.filter(holder_id=seat_id).order_by("queue_seq").first()
@@ -360,20 +389,32 @@ class StatePages(RuleBasedStateMachine):
         if stale == 0:
             old = [p for p in self.heads[seat_id] if p != pack_id]
             pack_id = old[slot % len(old)] if old else pack_id
+        heard = None
         try:
-            result = services.make_pick(
-                seat_id=seat_id, draft_card_id=card_id, position=position, pack_id=pack_id, now=self.now, actor=SYSTEM
-            )
+            if live_socket:  # as the seat socket sends it: the copy patched from the answer
+                heard = self.live_pick(seat_id, card_id, position=position, pack_id=pack_id)
+                result_id = Pick.objects.filter(seat_id=seat_id).order_by("-id").values_list("id", flat=True)[0]
+            else:
+                result_id = services.make_pick(
+                    seat_id=seat_id,
+                    draft_card_id=card_id,
+                    position=position,
+                    pack_id=pack_id,
+                    now=self.now,
+                    actor=SYSTEM,
+                ).id
         except DomainError as error:
             event(f"pick refused: {error.code}")
         else:
-            assert pack_id is None or Pick.objects.get(pk=result.id).pack_id == pack_id
-        self.deliver(misses, losses)
+            assert pack_id is None or Pick.objects.get(pk=result_id).pack_id == pack_id
+        self.deliver(misses, losses, heard)
 
-    @rule(turns=st.integers(1, 15), misses=MISSES)
-    def everyone_picks(self, turns, misses):
+    @rule(turns=st.integers(1, 15), misses=MISSES, live_socket=st.booleans())
+    def everyone_picks(self, turns, misses, live_socket):
         """Every seat with a pack in front picks its first card, ``turns`` times, a second
-        apart, and then the pages hear of it (rounds get somewhere; big deltas)."""
+        apart, and then the pages hear of it (rounds get somewhere; big deltas). From seat
+        sockets, each pick's patch applies to the copy the one before left."""
+        heard = None
         for _ in range(turns):
             self.now += dt.timedelta(seconds=1)
             for seat_id in self.seats:
@@ -382,10 +423,15 @@ class StatePages(RuleBasedStateMachine):
                 if card is None:
                     continue
                 try:
-                    services.make_pick(seat_id=seat_id, draft_card_id=card.pk, position=0, now=self.now, actor=SYSTEM)
+                    if live_socket:
+                        heard = self.live_pick(seat_id, card.pk, position=0) or heard
+                    else:
+                        services.make_pick(
+                            seat_id=seat_id, draft_card_id=card.pk, position=0, now=self.now, actor=SYSTEM
+                        )
                 except DomainError:
                     pass
-        self.deliver(misses)
+        self.deliver(misses, heard=heard)
 
     @rule(seconds=st.integers(1, 60) | st.sampled_from([90, 150, 300]), misses=MISSES, losses=LOSSES)
     def wait(self, seconds, misses, losses):
@@ -489,7 +535,7 @@ class StatePages(RuleBasedStateMachine):
     @rule(name=st.sampled_from(PAGES))
     def reconnect(self, name):
         """The page drops and comes back: a new socket, a fresh snapshot."""
-        document = self.read()
+        document = self.publish()
         for page in self.pages.values():
             page.frames = []
         self.connect(name, document)
@@ -509,6 +555,7 @@ class StatePages(RuleBasedStateMachine):
 def test_pages_equal_a_fresh_snapshot_after_any_interleaving(db, organiser, players, cube_names):
     """R15-R17 over random interleavings (see the module's docstring)."""
     StatePages.organiser, StatePages.players, StatePages.cube_names = organiser, players, cube_names
+    StatePages.patched_picks = 0
     run_state_machine_as_test(
         StatePages,
         settings=settings(
@@ -518,3 +565,6 @@ def test_pages_equal_a_fresh_snapshot_after_any_interleaving(db, organiser, play
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         ),
     )
+    # The pages above followed copies patched from the live picks' answers, not only documents
+    # read whole: the patched path was exercised (most examples pick from seat sockets).
+    assert StatePages.patched_picks > 50, StatePages.patched_picks
