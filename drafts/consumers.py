@@ -33,7 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from drafts import aio, dashboards, error_codes, live, permissions, presence, protocol, services, state
-from drafts.models import Event, Pod, Seat
+from drafts.models import MAX_PILE_POSITION, Event, Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
 from draftsite.errors import DomainError
@@ -43,7 +43,6 @@ from draftsite.middleware import SERVICE_UNAVAILABLE
 logger = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
-MAX_PILE_POSITION = 1000
 
 
 def _whole_number(value, *, low: int, required: bool):
