@@ -2,6 +2,7 @@
 
     python -m tests.e2e.screenshots [OUTPUT_DIR]      # default docs/screenshots
     python -m tests.e2e.screenshots --only sealed     # only the sealed and paper sealed pages
+    python -m tests.e2e.screenshots --only phone      # only the phone at the venue (push, offline)
 
 It builds a throw-away database with the bundled Innistrad cards, an event with eight players a
 few picks into round 1, serves it with daphne and photographs the pages in
@@ -84,7 +85,7 @@ def drop_database(url: str, maintenance: str) -> None:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
-def build(database_url: str) -> dict:
+def build(database_url: str, only: str = "") -> dict:
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "draftsite.settings")
     import django
@@ -101,8 +102,6 @@ def build(database_url: str) -> dict:
     from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
 
     call_command("migrate", verbosity=0)
-    import_file(ROOT / "cards/data/mtgjson/ISD.json.gz")
-    import_file(ROOT / "cards/data/mtgjson/ZNR.json.gz")  # Negate, for the deck in Portuguese
     User = get_user_model()
     organiser = User.objects.create_user("organiser", password="x")
     organiser.groups.add(Group.objects.get_or_create(name=roles.ORGANISER)[0])
@@ -111,6 +110,11 @@ def build(database_url: str) -> dict:
     users = [User.objects.create_user(name.lower(), password="x") for name in PLAYERS]
     for user in users:
         user.groups.add(Group.objects.get_or_create(name=roles.PLAYER)[0])
+    import_file(ROOT / "cards/data/mtgjson/ISD.json.gz")
+    phone = build_phone(organiser, users)
+    if only == "phone":  # no drafts: the match pages need none
+        return {"organiser": organiser, "users": users, **phone}
+    import_file(ROOT / "cards/data/mtgjson/ZNR.json.gz")  # Negate, for the deck in Portuguese
     event = services.create_event(
         name="Friday Night Draft: Innistrad",
         date=timezone.localdate(),
@@ -186,8 +190,36 @@ def build(database_url: str) -> dict:
         "users": users,
         "deck": deck,
         "judge": judge,
+        **phone,
         **build_sealed(organiser, users),
     }
+
+
+def build_phone(organiser, users) -> dict:
+    """An event of eight players in round 1 of its matches (started, 50 minutes), where Alice
+    turned notifications on for pairings, her draft's start and the round's last 10 minutes."""
+    from django.utils import timezone
+
+    from drafts import services
+    from drafts.access import SYSTEM
+    from matches import services as match_services
+    from push import services as push_services
+
+    event = services.create_event(
+        name="Saturday Draft: Innistrad", date=timezone.localdate(), created_by=organiser, set_codes=["ISD"]
+    )
+    regs = [
+        services.register_player(event_id=event.pk, user=u, name=n, actor=SYSTEM)
+        for u, n in zip(users[:8], PLAYERS[:8], strict=True)
+    ]
+    (pod,) = services.seat_players(event_id=event.pk, pods=[[r.pk for r in regs]], actor=SYSTEM)
+    match_services.configure_matches(event_id=event.pk, actor=organiser, round_minutes=50, seed=49)
+    round_obj = match_services.pair_next_round(event_id=event.pk, actor=organiser, pod_id=pod.pk)
+    match_services.start_round(round_id=round_obj.pk, actor=organiser)
+    push_services.set_event_push(
+        event_id=event.pk, actor=users[0], on=True, triggers=["pairings", "draft_start", "round_ending", "judge"]
+    )
+    return {"phone_event": event, "phone_round": round_obj}
 
 
 def build_sealed(organiser, users) -> dict:
@@ -257,8 +289,13 @@ def timezone_date():
 
 
 def serve(database_url: str, port: int) -> subprocess.Popen:
+    from push import config
+
+    public, private = config.make_key_pair()  # push on, so the notifications page offers it
     env = {
         **os.environ,
+        "VAPID_PUBLIC_KEY": public,
+        "VAPID_PRIVATE_KEY": private,
         "DATABASE_URL": database_url,
         "DB_CONN_MAX_AGE": "0",
         "DEBUG": "0",
@@ -291,7 +328,7 @@ def main(out: Path, only: str = "") -> None:
 
 
 def shoot(out: Path, work: Path, database_url: str, only: str = "") -> None:
-    data = build(database_url)  # sets Django up
+    data = build(database_url, only)  # sets Django up
     from tests.e2e.conftest import CHROME_FLAGS, CHROMEDRIVER, CHROMIUM, _free_port
 
     port = _free_port()
@@ -318,9 +355,11 @@ def shoot(out: Path, work: Path, database_url: str, only: str = "") -> None:
         driver.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value, "path": "/"})
 
     def shot(path, name, *, width=1280, phone=False, before=None, max_height=5000):
+        """``path`` None: the page as it is (already loaded, e.g. offline)."""
         metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": phone}
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-        driver.get(base + path)
+        if path is not None:
+            driver.get(base + path)
         time.sleep(1.2)  # the socket connects and the status line says "Live"
         if before:
             before()
@@ -330,12 +369,16 @@ def shoot(out: Path, work: Path, database_url: str, only: str = "") -> None:
         driver.save_screenshot(str(out / f"{name}.png"))
         print("wrote", out / f"{name}.png")
 
-    pod, seats = data["pod"], data["seats"]
     try:
+        if only in ("", "phone"):
+            shoot_phone(data, as_user, shot, driver, base)
+        if only == "phone":
+            return
         if only in ("", "sealed"):
             shoot_sealed(data, as_user, shot, driver)
         if only == "sealed":
             return
+        pod, seats = data["pod"], data["seats"]
         as_user(data["users"][0])
 
         def hover_a_dfc():
@@ -369,10 +412,68 @@ def shoot(out: Path, work: Path, database_url: str, only: str = "") -> None:
     finally:
         driver.quit()
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # a socket the worker's page kept open holds daphne
+            server.kill()
+            server.wait(10)
         from django.db import connections
 
         connections.close_all()
+
+
+def shoot_phone(data, as_user, shot, driver, base: str) -> None:
+    """docs/accounts.md's player at the venue, 375 px: the event's notification choices, the
+    match page (table, opponent, round clock; the installed app's start page), the same page
+    offline from the service worker's copy with its age, and a result typed offline and queued.
+    The copy is dated 14 minutes back (its X-Saved-At), as after a Wi-Fi drop mid-round."""
+    from selenium.webdriver.common.by import By
+
+    from tests.e2e.cdp import Cdp
+    from tests.e2e.test_installable_offline import OFFLINE, ONLINE, network, saved
+    from tests.e2e.test_live_draft import wait
+
+    event = data["phone_event"]
+    as_user(data["users"][0])
+
+    def device_checked():
+        wait(driver, lambda d: "Checking" not in d.find_element(By.ID, "push-device-state").text, timeout=15)
+
+    phone = {"width": 375, "phone": True, "max_height": 1500}
+    shot(f"/notifications/events/{event.pk}/", "push-settings-375", before=device_checked, **phone)
+    me = f"/matches/events/{event.pk}/me/"
+    shot(me, "phone-match-375", **phone)
+    wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), timeout=15)
+    driver.get(base + me)  # this load goes through the worker, which saves its copy
+    saved(driver, "pages-v1", base + me)
+    driver.execute_async_script(
+        "const [url, done] = arguments; (async () => {"
+        "const c = await caches.open('pages-v1'); const r = await c.match(url);"
+        "const h = new Headers(r.headers); h.set('X-Saved-At', String(Date.now() - 14 * 60000));"
+        "await c.put(url, new Response(await r.text(), {status: r.status, headers: h})); done(true); })();",
+        base + me,
+    )
+    cdp = Cdp(driver)
+    try:
+        network(cdp, driver, base, OFFLINE)
+        driver.get(base + me)
+        wait(driver, lambda d: d.find_element(By.ID, "offline-banner"), timeout=15, message="no offline banner")
+        shot(None, "phone-offline-375", **phone)
+
+        def fill(d):
+            for name, value in (("won", 2), ("lost", 1)):
+                field = d.find_element(By.CSS_SELECTOR, f'.report-form input[name="{name}"]')
+                field.clear()
+                field.send_keys(str(value))
+            d.find_element(By.CSS_SELECTOR, "button.report-result").click()
+            return True
+
+        wait(driver, fill, message="could not report")
+        wait(driver, lambda d: "saved on this phone" in d.find_element(By.ID, "queued-report").text)
+        shot(None, "phone-queued-result-375", **phone)
+    finally:
+        network(cdp, driver, base, ONLINE)
+        cdp.close()
 
 
 def shoot_sealed(data, as_user, shot, driver) -> None:
