@@ -61,7 +61,7 @@ def control(
     return pod
 
 
-def write(pod: Pod, fields: list[str], *, actor=None, now: dt.datetime | None = None, action: str = "") -> Pod:
+def write(pod: Pod, fields: list[str], *, actor, now: dt.datetime | None = None, action: str = "") -> Pod:
     """Save ``fields`` of ``pod`` (``locked``), none of them the engine's, move its version, log
     ``action`` (if any) and tell live pages after the commit."""
     if action:

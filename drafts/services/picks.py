@@ -594,5 +594,5 @@ def set_pile_cover(*, seat_id: int, cover: str, actor) -> Seat:
     pod = locked(seat.pod_id, actor, permission=None)
     seat.pile_cover = cover
     seat.save(update_fields=["pile_cover"])
-    write(pod, [])  # the cover shows on the open board
+    write(pod, [], actor=actor)  # the cover shows on the open board
     return seat

