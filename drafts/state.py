@@ -175,7 +175,10 @@ class Document:
         try:
             kept += [[*row[:7], [entries[card_id] for card_id in row[7]]] for row in patch["packs"]]
             for seat_id, card_ids in patch["piles"].items():
-                piles[str(seat_id)] = [entries[card_id] for card_id in card_ids]
+                if card_ids:
+                    piles[str(seat_id)] = [entries[card_id] for card_id in card_ids]
+                else:  # as the document: a seat with no card yet has no entry
+                    piles.pop(str(seat_id), None)
         except KeyError:  # a card this copy does not place: it is not the version it says
             return None
         pod = {**data["pod"], "version": patch["version"]}

@@ -68,8 +68,17 @@ def fetch(user, urls) -> dict[str, str]:
     return bodies
 
 
-def leaks(bodies: dict[str, str], secret: set[str]) -> dict[str, list[str]]:
-    found = {url: sorted(n for n in secret if n in body) for url, body in bodies.items()}
+def leaks(
+    bodies: dict[str, str], secret: set[str], seen: set[str] | frozenset[str] = frozenset()
+) -> dict[str, list[str]]:
+    """The secret names each body shows. The viewer's own cards are struck out first, longest
+    first: "Marina Vendrell's Grimoire" in their pool does not show another's "Marina Vendrell"."""
+    own = sorted(seen, key=len, reverse=True)
+    found = {}
+    for url, body in bodies.items():
+        for name in own:
+            body = body.replace(name, "")
+        found[url] = sorted(n for n in secret if n in body)
     return {url: hits for url, hits in found.items() if hits}
 
 
@@ -109,8 +118,9 @@ def test_no_page_or_api_route_shows_another_players_pool(organiser, players):
     urls = requests_for(ids)
     assert len(urls) > 100 and any("/sealed/" in u for u in urls)
     bodies = fetch(players[0], urls)
-    assert leaks(bodies, secret) == {}, sorted(leaks(bodies, secret))
+    seen = mine | paper_mine | BASICS
+    assert leaks(bodies, secret, seen) == {}, sorted(leaks(bodies, secret, seen))
     assert any(n in body for body in bodies.values() for n in mine)  # their own pool does show
 
     Event.objects.filter(pk__in=[generated.pk, paper.pk]).update(decklists_published=True)
-    assert leaks(fetch(players[0], urls), secret)  # published: another pool shows (the check can fail)
+    assert leaks(fetch(players[0], urls), secret, seen)  # published: another pool shows (the check can fail)
