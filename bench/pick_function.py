@@ -22,10 +22,14 @@ hand: whatever the server's autovacuum does) and shows each event's cost per pic
 database that slows down as events accumulate shows (deploy/postgresql.md); it also records
 whether autovacuum was on. Its figures go to ``pick_function_events.{json,txt}``.
 
-``--live`` calls instead what a live page's seat socket sends (``drafts_pick_live``: the same
-pick, its answer without the queues' cards, and the pod's document read in the same statement),
-so the figure is a page's pick as PostgreSQL serves it; the bench follows the packs through the
-documents. Its figures go to ``pick_function_live.{json,txt}``.
+``--live`` calls instead what a live page's seat socket sends (``drafts_pick_live`` with the
+version of the web process's copy of the pod's document, as ``drafts.aio`` does: the same pick,
+its answer without the queues' cards, and what the pick wrote as a patch of that copy, or the
+whole document when settling ran or the copy is not the version the pick found). The bench keeps
+one copy per pod and patches it with ``drafts.state.Document.patched``, the web process's own
+code, and follows the packs through it; it reports the PostgreSQL CPU of such a pick, the Python
+CPU of patching (the web process's share of following it), and how many answers were patches
+and how many whole documents. Its figures go to ``pick_function_live.{json,txt}``.
 
     bench/pick_function --players 1000 --live
 
@@ -64,7 +68,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--events", type=int, default=1, help="events drafted in turn on the same database")
     parser.add_argument("--rows", action="store_true", help="count the rows each pick writes, per table")
     parser.add_argument(
-        "--live", action="store_true", help="the page socket's pick: drafts_pick_live, with the pod's document"
+        "--live",
+        action="store_true",
+        help="the page socket's pick: drafts_pick_live, its patch applied to a copy of the pod's document",
     )
     parser.add_argument(
         "--history",
@@ -146,7 +152,8 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
     import psycopg
     from django.contrib.auth import get_user_model
 
-    from drafts.services.fastpath import PICK_LIVE_SQL, PICK_SQL
+    from drafts import state
+    from drafts.services.fastpath import PICK_LIVE_KNOWN_SQL, PICK_SQL
 
     organiser = get_user_model().objects.get(pk=setup["organiser"])
     seats_by_pod: dict[int, list[dict]] = {}
@@ -157,6 +164,9 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
     wall: list[float] = []
     statuses: Counter[str] = Counter()
     writes: list[list[tuple]] = []  # --rows: per pick, (table, *COUNTS)
+    # --live: each pod's copy of its document, as a web process keeps it, and what following it cost.
+    copies: dict[int, state.Document] = {}
+    follow: dict[str, list | Counter] = {"python_us": [], "answers": Counter()}
 
     conn = psycopg.connect(args.database_url, autocommit=True)
     backend = fetch_one(conn, "SELECT pg_backend_pid()", [])
@@ -187,14 +197,15 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
                         now - dt.timedelta(seconds=2),
                     ]
                     if args.live:
-                        params += [pod_id, False]
-                    document = None  # --live: the pod's document, which the answer's queues give otherwise
+                        if pod_id not in copies:  # a process first following the pod reads it whole
+                            copies[pod_id] = state.from_text(fetch_one(conn, state.DOCUMENT_SQL, [pod_id]))
+                        params += [pod_id, False, copies[pod_id].version]
+                    sql = PICK_LIVE_KNOWN_SQL if args.live else PICK_SQL
+                    document = None  # --live: the patch or whole document, which the answer's queues give otherwise
                     if args.rows:
                         with conn.transaction():  # no statistics flush inside: the delta is this pick's
                             before_writes = written(conn)
-                            row = conn.execute(
-                                PICK_LIVE_SQL if args.live else PICK_SQL, params, prepare=True
-                            ).fetchone()
+                            row = conn.execute(sql, params, prepare=True).fetchone()
                             after_writes = written(conn)
                         assert row is not None
                         answer = row[0]
@@ -208,7 +219,7 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
                         )
                     else:
                         before_cpu, before = cpu_ns(backend), time.perf_counter()
-                        row = conn.execute(PICK_LIVE_SQL if args.live else PICK_SQL, params, prepare=True).fetchone()
+                        row = conn.execute(sql, params, prepare=True).fetchone()
                         wall.append(time.perf_counter() - before)
                         cpu.append(cpu_ns(backend) - before_cpu)
                         assert row is not None
@@ -218,8 +229,9 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
                     statuses[answer["status"]] += 1
                     if answer["status"] != "ok":
                         raise SystemExit(f"the function answered {answer}")
-                    if document is not None:
-                        queues.update(queues_in(json.loads(document), seats_by_pod[pod_id]))
+                    if args.live:
+                        copies[pod_id] = followed(conn, copies[pod_id], document, follow)
+                        queues.update(queues_in(copies[pod_id].data, seats_by_pod[pod_id]))
                         continue
                     queues[seat["id"]] = answer["queue"]
                     for seat_id, queue in (answer.get("arrivals") or {}).items():
@@ -232,7 +244,33 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
         "wall_s": wall,
         "statuses": dict(statuses),
         "advances": advances,
+        "follow": follow,
     }
+
+
+def followed(conn, copy, text: str | None, follow: dict):
+    """The pod's copy after a pick's answer, as a web process makes it (``drafts.state``): the
+    patch applied, or the whole document answered, or (a patch that does not fit) the document
+    read whole. The Python CPU it took and the kind of answer are counted in ``follow``."""
+    import orjson
+
+    from drafts import state
+
+    before = time.process_time_ns()
+    if text is None:
+        kind, after = "none", copy
+    else:
+        data = orjson.loads(text)
+        if state.PATCH_FROM in data:
+            after = copy.patched(data, text)
+            kind = "patch" if after is not None else "patch_missed"
+        else:
+            kind, after = "whole", state.Document(data, text)
+    follow["python_us"].append((time.process_time_ns() - before) / 1e3)
+    follow["answers"][kind] += 1
+    if after is None:  # as drafts.live.Hub.refresh: read the pod whole
+        after = state.from_text(fetch_one(conn, state.DOCUMENT_SQL, [copy.pod_id]))
+    return after
 
 
 def queues_in(document: dict, seats: list[dict]) -> dict[int, list[dict]]:
@@ -306,6 +344,15 @@ def main(argv=None) -> None:
         "call_ms": {"p50": round(pct(wall, 50) * 1e3, 3), "p99": round(pct(wall, 99) * 1e3, 3)},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
+    if args.live:
+        follow = measured["follow"]
+        result["follow"] = {
+            "answers": dict(follow["answers"]),
+            "python_cpu_us_per_pick": {
+                "mean": round(statistics.fmean(follow["python_us"]), 1),
+                "p50": round(statistics.median(follow["python_us"]), 1),
+            },
+        }
     advances = measured["advances"]
     if advances["queries"]:
         result["round_advance"] = {
@@ -315,7 +362,7 @@ def main(argv=None) -> None:
             "queries_median": statistics.median(advances["queries"]),
         }
     lines = [
-        f"pick function{' (a live page: drafts_pick_live, with the document)' if args.live else ''}: "
+        f"pick function{' (a live page: drafts_pick_live, its patch applied to a copy)' if args.live else ''}: "
         f"{result['picks']} picks, {result['players']} players, {args.rounds} round(s)",
         "PostgreSQL CPU per pick: mean {mean} ms, p50 {p50} ms, p99 {p99} ms".format(
             **result["postgres_cpu_ms_per_pick"]
@@ -323,6 +370,11 @@ def main(argv=None) -> None:
         "call (round trip, commit included): p50 {p50} ms, p99 {p99} ms".format(**result["call_ms"]),
         f"answers: {result['statuses']}",
     ]
+    if "follow" in result:
+        lines.append(
+            "following the pod (a web process's copy): {answers}; Python CPU per pick mean {mean} us, "
+            "p50 {p50} us".format(answers=result["follow"]["answers"], **result["follow"]["python_cpu_us_per_pick"])
+        )
     if "round_advance" in result:
         lines.append(
             "round advance (the service, between rounds): {count} advances, median {python_cpu_ms_median} ms "
@@ -393,6 +445,11 @@ def rows_report(args, setup: dict, measured: dict) -> None:
         + ", ".join(f"{rows} rows x {count}" for rows, count in result["picks_by_rows_written"].items()),
         f"answers: {result['statuses']}",
     ]
+    if "follow" in result:
+        lines.append(
+            "following the pod (a web process's copy): {answers}; Python CPU per pick mean {mean} us, "
+            "p50 {p50} us".format(answers=result["follow"]["answers"], **result["follow"]["python_cpu_us_per_pick"])
+        )
     print("\n".join(lines), flush=True)
     out = Path(args.results_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -21,18 +21,10 @@ from django.conf import settings
 
 from drafts import live, state
 from drafts.services.changes import grace_cutoff
-from drafts.services.fastpath import PICK_SQL, READY_SQL, SEAT_HOLDER_SQL, decoded
+from drafts.services.fastpath import PICK_LIVE_KNOWN_SQL, PICK_SQL, READY_SQL, SEAT_HOLDER_SQL, decoded
 from drafts.services.picks import PickOrder, read_answer, read_ready
 
 logger = logging.getLogger(__name__)
-
-# ``fastpath.PICK_LIVE_SQL`` with the version of this process's copy of the pod's document: the answer
-# is then a patch of that version or the whole document (drafts/sql/drafts_pick_live.sql).
-PICK_LIVE_KNOWN_SQL = (
-    "SELECT answer, document FROM drafts_pick_live(%s::bigint, %s::bigint, %s::bigint, %s::integer, "
-    "%s::integer, %s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz, %s::bigint, %s::boolean, "
-    "%s::bigint)"
-)
 
 
 def async_enabled() -> bool:

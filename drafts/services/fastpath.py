@@ -30,13 +30,16 @@ PICK_SQL = (
     "%s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz)"
 )
 
-# The pick of a live page's socket (drafts.aio): the same pick, and the pod's document as the
-# pick left it (``drafts_pod_document``, for the live pages) in the same call; the last
-# parameter says whether the answer carries the queues' cards (``drafts_pick``'s p_queues).
+# The pick of a live page's socket (drafts.aio): the same pick, and what the live pages need to
+# follow it in the same call (a patch of the pod's document, or the whole document); the
+# eleventh parameter says whether the answer carries the queues' cards (``drafts_pick``'s
+# p_queues). ``PICK_LIVE_KNOWN_SQL`` adds the version of the caller's copy of the document: the
+# answer is then a patch of that version or the whole document (drafts/sql/drafts_pick_live.sql).
 PICK_LIVE_SQL = (
     "SELECT answer, document FROM drafts_pick_live(%s::bigint, %s::bigint, %s::bigint, %s::integer, "
     "%s::integer, %s::integer, %s::timestamptz, %s::timestamptz, %s::timestamptz, %s::bigint, %s::boolean)"
 )
+PICK_LIVE_KNOWN_SQL = PICK_LIVE_SQL.removesuffix(")") + ", %s::bigint)"
 
 
 def call(
