@@ -18,8 +18,9 @@ from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
 from drafts import permissions
 from drafts.access import Permission, authorize
-from drafts.models import DraftCard, DraftFormat, Event, EventStaff, PodState, Registration, Seat
+from drafts.models import DraftCard, PodState, Seat
 from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
+from events.models import DraftFormat, Event, EventStaff, Registration
 
 POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 

@@ -30,9 +30,10 @@ from decks.models import (
     SelectionMethod,
 )
 from drafts.access import Permission, authorize
-from drafts.models import DeckFormat, Pod, Registration
+from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from draftsite.i18n import freeze_problems, localize_problems
+from events.models import DeckFormat, Registration
 
 MAX_POOL_CARDS = 200
 

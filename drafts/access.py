@@ -34,8 +34,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 
 from drafts import error_codes, permissions
-from drafts.models import DraftFormat, Event, Pod, Seat, StaffRole
+from drafts.models import Pod, Seat
 from draftsite.errors import ForbiddenError, NotFoundError
+from events.models import DraftFormat, Event, StaffRole
 
 
 class _System:

@@ -33,12 +33,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from drafts import aio, dashboards, error_codes, live, permissions, presence, protocol, services, state
-from drafts.models import MAX_PILE_POSITION, Event, Pod, Seat
+from drafts.models import MAX_PILE_POSITION, Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
 from draftsite.errors import DomainError
 from draftsite.frames import GuardedJsonConsumer
 from draftsite.middleware import SERVICE_UNAVAILABLE
+from events.models import Event
 
 logger = logging.getLogger(__name__)
 

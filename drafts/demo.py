@@ -51,7 +51,7 @@ def retire_demo_event(name: str) -> None:
     from django.db import DatabaseError
     from django.db.models import ProtectedError, RestrictedError
 
-    from drafts.models import Event
+    from events.models import Event
 
     for event in Event.objects.filter(name=name):
         try:
@@ -73,7 +73,8 @@ def create_demo_event(now=None):
 
     from drafts import services
     from drafts.access import SYSTEM
-    from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+    from drafts.models import DraftCard, Pack, Seat
+    from events.models import EventStaff, StaffRole
 
     retire_demo_event(DEMO_EVENT_NAME)
     now = now or timezone.now()

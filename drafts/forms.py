@@ -8,10 +8,12 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards import selectors as card_selectors
-from drafts.models import DRAFTED_FORMATS, MAX_PILE_POSITION, DraftFormat, EnforcementLevel, StaffRole
+from drafts.models import MAX_PILE_POSITION
 from drafts.services import packs
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 from draftsite.errors import DomainError
+from events.boosters import KIND_LABELS
+from events.models import DRAFTED_FORMATS, DraftFormat, EnforcementLevel, StaffRole
 
 MAX_SEED = 2**48
 
@@ -95,7 +97,7 @@ class EventForm(EventBasicsForm):
         self.fields["set_codes"].widget.choices = [("", gettext("Choose a set"))] + sets
         for name in ("set_round_2", "set_round_3"):
             self.fields[name].widget.choices = [("", gettext("Same as round 1"))] + sets
-        kinds = [(name, str(label)) for name, label in packs.KIND_LABELS.items() if name != "default"]
+        kinds = [(name, str(label)) for name, label in KIND_LABELS.items() if name != "default"]
         self.fields["booster_kind"].widget.choices = [("", gettext("The set's default (its newest booster)"))] + kinds
         for name in ("booster_kind_round_2", "booster_kind_round_3"):
             self.fields[name].widget.choices = [("", gettext("Same as round 1"))] + kinds

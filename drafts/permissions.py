@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from drafts import roles
-from drafts.models import Event, EventStaff, Seat, StaffRole
+from drafts.models import Seat
+from events.models import Event, EventStaff, StaffRole
 
 JUDGING_ROLES = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE, StaffRole.JUDGE)
 

@@ -21,21 +21,9 @@ from django.utils.translation import gettext
 from drafts import cardinfo
 from drafts.boosters import slot_label
 from drafts.core.timing import pass_direction
-from drafts.models import (
-    DraftCard,
-    Event,
-    EventLogEntry,
-    EventStaff,
-    Pack,
-    Pick,
-    PickKind,
-    Pod,
-    PodState,
-    Seat,
-    StaffInvitation,
-    StaffRole,
-)
+from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodState, Seat
 from drafts.queue import iso, queue_payload, queue_rows
+from events.models import Event, EventLogEntry, EventStaff, StaffInvitation, StaffRole
 
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from drafts import services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, DraftFormat, Pack, Pick, Pod, PodState, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
+from events.models import DraftFormat
 
 
 @dataclass

@@ -22,7 +22,8 @@ from decks import selectors as deck_selectors
 from decks.models import Deck
 from drafts import permissions as draft_permissions
 from drafts import selectors as draft_selectors
-from drafts.models import Registration, Seat
+from drafts.models import Seat
+from events.models import Registration
 from judgecalls.models import JudgeCall
 from matches import selectors as match_selectors
 from penalties.models import Penalty, PenaltyStatus

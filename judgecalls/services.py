@@ -16,9 +16,10 @@ from django.utils.translation import gettext_lazy
 from drafts import extensions
 from drafts import permissions as draft_permissions
 from drafts.access import Permission, authorize
-from drafts.models import Event, Seat
+from drafts.models import Seat
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.models import Event
 from judgecalls import error_codes, live, selectors
 from judgecalls import proposals as site_proposals
 from judgecalls.models import MAX_REASON, CallStatus, JudgeCall, Outcome

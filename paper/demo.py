@@ -22,7 +22,7 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     from drafts import services as draft_services
     from drafts.access import SYSTEM
     from drafts.demo import retire_demo_event
-    from drafts.models import EventStaff, StaffRole
+    from events.models import EventStaff, StaffRole
     from paper import services
 
     retire_demo_event(DEMO_PAPER_EVENT_NAME)

@@ -23,8 +23,9 @@ from django.utils.translation import gettext_lazy
 from cards import selectors as card_selectors
 from drafts import permissions
 from drafts.access import SYSTEM, Permission, access_own_seat, authorize
-from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from drafts.models import Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.models import DraftFormat, Event
 from paper import error_codes, live, schedule, selectors
 from paper.models import CallAction, CalledPod, CallJump, CallPause, Flight, JumpKind, PostedDfc
 

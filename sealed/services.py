@@ -35,11 +35,11 @@ from decks import adapter
 from decks import services as deck_services
 from decks.models import Deck, SealedPool
 from drafts.access import Permission, access_event, authorize, recorded_user, require_event_creator
-from drafts.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
 from drafts.services import packs
 from drafts.services.packs import SetPacks
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
 from judgecalls import services as judgecall_services
 from matches import selectors as match_selectors
 from sealed import core, error_codes, selectors

@@ -18,7 +18,19 @@ import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matches", "paper", "penalties", "rulesdesk")
+APPS = (
+    "accounts",
+    "cards",
+    "decks",
+    "drafts",
+    "draftsite",
+    "events",
+    "judgecalls",
+    "matches",
+    "paper",
+    "penalties",
+    "rulesdesk",
+)
 ACCESS_MODULE = "drafts/access.py"
 PAGE_ERRORS_MODULE = "draftsite/pages.py"
 HELPER_NAME = re.compile(r"^_?require_|^_?check_\w*permission")

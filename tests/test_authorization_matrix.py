@@ -43,8 +43,9 @@ from accounts.models import JoinLink
 from decks import services as deck_services
 from drafts import aio, roles, services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, Pod, Seat
 from draftsite.routing import websocket_urlpatterns
+from events.models import Event, EventStaff, Registration, StaffRole
 from matches import services as match_services
 from matches.models import Match
 from penalties import services as penalty_services
@@ -504,7 +505,7 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             for kind_ in ("pairings", "results", "standings")
         ]
     if kind in ("event+staff", "event+invitation"):
-        from drafts.models import StaffInvitation
+        from events.models import StaffInvitation
 
         out = []
         for label, event in (("own event", w.event), ("other event", w.other_event)):
@@ -522,7 +523,7 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 out.append(Target(f"{label} invitation", {param: event.pk, "invitation_id": invitation.pk}, event.pk))
         return out
     if kind == "invitation":
-        from drafts.models import StaffInvitation
+        from events.models import StaffInvitation
 
         invitation = StaffInvitation.objects.filter(event=w.event).first() or StaffInvitation.objects.create(
             event=w.event,

@@ -21,7 +21,7 @@ from decks import services as deck_services
 from decks.models import Deck, DeckCheck, DeckCorrection
 from drafts import services as draft_services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Seat
 from drafts.simulation import check_conservation
 from draftsite.backup import (
     FORMAT_VERSION,
@@ -33,6 +33,7 @@ from draftsite.backup import (
     export_event,
     import_event,
 )
+from events.models import Event, EventStaff, Registration, StaffRole
 from penalties import services as penalty_services
 from penalties.models import Appeal, DismissedSource, Penalty, PenaltyAudit
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)

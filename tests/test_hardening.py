@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from drafts import roles
-from drafts.models import Event, EventStaff
+from events.models import Event, EventStaff
 
 
 @pytest.fixture(autouse=True)

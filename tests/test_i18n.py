@@ -600,7 +600,7 @@ def _demo_pages():
     from drafts import services as draft_services
     from drafts.access import SYSTEM
     from drafts.demo import create_demo_accounts, create_demo_event
-    from drafts.models import EventStaff, StaffRole
+    from events.models import EventStaff, StaffRole
     from matches import services as match_services
     from matches.demo import set_up_demo_matches
     from penalties import services as penalty_services
@@ -641,7 +641,7 @@ def _demo_pages():
     )
     # A full event with a waitlist: player2 waits in line (the event and join pages say where).
     from accounts import services as account_services
-    from drafts.models import Registration
+    from events.models import Registration
 
     full = draft_services.create_event(
         name="Full night", date=event.date, created_by=organiser, draft_format="cube", cube_list=["Island"]

@@ -11,9 +11,9 @@ from accounts import error_codes
 from accounts.models import CheckIn, EventCheckIn
 from drafts import live
 from drafts.access import Permission, access_event, authorize
-from drafts.models import Registration
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, NotFoundError
+from events.models import Registration
 
 
 @transaction.atomic

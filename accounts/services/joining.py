@@ -22,10 +22,11 @@ from accounts import error_codes, selectors
 from accounts.models import JoinLink, WaitlistEntry
 from accounts.services.mail import send_user_mail
 from drafts.access import Permission, access_event, authorize
-from drafts.models import DraftFormat, Event, Registration, Seat
+from drafts.models import Seat
 from drafts.services.events import create_account_registration, register_player
 from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, NotFoundError
+from events.models import DraftFormat, Event, Registration
 
 REGISTERED = "registered"
 WAITLISTED = "waitlisted"

@@ -11,10 +11,11 @@ from rest_framework import serializers
 from cards import selectors as card_selectors
 from drafts import error_codes, selectors
 from drafts.core.timing import ROUNDS
-from drafts.models import (
+from drafts.models import MAX_PILE_POSITION, PILE_COVERS
+from draftsite.api import validated_body
+from draftsite.bounds import ID_MAX, INTEGER_MAX
+from events.models import (
     DRAFTED_FORMATS,
-    MAX_PILE_POSITION,
-    PILE_COVERS,
     DraftFormat,
     EnforcementLevel,
     Event,
@@ -23,8 +24,6 @@ from drafts.models import (
     StaffInvitation,
     StaffRole,
 )
-from draftsite.api import validated_body
-from draftsite.bounds import ID_MAX, INTEGER_MAX
 
 
 class EventInput(serializers.Serializer):

@@ -16,20 +16,11 @@ from cards.models import CardSet
 from drafts import error_codes, extensions, live
 from drafts.access import SYSTEM, Permission, access_event, authorize
 from drafts.core.timing import ROUNDS
-from drafts.models import (
-    DraftFormat,
-    EnforcementLevel,
-    Event,
-    EventStaff,
-    Pod,
-    PodState,
-    Registration,
-    Seat,
-    StaffRole,
-)
+from drafts.models import Pod, PodState, Seat
 from drafts.services import packs
 from draftsite.errors import ConflictError, DomainError, NotFoundError
 from draftsite.names import has_visible_character
+from events.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
 
 MAX_POD_SIZE = 8
 MAX_NAME = 100  # Registration.name: a longer name is refused, never cut

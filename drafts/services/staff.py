@@ -20,8 +20,9 @@ from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, live, selectors
 from drafts.access import Permission, access_event, authorize, recorded_user
-from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
+from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.models import EnforcementLevel, Event, EventLogEntry, EventStaff, StaffInvitation, StaffRole
 
 INVITATION_DAYS = 7
 

@@ -180,6 +180,6 @@ def log_action(value) -> str:
 @register.filter
 def staff_role(value) -> str:
     """A staff role code ("head_judge") as the reader says it ("Juiz principal")."""
-    from drafts.models import StaffRole
+    from events.models import StaffRole
 
     return StaffRole(value).label if value in StaffRole.values else (value or "—")

@@ -11,8 +11,9 @@ from django.utils.translation import get_language, gettext, gettext_lazy
 from cards.models import Layout
 from drafts import access, permissions
 from drafts.access import Permission
-from drafts.models import Event, Pod, PodState, Seat, effective_state
+from drafts.models import Pod, PodState, Seat, effective_state
 from draftsite.pages import on_page
+from events.models import Event
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 

@@ -19,11 +19,11 @@ from django.views.decorators.http import require_POST
 from drafts import permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
-from drafts.models import EnforcementLevel, StaffRole
 from drafts.services.staff import EDITABLE_FIELDS
 from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, run, show_on_form
+from events.models import EnforcementLevel, StaffRole
 
 
 def _organiser_event(request, event_id: int):

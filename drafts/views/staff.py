@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 from drafts import access, dashboards, extensions, live, permissions, selectors, services
 from drafts.access import Permission
 from drafts.forms import PodControlForm
-from drafts.models import ACTIVE_STATES, Registration
+from drafts.models import ACTIVE_STATES
 from drafts.views.common import (
     cards_url,
     confirm_page,
@@ -39,6 +39,7 @@ from drafts.views.common import (
 )
 from draftsite.errors import DomainError
 from draftsite.pages import run
+from events.models import Registration
 
 
 def _no_store(response):

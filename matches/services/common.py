@@ -7,8 +7,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts.models import Event
 from draftsite.errors import DomainError, NotFoundError
+from events.models import Event
 from matches import error_codes, live
 from matches.models import EventMatchSettings, Match, MatchLogEntry, Round
 

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from drafts.access import Permission, authorize
-from drafts.models import Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.models import Registration
 from matches import error_codes, selectors
 from matches.models import (
     Drop,

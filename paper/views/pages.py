@@ -23,11 +23,11 @@ from django.views.decorators.http import require_POST
 
 from drafts import permissions
 from drafts.access import Permission, access_event, access_own_seat, authorize, authorize_pod
-from drafts.models import DraftFormat, Event
 from drafts.templatetags.draft_tags import clock
 from drafts.views.common import confirm_page, confirmed
 from draftsite.forms import back_to, posted
 from draftsite.pages import on_page, run
+from events.models import DraftFormat, Event
 from paper import selectors, services
 from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 

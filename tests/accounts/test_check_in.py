@@ -12,8 +12,9 @@ from accounts import error_codes, services
 from accounts.models import CheckIn
 from drafts import services as draft_services
 from drafts.access import SYSTEM
-from drafts.models import EventStaff, Registration, Seat, StaffRole
+from drafts.models import Seat
 from draftsite.errors import DomainError, ForbiddenError
+from events.models import EventStaff, Registration, StaffRole
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 
 from drafts import error_codes, presence, roles, services
 from drafts.access import SYSTEM
-from drafts.models import EventStaff, PodLogEntry, Seat, StaffRole
+from drafts.models import PodLogEntry, Seat
 from draftsite.errors import DomainError
+from events.models import EventStaff, StaffRole
 from tests.drafts.conftest import T0, make_pod
 from tests.drafts.conftest import cube_names as cube_names  # the fixture
 from tests.factories import EventFactory, UserFactory

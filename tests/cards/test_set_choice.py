@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from cards import selectors
 from drafts import roles
-from drafts.models import Event
 from draftsite.errors import DomainError
+from events.models import Event
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,9 @@ from django.core.management import call_command
 from cards.models import Card, ChecklistCard
 from drafts import services as draft_services
 from drafts.access import SYSTEM
-from drafts.models import Registration, Seat, StaffRole
+from drafts.models import Seat
 from drafts.simulation import simulate_draft
+from events.models import Registration, StaffRole
 from tests.factories import EventStaffFactory, UserFactory
 
 FIXTURES = Path(__file__).parent / "fixtures"

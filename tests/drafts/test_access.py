@@ -8,8 +8,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from drafts import access, error_codes, services
 from drafts.access import SYSTEM, Permission
-from drafts.models import DraftCard, DraftFormat, Pack, Pick, PodAction, PodLogEntry, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, PodAction, PodLogEntry, Seat
 from draftsite.errors import ForbiddenError, NotFoundError
+from events.models import DraftFormat, StaffRole
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import EventFactory, EventStaffFactory, UserFactory
 

@@ -12,10 +12,11 @@ from rest_framework.test import APIClient
 
 from drafts import error_codes, services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, Pack, Seat
+from drafts.models import DraftCard, Pack, Seat
 from drafts.services.packs import open_packs
 from draftsite.backup import export_event, import_event
 from draftsite.errors import DomainError
+from events.models import Event
 
 pytestmark = pytest.mark.django_db
 

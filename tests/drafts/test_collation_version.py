@@ -18,10 +18,10 @@ from django.urls import reverse
 from decks.models import SealedPool
 from drafts import roles, services
 from drafts.access import SYSTEM
-from drafts.core.collation import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
-from drafts.models import DraftFormat, Event
 from drafts.services.packs import SetPacks, open_packs
 from draftsite.backup import BackupError, export_event, import_event
+from events.boosters import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
+from events.models import DraftFormat, Event
 from sealed import services as sealed_services
 from sealed.models import SealedPack
 from tests.factories import UserFactory

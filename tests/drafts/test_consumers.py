@@ -18,9 +18,10 @@ from django.utils import timezone
 
 from drafts import presence, protocol, services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, EventStaff, Pack, Registration, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Seat
 from draftsite.asgi import application
 from draftsite.routing import websocket_urlpatterns
+from events.models import EventStaff, Registration, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 

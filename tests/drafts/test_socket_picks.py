@@ -26,12 +26,13 @@ from django.utils import timezone
 from drafts import aio, presence, services
 from drafts.access import SYSTEM
 from drafts.locking import lock_pod
-from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, Seat
 from drafts.services import settle_pod_for_reading
 from drafts.simulation import check_conservation
 from drafts.tasks import sweep_due_pods
 from draftsite.errors import DomainError
 from draftsite.routing import websocket_urlpatterns
+from events.models import EventStaff, StaffRole
 from tests.drafts import conftest
 from tests.factories import TokenFactory, UserFactory
 

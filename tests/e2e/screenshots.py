@@ -99,7 +99,8 @@ def build(database_url: str, only: str = "") -> dict:
     from cards.importers import import_file
     from drafts import presence, roles, services
     from drafts.access import SYSTEM
-    from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+    from drafts.models import DraftCard, Pack, Seat
+    from events.models import EventStaff, StaffRole
 
     call_command("migrate", verbosity=0)
     User = get_user_model()

@@ -22,7 +22,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from drafts.access import SYSTEM
-from drafts.models import Event, Pod, PodState, Seat
+from drafts.models import Pod, PodState, Seat
+from events.models import Event
 from tests.e2e.conftest import make_pod
 
 # serialized_rollback: the server commits for real; data the migrations seed must come back after.

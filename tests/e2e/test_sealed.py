@@ -15,8 +15,8 @@ from selenium.webdriver.support.ui import Select
 
 from decks.models import Deck
 from drafts.access import SYSTEM
-from drafts.models import Event
 from drafts.services import register_player
+from events.models import Event
 from judgecalls.models import JudgeCall
 from matches import services as match_services
 from matches.models import Round

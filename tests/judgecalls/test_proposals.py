@@ -12,8 +12,9 @@ from django.urls import reverse
 from decks import services as deck_services
 from drafts import services as draft_services
 from drafts.access import SYSTEM
-from drafts.models import Pick, PickKind, StaffRole
+from drafts.models import Pick, PickKind
 from draftsite.errors import ConflictError, ForbiddenError
+from events.models import StaffRole
 from judgecalls import error_codes, services
 from judgecalls.proposals import proposals
 from penalties import services as penalty_services

@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 
 from drafts import roles, services
 from drafts.access import SYSTEM
-from drafts.models import StaffRole
+from events.models import StaffRole
 from tests.factories import EventStaffFactory, UserFactory
 
 T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)

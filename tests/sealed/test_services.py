@@ -10,8 +10,8 @@ import pytest
 from decks import services as deck_services
 from decks.models import Deck, SealedPool
 from drafts.access import SYSTEM
-from drafts.models import DraftFormat, EventLogEntry
 from draftsite.errors import DomainError
+from events.models import DraftFormat, EventLogEntry
 from judgecalls.models import JudgeCall
 from sealed import core, error_codes, selectors, services
 from sealed.models import PaperPool, PoolStatus, PoolSwap, SealedPack

@@ -24,8 +24,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from drafts import services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Registration, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Seat
 from draftsite.errors import DomainError
+from events.models import Registration
 from tests.drafts import engine_model
 from tests.drafts.services.test_fastpath import catalogue
 from tests.factories import UserFactory

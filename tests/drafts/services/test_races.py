@@ -128,7 +128,7 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
 
 
 def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organiser, cube_names, django_user_model):
-    from drafts.models import EventStaff, StaffRole
+    from events.models import EventStaff, StaffRole
 
     event = services.create_event(
         name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
@@ -151,7 +151,7 @@ def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organise
 def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(
     organiser, cube_names, django_user_model
 ):
-    from drafts.models import EventStaff
+    from events.models import EventStaff
 
     event = services.create_event(
         name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names

@@ -12,8 +12,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
-from drafts.models import EventLogEntry, EventStaff, StaffInvitation
 from draftsite.errors import DomainError
+from events.models import EventLogEntry, EventStaff, StaffInvitation
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

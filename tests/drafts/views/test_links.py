@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from drafts import services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
+from drafts.models import DraftCard, Pack, PodState, Seat
+from events.models import StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from drafts import presence, services
 from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, PodState, Seat
+from events.models import Event, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 from tests.places import held, piled

@@ -14,8 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import services
-from drafts.models import PodState, StaffRole
+from drafts.models import PodState
 from drafts.templatetags.draft_tags import LOG_ACTIONS
+from events.models import StaffRole
 from tests.drafts import conftest
 from tests.factories import UserFactory
 

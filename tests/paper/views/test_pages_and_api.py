@@ -279,7 +279,7 @@ def test_a_player_finds_their_pods_call_from_the_event_page(paper):
 
 
 def test_an_organiser_creates_a_paper_draft_from_the_event_form(organiser):
-    from drafts.models import Event
+    from events.models import Event
 
     response = client_for(organiser).post(
         reverse("drafts:event-create"),
