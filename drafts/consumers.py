@@ -39,6 +39,8 @@ from drafts.services import fastpath
 from draftsite.errors import DomainError
 from draftsite.frames import GuardedJsonConsumer
 from draftsite.middleware import SERVICE_UNAVAILABLE
+from events import live as event_live
+from events import permissions as event_permissions
 from events.models import Event
 
 logger = logging.getLogger(__name__)
@@ -144,7 +146,7 @@ class _PodSocket(GuardedJsonConsumer):
         """Checked at every heartbeat: staff removed from the event (or demoted to a role that
         does not see every card) stop following at once, since seat pages carry packs."""
         if self.role == "staff":
-            return permissions.sees_everything(self.user, self.event_id)
+            return event_permissions.sees_everything(self.user, self.event_id)
         return True
 
     @property
@@ -611,7 +613,7 @@ class SeatSocket(_PodSocket):
             self.role, self.viewer = "player", state.Viewer(seat_ids=(seat.pk,))
             self.registration_id, self.automatic = seat.registration_id, seat.is_automatic
             return [seat.pod_id], seat.pk
-        if permissions.sees_everything(self.user, seat.pod.event_id):
+        if event_permissions.sees_everything(self.user, seat.pod.event_id):
             self.role, self.event_id = "staff", seat.pod.event_id
             self.viewer = state.Viewer(seat_ids=(seat.pk,), full=True)
             return [seat.pod_id], None
@@ -673,7 +675,7 @@ class PodSocket(_PodSocket):
         if pod is None:
             return None
         self.cards_url = cards_url(pod.event, self.scope)
-        if permissions.sees_everything(self.user, pod.event_id):
+        if event_permissions.sees_everything(self.user, pod.event_id):
             self.role, self.event_id = "staff", pod.event_id
             self.viewer = state.Viewer(full=True, every_seat=True)
             return [pod.pk], None
@@ -701,7 +703,7 @@ class EventSocket(_PodSocket):
 
     def authorise(self):
         event = Event.objects.filter(pk=self.scope["url_route"]["kwargs"]["event_id"]).first()
-        if event is None or not permissions.sees_everything(self.user, event.pk):
+        if event is None or not event_permissions.sees_everything(self.user, event.pk):
             return None
         self.role = "staff"
         self.event_id = event.pk
@@ -710,14 +712,14 @@ class EventSocket(_PodSocket):
     async def connect(self):
         await super().connect()
         if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_add(live.event_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_add(event_live.event_group(self.event_id), self.channel_name)
 
     async def disconnect(self, code):
         await super().disconnect(code)
         if self.watching_presence is not None:
             self.watching_presence.cancel()
         if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_discard(live.event_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_discard(event_live.event_group(self.event_id), self.channel_name)
 
     async def event_changed(self, event):
         """drafts.live.notify_event: pods seated or removed, settings changed."""

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from drafts import roles
+from events import roles
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,9 @@ def create_demo_event(now=None):
     from django.utils import timezone
 
     from drafts import services
-    from drafts.access import SYSTEM
     from drafts.models import DraftCard, Pack, Seat
+    from events import services as event_services
+    from events.access import SYSTEM
     from events.models import EventStaff, StaffRole
 
     retire_demo_event(DEMO_EVENT_NAME)
@@ -93,7 +94,7 @@ def create_demo_event(now=None):
     )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
     registrations = [
-        services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
         for n in range(1, 9)
     ]
     (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]], actor=SYSTEM)

@@ -28,6 +28,7 @@ api_patterns = [
     *card_urls.api_urlpatterns,
     *rulesdesk_urls.api_urlpatterns,
     *draft_urls.api_urlpatterns,
+    *account_urls.api_urlpatterns,
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
     *match_urls.api_urlpatterns,

@@ -400,7 +400,7 @@ def matches_of(registration: Registration):
 
 
 def viewer_is_staff(user, event_id: int) -> bool:
-    from drafts import permissions
+    from events import permissions
 
     return permissions.sees_everything(user, event_id)
 

@@ -18,7 +18,7 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from drafts import roles
+from events import roles
 from events.models import Event, EventStaff
 
 

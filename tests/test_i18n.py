@@ -598,8 +598,9 @@ def _demo_pages():
 
     from decks import services as deck_services
     from drafts import services as draft_services
-    from drafts.access import SYSTEM
     from drafts.demo import create_demo_accounts, create_demo_event
+    from events import services as event_services
+    from events.access import SYSTEM
     from events.models import EventStaff, StaffRole
     from matches import services as match_services
     from matches.demo import set_up_demo_matches
@@ -632,7 +633,7 @@ def _demo_pages():
     constructed.deck_format = "constructed"
     constructed.save()
     EventStaff.objects.create(event=constructed, user=judge, role=StaffRole.JUDGE)
-    draft_services.register_player(event_id=constructed.pk, user=player, actor=SYSTEM)
+    event_services.register_player(event_id=constructed.pk, user=player, actor=SYSTEM)
     deck_services.register_deck(
         event_id=constructed.pk,
         actor=player,

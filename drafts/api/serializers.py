@@ -9,11 +9,12 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from cards import selectors as card_selectors
-from drafts import error_codes, selectors
+from drafts import error_codes
 from drafts.core.timing import ROUNDS
 from drafts.models import MAX_PILE_POSITION, PILE_COVERS
 from draftsite.api import validated_body
 from draftsite.bounds import ID_MAX, INTEGER_MAX
+from events import selectors
 from events.models import (
     DRAFTED_FORMATS,
     DraftFormat,
@@ -133,12 +134,6 @@ class WaitlistedOutput(serializers.Serializer):
     """A self-registration past the event's capacity: on its waitlist (HTTP 202)."""
 
     status = serializers.CharField()  # "waitlisted"
-    waitlist_position = serializers.IntegerField(allow_null=True)
-
-
-class WaitlistPlaceOutput(serializers.Serializer):
-    """The caller's place on the event's waitlist (1 is next in line); null when not on it."""
-
     waitlist_position = serializers.IntegerField(allow_null=True)
 
 

@@ -10,8 +10,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts import access, error_codes, selectors, services
-from drafts.access import Permission
+from drafts import error_codes, selectors
 from drafts.api.serializers import (
     InvitationInput,
     InvitationOutput,
@@ -21,6 +20,9 @@ from drafts.api.serializers import (
     StaffRoleInput,
     validated,
 )
+from events import access, services
+from events import selectors as event_selectors
+from events.access import Permission
 
 
 def _organiser_event(request, pk: int):
@@ -36,7 +38,7 @@ class EventStaffView(APIView):
         event = access.access_event(
             pk, request.user, permission=Permission.STAFF, message=gettext("Only the event's staff see its staff.")
         )
-        return Response(StaffOutput(selectors.event_staff(event), many=True).data)
+        return Response(StaffOutput(event_selectors.event_staff(event), many=True).data)
 
     @extend_schema(request=StaffInput, responses={201: StaffAddedOutput}, operation_id="events_staff_add")
     def post(self, request, pk: int):
@@ -83,7 +85,7 @@ class StaffInvitationListView(APIView):
     def get(self, request, pk: int):
         """Invitation links of the event and their state (organisers: a link is a key)."""
         event = _organiser_event(request, pk)
-        rows = [row["invitation"] for row in selectors.invitations(event)]
+        rows = [row["invitation"] for row in event_selectors.invitations(event)]
         return Response(InvitationOutput(rows, many=True, context={"request": request}).data)
 
     @extend_schema(

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, extensions, presence
-from drafts.access import SYSTEM, Permission, access_event, access_seat
+from drafts.access import access_seat
 from drafts.locking import lock_pod
 from drafts.models import ACTIVE_STATES, PILE_COVERS, DraftCard, Pack, Pod, PodState, Seat
 from drafts.queue import queue_payload
@@ -34,6 +34,7 @@ from drafts.services import fastpath
 from drafts.services.changes import after_commit_version, control, grace_cutoff, locked, write
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import SYSTEM, Permission, access_event
 from events.models import DraftFormat
 
 # --- start -----------------------------------------------------------------------------

@@ -140,7 +140,7 @@ def rarity_text(value) -> str:
     return Rarity(value).label if value in Rarity.values else (value or "—")
 
 
-# The event log's action codes (drafts.services.staff.log_event and the apps that log to it)
+# The event log's action codes (events.services.staff.log_event and the apps that log to it)
 # as words; tests/drafts/views/test_log_words.py checks every code a service writes is here.
 LOG_ACTIONS = {
     "staff_added": gettext_lazy("Added to the staff"),

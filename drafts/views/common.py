@@ -9,10 +9,12 @@ from django.shortcuts import render
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from cards.models import Layout
-from drafts import access, permissions
-from drafts.access import Permission
+from drafts import access
 from drafts.models import Pod, PodState, Seat, effective_state
 from draftsite.pages import on_page
+from events import access as event_access
+from events import permissions
+from events.access import Permission
 from events.models import Event
 
 PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
@@ -24,7 +26,7 @@ PARTIAL_HEADER = "HTTP_X_LIVE_PANEL"
 
 
 def get_event(pk: int, user=None, permission: Permission | None = None) -> Event:
-    return on_page(access.access_event, pk, user, permission=permission)
+    return on_page(event_access.access_event, pk, user, permission=permission)
 
 
 def get_pod(pk: int, user=None, permission: Permission | None = None) -> Pod:

@@ -1,6 +1,6 @@
 """Organisers' pages for an event's staff (add by username, invitation links, roles, removal)
 and its settings; and the page where an invited judge accepts. Every write goes through
-drafts.services.staff, which checks the role again and logs the change."""
+events.services.staff, which checks the role again and logs the change."""
 
 from __future__ import annotations
 
@@ -16,14 +16,16 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from drafts import permissions, selectors, services
-from drafts.access import Permission
+from drafts import selectors
 from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
-from drafts.services.staff import EDITABLE_FIELDS
 from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, run, show_on_form
+from events import permissions, services
+from events import selectors as event_selectors
+from events.access import Permission
 from events.models import EnforcementLevel, StaffRole
+from events.services.staff import EDITABLE_FIELDS
 
 
 def _organiser_event(request, event_id: int):
@@ -36,7 +38,7 @@ def _back(event) -> str:
 
 def _staff_rows(event) -> list:
     """The staff, each judge who is also seated as a player marked with that seat."""
-    rows = selectors.event_staff(event)
+    rows = event_selectors.event_staff(event)
     seated = selectors.seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
     for row in rows:
         row.seated = seated.get(row.user_id) if row.role in selectors.JUDGING_ROLES else None
@@ -66,7 +68,7 @@ def _settings_log(event) -> list[dict]:
     """The settings page's earlier changes: each field by its form label, each value in words."""
     labels = EventSettingsForm.base_fields
     rows = []
-    for entry in selectors.event_log(event, 30):
+    for entry in event_selectors.event_log(event, 30):
         if entry.action != "event_updated":
             continue
         changes = [
@@ -92,8 +94,8 @@ def staff_page(request, event_id: int):
             "event": event,
             "staff": _staff_rows(event),
             "roles": StaffRole.choices,
-            "invitations": selectors.invitations(event),
-            "log": selectors.event_log(event, 30),
+            "invitations": event_selectors.invitations(event),
+            "log": event_selectors.event_log(event, 30),
             "staff_form": StaffForm(),
             "invitation_form": InvitationForm(),
         },
@@ -218,10 +220,10 @@ def staff_invitation_revoke(request, event_id: int, invitation_id: int):
 @login_required
 def invitation_page(request, token: str):
     """An invited judge or organiser opens the link, sees what it is for, and accepts."""
-    invitation = selectors.invitation_by_token(token)
+    invitation = event_selectors.invitation_by_token(token)
     if invitation is None:
         raise Http404(_("This invitation link is not valid."))
-    state = selectors.invitation_state(invitation, timezone.now())
+    state = event_selectors.invitation_state(invitation, timezone.now())
     status = 200
     seat = (
         selectors.seated_players(invitation.event, [request.user.pk]).get(request.user.pk)

@@ -20,7 +20,6 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from drafts import access, live, permissions, selectors, services
-from drafts.access import Permission
 from drafts.forms import MAX_PILE_POSITION, PickForm, PileCoverForm, PileMoveForm
 from drafts.models import PodState, effective_state
 from drafts.views.common import (
@@ -35,6 +34,7 @@ from drafts.views.common import (
     present_card,
 )
 from draftsite.pages import run
+from events.access import Permission
 
 PILE_COVER_LABELS = {
     "": gettext_lazy("nothing (DFCs show on top)"),

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from cards import selectors
-from drafts import roles
 from draftsite.errors import DomainError
+from events import roles
 from events.models import Event
 from tests.factories import UserFactory
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from drafts import services
+from events import services
 from events.models import EventStaff, StaffRole
 from judgecalls import services as call_services
 from tests.drafts.test_consumers import (  # noqa: F401  (fixtures)
