@@ -5,6 +5,8 @@ layers contract in ``.importlinter``):
 * the app that holds the players' side of an event (accounts: profiles, join links, the waitlist,
   check-in) registers it once: ``register_players(Players(...))``. An event's registrations,
   seating and pages read a player's name, who seating takes and how a player joins through it;
+* the app that seats an event's players (the draft engine's pods) registers where they sit:
+  ``register_seating(Seating(...))``; the staff pages and API warn of a judge seated as a player;
 * an app whose live pages must hear that a person's place on an event's staff changed (the draft
   engine's staff sockets) registers ``register_staff_listener(listener)``: ``listener(event_id,
   user_id, allowed)`` runs after the commit (``events.live.notify_staff_changed``);
@@ -16,7 +18,7 @@ layers contract in ``.importlinter``):
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +46,16 @@ class Players:
     join: Callable[[int, Any, dt.datetime], Joined]  # a player registers themself (capacity, waitlist)
 
 
+@dataclass(frozen=True)
+class Seating:
+    """Where an event's players sit, as the app that seats them (the draft engine) answers it."""
+
+    seated_players: Callable[[Event, Iterable[int]], dict[int, Any]]  # user id -> their first seat
+    seated_warning: Callable[[Any], str]  # what the staff pages say of a judge in that seat
+
+
 _players: list[Players] = []
+_seating: list[Seating] = []
 _staff_listeners: list[Callable[[int, int, bool], object]] = []
 _settings_listeners: list[Callable[[Event], object]] = []
 
@@ -59,6 +70,16 @@ def players() -> Players:
             "No app registered the players' side of events (events.extensions.register_players)."
         )
     return _players[0]
+
+
+def register_seating(seating_: Seating) -> None:
+    _seating[:] = [seating_]  # one app seats an event's players; a repeated ready() replaces it
+
+
+def seating() -> Seating:
+    if not _seating:
+        raise ImproperlyConfigured("No app registered where events' players sit (events.extensions.register_seating).")
+    return _seating[0]
 
 
 def register_staff_listener(listener: Callable[[int, int, bool], object]) -> None:

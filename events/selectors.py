@@ -27,6 +27,9 @@ def upcoming_events(*, exclude: list[int], limit: int = 20) -> list[Event]:
     )
 
 
+# The roles a player of the event should not hold too (the staff pages warn).
+JUDGING_ROLES = (StaffRole.HEAD_JUDGE, StaffRole.JUDGE)
+
 ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
 
 

@@ -112,7 +112,9 @@ def page_error_handlers() -> set[str]:
 def test_permission_helpers_live_in_the_access_module():
     found = permission_helpers()
     new = sorted(found - OBJECT_RULES)
-    assert not new, f"check permissions with events.access or drafts.access (authorize, access_*), not a new helper: {new}"
+    assert not new, (
+        f"check permissions with events.access or drafts.access (authorize, access_*), not a new helper: {new}"
+    )
     gone = sorted(OBJECT_RULES - found)
     assert not gone, f"no longer a helper outside the access modules: take it off OBJECT_RULES: {gone}"
 

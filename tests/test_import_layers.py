@@ -13,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
 def _contract() -> configparser.SectionProxy:
     config = configparser.ConfigParser()
     config.read(ROOT / ".importlinter")

@@ -22,7 +22,6 @@ from rest_framework.views import APIView
 
 from drafts import access, error_codes, selectors, services
 from drafts.api import serializers as s
-from drafts.api.serializers import validated
 from drafts.services import packs
 from draftsite.errors import DomainError
 from events import access as event_access
@@ -30,6 +29,7 @@ from events import extensions as event_extensions
 from events import selectors as event_selectors
 from events import services as event_services
 from events.access import Permission
+from events.api.serializers import validated
 
 # What a self-registration past the event's capacity answers (accounts' joining: the waitlist).
 WAITLISTED = "waitlisted"

@@ -15,7 +15,6 @@ from drafts import error_codes, selectors, services
 from drafts.forms import EventForm, RegistrationForm, SeatingForm
 from drafts.models import PodState
 from drafts.services import packs
-from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
 from draftsite.errors import DomainError
 from draftsite.pages import on_page, run, show_on_form
 from events import access, permissions
@@ -23,6 +22,7 @@ from events import extensions as event_extensions
 from events import selectors as event_selectors
 from events import services as event_services
 from events.access import Permission
+from events.views.common import confirm_page, confirmed, event_role_label, get_event
 
 
 def my_event_rows(user) -> list[dict]:

@@ -25,22 +25,13 @@ from django.views.decorators.http import require_POST
 from drafts import access, dashboards, extensions, live, permissions, selectors, services
 from drafts.forms import PodControlForm
 from drafts.models import ACTIVE_STATES
-from drafts.views.common import (
-    cards_url,
-    confirm_page,
-    confirmed,
-    drafting_round,
-    event_role_label,
-    get_event,
-    get_pod,
-    posted,
-    present_board,
-)
+from drafts.views.common import cards_url, drafting_round, get_pod, present_board
 from draftsite.errors import DomainError
 from draftsite.pages import run
 from events import permissions as event_permissions
 from events.access import Permission
 from events.models import Registration
+from events.views.common import confirm_page, confirmed, event_role_label, get_event, posted
 
 
 def _no_store(response):

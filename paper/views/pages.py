@@ -24,12 +24,12 @@ from django.views.decorators.http import require_POST
 from drafts import permissions
 from drafts.access import access_own_seat, authorize_pod
 from drafts.templatetags.draft_tags import clock
-from drafts.views.common import confirm_page, confirmed
 from draftsite.forms import back_to, posted
 from draftsite.pages import on_page, run
 from events import permissions as event_permissions
 from events.access import Permission, access_event, authorize
 from events.models import DraftFormat, Event
+from events.views.common import confirm_page, confirmed
 from paper import selectors, services
 from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 

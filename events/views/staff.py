@@ -16,16 +16,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from drafts import selectors
-from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
-from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, run, show_on_form
-from events import permissions, services
-from events import selectors as event_selectors
+from events import extensions, permissions, selectors, services
 from events.access import Permission
+from events.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
 from events.models import EnforcementLevel, StaffRole
 from events.services.staff import EDITABLE_FIELDS
+from events.views.common import confirm_page, confirmed, get_event, posted
 
 
 def _organiser_event(request, event_id: int):
@@ -38,8 +36,8 @@ def _back(event) -> str:
 
 def _staff_rows(event) -> list:
     """The staff, each judge who is also seated as a player marked with that seat."""
-    rows = event_selectors.event_staff(event)
-    seated = selectors.seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
+    rows = selectors.event_staff(event)
+    seated = extensions.seating().seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
     for row in rows:
         row.seated = seated.get(row.user_id) if row.role in selectors.JUDGING_ROLES else None
     return rows
@@ -68,7 +66,7 @@ def _settings_log(event) -> list[dict]:
     """The settings page's earlier changes: each field by its form label, each value in words."""
     labels = EventSettingsForm.base_fields
     rows = []
-    for entry in event_selectors.event_log(event, 30):
+    for entry in selectors.event_log(event, 30):
         if entry.action != "event_updated":
             continue
         changes = [
@@ -88,14 +86,14 @@ def staff_page(request, event_id: int):
     event = _organiser_event(request, event_id)
     return render(
         request,
-        "drafts/event_staff.html",
+        "events/event_staff.html",
         {
             "title": _("Staff · %(event)s") % {"event": event.name},
             "event": event,
             "staff": _staff_rows(event),
             "roles": StaffRole.choices,
-            "invitations": event_selectors.invitations(event),
-            "log": event_selectors.event_log(event, 30),
+            "invitations": selectors.invitations(event),
+            "log": selectors.event_log(event, 30),
             "staff_form": StaffForm(),
             "invitation_form": InvitationForm(),
         },
@@ -128,9 +126,9 @@ def staff_add(request, event_id: int):
             _("%(name)s is now %(role)s of this event.")
             % {"name": staff.user.get_username(), "role": staff.get_role_display().lower()},
         )
-        seat = selectors.seated_players(event, [staff.user_id]).get(staff.user_id)
+        seat = extensions.seating().seated_players(event, [staff.user_id]).get(staff.user_id)
         if seat is not None and staff.role in selectors.JUDGING_ROLES:
-            messages.warning(request, selectors.seated_warning(seat))
+            messages.warning(request, extensions.seating().seated_warning(seat))
     return response
 
 
@@ -220,13 +218,13 @@ def staff_invitation_revoke(request, event_id: int, invitation_id: int):
 @login_required
 def invitation_page(request, token: str):
     """An invited judge or organiser opens the link, sees what it is for, and accepts."""
-    invitation = event_selectors.invitation_by_token(token)
+    invitation = selectors.invitation_by_token(token)
     if invitation is None:
         raise Http404(_("This invitation link is not valid."))
-    state = event_selectors.invitation_state(invitation, timezone.now())
+    state = selectors.invitation_state(invitation, timezone.now())
     status = 200
     seat = (
-        selectors.seated_players(invitation.event, [request.user.pk]).get(request.user.pk)
+        extensions.seating().seated_players(invitation.event, [request.user.pk]).get(request.user.pk)
         if invitation.role in selectors.JUDGING_ROLES
         else None
     )
@@ -241,17 +239,17 @@ def invitation_page(request, token: str):
                 % {"role": invitation.get_role_display().lower(), "event": invitation.event.name},
             )
             if seat is not None:
-                messages.warning(request, selectors.seated_warning(seat))
+                messages.warning(request, extensions.seating().seated_warning(seat))
             return redirect("drafts:event-detail", invitation.event_id)
     return render(
         request,
-        "drafts/staff_invitation.html",
+        "events/staff_invitation.html",
         {
             "title": _("Invitation"),
             "invitation": invitation,
             "state": state,
             "already": invitation.role in permissions.event_roles(request.user, invitation.event),
-            "seated_warning": selectors.seated_warning(seat) if seat is not None else "",
+            "seated_warning": extensions.seating().seated_warning(seat) if seat is not None else "",
         },
         status=status,
     )
@@ -279,7 +277,7 @@ def settings_page(request, event_id: int):
         form = EventSettingsForm(initial={field: getattr(event, field) for field in EDITABLE_FIELDS})
     return render(
         request,
-        "drafts/event_settings.html",
+        "events/event_settings.html",
         {
             "title": _("Settings · %(event)s") % {"event": event.name},
             "event": event,

@@ -10,8 +10,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts import error_codes, selectors
-from drafts.api.serializers import (
+from events import access, error_codes, extensions, selectors, services
+from events.access import Permission
+from events.api.serializers import (
     InvitationInput,
     InvitationOutput,
     StaffAddedOutput,
@@ -20,9 +21,6 @@ from drafts.api.serializers import (
     StaffRoleInput,
     validated,
 )
-from events import access, services
-from events import selectors as event_selectors
-from events.access import Permission
 
 
 def _organiser_event(request, pk: int):
@@ -38,7 +36,7 @@ class EventStaffView(APIView):
         event = access.access_event(
             pk, request.user, permission=Permission.STAFF, message=gettext("Only the event's staff see its staff.")
         )
-        return Response(StaffOutput(event_selectors.event_staff(event), many=True).data)
+        return Response(StaffOutput(selectors.event_staff(event), many=True).data)
 
     @extend_schema(request=StaffInput, responses={201: StaffAddedOutput}, operation_id="events_staff_add")
     def post(self, request, pk: int):
@@ -49,10 +47,10 @@ class EventStaffView(APIView):
             event_id=event.pk, username=data["username"], role=data["role"], actor=request.user
         )
         body = dict(StaffOutput(staff).data)
-        seat = selectors.seated_players(event, [staff.user_id]).get(staff.user_id)
+        seat = extensions.seating().seated_players(event, [staff.user_id]).get(staff.user_id)
         # Added all the same (the organiser decides); the client is told, as the page does.
         body["warnings"] = (
-            [{"code": error_codes.STAFF_IS_PLAYER, "message": selectors.seated_warning(seat)}]
+            [{"code": error_codes.STAFF_IS_PLAYER, "message": extensions.seating().seated_warning(seat)}]
             if seat is not None and staff.role in selectors.JUDGING_ROLES
             else []
         )
@@ -85,7 +83,7 @@ class StaffInvitationListView(APIView):
     def get(self, request, pk: int):
         """Invitation links of the event and their state (organisers: a link is a key)."""
         event = _organiser_event(request, pk)
-        rows = [row["invitation"] for row in event_selectors.invitations(event)]
+        rows = [row["invitation"] for row in selectors.invitations(event)]
         return Response(InvitationOutput(rows, many=True, context={"request": request}).data)
 
     @extend_schema(
