@@ -132,7 +132,7 @@ class _PodSocket(GuardedJsonConsumer):
         return self.dialect == protocol.PROTOCOL_STATE
 
     def topics(self) -> list[str]:
-        # Staff also hear their removal from the event's staff (drafts.live.notify_staff_changed).
+        # Staff also hear their removal from the event's staff (events.live.notify_staff_changed).
         staff = [live.staff_topic(self.event_id)] if self.role == "staff" and self.event_id is not None else []
         if self.stateful:
             return [live.state_topic(pod_id) for pod_id in self.pod_ids] + staff
@@ -722,7 +722,7 @@ class EventSocket(_PodSocket):
             await self.channel_layer.group_discard(event_live.event_group(self.event_id), self.channel_name)
 
     async def event_changed(self, event):
-        """drafts.live.notify_event: pods seated or removed, settings changed."""
+        """events.live.notify_event: pods seated or removed, settings changed."""
         current = await database_sync_to_async(
             lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True))
         )()

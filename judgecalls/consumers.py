@@ -66,7 +66,7 @@ class JudgeQueueSocket(_Heartbeats):
             await self.send_json(protocol.call(self.event_id, int(message["call"])))
 
     async def staff_changed(self, message):
-        """drafts.live.notify_staff_changed: a judge removed from the event's staff stops
+        """events.live.notify_staff_changed: a judge removed from the event's staff stops
         hearing the queue at the change, not at their next heartbeat."""
         user = self.scope.get("user")
         if message.get("user") == getattr(user, "pk", None) and not message.get("allowed"):

@@ -10,6 +10,7 @@ from drafts import access, error_codes, services
 from drafts.models import DraftCard, Pack, Pick, PodAction, PodLogEntry, Seat
 from draftsite.errors import ForbiddenError, NotFoundError
 from events import access as event_access
+from events import error_codes as event_error_codes
 from events import services as event_services
 from events.access import SYSTEM, Permission
 from events.models import DraftFormat, StaffRole
@@ -55,17 +56,17 @@ def test_event_permissions(organiser, players, cube_names):
     ):
         with pytest.raises(ForbiddenError) as error:
             event_access.access_event(event.pk, user, permission=permission)
-        assert error.value.code == error_codes.NOT_EVENT_STAFF
+        assert error.value.code == event_error_codes.NOT_EVENT_STAFF
     assert (
         event_access.access_event(event.pk, event_access.SYSTEM, permission=Permission.ORGANISER) == event
     )  # the system
     with pytest.raises(ForbiddenError) as error:  # None is nobody, not the system (issue 31)
         event_access.access_event(event.pk, None, permission=Permission.ORGANISER)
-    assert error.value.code == error_codes.NOT_EVENT_STAFF
+    assert error.value.code == event_error_codes.NOT_EVENT_STAFF
     assert event_access.access_event(event.pk) == event  # without a permission: a look-up
     with pytest.raises(ForbiddenError) as error:  # another app keeps its wording, not its own code
         event_access.access_event(event.pk, judge, permission=Permission.ORGANISER, message="No.")
-    assert (error.value.code, error.value.message) == (error_codes.NOT_EVENT_STAFF, "No.")
+    assert (error.value.code, error.value.message) == (event_error_codes.NOT_EVENT_STAFF, "No.")
     with pytest.raises(ForbiddenError):  # authorize: None is nobody, not the system
         event_access.authorize(None, event, Permission.ORGANISER)
     event_access.authorize(event_access.SYSTEM, event, Permission.ORGANISER)
@@ -84,13 +85,13 @@ def test_seat_and_pod_permissions(organiser, players, cube_names):
     assert access.access_pod(pod.pk, players[1], permission=Permission.POD_MEMBER) == pod
     with pytest.raises(ForbiddenError) as error:
         access.access_pod(pod.pk, UserFactory(), permission=Permission.POD_MEMBER)
-    assert error.value.code == error_codes.NOT_IN_POD
+    assert error.value.code == event_error_codes.NOT_IN_POD
     # None is refused like an anonymous user, with the permission's code; SYSTEM is trusted; no
     # permission is a look-up.
     for permission, code in (
         (Permission.SEAT_OWNER, error_codes.NOT_YOUR_SEAT),
         (Permission.SEAT_READER, error_codes.NOT_YOUR_SEAT),
-        (Permission.ORGANISER, error_codes.NOT_EVENT_STAFF),
+        (Permission.ORGANISER, event_error_codes.NOT_EVENT_STAFF),
     ):
         for nobody in (None, AnonymousUser()):
             with pytest.raises(ForbiddenError) as error:
@@ -98,8 +99,8 @@ def test_seat_and_pod_permissions(organiser, players, cube_names):
             assert error.value.code == code
         assert access.access_seat(seat.pk, event_access.SYSTEM, permission=permission) == seat
     for permission, code in (
-        (Permission.POD_MEMBER, error_codes.NOT_IN_POD),
-        (Permission.ORGANISER, error_codes.NOT_EVENT_STAFF),
+        (Permission.POD_MEMBER, event_error_codes.NOT_IN_POD),
+        (Permission.ORGANISER, event_error_codes.NOT_EVENT_STAFF),
     ):
         with pytest.raises(ForbiddenError) as error:
             access.access_pod(pod.pk, None, permission=permission)
@@ -149,7 +150,7 @@ def test_none_is_nobody_to_the_draft_services_and_system_is_trusted(organiser, p
     for nobody in (None, AnonymousUser()):
         with pytest.raises(ForbiddenError) as error:
             services.start_pod(pod_id=pod.pk, actor=nobody, now=T0)
-        assert error.value.code == error_codes.NOT_EVENT_STAFF
+        assert error.value.code == event_error_codes.NOT_EVENT_STAFF
     pod.refresh_from_db()
     assert pod.started_at is None
     services.start_pod(pod_id=pod.pk, actor=SYSTEM, now=T0)

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from drafts import services
 from drafts.models import PodState
-from drafts.templatetags.draft_tags import LOG_ACTIONS
 from events import services as event_services
 from events.models import StaffRole
+from events.templatetags.event_tags import LOG_ACTIONS
 from tests.drafts import conftest
 from tests.factories import UserFactory
 
