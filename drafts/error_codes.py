@@ -49,9 +49,6 @@ INVALID_PILE_COVER = "invalid_pile_cover"
 NOT_YOUR_SEAT = "not_your_seat"
 UNKNOWN_SEAT = "unknown_seat"
 
-# Staff and event settings
-UNKNOWN_USER = "unknown_user"
-
 # Live sockets
 UNKNOWN_MESSAGE = "unknown_message"
 

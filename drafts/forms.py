@@ -139,27 +139,6 @@ class EventForm(EventBasicsForm):
         }
 
 
-class RegistrationForm(forms.Form):
-    username = forms.CharField(
-        max_length=150,
-        required=False,
-        label=gettext_lazy("Account (username)"),
-        widget=forms.TextInput(attrs={"autocomplete": "off"}),
-    )
-    name = forms.CharField(
-        max_length=100,
-        required=False,
-        label=gettext_lazy("Or a guest's name"),
-        widget=forms.TextInput(attrs={"autocomplete": "off"}),
-    )
-
-    def clean(self):
-        data = super().clean()
-        if bool((data.get("username") or "").strip()) == bool((data.get("name") or "").strip()):
-            raise forms.ValidationError(gettext("Give either an account's username or a guest's name."))
-        return data
-
-
 class SeatingForm(forms.Form):
     seed = forms.IntegerField(
         min_value=0,

@@ -1,11 +1,11 @@
-"""Forms of the event pages every kind of event shares: what an event asks first, its staff, its
-invitations and its settings."""
+"""Forms of the event pages every kind of event shares: what an event asks first, registering a
+player, its staff, its invitations and its settings."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from events.models import EnforcementLevel, StaffRole
@@ -68,3 +68,24 @@ class StaffRoleForm(forms.Form):
 
 
 # Every number is bounded by its column's range (draftsite.bounds): PostgreSQL refuses one past it.
+
+
+class RegistrationForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        required=False,
+        label=gettext_lazy("Account (username)"),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    name = forms.CharField(
+        max_length=100,
+        required=False,
+        label=gettext_lazy("Or a guest's name"),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if bool((data.get("username") or "").strip()) == bool((data.get("name") or "").strip()):
+            raise forms.ValidationError(gettext("Give either an account's username or a guest's name."))
+        return data

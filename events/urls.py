@@ -5,9 +5,11 @@ the event pages have always had: every link and ``reverse`` keeps its name)."""
 from django.urls import path
 
 from events.api import staff as staff_api
-from events.views import staff
+from events.api import views as api_views
+from events.views import registrations, staff
 
 api_urlpatterns = [
+    path("events/<int:pk>/registrations/", api_views.RegistrationListView.as_view(), name="api-registrations"),
     path("events/<int:pk>/staff/", staff_api.EventStaffView.as_view(), name="api-event-staff"),
     path(
         "events/<int:pk>/staff/<int:staff_id>/", staff_api.EventStaffDetailView.as_view(), name="api-event-staff-detail"
@@ -28,6 +30,8 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
+    path("<int:event_id>/join/", registrations.event_join, name="event-join"),
+    path("<int:event_id>/register/", registrations.event_register, name="event-register"),
     path("<int:event_id>/settings/", staff.settings_page, name="event-settings"),
     path("<int:event_id>/staff/", staff.staff_page, name="event-staff"),
     path("<int:event_id>/staff/add/", staff.staff_add, name="event-staff-add"),

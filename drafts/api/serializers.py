@@ -16,7 +16,6 @@ from events.models import (
     DraftFormat,
     EnforcementLevel,
     Event,
-    Registration,
 )
 
 
@@ -106,28 +105,6 @@ class EventOutput(serializers.ModelSerializer):
             "decklist_deadline",
             "decklists_published",
         ]
-
-
-class RegistrationInput(serializers.Serializer):
-    name = serializers.CharField(
-        max_length=100, required=False, help_text=gettext_lazy("A guest's name (organisers only).")
-    )
-    username = serializers.CharField(
-        max_length=150, required=False, help_text=gettext_lazy("Register this account (organisers only).")
-    )
-
-
-class RegistrationOutput(serializers.ModelSerializer):
-    class Meta:
-        model = Registration
-        fields = ["id", "name", "user"]
-
-
-class WaitlistedOutput(serializers.Serializer):
-    """A self-registration past the event's capacity: on its waitlist (HTTP 202)."""
-
-    status = serializers.CharField()  # "waitlisted"
-    waitlist_position = serializers.IntegerField(allow_null=True)
 
 
 class SeatingInput(serializers.Serializer):

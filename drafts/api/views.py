@@ -8,11 +8,8 @@ may see.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -20,19 +17,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts import access, error_codes, selectors, services
+from drafts import access, selectors, services
 from drafts.api import serializers as s
 from drafts.services import packs
-from draftsite.errors import DomainError
 from events import access as event_access
-from events import extensions as event_extensions
 from events import selectors as event_selectors
 from events import services as event_services
 from events.access import Permission
 from events.api.serializers import validated
-
-# What a self-registration past the event's capacity answers (accounts' joining: the waitlist).
-WAITLISTED = "waitlisted"
 
 # --- events ----------------------------------------------------------------------------
 
@@ -80,44 +72,6 @@ class EventDetailView(APIView):
         # decklists changes what players may see).
         event = event_services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
         return Response(s.EventOutput(event).data)
-
-
-class RegistrationListView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses=s.RegistrationOutput(many=True))
-    def get(self, request, pk: int):
-        event = event_access.access_event(pk, request.user, permission=Permission.MEMBER)
-        return Response(s.RegistrationOutput(event.registrations.order_by("name"), many=True).data)
-
-    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput, 202: s.WaitlistedOutput})
-    def post(self, request, pk: int):
-        """Register yourself (empty body), or, as organiser, a guest by name or an account."""
-        event = event_access.access_event(pk)
-        data = validated(s.RegistrationInput, request)
-        if data:
-            event_access.authorize(request.user, event, Permission.ORGANISER)
-            user = None
-            if data.get("username"):
-                user = get_user_model().objects.filter(username=data["username"]).first()
-                if user is None:
-                    raise DomainError(
-                        error_codes.UNKNOWN_USER,
-                        gettext("No account is called %(data)s.") % {"data": repr(data["username"])},
-                        field="username",
-                    )
-            registration = event_services.register_player(
-                event_id=event.pk, user=user, name=data.get("name"), actor=request.user
-            )
-        else:
-            # Through the join service, as the event's join link page: its capacity, deadline
-            # and waitlist hold for the API too (issue 28; accounts holds it: events.extensions).
-            joined = event_extensions.players().join(event.pk, request.user, timezone.now())
-            if joined.registration is None:
-                position = joined.waitlist_position
-                return Response({"status": WAITLISTED, "waitlist_position": position}, status=status.HTTP_202_ACCEPTED)
-            registration = joined.registration
-        return Response(s.RegistrationOutput(registration).data, status=status.HTTP_201_CREATED)
 
 
 class SeatingView(APIView):

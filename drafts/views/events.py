@@ -4,15 +4,14 @@ creating an event, registering players, seating them and starting pods."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from drafts import error_codes, selectors, services
-from drafts.forms import EventForm, RegistrationForm, SeatingForm
+from drafts import selectors, services
+from drafts.forms import EventForm, SeatingForm
 from drafts.models import PodState
 from drafts.services import packs
 from draftsite.errors import DomainError
@@ -20,8 +19,8 @@ from draftsite.pages import on_page, run, show_on_form
 from events import access, permissions
 from events import extensions as event_extensions
 from events import selectors as event_selectors
-from events import services as event_services
 from events.access import Permission
+from events.forms import RegistrationForm
 from events.views.common import confirm_page, confirmed, event_role_label, get_event
 
 
@@ -109,55 +108,6 @@ def event_detail(request, event_id: int):
             **event_extensions.players().event_page(event.pk, request.user, registration),
         },
     )
-
-
-@login_required
-@require_POST
-def event_join(request, event_id: int):
-    event = get_event(event_id)
-    token = event_extensions.players().join_link_token(event.pk)
-    if token is not None:  # open registration has a capacity and a waitlist: its own page
-        return redirect("accounts:join", token)
-    return run(
-        request,
-        event_services.register_player,
-        success=gettext("You are registered for %(name)s.") % {"name": event.name},
-        back=reverse("drafts:event-detail", args=[event.pk]),
-        event_id=event.pk,
-        user=request.user,
-        actor=request.user,
-        share_pick_data=request.POST.get("share_pick_data") == "on",
-    )[0]
-
-
-@login_required
-@require_POST
-def event_register(request, event_id: int):
-    """An organiser registers an account by username, or a guest by name."""
-    event = get_event(event_id, request.user, Permission.ORGANISER)
-    form = RegistrationForm(request.POST)
-    if not form.is_valid():
-        for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
-            messages.error(request, error)
-        return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
-    username = form.cleaned_data["username"].strip()
-
-    def register():
-        if not username:
-            return event_services.register_player(event_id=event.pk, name=form.cleaned_data["name"], actor=request.user)
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise DomainError(
-                error_codes.UNKNOWN_USER, gettext("No account is called “%(username)s”.") % {"username": username}
-            )
-        return event_services.register_player(event_id=event.pk, user=user, actor=request.user)
-
-    return run(
-        request,
-        register,
-        success=lambda registration: gettext("%(name)s is registered.") % {"name": registration.name},
-        back=reverse("drafts:event-detail", args=[event.pk]) + "#players",
-    )[0]
 
 
 @login_required

@@ -1,18 +1,41 @@
-"""Bodies of the events API: an event's staff and their invitations."""
+"""Bodies of the events API: an event's registrations, its staff and their invitations."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from draftsite.api import validated_body
 from events import selectors
-from events.models import EventStaff, StaffInvitation, StaffRole
+from events.models import EventStaff, Registration, StaffInvitation, StaffRole
 
 
 def validated(serializer_class, request) -> dict:
     return validated_body(serializer_class, request)
+
+
+class RegistrationInput(serializers.Serializer):
+    name = serializers.CharField(
+        max_length=100, required=False, help_text=gettext_lazy("A guest's name (organisers only).")
+    )
+    username = serializers.CharField(
+        max_length=150, required=False, help_text=gettext_lazy("Register this account (organisers only).")
+    )
+
+
+class RegistrationOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Registration
+        fields = ["id", "name", "user"]
+
+
+class WaitlistedOutput(serializers.Serializer):
+    """A self-registration past the event's capacity: on its waitlist (HTTP 202)."""
+
+    status = serializers.CharField()  # "waitlisted"
+    waitlist_position = serializers.IntegerField(allow_null=True)
 
 
 class StaffInput(serializers.Serializer):
