@@ -1,4 +1,6 @@
-"""Forms of the event pages (the draft page itself posts through the API or plain buttons)."""
+"""Forms of the draft engine's pages: a drafted event, seating, pod controls and the draft page's
+fallbacks (the draft page itself posts through the API or plain buttons); what every event
+asks is events.forms'."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Draft engine API: events, registrations, seating, pod control, seats, picks, logs.
+"""Draft engine API: drafted events, seating, pod control, seats, picks, logs (an event's
+registrations and staff: the events API).
 
 Views translate HTTP only: they fetch what is asked for with the caller's permission
-(``drafts.access``, the role before the body), validate the body with a serializer, call one
+(``events.access``, ``drafts.access``, the role before the body), validate the body with a serializer, call one
 service (which checks the acting user again) and answer what the selectors say that caller
 may see.
 """

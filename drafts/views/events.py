@@ -1,5 +1,5 @@
 """Event pages for everyone: my events, one event (my seat, its pods), and for organisers
-creating an event, registering players, seating them and starting pods."""
+creating an event, seating its players and starting pods (registering players: events.views)."""
 
 from __future__ import annotations
 
