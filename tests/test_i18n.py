@@ -27,6 +27,7 @@ PY_SOURCES = [
     "cards",
     "decks",
     "drafts",
+    "events",
     "penalties",
     "draftsite",
     "accounts",
