@@ -30,7 +30,7 @@ def upcoming_events(*, exclude: list[int], limit: int = 20) -> list[Event]:
 # The roles a player of the event should not hold too (the staff pages warn).
 JUDGING_ROLES = (StaffRole.HEAD_JUDGE, StaffRole.JUDGE)
 
-ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
+ROLE_ORDER: dict[str, int] = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
 
 
 def event_staff(event: Event) -> list[EventStaff]:

@@ -43,10 +43,10 @@ LOG_ACTIONS = {
 @register.filter
 def log_action(value) -> str:
     """An event log entry's action code as words; a code from a newer version reads as itself."""
-    return LOG_ACTIONS.get(value, value)
+    return str(LOG_ACTIONS.get(value, value))
 
 
 @register.filter
 def staff_role(value) -> str:
     """A staff role code ("head_judge") as the reader says it ("Juiz principal")."""
-    return StaffRole(value).label if value in StaffRole.values else (value or "—")
+    return str(StaffRole(value).label) if value in StaffRole.values else (value or "—")

@@ -47,7 +47,7 @@ def event_register(request, event_id: int):
     form = RegistrationForm(request.POST)
     if not form.is_valid():
         for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
-            messages.error(request, error)
+            messages.error(request, str(error))
         return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
     username = form.cleaned_data["username"].strip()
 

@@ -5,6 +5,7 @@ events.services.staff, which checks the role again and logs the change."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -36,7 +37,7 @@ def _back(event) -> str:
 
 def _staff_rows(event) -> list:
     """The staff, each judge who is also seated as a player marked with that seat."""
-    rows = selectors.event_staff(event)
+    rows: list[Any] = selectors.event_staff(event)
     seated = extensions.seating().seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
     for row in rows:
         row.seated = seated.get(row.user_id) if row.role in selectors.JUDGING_ROLES else None
@@ -108,7 +109,7 @@ def staff_add(request, event_id: int):
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect(_back(event))
     response, staff = run(
         request,

@@ -190,7 +190,7 @@ def test_staff_pages_add_by_username_change_role_remove_and_invite(event, organi
 def test_event_patch_goes_through_the_service_logs_and_tells_live_pages(
     event, organiser, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from drafts import live
+    from events import live
 
     told = []
     monkeypatch.setattr(live, "notify_event", lambda event_id: told.append(event_id))
