@@ -10,8 +10,8 @@ from django.http import HttpResponse
 
 from accounts.models import WaitlistEntry
 from accounts.selectors import chosen_display_name
-from drafts.models import Event, Registration
 from draftsite.spreadsheets import safe_cell
+from events.models import Event, Registration
 
 PLAYER_COLUMNS = [
     "status",  # registered | waitlisted

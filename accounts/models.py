@@ -21,7 +21,7 @@ class JoinLink(models.Model):
     """An event's open registration: whoever holds the token may join, up to ``capacity``
     (then onto the waitlist when there is one), until ``deadline``."""
 
-    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="join_link")
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="join_link")
     token = models.CharField(max_length=64, unique=True)
     is_open = models.BooleanField(default=True)
     capacity = models.PositiveIntegerField(null=True, blank=True)  # None: no limit
@@ -32,7 +32,7 @@ class JoinLink(models.Model):
 
 
 class WaitlistEntry(models.Model):
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="waitlist")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="waitlist")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waitlist_entries")
     created_at = models.DateTimeField()
 
@@ -44,7 +44,7 @@ class WaitlistEntry(models.Model):
 class EventCheckIn(models.Model):
     """Check-in for an event: once opened, seating takes the checked-in players only."""
 
-    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="check_in")
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="check_in")
     is_open = models.BooleanField(default=True)
     opened_at = models.DateTimeField()
 
@@ -52,6 +52,6 @@ class EventCheckIn(models.Model):
 class CheckIn(models.Model):
     """A registered player is here: checked in from their phone or ticked by staff."""
 
-    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="check_in")
+    registration = models.OneToOneField("events.Registration", on_delete=models.CASCADE, related_name="check_in")
     at = models.DateTimeField()
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

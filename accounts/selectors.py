@@ -56,7 +56,7 @@ def joining_state(event_id: int, user) -> dict:
 def places_taken(event_id: int, user) -> tuple[int, bool]:
     """How many are registered for the event, and whether ``user`` is one of them: one query
     for the join page."""
-    from drafts.models import Registration
+    from events.models import Registration
 
     registrations = Registration.objects.filter(event_id=event_id)
     if not user.is_authenticated:
@@ -88,7 +88,7 @@ def check_in_of(event_id: int):
 def seatable_registration_ids(event_id: int) -> set[int]:
     """Who seating takes: every registration, or once check-in was opened for the event, the
     checked-in ones only."""
-    from drafts.models import Registration
+    from events.models import Registration
 
     registrations = Registration.objects.filter(event_id=event_id)
     if check_in_of(event_id) is not None:
@@ -98,7 +98,7 @@ def seatable_registration_ids(event_id: int) -> set[int]:
 
 def check_in_list(event_id: int) -> dict:
     """The staff's list: who is checked in, who is missing (by name)."""
-    from drafts.models import Registration
+    from events.models import Registration
 
     rows = list(Registration.objects.filter(event_id=event_id).select_related("check_in").order_by("name"))
     here = [r for r in rows if hasattr(r, "check_in")]

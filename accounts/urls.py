@@ -1,10 +1,11 @@
 """Routes of accounts: Django's own auth views with the site's templates (``auth_urlpatterns``,
-names as Django's views expect them) and the app's pages (namespace "accounts")."""
+names as Django's views expect them), the app's pages (namespace "accounts") and its API
+(``api_urlpatterns``, mounted under /api/ beside the events API)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import api, views
 from accounts.forms import LocalizedPasswordResetForm
 
 auth_urlpatterns = [
@@ -36,4 +37,9 @@ page_urlpatterns = [
     path("events/<int:event_id>/waitlist/leave/", views.leave_waitlist, name="leave-waitlist"),
     path("events/<int:event_id>/check-in/", views.check_in_me, name="check-in"),
     path("events/<int:event_id>/check-in/list/", views.check_in_list, name="check-in-list"),
+]
+
+api_urlpatterns = [
+    path("events/<int:pk>/players.csv", api.PlayersCsvView.as_view(), name="api-players-csv"),
+    path("events/<int:pk>/waitlist/", api.WaitlistView.as_view(), name="api-waitlist"),
 ]

@@ -24,12 +24,12 @@ from accounts.forms import PlayerListForm, ProfileForm, RegistrationSettingsForm
 from accounts.services.invitations import import_players
 from accounts.services.joining import WAITLISTED
 from accounts.services.profiles import set_language as remember_language
-from drafts import permissions
-from drafts.access import Permission
-from drafts.views.common import get_event
 from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.pages import run, show_on_form
+from events import permissions
+from events.access import Permission
+from events.views.common import get_event
 
 JOIN_PREFIX = "/join/"
 

@@ -408,7 +408,8 @@ def create_event(args, label: str, players: int | None = None, pick_timer: bool 
     from django.utils import timezone
 
     from drafts import live, services
-    from drafts.models import Registration, Seat
+    from drafts.models import Seat
+    from events.models import Registration
 
     User = get_user_model()
     organiser = User.objects.get(username="bench-organiser")

@@ -53,7 +53,7 @@ def setup(players: int, capacity: int) -> tuple[str, int, list[str], str]:
     from django.utils import timezone
 
     from accounts import services
-    from drafts.models import Event, EventStaff, StaffRole
+    from events.models import Event, EventStaff, StaffRole
 
     call_command("migrate", verbosity=0)
     User = get_user_model()
@@ -192,7 +192,7 @@ def main() -> None:
         os.killpg(server.pid, 15)
         server.wait(timeout=20)
     from accounts.models import WaitlistEntry
-    from drafts.models import Registration
+    from events.models import Registration
 
     registered = Registration.objects.filter(event_id=event_id).count()
     waitlisted = WaitlistEntry.objects.filter(event_id=event_id).count()

@@ -82,8 +82,8 @@ def setup(players: int, runs: int, base: str, round_number: int = 1):
     from django.core.management import call_command
     from django.utils import timezone
 
-    from drafts.access import SYSTEM
-    from drafts.models import Event, EventStaff, Registration, StaffRole
+    from events.access import SYSTEM
+    from events.models import Event, EventStaff, Registration, StaffRole
     from matches import services as match_services
     from push.config import b64url_encode
     from push.models import EventPush, PushSubscription

@@ -17,8 +17,9 @@ from django.utils.translation import gettext
 from cards.models import Card, Layout, Printing
 from decks import error_codes, exports, selectors
 from decks.models import Deck
-from drafts.models import DraftCard, Event, Registration, Seat
+from drafts.models import DraftCard, Seat
 from draftsite.errors import DomainError, NotFoundError
+from events.models import Event, Registration
 
 # Layouts whose clients use the front name alone (a split card keeps "Fire // Ice").
 _FRONT_NAMED = {Layout.TRANSFORM, Layout.MODAL_DFC, Layout.MELD, Layout.FLIP, Layout.ADVENTURE}

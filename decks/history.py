@@ -15,9 +15,10 @@ from django.utils.translation import gettext
 
 from decks import error_codes, exporting, picks
 from decks.exports.draftlog import LoggedPick, mtgo_draft_log
-from drafts import access, permissions
+from drafts import access
 from drafts.models import Pod, PodState, Seat
 from draftsite.errors import ForbiddenError, NotFoundError
+from events import permissions
 
 
 def player_drafts(user) -> list[dict]:

@@ -26,14 +26,14 @@ class ChecklistPolicy(models.TextChoices):
 class DeckRules(models.Model):
     """How an event checks decks (only the R12 policy varies)."""
 
-    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="deck_rules")
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="deck_rules")
     checklist_policy = models.CharField(max_length=10, choices=ChecklistPolicy.choices, default=ChecklistPolicy.DECK)
 
 
 class SealedPool(models.Model):
     """The pool a sealed player builds from, entered by the organiser: ``[{"card_id", "count"}]``."""
 
-    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="sealed_pool")
+    registration = models.OneToOneField("events.Registration", on_delete=models.CASCADE, related_name="sealed_pool")
     cards = models.JSONField(default=list)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -47,8 +47,8 @@ class SealedPool(models.Model):
 
 
 class Deck(models.Model):
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="decks")
-    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="deck")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="decks")
+    registration = models.OneToOneField("events.Registration", on_delete=models.CASCADE, related_name="deck")
     format = models.CharField(max_length=12)  # the event's deck_format when registered
     main = models.JSONField(default=list)
     sideboard = models.JSONField(default=list)
@@ -137,7 +137,7 @@ class SelectionMethod(models.TextChoices):
 class DeckCheckSelection(AppendOnly):
     """Which decks a judge picked for a deck check, and how (a random pick is reproducible)."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="deck_check_selections")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="deck_check_selections")
     method = models.CharField(max_length=8, choices=SelectionMethod.choices)
     seed = models.BigIntegerField(null=True, blank=True)
     percent = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -156,7 +156,7 @@ class DeckCheck(AppendOnly):
     (kinds in :data:`decks.checks.FINDING_KINDS`); an empty list means the deck matched.
     """
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="deck_checks")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="deck_checks")
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="checks")
     selection = models.ForeignKey(
         DeckCheckSelection, null=True, blank=True, on_delete=models.SET_NULL, related_name="checks"

@@ -17,8 +17,9 @@ from cards.models import Printing
 from decks import error_codes, exporting, picks
 from decks.exports.pickdata import Draft, SeenPick, write_csv
 from decks.selectors import POOL_STATES
-from drafts.models import DraftFormat, Event, Seat
+from drafts.models import Seat
 from draftsite.errors import ConflictError
+from events.models import DraftFormat, Event
 
 EVENT_TYPES = {DraftFormat.BOOSTER: "TournamentDraft", DraftFormat.CUBE: "TournamentCubeDraft"}
 

@@ -16,10 +16,11 @@ from cards.models import Layout
 from decks import adapter, error_codes, findings
 from decks import validation as core
 from decks.models import ChecklistPolicy, Deck, DeckCheck, DeckCheckSelection, DeckCorrection, DeckRules, SealedPool
-from drafts import permissions
-from drafts.access import Permission, authorize
-from drafts.models import DraftCard, DraftFormat, Event, EventStaff, PodState, Registration, Seat
+from drafts.models import DraftCard, PodState, Seat
 from draftsite.errors import ConflictError, ForbiddenError, NotFoundError
+from events import permissions
+from events.access import Permission, authorize
+from events.models import DraftFormat, Event, EventStaff, Registration
 
 POOL_STATES = (PodState.DECK_BUILDING, PodState.DONE)
 
@@ -45,7 +46,7 @@ def is_staff(user, event: Event | int) -> bool:
     return permissions.sees_everything(user, event)
 
 
-# The decks app's wording of the staff refusal (the code is ``drafts.access``'s).
+# The decks app's wording of the staff refusal (the code is ``events.access``'s).
 STAFF_ONLY = gettext_lazy("Only the event's judges and organisers may do that.")
 
 

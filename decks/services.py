@@ -29,10 +29,11 @@ from decks.models import (
     SealedPool,
     SelectionMethod,
 )
-from drafts.access import Permission, authorize
-from drafts.models import DeckFormat, Pod, Registration
+from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from draftsite.i18n import freeze_problems, localize_problems
+from events.access import Permission, authorize
+from events.models import DeckFormat, Registration
 
 MAX_POOL_CARDS = 200
 

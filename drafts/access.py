@@ -1,165 +1,19 @@
-"""Fetch an event, pod or seat and check the caller's permission on it, in one step.
-
-Every look-up by id in the draft engine goes through these helpers (the API, the pages and the
-services alike), so "no such thing" and "not yours" answer the same code and message wherever
-they are asked. A helper raises ``NotFoundError`` or ``ForbiddenError``; the API renders them
-as JSON, the pages turn them into their 404 and 403 pages (``draftsite.pages``).
-
-This is the one access module of the project (issue 31): every app's event-role checks go
-through ``authorize`` (or ``access_event``), and each refusal has one code wherever it is met
-(``_denied``): not the event's staff, organiser, head judge... A test
-(``tests/test_access_layer.py``) fails when a permission helper is written anywhere else.
-
-Who acts: a person (a user, perhaps anonymous) or ``SYSTEM``, the trusted caller (Celery
-tasks, timers, the demo, management commands, simulations, benchmarks), passed explicitly.
-``None`` never means the system: ``authorize`` and the ``access_*`` helpers refuse it like an
-anonymous user wherever a permission is asked (a look-up without ``permission=`` is only a
-look-up). Every service takes the acting user as a required keyword, ``actor`` (no default), as
-Zulip's ``acting_user``: a test (``tests/test_access_layer.py``) fails on an ``actor`` with a
-default.
-
-Other apps call ``access_event`` for their events too, e.g.
-``access_event(event_id)`` (look-up only), ``access_event(event_id, user, permission=Permission.STAFF)``
-(``message=`` keeps an app's own wording; the code is the permission's),
-``access_event(event_id, draft_format=DraftFormat.PAPER)`` (paper drafts: anything else is
-"no paper draft event has id ...") and ``access_event(event_id, for_update=True)`` inside a
-transaction (locks the event row).
-"""
+"""Fetch a pod or seat and check the caller's permission on it, in one step: the draft engine's
+part of the one access layer (``events.access``: the event, ``authorize``, ``SYSTEM``). A pod
+or seat that is not there, or not the caller's, answers the same code and message wherever it
+is asked."""
 
 from __future__ import annotations
-
-from enum import StrEnum
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 
 from drafts import error_codes, permissions
-from drafts.models import DraftFormat, Event, Pod, Seat, StaffRole
+from drafts.models import Pod, Seat
 from draftsite.errors import ForbiddenError, NotFoundError
-
-
-class _System:
-    """The trusted caller: a task, a timer, the demo data. Never a person."""
-
-    is_authenticated = False
-    pk = None
-
-    def __repr__(self) -> str:
-        return "SYSTEM"
-
-
-SYSTEM = _System()
-
-
-def recorded_user(actor):
-    """The user a stored row names for ``actor``: none for ``SYSTEM``."""
-    return None if actor is SYSTEM else actor
-
-
-class Permission(StrEnum):
-    """What the caller must be, for the object asked for."""
-
-    MEMBER = "member"  # of an event: its staff, or a registered player
-    STAFF = "staff"  # of an event: an organiser or judge (sees every card, read-only for judges)
-    ORGANISER = "organiser"  # of the object's event
-    POD_MEMBER = "pod_member"  # of a pod: a player seated in it, or the event's staff
-    SEAT_OWNER = "seat_owner"  # of a seat: the player holding it
-    SEAT_READER = "seat_reader"  # of a seat: its player, or the event's staff (read-only)
-    HEAD_JUDGE = "head_judge"  # of an event: its head judge (penalty reviews, appeals)
-    RULES_EDITOR = "rules_editor"  # of an event: an organiser or the head judge (how decks are checked)
-    PENALTY_READER = "penalty_reader"  # of an event: its staff, or site staff (its penalties)
-
-
-def _denied(permission: Permission) -> ForbiddenError:
-    if permission == Permission.MEMBER:
-        return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("You are not part of this event."))
-    if permission == Permission.STAFF:
-        return ForbiddenError(
-            error_codes.NOT_EVENT_STAFF, gettext("Only the event's organisers and judges may see that.")
-        )
-    if permission == Permission.ORGANISER:
-        return ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only an organiser of this event may do that."))
-    if permission == Permission.POD_MEMBER:
-        return ForbiddenError(error_codes.NOT_IN_POD, gettext("You are not in this pod."))
-    if permission == Permission.HEAD_JUDGE:
-        return ForbiddenError(error_codes.NOT_HEAD_JUDGE, gettext("Only the event's head judge may decide that."))
-    if permission == Permission.RULES_EDITOR:
-        return ForbiddenError(
-            error_codes.NOT_EVENT_STAFF,
-            gettext("Only an organiser or the head judge may change how decks are checked."),
-        )
-    if permission == Permission.PENALTY_READER:
-        return ForbiddenError(
-            error_codes.NOT_EVENT_STAFF, gettext("Only the event's judges and organisers see its penalties.")
-        )
-    return ForbiddenError(error_codes.NOT_YOUR_SEAT, gettext("That is not your seat."))
-
-
-def _event_allows(user, event: Event | int, permission: Permission) -> bool:
-    if permission == Permission.ORGANISER:
-        return permissions.is_organiser(user, event)
-    if permission == Permission.STAFF:
-        return permissions.sees_everything(user, event)
-    if permission == Permission.HEAD_JUDGE:
-        return StaffRole.HEAD_JUDGE in permissions.event_roles(user, event)
-    if permission == Permission.RULES_EDITOR:
-        return bool(permissions.event_roles(user, event) & {StaffRole.ORGANISER, StaffRole.HEAD_JUDGE})
-    if permission == Permission.PENALTY_READER:
-        site_staff = getattr(user, "is_authenticated", False) and (user.is_superuser or user.is_staff)
-        return bool(site_staff) or permissions.sees_everything(user, event)
-    if permission == Permission.MEMBER:
-        if isinstance(event, int):
-            event = access_event(event)
-        return bool(permissions.event_roles(user, event)) or (
-            getattr(user, "is_authenticated", False) and event.registrations.filter(user=user).exists()
-        )
-    raise ValueError(f"{permission} is not a permission on an event")
-
-
-def authorize(actor, event: Event | int, permission: Permission, *, message: str | Promise | None = None) -> None:
-    """Refuse ``actor`` unless they have ``permission`` on ``event`` (an event or its id).
-
-    ``actor`` is a user (``None`` and anonymous users are refused) or ``SYSTEM`` (trusted).
-    ``message`` replaces the standard wording; the code is always the permission's."""
-    if actor is SYSTEM or (actor is not None and _event_allows(actor, event, permission)):
-        return
-    denied = _denied(permission)
-    if message is not None:
-        denied = ForbiddenError(denied.code, str(message))  # an app's wording, perhaps lazy
-    raise denied
-
-
-def require_event_creator(user) -> None:
-    if not permissions.can_create_event(user):
-        raise ForbiddenError(error_codes.NOT_EVENT_STAFF, gettext("Only organisers may create events."))
-
-
-def access_event(
-    event_id: int,
-    user=None,
-    *,
-    permission: Permission | None = None,
-    draft_format: str | None = None,
-    for_update: bool = False,
-    message: str | Promise | None = None,
-) -> Event:
-    """The event ``event_id`` (of ``draft_format``, if given), if ``user`` (a user or ``SYSTEM``;
-    ``None`` is refused like an anonymous user) has ``permission``; without ``permission`` only a
-    look-up."""
-    events = Event.objects.select_for_update() if for_update else Event.objects
-    events = events.filter(pk=event_id)
-    if draft_format is not None:
-        events = events.filter(draft_format=draft_format)
-    event = events.first()
-    if event is None:
-        if draft_format == DraftFormat.PAPER:
-            raise NotFoundError(
-                error_codes.UNKNOWN_EVENT, gettext("No paper draft event has id %(pk)s.") % {"pk": event_id}
-            )
-        raise NotFoundError(error_codes.UNKNOWN_EVENT, gettext("No event has id %(pk)s.") % {"pk": event_id})
-    if permission is not None:
-        authorize(user, event, permission, message=message)
-    return event
+from events import permissions as event_permissions
+from events.access import SYSTEM, Permission, authorize, denied
+from events.models import Event
 
 
 def authorize_pod(actor, pod: Pod, permission: Permission, *, message: str | Promise | None = None) -> None:
@@ -171,19 +25,19 @@ def authorize_pod(actor, pod: Pod, permission: Permission, *, message: str | Pro
         authorize(actor, pod.event, permission, message=message)
         return
     if actor is not None and (
-        permissions.sees_everything(actor, pod.event) or permissions.seat_in_pod(actor, pod.pk) is not None
+        event_permissions.sees_everything(actor, pod.event) or permissions.seat_in_pod(actor, pod.pk) is not None
     ):
         return
-    denied = _denied(permission)
-    raise denied if message is None else ForbiddenError(denied.code, str(message))
+    refusal = denied(permission)
+    raise refusal if message is None else ForbiddenError(refusal.code, str(message))
 
 
 def access_own_seat(actor, pod: Pod, *, message: str | Promise | None = None) -> Seat:
     """The actor's own seat in ``pod``: only its players (not its staff) act from a seat."""
     seat = permissions.seat_in_pod(actor, pod.pk) if actor is not None and actor is not SYSTEM else None
     if seat is None:
-        denied = _denied(Permission.POD_MEMBER)
-        raise denied if message is None else ForbiddenError(denied.code, str(message))
+        refusal = denied(Permission.POD_MEMBER)
+        raise refusal if message is None else ForbiddenError(refusal.code, str(message))
     return seat
 
 
@@ -209,12 +63,12 @@ def access_seat(seat_id: int, user=None, *, permission: Permission | None = None
     if permission == Permission.SEAT_OWNER:
         allowed = permissions.owns_seat(user, seat)  # None and anonymous users own no seat
     elif permission == Permission.SEAT_READER:
-        allowed = permissions.owns_seat(user, seat) or permissions.sees_everything(user, seat.pod.event)
+        allowed = permissions.owns_seat(user, seat) or event_permissions.sees_everything(user, seat.pod.event)
     else:
         authorize(user, seat.pod.event, permission)
         return seat
     if not allowed:
-        raise _denied(permission)
+        raise denied(permission)
     return seat
 
 
@@ -229,4 +83,4 @@ def access_pod_seat(pod: Pod, seat_id: int) -> Seat:
 def sees_log_packs(user, event: Event) -> bool:
     """Pack contents in a draft log reveal other seats' cards (R16): staff always see them,
     players only once the event's decklists are published."""
-    return permissions.sees_everything(user, event) or event.decklists_published
+    return event_permissions.sees_everything(user, event) or event.decklists_published

@@ -9,12 +9,22 @@ class DraftsConfig(AppConfig):
         from django.core.checks import Tags, register
 
         from cards.signals import catalogue_imported
-        from drafts import cardinfo, cardsheet, extensions
+        from drafts import cardinfo, cardsheet, extensions, live, selectors
         from drafts.models import PodAction
+        from drafts.services import events
         from draftsite import upkeep
+        from events import extensions as event_extensions
 
         # The pod log's actions: the engine's own, then those other apps register.
         extensions.register_log_actions(PodAction)
+        # The staff sockets of an event's pods close when their person leaves its staff, and its
+        # pods' live pages refresh when its settings change (events.extensions).
+        event_extensions.register_staff_listener(live.tell_staff_sockets)
+        event_extensions.register_settings_listener(events.pods_follow_event_settings)
+        # Where an event's players sit: the staff pages warn of a judge seated as a player.
+        event_extensions.register_seating(
+            event_extensions.Seating(seated_players=selectors.seated_players, seated_warning=selectors.seated_warning)
+        )
 
         # At start (migrate, check --database): a database that will not stay fast says so.
         register(upkeep.check, Tags.database)

@@ -1,4 +1,4 @@
-"""What players and organisers read for booster kinds, collations and pack slots (the codes
+"""What players and organisers read for collations and pack slots (the codes
 come from drafts.core.collation and drafts.services.packs; selectors and pages label them)."""
 
 from __future__ import annotations
@@ -8,16 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from drafts.core import collation
 
-# drafts.services.packs: MTGJSON, PUBLISHED, RARITY
-KIND_LABELS: dict[str, Promise] = {
-    "play": gettext_lazy("Play Booster"),
-    "draft": gettext_lazy("Draft Booster"),
-    "default": gettext_lazy("Draft Booster"),
-    "set": gettext_lazy("Set Booster"),
-    "collector": gettext_lazy("Collector Booster"),
-    "arena": gettext_lazy("MTG Arena booster"),
-    "jumpstart": gettext_lazy("Jumpstart booster"),
-}
+# The booster kinds' labels are the event's (events.boosters.KIND_LABELS).
 COLLATION_LABELS: dict[str, Promise] = {
     "mtgjson": gettext_lazy("the set's MTGJSON booster sheets"),
     "published": gettext_lazy("the slots and rates Wizards of the Coast published"),

@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from drafts import cardinfo
-from drafts.models import DraftFormat, Event
+from events.models import DraftFormat, Event
 
 # Bump when the sheet's JSON shape changes: every sheet URL then changes too.
 SHEET_FORMAT = 2  # 2: image links are the site's own copies (cards/images.py)

@@ -33,12 +33,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from drafts import aio, dashboards, error_codes, live, permissions, presence, protocol, services, state
-from drafts.models import MAX_PILE_POSITION, Event, Pod, Seat
+from drafts.models import MAX_PILE_POSITION, Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
 from draftsite.errors import DomainError
 from draftsite.frames import GuardedJsonConsumer
 from draftsite.middleware import SERVICE_UNAVAILABLE
+from events import live as event_live
+from events import permissions as event_permissions
+from events.models import Event
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +132,7 @@ class _PodSocket(GuardedJsonConsumer):
         return self.dialect == protocol.PROTOCOL_STATE
 
     def topics(self) -> list[str]:
-        # Staff also hear their removal from the event's staff (drafts.live.notify_staff_changed).
+        # Staff also hear their removal from the event's staff (events.live.notify_staff_changed).
         staff = [live.staff_topic(self.event_id)] if self.role == "staff" and self.event_id is not None else []
         if self.stateful:
             return [live.state_topic(pod_id) for pod_id in self.pod_ids] + staff
@@ -143,7 +146,7 @@ class _PodSocket(GuardedJsonConsumer):
         """Checked at every heartbeat: staff removed from the event (or demoted to a role that
         does not see every card) stop following at once, since seat pages carry packs."""
         if self.role == "staff":
-            return permissions.sees_everything(self.user, self.event_id)
+            return event_permissions.sees_everything(self.user, self.event_id)
         return True
 
     @property
@@ -610,7 +613,7 @@ class SeatSocket(_PodSocket):
             self.role, self.viewer = "player", state.Viewer(seat_ids=(seat.pk,))
             self.registration_id, self.automatic = seat.registration_id, seat.is_automatic
             return [seat.pod_id], seat.pk
-        if permissions.sees_everything(self.user, seat.pod.event_id):
+        if event_permissions.sees_everything(self.user, seat.pod.event_id):
             self.role, self.event_id = "staff", seat.pod.event_id
             self.viewer = state.Viewer(seat_ids=(seat.pk,), full=True)
             return [seat.pod_id], None
@@ -672,7 +675,7 @@ class PodSocket(_PodSocket):
         if pod is None:
             return None
         self.cards_url = cards_url(pod.event, self.scope)
-        if permissions.sees_everything(self.user, pod.event_id):
+        if event_permissions.sees_everything(self.user, pod.event_id):
             self.role, self.event_id = "staff", pod.event_id
             self.viewer = state.Viewer(full=True, every_seat=True)
             return [pod.pk], None
@@ -700,7 +703,7 @@ class EventSocket(_PodSocket):
 
     def authorise(self):
         event = Event.objects.filter(pk=self.scope["url_route"]["kwargs"]["event_id"]).first()
-        if event is None or not permissions.sees_everything(self.user, event.pk):
+        if event is None or not event_permissions.sees_everything(self.user, event.pk):
             return None
         self.role = "staff"
         self.event_id = event.pk
@@ -709,17 +712,17 @@ class EventSocket(_PodSocket):
     async def connect(self):
         await super().connect()
         if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_add(live.event_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_add(event_live.event_group(self.event_id), self.channel_name)
 
     async def disconnect(self, code):
         await super().disconnect(code)
         if self.watching_presence is not None:
             self.watching_presence.cancel()
         if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_discard(live.event_group(self.event_id), self.channel_name)
+            await self.channel_layer.group_discard(event_live.event_group(self.event_id), self.channel_name)
 
     async def event_changed(self, event):
-        """drafts.live.notify_event: pods seated or removed, settings changed."""
+        """events.live.notify_event: pods seated or removed, settings changed."""
         current = await database_sync_to_async(
             lambda: list(Pod.objects.filter(event_id=self.event_id).values_list("pk", flat=True))
         )()

@@ -1,4 +1,4 @@
-from drafts.roles import ROLE_LABELS, user_roles
+from events.roles import ROLE_LABELS, user_roles
 
 
 def roles(request):

@@ -19,19 +19,9 @@ from django.utils.translation import gettext, gettext_lazy
 from drafts import extensions, presence, selectors
 from drafts.clocks import shown_clock
 from drafts.core.timing import pass_direction, pick_seconds
-from drafts.models import (
-    Event,
-    Pack,
-    Pick,
-    PickKind,
-    Pod,
-    PodAction,
-    PodLogEntry,
-    PodState,
-    Registration,
-    Seat,
-)
+from drafts.models import Pack, Pick, PickKind, Pod, PodAction, PodLogEntry, PodState, Seat
 from draftsite.spreadsheets import safe_cell
+from events.models import Event, Registration
 
 AUTOMATIC_KINDS = (PickKind.TIMEOUT, PickKind.AUTOMATIC_DRAFTER)
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from drafts import roles
+from events import roles
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def retire_demo_event(name: str) -> None:
     from django.db import DatabaseError
     from django.db.models import ProtectedError, RestrictedError
 
-    from drafts.models import Event
+    from events.models import Event
 
     for event in Event.objects.filter(name=name):
         try:
@@ -72,8 +72,10 @@ def create_demo_event(now=None):
     from django.utils import timezone
 
     from drafts import services
-    from drafts.access import SYSTEM
-    from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+    from drafts.models import DraftCard, Pack, Seat
+    from events import services as event_services
+    from events.access import SYSTEM
+    from events.models import EventStaff, StaffRole
 
     retire_demo_event(DEMO_EVENT_NAME)
     now = now or timezone.now()
@@ -92,7 +94,7 @@ def create_demo_event(now=None):
     )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
     registrations = [
-        services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
         for n in range(1, 9)
     ]
     (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]], actor=SYSTEM)

@@ -3,12 +3,10 @@
 # Events, registration, seating
 UNKNOWN_EVENT = "unknown_event"
 UNKNOWN_POD = "unknown_pod"
-INVALID_NAME = "invalid_name"
 UNKNOWN_SET = "unknown_set"
 UNKNOWN_CARD = "unknown_card"
 INVALID_CUBE = "invalid_cube"
 INVALID_SETS = "invalid_sets"
-ALREADY_REGISTERED = "already_registered"
 NOT_REGISTERED = "not_registered"
 TOO_FEW_PLAYERS = "too_few_players"
 POD_TOO_LARGE = "pod_too_large"
@@ -50,26 +48,6 @@ INVALID_PILE_COVER = "invalid_pile_cover"
 # Access
 NOT_YOUR_SEAT = "not_your_seat"
 UNKNOWN_SEAT = "unknown_seat"
-NOT_EVENT_STAFF = (
-    "not_event_staff"  # not the event's organiser, or not its staff (organisers and judges): drafts.access
-)
-NOT_HEAD_JUDGE = "not_head_judge"  # not the event's head judge (drafts.access)
-NOT_IN_POD = "not_in_pod"
-NOT_AUTHENTICATED = "not_authenticated"
-
-# Staff and event settings
-UNKNOWN_USER = "unknown_user"
-INVALID_ROLE = "invalid_role"
-ALREADY_STAFF = "already_staff"
-STAFF_IS_PLAYER = "staff_is_player"  # a warning, not a refusal: the judge is seated as a player
-LAST_ORGANISER = "last_organiser"
-UNKNOWN_STAFF = "unknown_staff"
-INVALID_INVITATION = "invalid_invitation"
-INVITATION_USED = "invitation_used"
-INVITATION_EXPIRED = "invitation_expired"
-INVALID_FIELD = "invalid_field"
-INVALID_CHOICE = "invalid_choice"
-INVALID_MINUTES = "invalid_minutes"
 
 # Live sockets
 UNKNOWN_MESSAGE = "unknown_message"

@@ -29,7 +29,7 @@ from django.db import transaction
 from drafts.log_actions import log_action_choices as log_action_choices
 from drafts.log_actions import log_action_label as log_action_label
 from drafts.log_actions import register_log_actions as register_log_actions
-from drafts.models import Event
+from events.models import Event
 
 
 @dataclass(frozen=True)

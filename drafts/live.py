@@ -35,11 +35,8 @@ from typing import Any, Protocol
 
 import orjson
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from draftsite import redislink
-from draftsite.groups import send_to_group
 
 logger = logging.getLogger(__name__)
 
@@ -494,31 +491,10 @@ def _followed_here(topic: str) -> bool:
         return any(topic in hub.listeners for hub in _hubs.values() if not hub.loop.is_closed())
 
 
-# --- The event's dashboards: a "changed" signal on the channel layer, no data --------------
-
-
-def event_group(event_id: int) -> str:
-    return f"event-{event_id}"
-
-
-def notify_event(event_id: int) -> None:
-    """Tell the event's dashboards that its pods or settings changed (they re-read them)."""
-    send_to_group(event_group(event_id), {"type": "event.changed"})
-
-
-def notify_event_on_commit(event_id: int) -> None:
-    """``notify_event`` once the caller's transaction commits (the staff's list, check-in and
-    the dashboard follow at once)."""
-    transaction.on_commit(lambda: notify_event(event_id))
-
-
-# --- A person's place on the event's staff changed: their open pages re-check at once ----------
-# A seat handed over closes its old player's socket at the change, because the pod's document
-# says whose the seat is (``SeatSocket.may_follow``). Who is staff is in no document, so a
-# removal or a role change is a message of its own: the staff sockets of the event's pods
-# hear it on ``staff:<event id>`` (like a regenerated spectator link on ``spectators:``), the
-# judge-call queue on the channel layer. It carries whether the person still sees everything,
-# decided after the commit, so a socket closes before it makes another frame, without a query.
+# --- A person's place on the event's staff changed (events.live.notify_staff_changed) ----------
+# The staff sockets of the event's pods hear it on ``staff:<event id>`` (like a regenerated
+# spectator link on ``spectators:``): whether the person still sees everything, decided after
+# the commit, so a socket closes before it makes another frame, without a query.
 
 STAFF_PREFIX = "staff:"
 
@@ -527,27 +503,9 @@ def staff_topic(event_id: int) -> str:
     return f"{STAFF_PREFIX}{event_id}"
 
 
-def staff_group(event_id: int) -> str:
-    """The channel-layer group of the event's staff pages that are not pod sockets."""
-    return f"event-staff-{event_id}"
-
-
-STAFF_CHANGED = "staff.changed"
-
-
-def notify_staff_changed(event_id: int, user_id: int) -> None:
-    """After the commit: ``user_id``'s staff sockets of the event close unless they still see
-    every card (a removed judge; an organiser's role changed to one that does not)."""
-    from drafts import permissions
-
-    user = get_user_model().objects.filter(pk=user_id).first()
-    allowed = user is not None and permissions.sees_everything(user, event_id)
+def tell_staff_sockets(event_id: int, user_id: int, allowed: bool) -> None:
+    """The events app's staff listener (registered by ``DraftsConfig.ready``)."""
     publish((staff_topic(event_id), {"type": "staff", "user": user_id, "allowed": allowed, "version": 0}))
-    send_to_group(staff_group(event_id), {"type": STAFF_CHANGED, "user": user_id, "allowed": allowed})
-
-
-def notify_staff_changed_on_commit(event_id: int, user_id: int) -> None:
-    transaction.on_commit(lambda: notify_staff_changed(event_id, user_id))
 
 
 def staff_change_closes(body: str | dict, user_id: int | None) -> bool:

@@ -6,8 +6,9 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from drafts import error_codes
-from drafts.models import DraftFormat, Pod
+from drafts.models import Pod
 from draftsite.errors import ConflictError, NotFoundError
+from events.models import DraftFormat
 
 
 def lock_pod(pod_id: int) -> Pod:

@@ -14,28 +14,16 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from drafts import cardinfo
 from drafts.boosters import slot_label
 from drafts.core.timing import pass_direction
-from drafts.models import (
-    DraftCard,
-    Event,
-    EventLogEntry,
-    EventStaff,
-    Pack,
-    Pick,
-    PickKind,
-    Pod,
-    PodState,
-    Seat,
-    StaffInvitation,
-    StaffRole,
-)
+from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodState, Seat
 from drafts.queue import iso, queue_payload, queue_rows
+from events.models import Event
 
 DRAFT_STATES = (PodState.DRAFTING, PodState.REVIEWING)
 
@@ -286,23 +274,7 @@ def mtgo_log_text(seat: Seat, *, include_packs: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-# --- events and their staff -----------------------------------------------------------------
-
-
-def events_taken_part_in(user) -> list[Event]:
-    """The events the user runs, judges or plays in (every event for a superuser), newest
-    first: the event list's and ``GET /api/events/``."""
-    if user.is_superuser:
-        return list(Event.objects.all().order_by("-date", "name"))
-    return list(
-        Event.objects.filter(Q(staff__user=user) | Q(registrations__user=user)).distinct().order_by("-date", "name")
-    )
-
-
-def upcoming_events(*, exclude: list[int], limit: int = 20) -> list[Event]:
-    return list(
-        Event.objects.filter(date__gte=timezone.localdate()).exclude(pk__in=exclude).order_by("date", "name")[:limit]
-    )
+# --- an event's pods and seats ------------------------------------------------------------
 
 
 def seats_by_event(user) -> dict[int, Seat]:
@@ -328,12 +300,6 @@ def seated_registration_ids(event: Event) -> set[int]:
     )
 
 
-ROLE_ORDER = {StaffRole.ORGANISER: 0, StaffRole.HEAD_JUDGE: 1, StaffRole.JUDGE: 2}
-
-
-JUDGING_ROLES = (StaffRole.HEAD_JUDGE, StaffRole.JUDGE)
-
-
 def seated_players(event: Event, user_ids) -> dict[int, Seat]:
     """Of these accounts, those seated as players in the event: user id -> their first seat.
     A judge who also plays the event is usually a mistake (the staff page warns)."""
@@ -354,37 +320,3 @@ def seated_warning(seat: Seat) -> str:
         "%(name)s is also seated as a player in this event (pod %(pod)s, seat %(seat)s): "
         "a judge should not judge an event they play in."
     ) % {"name": seat.registration.name, "pod": seat.pod.number, "seat": seat.position + 1}
-
-
-def event_staff(event: Event) -> list[EventStaff]:
-    rows = list(EventStaff.objects.filter(event=event).select_related("user"))
-    return sorted(rows, key=lambda s: (ROLE_ORDER.get(s.role, 9), s.user.get_username().lower()))
-
-
-def invitation_state(invitation: StaffInvitation, now: dt.datetime) -> str:
-    if invitation.accepted_at is not None:
-        return "accepted"
-    if invitation.revoked_at is not None:
-        return "revoked"
-    if invitation.expires_at <= now:
-        return "expired"
-    return "open"
-
-
-def invitations(event: Event, now: dt.datetime | None = None) -> list[dict]:
-    """Every invitation of the event with its state (organisers only: the token is a key)."""
-    now = now or timezone.now()
-    return [
-        {"invitation": inv, "state": invitation_state(inv, now)}
-        for inv in StaffInvitation.objects.filter(event=event).select_related("accepted_by")[:100]
-    ]
-
-
-def invitation_by_token(token: str) -> StaffInvitation | None:
-    if not token or "\x00" in token:
-        return None
-    return StaffInvitation.objects.select_related("event").filter(token=token).first()
-
-
-def event_log(event: Event, limit: int = 100) -> list[EventLogEntry]:
-    return list(EventLogEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-pk")[:limit])

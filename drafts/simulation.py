@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from drafts import services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, DraftFormat, Pack, Pick, Pod, PodState, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import DraftFormat
 
 
 @dataclass
@@ -78,7 +80,8 @@ def simulate_draft(
         cube_list=cube_list or [],
     )
     registrations = [
-        services.register_player(event_id=event.pk, name=f"Drafter {n}", actor=SYSTEM) for n in range(1, players + 1)
+        event_services.register_player(event_id=event.pk, name=f"Drafter {n}", actor=SYSTEM)
+        for n in range(1, players + 1)
     ]
     # Drafters without accounts: seated as automatic drafters (``seat_players``, issues 27/28).
     (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in registrations]], actor=SYSTEM)

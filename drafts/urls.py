@@ -1,22 +1,17 @@
 """Routes of the draft engine: its API (``api_urlpatterns``, mounted under /api/) and its pages
-(``page_urlpatterns``, mounted at /events/ in the namespace "drafts")."""
+(``page_urlpatterns``, mounted at /events/ in the namespace "drafts", with the events app's)."""
 
 from django.urls import path
 
-from drafts.api import staff as staff_api
 from drafts.api import views as api_views
-from drafts.views import cardsheet, event_staff, events, player, spectator, staff
+from drafts.views import cardsheet, events, player, spectator, staff
 
 api_urlpatterns = [
     path("events/", api_views.EventListView.as_view(), name="api-event-list"),
     path("sets/<str:code>/boosters/", api_views.SetBoostersView.as_view(), name="api-set-boosters"),
     path("events/<int:pk>/", api_views.EventDetailView.as_view(), name="api-event-detail"),
-    path("events/<int:pk>/registrations/", api_views.RegistrationListView.as_view(), name="api-registrations"),
-    path("events/<int:pk>/players.csv", api_views.PlayersCsvView.as_view(), name="api-players-csv"),
-    path("events/<int:pk>/waitlist/", api_views.WaitlistView.as_view(), name="api-waitlist"),
     path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),
     path("events/<int:pk>/pods/", api_views.EventPodsView.as_view(), name="api-event-pods"),
-    path("events/<int:pk>/staff/", staff_api.EventStaffView.as_view(), name="api-event-staff"),
     *[
         path(
             f"events/<int:pk>/pods/{name}/",
@@ -25,22 +20,6 @@ api_urlpatterns = [
         )
         for name in api_views.EVENT_POD_ACTIONS
     ],
-    path(
-        "events/<int:pk>/staff/<int:staff_id>/", staff_api.EventStaffDetailView.as_view(), name="api-event-staff-detail"
-    ),
-    path(
-        "events/<int:pk>/staff-invitations/", staff_api.StaffInvitationListView.as_view(), name="api-staff-invitations"
-    ),
-    path(
-        "events/<int:pk>/staff-invitations/<int:invitation_id>/",
-        staff_api.StaffInvitationDetailView.as_view(),
-        name="api-staff-invitation-detail",
-    ),
-    path(
-        "staff-invitations/<str:token>/accept/",
-        staff_api.StaffInvitationAcceptView.as_view(),
-        name="api-staff-invitation-accept",
-    ),
     path("pods/<int:pk>/", api_views.PodDetailView.as_view(), name="api-pod-detail"),
     path("pods/<int:pk>/board/", api_views.PodBoardView.as_view(), name="api-pod-board"),
     path("pods/<int:pk>/move-player/", api_views.MovePlayerView.as_view(), name="api-pod-move-player"),
@@ -76,21 +55,7 @@ page_urlpatterns = [
     path("", events.event_list, name="event-list"),
     path("new/", events.event_create, name="event-create"),
     path("<int:event_id>/", events.event_detail, name="event-detail"),
-    path("<int:event_id>/join/", events.event_join, name="event-join"),
-    path("<int:event_id>/register/", events.event_register, name="event-register"),
     path("<int:event_id>/seating/", events.event_seating, name="event-seating"),
-    path("<int:event_id>/settings/", event_staff.settings_page, name="event-settings"),
-    path("<int:event_id>/staff/", event_staff.staff_page, name="event-staff"),
-    path("<int:event_id>/staff/add/", event_staff.staff_add, name="event-staff-add"),
-    path("<int:event_id>/staff/<int:staff_id>/role/", event_staff.staff_role, name="event-staff-role"),
-    path("<int:event_id>/staff/<int:staff_id>/remove/", event_staff.staff_remove, name="event-staff-remove"),
-    path("<int:event_id>/staff/invite/", event_staff.staff_invite, name="event-staff-invite"),
-    path(
-        "<int:event_id>/staff/invitations/<int:invitation_id>/revoke/",
-        event_staff.staff_invitation_revoke,
-        name="event-staff-invitation-revoke",
-    ),
-    path("staff-invitations/<str:token>/", event_staff.invitation_page, name="staff-invitation"),
     path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
     path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),
     path("<int:event_id>/pods/<slug:action>/", staff.event_pods_control, name="event-pods-control"),

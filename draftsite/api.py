@@ -9,8 +9,8 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.throttling import SimpleRateThrottle
 
+from draftsite.clients import client_address
 from draftsite.errors import DomainError
-from draftsite.middleware import client_address
 from draftsite.parsers import JSONParser
 
 

@@ -21,7 +21,7 @@ Nothing in the document is a database id of the machine it came from:
 
 Each app declares what it adds to the document in its own ``backup.py`` module: ``SECTIONS``
 (a list of :class:`Section`, in link order) and ``LEFT_OUT`` (models tied to an event that the
-format does not carry, each with the reason); ``drafts.backup`` also names the event itself
+format does not carry, each with the reason); ``events.backup`` also names the event itself
 (``EVENT_ROOT``), ``cards.backup`` the catalogue (``CATALOGUE``) and ``penalties.backup`` the
 infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``,
 so an app's sections may link to the sections of the apps above it.

@@ -41,6 +41,7 @@ from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext, ngettext
 
 from draftsite import whole_numbers
+from draftsite.clients import client_address
 from draftsite.errors import json_error, wants_json
 from draftsite.views import page_not_found
 from draftsite.whole_numbers import InvalidNumber
@@ -215,14 +216,6 @@ def _failure_limit() -> int:
 
 def _lockout_seconds() -> int:
     return int(getattr(settings, "LOGIN_LOCKOUT_SECONDS", 300))
-
-
-def client_address(request) -> str:
-    if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
 def _key(username: str, address: str) -> str:

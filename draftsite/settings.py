@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "cards",
+    "events",
     "rulesdesk",
     "drafts",
     "decks",

@@ -12,6 +12,7 @@ from decks import urls as deck_urls
 from drafts import urls as draft_urls
 from draftsite import views
 from draftsite.api import ObtainTokenView
+from events import urls as event_urls
 from judgecalls import urls as judgecall_urls
 from matches import urls as match_urls
 from paper import urls as paper_urls
@@ -28,6 +29,8 @@ api_patterns = [
     *card_urls.api_urlpatterns,
     *rulesdesk_urls.api_urlpatterns,
     *draft_urls.api_urlpatterns,
+    *event_urls.api_urlpatterns,
+    *account_urls.api_urlpatterns,
     *deck_urls.api_urlpatterns,
     *penalty_urls.api_urlpatterns,
     *match_urls.api_urlpatterns,
@@ -60,7 +63,9 @@ urlpatterns = [
         name="card-image",
     ),
     path("rules/", include((rulesdesk_urls.page_urlpatterns, "rules"))),
-    path("events/", include((draft_urls.page_urlpatterns, "drafts"))),
+    # The event pages: the draft engine's and the events app's, in one namespace (their names
+    # are older than the events app).
+    path("events/", include(([*draft_urls.page_urlpatterns, *event_urls.page_urlpatterns], "drafts"))),
     path("decks/", include((deck_urls.page_urlpatterns, "decks"))),
     path("penalties/", include((penalty_urls.page_urlpatterns, "penalties"))),
     path("matches/", include((match_urls.page_urlpatterns, "matches"))),

@@ -12,15 +12,16 @@ from django.utils import timezone
 
 from drafts import permissions
 from drafts.consumers import CLOSE_FORBIDDEN
-from drafts.live import staff_group
 from drafts.models import Seat
 from draftsite.frames import GuardedJsonConsumer
+from events import permissions as event_permissions
+from events.live import staff_group
 from judgecalls import protocol
 from judgecalls.live import caller_group, queue_group
 
 
 def _may_listen(user, event_id: int) -> bool:
-    return permissions.sees_everything(user, event_id)
+    return event_permissions.sees_everything(user, event_id)
 
 
 def _callers_registration(user, seat_id: int) -> int | None:
@@ -65,7 +66,7 @@ class JudgeQueueSocket(_Heartbeats):
             await self.send_json(protocol.call(self.event_id, int(message["call"])))
 
     async def staff_changed(self, message):
-        """drafts.live.notify_staff_changed: a judge removed from the event's staff stops
+        """events.live.notify_staff_changed: a judge removed from the event's staff stops
         hearing the queue at the change, not at their next heartbeat."""
         user = self.scope.get("user")
         if message.get("user") == getattr(user, "pk", None) and not message.get("allowed"):

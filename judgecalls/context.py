@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 
 from decks import selectors as deck_selectors
 from decks.models import Deck
-from drafts import permissions as draft_permissions
 from drafts import selectors as draft_selectors
-from drafts.models import Registration, Seat
+from drafts.models import Seat
+from events import permissions as draft_permissions
+from events.models import Registration
 from judgecalls.models import JudgeCall
 from matches import selectors as match_selectors
 from penalties.models import Penalty, PenaltyStatus

@@ -29,8 +29,8 @@ class Outcome(models.TextChoices):
 
 
 class JudgeCall(models.Model):
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="judge_calls")
-    caller = models.ForeignKey("drafts.Registration", on_delete=models.CASCADE, related_name="judge_calls")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="judge_calls")
+    caller = models.ForeignKey("events.Registration", on_delete=models.CASCADE, related_name="judge_calls")
     # From a table: the match (its round and table); from a draft: the pod and seat.
     match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     seat = models.ForeignKey("drafts.Seat", null=True, blank=True, on_delete=models.CASCADE, related_name="+")

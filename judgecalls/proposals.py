@@ -20,7 +20,8 @@ from django.db.models import Q
 
 from decks.models import Deck, DeckCorrection
 from decks.selectors import pool_checked
-from drafts.models import DeckFormat, EnforcementLevel, Event, Registration, Seat
+from drafts.models import Seat
+from events.models import DeckFormat, EnforcementLevel, Event, Registration
 from matches import selectors as match_selectors
 from matches.models import Match, RoundState
 from penalties import selectors as penalty_selectors

@@ -15,10 +15,11 @@ from django.utils.translation import gettext_lazy
 
 from drafts import extensions
 from drafts import permissions as draft_permissions
-from drafts.access import Permission, authorize
-from drafts.models import Event, Seat
-from drafts.services.staff import log_event
+from drafts.models import Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import Permission, authorize
+from events.models import Event
+from events.services.staff import log_event
 from judgecalls import error_codes, live, selectors
 from judgecalls import proposals as site_proposals
 from judgecalls.models import MAX_REASON, CallStatus, JudgeCall, Outcome
@@ -153,7 +154,7 @@ def _locked(call_id: int) -> JudgeCall:
     return call
 
 
-# The judge calls' wording of the staff refusal (the code is ``drafts.access``'s).
+# The judge calls' wording of the staff refusal (the code is ``events.access``'s).
 JUDGES_ONLY = gettext_lazy("Only the event's judges take judge calls.")
 
 

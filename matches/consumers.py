@@ -10,8 +10,8 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from drafts.models import Event
 from draftsite.frames import GuardedJsonConsumer
+from events.models import Event
 from matches import protocol
 from matches.live import event_group
 

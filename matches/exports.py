@@ -9,8 +9,8 @@ import io
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
-from drafts.models import Event
 from draftsite.spreadsheets import safe_cell
+from events.models import Event
 from matches import selectors
 
 

@@ -21,9 +21,9 @@ class PairingMode(models.TextChoices):
 
 
 class EventMatchSettings(models.Model):
-    """How an event plays its matches; kept here so drafts.Event stays the drafts app's."""
+    """How an event plays its matches; kept here so events.Event stays the events app's."""
 
-    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="match_settings")
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="match_settings")
     mode = models.CharField(max_length=10, choices=PairingMode.choices, default=PairingMode.PER_POD)
     # Empty: the MTR recommendation for the player count (three for an eight-player pod).
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -55,7 +55,7 @@ class RoundState(models.TextChoices):
 
 
 class Round(models.Model):
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="match_rounds")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="match_rounds")
     pod = models.ForeignKey("drafts.Pod", null=True, blank=True, on_delete=models.CASCADE, related_name="match_rounds")
     number = models.PositiveSmallIntegerField()  # playoff rounds continue the numbering
     kind = models.CharField(max_length=8, choices=RoundKind.choices, default=RoundKind.SWISS)
@@ -94,9 +94,9 @@ class MatchStatus(models.TextChoices):
 class Match(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField()  # 0 for a bye
-    player_a = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="+")
+    player_a = models.ForeignKey("events.Registration", on_delete=models.RESTRICT, related_name="+")
     player_b = models.ForeignKey(
-        "drafts.Registration", null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+        "events.Registration", null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )  # empty: a bye
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING)
     # The result in force, from player A's side (set when confirmed or entered by staff).
@@ -134,7 +134,7 @@ class MatchPlayer(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="match_seats")
+    registration = models.ForeignKey("events.Registration", on_delete=models.RESTRICT, related_name="match_seats")
 
     class Meta:
         constraints = [
@@ -146,7 +146,7 @@ class ResultReport(models.Model):
     """What one player says the result was (from player A's side of the match)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.RESTRICT, related_name="+")
+    registration = models.ForeignKey("events.Registration", on_delete=models.RESTRICT, related_name="+")
     a_wins = models.PositiveSmallIntegerField()
     b_wins = models.PositiveSmallIntegerField()
     draws = models.PositiveSmallIntegerField(default=0)
@@ -166,14 +166,14 @@ class ReportKey(models.Model):
 
     key = models.CharField(max_length=64, unique=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey("events.Registration", on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField()
 
 
 class Drop(models.Model):
     """A player left the Swiss after ``after_round``: never paired again, kept in standings."""
 
-    registration = models.OneToOneField("drafts.Registration", on_delete=models.CASCADE, related_name="match_drop")
+    registration = models.OneToOneField("events.Registration", on_delete=models.CASCADE, related_name="match_drop")
     after_round = models.PositiveSmallIntegerField()
     reason = models.CharField(max_length=200, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -211,7 +211,7 @@ class MatchLogAction(models.TextChoices):
 class MatchLogEntry(models.Model):
     """Who did what and when: pairings, repairs, reports, confirmations, staff entries, drops."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="match_log")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="match_log")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE, related_name="log")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="log")
     actor = models.ForeignKey(

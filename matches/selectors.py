@@ -9,7 +9,8 @@ from datetime import timedelta
 from django.db.models import Q
 
 from decks.models import Deck
-from drafts.models import Event, Pod, PodState, Registration, Seat
+from drafts.models import Pod, PodState, Seat
+from events.models import Event, Registration
 from matches.models import (
     Drop,
     EventMatchSettings,
@@ -399,7 +400,7 @@ def matches_of(registration: Registration):
 
 
 def viewer_is_staff(user, event_id: int) -> bool:
-    from drafts import permissions
+    from events import permissions
 
     return permissions.sees_everything(user, event_id)
 

@@ -9,7 +9,7 @@ class PaperConfig(AppConfig):
     def ready(self):
         # The draft engine's dashboard and demo take paper's part from here: drafts imports no paper.
         from drafts import extensions
-        from drafts.models import DraftFormat
+        from events.models import DraftFormat
         from paper import demo, selectors, services
         from paper.models import CallAction
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from drafts import permissions
 from drafts.consumers import _PodSocket
 from drafts.models import Pod
+from events import permissions as event_permissions
 from paper import protocol, selectors
 from paper.live import paper_group
 
@@ -80,7 +81,7 @@ class CallSocket(_CallSocket):
         user = self.scope.get("user")
         if pod is None:
             return None
-        if permissions.sees_everything(user, pod.event):
+        if event_permissions.sees_everything(user, pod.event):
             self.role = "staff"
             return pod.pk
         if permissions.seat_in_pod(user, pod.pk) is not None:

@@ -20,9 +20,10 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     from django.utils import timezone
 
     from drafts import services as draft_services
-    from drafts.access import SYSTEM
     from drafts.demo import retire_demo_event
-    from drafts.models import EventStaff, StaffRole
+    from events import services as event_services
+    from events.access import SYSTEM
+    from events.models import EventStaff, StaffRole
     from paper import services
 
     retire_demo_event(DEMO_PAPER_EVENT_NAME)
@@ -42,11 +43,11 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     )
     EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
     players = [
-        draft_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
         for n in range(1, 9)
     ]
     guests = [
-        draft_services.register_player(event_id=event.pk, name=name, actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, name=name, actor=SYSTEM)
         for name in (
             "Ana Souza",
             "Bruno Lima",

@@ -5,7 +5,7 @@ UNKNOWN_PAPER_POD = "unknown_paper_pod"  # no such pod, or not a pod of a paper 
 UNKNOWN_FLIGHT = "unknown_flight"
 UNKNOWN_CONTROL = "unknown_control"  # not one of the pod and flight controls
 NOT_EVENT_STAFF = (
-    "not_event_staff"  # not the event's organiser (start, flights, links) or staff (controls): drafts.access
+    "not_event_staff"  # not the event's organiser (start, flights, links) or staff (controls): events.access
 )
 NOT_YOUR_SEAT = "not_your_seat"
 FOLLOWING_NOT_ALLOWED = "following_not_allowed"

@@ -32,7 +32,7 @@ class CallAction(models.TextChoices):
 class Flight(models.Model):
     """Pods called in lockstep: one start, and controls that act on all of them at once."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="paper_flights")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="paper_flights")
     number = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField()
     created_by = models.ForeignKey(

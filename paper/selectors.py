@@ -13,9 +13,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import DFC_LAYOUTS, Card, CardFace
-from drafts import permissions
-from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from drafts.models import Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import NotFoundError
+from events import permissions
+from events.models import DraftFormat, Event
 from paper import error_codes, schedule
 from paper.models import CallAction, CalledPod, CallPause, Flight, PostedDfc
 

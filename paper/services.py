@@ -22,9 +22,11 @@ from django.utils.translation import gettext_lazy
 
 from cards import selectors as card_selectors
 from drafts import permissions
-from drafts.access import SYSTEM, Permission, access_own_seat, authorize
-from drafts.models import DraftFormat, Event, Pod, PodLogEntry, PodState, Seat
+from drafts.access import access_own_seat
+from drafts.models import Pod, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import SYSTEM, Permission, authorize
+from events.models import DraftFormat, Event
 from paper import error_codes, live, schedule, selectors
 from paper.models import CallAction, CalledPod, CallJump, CallPause, Flight, JumpKind, PostedDfc
 
@@ -55,7 +57,7 @@ def _called(pod: Pod) -> CalledPod:
     return called
 
 
-# Access checks (``drafts.access``): the services make them, and the API and pages make them
+# Access checks (``events.access``, ``drafts.access``): the services make them, and the API and pages make them
 # before reading a body. The paper draft's wording of the staff refusal:
 STAFF_ONLY = gettext_lazy("Only the event's organisers and judges may do that.")
 

@@ -93,8 +93,8 @@ class PenaltyStatus(models.TextChoices):
 
 
 class Penalty(models.Model):
-    event = models.ForeignKey("drafts.Event", on_delete=models.PROTECT, related_name="penalties")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.PROTECT, related_name="penalties")
+    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="penalties")
+    registration = models.ForeignKey("events.Registration", on_delete=models.PROTECT, related_name="penalties")
     infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="penalties")
     # Where it happened: a match round of the event, or a draft pod with round and pick.
     match_round = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -148,7 +148,7 @@ class Penalty(models.Model):
     @property
     def enforcement_level_label(self) -> str:
         """The REL it was issued at, in the reader's words (the stored code is the event's)."""
-        from drafts.models import EnforcementLevel
+        from events.models import EnforcementLevel
 
         level = self.enforcement_level
         return str(EnforcementLevel(level).label) if level in EnforcementLevel.values else level
@@ -212,7 +212,7 @@ class Appeal(models.Model):
 class DismissedSource(models.Model):
     """A judge looked at an automatic pick (or another source) and found no infraction."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="+")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="+")
     source = models.CharField(max_length=60)
     reason = models.TextField()
     dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from drafts.models import StaffRole
-from drafts.permissions import JUDGING_ROLES, event_roles
+from events.models import StaffRole
+from events.permissions import JUDGING_ROLES, event_roles
 
 
 def is_site_staff(user) -> bool:

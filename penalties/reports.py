@@ -2,7 +2,7 @@
 
 from django.http import HttpResponse
 
-from drafts.models import Event
+from events.models import Event
 from penalties import selectors
 
 

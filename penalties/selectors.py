@@ -10,10 +10,11 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
-from drafts.models import Event, EventStaff, Pick, PickKind, Pod, Registration, StaffRole
+from drafts.models import Pick, PickKind, Pod
 from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.spreadsheets import safe_cell
+from events.models import Event, EventStaff, Registration, StaffRole
 from penalties.models import (
     Appeal,
     AppealStatus,

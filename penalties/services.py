@@ -26,9 +26,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from drafts.access import SYSTEM, Permission, authorize, recorded_user
-from drafts.models import EnforcementLevel, Event, EventStaff, Pod, Registration, StaffRole
+from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import SYSTEM, Permission, authorize, recorded_user
+from events.models import EnforcementLevel, Event, EventStaff, Registration, StaffRole
 from penalties import error_codes, permissions
 from penalties.models import (
     Appeal,

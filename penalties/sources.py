@@ -12,8 +12,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from drafts.models import Event, Pick, PickKind
+from drafts.models import Pick, PickKind
 from draftsite.errors import DomainError
+from events.models import Event
 from penalties import error_codes
 
 SOURCE_RE = re.compile(r"^(deck_check|pick|decklist|correction|result):([1-9][0-9]{0,17})$")

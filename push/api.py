@@ -12,8 +12,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts.access import Permission, access_event
 from draftsite.api import body_object as _body
+from events.access import Permission, access_event
 from push import config, selectors, services
 from push.models import Trigger
 

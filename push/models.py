@@ -39,7 +39,7 @@ class EventPush(models.Model):
     Announcements from the organisers reach everyone who turned them on."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_pushes")
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="pushes")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="pushes")
     pairings = models.BooleanField(default=True)
     draft_start = models.BooleanField(default=True)
     pack_waiting = models.BooleanField(default=True)
@@ -70,7 +70,7 @@ class PushSent(models.Model):
 class Announcement(models.Model):
     """An organiser's message to every checked-in player of the event who turned push on."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="announcements")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="announcements")
     text = models.CharField(max_length=200)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField()

@@ -18,7 +18,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.models import CheckIn, Profile
-from drafts.models import Event, Pack, Pod, PodState, Registration, Seat
+from drafts.models import Pack, Pod, PodState, Seat
+from events.models import Event, Registration
 from judgecalls.models import CallStatus, JudgeCall
 from matches.models import Match, Round, RoundState
 from push.models import Announcement, EventPush, PushSubscription, Trigger

@@ -6,7 +6,8 @@ import datetime as dt
 
 from django.utils import timezone
 
-from drafts.models import Event, Pack, PodState, Registration
+from drafts.models import Pack, PodState
+from events.models import Event, Registration
 from matches.models import Round, RoundState
 from push import notices
 from push.models import EventPush, PushSubscription, Trigger

@@ -18,8 +18,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from drafts.access import Permission, access_event, recorded_user
 from draftsite.errors import DomainError
+from events.access import Permission, access_event, recorded_user
 from push import config, dispatch, error_codes, notices
 from push.models import Announcement, EventPush, PushSent, PushSubscription, Trigger
 

@@ -18,9 +18,9 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from drafts import permissions
-from drafts.access import Permission, access_event
 from draftsite.pages import on_page, run
+from events import permissions
+from events.access import Permission, access_event
 from push import config, selectors, services
 from push.models import Trigger
 

@@ -7,11 +7,11 @@ from django.utils.translation import gettext, gettext_lazy
 
 from cards import selectors as card_selectors
 from drafts import error_codes
-from drafts.boosters import KIND_LABELS
-from drafts.forms import EventBasicsForm
 from drafts.services import packs
 from draftsite.bounds import ID_MAX
 from draftsite.errors import DomainError
+from events.boosters import KIND_LABELS
+from events.forms import EventBasicsForm
 from sealed.models import DEFAULT_BOOSTERS, MAX_BOOSTERS
 
 

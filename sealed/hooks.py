@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from drafts.access import SYSTEM
+from events.access import SYSTEM
 from matches.models import Drop
 from sealed import services
 

@@ -22,7 +22,7 @@ class SealedEvent(models.Model):
     """How a sealed event's pools are made: the boosters per player, each ``{"set_code",
     "kind"}`` (``kind`` "" is the set's default booster), and the stored seed of the opening."""
 
-    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="sealed")
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="sealed")
     boosters = models.JSONField(default=list)
     paper = models.BooleanField(default=False)  # players open real boosters and register the pools
     seed = models.BigIntegerField()
@@ -40,8 +40,8 @@ class SealedPack(models.Model):
     """One booster the site opened for a player: ``cards`` ``[{"card_id", "printing_id",
     "rarity", "foil", "slot"}]`` in pack order; ``removed`` what is not played (MTR)."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="sealed_packs")
-    registration = models.ForeignKey("drafts.Registration", on_delete=models.CASCADE, related_name="sealed_packs")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="sealed_packs")
+    registration = models.ForeignKey("events.Registration", on_delete=models.CASCADE, related_name="sealed_packs")
     number = models.PositiveSmallIntegerField()  # 1-based
     set_code = models.CharField(max_length=10)
     kind = models.CharField(max_length=20, blank=True)
@@ -68,13 +68,13 @@ class PaperPool(models.Model):
     """The pool a player registered from the boosters they opened at the table (MTR 7.5):
     ``cards`` ``[{"card_id", "count"}]``. After the swap ``builder`` builds from it."""
 
-    event = models.ForeignKey("drafts.Event", on_delete=models.CASCADE, related_name="paper_pools")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="paper_pools")
     registered_by = models.OneToOneField(
-        "drafts.Registration", on_delete=models.CASCADE, related_name="registered_pool"
+        "events.Registration", on_delete=models.CASCADE, related_name="registered_pool"
     )
     cards = models.JSONField(default=list)
     builder = models.OneToOneField(
-        "drafts.Registration", null=True, blank=True, on_delete=models.SET_NULL, related_name="received_pool"
+        "events.Registration", null=True, blank=True, on_delete=models.SET_NULL, related_name="received_pool"
     )
     status = models.CharField(max_length=12, choices=PoolStatus.choices, default=PoolStatus.REGISTERED)
     judge_call = models.ForeignKey(
@@ -98,7 +98,7 @@ class PoolSwap(models.Model):
     """The organiser's swap: one per event (the unique event makes a second press a no-op);
     ``assignments`` ``[{"pool", "from", "to"}]`` derived from ``seed`` (a derangement)."""
 
-    event = models.OneToOneField("drafts.Event", on_delete=models.CASCADE, related_name="pool_swap")
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="pool_swap")
     seed = models.BigIntegerField()
     assignments = models.JSONField(default=list)
     at = models.DateTimeField()

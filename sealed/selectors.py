@@ -16,10 +16,10 @@ from cards import selectors as card_selectors
 from cards.models import Printing
 from decks import adapter
 from decks.models import Deck, SealedPool
-from drafts import permissions
-from drafts.access import Permission, access_event, authorize
-from drafts.models import DraftFormat, Event, Registration
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from events import permissions
+from events.access import Permission, access_event, authorize
+from events.models import DraftFormat, Event, Registration
 from matches import selectors as match_selectors
 from sealed import core, error_codes
 from sealed.models import PaperPool, PoolSwap, SealedEvent, SealedPack

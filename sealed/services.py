@@ -1,5 +1,5 @@
 """Writes of the sealed app. Each function takes keyword arguments, names who acts (``actor``)
-and runs in one transaction; permissions go through ``drafts.access``.
+and runs in one transaction; permissions go through ``events.access``.
 
 - Sealed events: ``create_sealed_event``, then ``open_pools`` (the site opens every player's
   boosters from the event's stored seed, once: the event's sealed row is locked and each pack
@@ -34,12 +34,12 @@ from cards.models import Printing
 from decks import adapter
 from decks import services as deck_services
 from decks.models import Deck, SealedPool
-from drafts.access import Permission, access_event, authorize, recorded_user, require_event_creator
-from drafts.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
 from drafts.services import packs
 from drafts.services.packs import SetPacks
-from drafts.services.staff import log_event
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import Permission, access_event, authorize, recorded_user, require_event_creator
+from events.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
+from events.services.staff import log_event
 from judgecalls import services as judgecall_services
 from matches import selectors as match_selectors
 from sealed import core, error_codes, selectors

@@ -77,7 +77,7 @@ class EventFactory(factory.django.DjangoModelFactory):
     """A cube draft event with no cards (enough to hang staff and permissions on)."""
 
     class Meta:
-        model = "drafts.Event"
+        model = "events.Event"
 
     name = factory.Sequence(lambda n: f"Event {n}")
     date = datetime.date(2026, 11, 29)
@@ -88,7 +88,7 @@ class EventStaffFactory(factory.django.DjangoModelFactory):
     """A staff role in an event (give ``event``); a judge unless ``role`` says otherwise."""
 
     class Meta:
-        model = "drafts.EventStaff"
+        model = "events.EventStaff"
 
     user = factory.SubFactory(UserFactory)
     role = "judge"
@@ -110,7 +110,7 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
     """A player of an event (give ``event``; ``user`` empty for a guest)."""
 
     class Meta:
-        model = "drafts.Registration"
+        model = "events.Registration"
 
     name = factory.Sequence(lambda n: f"Player {n}")
 

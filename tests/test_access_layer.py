@@ -1,4 +1,4 @@
-"""One access layer (issue 31): event permissions are checked in ``drafts.access`` only, and pages
+"""One access layer (issue 31): event permissions are checked in ``events.access`` (and a pod's and a seat's in ``drafts.access``) only, and pages
 turn domain errors into responses in ``draftsite.pages`` only.
 
 A permission helper is a function named ``require_*``, ``_require_*`` or ``check_*permission*``,
@@ -18,8 +18,20 @@ import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "cards", "decks", "drafts", "draftsite", "judgecalls", "matches", "paper", "penalties", "rulesdesk")
-ACCESS_MODULE = "drafts/access.py"
+APPS = (
+    "accounts",
+    "cards",
+    "decks",
+    "drafts",
+    "draftsite",
+    "events",
+    "judgecalls",
+    "matches",
+    "paper",
+    "penalties",
+    "rulesdesk",
+)
+ACCESS_MODULES = ("events/access.py", "drafts/access.py")  # the event's, and a pod's and a seat's
 PAGE_ERRORS_MODULE = "draftsite/pages.py"
 HELPER_NAME = re.compile(r"^_?require_|^_?check_\w*permission")
 PERMISSION_WORDS = {"ForbiddenError", "PermissionDenied", "permissions", "authorize", "authorize_pod"}
@@ -60,7 +72,7 @@ def _is_permission_helper(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def permission_helpers() -> set[str]:
     found = set()
     for relative, tree in _modules():
-        if relative == ACCESS_MODULE:
+        if relative in ACCESS_MODULES:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_permission_helper(node):
@@ -100,9 +112,11 @@ def page_error_handlers() -> set[str]:
 def test_permission_helpers_live_in_the_access_module():
     found = permission_helpers()
     new = sorted(found - OBJECT_RULES)
-    assert not new, f"check permissions with drafts.access (authorize, access_*), not a new helper: {new}"
+    assert not new, (
+        f"check permissions with events.access or drafts.access (authorize, access_*), not a new helper: {new}"
+    )
     gone = sorted(OBJECT_RULES - found)
-    assert not gone, f"no longer a helper outside drafts.access: take it off OBJECT_RULES: {gone}"
+    assert not gone, f"no longer a helper outside the access modules: take it off OBJECT_RULES: {gone}"
 
 
 def test_the_helper_walk_sees_a_helper_written_again():

@@ -16,6 +16,7 @@ APPS = (
     "decks",
     "drafts",
     "draftsite",
+    "events",
     "judgecalls",
     "matches",
     "paper",

@@ -41,10 +41,13 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.models import JoinLink
 from decks import services as deck_services
-from drafts import aio, roles, services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, Registration, Seat, StaffRole
+from drafts import aio, services
+from drafts.models import DraftCard, Pack, Pick, Pod, Seat
 from draftsite.routing import websocket_urlpatterns
+from events import roles
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import Event, EventStaff, Registration, StaffRole
 from matches import services as match_services
 from matches.models import Match
 from penalties import services as penalty_services
@@ -122,7 +125,7 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
     )
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
+    regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
     pod, other_pod = services.seat_players(
         event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]], actor=SYSTEM
     )
@@ -135,7 +138,9 @@ def build_world(cube: list[str], *, deck_format: str = "constructed", with_decks
         pick_timer=False,
     )
     EventStaff.objects.create(event=other_event, user=other_judge, role=StaffRole.JUDGE)
-    foreign_regs = [services.register_player(event_id=other_event.pk, user=u, actor=SYSTEM) for u in foreign_players]
+    foreign_regs = [
+        event_services.register_player(event_id=other_event.pk, user=u, actor=SYSTEM) for u in foreign_players
+    ]
     (foreign_pod,) = services.seat_players(
         event_id=other_event.pk, seed=5, pods=[[r.pk for r in foreign_regs]], actor=SYSTEM
     )
@@ -252,7 +257,7 @@ def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge
     )
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
+    regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
     pod, other_pod = services.seat_players(
         event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:4]], [r.pk for r in regs[4:]]], actor=SYSTEM
     )
@@ -260,7 +265,7 @@ def build_paper_world(organiser, other_organiser, head_judge, judge, other_judge
         name="Paper elsewhere", date=T0.date(), created_by=other_organiser, draft_format="paper", set_codes=["ISD"]
     )
     EventStaff.objects.create(event=foreign, user=other_judge, role=StaffRole.JUDGE)
-    foreign_regs = [services.register_player(event_id=foreign.pk, user=u, actor=SYSTEM) for u in foreign_players]
+    foreign_regs = [event_services.register_player(event_id=foreign.pk, user=u, actor=SYSTEM) for u in foreign_players]
     (foreign_pod,) = services.seat_players(
         event_id=foreign.pk, seed=5, pods=[[r.pk for r in foreign_regs]], actor=SYSTEM
     )
@@ -312,10 +317,10 @@ def build_sealed_world(organiser, other_organiser, head_judge, judge, other_judg
         EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
         EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
         for user in players:
-            services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
+            event_services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
     EventStaff.objects.create(event=foreign, user=other_judge, role=StaffRole.JUDGE)
     for user in foreign_players:
-        services.register_player(event_id=foreign.pk, user=user, actor=SYSTEM)
+        event_services.register_player(event_id=foreign.pk, user=user, actor=SYSTEM)
     sealed_services.open_pools(event_id=sealed.pk, actor=organiser)
     cards = [{"card_id": row["card_id"], "count": 1} for row in sealed_selectors.set_catalogue(["DSK"])[:5]]
     pools = {
@@ -504,7 +509,7 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
             for kind_ in ("pairings", "results", "standings")
         ]
     if kind in ("event+staff", "event+invitation"):
-        from drafts.models import StaffInvitation
+        from events.models import StaffInvitation
 
         out = []
         for label, event in (("own event", w.event), ("other event", w.other_event)):
@@ -522,7 +527,7 @@ def targets(world: World, kind: str | None, params: list[str]) -> list[Target]:
                 out.append(Target(f"{label} invitation", {param: event.pk, "invitation_id": invitation.pk}, event.pk))
         return out
     if kind == "invitation":
-        from drafts.models import StaffInvitation
+        from events.models import StaffInvitation
 
         invitation = StaffInvitation.objects.filter(event=w.event).first() or StaffInvitation.objects.create(
             event=w.event,

@@ -20,8 +20,7 @@ from django.core.management import CommandError, call_command
 from decks import services as deck_services
 from decks.models import Deck, DeckCheck, DeckCorrection
 from drafts import services as draft_services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, EventStaff, Pack, Pick, Pod, PodLogEntry, Registration, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Seat
 from drafts.simulation import check_conservation
 from draftsite.backup import (
     FORMAT_VERSION,
@@ -33,6 +32,9 @@ from draftsite.backup import (
     export_event,
     import_event,
 )
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import Event, EventStaff, Registration, StaffRole
 from penalties import services as penalty_services
 from penalties.models import Appeal, DismissedSource, Penalty, PenaltyAudit
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)
@@ -66,7 +68,7 @@ def busy_event(organiser, players, cube_names):  # noqa: F811
     judge = User.objects.create_user("judge", password="pw")
     EventStaff.objects.create(event=event, user=head_judge, role=StaffRole.HEAD_JUDGE)
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    draft_services.register_player(event_id=event.pk, name="Gwen Guest", actor=SYSTEM)
+    event_services.register_player(event_id=event.pk, name="Gwen Guest", actor=SYSTEM)
     # Pick 1: everyone's timer runs out (timeout picks); pick 2 by hand; a pause.
     draft_services.enforce_deadlines(pod_id=pod.pk, now=T0 + dt.timedelta(seconds=41))
     _pick_round(pod, T0 + dt.timedelta(seconds=42))

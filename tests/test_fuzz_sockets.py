@@ -70,7 +70,7 @@ def draft_world(organiser, players, cube_names):  # noqa: F811
 
 
 def paper_world():
-    from drafts import roles
+    from events import roles
     from paper import services
     from tests.paper.conftest import make_paper_event, user
 

@@ -18,8 +18,8 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from drafts import roles
-from drafts.models import Event, EventStaff
+from events import roles
+from events.models import Event, EventStaff
 
 
 @pytest.fixture(autouse=True)

@@ -37,7 +37,7 @@ def test_the_messages_are_the_ones_the_code_uses():
     root = Path(__file__).resolve().parent.parent
     source = "".join(
         p.read_text(encoding="utf-8")
-        for app in ("accounts", "decks", "drafts", "draftsite", "judgecalls")
+        for app in ("accounts", "decks", "drafts", "draftsite", "events", "judgecalls")
         for p in (root / app).rglob("*.py")
     )
     assert [m for m in NEW_MESSAGES if m not in source] == []

@@ -35,9 +35,9 @@ from django.test import Client
 
 from decks import services as deck_services
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, Pod, PodState, Seat
 from draftsite.routing import websocket_urlpatterns
+from events.access import SYSTEM
 from tests.drafts.conftest import cube_names  # noqa: F401  (fixture)
 from tests.places import held, piled
 from tests.test_authorization_matrix import (

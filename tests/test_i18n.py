@@ -27,6 +27,7 @@ PY_SOURCES = [
     "cards",
     "decks",
     "drafts",
+    "events",
     "penalties",
     "draftsite",
     "accounts",
@@ -598,9 +599,10 @@ def _demo_pages():
 
     from decks import services as deck_services
     from drafts import services as draft_services
-    from drafts.access import SYSTEM
     from drafts.demo import create_demo_accounts, create_demo_event
-    from drafts.models import EventStaff, StaffRole
+    from events import services as event_services
+    from events.access import SYSTEM
+    from events.models import EventStaff, StaffRole
     from matches import services as match_services
     from matches.demo import set_up_demo_matches
     from penalties import services as penalty_services
@@ -632,7 +634,7 @@ def _demo_pages():
     constructed.deck_format = "constructed"
     constructed.save()
     EventStaff.objects.create(event=constructed, user=judge, role=StaffRole.JUDGE)
-    draft_services.register_player(event_id=constructed.pk, user=player, actor=SYSTEM)
+    event_services.register_player(event_id=constructed.pk, user=player, actor=SYSTEM)
     deck_services.register_deck(
         event_id=constructed.pk,
         actor=player,
@@ -641,7 +643,7 @@ def _demo_pages():
     )
     # A full event with a waitlist: player2 waits in line (the event and join pages say where).
     from accounts import services as account_services
-    from drafts.models import Registration
+    from events.models import Registration
 
     full = draft_services.create_event(
         name="Full night", date=event.date, created_by=organiser, draft_format="cube", cube_list=["Island"]

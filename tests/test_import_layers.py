@@ -1,8 +1,8 @@
 """The apps' layers (.importlinter's ``app-layers`` contract), read from the source of every app
 module: no import of an app above, or of an independent sibling, anywhere in a module, in a
 function or not. import-linter sees function-local imports too; this test names the one that
-tempts (an import moved into a function to get past a cycle) and keeps the exceptions of the
-contract to a named, reasoned list.
+tempts (an import moved into a function to get past a cycle), and the contract has no
+exception (issue 50: the events platform left the draft engine for the events app).
 """
 
 from __future__ import annotations
@@ -12,22 +12,6 @@ import configparser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# The contract's exceptions, each with its reason: every one is in .importlinter's
-# ``ignore_imports`` and every ``ignore_imports`` line is here.
-_EVENTS_SPLIT = (
-    "the events platform (event pages, the event API, joining an event) is still drafts'; the "
-    "events app of issue 50 takes it below accounts, and accounts.services.joining's call into "
-    "drafts.services.events becomes a downward one"
-)
-EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("drafts.services.events", "accounts.selectors"): _EVENTS_SPLIT + " (an event's players' names)",
-    ("drafts.views.events", "accounts.selectors"): _EVENTS_SPLIT + " (the event page's join link and names)",
-    ("drafts.api.views", "accounts.selectors"): _EVENTS_SPLIT + " (the event API's registrations)",
-    ("drafts.api.views", "accounts.services"): _EVENTS_SPLIT + " (the event API's join links)",
-    ("drafts.api.views", "accounts.exports"): _EVENTS_SPLIT + " (the players' CSV export)",
-    ("drafts.api.views", "accounts.services.joining"): _EVENTS_SPLIT + " (the waitlist's state)",
-}
 
 
 def _contract() -> configparser.SectionProxy:
@@ -85,7 +69,7 @@ def imported_modules(tree: ast.AST, module: str) -> list[tuple[str, int, bool]]:
 
 
 def violations() -> list[str]:
-    """Each import of a module of an app above, or of an independent sibling, not excepted."""
+    """Each import of a module of an app above, or of an independent sibling."""
     rank = {app: (index, position) for index, line in enumerate(layers()) for position, app in enumerate(line)}
     found = []
     for app in rank:
@@ -96,8 +80,6 @@ def violations() -> list[str]:
                 if other == app or other not in rank:
                     continue
                 if rank[other][0] > rank[app][0]:  # lower layer: allowed
-                    continue
-                if (module, target) in EXCEPTIONS:
                     continue
                 where = "a function-local import" if local else "an import"
                 found.append(f"{path.relative_to(ROOT)}:{line}: {where} of {target} ({other} is not below {app})")
@@ -113,9 +95,8 @@ def test_no_app_module_imports_an_app_above_it_in_a_function_or_not():
     assert violations() == []
 
 
-def test_the_exceptions_are_the_contracts_and_each_has_a_reason():
-    assert ignored_imports() == set(EXCEPTIONS)
-    assert all(reason.strip() for reason in EXCEPTIONS.values())
+def test_the_contract_has_no_exception():
+    assert ignored_imports() == set()
 
 
 def test_the_walk_finds_a_function_local_import_of_an_app_above(tmp_path):

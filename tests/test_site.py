@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from drafts import roles
 from drafts.demo import DEMO_ACCOUNTS, create_demo_accounts
+from events import roles
 
 pytestmark = pytest.mark.django_db
 

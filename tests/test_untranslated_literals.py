@@ -14,6 +14,7 @@ APPS = [
     "decks",
     "drafts",
     "draftsite",
+    "events",
     "judgecalls",
     "matches",
     "paper",

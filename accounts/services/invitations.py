@@ -27,10 +27,10 @@ from django.utils.translation import gettext
 from accounts import error_codes, selectors
 from accounts.models import Profile
 from accounts.services.mail import send_user_mail
-from drafts.access import Permission, access_event, authorize
-from drafts.models import Registration
-from drafts.services.events import register_player
 from draftsite.errors import DomainError
+from events.access import Permission, access_event, authorize
+from events.models import Registration
+from events.services.registrations import register_player
 
 MAX_ROWS = 2000
 HEADER = ["name", "email", "username"]

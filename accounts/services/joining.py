@@ -21,11 +21,12 @@ from django.utils.translation import gettext
 from accounts import error_codes, selectors
 from accounts.models import JoinLink, WaitlistEntry
 from accounts.services.mail import send_user_mail
-from drafts.access import Permission, access_event, authorize
-from drafts.models import DraftFormat, Event, Registration, Seat
-from drafts.services.events import create_account_registration, register_player
-from drafts.services.staff import log_event
+from drafts.models import Seat
 from draftsite.errors import ConflictError, DomainError, NotFoundError
+from events.access import Permission, access_event, authorize
+from events.models import DraftFormat, Event, Registration
+from events.services.registrations import create_account_registration, register_player
+from events.services.staff import log_event
 
 REGISTERED = "registered"
 WAITLISTED = "waitlisted"

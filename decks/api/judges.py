@@ -15,9 +15,9 @@ from decks import error_codes, selectors, services
 from decks.api import serializers as s
 from decks.api.common import BodyLimitMixin, parsed_sections
 from decks.models import DeckCheck, DeckCheckSelection
-from drafts.access import Permission, authorize
 from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
+from events.access import Permission, authorize
 
 ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, message, field?}]}")
 

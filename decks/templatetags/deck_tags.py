@@ -4,8 +4,8 @@ from django import template
 from django.utils.translation import gettext_lazy
 
 from decks.validation import codes
-from drafts.models import DeckFormat
 from draftsite.i18n import localize_problems
+from events.models import DeckFormat
 
 register = template.Library()
 

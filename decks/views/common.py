@@ -7,8 +7,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 from decks import selectors
 from decks.models import Deck
-from drafts.models import Event
 from draftsite.pages import on_page
+from events.models import Event
 
 # The judges' pages refuse everyone but the event's staff with this (the 403 page).
 STAFF_PAGE_ONLY = gettext_lazy("Only the event's judges and organisers may see this page.")

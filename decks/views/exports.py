@@ -14,10 +14,10 @@ from django.utils.translation import gettext
 
 from decks import error_codes, exporting, exports, pickdata, selectors
 from decks.views.common import _event, visible_deck_page
-from drafts.access import Permission, authorize
 from draftsite import whole_numbers
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError, answers_json
 from draftsite.pages import on_page
+from events.access import Permission, authorize
 
 
 def _refusal(exc: DomainError) -> HttpResponse:

@@ -14,10 +14,10 @@ from decks import findings, history, parsers, selectors, services
 from decks.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
 from decks.models import SelectionMethod
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
-from drafts import permissions
-from drafts.access import Permission, authorize
 from draftsite import whole_numbers
 from draftsite.pages import for_form, on_page
+from events import permissions
+from events.access import Permission, authorize
 
 DECK_STATES = ("valid", "invalid", "missing")
 MAX_QUERY = 100  # characters of a player name searched for

@@ -16,11 +16,11 @@ from decks import adapter, error_codes, exporting, parsers, selectors, services
 from decks.builder import builder_data
 from decks.forms import BASICS, DeckForm, PageActionForm, PoolBuilderForm
 from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
-from drafts.access import Permission, authorize
-from drafts.models import DeckFormat
 from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, on_page, run
+from events.access import Permission, authorize
+from events.models import DeckFormat
 
 
 def index(request):

@@ -3,28 +3,20 @@ OpenAPI schema documents these)."""
 
 from __future__ import annotations
 
-from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from cards import selectors as card_selectors
-from drafts import error_codes, selectors
+from drafts import error_codes
 from drafts.core.timing import ROUNDS
-from drafts.models import (
+from drafts.models import MAX_PILE_POSITION, PILE_COVERS
+from draftsite.bounds import ID_MAX, INTEGER_MAX
+from events.models import (
     DRAFTED_FORMATS,
-    MAX_PILE_POSITION,
-    PILE_COVERS,
     DraftFormat,
     EnforcementLevel,
     Event,
-    EventStaff,
-    Registration,
-    StaffInvitation,
-    StaffRole,
 )
-from draftsite.api import validated_body
-from draftsite.bounds import ID_MAX, INTEGER_MAX
 
 
 class EventInput(serializers.Serializer):
@@ -115,34 +107,6 @@ class EventOutput(serializers.ModelSerializer):
         ]
 
 
-class RegistrationInput(serializers.Serializer):
-    name = serializers.CharField(
-        max_length=100, required=False, help_text=gettext_lazy("A guest's name (organisers only).")
-    )
-    username = serializers.CharField(
-        max_length=150, required=False, help_text=gettext_lazy("Register this account (organisers only).")
-    )
-
-
-class RegistrationOutput(serializers.ModelSerializer):
-    class Meta:
-        model = Registration
-        fields = ["id", "name", "user"]
-
-
-class WaitlistedOutput(serializers.Serializer):
-    """A self-registration past the event's capacity: on its waitlist (HTTP 202)."""
-
-    status = serializers.CharField()  # "waitlisted"
-    waitlist_position = serializers.IntegerField(allow_null=True)
-
-
-class WaitlistPlaceOutput(serializers.Serializer):
-    """The caller's place on the event's waitlist (1 is next in line); null when not on it."""
-
-    waitlist_position = serializers.IntegerField(allow_null=True)
-
-
 class SeatingInput(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**48, required=False)
     pods = serializers.ListField(
@@ -214,65 +178,8 @@ class ReplaceSeatInput(serializers.Serializer):
         return attrs
 
 
-def validated(serializer_class, request) -> dict:
-    return validated_body(serializer_class, request)
-
-
-class StaffInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    role = serializers.ChoiceField(StaffRole.choices)
-
-
-class StaffRoleInput(serializers.Serializer):
-    role = serializers.ChoiceField(StaffRole.choices)
-
-
 class EventPodsActionOutput(serializers.Serializer):
     pods = serializers.ListField(child=serializers.IntegerField(), help_text="The ids of the pods paused or resumed.")
-
-
-class StaffOutput(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username")
-
-    class Meta:
-        model = EventStaff
-        fields = ["id", "username", "role"]
-
-
-class StaffWarning(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-
-
-class StaffAddedOutput(StaffOutput):
-    """The new staff row, with what the organiser should know (a judge seated as a player)."""
-
-    warnings = StaffWarning(many=True, read_only=True)
-
-    class Meta(StaffOutput.Meta):
-        fields = [*StaffOutput.Meta.fields, "warnings"]
-
-
-class InvitationInput(serializers.Serializer):
-    role = serializers.ChoiceField(StaffRole.choices)
-
-
-class InvitationOutput(serializers.ModelSerializer):
-    url = serializers.SerializerMethodField()
-    state = serializers.SerializerMethodField()
-    accepted_by = serializers.CharField(source="accepted_by.username", default=None)
-
-    class Meta:
-        model = StaffInvitation
-        fields = ["id", "role", "token", "url", "state", "created_at", "expires_at", "accepted_by", "accepted_at"]
-
-    def get_url(self, obj) -> str:
-        path = reverse("drafts:staff-invitation", args=[obj.token])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
-
-    def get_state(self, obj) -> str:
-        return selectors.invitation_state(obj, timezone.now())
 
 
 # --- answers (documentation of the bodies the selectors build) ------------------------------

@@ -1,18 +1,16 @@
-"""Draft engine API: events, registrations, seating, pod control, seats, picks, logs.
+"""Draft engine API: drafted events, seating, pod control, seats, picks, logs (an event's
+registrations and staff: the events API).
 
 Views translate HTTP only: they fetch what is asked for with the caller's permission
-(``drafts.access``, the role before the body), validate the body with a serializer, call one
+(``events.access``, ``drafts.access``, the role before the body), validate the body with a serializer, call one
 service (which checks the acting user again) and answer what the selectors say that caller
 may see.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -20,16 +18,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors as account_selectors
-from accounts import services as account_services
-from accounts.exports import players_csv_response
-from accounts.services.joining import WAITLISTED
-from drafts import access, error_codes, selectors, services
-from drafts.access import Permission
+from drafts import access, selectors, services
 from drafts.api import serializers as s
-from drafts.api.serializers import validated
 from drafts.services import packs
-from draftsite.errors import DomainError
+from events import access as event_access
+from events import selectors as event_selectors
+from events import services as event_services
+from events.access import Permission
+from events.api.serializers import validated
 
 # --- events ----------------------------------------------------------------------------
 
@@ -40,12 +36,12 @@ class EventListView(APIView):
     @extend_schema(responses=s.EventOutput(many=True))
     def get(self, request):
         """Events you organise, judge or play in (all of them for superusers)."""
-        return Response(s.EventOutput(selectors.events_taken_part_in(request.user), many=True).data)
+        return Response(s.EventOutput(event_selectors.events_taken_part_in(request.user), many=True).data)
 
     @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
     def post(self, request):
         """Create an event (organisers). You become its organiser."""
-        access.require_event_creator(request.user)
+        event_access.require_event_creator(request.user)
         data = validated(s.EventInput, request)
         event = services.create_event(created_by=request.user, **data)
         return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
@@ -66,82 +62,17 @@ class EventDetailView(APIView):
 
     @extend_schema(responses=s.EventOutput)
     def get(self, request, pk: int):
-        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
+        event = event_access.access_event(pk, request.user, permission=Permission.MEMBER)
         return Response(s.EventOutput(event).data)
 
     @extend_schema(request=s.EventUpdate, responses=s.EventOutput)
     def patch(self, request, pk: int):
-        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
+        event = event_access.access_event(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.EventUpdate, request)
         # Through the service: validated, logged, and told to live pages (publishing
         # decklists changes what players may see).
-        event = services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
+        event = event_services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
         return Response(s.EventOutput(event).data)
-
-
-class PlayersCsvView(APIView):
-    """The organiser's list of the event's registered and waitlisted players, as CSV."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, operation_id="events_players_csv")
-    def get(self, request, pk: int):
-        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
-        return players_csv_response(event)
-
-
-class WaitlistView(APIView):
-    """The caller's own place on the event's waitlist: read it, or leave the waitlist."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses=s.WaitlistPlaceOutput, operation_id="events_waitlist_place")
-    def get(self, request, pk: int):
-        event = access.access_event(pk)
-        return Response({"waitlist_position": account_selectors.waitlist_position(event.pk, request.user)})
-
-    @extend_schema(responses={204: None}, operation_id="events_waitlist_leave")
-    def delete(self, request, pk: int):
-        account_services.leave_waitlist(event_id=pk, user=request.user, now=timezone.now())
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class RegistrationListView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses=s.RegistrationOutput(many=True))
-    def get(self, request, pk: int):
-        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
-        return Response(s.RegistrationOutput(event.registrations.order_by("name"), many=True).data)
-
-    @extend_schema(request=s.RegistrationInput, responses={201: s.RegistrationOutput, 202: s.WaitlistedOutput})
-    def post(self, request, pk: int):
-        """Register yourself (empty body), or, as organiser, a guest by name or an account."""
-        event = access.access_event(pk)
-        data = validated(s.RegistrationInput, request)
-        if data:
-            access.authorize(request.user, event, Permission.ORGANISER)
-            user = None
-            if data.get("username"):
-                user = get_user_model().objects.filter(username=data["username"]).first()
-                if user is None:
-                    raise DomainError(
-                        error_codes.UNKNOWN_USER,
-                        gettext("No account is called %(data)s.") % {"data": repr(data["username"])},
-                        field="username",
-                    )
-            registration = services.register_player(
-                event_id=event.pk, user=user, name=data.get("name"), actor=request.user
-            )
-        else:
-            # Through the join service, as the event's join link page: its capacity, deadline
-            # and waitlist hold for the API too (issue 28).
-            joined = account_services.self_register(event_id=event.pk, user=request.user, now=timezone.now())
-            if joined.status == WAITLISTED:
-                position = account_selectors.waitlist_position(event.pk, request.user)
-                return Response({"status": WAITLISTED, "waitlist_position": position}, status=status.HTTP_202_ACCEPTED)
-            registration = joined.registration
-        return Response(s.RegistrationOutput(registration).data, status=status.HTTP_201_CREATED)
 
 
 class SeatingView(APIView):
@@ -150,7 +81,7 @@ class SeatingView(APIView):
     @extend_schema(request=s.SeatingInput, responses={201: s.PodListOutput})
     def post(self, request, pk: int):
         """Seat every registered player into pods of up to 8 (random from a seed, or by hand)."""
-        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
+        event = event_access.access_event(pk, request.user, permission=Permission.ORGANISER)
         data = validated(s.SeatingInput, request)
         pods = services.seat_players(
             event_id=event.pk, seed=data.get("seed"), pods=data.get("pods"), actor=request.user
@@ -163,7 +94,7 @@ class EventPodsView(APIView):
 
     @extend_schema(responses=s.PodListOutput)
     def get(self, request, pk: int):
-        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
+        event = event_access.access_event(pk, request.user, permission=Permission.MEMBER)
         pods = services.settle_event_pods_for_reading(event)
         return Response({"pods": [selectors.pod_summary(p) for p in pods]})
 

@@ -156,12 +156,8 @@ class Sheet:
 
 BALANCED_COLORS = ("W", "U", "B", "R", "G")
 
-# The collation an event opens its packs with (``Event.collation_version``), pinned when it is
-# created so that its stored seed opens the same packs whatever changes after: 1 ignores
-# MTGJSON ``balanceColors`` (every event made before it was honoured), 2 honours it.
-COLLATION_VERSION_UNBALANCED = 1
-COLLATION_VERSION = 2
-COLLATION_VERSIONS = (COLLATION_VERSION_UNBALANCED, COLLATION_VERSION)
+# The collation versions an event pins (events.boosters.COLLATION_VERSION): drafts.services.packs
+# passes what a version means (balance_colors) to the sheets above.
 
 
 @dataclass

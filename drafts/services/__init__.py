@@ -9,7 +9,6 @@ from drafts.services.control import (  # noqa: F401
 from drafts.services.events import (  # noqa: F401
     create_event,
     move_player,
-    register_player,
     seat_players,
 )
 from drafts.services.picks import (  # noqa: F401
@@ -28,14 +27,4 @@ from drafts.services.picks import (  # noqa: F401
     settle_event_pods_for_reading,
     settle_pod_for_reading,
     start_pod,
-)
-from drafts.services.staff import (  # noqa: F401
-    accept_staff_invitation,
-    add_event_staff,
-    add_event_staff_by_username,
-    change_staff_role,
-    invite_staff,
-    remove_event_staff,
-    revoke_staff_invitation,
-    update_event,
 )

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db import transaction
 
-from drafts.access import SYSTEM, Permission, authorize, recorded_user
 from drafts.locking import lock_pod
 from drafts.models import Pod, PodLogEntry
 from drafts.services import fastpath
 from draftsite.errors import DomainError
+from events.access import SYSTEM, Permission, authorize, recorded_user
 
 
 def locked(pod_id: int, actor, permission: Permission | None = Permission.ORGANISER) -> Pod:

@@ -1,4 +1,4 @@
-"""Events, registrations and seating."""
+"""Creating a drafted event (booster, cube or paper) and seating its players into pods."""
 
 from __future__ import annotations
 
@@ -7,32 +7,23 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext, ngettext
 
-from accounts import selectors as account_selectors
 from cards import selectors as card_selectors
 from cards.models import CardSet
 from drafts import error_codes, extensions, live
-from drafts.access import SYSTEM, Permission, access_event, authorize
 from drafts.core.timing import ROUNDS
-from drafts.models import (
-    DraftFormat,
-    EnforcementLevel,
-    Event,
-    EventStaff,
-    Pod,
-    PodState,
-    Registration,
-    Seat,
-    StaffRole,
-)
+from drafts.models import Pod, PodState, Seat
 from drafts.services import packs
 from draftsite.errors import ConflictError, DomainError, NotFoundError
-from draftsite.names import has_visible_character
+from events import extensions as event_extensions
+from events import live as event_live
+from events.access import Permission, access_event, authorize
+from events.models import DraftFormat, EnforcementLevel, Event, EventStaff, Registration, StaffRole
 
 MAX_POD_SIZE = 8
-MAX_NAME = 100  # Registration.name: a longer name is refused, never cut
 
 
 MAX_CUBE_SIZE = 1000
@@ -147,76 +138,6 @@ def _resolve_cube(names: Sequence[str]) -> list[int]:
     return ids
 
 
-@transaction.atomic
-def register_player(
-    *, event_id: int, user=None, name: str | None = None, actor, share_pick_data: bool = False
-) -> Registration:
-    """Register an account (name defaults to the account's display name) or a guest by name.
-
-    ``actor`` registers themself, or, as an organiser of the event (or ``SYSTEM``), anyone."""
-    event = access_event(event_id)
-    if actor is not SYSTEM and (actor is None or name is not None or user is None or user.pk != actor.pk):
-        authorize(actor, event, Permission.ORGANISER)
-    display = (name or "").strip()
-    if user is None and not display:
-        raise DomainError(error_codes.INVALID_NAME, gettext("A guest needs a name."), field="name")
-    if display and not has_visible_character(display):
-        raise DomainError(
-            error_codes.INVALID_NAME,
-            gettext("A name needs at least one visible letter, digit or symbol."),
-            field="name",
-        )
-    if name is not None and len(display) > MAX_NAME:
-        raise DomainError(
-            error_codes.INVALID_NAME,
-            gettext("A name has at most %(limit)s characters.") % {"limit": MAX_NAME},
-            field="name",
-        )
-    if user is not None and Registration.objects.filter(event=event, user=user).exists():
-        if actor is not SYSTEM and actor.pk != user.pk:  # an organiser registering someone else
-            raise ConflictError(
-                error_codes.ALREADY_REGISTERED,
-                gettext("%(name)s is already registered for this event.") % {"name": user.get_username()},
-            )
-        raise ConflictError(error_codes.ALREADY_REGISTERED, gettext("You are already registered for this event."))
-    if not display:
-        return create_account_registration(event, user, share_pick_data=bool(share_pick_data))
-    try:
-        with transaction.atomic():
-            return Registration.objects.create(
-                event=event, user=user, name=display[:MAX_NAME], share_pick_data=bool(share_pick_data)
-            )
-    except IntegrityError:
-        raise ConflictError(
-            error_codes.ALREADY_REGISTERED,
-            gettext("Someone called %(display)s is already registered.") % {"display": repr(display)},
-        ) from None
-
-
-def create_account_registration(
-    event: Event, user, *, name: str | None = None, share_pick_data: bool = False
-) -> Registration:
-    """Register ``user`` (not registered yet) under the one name the site shows for a player: the
-    account's display name, or, when someone in the event has it already, that name with the
-    username. Pairings, standings, slips and exports all read ``Registration.name`` (issue 46:
-    players added by username showed their username). The unique name constraint decides, so
-    the common case is one insert. ``name``: the display name when the caller read it already."""
-    name = (account_selectors.display_name(user) if name is None else name).strip()[:100] or user.get_username()
-    fallback = f"{name[:60]} ({user.get_username()})"[:100]
-    for candidate in (name, fallback):
-        try:
-            with transaction.atomic():
-                return Registration.objects.create(
-                    event=event, user=user, name=candidate, share_pick_data=share_pick_data
-                )
-        except IntegrityError:
-            continue
-    raise ConflictError(
-        error_codes.ALREADY_REGISTERED,
-        gettext("Someone called %(display)s is already registered.") % {"display": repr(fallback)},
-    )
-
-
 def _locked_unstarted_pods(event: Event) -> list[Pod]:
     pods = list(Pod.objects.select_for_update().filter(event=event).order_by("pk"))
     if any(p.state != PodState.NOT_STARTED for p in pods):
@@ -247,7 +168,7 @@ def seat_players(
     authorize(actor, event, Permission.ORGANISER)
     old = _locked_unstarted_pods(event)
     # Once check-in is open, only the players who checked in are seated (accounts).
-    registrations = account_selectors.seatable_registration_ids(event.pk)
+    registrations = event_extensions.players().seatable_registration_ids(event.pk)
     seed = seed if seed is not None else secrets.randbits(48)
     groups = _random_groups(registrations, seed) if pods is None else _groups_by_hand(pods, registrations)
     # A guest (no account) can never sign in to pick: in an online draft their seat is an
@@ -268,7 +189,7 @@ def seat_players(
         )
         created.append(pod)
         extensions.notice_on_commit(extensions.DRAFT_START, pod.pk)  # "you are seated: pod, seat"
-    live.notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
+    event_live.notify_event_on_commit(event.pk)  # dashboards follow the new pods at once
     return created
 
 
@@ -368,3 +289,19 @@ def _compact_positions(pod_id: int) -> None:
         if seat.position != index:
             seat.position = index
             seat.save(update_fields=["position"])
+
+
+def pods_follow_event_settings(event: Event) -> None:
+    """The events app's settings listener (``DraftsConfig.ready``), inside the transaction that
+    changed them: every live page of the event's pods refreshes (their versions move)."""
+    pods = list(Pod.objects.filter(event=event).values_list("pk", flat=True))
+    if not pods:
+        return
+    Pod.objects.filter(pk__in=pods).update(version=F("version") + 1)
+    versions = dict(Pod.objects.filter(pk__in=pods).values_list("pk", "version"))
+
+    def tell():
+        for pod_id, version in versions.items():
+            live.notify_pod(pod_id, version)
+
+    transaction.on_commit(tell)

@@ -24,10 +24,8 @@ from django.utils.translation import gettext
 from cards.models import DFC_LAYOUTS, CardSet, ChecklistCard, Printing
 from cards.selectors import booster_sets
 from drafts import error_codes
-from drafts.boosters import COLLATION_LABELS, KIND_LABELS
+from drafts.boosters import COLLATION_LABELS
 from drafts.core.collation import (
-    COLLATION_VERSION,
-    COLLATION_VERSION_UNBALANCED,
     CatalogueCard,
     CollationDataError,
     PublishedCollation,
@@ -36,8 +34,9 @@ from drafts.core.collation import (
     Slot,
     deal_cube,
 )
-from drafts.models import DraftFormat, Event
 from draftsite.errors import DomainError
+from events.boosters import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED, KIND_LABELS
+from events.models import DraftFormat, Event
 
 COLLATIONS_DIR = Path(__file__).resolve().parent.parent / "collations"
 

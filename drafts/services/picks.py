@@ -26,14 +26,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from drafts import error_codes, extensions, presence
-from drafts.access import SYSTEM, Permission, access_event, access_seat
+from drafts.access import access_seat
 from drafts.locking import lock_pod
-from drafts.models import ACTIVE_STATES, PILE_COVERS, DraftCard, DraftFormat, Pack, Pod, PodState, Seat
+from drafts.models import ACTIVE_STATES, PILE_COVERS, DraftCard, Pack, Pod, PodState, Seat
 from drafts.queue import queue_payload
 from drafts.services import fastpath
 from drafts.services.changes import after_commit_version, control, grace_cutoff, locked, write
 from drafts.services.packs import open_packs
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import SYSTEM, Permission, access_event
+from events.models import DraftFormat
 
 # --- start -----------------------------------------------------------------------------
 
@@ -519,7 +521,7 @@ def replace_with_automatic(*, seat_id: int, actor, now: dt.datetime | None = Non
 @transaction.atomic
 def hand_seat(*, seat_id: int, registration_id: int, actor, now: dt.datetime | None = None) -> Seat:
     """Give a seat, its queue and its pile, to another registered player."""
-    from drafts.models import Registration
+    from events.models import Registration
 
     now = now or timezone.now()
     seat = access_seat(seat_id, actor, permission=Permission.ORGANISER)

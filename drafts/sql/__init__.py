@@ -140,7 +140,8 @@ def constants() -> dict[str, str]:
     """Each placeholder's SQL text, from the Python engine's values."""
     from drafts import error_codes, state
     from drafts.core import autopick, timing
-    from drafts.models import ACTIVE_STATES, DraftFormat, PickKind, PodAction, PodState
+    from drafts.models import ACTIVE_STATES, PickKind, PodAction, PodState
+    from events.models import DraftFormat
 
     values: dict[str, str] = {
         "ROUNDS": literal(timing.ROUNDS),

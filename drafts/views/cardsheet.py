@@ -23,9 +23,10 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
-from drafts import access, cardsheet, error_codes
+from drafts import cardsheet, error_codes
 from draftsite import whole_numbers
 from draftsite.errors import DomainError, NotFoundError, answers_json
+from events import access
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 BATCH_CACHE = "private, max-age=300"

@@ -1,25 +1,27 @@
 """Event pages for everyone: my events, one event (my seat, its pods), and for organisers
-creating an event, registering players, seating them and starting pods."""
+creating an event, seating its players and starting pods (registering players: events.views)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from accounts import selectors as account_selectors
-from drafts import access, error_codes, permissions, selectors, services
-from drafts.access import Permission
-from drafts.forms import EventForm, RegistrationForm, SeatingForm
+from drafts import selectors, services
+from drafts.forms import EventForm, SeatingForm
 from drafts.models import PodState
 from drafts.services import packs
-from drafts.views.common import confirm_page, confirmed, event_role_label, get_event
 from draftsite.errors import DomainError
 from draftsite.pages import on_page, run, show_on_form
+from events import access, permissions
+from events import extensions as event_extensions
+from events import selectors as event_selectors
+from events.access import Permission
+from events.forms import RegistrationForm
+from events.views.common import confirm_page, confirmed, event_role_label, get_event
 
 
 def my_event_rows(user) -> list[dict]:
@@ -33,7 +35,7 @@ def my_event_rows(user) -> list[dict]:
             "seat": seats.get(e.pk),
             "staff": permissions.sees_everything(user, e),
         }
-        for e in selectors.events_taken_part_in(user)
+        for e in event_selectors.events_taken_part_in(user)
     ]
 
 
@@ -41,7 +43,7 @@ def event_list(request):
     context = {"title": gettext("Events"), "can_create": permissions.can_create_event(request.user)}
     if request.user.is_authenticated:
         rows = my_event_rows(request.user)
-        context.update(rows=rows, upcoming=selectors.upcoming_events(exclude=[r["event"].pk for r in rows]))
+        context.update(rows=rows, upcoming=event_selectors.upcoming_events(exclude=[r["event"].pk for r in rows]))
     return render(request, "drafts/event_list.html", context)
 
 
@@ -102,59 +104,10 @@ def event_detail(request, event_id: int):
             "registration_form": RegistrationForm(),
             "seating_form": SeatingForm(),
             "deck_url": reverse("decks:my-deck", args=[event.pk]),
-            "check_in": account_selectors.check_in_state(event.pk, registration),
-            "joining": account_selectors.joining_state(event.pk, request.user) if registration is None else None,
+            # Check-in and joining by link: accounts' (events.extensions).
+            **event_extensions.players().event_page(event.pk, request.user, registration),
         },
     )
-
-
-@login_required
-@require_POST
-def event_join(request, event_id: int):
-    event = get_event(event_id)
-    link = account_selectors.join_link_of(event.pk)
-    if link is not None:  # open registration has a capacity and a waitlist: its own page
-        return redirect("accounts:join", link.token)
-    return run(
-        request,
-        services.register_player,
-        success=gettext("You are registered for %(name)s.") % {"name": event.name},
-        back=reverse("drafts:event-detail", args=[event.pk]),
-        event_id=event.pk,
-        user=request.user,
-        actor=request.user,
-        share_pick_data=request.POST.get("share_pick_data") == "on",
-    )[0]
-
-
-@login_required
-@require_POST
-def event_register(request, event_id: int):
-    """An organiser registers an account by username, or a guest by name."""
-    event = get_event(event_id, request.user, Permission.ORGANISER)
-    form = RegistrationForm(request.POST)
-    if not form.is_valid():
-        for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
-            messages.error(request, error)
-        return redirect(reverse("drafts:event-detail", args=[event.pk]) + "#players")
-    username = form.cleaned_data["username"].strip()
-
-    def register():
-        if not username:
-            return services.register_player(event_id=event.pk, name=form.cleaned_data["name"], actor=request.user)
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise DomainError(
-                error_codes.UNKNOWN_USER, gettext("No account is called “%(username)s”.") % {"username": username}
-            )
-        return services.register_player(event_id=event.pk, user=user, actor=request.user)
-
-    return run(
-        request,
-        register,
-        success=lambda registration: gettext("%(name)s is registered.") % {"name": registration.name},
-        back=reverse("drafts:event-detail", args=[event.pk]) + "#players",
-    )[0]
 
 
 @login_required

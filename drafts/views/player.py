@@ -20,21 +20,12 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from drafts import access, live, permissions, selectors, services
-from drafts.access import Permission
 from drafts.forms import MAX_PILE_POSITION, PickForm, PileCoverForm, PileMoveForm
 from drafts.models import PodState, effective_state
-from drafts.views.common import (
-    cards_url,
-    clock_for,
-    confirm_page,
-    confirmed,
-    drafting_round,
-    get_seat,
-    posted,
-    present_board,
-    present_card,
-)
+from drafts.views.common import cards_url, clock_for, drafting_round, get_seat, present_board, present_card
 from draftsite.pages import run
+from events.access import Permission
+from events.views.common import confirm_page, confirmed, posted
 
 PILE_COVER_LABELS = {
     "": gettext_lazy("nothing (DFCs show on top)"),

@@ -23,22 +23,15 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from drafts import access, dashboards, extensions, live, permissions, selectors, services
-from drafts.access import Permission
 from drafts.forms import PodControlForm
-from drafts.models import ACTIVE_STATES, Registration
-from drafts.views.common import (
-    cards_url,
-    confirm_page,
-    confirmed,
-    drafting_round,
-    event_role_label,
-    get_event,
-    get_pod,
-    posted,
-    present_board,
-)
+from drafts.models import ACTIVE_STATES
+from drafts.views.common import cards_url, drafting_round, get_pod, present_board
 from draftsite.errors import DomainError
 from draftsite.pages import run
+from events import permissions as event_permissions
+from events.access import Permission
+from events.models import Registration
+from events.views.common import confirm_page, confirmed, event_role_label, get_event, posted
 
 
 def _no_store(response):
@@ -61,7 +54,7 @@ def _dashboard_context(request, event):
         "event": event,
         "pods": pods,
         "now": now,
-        "is_organiser": permissions.is_organiser(request.user, event),
+        "is_organiser": event_permissions.is_organiser(request.user, event),
         "running_states": [str(state) for state in ACTIVE_STATES],
         "versions": json.dumps({str(p["pod"].pk): p["pod"].version for p in pods}),
     }
@@ -96,7 +89,7 @@ def _pod_context(request, pod):
     return {
         **detail,
         "event": pod.event,
-        "is_organiser": permissions.is_organiser(request.user, pod.event),
+        "is_organiser": event_permissions.is_organiser(request.user, pod.event),
         "spectator_url": request.build_absolute_uri(reverse("drafts:spectate", args=[pod.spectator_token]))
         if pod.spectator_token
         else "",

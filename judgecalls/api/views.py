@@ -16,11 +16,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts import permissions
-from drafts.access import Permission, authorize
-from drafts.models import Event
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
+from events import permissions
+from events.access import Permission, authorize
+from events.models import Event
 from judgecalls import error_codes, selectors, services
 from judgecalls import proposals as site_proposals
 from judgecalls.api import serializers as s

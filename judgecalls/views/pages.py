@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions
-from drafts.access import Permission, access_event, authorize
-from drafts.models import Event, Seat
+from drafts.models import Seat
 from draftsite.forms import posted, whole_number
 from draftsite.pages import on_page, run
+from events.access import Permission, access_event, authorize
+from events.models import Event
 from judgecalls import context as call_context_builder
 from judgecalls import forms, selectors, services
 from judgecalls import proposals as site_proposals

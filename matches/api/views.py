@@ -17,11 +17,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts.access import Permission, authorize
-from drafts.models import Event
 from draftsite import whole_numbers
 from draftsite.api import body_object, validated_body
 from draftsite.errors import DomainError, NotFoundError
+from events.access import Permission, authorize
+from events.models import Event
 from matches import error_codes, exports, selectors, services
 from matches.api import serializers as s
 from matches.models import Match, Round

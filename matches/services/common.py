@@ -7,8 +7,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts.models import Event
 from draftsite.errors import DomainError, NotFoundError
+from events.models import Event
 from matches import error_codes, live
 from matches.models import EventMatchSettings, Match, MatchLogEntry, Round
 
@@ -54,7 +54,7 @@ def lock_match(match_id: int) -> Match:
     return match
 
 
-# The matches app's wording of the access refusals (the codes are ``drafts.access``'s).
+# The matches app's wording of the access refusals (the codes are ``events.access``'s).
 ORGANISERS_ONLY = gettext_lazy("Only the event's organisers may do that.")
 STAFF_ONLY = gettext_lazy("Only the event's organisers and judges may do that.")
 

@@ -16,9 +16,9 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from drafts.access import Permission, authorize
-from drafts.models import Registration
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events.access import Permission, authorize
+from events.models import Registration
 from matches import error_codes, selectors
 from matches.models import (
     Drop,

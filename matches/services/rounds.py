@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from drafts import extensions
-from drafts.access import Permission, authorize
 from drafts.models import Pod
 from draftsite.errors import ConflictError, DomainError, NotFoundError
+from events.access import Permission, authorize
 from matches import error_codes, selectors
 from matches.models import (
     EventMatchSettings,

@@ -13,12 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from drafts import permissions
-from drafts.access import Permission, access_event, authorize
-from drafts.models import Event
 from draftsite import whole_numbers
 from draftsite.forms import back_to, posted
 from draftsite.pages import on_page, run
+from events import permissions
+from events.access import Permission, access_event, authorize
+from events.models import Event
 from matches import exports, forms, selectors, services
 from matches.models import Match, PairingMode, Round, RoundState
 

@@ -13,11 +13,12 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts.access import Permission, access_own_seat, authorize, authorize_pod
-from drafts.models import DraftFormat, Event
+from drafts.access import access_own_seat, authorize_pod
 from draftsite import whole_numbers
 from draftsite.api import validated_body
 from draftsite.errors import NotFoundError
+from events.access import Permission, authorize
+from events.models import DraftFormat, Event
 from paper import error_codes, selectors, services
 from paper.api.serializers import ControlInput, FlightInput, FollowersInput, PostDfcInput, StartInput
 

@@ -22,12 +22,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from drafts import permissions
-from drafts.access import Permission, access_event, access_own_seat, authorize, authorize_pod
-from drafts.models import DraftFormat, Event
+from drafts.access import access_own_seat, authorize_pod
 from drafts.templatetags.draft_tags import clock
-from drafts.views.common import confirm_page, confirmed
 from draftsite.forms import back_to, posted
 from draftsite.pages import on_page, run
+from events import permissions as event_permissions
+from events.access import Permission, access_event, authorize
+from events.models import DraftFormat, Event
+from events.views.common import confirm_page, confirmed
 from paper import selectors, services
 from paper.forms import ControlForm, PostDfcForm, RoomControlForm
 
@@ -95,7 +97,7 @@ def room(request, event_id: int):
             "event": event,
             "pods": pods,
             "now": now,
-            "is_organiser": permissions.is_organiser(request.user, event),
+            "is_organiser": event_permissions.is_organiser(request.user, event),
             "flights": selectors.flights(event),
             "followers_allowed": any(c.followers_allowed for c in called.values()),
             "unstarted": [
@@ -170,7 +172,7 @@ def caller(request, pod_id: int):
             "pod": pod,
             "event": pod.event,
             "called": called,
-            "is_organiser": permissions.is_organiser(request.user, pod.event),
+            "is_organiser": event_permissions.is_organiser(request.user, pod.event),
             "flight": called.flight if called and called.flight_id else None,
             "log": selectors.call_log(pod),
             "speaks": True,

@@ -16,11 +16,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts.access import Permission, authorize
-from drafts.models import Event
 from draftsite import whole_numbers
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError, NotFoundError
+from events.access import Permission, authorize
+from events.models import Event
 from penalties import error_codes, permissions, selectors, services
 from penalties.api.serializers import (
     AppealInput,

@@ -16,11 +16,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from drafts.access import Permission, authorize
-from drafts.models import Event
 from draftsite import whole_numbers
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, on_page, run, show_on_form
+from events.access import Permission, authorize
+from events.models import Event
 from penalties import notices, permissions, selectors, services
 from penalties.forms import DecisionForm, DismissForm, DismissManyForm, FilterForm, IssueForm, StatementForm
 from penalties.models import AppealStatus, PenaltyKind, PenaltyStatus

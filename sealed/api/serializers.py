@@ -6,8 +6,8 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from decks.api.serializers import MAX_LINES, EntrySerializer
-from drafts.models import EnforcementLevel
 from draftsite.bounds import ID_MAX
+from events.models import EnforcementLevel
 from sealed import error_codes
 from sealed.models import DEFAULT_BOOSTERS, MAX_BOOSTERS
 

@@ -13,10 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks.api.common import parsed_sections
-from drafts.access import Permission, require_event_creator
 from draftsite import whole_numbers
 from draftsite.api import validated_body
 from draftsite.errors import ForbiddenError
+from events.access import Permission, require_event_creator
 from sealed import error_codes, selectors, services
 from sealed.api import serializers as s
 from sealed.models import PaperPool, SealedEvent

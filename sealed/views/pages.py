@@ -13,10 +13,10 @@ from django.views.decorators.http import require_POST
 
 from cards import selectors as card_selectors
 from decks import services as deck_services
-from drafts import permissions
-from drafts.access import require_event_creator
 from drafts.services import packs
 from draftsite.pages import for_form, on_page, run, show_on_form
+from events import permissions
+from events.access import require_event_creator
 from sealed import selectors, services
 from sealed.forms import AnswerForm, AssignForm, PoolForm, SealedEventForm
 from sealed.models import PoolStatus

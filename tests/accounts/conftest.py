@@ -1,6 +1,6 @@
 import pytest
 
-from drafts.models import EventStaff, StaffRole
+from events.models import EventStaff, StaffRole
 from tests.factories import EventFactory, UserFactory
 
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import WaitlistEntry
-from drafts.models import Registration
+from events.models import Registration
 from tests.drafts.services.test_races import race
 from tests.factories import UserFactory
 

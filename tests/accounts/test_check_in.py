@@ -11,9 +11,11 @@ import pytest
 from accounts import error_codes, services
 from accounts.models import CheckIn
 from drafts import services as draft_services
-from drafts.access import SYSTEM
-from drafts.models import EventStaff, Registration, Seat, StaffRole
+from drafts.models import Seat
 from draftsite.errors import DomainError, ForbiddenError
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import EventStaff, Registration, StaffRole
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +31,7 @@ def names_listed(html):
 def registered(event):
     users = [UserFactory(username=f"p{i}") for i in range(4)]
     for user in users:
-        draft_services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
     return users
 
 

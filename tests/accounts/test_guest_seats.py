@@ -12,10 +12,13 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from rest_framework.test import APIClient
 
-from drafts import error_codes, presence, roles, services
-from drafts.access import SYSTEM
-from drafts.models import EventStaff, PodLogEntry, Seat, StaffRole
+from drafts import error_codes, presence, services
+from drafts.models import PodLogEntry, Seat
 from draftsite.errors import DomainError
+from events import roles
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import EventStaff, StaffRole
 from tests.drafts.conftest import T0, make_pod
 from tests.drafts.conftest import cube_names as cube_names  # the fixture
 from tests.factories import EventFactory, UserFactory
@@ -61,8 +64,8 @@ def online_event(boss, cube_names):
 
 def test_seating_an_online_event_makes_a_guests_seat_automatic(boss, drafters, cube_names):
     event = online_event(boss, cube_names)
-    accounts = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in drafters[:3]]
-    guest = services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
+    accounts = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in drafters[:3]]
+    guest = event_services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
     services.seat_players(event_id=event.pk, seed=3, actor=boss)
     seats = {s.registration_id: s for s in Seat.objects.filter(pod__event=event)}
     assert seats[guest.pk].is_automatic
@@ -71,8 +74,8 @@ def test_seating_an_online_event_makes_a_guests_seat_automatic(boss, drafters, c
 
 def test_seating_by_hand_through_the_api_makes_a_guests_seat_automatic(boss, drafters, cube_names):
     event = online_event(boss, cube_names)
-    account = services.register_player(event_id=event.pk, user=drafters[0], actor=SYSTEM)
-    guest = services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
+    account = event_services.register_player(event_id=event.pk, user=drafters[0], actor=SYSTEM)
+    guest = event_services.register_player(event_id=event.pk, name="Gwen Guest", actor=boss)
     answer = api_for(boss).post(f"/api/events/{event.pk}/seating/", {"pods": [[account.pk, guest.pk]]}, format="json")
     assert answer.status_code == 201
     assert Seat.objects.get(registration=guest).is_automatic
@@ -82,7 +85,7 @@ def test_seating_by_hand_through_the_api_makes_a_guests_seat_automatic(boss, dra
 def test_seating_a_paper_event_keeps_a_guest_at_the_table(boss):
     event = EventFactory(name="Paper night", draft_format="paper")
     EventStaff.objects.create(event=event, user=boss, role=StaffRole.ORGANISER)
-    guests = [services.register_player(event_id=event.pk, name=n, actor=boss) for n in ("Ann", "Ben")]
+    guests = [event_services.register_player(event_id=event.pk, name=n, actor=boss) for n in ("Ann", "Ben")]
     services.seat_players(event_id=event.pk, seed=1, actor=boss)
     assert not Seat.objects.filter(registration__in=guests, is_automatic=True).exists()
 
@@ -90,7 +93,7 @@ def test_seating_a_paper_event_keeps_a_guest_at_the_table(boss):
 def test_handing_a_live_seat_to_a_guest_is_refused(boss, drafters, cube_names):
     pod = make_pod(boss, drafters, cube_names, pick_timer=False)
     seat = Seat.objects.get(pod=pod, position=5)
-    guest = services.register_player(event_id=pod.event_id, name="Gwen Guest", actor=boss)
+    guest = event_services.register_player(event_id=pod.event_id, name="Gwen Guest", actor=boss)
     with pytest.raises(DomainError) as refused:
         services.hand_seat(seat_id=seat.pk, registration_id=guest.pk, actor=boss, now=T0)
     assert refused.value.code == error_codes.GUEST_ONLINE_SEAT == "guest_online_seat"
@@ -103,7 +106,7 @@ def test_handing_a_live_seat_to_a_guest_is_refused(boss, drafters, cube_names):
 def test_the_api_answers_400_for_a_hand_over_to_a_guest(boss, drafters, cube_names):
     pod = make_pod(boss, drafters, cube_names, pick_timer=False)
     seat = Seat.objects.get(pod=pod, position=5)
-    guest = services.register_player(event_id=pod.event_id, name="Gwen Guest", actor=boss)
+    guest = event_services.register_player(event_id=pod.event_id, name="Gwen Guest", actor=boss)
     answer = api_for(boss).post(f"/api/seats/{seat.pk}/replace/", {"registration": guest.pk}, format="json")
     assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == "guest_online_seat"
     assert Seat.objects.get(pk=seat.pk).registration.user == drafters[5]
@@ -112,7 +115,7 @@ def test_the_api_answers_400_for_a_hand_over_to_a_guest(boss, drafters, cube_nam
 def test_the_pod_page_says_why_a_guest_cannot_take_the_seat(boss, drafters, cube_names):
     pod = make_pod(boss, drafters, cube_names, pick_timer=False)
     seat = Seat.objects.get(pod=pod, position=5)
-    guest = services.register_player(event_id=pod.event_id, name="Gwen Guest", actor=boss)
+    guest = event_services.register_player(event_id=pod.event_id, name="Gwen Guest", actor=boss)
     answer = signed_in(boss).post(
         f"/events/pods/{pod.pk}/control/hand-seat/",
         {"confirmed": "yes", "seat": seat.pk, "registration": guest.pk},
@@ -134,7 +137,9 @@ def test_after_a_hand_over_the_pod_page_shows_the_new_holder_not_the_old_sightin
     page = signed_in(boss).get(f"/events/pods/{pod.pk}/").content.decode()
     assert ", seen " in seat_row(page, seat.position)
     newcomer = UserFactory(username="newcomer")
-    registration = services.register_player(event_id=pod.event_id, user=newcomer, name="Nina Newcomer", actor=boss)
+    registration = event_services.register_player(
+        event_id=pod.event_id, user=newcomer, name="Nina Newcomer", actor=boss
+    )
     with django_capture_on_commit_callbacks(execute=True):
         answer = signed_in(boss).post(
             f"/events/pods/{pod.pk}/control/hand-seat/",

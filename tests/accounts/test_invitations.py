@@ -13,8 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from accounts import error_codes
 from accounts.services.invitations import import_players
-from drafts.models import Registration
 from draftsite.errors import DomainError, ForbiddenError
+from events.models import Registration
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

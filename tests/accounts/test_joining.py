@@ -13,8 +13,8 @@ from django.utils import timezone
 from accounts import error_codes, services
 from accounts.models import Profile, WaitlistEntry
 from accounts.services.joining import REGISTERED, WAITLISTED, may_hold_online_seat, require_online_seat
-from drafts.models import Registration
 from draftsite.errors import DomainError, ForbiddenError
+from events.models import Registration
 from tests.factories import EventFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

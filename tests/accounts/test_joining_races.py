@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from accounts import services
 from accounts.models import WaitlistEntry
-from drafts.models import Registration
+from events.models import Registration
 from tests.drafts.services.test_races import race
 from tests.factories import UserFactory
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Profile
 from accounts.services.invitations import import_players
-from drafts.models import Registration
+from events.models import Registration
 from matches import services as match_services
 from matches.models import PairingMode
 from tests.factories import UserFactory

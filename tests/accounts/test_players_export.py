@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 from accounts import services
 from accounts.exports import PLAYER_COLUMNS
 from accounts.models import Profile
-from drafts import services as draft_services
-from drafts.access import SYSTEM
+from events import services as draft_services
+from events.access import SYSTEM
 from matches import services as match_services
 from matches.models import PairingMode
 from tests.factories import UserFactory

@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 from accounts import services
 from accounts.models import Profile
 from drafts import services as draft_services
-from drafts.models import Registration
 from draftsite.errors import DomainError
 from draftsite.names import has_visible_character
+from events.models import Registration
 from tests.accounts.test_accounts import signup_data
 from tests.factories import UserFactory
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from accounts import error_codes, services
 from accounts.models import WaitlistEntry
-from drafts.models import EventLogEntry
+from events.models import EventLogEntry
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

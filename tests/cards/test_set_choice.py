@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from cards import selectors
-from drafts import roles
-from drafts.models import Event
 from draftsite.errors import DomainError
+from events import roles
+from events.models import Event
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

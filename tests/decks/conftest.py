@@ -18,9 +18,11 @@ from django.core.management import call_command
 
 from cards.models import Card, ChecklistCard
 from drafts import services as draft_services
-from drafts.access import SYSTEM
-from drafts.models import Registration, Seat, StaffRole
+from drafts.models import Seat
 from drafts.simulation import simulate_draft
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import Registration, StaffRole
 from tests.factories import EventStaffFactory, UserFactory
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -91,7 +93,7 @@ def make_event(users, *, deck_format="constructed", deadline=None, published=Fal
     event.save()
     EventStaffFactory(event=event, user=users["judge"], role=StaffRole.JUDGE)
     regs = {
-        who: draft_services.register_player(event_id=event.pk, user=users[who], actor=SYSTEM)
+        who: event_services.register_player(event_id=event.pk, user=users[who], actor=SYSTEM)
         for who in ("alice", "bob", "carol")
     }
     return event, regs

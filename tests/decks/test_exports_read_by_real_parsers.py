@@ -28,8 +28,9 @@ from django.db import transaction
 
 from cards.models import CardSet, Printing
 from decks import exporting, selectors, services
-from drafts.models import Pick, Registration, Seat, StaffRole
+from drafts.models import Pick, Seat
 from drafts.simulation import simulate_draft
+from events.models import Registration, StaffRole
 from tests.decks.conftest import DATA, T0, login
 from tests.decks.test_real_formats import attribute_names, lines, real
 from tests.factories import EventStaffFactory

@@ -10,9 +10,11 @@ from django.contrib.auth.models import Group
 
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
-from drafts import roles, services
-from drafts.access import SYSTEM
+from drafts import services
 from drafts.models import Seat
+from events import roles
+from events import services as event_services
+from events.access import SYSTEM
 from tests.factories import UserFactory
 
 T0 = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
@@ -77,7 +79,7 @@ def make_pod(organiser, players, cube_names, *, pick_timer=True, start=True, now
         cube_list=cube_names,
         pick_timer=pick_timer,
     )
-    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
+    regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
     (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]], actor=SYSTEM)
     if start:
         services.start_pod(pod_id=pod.pk, actor=organiser, now=now)

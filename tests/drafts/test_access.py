@@ -7,9 +7,13 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from drafts import access, error_codes, services
-from drafts.access import SYSTEM, Permission
-from drafts.models import DraftCard, DraftFormat, Pack, Pick, PodAction, PodLogEntry, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, PodAction, PodLogEntry, Seat
 from draftsite.errors import ForbiddenError, NotFoundError
+from events import access as event_access
+from events import error_codes as event_error_codes
+from events import services as event_services
+from events.access import SYSTEM, Permission
+from events.models import DraftFormat, StaffRole
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import EventFactory, EventStaffFactory, UserFactory
 
@@ -18,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def test_unknown_objects_are_not_found_with_their_codes():
     for lookup, code in (
-        (access.access_event, error_codes.UNKNOWN_EVENT),
+        (event_access.access_event, error_codes.UNKNOWN_EVENT),
         (access.access_pod, error_codes.UNKNOWN_POD),
         (access.access_seat, error_codes.UNKNOWN_SEAT),
     ):
@@ -30,11 +34,11 @@ def test_unknown_objects_are_not_found_with_their_codes():
 def test_a_paper_event_is_looked_up_as_one():
     booster = EventFactory(draft_format=DraftFormat.BOOSTER)
     with pytest.raises(NotFoundError) as error:
-        access.access_event(booster.pk, draft_format=DraftFormat.PAPER)
+        event_access.access_event(booster.pk, draft_format=DraftFormat.PAPER)
     assert error.value.code == error_codes.UNKNOWN_EVENT
     assert error.value.message == f"No paper draft event has id {booster.pk}."
     paper = EventFactory(draft_format=DraftFormat.PAPER)
-    assert access.access_event(paper.pk, draft_format=DraftFormat.PAPER) == paper
+    assert event_access.access_event(paper.pk, draft_format=DraftFormat.PAPER) == paper
 
 
 def test_event_permissions(organiser, players, cube_names):
@@ -42,28 +46,30 @@ def test_event_permissions(organiser, players, cube_names):
     event = pod.event
     judge = EventStaffFactory(event=event, role=StaffRole.JUDGE).user
     outsider = UserFactory()
-    assert access.access_event(event.pk, organiser, permission=Permission.ORGANISER) == event
-    assert access.access_event(event.pk, judge, permission=Permission.STAFF) == event
-    assert access.access_event(event.pk, players[0], permission=Permission.MEMBER) == event
+    assert event_access.access_event(event.pk, organiser, permission=Permission.ORGANISER) == event
+    assert event_access.access_event(event.pk, judge, permission=Permission.STAFF) == event
+    assert event_access.access_event(event.pk, players[0], permission=Permission.MEMBER) == event
     for user, permission in (
         (judge, Permission.ORGANISER),
         (players[0], Permission.STAFF),
         (outsider, Permission.MEMBER),
     ):
         with pytest.raises(ForbiddenError) as error:
-            access.access_event(event.pk, user, permission=permission)
-        assert error.value.code == error_codes.NOT_EVENT_STAFF
-    assert access.access_event(event.pk, access.SYSTEM, permission=Permission.ORGANISER) == event  # the system
+            event_access.access_event(event.pk, user, permission=permission)
+        assert error.value.code == event_error_codes.NOT_EVENT_STAFF
+    assert (
+        event_access.access_event(event.pk, event_access.SYSTEM, permission=Permission.ORGANISER) == event
+    )  # the system
     with pytest.raises(ForbiddenError) as error:  # None is nobody, not the system (issue 31)
-        access.access_event(event.pk, None, permission=Permission.ORGANISER)
-    assert error.value.code == error_codes.NOT_EVENT_STAFF
-    assert access.access_event(event.pk) == event  # without a permission: a look-up
+        event_access.access_event(event.pk, None, permission=Permission.ORGANISER)
+    assert error.value.code == event_error_codes.NOT_EVENT_STAFF
+    assert event_access.access_event(event.pk) == event  # without a permission: a look-up
     with pytest.raises(ForbiddenError) as error:  # another app keeps its wording, not its own code
-        access.access_event(event.pk, judge, permission=Permission.ORGANISER, message="No.")
-    assert (error.value.code, error.value.message) == (error_codes.NOT_EVENT_STAFF, "No.")
+        event_access.access_event(event.pk, judge, permission=Permission.ORGANISER, message="No.")
+    assert (error.value.code, error.value.message) == (event_error_codes.NOT_EVENT_STAFF, "No.")
     with pytest.raises(ForbiddenError):  # authorize: None is nobody, not the system
-        access.authorize(None, event, Permission.ORGANISER)
-    access.authorize(access.SYSTEM, event, Permission.ORGANISER)
+        event_access.authorize(None, event, Permission.ORGANISER)
+    event_access.authorize(event_access.SYSTEM, event, Permission.ORGANISER)
 
 
 def test_seat_and_pod_permissions(organiser, players, cube_names):
@@ -79,27 +85,27 @@ def test_seat_and_pod_permissions(organiser, players, cube_names):
     assert access.access_pod(pod.pk, players[1], permission=Permission.POD_MEMBER) == pod
     with pytest.raises(ForbiddenError) as error:
         access.access_pod(pod.pk, UserFactory(), permission=Permission.POD_MEMBER)
-    assert error.value.code == error_codes.NOT_IN_POD
+    assert error.value.code == event_error_codes.NOT_IN_POD
     # None is refused like an anonymous user, with the permission's code; SYSTEM is trusted; no
     # permission is a look-up.
     for permission, code in (
         (Permission.SEAT_OWNER, error_codes.NOT_YOUR_SEAT),
         (Permission.SEAT_READER, error_codes.NOT_YOUR_SEAT),
-        (Permission.ORGANISER, error_codes.NOT_EVENT_STAFF),
+        (Permission.ORGANISER, event_error_codes.NOT_EVENT_STAFF),
     ):
         for nobody in (None, AnonymousUser()):
             with pytest.raises(ForbiddenError) as error:
                 access.access_seat(seat.pk, nobody, permission=permission)
             assert error.value.code == code
-        assert access.access_seat(seat.pk, access.SYSTEM, permission=permission) == seat
+        assert access.access_seat(seat.pk, event_access.SYSTEM, permission=permission) == seat
     for permission, code in (
-        (Permission.POD_MEMBER, error_codes.NOT_IN_POD),
-        (Permission.ORGANISER, error_codes.NOT_EVENT_STAFF),
+        (Permission.POD_MEMBER, event_error_codes.NOT_IN_POD),
+        (Permission.ORGANISER, event_error_codes.NOT_EVENT_STAFF),
     ):
         with pytest.raises(ForbiddenError) as error:
             access.access_pod(pod.pk, None, permission=permission)
         assert error.value.code == code
-        assert access.access_pod(pod.pk, access.SYSTEM, permission=permission) == pod
+        assert access.access_pod(pod.pk, event_access.SYSTEM, permission=permission) == pod
     assert access.access_seat(seat.pk) == seat and access.access_pod(pod.pk) == pod
 
 
@@ -113,8 +119,8 @@ def test_services_check_the_acting_user(organiser, players, cube_names):
         lambda: services.regenerate_spectator_token(pod_id=pod.pk, actor=judge),
         lambda: services.replace_with_automatic(seat_id=seat.pk, actor=players[0], now=T0 + seconds(1)),
         lambda: services.seat_players(event_id=pod.event_id, actor=judge),
-        lambda: services.register_player(event_id=pod.event_id, name="Guest", actor=players[0]),
-        lambda: services.update_event(event_id=pod.event_id, actor=judge, changes={"name": "X"}),
+        lambda: event_services.register_player(event_id=pod.event_id, name="Guest", actor=players[0]),
+        lambda: event_services.update_event(event_id=pod.event_id, actor=judge, changes={"name": "X"}),
         lambda: services.set_pile_cover(seat_id=seat.pk, cover="checklist", actor=players[1]),
         lambda: services.move_pile_card(seat_id=seat.pk, draft_card_id=1, position=0, actor=judge),
         lambda: services.mark_ready(seat_id=seat.pk, actor=players[1], now=T0 + seconds(1)),
@@ -144,7 +150,7 @@ def test_none_is_nobody_to_the_draft_services_and_system_is_trusted(organiser, p
     for nobody in (None, AnonymousUser()):
         with pytest.raises(ForbiddenError) as error:
             services.start_pod(pod_id=pod.pk, actor=nobody, now=T0)
-        assert error.value.code == error_codes.NOT_EVENT_STAFF
+        assert error.value.code == event_error_codes.NOT_EVENT_STAFF
     pod.refresh_from_db()
     assert pod.started_at is None
     services.start_pod(pod_id=pod.pk, actor=SYSTEM, now=T0)

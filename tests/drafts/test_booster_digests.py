@@ -18,8 +18,8 @@ import pytest
 
 from cards.models import Printing
 from cards.services import BUNDLED_DATA_DIR, import_card_file
-from drafts.core.collation import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
 from drafts.services.packs import SetPacks
+from events.boosters import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,13 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from drafts import error_codes, services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, Pack, Seat
+from drafts.models import DraftCard, Pack, Seat
 from drafts.services.packs import open_packs
 from draftsite.backup import export_event, import_event
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +32,7 @@ def started_pod(organiser, players, set_codes=("DSK",), **kwargs):
     event = services.create_event(
         name="Duskmourn draft", date="2026-12-06", created_by=organiser, set_codes=list(set_codes), **kwargs
     )
-    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
+    regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players]
     (pod,) = services.seat_players(event_id=event.pk, seed=11, pods=[[r.pk for r in regs]], actor=SYSTEM)
     services.start_pod(pod_id=pod.pk, actor=organiser)
     return pod

@@ -18,8 +18,9 @@ from cards.images import site_uris
 from cards.models import Card, LocalizedName, Printing
 from cards.services import BUNDLED_DATA_DIR, import_card_file
 from drafts import cardinfo, cardsheet, services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts.conftest import T0, make_pod
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def isd_event(name="Innistrad night"):
 
 
 def start_isd_pod(event, seed=4):
-    regs = [services.register_player(event_id=event.pk, name=f"P{i}", actor=SYSTEM) for i in range(8)]
+    regs = [event_services.register_player(event_id=event.pk, name=f"P{i}", actor=SYSTEM) for i in range(8)]
     (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]], actor=SYSTEM)
     services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
     return pod

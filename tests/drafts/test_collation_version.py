@@ -16,12 +16,14 @@ from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from decks.models import SealedPool
-from drafts import roles, services
-from drafts.access import SYSTEM
-from drafts.core.collation import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
-from drafts.models import DraftFormat, Event
+from drafts import services
 from drafts.services.packs import SetPacks, open_packs
 from draftsite.backup import BackupError, export_event, import_event
+from events import roles
+from events import services as event_services
+from events.access import SYSTEM
+from events.boosters import COLLATION_VERSION, COLLATION_VERSION_UNBALANCED
+from events.models import DraftFormat, Event
 from sealed import services as sealed_services
 from sealed.models import SealedPack
 from tests.factories import UserFactory
@@ -76,7 +78,9 @@ def test_a_sealed_event_opens_its_boosters_with_its_version(organiser):
         )
         assert event.collation_version == COLLATION_VERSION
         Event.objects.filter(pk=event.pk).update(collation_version=version)
-        registration = services.register_player(event_id=event.pk, actor=SYSTEM, user=players[version - 1], name="P")
+        registration = event_services.register_player(
+            event_id=event.pk, actor=SYSTEM, user=players[version - 1], name="P"
+        )
         sealed_services.open_pools(event_id=event.pk, actor=organiser)
         packs = SealedPack.objects.filter(registration=registration).order_by("number")
         got = [[(c["printing_id"], c["foil"], c["slot"]) for c in p.cards] for p in packs]

@@ -17,10 +17,12 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import presence, protocol, services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, EventStaff, Pack, Registration, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Seat
 from draftsite.asgi import application
 from draftsite.routing import websocket_urlpatterns
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import EventStaff, Registration, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 
@@ -75,7 +77,9 @@ async def opened(path, user=None):
 @database_sync_to_async
 def hand_to_newcomer(seat, organiser, username="rita") -> None:
     """The organiser hands the seat to a newly registered player (seat replacement)."""
-    newcomer = services.register_player(event_id=seat.pod.event_id, user=UserFactory(username=username), actor=SYSTEM)
+    newcomer = event_services.register_player(
+        event_id=seat.pod.event_id, user=UserFactory(username=username), actor=SYSTEM
+    )
     services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
 
 
@@ -272,7 +276,9 @@ async def test_a_judge_removed_from_the_event_stops_following_at_the_next_heartb
     for ws in sockets:
         assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
     staff_id = await database_sync_to_async(lambda: EventStaff.objects.get(event=pod.event, user=judge).pk)()
-    await database_sync_to_async(services.remove_event_staff)(event_id=pod.event_id, staff_id=staff_id, actor=organiser)
+    await database_sync_to_async(event_services.remove_event_staff)(
+        event_id=pod.event_id, staff_id=staff_id, actor=organiser
+    )
     for ws in sockets:
         while True:  # what was queued before the heartbeat's answer
             await ws.send_json_to({"type": "heartbeat"})
@@ -329,7 +335,7 @@ async def test_event_socket_hears_pods_seated_after_it_connected_at_once(organis
             pick_timer=False,
         )
         for user in players:
-            services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
+            event_services.register_player(event_id=event.pk, user=user, actor=SYSTEM)
         return event
 
     event = await new_event()

@@ -13,7 +13,8 @@ from django.core.management import call_command
 
 from drafts import services
 from drafts.demo import DEMO_EVENT_NAME, RETIRED_SUFFIX
-from drafts.models import DraftCard, Event, Pack, Pick, PodState, Seat
+from drafts.models import DraftCard, Pack, Pick, PodState, Seat
+from events.models import Event
 from matches import selectors as match_selectors
 from matches.models import Round
 from paper.demo import DEMO_PAPER_EVENT_NAME

@@ -30,6 +30,7 @@ PACKAGES = (
     "deploy",
     "draftsite",
     "drafts",
+    "events",
     "judgecalls",
     "matches",
     "paper",

@@ -21,9 +21,9 @@ from django.db.models import Count
 from django.utils import timezone
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, PodLogEntry, Seat
 from drafts.simulation import check_conservation
+from events.access import SYSTEM
 from tests import cluster
 from tests.drafts.conftest import make_pod
 from tests.factories import TokenFactory

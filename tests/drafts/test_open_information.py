@@ -10,8 +10,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
+from events.access import SYSTEM
 from tests.drafts import conftest
 from tests.factories import UserFactory
 from tests.places import held, piled

@@ -12,9 +12,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import error_codes, services
-from drafts.access import SYSTEM
 from drafts.models import Pack, PodLogEntry, PodState
 from draftsite.errors import ConflictError, ForbiddenError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts.conftest import seconds
 from tests.factories import UserFactory
 
@@ -32,7 +33,8 @@ def make_two_pods(organiser, cube_names, start):
         name="Two pods", date=start.date(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
     regs = [
-        services.register_player(event_id=event.pk, user=UserFactory(username=f"q{i}"), actor=SYSTEM) for i in range(16)
+        event_services.register_player(event_id=event.pk, user=UserFactory(username=f"q{i}"), actor=SYSTEM)
+        for i in range(16)
     ]
     pods = services.seat_players(
         event_id=event.pk, seed=3, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]], actor=SYSTEM
@@ -119,7 +121,7 @@ def test_the_dashboard_pauses_and_resumes_every_pod_and_each_pod(event_with_two_
 def test_a_judge_sees_no_control_and_cannot_post_one(event_with_two_pods, organiser):
     event, pods = event_with_two_pods
     judge = UserFactory(username="judge-x")
-    services.add_event_staff(event_id=event.pk, user=judge, role="judge", actor=organiser)
+    event_services.add_event_staff(event_id=event.pk, user=judge, role="judge", actor=organiser)
     client = Client()
     client.force_login(judge)
     page = client.get(f"/events/{event.pk}/dashboard/").content.decode()

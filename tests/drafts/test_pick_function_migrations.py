@@ -270,8 +270,8 @@ def test_where_each_card_is_survives_the_move_to_arrays_and_back(organiser, play
     """Migration 0021: a pod mid-draft keeps every card's place, in order, both ways: the arrays
     become each card row's pack, seat and pile position again, and come back the same."""
     from drafts import services
-    from drafts.access import SYSTEM
     from drafts.models import Pack
+    from events.access import SYSTEM
 
     pod = make_pod(organiser, players, cube_names)
     seats = list(Seat.objects.filter(pod=pod).order_by("position"))
@@ -319,8 +319,8 @@ def test_no_stored_function_plans_a_scan_of_every_card(organiser, players, cube_
     life: a plan made while the table is small (here every plan generic, the table one pod's)
     is still the plan when it holds a thousand pods' (drafts.sql.CARD_ENTRY)."""
     from drafts import services
-    from drafts.access import SYSTEM
     from drafts.models import Pack
+    from events.access import SYSTEM
 
     pod = make_pod(organiser, players, cube_names)
     seat = Seat.objects.get(pod=pod, position=0)

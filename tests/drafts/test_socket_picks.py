@@ -24,14 +24,16 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import aio, presence, services
-from drafts.access import SYSTEM
 from drafts.locking import lock_pod
-from drafts.models import DraftCard, EventStaff, Pack, Pick, PickKind, Pod, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, PickKind, Pod, Seat
 from drafts.services import settle_pod_for_reading
 from drafts.simulation import check_conservation
 from drafts.tasks import sweep_due_pods
 from draftsite.errors import DomainError
 from draftsite.routing import websocket_urlpatterns
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import EventStaff, StaffRole
 from tests.drafts import conftest
 from tests.factories import TokenFactory, UserFactory
 
@@ -355,7 +357,9 @@ async def test_the_old_owners_open_socket_is_closed_when_the_seat_is_handed_over
 
     @database_sync_to_async
     def hand_over():
-        newcomer = services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
+        newcomer = event_services.register_player(
+            event_id=pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM
+        )
         services.hand_seat(seat_id=seats[1].pk, registration_id=newcomer.pk, actor=organiser)
 
     await hand_over()
@@ -586,7 +590,7 @@ async def test_the_old_owner_cannot_pick_while_the_seat_is_being_handed_over(pod
     while the pick arrives. The pick must be judged against the owner once it has the pod."""
     pack, cards = await head(seats[1])
     newcomer = await database_sync_to_async(
-        lambda: services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
+        lambda: event_services.register_player(event_id=pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
     )()
     handing, results = threading.Event(), {}
 

@@ -10,8 +10,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from drafts import services
-from drafts.models import EventStaff, StaffRole
+from events import services
+from events.models import EventStaff, StaffRole
 from judgecalls import services as call_services
 from tests.drafts.test_consumers import (  # noqa: F401  (fixtures)
     _close_connections_of_the_orm_thread,

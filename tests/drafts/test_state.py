@@ -11,10 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from drafts import aio, live, protocol, selectors, services, state
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pod, Seat
 from drafts.services import fastpath
 from drafts.services.picks import PickOrder, Reading, read_answer
+from events.access import SYSTEM
 from tests.drafts.conftest import T0, seconds
 from tests.places import held, piled
 

@@ -45,9 +45,10 @@ from hypothesis.stateful import (
 )
 
 from drafts import consumers, live, protocol, services, state
-from drafts.access import SYSTEM
 from drafts.models import PILE_COVERS, DraftCard, Pack, Pick, Pod, PodState, Seat
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts import conftest
 from tests.drafts.test_state import card_ids_in, is_patch, live_pick, same_document
 from tests.factories import UserFactory
@@ -483,7 +484,7 @@ class StatePages(RuleBasedStateMachine):
     @rule(seat=SEAT, misses=MISSES)
     def hand_seat(self, seat, misses):
         """The seat goes to a player registered just now (a new name on the board)."""
-        registration = services.register_player(
+        registration = event_services.register_player(
             event_id=self.event_id, user=UserFactory(username=f"late-{next(_names)}"), actor=self.organiser
         )
         try:

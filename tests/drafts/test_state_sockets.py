@@ -19,8 +19,9 @@ from django.db import connections
 from django.utils import timezone
 
 from drafts import presence, protocol, services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
+from drafts.models import DraftCard, Pack, PodState, Seat
+from events.access import SYSTEM
+from events.models import StaffRole
 from tests.drafts import conftest
 from tests.drafts.test_consumers import opened, socket
 from tests.drafts.test_state import card_ids_in

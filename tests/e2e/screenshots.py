@@ -97,9 +97,12 @@ def build(database_url: str, only: str = "") -> dict:
     from django.utils import timezone
 
     from cards.importers import import_file
-    from drafts import presence, roles, services
-    from drafts.access import SYSTEM
-    from drafts.models import DraftCard, EventStaff, Pack, Seat, StaffRole
+    from drafts import presence, services
+    from drafts.models import DraftCard, Pack, Seat
+    from events import roles
+    from events import services as event_services
+    from events.access import SYSTEM
+    from events.models import EventStaff, StaffRole
 
     call_command("migrate", verbosity=0)
     User = get_user_model()
@@ -123,7 +126,9 @@ def build(database_url: str, only: str = "") -> dict:
         enforcement_level="competitive",
     )
     EventStaff.objects.create(event=event, user=judge, role=StaffRole.JUDGE)
-    regs = [services.register_player(event_id=event.pk, user=u, name=n, actor=SYSTEM) for u, n in zip(users, PLAYERS)]
+    regs = [
+        event_services.register_player(event_id=event.pk, user=u, name=n, actor=SYSTEM) for u, n in zip(users, PLAYERS)
+    ]
     # Three pods: pod 1 a few picks into round 1, pod 2 paused, pod 3 between rounds.
     groups = [regs[0:8], regs[8:14], regs[14:20]]
     pods = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in g] for g in groups], actor=SYSTEM)
@@ -171,7 +176,7 @@ def build(database_url: str, only: str = "") -> dict:
     )
     constructed.deck_format = "constructed"
     constructed.save()
-    services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0], actor=SYSTEM)
+    event_services.register_player(event_id=constructed.pk, user=users[0], name=PLAYERS[0], actor=SYSTEM)
     pasted = (ROOT / "tests/decks/fixtures/delver_isd_pt.txt").read_text(encoding="utf-8")
     sections = deck_services.decklist_entries(deck_services.read_decklist(pasted))
     deck, _ = deck_services.register_deck(
@@ -201,7 +206,8 @@ def build_phone(organiser, users) -> dict:
     from django.utils import timezone
 
     from drafts import services
-    from drafts.access import SYSTEM
+    from events import services as event_services
+    from events.access import SYSTEM
     from matches import services as match_services
     from push import services as push_services
 
@@ -209,7 +215,7 @@ def build_phone(organiser, users) -> dict:
         name="Saturday Draft: Innistrad", date=timezone.localdate(), created_by=organiser, set_codes=["ISD"]
     )
     regs = [
-        services.register_player(event_id=event.pk, user=u, name=n, actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=u, name=n, actor=SYSTEM)
         for u, n in zip(users[:8], PLAYERS[:8], strict=True)
     ]
     (pod,) = services.seat_players(event_id=event.pk, pods=[[r.pk for r in regs]], actor=SYSTEM)
@@ -229,8 +235,8 @@ def build_sealed(organiser, users) -> dict:
     from cards.importers import import_file
     from decks import services as deck_services
     from decks.models import SealedPool
-    from drafts import services
-    from drafts.access import SYSTEM
+    from events import services as event_services
+    from events.access import SYSTEM
     from matches import services as match_services
     from sealed import core, selectors
     from sealed import services as sealed_services
@@ -241,7 +247,7 @@ def build_sealed(organiser, users) -> dict:
         actor=organiser, name="Duskmourn Prerelease", date=timezone_date(), boosters=["DSK"], seed=2024
     )
     regs = [
-        services.register_player(event_id=generated.pk, user=u, name=n, actor=SYSTEM)
+        event_services.register_player(event_id=generated.pk, user=u, name=n, actor=SYSTEM)
         for u, n in zip(users[:8], PLAYERS[:8], strict=True)
     ]
     sealed_services.open_pools(event_id=generated.pk, actor=organiser)
@@ -254,7 +260,7 @@ def build_sealed(organiser, users) -> dict:
         actor=organiser, name="Paper prerelease: Duskmourn", date=timezone_date(), boosters=["DSK"], paper=True, seed=7
     )
     paper_regs = [
-        services.register_player(event_id=paper.pk, user=u, name=n, actor=SYSTEM)
+        event_services.register_player(event_id=paper.pk, user=u, name=n, actor=SYSTEM)
         for u, n in zip(users[8:16], PLAYERS[8:16], strict=True)
     ]
     groups: dict[str, list[dict]] = {}

@@ -12,7 +12,8 @@ import pytest
 from django.utils import timezone
 from selenium.webdriver.support.ui import WebDriverWait
 
-from drafts.models import Seat, StaffRole
+from drafts.models import Seat
+from events.models import StaffRole
 from tests.drafts.conftest import make_pod
 from tests.factories import EventStaffFactory, UserFactory
 

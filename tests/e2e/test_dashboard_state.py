@@ -17,8 +17,9 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import Seat
+from events import services as event_services
+from events.access import SYSTEM
 from tests.e2e.test_live_draft import live, wait
 from tests.factories import UserFactory
 
@@ -51,7 +52,7 @@ def two_pods(organiser, players, cube_names):
         cube_list=cube_names * 2,
         pick_timer=True,
     )
-    regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in [*players, *extra]]
+    regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in [*players, *extra]]
     pods = services.seat_players(
         event_id=event.pk, seed=7, pods=[[r.pk for r in regs[:8]], [r.pk for r in regs[8:]]], actor=SYSTEM
     )

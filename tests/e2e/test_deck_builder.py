@@ -137,8 +137,9 @@ def test_a_40_card_deck_built_with_the_keyboard_on_desktop_and_phone(browsers, l
 
 
 def test_the_draft_log_and_history_pages_have_no_wcag_violations(browsers, login, server_url):
-    from drafts.models import Registration, Seat
+    from drafts.models import Seat
     from drafts.simulation import simulate_draft
+    from events.models import Registration
 
     report = simulate_draft(set_code="ISD", players=8, seed=5)
     seat = Seat.objects.filter(pod_id=report.pod_id).order_by("position").first()

@@ -11,7 +11,8 @@ import pytest
 from django.utils import timezone
 from selenium.webdriver.common.by import By
 
-from drafts.models import Seat, StaffRole
+from drafts.models import Seat
+from events.models import StaffRole
 from judgecalls.models import CallStatus, JudgeCall
 from tests.e2e.conftest import make_pod
 from tests.e2e.test_accessibility import violations

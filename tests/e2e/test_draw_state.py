@@ -17,8 +17,8 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Seat
+from events.access import SYSTEM
 from tests.e2e import fakestate
 from tests.e2e.conftest import make_pod
 from tests.e2e.test_live_draft import wait

@@ -21,8 +21,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from drafts.access import SYSTEM
-from drafts.models import Event, Pod, PodState, Seat
+from drafts.models import Pod, PodState, Seat
+from events.access import SYSTEM
+from events.models import Event
 from tests.e2e.conftest import make_pod
 
 # serialized_rollback: the server commits for real; data the migrations seed must come back after.
@@ -113,7 +114,7 @@ def _ui_pick(driver, *, keyboard=False) -> str:
 
 
 def test_organiser_creates_an_event_and_starts_a_pod(browsers, login, server_url, organiser, players, cube_names):
-    from drafts import services
+    from events import services as event_services
 
     browser = login(browsers.get(), organiser)
     browser.get(server_url + "/events/new/")
@@ -132,7 +133,7 @@ def test_organiser_creates_an_event_and_starts_a_pod(browsers, login, server_url
     browser.find_element(By.CSS_SELECTOR, "form[action$='/register/'] [type=submit]").click()
     wait(browser, lambda d: "p0 is registered" in d.find_element(By.CSS_SELECTOR, ".messages").text)
     for player in players[1:]:
-        services.register_player(event_id=event.pk, user=player, actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=player, actor=SYSTEM)
 
     # Seat them (random, seed 7): the script asks in a dialog first.
     browser.get(server_url + f"/events/{event.pk}/")

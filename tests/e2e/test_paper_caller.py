@@ -40,7 +40,7 @@ def hears(driver, line: str, timeout: float = 10.0) -> None:
 
 
 def test_a_called_pack_is_spoken_and_shown(browsers, login, server_url):
-    from drafts import roles
+    from events import roles
 
     organiser = user("org", roles.ORGANISER)
     event, (pod,) = make_paper_event(organiser, pods=1, per_pod=4, pack_size=3, prefix="e2e")

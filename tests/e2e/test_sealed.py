@@ -14,9 +14,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from decks.models import Deck
-from drafts.access import SYSTEM
-from drafts.models import Event
-from drafts.services import register_player
+from events.access import SYSTEM
+from events.models import Event
+from events.services import register_player
 from judgecalls.models import JudgeCall
 from matches import services as match_services
 from matches.models import Round

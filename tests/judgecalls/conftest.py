@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from drafts.models import StaffRole
+from events.models import StaffRole
 from matches import services as match_services
 from tests.factories import EventStaffFactory, UserFactory
 from tests.matches.conftest import T0, Tournament, minutes  # noqa: F401  (re-exported)

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from decks import services as deck_services
 from drafts import services as draft_services
-from drafts.access import SYSTEM
 from drafts.models import Seat
 from drafts.selectors import queue
+from events.access import SYSTEM
 from judgecalls import services
 from judgecalls.context import draft_place
 from penalties import services as penalty_services

@@ -11,9 +11,11 @@ from django.urls import reverse
 
 from decks import services as deck_services
 from drafts import services as draft_services
-from drafts.access import SYSTEM
-from drafts.models import Pick, PickKind, StaffRole
+from drafts.models import Pick, PickKind
 from draftsite.errors import ConflictError, ForbiddenError
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import StaffRole
 from judgecalls import error_codes, services
 from judgecalls.proposals import proposals
 from penalties import services as penalty_services
@@ -51,7 +53,7 @@ def test_a_handed_over_seats_former_player_owes_no_decklist(cube_names):  # noqa
     organiser = UserFactory(username="org")
     drafters = [UserFactory(username=f"drafter{i}") for i in range(8)]
     pod = make_pod(organiser, drafters, cube_names, now=T0)
-    reserve = draft_services.register_player(event_id=pod.event_id, user=UserFactory(username="reserve"), actor=SYSTEM)
+    reserve = event_services.register_player(event_id=pod.event_id, user=UserFactory(username="reserve"), actor=SYSTEM)
     seat = pod.seats.get(position=0)
     former = seat.registration
     draft_services.hand_seat(seat_id=seat.pk, registration_id=reserve.pk, actor=organiser, now=T0)

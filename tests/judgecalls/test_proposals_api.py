@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from drafts.models import EventLogEntry
+from events.models import EventLogEntry
 from judgecalls.proposals import MAX_SOURCES
 from penalties import services as penalty_services
 from penalties.models import DismissedSource, Penalty, PenaltyStatus

@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
-from drafts.models import EventLogEntry
 from draftsite.errors import ConflictError
+from events.models import EventLogEntry
 from judgecalls import error_codes, services
 from judgecalls.models import CallStatus, JudgeCall, Outcome
 from tests.judgecalls.conftest import T0, Floor

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from drafts.models import EventLogEntry
 from draftsite.errors import ConflictError, DomainError, ForbiddenError
+from events.models import EventLogEntry
 from judgecalls import error_codes, selectors, services
 from judgecalls.models import CallStatus, Outcome
 from matches.models import MatchLogEntry

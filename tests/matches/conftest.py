@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
-from drafts.models import DraftFormat, Pod, StaffRole
+from drafts.models import Pod
+from events.models import DraftFormat, StaffRole
 from matches import services
 from tests.factories import EventFactory, EventStaffFactory, PodFactory, RegistrationFactory, SeatFactory, UserFactory
 

@@ -8,9 +8,11 @@ import datetime as dt
 import pytest
 from django.contrib.auth.models import Group
 
-from drafts import roles, services
-from drafts.access import SYSTEM
-from drafts.models import StaffRole
+from drafts import services
+from events import roles
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import StaffRole
 from tests.factories import EventStaffFactory, UserFactory
 
 T0 = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
@@ -37,7 +39,7 @@ def make_paper_event(
     if judge is not None:
         EventStaffFactory(event=event, user=judge, role=StaffRole.JUDGE)
     regs = [
-        services.register_player(event_id=event.pk, user=user(f"{prefix}{i}"), actor=SYSTEM)
+        event_services.register_player(event_id=event.pk, user=user(f"{prefix}{i}"), actor=SYSTEM)
         for i in range(pods * per_pod)
     ]
     seated = services.seat_players(

@@ -28,7 +28,7 @@ async def _close_connections_of_the_orm_thread():
 
 
 def world():
-    from drafts import roles
+    from events import roles
 
     organiser = user("org", roles.ORGANISER)
     event, (pod, other) = make_paper_event(organiser, pods=2, per_pod=2)

@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from drafts.demo import create_demo_accounts
-from drafts.models import Event, PodState
+from drafts.models import PodState
+from events.models import Event
 from paper.demo import DEMO_PAUSE_REASON, create_demo_paper_event
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
-from drafts.models import DraftFormat, StaffRole
+from events.models import DraftFormat, StaffRole
 from penalties import services
 from tests.drafts.conftest import cube_names, make_pod  # noqa: F401  (fixture and helper re-used)
 from tests.factories import EventFactory, EventStaffFactory, RegistrationFactory, UserFactory

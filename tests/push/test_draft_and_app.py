@@ -11,8 +11,9 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import services as draft_services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Seat
+from events import services as event_services
+from events.access import SYSTEM
 from push import tasks
 from push.models import EventPush
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401 (fixtures)
@@ -209,7 +210,7 @@ def test_seating_tells_players_where_they_sit(
     event = draft_services.create_event(
         name="Seated", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
-    regs = [draft_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players[:4]]
+    regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in players[:4]]
     browser = new_browser("p0")
     _subscribe(players[0], browser, event)
     with django_capture_on_commit_callbacks(execute=True):

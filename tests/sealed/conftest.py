@@ -5,9 +5,9 @@ import datetime as dt
 import pytest
 from django.contrib.auth.models import Group
 
-from drafts import roles
-from drafts.access import SYSTEM
-from drafts.services import register_player
+from events import roles
+from events.access import SYSTEM
+from events.services import register_player
 from sealed import services
 from tests.factories import UserFactory
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from decks.models import SealedPool
-from drafts.models import Event
 from draftsite.backup import BackupError, export_event, import_event
+from events.models import Event
 from judgecalls.models import JudgeCall
 from sealed import services
 from sealed.models import PaperPool, PoolStatus, PoolSwap, SealedEvent, SealedPack

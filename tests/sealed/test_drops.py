@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from decks import services as deck_services
 from decks.models import SealedPool
-from drafts.models import EventLogEntry
 from draftsite.errors import DomainError
+from events.models import EventLogEntry
 from matches import services as match_services
 from matches.models import Match
 from sealed import error_codes, selectors, services

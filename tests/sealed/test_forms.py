@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from drafts.models import Event
+from events.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from decks.models import SealedPool
-from drafts.models import Event
+from events.models import Event
 from sealed import selectors, services
 from sealed.models import PaperPool
 from tests.sealed.conftest import NOW, make_event

@@ -9,9 +9,9 @@ import pytest
 
 from decks import services as deck_services
 from decks.models import Deck, SealedPool
-from drafts.access import SYSTEM
-from drafts.models import DraftFormat, EventLogEntry
 from draftsite.errors import DomainError
+from events.access import SYSTEM
+from events.models import DraftFormat, EventLogEntry
 from judgecalls.models import JudgeCall
 from sealed import core, error_codes, selectors, services
 from sealed.models import PaperPool, PoolStatus, PoolSwap, SealedPack
@@ -78,7 +78,7 @@ def test_a_late_player_gets_a_pool_when_the_organiser_opens_again(organiser, pla
     event, regs = make_event(organiser, players[:2])
     services.open_pools(event_id=event.pk, actor=organiser, now=NOW)
     before = list(SealedPack.objects.filter(event=event).order_by("pk").values_list("pk", "cards"))
-    from drafts.services import register_player
+    from events.services import register_player
 
     late = register_player(event_id=event.pk, actor=SYSTEM, user=players[5], name="late")
     assert services.open_pools(event_id=event.pk, actor=organiser, now=NOW) == 1

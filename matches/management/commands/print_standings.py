@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from drafts.models import Event
+from events.models import Event
 from matches import selectors
 
 

@@ -10,8 +10,8 @@ from django.test import Client
 
 from decks import services
 from decks.models import Deck, DeckCheck, DeckCheckSelection
-from drafts import services as draft_services
-from drafts.access import SYSTEM
+from events import services as draft_services
+from events.access import SYSTEM
 from tests.decks.conftest import client_for, make_event
 from tests.factories import UserFactory
 

@@ -10,9 +10,10 @@ from django.utils.html import escape
 
 from decks import picks, services
 from drafts import services as draft_services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, Pick, Registration, Seat
+from drafts.models import DraftCard, Pack, Pick, Seat
 from draftsite.errors import ForbiddenError
+from events.access import SYSTEM
+from events.models import Registration
 from tests.decks.conftest import login
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)
 

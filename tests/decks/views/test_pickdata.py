@@ -12,7 +12,8 @@ import pytest
 
 from cards.models import Printing
 from decks import pickdata
-from drafts.models import Pick, Registration
+from drafts.models import Pick
+from events.models import Registration
 from tests.decks.conftest import login
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from drafts.models import Event, Pack, Pod, PodLogEntry, Seat, StaffRole
+from drafts.models import Pack, Pod, PodLogEntry, Seat
+from events.models import Event, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventFactory, EventStaffFactory, UserFactory
 

@@ -7,8 +7,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, Pack, Pick, Pod, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, Seat
+from events.access import SYSTEM
+from events.models import Event
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 

@@ -11,10 +11,11 @@ from hypothesis.extra.django import TestCase
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, PodState, Seat
 from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.factories import UserFactory
 
 T0 = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -56,7 +57,7 @@ class ConservationProperties(TestCase):
         event = services.create_event(
             name="p", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
         )
-        regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in self.users]
+        regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in self.users]
         (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in regs]], actor=SYSTEM)
         services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
         seats = list(Seat.objects.filter(pod=pod).order_by("position"))

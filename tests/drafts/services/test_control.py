@@ -8,9 +8,9 @@ import datetime as dt
 import pytest
 
 from drafts import dashboards, error_codes, services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError
+from events.access import SYSTEM
 from tests.drafts.conftest import T0, make_pod, seconds
 
 pytestmark = pytest.mark.django_db

@@ -23,9 +23,11 @@ from hypothesis.extra.django import TestCase
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from drafts import services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Registration, Seat
+from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, Seat
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import Registration
 from tests.drafts import engine_model
 from tests.drafts.services.test_fastpath import catalogue
 from tests.factories import UserFactory
@@ -119,7 +121,7 @@ class PodMachine(RuleBasedStateMachine):
         event = services.create_event(
             name="model", date=T0.date(), draft_format="cube", cube_list=self.names, pick_timer=timer
         )
-        regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in self.users]
+        regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in self.users]
         seated = regs[:SEATS]
         (pod,) = services.seat_players(event_id=event.pk, seed=seed, pods=[[r.pk for r in seated]], actor=SYSTEM)
         self.pod_id = pod.pk

@@ -14,11 +14,12 @@ from hypothesis.extra.django import TestCase
 from cards.models import Card, CardFace
 from cards.name_folding import normalize_name
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.core.autopick import Candidate, choose
 from drafts.core.timing import pick_seconds, review_seconds
 from drafts.models import DraftCard, Pack, Pick, Pod, Seat
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
 from tests.places import held
@@ -171,7 +172,7 @@ class AutomaticChoiceMatchesTheRule(TestCase):
         event = services.create_event(
             name="choice", date=T0.date(), draft_format="cube", cube_list=[c.name for c in cards]
         )
-        regs = [services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in users]
+        regs = [event_services.register_player(event_id=event.pk, user=u, actor=SYSTEM) for u in users]
         (pod,) = services.seat_players(event_id=event.pk, seed=3, pods=[[r.pk for r in regs]], actor=SYSTEM)
         services.start_pod(pod_id=pod.pk, now=T0, actor=SYSTEM)
         cls.seat = Seat.objects.get(pod=pod, position=0)

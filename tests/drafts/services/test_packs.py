@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from cards.models import Card, CardSet, Printing
-from drafts.access import SYSTEM
 from drafts.services.packs import SetPacks
+from events.access import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -74,9 +74,10 @@ def test_zendikar_rising_has_modal_dfcs_in_ordinary_slots():
 def test_a_started_innistrad_pod_keeps_the_checklists_for_r17(django_user_model):
     from drafts import services
     from drafts.models import DraftCard, Pack
+    from events import services as event_services
 
     event = services.create_event(name="ISD", date="2026-11-29", set_codes=["ISD"])
-    regs = [services.register_player(event_id=event.pk, name=f"P{i}", actor=SYSTEM) for i in range(8)]
+    regs = [event_services.register_player(event_id=event.pk, name=f"P{i}", actor=SYSTEM) for i in range(8)]
     (pod,) = services.seat_players(event_id=event.pk, seed=4, pods=[[r.pk for r in regs]], actor=SYSTEM)
     services.start_pod(pod_id=pod.pk, actor=SYSTEM)
     packs = Pack.objects.filter(pod=pod)

@@ -15,11 +15,12 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import error_codes, services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.services import fastpath
 from drafts.simulation import check_conservation
 from draftsite.errors import ConflictError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts import conftest
 from tests.factories import UserFactory
 
@@ -57,7 +58,9 @@ def test_a_no_script_pick_checks_the_holder_in_the_pods_lock(live_pod, organiser
 
     def checked_then_handed_over(*args, **kwargs):
         found = checked(*args, **kwargs)
-        newcomer = services.register_player(event_id=live_pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM)
+        newcomer = event_services.register_player(
+            event_id=live_pod.event_id, user=UserFactory(username="rita"), actor=SYSTEM
+        )
         services.hand_seat(seat_id=seat.pk, registration_id=newcomer.pk, actor=organiser)
         return found
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodLogEntry, PodState, Seat
 from drafts.selectors import seat_view
 from drafts.services import settle_pod_for_reading
 from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts.conftest import T0, make_pod, seconds
 from tests.factories import UserFactory
 
@@ -194,7 +195,7 @@ def test_replacing_a_player_keeps_the_pile_and_drafts_on(pod, seats):
 def test_handing_a_seat_to_another_player(pod, seats, django_user_model):
     pick_first(seats[5], T0)
     newcomer = UserFactory(username="late")
-    reg = services.register_player(event_id=pod.event_id, user=newcomer, actor=SYSTEM)
+    reg = event_services.register_player(event_id=pod.event_id, user=newcomer, actor=SYSTEM)
     seat = services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0, actor=SYSTEM)
     assert seat.registration_id == reg.pk and DraftCard.objects.in_pile(seat).count() == 1
     with pytest.raises(DomainError) as err:
@@ -317,7 +318,7 @@ def test_a_finished_pod_refuses_seat_hand_over_and_automatic_replacement(pod, se
     from drafts.models import Pod
 
     newcomer = UserFactory(username="late")
-    reg = services.register_player(event_id=pod.event_id, user=newcomer, actor=SYSTEM)
+    reg = event_services.register_player(event_id=pod.event_id, user=newcomer, actor=SYSTEM)
     Pod.objects.filter(pk=pod.pk).update(state=PodState.DONE)
     for attempt in (
         lambda: services.hand_seat(seat_id=seats[5].pk, registration_id=reg.pk, now=T0, actor=SYSTEM),

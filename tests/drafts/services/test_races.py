@@ -14,11 +14,12 @@ from django.db import connection
 from django.utils import timezone
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.models import DraftCard, Pack, Pick, PickKind, PodAction, PodLogEntry, PodState, Seat
 from drafts.services import settle_pod_for_reading
 from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.access import SYSTEM
 from tests.drafts.conftest import make_pod
 from tests.factories import UserFactory
 
@@ -128,18 +129,18 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
 
 
 def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organiser, cube_names, django_user_model):
-    from drafts.models import EventStaff, StaffRole
+    from events.models import EventStaff, StaffRole
 
     event = services.create_event(
         name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
     other = UserFactory(username="org2")
-    services.add_event_staff(event_id=event.pk, user=other, role=StaffRole.ORGANISER, actor=organiser)
+    event_services.add_event_staff(event_id=event.pk, user=other, role=StaffRole.ORGANISER, actor=organiser)
     mine = EventStaff.objects.get(event=event, user=organiser)
     theirs = EventStaff.objects.get(event=event, user=other)
     results = race(
-        lambda: services.remove_event_staff(event_id=event.pk, staff_id=theirs.pk, actor=organiser),
-        lambda: services.remove_event_staff(event_id=event.pk, staff_id=mine.pk, actor=other),
+        lambda: event_services.remove_event_staff(event_id=event.pk, staff_id=theirs.pk, actor=organiser),
+        lambda: event_services.remove_event_staff(event_id=event.pk, staff_id=mine.pk, actor=other),
     )
     assert EventStaff.objects.filter(event=event, role=StaffRole.ORGANISER).count() == 1
     assert sorted(type(r).__name__ if r is not None else "ok" for r in results) in (
@@ -151,17 +152,17 @@ def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organise
 def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(
     organiser, cube_names, django_user_model
 ):
-    from drafts.models import EventStaff
+    from events.models import EventStaff
 
     event = services.create_event(
         name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
-    invitation = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
+    invitation = event_services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
     ann = UserFactory(username="ann")
     bob = UserFactory(username="bob")
     results = race(
-        lambda: services.accept_staff_invitation(token=invitation.token, user=ann),
-        lambda: services.accept_staff_invitation(token=invitation.token, user=bob),
+        lambda: event_services.accept_staff_invitation(token=invitation.token, user=ann),
+        lambda: event_services.accept_staff_invitation(token=invitation.token, user=bob),
     )
     assert codes(results) == ["invitation_used", "ok"]
     assert EventStaff.objects.filter(event=event, role="judge").count() == 1

@@ -12,8 +12,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from drafts import services
-from drafts.models import EventLogEntry, EventStaff, StaffInvitation
 from draftsite.errors import DomainError
+from events import services as event_services
+from events.models import EventLogEntry, EventStaff, StaffInvitation
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -84,13 +85,13 @@ def test_bad_staff_additions_are_coded_400s_and_store_nothing(event, organiser, 
 
 
 def test_adding_someone_twice_in_the_same_role_is_a_conflict(event, organiser, ann):
-    services.add_event_staff(event_id=event.pk, user=ann, role="judge", actor=organiser)
+    event_services.add_event_staff(event_id=event.pk, user=ann, role="judge", actor=organiser)
     again = api(organiser).post(f"/api/events/{event.pk}/staff/", {"username": "ann", "role": "judge"}, format="json")
     assert again.status_code == 409 and again.json()["errors"][0]["code"] == "already_staff"
 
 
 def test_only_organisers_manage_staff_judges_and_players_are_refused(event, organiser, ann, bob):
-    services.add_event_staff(event_id=event.pk, user=ann, role="head_judge", actor=organiser)
+    event_services.add_event_staff(event_id=event.pk, user=ann, role="head_judge", actor=organiser)
     for user in (ann, bob):
         response = api(user).post(
             f"/api/events/{event.pk}/staff/", {"username": "bob", "role": "organiser"}, format="json"
@@ -98,13 +99,13 @@ def test_only_organisers_manage_staff_judges_and_players_are_refused(event, orga
         assert response.status_code == 403
         assert page(user).get(f"/events/{event.pk}/staff/").status_code == 403
     with pytest.raises(DomainError) as err:
-        services.add_event_staff(event_id=event.pk, user=bob, role="organiser", actor=ann)
+        event_services.add_event_staff(event_id=event.pk, user=bob, role="organiser", actor=ann)
     assert err.value.status_code == 403
     assert roles_of(event, bob) == set()
 
 
 def test_change_role_and_remove_are_logged_and_the_last_organiser_stays(event, organiser, ann):
-    staff = services.add_event_staff(event_id=event.pk, user=ann, role="judge", actor=organiser)
+    staff = event_services.add_event_staff(event_id=event.pk, user=ann, role="judge", actor=organiser)
     client = api(organiser)
     changed = client.patch(f"/api/events/{event.pk}/staff/{staff.pk}/", {"role": "head_judge"}, format="json")
     assert changed.status_code == 200 and roles_of(event, ann) == {"head_judge"}
@@ -144,9 +145,9 @@ def test_an_invitation_link_makes_its_first_taker_staff_once(event, organiser, a
 
 
 def test_withdrawn_expired_and_unknown_invitations_are_refused(event, organiser, ann):
-    withdrawn = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
-    services.revoke_staff_invitation(event_id=event.pk, invitation_id=withdrawn.pk, actor=organiser)
-    old = services.invite_staff(
+    withdrawn = event_services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
+    event_services.revoke_staff_invitation(event_id=event.pk, invitation_id=withdrawn.pk, actor=organiser)
+    old = event_services.invite_staff(
         event_id=event.pk, role="judge", actor=organiser, now=timezone.now() - dt.timedelta(days=8)
     )
     for invitation in (withdrawn, old):
@@ -158,8 +159,8 @@ def test_withdrawn_expired_and_unknown_invitations_are_refused(event, organiser,
 
 
 def test_invitation_tokens_are_for_organisers_only(event, organiser, ann):
-    services.add_event_staff(event_id=event.pk, user=ann, role="judge", actor=organiser)
-    invitation = services.invite_staff(event_id=event.pk, role="organiser", actor=organiser)
+    event_services.add_event_staff(event_id=event.pk, user=ann, role="judge", actor=organiser)
+    invitation = event_services.invite_staff(event_id=event.pk, role="organiser", actor=organiser)
     assert api(ann).get(f"/api/events/{event.pk}/staff-invitations/").status_code == 403
     assert invitation.token not in page(ann).get(f"/events/{event.pk}/").content.decode()
     html = page(organiser).get(f"/events/{event.pk}/staff/").content.decode()
@@ -189,7 +190,7 @@ def test_staff_pages_add_by_username_change_role_remove_and_invite(event, organi
 def test_event_patch_goes_through_the_service_logs_and_tells_live_pages(
     event, organiser, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from drafts import live
+    from events import live
 
     told = []
     monkeypatch.setattr(live, "notify_event", lambda event_id: told.append(event_id))
@@ -274,7 +275,7 @@ def test_a_seated_player_added_as_judge_is_added_with_a_warning(event, organiser
 
 def test_a_seated_player_opening_a_judge_invitation_is_warned_before_accepting(event, organiser, ann):
     _seat(event, ann)
-    invitation = services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
+    invitation = event_services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
     client = page(ann)
     before = client.get(f"/events/staff-invitations/{invitation.token}/").content.decode()
     assert "also seated as a player in this event" in before and 'id="accept-invitation"' in before

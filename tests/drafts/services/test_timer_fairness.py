@@ -16,11 +16,11 @@ import pytest
 from django.db import connection, transaction
 
 from drafts import services
-from drafts.access import SYSTEM
 from drafts.locking import lock_pod
 from drafts.models import DraftCard, Pack, Pick, PickKind, Seat
 from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
+from events.access import SYSTEM
 from tests.drafts.conftest import T0, make_pod, seconds
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True)]

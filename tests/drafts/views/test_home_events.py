@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from drafts.models import StaffRole
+from events.models import StaffRole
 from tests.factories import EventFactory, EventStaffFactory, PodFactory, RegistrationFactory, SeatFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

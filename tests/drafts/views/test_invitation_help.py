@@ -9,8 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from drafts.models import EventStaff, StaffRole
-from drafts.services.staff import invite_staff
+from events.models import EventStaff, StaffRole
+from events.services.staff import invite_staff
 from tests.factories import EventFactory, EventStaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,9 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Pack, PodState, Seat, StaffRole
+from drafts.models import DraftCard, Pack, PodState, Seat
+from events.access import SYSTEM
+from events.models import StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 

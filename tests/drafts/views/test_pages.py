@@ -13,8 +13,10 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import presence, services
-from drafts.access import SYSTEM
-from drafts.models import DraftCard, Event, Pack, Pick, Pod, PodLogEntry, PodState, Seat, StaffRole
+from drafts.models import DraftCard, Pack, Pick, Pod, PodLogEntry, PodState, Seat
+from events import services as event_services
+from events.access import SYSTEM
+from events.models import Event, StaffRole
 from tests.drafts import conftest
 from tests.factories import EventStaffFactory, UserFactory
 from tests.places import held, piled
@@ -501,7 +503,7 @@ def test_every_control_confirms_first_then_acts_and_is_logged(pod, organiser, se
     org.post(url + "extend/", {"confirmed": "yes", "seconds": "60"})
     org.post(url + "deck-building-clock/", {"confirmed": "yes", "minutes": "40"})
     # a guest: refused
-    free = services.register_player(event_id=pod.event_id, user=UserFactory(username="larry"), actor=SYSTEM)
+    free = event_services.register_player(event_id=pod.event_id, user=UserFactory(username="larry"), actor=SYSTEM)
     org.post(url + "hand-seat/", {"confirmed": "yes", "seat": seats[5].pk, "registration": free.pk})
     org.post(url + "replace/", {"confirmed": "yes", "seat": seats[6].pk})
     actions = list(PodLogEntry.objects.filter(pod=pod, actor=organiser).values_list("action", flat=True))
@@ -548,8 +550,8 @@ def test_report_cells_never_start_a_formula(organiser, cube_names):
     event = services.create_event(
         name="=HYPERLINK(1)", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
-    a = services.register_player(event_id=event.pk, name="+danger", actor=SYSTEM)
-    b = services.register_player(event_id=event.pk, name="Safe", actor=SYSTEM)
+    a = event_services.register_player(event_id=event.pk, name="+danger", actor=SYSTEM)
+    b = event_services.register_player(event_id=event.pk, name="Safe", actor=SYSTEM)
     services.seat_players(event_id=event.pk, pods=[[a.pk, b.pk]], seed=1, actor=SYSTEM)
     rows = list(csv.reader(io.StringIO(client_for(organiser).get(f"/events/{event.pk}/report.csv").content.decode())))
     assert rows[1][1] == "'=HYPERLINK(1)" and {rows[1][7], rows[2][7]} == {"'+danger", "Safe"}
@@ -638,12 +640,12 @@ def test_registering_someone_else_twice_names_them_not_you(organiser, players, c
     event = services.create_event(
         name="FNM", date=dt.date(2026, 12, 4), created_by=organiser, draft_format="cube", cube_list=cube_names
     )
-    services.register_player(event_id=event.pk, user=players[1], actor=organiser)
+    event_services.register_player(event_id=event.pk, user=players[1], actor=organiser)
     with pytest.raises(ConflictError) as refused:
-        services.register_player(event_id=event.pk, user=players[1], actor=organiser)
+        event_services.register_player(event_id=event.pk, user=players[1], actor=organiser)
     assert refused.value.message == f"{players[1].username} is already registered for this event."
     with pytest.raises(ConflictError) as own:
-        services.register_player(event_id=event.pk, user=players[1], actor=players[1])
+        event_services.register_player(event_id=event.pk, user=players[1], actor=players[1])
     assert own.value.message == "You are already registered for this event."
 
 

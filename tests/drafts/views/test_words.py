@@ -14,8 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from drafts import services
-from drafts.models import PodState, StaffRole
-from drafts.templatetags.draft_tags import LOG_ACTIONS
+from drafts.models import PodState
+from events import services as event_services
+from events.models import StaffRole
+from events.templatetags.event_tags import LOG_ACTIONS
 from tests.drafts import conftest
 from tests.factories import UserFactory
 
@@ -38,8 +40,8 @@ def _event(organiser, cube_names):
 def test_the_staff_log_names_actions_and_roles_in_words(organiser, cube_names):
     event = _event(organiser, cube_names)
     judge = UserFactory(username="judy")
-    staff = services.add_event_staff(event_id=event.pk, user=judge, role=StaffRole.JUDGE, actor=organiser)
-    services.change_staff_role(event_id=event.pk, staff_id=staff.pk, role=StaffRole.HEAD_JUDGE, actor=organiser)
+    staff = event_services.add_event_staff(event_id=event.pk, user=judge, role=StaffRole.JUDGE, actor=organiser)
+    event_services.change_staff_role(event_id=event.pk, staff_id=staff.pk, role=StaffRole.HEAD_JUDGE, actor=organiser)
 
     text = client_for(organiser).get(f"/events/{event.pk}/staff/").content.decode()
     log = text[text.index('id="log-title"') :]
@@ -56,7 +58,7 @@ def test_the_staff_log_names_actions_and_roles_in_words(organiser, cube_names):
 
 def test_the_settings_log_names_each_setting_and_value(organiser, cube_names):
     event = _event(organiser, cube_names)
-    services.update_event(
+    event_services.update_event(
         event_id=event.pk,
         actor=organiser,
         changes={"enforcement_level": "competitive", "pick_timer": False, "deck_building_minutes": 30},

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
-from drafts.models import Registration, StaffRole
+from events.models import Registration, StaffRole
 from matches import services
 from matches.models import Match, MatchPlayer, MatchStatus, PairingMode
 from tests.factories import EventFactory, EventStaffFactory, UserFactory

@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from drafts import services as draft_services
-from drafts.access import SYSTEM
 from drafts.models import PodLogEntry, PodState, Seat
 from draftsite.errors import ConflictError, DomainError, ForbiddenError
+from events.access import SYSTEM
 from paper import error_codes, schedule, selectors, services
 from paper.models import CallJump, CallPause
 from tests.paper.conftest import T0, make_paper_event, s

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from drafts import roles
 from drafts.models import PodLogEntry
+from events import roles
 from paper import services
 from paper.models import CalledPod, CallPause, Flight
 from tests.drafts.services.test_races import codes, race

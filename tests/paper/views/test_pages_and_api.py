@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from drafts.access import SYSTEM
 from drafts.models import PodLogEntry, Seat
+from events.access import SYSTEM
 from paper import services
 from paper.models import CallPause, PostedDfc
 from tests.paper.conftest import T0
@@ -106,9 +106,10 @@ def test_the_digital_pod_controls_refuse_a_paper_pod_with_a_stable_code(paper, o
 
 def test_paper_routes_on_a_digital_pod_are_404(paper, organiser, judge):
     from drafts import services as draft_services
+    from events import services as event_services
 
     event = draft_services.create_event(name="Digital", date=T0.date(), created_by=organiser, set_codes=["ISD"])
-    regs = [draft_services.register_player(event_id=event.pk, name=f"g{i}", actor=SYSTEM) for i in range(2)]
+    regs = [event_services.register_player(event_id=event.pk, name=f"g{i}", actor=SYSTEM) for i in range(2)]
     (digital,) = draft_services.seat_players(event_id=event.pk, seed=1, pods=[[r.pk for r in regs]], actor=SYSTEM)
     response = client_for(organiser).get(f"/api/paper/pods/{digital.pk}/call/")
     assert response.status_code == 404 and codes(response) == ["unknown_paper_pod"]
@@ -279,7 +280,7 @@ def test_a_player_finds_their_pods_call_from_the_event_page(paper):
 
 
 def test_an_organiser_creates_a_paper_draft_from_the_event_form(organiser):
-    from drafts.models import Event
+    from events.models import Event
 
     response = client_for(organiser).post(
         reverse("drafts:event-create"),

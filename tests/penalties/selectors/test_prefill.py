@@ -8,8 +8,9 @@ import datetime as dt
 import pytest
 
 from drafts import services as draft_services
-from drafts.models import Pick, PickKind, StaffRole
+from drafts.models import Pick, PickKind
 from draftsite.errors import ConflictError, DomainError
+from events.models import StaffRole
 from penalties import selectors, services
 from penalties.models import Penalty
 from tests.factories import EventStaffFactory, UserFactory

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from drafts.models import EventStaff
 from draftsite.errors import DomainError
+from events.models import EventStaff
 from penalties import selectors, services
 from penalties.models import Appeal, PenaltyAudit
 from tests.penalties.conftest import T0, codes, minutes

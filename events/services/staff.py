@@ -18,10 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from drafts import error_codes, live, selectors
-from drafts.access import Permission, access_event, authorize, recorded_user
-from drafts.models import EnforcementLevel, Event, EventLogEntry, EventStaff, Pod, StaffInvitation, StaffRole
 from draftsite.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
+from events import error_codes, extensions, live, selectors
+from events.access import Permission, access_event, authorize, recorded_user
+from events.models import EnforcementLevel, Event, EventLogEntry, EventStaff, StaffInvitation, StaffRole
 
 INVITATION_DAYS = 7
 
@@ -35,7 +35,7 @@ def log_event(event: Event, at: dt.datetime, action: str, actor, **details: Any)
     return EventLogEntry.objects.create(event=event, at=at, actor=recorded_user(actor), action=action, details=details)
 
 
-# The wording of the organiser refusal for staff and settings (the code is ``drafts.access``'s).
+# The wording of the organiser refusal for staff and settings (the code is ``events.access``'s).
 ORGANISERS_ONLY = gettext_lazy("Only an organiser of this event may change its staff or settings.")
 
 
@@ -284,20 +284,9 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
         return event
     event.save(update_fields=list(diff))
     log_event(event, now, "event_updated", actor, changes=diff)
-    # Live pages of every pod refresh (their versions move), and the dashboards re-read.
-    pods = list(Pod.objects.filter(event=event).values_list("pk", flat=True))
-    if pods:
-        from django.db.models import F
-
-        Pod.objects.filter(pk__in=pods).update(version=F("version") + 1)
-        versions = dict(Pod.objects.filter(pk__in=pods).values_list("pk", "version"))
-
-        def tell():
-            from drafts import live
-
-            for pod_id, version in versions.items():
-                live.notify_pod(pod_id, version)
-
-        transaction.on_commit(tell)
+    # Whatever follows the settings moves with them (the draft engine's pod versions, so every
+    # live page of its pods refreshes), and the dashboards re-read.
+    for listener in extensions.settings_listeners():
+        listener(event)
     live.notify_event_on_commit(event.pk)
     return event

@@ -10,9 +10,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from drafts import access, error_codes, selectors, services
-from drafts.access import Permission
-from drafts.api.serializers import (
+from events import access, error_codes, extensions, selectors, services
+from events.access import Permission
+from events.api.serializers import (
     InvitationInput,
     InvitationOutput,
     StaffAddedOutput,
@@ -47,10 +47,10 @@ class EventStaffView(APIView):
             event_id=event.pk, username=data["username"], role=data["role"], actor=request.user
         )
         body = dict(StaffOutput(staff).data)
-        seat = selectors.seated_players(event, [staff.user_id]).get(staff.user_id)
+        seat = extensions.seating().seated_players(event, [staff.user_id]).get(staff.user_id)
         # Added all the same (the organiser decides); the client is told, as the page does.
         body["warnings"] = (
-            [{"code": error_codes.STAFF_IS_PLAYER, "message": selectors.seated_warning(seat)}]
+            [{"code": error_codes.STAFF_IS_PLAYER, "message": extensions.seating().seated_warning(seat)}]
             if seat is not None and staff.role in selectors.JUDGING_ROLES
             else []
         )

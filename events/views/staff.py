@@ -1,10 +1,11 @@
 """Organisers' pages for an event's staff (add by username, invitation links, roles, removal)
 and its settings; and the page where an invited judge accepts. Every write goes through
-drafts.services.staff, which checks the role again and logs the change."""
+events.services.staff, which checks the role again and logs the change."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,14 +17,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from drafts import permissions, selectors, services
-from drafts.access import Permission
-from drafts.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
-from drafts.models import EnforcementLevel, StaffRole
-from drafts.services.staff import EDITABLE_FIELDS
-from drafts.views.common import confirm_page, confirmed, get_event, posted
 from draftsite.errors import DomainError
 from draftsite.pages import for_form, run, show_on_form
+from events import extensions, permissions, selectors, services
+from events.access import Permission
+from events.forms import EventSettingsForm, InvitationForm, StaffForm, StaffRoleForm
+from events.models import EnforcementLevel, StaffRole
+from events.services.staff import EDITABLE_FIELDS
+from events.views.common import confirm_page, confirmed, get_event, posted
 
 
 def _organiser_event(request, event_id: int):
@@ -36,8 +37,8 @@ def _back(event) -> str:
 
 def _staff_rows(event) -> list:
     """The staff, each judge who is also seated as a player marked with that seat."""
-    rows = selectors.event_staff(event)
-    seated = selectors.seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
+    rows: list[Any] = selectors.event_staff(event)
+    seated = extensions.seating().seated_players(event, [s.user_id for s in rows if s.role in selectors.JUDGING_ROLES])
     for row in rows:
         row.seated = seated.get(row.user_id) if row.role in selectors.JUDGING_ROLES else None
     return rows
@@ -86,7 +87,7 @@ def staff_page(request, event_id: int):
     event = _organiser_event(request, event_id)
     return render(
         request,
-        "drafts/event_staff.html",
+        "events/event_staff.html",
         {
             "title": _("Staff · %(event)s") % {"event": event.name},
             "event": event,
@@ -108,7 +109,7 @@ def staff_add(request, event_id: int):
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect(_back(event))
     response, staff = run(
         request,
@@ -126,9 +127,9 @@ def staff_add(request, event_id: int):
             _("%(name)s is now %(role)s of this event.")
             % {"name": staff.user.get_username(), "role": staff.get_role_display().lower()},
         )
-        seat = selectors.seated_players(event, [staff.user_id]).get(staff.user_id)
+        seat = extensions.seating().seated_players(event, [staff.user_id]).get(staff.user_id)
         if seat is not None and staff.role in selectors.JUDGING_ROLES:
-            messages.warning(request, selectors.seated_warning(seat))
+            messages.warning(request, extensions.seating().seated_warning(seat))
     return response
 
 
@@ -224,7 +225,7 @@ def invitation_page(request, token: str):
     state = selectors.invitation_state(invitation, timezone.now())
     status = 200
     seat = (
-        selectors.seated_players(invitation.event, [request.user.pk]).get(request.user.pk)
+        extensions.seating().seated_players(invitation.event, [request.user.pk]).get(request.user.pk)
         if invitation.role in selectors.JUDGING_ROLES
         else None
     )
@@ -239,17 +240,17 @@ def invitation_page(request, token: str):
                 % {"role": invitation.get_role_display().lower(), "event": invitation.event.name},
             )
             if seat is not None:
-                messages.warning(request, selectors.seated_warning(seat))
+                messages.warning(request, extensions.seating().seated_warning(seat))
             return redirect("drafts:event-detail", invitation.event_id)
     return render(
         request,
-        "drafts/staff_invitation.html",
+        "events/staff_invitation.html",
         {
             "title": _("Invitation"),
             "invitation": invitation,
             "state": state,
             "already": invitation.role in permissions.event_roles(request.user, invitation.event),
-            "seated_warning": selectors.seated_warning(seat) if seat is not None else "",
+            "seated_warning": extensions.seating().seated_warning(seat) if seat is not None else "",
         },
         status=status,
     )
@@ -277,7 +278,7 @@ def settings_page(request, event_id: int):
         form = EventSettingsForm(initial={field: getattr(event, field) for field in EDITABLE_FIELDS})
     return render(
         request,
-        "drafts/event_settings.html",
+        "events/event_settings.html",
         {
             "title": _("Settings · %(event)s") % {"event": event.name},
             "event": event,

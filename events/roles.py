@@ -6,7 +6,7 @@ site as a whole (an organiser may create events, a head judge reviews penalties,
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.utils.translation import gettext_lazy
 
 ORGANISER = "organiser"
@@ -24,7 +24,7 @@ ROLE_LABELS = {
 }
 
 
-def user_roles(user: AbstractBaseUser | AnonymousUser) -> list[str]:
+def user_roles(user: AbstractUser | AnonymousUser) -> list[str]:
     """The user's roles, most senior first. Staff users hold every role."""
     if not user.is_authenticated:
         return []

@@ -1,0 +1,25 @@
+"""The event and registration this app's models point at are the events app's now (issue 50).
+State only: the tables (drafts_event, drafts_registration) and their constraints are unchanged."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('events', '0001_initial'),
+        ('paper', '0001_called_paper_draft'),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='flight',
+                    name='event',
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='paper_flights', to='events.event'),
+                ),
+            ],
+        ),
+    ]
