@@ -198,7 +198,7 @@ def draft(args, setup: dict, now: dt.datetime) -> dict:
                     ]
                     if args.live:
                         if pod_id not in copies:  # a process first following the pod reads it whole
-                            copies[pod_id] = state.from_text(fetch_one(conn, state.DOCUMENT_SQL, [pod_id]))
+                            copies[pod_id] = whole_document(conn, pod_id)
                         params += [pod_id, False, copies[pod_id].version]
                     sql = PICK_LIVE_KNOWN_SQL if args.live else PICK_SQL
                     document = None  # --live: the patch or whole document, which the answer's queues give otherwise
@@ -269,8 +269,17 @@ def followed(conn, copy, text: str | None, follow: dict):
     follow["python_us"].append((time.process_time_ns() - before) / 1e3)
     follow["answers"][kind] += 1
     if after is None:  # as drafts.live.Hub.refresh: read the pod whole
-        after = state.from_text(fetch_one(conn, state.DOCUMENT_SQL, [copy.pod_id]))
+        after = whole_document(conn, copy.pod_id)
     return after
+
+
+def whole_document(conn, pod_id: int):
+    """The pod's whole document (``drafts.state.DOCUMENT_SQL``), as a web process reads it."""
+    from drafts import state
+
+    document = state.from_text(fetch_one(conn, state.DOCUMENT_SQL, [pod_id]))
+    assert document is not None, f"no pod {pod_id}"
+    return document
 
 
 def queues_in(document: dict, seats: list[dict]) -> dict[int, list[dict]]:
