@@ -625,9 +625,9 @@ def test_a_player_whose_seat_goes_to_an_automatic_drafter_is_told(
     for hidden in ("#pack-form", ".pick-button", "#pile .pile-moves", "#pile-cover", '#pile [draggable="true"]'):
         assert not page.find_elements(By.CSS_SELECTOR, hidden), hidden
 
-    page.get(url)  # the server says it too
-    assert page.find_element(By.ID, "automatic-seat").is_displayed()
+    page.get(url)  # the server says it too (the page's script may redraw the notice as it starts)
+    wait(page, lambda d: d.find_element(By.ID, "automatic-seat").is_displayed(), message="not said on reload")
     for hidden in ("#pack-form", "#pile .pile-moves", "#pile-cover"):
         assert not page.find_elements(By.CSS_SELECTOR, hidden), hidden
     live(page)
-    assert page.find_element(By.ID, "automatic-seat").is_displayed()
+    wait(page, lambda d: d.find_element(By.ID, "automatic-seat").is_displayed(), message="not said once live")
