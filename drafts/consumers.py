@@ -644,15 +644,13 @@ class EventSocket(_PodSocket):
 
     async def connect(self):
         await super().connect()
-        if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_add(live.event_group(self.event_id), self.channel_name)
+        if self.event_id is not None:  # authorised
+            await self.join(live.event_group(self.event_id))
 
     async def disconnect(self, code):
         await super().disconnect(code)
         if self.watching_presence is not None:
             self.watching_presence.cancel()
-        if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_discard(live.event_group(self.event_id), self.channel_name)
 
     async def event_changed(self, event):
         """drafts.live.notify_event: pods seated or removed, settings changed."""
