@@ -472,13 +472,13 @@ class SeatSocket(_PodSocket):
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )
             return
-        frame = {"type": "picked", "ref": ref, **answer}
+        picked = {"type": "picked", "ref": ref, **answer}
         if self.stateful and document is not None and self.may_follow(document):
             # The picker's own change rides in the answer (``protocol.Picked``): one frame, not two.
             change = self.delta_to(document, hold_board=False)
             if change is not None:
-                frame["deltas"] = [change.delta]
-        await self.send_json(frame)
+                picked["deltas"] = [change.delta]
+        await self.send_json(picked)
 
     async def queue_from_document(self, version: int) -> str | None:
         """The versions dialect's ``queue`` push, built from the document published with the
