@@ -19,51 +19,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from functools import cached_property
 from urllib.parse import parse_qs
 
 import orjson
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from drafts import aio, dashboards, error_codes, live, permissions, presence, protocol, services, state
-from drafts.models import MAX_PILE_POSITION, Pod, Seat
+from drafts import aio, dashboards, error_codes, live, permissions, pick_input, presence, protocol, services, state
+from drafts.models import Pod, Seat
 from drafts.queue import queue_rows
 from drafts.services import fastpath
 from draftsite.errors import DomainError
-from draftsite.frames import GuardedJsonConsumer
 from draftsite.middleware import SERVICE_UNAVAILABLE
+from draftsite.sockets import CLOSE_FORBIDDEN, LiveSocket
 from events import live as event_live
 from events import permissions as event_permissions
 from events.models import Event
 
 logger = logging.getLogger(__name__)
-
-CLOSE_FORBIDDEN = 4403
-
-
-def _whole_number(value, *, low: int, required: bool):
-    if value is None and not required:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 2**31 - 1:
-        raise ValueError
-    return value
-
-
-def _ref(content: dict):
-    """The client's reference for its request, echoed in the answer (a short string or a number)."""
-    ref = content.get("ref")
-    if not (ref is None or isinstance(ref, (str, int)) and not isinstance(ref, bool)) or (
-        isinstance(ref, str) and len(ref) > 100
-    ):
-        return None
-    return ref
 
 
 def cards_url(event: Event, scope: dict) -> str:
@@ -92,8 +69,10 @@ def cards_url(event: Event, scope: dict) -> str:
     return cardsheet.sheet_url(event, language)
 
 
-class _PodSocket(GuardedJsonConsumer):
-    """Joins the pod groups the viewer may follow; forwards versions only."""
+class _PodSocket(LiveSocket):
+    """What the draft engine's sockets share (seat, pod, spectator, dashboard): the viewer's
+    pods followed on ``drafts.live``'s hub, in either dialect, and the frames a draft page
+    sends (``drafts.protocol.parse_client_frame``)."""
 
     role = ""
     # A change that only moves other seats' counts on the board (a neighbour picked) reaches
@@ -149,41 +128,9 @@ class _PodSocket(GuardedJsonConsumer):
             return event_permissions.sees_everything(self.user, self.event_id)
         return True
 
-    @property
-    def user(self):
-        return self.scope.get("user")
-
     # Seat, pod and spectator pages hear their pods through ``drafts.live``, never through the
     # channel layer; only the dashboard joins a group (the event's changes).
     uses_channel_layer = False
-
-    async def __call__(self, scope, receive, send):
-        """Channels' consumer loop, for a socket that needs no channel layer: each message the
-        server receives is dispatched in turn. Channels' own loop registers a channel per socket
-        and waits on it beside the client with ``asyncio.wait`` and a new task for every frame:
-        at 1,000 pages that was per-frame work and a pending task per socket for nothing."""
-        if self.uses_channel_layer:
-            await super().__call__(scope, receive, send)
-            return
-        self.scope = scope
-        self.channel_layer = None
-        self.channel_name = f"page.{uuid.uuid4().hex}"  # this page's name in the presence store
-        self.base_send = send
-        try:
-            while True:
-                await self.dispatch(await receive())
-        except StopConsumer:
-            pass
-
-    async def dispatch(self, message):
-        """Channels' dispatch without its thread hop per frame to close stale database
-        connections: these handlers reach the database only through ``database_sync_to_async``
-        (which closes them on its own thread) or the async pick pool, and at 1,000 pages the
-        hop cost more CPU than the pick itself."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -214,25 +161,6 @@ class _PodSocket(GuardedJsonConsumer):
                 version,
                 orjson.dumps({"type": "changed", "pod": pod_id, "version": version}).decode(),
             )
-
-    async def send(self, text_data=None, bytes_data=None, close=False):
-        """Text frames straight to the server (draftsite.websockets: ``frame_send``)."""
-        if self.forbidden and not close:  # the viewer lost the page: nothing more reaches it
-            return
-        frame_send = self.scope.get("frame_send")
-        if text_data is not None and bytes_data is None and not close and frame_send is not None:
-            try:
-                await frame_send({"type": "websocket.send", "text": text_data})
-            except (RuntimeError, OSError) as error:
-                # The socket closed while this frame was being made (the page left mid-pick):
-                # the server refuses frames after a close; the disconnect handler cleans up.
-                logger.debug("Frame for a closed socket dropped: %s", error)
-            return
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-
-    async def send_json(self, content, close=False):
-        """Through ``send`` above (Channels' ``send_json`` calls its parent's ``send``)."""
-        await self.send(text_data=await self.encode_json(content), close=close)
 
     async def deliver(self, topic: str, version: int, text: str | dict | state.Document) -> None:
         """drafts.live: send a published message unless this socket already sent that version.
@@ -277,9 +205,8 @@ class _PodSocket(GuardedJsonConsumer):
 
     async def forbid(self) -> None:
         """The viewer may no longer follow: stop at once and close (as a heartbeat would)."""
-        self.forbidden = True
         self.newest.clear()
-        await self.close(code=CLOSE_FORBIDDEN)
+        await super().forbid()
 
     async def disconnect(self, code):
         if self.board_due is not None:
@@ -291,18 +218,25 @@ class _PodSocket(GuardedJsonConsumer):
             await sync_to_async(presence.leave)(self.presence_seat, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        kind = content.get("type") if isinstance(content, dict) else None
-        if kind == "pick" and hasattr(self, "pick"):
-            await self.pick(content)
-        elif kind == "sync" and self.stateful:
+        """A page's frame, read by ``drafts.protocol.parse_client_frame``; the socket says which
+        of the protocol's frames it takes (a pick only on a seat socket, ``sync`` and ``ready``
+        in the state dialect) and answers any other with ``unknown_message``."""
+        try:
+            frame = protocol.parse_client_frame(content)
+        except protocol.FrameRefused as refused:
+            await self.frame_refused(refused)
+            return
+        if frame["type"] == "pick" and hasattr(self, "pick"):
+            await self.pick(frame)
+        elif frame["type"] == "sync" and self.stateful:
             try:
                 await self.start_state()
             except (OperationalError, InterfaceError) as error:  # the page asks again later
                 logger.warning("Snapshot of a live page without the database: %s", error)
                 await self.send_json({"type": "error", "code": SERVICE_UNAVAILABLE})
-        elif kind == "ready" and self.stateful and hasattr(self, "ready"):
-            await self.ready(content)
-        elif kind == "heartbeat":
+        elif frame["type"] == "ready" and self.stateful and hasattr(self, "ready"):
+            await self.ready(frame)
+        elif frame["type"] == "heartbeat":
             try:
                 allowed = await self.heartbeat()
             except (OperationalError, InterfaceError) as error:  # checked again at the next heartbeat
@@ -315,6 +249,10 @@ class _PodSocket(GuardedJsonConsumer):
             await self.send_json({"type": "heartbeat", "server_time": timezone.now().isoformat()})
         else:
             await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
+
+    async def frame_refused(self, refused: protocol.FrameRefused) -> None:
+        """A frame the parser refused: not a frame this socket takes (``unknown_message``)."""
+        await self.send_json({"type": "error", "code": error_codes.UNKNOWN_MESSAGE})
 
     # --- the state dialect -----------------------------------------------------------------
 
@@ -475,32 +413,30 @@ class SeatSocket(_PodSocket):
     def seat_id(self) -> int:
         return int(self.scope["url_route"]["kwargs"]["seat_id"])
 
-    async def pick(self, content: dict) -> None:
+    async def frame_refused(self, refused: protocol.FrameRefused) -> None:
+        """A pick whose card, pack or pile position is not a whole number in its range: refused
+        as a pick (``pick_refused`` with the frame's ``ref``). Only the seat's player hears
+        why (400 ``invalid_pick``); anyone else hears what any pick of theirs hears, 403
+        ``not_your_seat``, before its fields are looked at."""
+        if refused.code != error_codes.INVALID_PICK:
+            await super().frame_refused(refused)
+        elif self.role != "player":
+            await self.not_the_players_pick(refused.ref)
+        else:
+            await self.refuse(refused.ref, 400, error_codes.INVALID_PICK, pick_input.invalid_pick_message())
+
+    async def not_the_players_pick(self, ref: str | int | None) -> None:
+        await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("Only the seat's player may pick."))
+
+    async def pick(self, frame: protocol.PickIn) -> None:
         """The player picks over the socket: the same service and guarantees as over HTTP;
         the answer is sent once the pick is committed."""
         received_at = getattr(self, "received_at", None) or timezone.now()
-        ref = _ref(content)
+        ref = frame.get("ref")
         if self.role != "player":
-            await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("Only the seat's player may pick."))
+            await self.not_the_players_pick(ref)
             return
-        try:
-            card = _whole_number(content.get("card"), low=1, required=True)
-            pack = _whole_number(content.get("pack"), low=1, required=False)
-            position = _whole_number(content.get("position"), low=0, required=False)
-            if position is not None and position > MAX_PILE_POSITION:
-                raise ValueError
-        except ValueError:
-            await self.refuse(
-                ref,
-                400,
-                error_codes.INVALID_PICK,
-                _(
-                    "A pick names a card (a whole number), and optionally the pack and "
-                    "a pile position from 0 to %(max)s."
-                )
-                % {"max": MAX_PILE_POSITION},
-            )
-            return
+        card, pack, position = frame["card"], frame.get("pack"), frame.get("position")
         try:
             document = None
             if aio.async_enabled():
@@ -539,13 +475,13 @@ class SeatSocket(_PodSocket):
                 ref, 503, SERVICE_UNAVAILABLE, _("The server is busy. The page now shows whether your pick was made.")
             )
             return
-        frame = {"type": "picked", "ref": ref, **answer}
+        picked = {"type": "picked", "ref": ref, **answer}
         if self.stateful and document is not None and self.may_follow(document):
             # The picker's own change rides in the answer (``protocol.Picked``): one frame, not two.
             change = self.delta_to(document, hold_board=False)
             if change is not None:
-                frame["deltas"] = [change.delta]
-        await self.send_json(frame)
+                picked["deltas"] = [change.delta]
+        await self.send_json(picked)
 
     async def queue_from_document(self, version: int) -> str | None:
         """The versions dialect's ``queue`` push, built from the document published with the
@@ -565,9 +501,9 @@ class SeatSocket(_PodSocket):
             {"type": "queue", "seat": self.seat_id, "version": version, "queue": queue_payload(rows)}
         ).decode()
 
-    async def ready(self, content: dict) -> None:
+    async def ready(self, frame: protocol.ReadyIn) -> None:
         """State dialect: the player is ready for the next round (``services.mark_ready``)."""
-        ref = _ref(content)
+        ref = frame.get("ref")
         if self.role != "player":
             await self.refuse(ref, 403, error_codes.NOT_YOUR_SEAT, _("That is not your seat."), kind="refused")
             return
@@ -711,15 +647,13 @@ class EventSocket(_PodSocket):
 
     async def connect(self):
         await super().connect()
-        if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_add(event_live.event_group(self.event_id), self.channel_name)
+        if self.event_id is not None:  # authorised
+            await self.join(event_live.event_group(self.event_id))
 
     async def disconnect(self, code):
         await super().disconnect(code)
         if self.watching_presence is not None:
             self.watching_presence.cancel()
-        if getattr(self, "event_id", None) is not None:
-            await self.channel_layer.group_discard(event_live.event_group(self.event_id), self.channel_name)
 
     async def event_changed(self, event):
         """events.live.notify_event: pods seated or removed, settings changed."""

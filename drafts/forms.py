@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from cards import selectors as card_selectors
-from drafts.models import MAX_PILE_POSITION
+from drafts import pick_input
 from drafts.services import packs
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 from draftsite.errors import DomainError
@@ -159,15 +159,19 @@ def _amount_field() -> forms.IntegerField:  # the service says which amounts are
     return forms.IntegerField(required=False, min_value=-INTEGER_MAX, max_value=INTEGER_MAX)
 
 
-class PickForm(forms.Form):
-    card = _id_field()
-    pack = _id_field()
-    position = forms.IntegerField(required=False, min_value=0, max_value=MAX_PILE_POSITION)
+def _pick_field(bounds: pick_input.Range) -> forms.IntegerField:
+    return forms.IntegerField(required=False, min_value=bounds.low, max_value=bounds.high)
+
+
+class PickForm(forms.Form):  # the ranges of drafts.pick_input, as the API and the socket read them
+    card = _pick_field(pick_input.CARD)
+    pack = _pick_field(pick_input.PACK)
+    position = _pick_field(pick_input.POSITION)
 
 
 class PileMoveForm(forms.Form):
-    card = _id_field()
-    position = forms.IntegerField(required=False, min_value=0, max_value=MAX_PILE_POSITION)
+    card = _pick_field(pick_input.CARD)
+    position = _pick_field(pick_input.POSITION)
 
 
 class PileCoverForm(forms.Form):

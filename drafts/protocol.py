@@ -29,9 +29,7 @@ import types
 import typing
 from typing import Any, Literal, NotRequired, TypedDict, Union
 
-from drafts import error_codes
-from drafts.forms import MAX_PILE_POSITION
-from draftsite.bounds import INTEGER_MAX
+from drafts import error_codes, pick_input
 from draftsite.frames import FrameRefused as FrameRefused  # what parse_client_frame raises
 from draftsite.frames import frame_types
 from draftsite.frames import parse_client_frame as parse_frame
@@ -331,8 +329,9 @@ CLIENT_FRAMES: dict[str, type] = frame_types(ClientFrame)
 # --- parsing what a client sends -------------------------------------------------------------
 
 
-def _whole_number(low: int, high: int, *, required: bool):
-    """A JSON integer in ``[low, high]`` (a bool, a float or a string is not one)."""
+def _whole_number(bounds: pick_input.Range, *, required: bool):
+    """A JSON integer in ``bounds`` (a bool, a float or a string is not one)."""
+    low, high = bounds
 
     def validate(value: Any) -> int | None:
         if value is None and not required:
@@ -352,11 +351,12 @@ def _ref(value: Any) -> str | int | None:
     return value
 
 
-# One validator per input: the same field is read the same way in every frame that has it.
+# One validator per input: the same field is read the same way in every frame that has it,
+# in the ranges the form and the API read it in (``drafts.pick_input``).
 VALIDATORS = {
-    "card": _whole_number(1, INTEGER_MAX, required=True),
-    "pack": _whole_number(1, INTEGER_MAX, required=False),
-    "position": _whole_number(0, MAX_PILE_POSITION, required=False),
+    "card": _whole_number(pick_input.CARD, required=True),
+    "pack": _whole_number(pick_input.PACK, required=False),
+    "position": _whole_number(pick_input.POSITION, required=False),
     "ref": _ref,
 }
 

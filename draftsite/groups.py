@@ -1,8 +1,10 @@
 """One message to a Channels group of live pages, once a change has committed.
 
-Used by every app's ``live`` module. A page that misses one (Redis down, no channel layer)
-catches up on its own timer or its next version check, so sending never raises: a committed
-change must not fail for it.
+Used by every app's ``live`` module; a page's socket hears a group it joined with
+``draftsite.sockets.LiveSocket.join``. The draft engine's pods travel another way, on
+``drafts.live``'s hub (docs/architecture.md, "Live pages", says why). A page that misses a
+message (Redis down, no channel layer) catches up on its own timer or its next version check,
+so sending never raises: a committed change must not fail for it.
 """
 
 from __future__ import annotations

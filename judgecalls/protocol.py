@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from draftsite.frames import HEARTBEAT_ONLY, HeartbeatIn, heartbeats_only
+from draftsite.frames import HEARTBEAT_ONLY, HeartbeatIn, heartbeats_only, page_changed
 from draftsite.frames import Error as ErrorFrame
 from draftsite.frames import Heartbeat as HeartbeatFrame
+from draftsite.frames import PageChanged as ChangedFrame  # the match pages' too
 from draftsite.frames import error as error
 from draftsite.frames import heartbeat as heartbeat
 from judgecalls import error_codes
@@ -32,12 +33,6 @@ CALLER_MESSAGE_TYPE = "judgecalls.caller"  # to the caller's group: their call c
 class HelloFrame(TypedDict):
     type: Literal["hello"]
     role: Literal["judge"]
-
-
-class ChangedFrame(TypedDict):
-    type: Literal["changed"]
-    pod: None  # live.js: a change of the whole page (not of one pod's version)
-    event: int
 
 
 class CallFrame(TypedDict):
@@ -67,8 +62,7 @@ def hello() -> HelloFrame:
     return {"type": "hello", "role": "judge"}
 
 
-def changed(event_id: int) -> ChangedFrame:
-    return {"type": "changed", "pod": None, "event": event_id}
+changed = page_changed  # on connect, and after every committed change (draftsite.frames)
 
 
 def call(event_id: int, call_id: int) -> CallFrame:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn, heartbeats_only
+from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn, heartbeats_only, page_changed
+from draftsite.frames import PageChanged as Changed  # the judge-call queue's too
 from draftsite.frames import heartbeat as heartbeat
 from matches import error_codes
 
@@ -20,12 +21,6 @@ from matches import error_codes
 class Hello(TypedDict):
     type: Literal["hello"]
     role: Literal["viewer"]
-
-
-class Changed(TypedDict):
-    type: Literal["changed"]
-    pod: None  # live.js: a change of the whole page (not of one pod's version)
-    event: int
 
 
 ServerFrame = Hello | Changed | Heartbeat | Error
@@ -40,5 +35,4 @@ def hello() -> Hello:
     return {"type": "hello", "role": "viewer"}
 
 
-def changed(event_id: int) -> Changed:
-    return {"type": "changed", "pod": None, "event": event_id}
+changed = page_changed  # on connect, and after every committed change (draftsite.frames)

@@ -13,54 +13,36 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from drafts import permissions
-from drafts.consumers import _PodSocket
 from drafts.models import Pod
+from draftsite.sockets import LiveSocket
 from events import permissions as event_permissions
 from paper import protocol, selectors
 from paper.live import paper_group
 
-CLOSE_FORBIDDEN = 4403
 
+class _CallSocket(LiveSocket):
+    """A paper pod's page: the site's live socket (``draftsite.sockets``) hearing the pod's
+    group, joined for one pod id; its clients send heartbeats only (``paper.protocol``)."""
 
-class _CallSocket(_PodSocket):
-    """The draft engine's socket (frames through draftsite.frames: a bad one is answered, not fatal) with its own
-    group: the paper pod's, joined for one pod id."""
-
-    uses_channel_layer = True  # a call's changes come as a group message
-
+    protocol = protocol
     role = ""
     pod_id: int | None = None
 
     def authorise(self) -> int | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def still_allowed(self) -> bool:
-        return True
-
     async def connect(self):
         self.pod_id = await database_sync_to_async(self.authorise)()
         if self.pod_id is None:
             await self.close()
             return
-        await self.channel_layer.group_add(paper_group(self.pod_id), self.channel_name)
+        await self.join(paper_group(self.pod_id))
         await self.accept()
         await self.send_json(protocol.hello(self.role))
         version = await database_sync_to_async(
             lambda: Pod.objects.filter(pk=self.pod_id).values_list("version", flat=True).first()
         )()
         await self.send_json(protocol.changed(self.pod_id, version or 0, timezone.now().isoformat()))
-
-    async def disconnect(self, code):
-        if self.pod_id is not None:
-            await self.channel_layer.group_discard(paper_group(self.pod_id), self.channel_name)
-
-    async def receive_json(self, content, **kwargs):
-        if await self.parsed(content, protocol.parse_client_frame) is None:  # a heartbeat: all a client sends
-            return
-        if not await database_sync_to_async(self.still_allowed)():
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        await self.send_json(protocol.heartbeat(timezone.now().isoformat()))
 
     async def paper_changed(self, event):
         await self.send_json(protocol.changed(self.pod_id, event["version"], timezone.now().isoformat()))
@@ -104,6 +86,9 @@ class FollowSocket(_CallSocket):
         pod = selectors.followed_pod(self.token)
         return pod is not None and pod.pk == self.pod_id
 
+    async def astill_allowed(self) -> bool:  # checked at every heartbeat
+        return await database_sync_to_async(self.still_allowed)()
+
     async def paper_followers_revoked(self, event):
-        if not await database_sync_to_async(self.still_allowed)():
-            await self.close(code=CLOSE_FORBIDDEN)
+        if not await self.astill_allowed():
+            await self.forbid()

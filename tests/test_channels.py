@@ -81,3 +81,28 @@ def test_every_routed_socket_reads_its_frames_through_the_one_guarded_decoder():
         if any("decode_json" in vars(k) for k in c.__mro__[: c.__mro__.index(GuardedJsonConsumer)])
     ]
     assert own_decoders == []
+
+
+def test_every_page_socket_is_the_sites_live_socket_reading_its_apps_protocol():
+    """draftsite.sockets.LiveSocket is the one base of the pages' sockets (the ping health check
+    aside), and each reads its client frames through its own app's protocol module: a socket
+    that keeps the base's heartbeat-only ``receive_json`` names it (``protocol``); the draft
+    sockets read ``drafts.protocol`` in their own."""
+    import importlib
+
+    from drafts.consumers import _PodSocket
+    from draftsite.consumers import PingConsumer
+    from draftsite.routing import websocket_urlpatterns
+    from draftsite.sockets import LiveSocket
+
+    consumers = [pattern.callback.consumer_class for pattern in websocket_urlpatterns]
+    pages = [c for c in consumers if c is not PingConsumer]
+    assert len(pages) == len(consumers) - 1 >= 8
+    assert [c.__name__ for c in pages if not issubclass(c, LiveSocket)] == []
+    for consumer in pages:
+        app_protocol = importlib.import_module(f"{consumer.__module__.split('.')[0]}.protocol")
+        if issubclass(consumer, _PodSocket):
+            assert consumer.receive_json is _PodSocket.receive_json, consumer
+        else:
+            assert consumer.receive_json is LiveSocket.receive_json, consumer
+            assert consumer.protocol is app_protocol, consumer

@@ -8,7 +8,7 @@ import typing
 import pytest
 
 from drafts import protocol as drafts_protocol
-from draftsite.bounds import INTEGER_MAX
+from draftsite.bounds import ID_MAX
 from draftsite.frames import FrameRefused
 from judgecalls import protocol as judgecalls_protocol
 from matches import protocol as matches_protocol
@@ -65,8 +65,9 @@ def test_a_pick_reads_each_field_through_its_one_validator():
         ({"card": True}, "card"),
         ({"card": 1.0}, "card"),
         ({"card": "7"}, "card"),
-        ({"card": INTEGER_MAX + 1}, "card"),
+        ({"card": ID_MAX + 1}, "card"),
         ({"card": 7, "pack": 0}, "pack"),
+        ({"card": 7, "pack": ID_MAX + 1}, "pack"),
         ({"card": 7, "position": -1}, "position"),
         ({"card": 7, "position": 1001}, "position"),
     ],
@@ -127,3 +128,17 @@ def test_the_frame_check_refuses_a_sent_frame_the_types_do_not_declare():
         '{"type": "pick_refused", "ref": "b", "status": 400, "detail": "no",'
         ' "errors": [{"code": "invalid_pick", "message": "no"}]}',
     )
+
+
+def test_the_frame_check_takes_unknown_message_for_a_declared_frame_the_socket_does_not_take():
+    """A spectator's socket takes no pick: a pick the parser refuses is answered
+    ``unknown_message`` there, as a valid one is; any other code still fails the check."""
+    socket = _Socket("/ws/watch/abc/")
+    frame_check.check_sent(socket, '{"type": "pick", "card": 0}', None)
+    frame_check.check_received(socket, '{"type": "error", "code": "unknown_message"}')
+    frame_check.check_sent(socket, '{"type": "pick", "card": 0}', None)
+    with pytest.raises(AssertionError, match="refused a frame with 'invalid_frame'"):
+        frame_check.check_received(socket, '{"type": "error", "code": "invalid_frame"}')
+    frame_check.check_sent(socket, '{"type": "shout"}', None)  # not a declared type: its own code only
+    with pytest.raises(AssertionError, match="refused a frame with 'service_unavailable'"):
+        frame_check.check_received(socket, '{"type": "error", "code": "service_unavailable"}')

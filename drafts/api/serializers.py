@@ -7,9 +7,9 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from cards import selectors as card_selectors
-from drafts import error_codes
+from drafts import error_codes, pick_input
 from drafts.core.timing import ROUNDS
-from drafts.models import MAX_PILE_POSITION, PILE_COVERS
+from drafts.models import PILE_COVERS
 from draftsite.bounds import ID_MAX, INTEGER_MAX
 from events.models import (
     DRAFTED_FORMATS,
@@ -138,27 +138,27 @@ class StartDeckBuildingInput(serializers.Serializer):
     )  # default: the event's deck-building minutes
 
 
-class PickInput(serializers.Serializer):
-    card = serializers.IntegerField(
-        min_value=1, max_value=ID_MAX, help_text=gettext_lazy("The id of the card in the pack.")
-    )
-    position = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_PILE_POSITION,
+def _pick_field(bounds: pick_input.Range, **kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=bounds.low, max_value=bounds.high, **kwargs)
+
+
+class PickInput(serializers.Serializer):  # the ranges of drafts.pick_input, as the form and the socket read them
+    card = _pick_field(pick_input.CARD, help_text=gettext_lazy("The id of the card in the pack."))
+    position = _pick_field(
+        pick_input.POSITION,
         required=False,
         help_text=gettext_lazy("Where the card goes in your pile (R17); default the end."),
     )
-    pack = serializers.IntegerField(
-        min_value=1,
-        max_value=ID_MAX,
+    pack = _pick_field(
+        pick_input.PACK,
         required=False,
         help_text=gettext_lazy("The pack you picked from; a stale pack gives 409 wrong_pack."),
     )
 
 
 class PileMoveInput(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    position = serializers.IntegerField(min_value=0, max_value=MAX_PILE_POSITION)
+    card = _pick_field(pick_input.CARD)
+    position = _pick_field(pick_input.POSITION)
 
 
 class PileCoverInput(serializers.Serializer):

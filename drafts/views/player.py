@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from drafts import access, live, permissions, selectors, services
-from drafts.forms import MAX_PILE_POSITION, PickForm, PileCoverForm, PileMoveForm
+from drafts import access, live, permissions, pick_input, selectors, services
+from drafts.forms import PickForm, PileCoverForm, PileMoveForm
 from drafts.models import PodState, effective_state
 from drafts.views.common import cards_url, clock_for, drafting_round, get_seat, present_board, present_card
 from draftsite.pages import run
@@ -129,13 +129,7 @@ def seat_pick(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
     form = PickForm(request.POST)
     if not form.is_valid():  # a pack or position that is no number in its range is refused, never ignored
-        messages.error(
-            request,
-            gettext(
-                "A pick names a card (a whole number), and optionally the pack and a pile position from 0 to %(max)s."
-            )
-            % {"max": MAX_PILE_POSITION},
-        )
+        messages.error(request, pick_input.invalid_pick_message())
         return redirect(_back(seat))
     card_id, pack_id, position = (form.cleaned_data[name] for name in ("card", "pack", "position"))
     if card_id is None:

@@ -273,6 +273,7 @@ async def test_refusals_come_back_with_stable_codes_and_the_ref(pod, seats, play
     await refused({"card": other_cards[0], "ref": 7}, 400, "card_not_in_pack")
     await refused({"card": other_cards[0], "pack": pack.pk, "ref": "b"}, 400, "card_not_in_pack")
     await refused({"card": 2**31 - 1, "ref": "c"}, 400, "card_not_in_pack")  # no such card
+    await refused({"card": 2**40, "ref": "c"}, 400, "card_not_in_pack")  # ids are bigint (drafts.pick_input)
     for bad in (
         {"card": str(cards[0])},
         {"card": cards[0], "position": -1},
@@ -285,7 +286,7 @@ async def test_refusals_come_back_with_stable_codes_and_the_ref(pod, seats, play
         {"card": cards[0], "pack": 0},
         {"card": cards[0], "position": 1001},
         {"card": cards[0], "position": "0"},
-        {"card": 2**40},
+        {"card": 2**63},
         {"card": [cards[0]]},
     ):
         await refused({**bad, "ref": "bad"}, 400, "invalid_pick")
@@ -350,6 +351,52 @@ async def test_staff_watching_a_seat_cannot_pick_for_it(pod, seats, organiser):
     assert answer["errors"][0]["code"] == "not_your_seat"
     assert await picks_of(seats[2]) == 0 and (await head(seats[2]))[0].pk == pack.pk
     await ws.disconnect()
+
+
+INVALID_PICK = "A pick names a card (a whole number), and optionally the pack and a pile position from 0 to 1000."
+NOT_THE_PLAYER = "Only the seat's player may pick."
+
+
+async def test_a_pick_the_parser_refuses_is_answered_as_the_socket_answers_a_pick(pod, seats, players, organiser):
+    """drafts.protocol.parse_client_frame refuses a pick whose card, pack or position is not a
+    whole number in its range; the socket answers it as it answers any pick of that viewer:
+    the seat's player 400 invalid_pick with the frame's ref, a read-only viewer of the seat
+    (staff) 403 not_your_seat, its fields unread; a socket that takes no pick (a spectator's)
+    and a frame of no type the protocol declares, unknown_message. The answers are the ones
+    the page scripts read (static/js/draft.js: ref, status, detail, errors[0].message)."""
+    pack, cards = await head(seats[0])
+    player = await opened(f"/ws/seats/{seats[0].pk}/", players[0])
+    for bad in ({"card": "seven"}, {"card": cards[0], "pack": pack.pk, "position": 1001}, {}):
+        assert await answer_to(player, {"type": "pick", **bad, "ref": "p1"}) == {
+            "type": "pick_refused",
+            "ref": "p1",
+            "status": 400,
+            "detail": INVALID_PICK,
+            "errors": [{"code": "invalid_pick", "message": INVALID_PICK}],
+        }
+    staff = await opened(f"/ws/seats/{seats[0].pk}/", organiser)
+    for bad in ({"card": "seven"}, {"card": 0, "position": -1}, {}, {"card": cards[0], "pack": pack.pk}):
+        assert await answer_to(staff, {"type": "pick", **bad, "ref": 7}) == {
+            "type": "pick_refused",
+            "ref": 7,
+            "status": 403,
+            "detail": NOT_THE_PLAYER,
+            "errors": [{"code": "not_your_seat", "message": NOT_THE_PLAYER}],
+        }
+    answer = await answer_to(staff, {"type": "pick", "card": "seven", "ref": ["not", "echoed"]})
+    assert answer["status"] == 403 and answer["ref"] is None
+    spectator = await opened(f"/ws/watch/{pod.spectator_token}/", players[3])
+    unknown = {"type": "error", "code": "unknown_message"}
+    for garbage in ({"type": "pick!", "card": 1}, {"type": 5}, {"card": cards[0]}, {"type": ["pick"]}, {"type": None}):
+        for communicator in (player, staff, spectator):
+            await communicator.send_json_to(garbage)
+            assert await communicator.receive_json_from(timeout=5) == unknown, garbage
+    for pick in ({"card": "seven"}, {"card": cards[0], "pack": pack.pk}):  # a spectator's socket takes no pick
+        await spectator.send_json_to({"type": "pick", **pick, "ref": "w"})
+        assert await spectator.receive_json_from(timeout=5) == unknown
+    assert await picks_of(seats[0]) == 0 and (await head(seats[0]))[0].pk == pack.pk
+    for communicator in (player, staff, spectator):
+        await communicator.disconnect()
 
 
 async def test_the_old_owners_open_socket_is_closed_when_the_seat_is_handed_over(pod, seats, players, organiser):
