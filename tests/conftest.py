@@ -16,6 +16,22 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _media_root_for_servers(tmp_path_factory):
+    """Servers and workers the tests start (tests/cluster.py, the e2e daphne) inherit this
+    environment: the card images they store go to a temporary folder, not the checkout's media/."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEDIA_ROOT", str(tmp_path_factory.mktemp("media")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _media_root(settings, tmp_path_factory):
+    """No test writes into the checkout's media/: each test stores files (card images) in a
+    folder of its own under pytest's temporary directory."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache (each xdist worker has its own, tests/parallel.py).

@@ -354,7 +354,7 @@ class Target:
 
 
 def _stored_card_image() -> dict:
-    """A printing whose front image the site has a copy of (one small file, reused by every run)."""
+    """A printing whose front image the site has a copy of (one small file, in the test's own MEDIA_ROOT)."""
     from django.core.files.base import ContentFile
     from django.utils import timezone
 

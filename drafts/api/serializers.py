@@ -104,7 +104,10 @@ class EventOutput(serializers.ModelSerializer):
             "deck_building_minutes",
             "decklist_deadline",
             "decklists_published",
+            "collation_version",
         ]
+        # Pinned when the event is created (drafts.core.collation): shown, never changed here.
+        read_only_fields = ["collation_version"]
 
 
 class SeatingInput(serializers.Serializer):

@@ -6,10 +6,13 @@ fetches a set before the event."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -25,16 +28,20 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 200
 
 
 class Host:
-    """A stand-in image host: /ok/<name> answers a PNG, /missing/ 404, /slow/ after 3 s."""
+    """A stand-in image host: /ok/<name> answers a PNG, /missing/ 404, /slow/ after 3 s,
+    /gate/<name> a PNG once the test opens ``gate``."""
 
     def __init__(self):
         self.requests: list[str] = []
+        self.gate = threading.Event()
         host = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 host.requests.append(self.path)
-                if self.path.startswith("/ok/"):
+                if self.path.startswith("/gate/"):
+                    host.gate.wait(timeout=20)
+                if self.path.startswith(("/ok/", "/gate/")):
                     body = PNG + self.path.encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "image/png")
@@ -55,6 +62,7 @@ class Host:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
+        self.gate.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -67,8 +75,8 @@ def host():
 
 
 @pytest.fixture(autouse=True)
-def image_settings(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
+def image_settings(settings):
+    # (MEDIA_ROOT is a temporary folder of each test's: tests/conftest.py)
     settings.CARD_IMAGE_FETCH_TIMEOUT = 1
     settings.CARD_IMAGE_MAX_BYTES = 10_000
     settings.CELERY_TASK_ALWAYS_EAGER = False  # the view books a task; tests run it by hand
@@ -112,6 +120,59 @@ def test_fetched_once_and_served_with_long_cache(host, django_capture_on_commit_
     unchanged = client.get(url_of(p), HTTP_IF_NONE_MATCH=etag)
     assert unchanged.status_code == 304 and unchanged["ETag"] == etag
     assert host.requests == ["/ok/1.png"]
+
+
+def test_copies_are_stored_outside_the_checkout(host, settings):
+    """Tests keep the checkout's media/ clean (tests/conftest.py): each stores its copies in a
+    temporary MEDIA_ROOT, and the servers the tests start inherit one too."""
+    p = printing(9, {"front": host.url + "/ok/9.png"})
+    images.fetch([p.pk], now=timezone.now())
+    stored = Path(images.storage().path(CardImage.objects.get(printing=p).stored_name))
+    assert stored.read_bytes() == PNG + b"/ok/9.png"
+    checkout = Path(settings.BASE_DIR)
+    assert not stored.is_relative_to(checkout)
+    assert not Path(os.environ["MEDIA_ROOT"]).is_relative_to(checkout)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_worker_a_thread_fetches_while_the_request_answers_at_once(host, settings, monkeypatch):
+    """No REDIS_URL (make demo): Celery would run the task eagerly, inside the request, so
+    the view hands the fetch to a thread of its own (cards.views.pages._fetch_later). The
+    request that asks answers 404 while the image host has not answered yet; the copy is
+    fetched once and served from then on. (A transactional test: the thread reads the
+    printing over its own connection.)"""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CARD_IMAGE_FETCH_TIMEOUT = 20  # the host answers when the test opens its gate
+    threads: list[threading.Thread] = []
+
+    def recorded_thread(**kwargs) -> threading.Thread:  # a real thread, kept to be joined
+        threads.append(threading.Thread(**kwargs))
+        return threads[-1]
+
+    monkeypatch.setattr("cards.views.pages.threading", SimpleNamespace(Thread=recorded_thread))
+    monkeypatch.setattr("cards.tasks.fetch_card_images.delay", lambda ids: pytest.fail("no worker to book a task on"))
+    p = printing(20, {"front": host.url + "/gate/20.png"})
+    client = Client()
+    first = client.get(url_of(p))  # answered while the host holds the fetch at its gate
+    assert first.status_code == 404 and first["Cache-Control"] == "no-store"
+    assert len(threads) == 1
+    deadline = time.monotonic() + 10
+    while not host.requests and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert host.requests == ["/gate/20.png"]  # the thread is waiting on the host
+    again = client.get(url_of(p))  # asked again meanwhile: 404, no second fetch
+    assert again.status_code == 404 and len(threads) == 1
+    assert not CardImage.objects.filter(printing=p, state=CardImage.State.STORED).exists()
+
+    host.gate.set()
+    threads[0].join(timeout=20)
+    assert not threads[0].is_alive()
+    row = CardImage.objects.get(printing=p)
+    assert row.state == CardImage.State.STORED
+    served = client.get(url_of(p))
+    assert served.status_code == 200
+    assert b"".join(served.streaming_content) == PNG + b"/gate/20.png"
+    assert host.requests == ["/gate/20.png"] and len(threads) == 1  # stored once
 
 
 def test_pages_point_at_the_sites_copy(host):

@@ -159,3 +159,27 @@ def test_the_migration_pins_every_existing_event_to_version_1():
         )
         (new_id,) = cursor.fetchone()
     assert Event.objects.get(pk=new_id).collation_version == COLLATION_VERSION
+
+
+@pytest.mark.django_db
+def test_the_event_api_shows_the_version_read_only(api_client, organiser):
+    event = draft(organiser)
+    Event.objects.filter(pk=event.pk).update(collation_version=COLLATION_VERSION_UNBALANCED)
+    api_client.force_authenticate(organiser)
+    url = reverse("api-event-detail", args=[event.pk])
+    assert api_client.get(url).json()["collation_version"] == COLLATION_VERSION_UNBALANCED
+    # Read-only: a PATCH naming it changes nothing (the seed keeps opening the same packs).
+    answer = api_client.patch(url, {"collation_version": COLLATION_VERSION, "name": "ISD night (v1)"}, format="json")
+    assert answer.status_code == 200
+    assert (
+        answer.json()["collation_version"] == COLLATION_VERSION_UNBALANCED and answer.json()["name"] == "ISD night (v1)"
+    )
+    assert Event.objects.get(pk=event.pk).collation_version == COLLATION_VERSION_UNBALANCED
+    # A new event answers the current version, from its creation on.
+    created = api_client.post(
+        reverse("api-event-list"), {"name": "ZNR night", "date": "2026-12-06", "set_codes": ["ISD"]}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    assert created.json()["collation_version"] == COLLATION_VERSION
+    new_url = reverse("api-event-detail", args=[created.json()["id"]])
+    assert api_client.get(new_url).json()["collation_version"] == COLLATION_VERSION
