@@ -12,6 +12,7 @@ class DraftsConfig(AppConfig):
         from drafts import cardinfo, cardsheet, extensions, live, selectors
         from drafts.models import PodAction
         from drafts.services import events
+        from drafts.views import events as event_pages
         from draftsite import upkeep
         from events import extensions as event_extensions
 
@@ -21,9 +22,15 @@ class DraftsConfig(AppConfig):
         # pods' live pages refresh when its settings change (events.extensions).
         event_extensions.register_staff_listener(live.tell_staff_sockets)
         event_extensions.register_settings_listener(events.pods_follow_event_settings)
-        # Where an event's players sit: the staff pages warn of a judge seated as a player.
+        # Where an event's players sit: the event list and page show seats and pods, the staff
+        # pages warn of a judge seated as a player.
         event_extensions.register_seating(
-            event_extensions.Seating(seated_players=selectors.seated_players, seated_warning=selectors.seated_warning)
+            event_extensions.Seating(
+                seated_players=selectors.seated_players,
+                seated_warning=selectors.seated_warning,
+                seats_by_event=selectors.seats_by_event,
+                event_page=event_pages.event_page_seating,
+            )
         )
 
         # At start (migrate, check --database): a database that will not stay fast says so.

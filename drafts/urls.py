@@ -9,7 +9,6 @@ from drafts.views import cardsheet, events, player, spectator, staff
 api_urlpatterns = [
     path("events/", api_views.EventListView.as_view(), name="api-event-list"),
     path("sets/<str:code>/boosters/", api_views.SetBoostersView.as_view(), name="api-set-boosters"),
-    path("events/<int:pk>/", api_views.EventDetailView.as_view(), name="api-event-detail"),
     path("events/<int:pk>/seating/", api_views.SeatingView.as_view(), name="api-seating"),
     path("events/<int:pk>/pods/", api_views.EventPodsView.as_view(), name="api-event-pods"),
     *[
@@ -51,10 +50,8 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
-    # Events
-    path("", events.event_list, name="event-list"),
+    # Drafted events (the event list and page: events.urls)
     path("new/", events.event_create, name="event-create"),
-    path("<int:event_id>/", events.event_detail, name="event-detail"),
     path("<int:event_id>/seating/", events.event_seating, name="event-seating"),
     path("<int:event_id>/dashboard/", staff.dashboard, name="dashboard"),
     path("<int:event_id>/dashboard/panel/", staff.dashboard_panel, name="dashboard-panel"),

@@ -8,9 +8,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from drafts.views.events import my_event_rows
 from draftsite import upkeep
 from draftsite.errors import json_error, wants_json
+from events.views.pages import my_event_rows
 
 
 def home(request):

@@ -6,7 +6,8 @@ layers contract in ``.importlinter``):
   check-in) registers it once: ``register_players(Players(...))``. An event's registrations,
   seating and pages read a player's name, who seating takes and how a player joins through it;
 * the app that seats an event's players (the draft engine's pods) registers where they sit:
-  ``register_seating(Seating(...))``; the staff pages and API warn of a judge seated as a player;
+  ``register_seating(Seating(...))``; the event list shows a player's seat, the event page its
+  pods and seating, and the staff pages and API warn of a judge seated as a player;
 * an app whose live pages must hear that a person's place on an event's staff changed (the draft
   engine's staff sockets) registers ``register_staff_listener(listener)``: ``listener(event_id,
   user_id, allowed)`` runs after the commit (``events.live.notify_staff_changed``);
@@ -52,6 +53,10 @@ class Seating:
 
     seated_players: Callable[[Event, Iterable[int]], dict[int, Any]]  # user id -> their first seat
     seated_warning: Callable[[Any], str]  # what the staff pages say of a judge in that seat
+    seats_by_event: Callable[[Any], dict[int, Any]]  # an account's seat in each event it is seated in
+    # The event page's pods and seating (my_seat, pods, seated_ids, any_started, seating_form),
+    # for the event, the caller's registration and whether the caller sees its members.
+    event_page: Callable[[Event, Registration | None, bool], dict]
 
 
 _players: list[Players] = []

@@ -6,9 +6,12 @@ from django.urls import path
 
 from events.api import staff as staff_api
 from events.api import views as api_views
-from events.views import registrations, staff
+from events.views import pages, registrations, staff
 
 api_urlpatterns = [
+    # The list (GET) is the events API's; creating a drafted event (POST) the draft engine's:
+    # drafts.urls routes /api/events/ to drafts.api.views.EventListView, which extends this one's.
+    path("events/<int:pk>/", api_views.EventDetailView.as_view(), name="api-event-detail"),
     path("events/<int:pk>/registrations/", api_views.RegistrationListView.as_view(), name="api-registrations"),
     path("events/<int:pk>/staff/", staff_api.EventStaffView.as_view(), name="api-event-staff"),
     path(
@@ -30,6 +33,8 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
+    path("", pages.event_list, name="event-list"),
+    path("<int:event_id>/", pages.event_detail, name="event-detail"),
     path("<int:event_id>/join/", registrations.event_join, name="event-join"),
     path("<int:event_id>/register/", registrations.event_register, name="event-register"),
     path("<int:event_id>/settings/", staff.settings_page, name="event-settings"),

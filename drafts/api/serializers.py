@@ -15,7 +15,6 @@ from events.models import (
     DRAFTED_FORMATS,
     DraftFormat,
     EnforcementLevel,
-    Event,
 )
 
 
@@ -76,38 +75,6 @@ class SetBoostersOutput(serializers.Serializer):
     set_code = serializers.CharField()
     default = serializers.CharField()
     kinds = BoosterKindOutput(many=True)
-
-
-class EventUpdate(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False)
-    date = serializers.DateField(required=False)
-    enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, required=False)
-    pick_timer = serializers.BooleanField(required=False)
-    deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, required=False)
-    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
-    decklists_published = serializers.BooleanField(required=False)
-
-
-class EventOutput(serializers.ModelSerializer):
-    class Meta:
-        model = Event
-        fields = [
-            "id",
-            "name",
-            "date",
-            "enforcement_level",
-            "draft_format",
-            "set_codes",
-            "booster_kinds",
-            "pack_size",
-            "pick_timer",
-            "deck_building_minutes",
-            "decklist_deadline",
-            "decklists_published",
-            "collation_version",
-        ]
-        # Pinned when the event is created (drafts.core.collation): shown, never changed here.
-        read_only_fields = ["collation_version"]
 
 
 class SeatingInput(serializers.Serializer):

@@ -1,5 +1,5 @@
-"""Draft engine API: drafted events, seating, pod control, seats, picks, logs (an event's
-registrations and staff: the events API).
+"""Draft engine API: creating a drafted event, seating, pod control, seats, picks, logs (the
+event list, an event and its settings, registrations and staff: the events API).
 
 Views translate HTTP only: they fetch what is asked for with the caller's permission
 (``events.access``, ``drafts.access``, the role before the body), validate the body with a serializer, call one
@@ -22,29 +22,24 @@ from drafts import access, selectors, services
 from drafts.api import serializers as s
 from drafts.services import packs
 from events import access as event_access
-from events import selectors as event_selectors
-from events import services as event_services
 from events.access import Permission
-from events.api.serializers import validated
+from events.api import views as event_api
+from events.api.serializers import EventOutput, validated
 
 # --- events ----------------------------------------------------------------------------
 
 
-class EventListView(APIView):
-    permission_classes = [IsAuthenticated]
+class EventListView(event_api.EventListView):
+    """The events API's list (GET), and creating a drafted event (POST): booster, cube or paper.
+    Sealed events are the sealed API's (POST /api/sealed/events/)."""
 
-    @extend_schema(responses=s.EventOutput(many=True))
-    def get(self, request):
-        """Events you organise, judge or play in (all of them for superusers)."""
-        return Response(s.EventOutput(event_selectors.events_taken_part_in(request.user), many=True).data)
-
-    @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
+    @extend_schema(request=s.EventInput, responses={201: EventOutput})
     def post(self, request):
         """Create an event (organisers). You become its organiser."""
         event_access.require_event_creator(request.user)
         data = validated(s.EventInput, request)
         event = services.create_event(created_by=request.user, **data)
-        return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
+        return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
 class SetBoostersView(APIView):
@@ -55,24 +50,6 @@ class SetBoostersView(APIView):
         """The booster kinds a set offers (what an event's booster_kinds may name), its default
         kind and the collation each kind uses. Unknown set: 400 unknown_set."""
         return Response(s.SetBoostersOutput(packs.booster_kinds(code).as_dict()).data)
-
-
-class EventDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses=s.EventOutput)
-    def get(self, request, pk: int):
-        event = event_access.access_event(pk, request.user, permission=Permission.MEMBER)
-        return Response(s.EventOutput(event).data)
-
-    @extend_schema(request=s.EventUpdate, responses=s.EventOutput)
-    def patch(self, request, pk: int):
-        event = event_access.access_event(pk, request.user, permission=Permission.ORGANISER)
-        data = validated(s.EventUpdate, request)
-        # Through the service: validated, logged, and told to live pages (publishing
-        # decklists changes what players may see).
-        event = event_services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
-        return Response(s.EventOutput(event).data)
 
 
 class SeatingView(APIView):

@@ -1,5 +1,6 @@
-"""Event pages for everyone: my events, one event (my seat, its pods), and for organisers
-creating an event, seating its players and starting pods (registering players: events.views)."""
+"""The draft engine's part of the event pages: creating a drafted event (booster, cube or paper),
+seating its players into pods, and the pods and seats the event page shows (the event pages
+themselves, and registering players: ``events.views``)."""
 
 from __future__ import annotations
 
@@ -16,35 +17,9 @@ from drafts.models import PodState
 from drafts.services import packs
 from draftsite.errors import DomainError
 from draftsite.pages import on_page, run, show_on_form
-from events import access, permissions
-from events import extensions as event_extensions
-from events import selectors as event_selectors
+from events import access
 from events.access import Permission
-from events.forms import RegistrationForm
-from events.views.common import confirm_page, confirmed, event_role_label, get_event
-
-
-def my_event_rows(user) -> list[dict]:
-    """The events ``user`` plays in, judges or organises, each with their role, their seat and
-    whether they see its dashboard: the event list's and the home page's (one list, one look)."""
-    seats = selectors.seats_by_event(user)
-    return [
-        {
-            "event": e,
-            "role": event_role_label(user, e),
-            "seat": seats.get(e.pk),
-            "staff": permissions.sees_everything(user, e),
-        }
-        for e in event_selectors.events_taken_part_in(user)
-    ]
-
-
-def event_list(request):
-    context = {"title": gettext("Events"), "can_create": permissions.can_create_event(request.user)}
-    if request.user.is_authenticated:
-        rows = my_event_rows(request.user)
-        context.update(rows=rows, upcoming=event_selectors.upcoming_events(exclude=[r["event"].pk for r in rows]))
-    return render(request, "drafts/event_list.html", context)
+from events.views.common import confirm_page, confirmed, get_event
 
 
 @login_required
@@ -74,40 +49,17 @@ def event_create(request):
     return render(request, "drafts/event_form.html", context)
 
 
-@login_required
-def event_detail(request, event_id: int):
-    event = get_event(event_id)
-    staff = permissions.sees_everything(request.user, event)
-    organiser = permissions.is_organiser(request.user, event)
-    registration = event.registrations.filter(user=request.user).first()
-    my_seat = selectors.seat_of(registration) if registration else None
-    member = staff or registration is not None
+def event_page_seating(event, registration, member: bool) -> dict:
+    """The event page's pods and seating (``events.extensions.Seating.event_page``): the caller's
+    seat, and for the event's members its pods and who is seated."""
     pods = selectors.pods_with_seats(event) if member else []
-    seated = selectors.seated_registration_ids(event)
-    registrations = list(event.registrations.order_by("name")) if member else []
-    return render(
-        request,
-        "drafts/event_detail.html",
-        {
-            "title": event.name,
-            "event": event,
-            "staff": staff,
-            "organiser": organiser,
-            "registration": registration,
-            "my_seat": my_seat,
-            "member": member,
-            "pods": pods,
-            "registrations": [{"reg": r, "seated": r.pk in seated} for r in registrations],
-            "unseated": sum(1 for r in registrations if r.pk not in seated),
-            "role_label": event_role_label(request.user, event),
-            "any_started": any(p["pod"].state != PodState.NOT_STARTED for p in pods),
-            "registration_form": RegistrationForm(),
-            "seating_form": SeatingForm(),
-            "deck_url": reverse("decks:my-deck", args=[event.pk]),
-            # Check-in and joining by link: accounts' (events.extensions).
-            **event_extensions.players().event_page(event.pk, request.user, registration),
-        },
-    )
+    return {
+        "my_seat": selectors.seat_of(registration) if registration else None,
+        "pods": pods,
+        "seated_ids": selectors.seated_registration_ids(event) if member else set(),
+        "any_started": any(p["pod"].state != PodState.NOT_STARTED for p in pods),
+        "seating_form": SeatingForm(),
+    }
 
 
 @login_required

@@ -1,4 +1,5 @@
-"""Bodies of the events API: an event's registrations, its staff and their invitations."""
+"""Bodies of the events API: an event (what every kind of event shows, and its settings), its
+registrations, its staff and their invitations."""
 
 from __future__ import annotations
 
@@ -9,11 +10,43 @@ from rest_framework import serializers
 
 from draftsite.api import validated_body
 from events import selectors
-from events.models import EventStaff, Registration, StaffInvitation, StaffRole
+from events.models import EnforcementLevel, Event, EventStaff, Registration, StaffInvitation, StaffRole
 
 
 def validated(serializer_class, request) -> dict:
     return validated_body(serializer_class, request)
+
+
+class EventUpdate(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    date = serializers.DateField(required=False)
+    enforcement_level = serializers.ChoiceField(EnforcementLevel.choices, required=False)
+    pick_timer = serializers.BooleanField(required=False)
+    deck_building_minutes = serializers.IntegerField(min_value=1, max_value=180, required=False)
+    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    decklists_published = serializers.BooleanField(required=False)
+
+
+class EventOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "name",
+            "date",
+            "enforcement_level",
+            "draft_format",
+            "set_codes",
+            "booster_kinds",
+            "pack_size",
+            "pick_timer",
+            "deck_building_minutes",
+            "decklist_deadline",
+            "decklists_published",
+            "collation_version",
+        ]
+        # Pinned when the event is created (drafts.core.collation): shown, never changed here.
+        read_only_fields = ["collation_version"]
 
 
 class RegistrationInput(serializers.Serializer):

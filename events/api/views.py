@@ -1,5 +1,6 @@
-"""The events API's registrations: an event's players (its members read them), and registering
-one: yourself, or, as organiser, a guest by name or an account. Joining by the event's link
+"""The events API: events (the list of mine, one event and its settings) and their
+registrations: an event's players (its members read them), and registering one: yourself, or,
+as organiser, a guest by name or an account. Joining by the event's link
 (capacity, waitlist) is accounts', reached through ``events.extensions``."""
 
 from __future__ import annotations
@@ -14,12 +15,46 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from draftsite.errors import DomainError
-from events import access, error_codes, extensions, services
+from events import access, error_codes, extensions, selectors, services
 from events.access import Permission
-from events.api.serializers import RegistrationInput, RegistrationOutput, WaitlistedOutput, validated
+from events.api.serializers import (
+    EventOutput,
+    EventUpdate,
+    RegistrationInput,
+    RegistrationOutput,
+    WaitlistedOutput,
+    validated,
+)
 
 # What a self-registration past the event's capacity answers (accounts' joining: the waitlist).
 WAITLISTED = "waitlisted"
+
+
+class EventListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=EventOutput(many=True))
+    def get(self, request):
+        """Events you organise, judge or play in (all of them for superusers)."""
+        return Response(EventOutput(selectors.events_taken_part_in(request.user), many=True).data)
+
+
+class EventDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=EventOutput)
+    def get(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.MEMBER)
+        return Response(EventOutput(event).data)
+
+    @extend_schema(request=EventUpdate, responses=EventOutput)
+    def patch(self, request, pk: int):
+        event = access.access_event(pk, request.user, permission=Permission.ORGANISER)
+        data = validated(EventUpdate, request)
+        # Through the service: validated, logged, and told to live pages (publishing
+        # decklists changes what players may see).
+        event = services.update_event(event_id=event.pk, actor=request.user, changes=dict(data))
+        return Response(EventOutput(event).data)
 
 
 class RegistrationListView(APIView):
