@@ -34,6 +34,7 @@ from matches.services.common import (
     lock_round,
     lock_settings,
     log,
+    match_changed,
     notify,
 )
 from matches.swiss import across_the_table, compute_standings, pair_round, recommended_rounds
@@ -423,16 +424,12 @@ def grant_extension(*, match_id: int, actor, minutes: int, reason: str = "", now
     before = match.extension_minutes
     match.extension_minutes = minutes
     match.save(update_fields=["extension_minutes"])
-    log(
-        match.round.event_id,
+    return match_changed(
+        match,
         actor=actor,
         action=MatchLogAction.EXTENSION,
         at=now,
-        round_obj=match.round,
-        match=match,
         before=before,
         after=minutes,
         reason=reason,
     )
-    notify(match.round.event_id)
-    return match
