@@ -12,6 +12,9 @@ the API instead (no reload: a projector keeps its sound permission) and falls ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
@@ -38,6 +41,13 @@ def _paper_event(event_id: int) -> Event:
     return on_page(
         access_event, event_id, draft_format=DraftFormat.PAPER, not_found=gettext("No such paper draft event")
     )
+
+
+def _staff_paper_event(request, event_id: int) -> Event:
+    """The paper event, for its staff (judges and organisers) only: the 403 page otherwise."""
+    event = _paper_event(event_id)
+    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
+    return event
 
 
 def _paper_pod(pod_id: int):
@@ -76,8 +86,7 @@ def _initial(pod, *, staff: bool) -> dict:
 
 @login_required
 def room(request, event_id: int):
-    event = _paper_event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
+    event = _staff_paper_event(request, event_id)
     now = timezone.now()
     services.settle_event_if_due(event=event, now=now)
     pods = selectors.event_rows(event, now)
@@ -369,31 +378,23 @@ def follow_table(request, token: str):
 # --- printable seating ---------------------------------------------------------------------------------------
 
 
+def _printed_seating(request, event_id: int, template: str, title: str, **seating: Callable[[Event], Any]):
+    """A printable seating page, for the event's staff: ``seating`` names each list the template
+    reads and the selector that makes it."""
+    event = _staff_paper_event(request, event_id)
+    context = {"title": title % {"event": event.name}, "event": event}
+    return render(request, template, context | {name: select(event) for name, select in seating.items()})
+
+
 @login_required
 def slips(request, event_id: int):
-    event = _paper_event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
-    return render(
-        request,
-        "paper/slips.html",
-        {
-            "title": _("Seating slips · %(event)s") % {"event": event.name},
-            "event": event,
-            "pods": selectors.seating(event),
-        },
+    return _printed_seating(
+        request, event_id, "paper/slips.html", _("Seating slips · %(event)s"), pods=selectors.seating
     )
 
 
 @login_required
 def wall(request, event_id: int):
-    event = _paper_event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
-    return render(
-        request,
-        "paper/wall.html",
-        {
-            "title": _("Seating by name · %(event)s") % {"event": event.name},
-            "event": event,
-            "rows": selectors.seating_by_name(event),
-        },
+    return _printed_seating(
+        request, event_id, "paper/wall.html", _("Seating by name · %(event)s"), rows=selectors.seating_by_name
     )
