@@ -62,6 +62,24 @@ def retire_demo_event(name: str) -> None:
             Event.objects.filter(pk=event.pk).update(name=(name + RETIRED_SUFFIX)[:200])
 
 
+def staff_and_players(event) -> list:
+    """The demo's head judge and judge on ``event``'s staff, and players 1-8 registered for it
+    (their registrations, in order)."""
+    from events import services as event_services
+    from events.access import SYSTEM
+    from events.models import EventStaff, StaffRole
+
+    User = get_user_model()
+    EventStaff.objects.get_or_create(
+        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
+    )
+    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
+    return [
+        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
+        for n in range(1, 9)
+    ]
+
+
 def create_demo_event(now=None):
     """An Innistrad booster draft with every demo player seated and round 1 under way.
 
@@ -73,9 +91,7 @@ def create_demo_event(now=None):
 
     from drafts import services
     from drafts.models import DraftCard, Pack, Seat
-    from events import services as event_services
     from events.access import SYSTEM
-    from events.models import EventStaff, StaffRole
 
     retire_demo_event(DEMO_EVENT_NAME)
     now = now or timezone.now()
@@ -89,14 +105,7 @@ def create_demo_event(now=None):
         pick_timer=False,
         enforcement_level="competitive",
     )
-    EventStaff.objects.get_or_create(
-        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
-    )
-    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
-    registrations = [
-        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
-        for n in range(1, 9)
-    ]
+    registrations = staff_and_players(event)
     (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]], actor=SYSTEM)
     services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
     for seat in Seat.objects.filter(pod=pod, position__gt=0).order_by("position"):

@@ -20,10 +20,9 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     from django.utils import timezone
 
     from drafts import services as draft_services
-    from drafts.demo import retire_demo_event
+    from drafts.demo import retire_demo_event, staff_and_players
     from events import services as event_services
     from events.access import SYSTEM
-    from events.models import EventStaff, StaffRole
     from paper import services
 
     retire_demo_event(DEMO_PAPER_EVENT_NAME)
@@ -38,14 +37,7 @@ def create_demo_paper_event(now: dt.datetime | None = None):
         set_codes=["ISD"],
         enforcement_level="competitive",
     )
-    EventStaff.objects.get_or_create(
-        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
-    )
-    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
-    players = [
-        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
-        for n in range(1, 9)
-    ]
+    players = staff_and_players(event)
     guests = [
         event_services.register_player(event_id=event.pk, name=name, actor=SYSTEM)
         for name in (
