@@ -271,28 +271,40 @@ def _table_context(pod, *, me=None) -> dict:
     return {"pod": pod, "seats": selectors.posted_dfcs(pod), "my_seat": me}
 
 
-@login_required
-def pod_page(request, pod_id: int):
-    pod = _paper_pod(pod_id)
-    on_page(authorize_pod, request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
-    me = permissions.seat_in_pod(request.user, pod.pk)
+def _pod_page(request, pod, *, me=None, state_url: str, socket: str, table_url: str, **extra):
+    """A pod's phone page, for one of its players or a follower by the pod's link: the call as
+    it runs (no sound, no controls) and the open table; ``extra``: what only one of them sees."""
     return render(
         request,
         "paper/pod.html",
         {
             "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
-            "pod": pod,
             "event": pod.event,
-            "my_seat": me,
-            "dfcs": selectors.event_dfcs(pod.event) if me else [],
+            **extra,
             **_table_context(pod, me=me),
             "speaks": False,
             "controls": False,
             "initial": _initial(pod, staff=False),
-            "state_url": reverse("paper-api-call", args=[pod.pk]),
-            "socket": f"/ws/paper/pods/{pod.pk}/",
-            "table_url": reverse("paper:table", args=[pod.pk]),
+            "state_url": state_url,
+            "socket": socket,
+            "table_url": table_url,
         },
+    )
+
+
+@login_required
+def pod_page(request, pod_id: int):
+    pod = _paper_pod(pod_id)
+    on_page(authorize_pod, request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
+    me = permissions.seat_in_pod(request.user, pod.pk)
+    return _pod_page(
+        request,
+        pod,
+        me=me,
+        state_url=reverse("paper-api-call", args=[pod.pk]),
+        socket=f"/ws/paper/pods/{pod.pk}/",
+        table_url=reverse("paper:table", args=[pod.pk]),
+        dfcs=selectors.event_dfcs(pod.event) if me else [],
     )
 
 
@@ -349,22 +361,13 @@ def _followed(token: str):
 
 def follow(request, token: str):
     pod = _followed(token)
-    return render(
+    return _pod_page(
         request,
-        "paper/pod.html",
-        {
-            "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
-            "pod": pod,
-            "event": pod.event,
-            "follower": True,
-            **_table_context(pod),
-            "speaks": False,
-            "controls": False,
-            "initial": _initial(pod, staff=False),
-            "state_url": reverse("paper-api-follow", args=[token]),
-            "socket": f"/ws/paper/follow/{token}/",
-            "table_url": reverse("paper:follow-table", args=[token]),
-        },
+        pod,
+        state_url=reverse("paper-api-follow", args=[token]),
+        socket=f"/ws/paper/follow/{token}/",
+        table_url=reverse("paper:follow-table", args=[token]),
+        follower=True,
     )
 
 
