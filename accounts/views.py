@@ -252,9 +252,9 @@ def venue_sheet(request, event_id: int):
     )
 
 
-def _leave(request, event_id: int, service, success: str):
-    """The player leaves the event (``service``: its registration, or its waitlist), back to
-    the event's page; ``success`` names the event as ``%(name)s``."""
+def _own_step(request, event_id: int, service, success: str):
+    """The player's own step on the event (``service``: leave it, leave its waitlist, check in),
+    back to the event's page; ``success`` may name the event as ``%(name)s``."""
     event = get_event(event_id)
     return run(
         request,
@@ -270,7 +270,7 @@ def _leave(request, event_id: int, service, success: str):
 @login_required
 @require_POST
 def drop(request, event_id: int):
-    return _leave(request, event_id, services.drop_registration, gettext("You have left %(name)s."))
+    return _own_step(request, event_id, services.drop_registration, gettext("You have left %(name)s."))
 
 
 @login_required
@@ -283,7 +283,7 @@ def players_export(request, event_id: int):
 @login_required
 @require_POST
 def leave_waitlist(request, event_id: int):
-    return _leave(request, event_id, services.leave_waitlist, gettext("You have left the waitlist of %(name)s."))
+    return _own_step(request, event_id, services.leave_waitlist, gettext("You have left the waitlist of %(name)s."))
 
 
 @login_required
@@ -329,16 +329,12 @@ def import_player_list(request, event_id: int):
 @login_required
 @require_POST
 def check_in_me(request, event_id: int):
-    event = get_event(event_id)
-    return run(
+    return _own_step(
         request,
+        event_id,
         services.check_in,
-        success=gettext("You are checked in. Your seat appears here once the players are seated."),
-        back=reverse("drafts:event-detail", args=[event.pk]),
-        event_id=event.pk,
-        user=request.user,
-        now=timezone.now(),
-    )[0]
+        gettext("You are checked in. Your seat appears here once the players are seated."),
+    )
 
 
 @login_required

@@ -117,6 +117,19 @@ def _pool_entries(registration: Registration) -> list[dict] | None:
     return pool[1]
 
 
+def _pool_and_sideboard(
+    event, registration: Registration, main: Sequence[dict], sideboard: Sequence[dict] | None
+) -> tuple[list[dict] | None, Sequence[dict] | None]:
+    """The pool a limited deck is checked against and its sideboard: the rest of the pool when
+    none is given. Any other format: no pool, the sideboard as given."""
+    if event.deck_format != DeckFormat.LIMITED:
+        return None, sideboard
+    pool = _pool_entries(registration)
+    if sideboard is None and pool is not None:
+        sideboard = _limited_sideboard(main, pool)
+    return pool, sideboard
+
+
 @transaction.atomic
 def register_deck(
     *,
@@ -146,11 +159,7 @@ def register_deck(
             gettext("Decklists are locked since the decklist deadline; ask a judge for a correction."),
             deadline=event.decklist_deadline.isoformat(),
         )
-    pool = None
-    if event.deck_format == DeckFormat.LIMITED:
-        pool = _pool_entries(registration)
-        if sideboard is None and pool is not None:
-            sideboard = _limited_sideboard(main, pool)
+    pool, sideboard = _pool_and_sideboard(event, registration, main, sideboard)
     resolved = adapter.resolve(
         format=event.deck_format,
         main=main,
@@ -209,11 +218,7 @@ def suggest_checklist_cards(
     """
     event = selectors.event_or_404(event_id)
     registration = selectors.access_registration(actor, event, registration_id)
-    pool = None
-    if event.deck_format == DeckFormat.LIMITED:
-        pool = _pool_entries(registration)
-        if sideboard is None and pool is not None:
-            sideboard = _limited_sideboard(main, pool)
+    pool, sideboard = _pool_and_sideboard(event, registration, main, sideboard)
 
     def resolved(checklist_cards: Sequence[dict]) -> adapter.Resolved:
         return adapter.resolve(

@@ -62,6 +62,33 @@ def retire_demo_event(name: str) -> None:
             Event.objects.filter(pk=event.pk).update(name=(name + RETIRED_SUFFIX)[:200])
 
 
+def new_demo_event(name: str, now, **settings) -> tuple:
+    """A fresh demo event called ``name`` (the earlier one makes way: :func:`retire_demo_event`)
+    of Innistrad at competitive enforcement, created by the demo organiser with ``settings``;
+    the demo's head judge and judge on its staff and players 1-8 registered. Returns the event,
+    the organiser and the players' registrations, in order."""
+    from drafts import services
+    from events import services as event_services
+    from events.access import SYSTEM
+    from events.models import EventStaff, StaffRole
+
+    retire_demo_event(name)
+    User = get_user_model()
+    organiser = User.objects.get(username="organiser")
+    event = services.create_event(
+        name=name, date=now.date(), created_by=organiser, set_codes=["ISD"], enforcement_level="competitive", **settings
+    )
+    EventStaff.objects.get_or_create(
+        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
+    )
+    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
+    registrations = [
+        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
+        for n in range(1, 9)
+    ]
+    return event, organiser, registrations
+
+
 def create_demo_event(now=None):
     """An Innistrad booster draft with every demo player seated and round 1 under way.
 
@@ -73,30 +100,10 @@ def create_demo_event(now=None):
 
     from drafts import services
     from drafts.models import DraftCard, Pack, Seat
-    from events import services as event_services
     from events.access import SYSTEM
-    from events.models import EventStaff, StaffRole
 
-    retire_demo_event(DEMO_EVENT_NAME)
     now = now or timezone.now()
-    User = get_user_model()
-    organiser = User.objects.get(username="organiser")
-    event = services.create_event(
-        name=DEMO_EVENT_NAME,
-        date=now.date(),
-        created_by=organiser,
-        set_codes=["ISD"],
-        pick_timer=False,
-        enforcement_level="competitive",
-    )
-    EventStaff.objects.get_or_create(
-        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
-    )
-    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
-    registrations = [
-        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
-        for n in range(1, 9)
-    ]
+    event, organiser, registrations = new_demo_event(DEMO_EVENT_NAME, now, pick_timer=False)
     (pod,) = services.seat_players(event_id=event.pk, seed=2011, pods=[[r.pk for r in registrations]], actor=SYSTEM)
     services.start_pod(pod_id=pod.pk, actor=organiser, now=now)
     for seat in Seat.objects.filter(pod=pod, position__gt=0).order_by("position"):

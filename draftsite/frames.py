@@ -7,7 +7,7 @@ value that is not an object, text with a NUL or a lone surrogate) is answered wi
 reaches a handler, never closes the socket and never fills the log with a traceback. Every
 consumer of the site (drafts, paper, matches, ping) reads its frames through
 :class:`GuardedJsonConsumer`; a frame it decodes is then the consumer's to answer (an object of
-an unknown ``type`` is ``unknown_message``, each app's own code).
+an unknown ``type`` is ``unknown_message``, the code every app gives it).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from rest_framework.exceptions import ParseError
 from draftsite.parsers import check_json_value
 
 INVALID_FRAME = "invalid_frame"
+UNKNOWN_MESSAGE = "unknown_message"  # every app's code for a frame type its socket does not take
 
 # Deeper than any message a page or client sends (a pick is one level).
 MAX_FRAME_DEPTH = 8
@@ -70,7 +71,7 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
 
 class FrameRefused(Exception):
     """A client frame the parser does not hand on: ``code`` is its stable error code (the
-    app's ``unknown_message`` for a type the socket's protocol does not declare, the frame's
+    ``unknown_message`` for a type the socket's protocol does not declare, the frame's
     own code for a field that fails its validator), ``field`` the field that failed."""
 
     def __init__(self, code: str, field: str | None = None, ref: str | int | None = None):
@@ -159,19 +160,6 @@ class PageChanged(TypedDict):
     event: int
 
 
-HEARTBEAT_ONLY: dict[str, type] = {"heartbeat": HeartbeatIn}
-
-
-def heartbeats_only(unknown: str) -> Callable[[dict[str, Any]], HeartbeatIn]:
-    """The parser of a socket whose clients send only heartbeats: any other type is refused
-    with ``unknown`` (the app's ``unknown_message``)."""
-
-    def parse(content: dict[str, Any]) -> HeartbeatIn:
-        return typing.cast(HeartbeatIn, parse_client_frame(content, HEARTBEAT_ONLY, {}, unknown=unknown))
-
-    return parse
-
-
 def heartbeat(server_time: str) -> Heartbeat:
     return {"type": "heartbeat", "server_time": server_time}
 
@@ -182,3 +170,16 @@ def error(code: str) -> Error:
 
 def page_changed(event_id: int) -> PageChanged:
     return {"type": "changed", "pod": None, "event": event_id}
+
+
+# --- the client side of a socket whose clients send only heartbeats --------------------------
+# Declared once for the paper, match and judge-call sockets: each protocol module imports
+# ``HeartbeatIn``, ``HEARTBEAT_ONLY`` and ``parse_heartbeat_only`` as its ``ClientFrame``,
+# ``CLIENT_FRAMES`` and ``parse_client_frame``.
+
+HEARTBEAT_ONLY: dict[str, type] = {"heartbeat": HeartbeatIn}
+
+
+def parse_heartbeat_only(content: dict[str, Any]) -> HeartbeatIn:
+    """A heartbeat; a frame of any other type is refused with ``unknown_message``."""
+    return typing.cast(HeartbeatIn, parse_client_frame(content, HEARTBEAT_ONLY, {}, unknown=UNKNOWN_MESSAGE))

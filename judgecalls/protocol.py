@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from draftsite.frames import HEARTBEAT_ONLY, HeartbeatIn, heartbeats_only, page_changed
+from draftsite.frames import HEARTBEAT_ONLY as CLIENT_FRAMES  # noqa: F401
 from draftsite.frames import Error as ErrorFrame
 from draftsite.frames import Heartbeat as HeartbeatFrame
+from draftsite.frames import HeartbeatIn as ClientFrame  # noqa: F401
 from draftsite.frames import PageChanged as ChangedFrame  # the match pages' too
 from draftsite.frames import error as error
 from draftsite.frames import heartbeat as heartbeat
-from judgecalls import error_codes
+from draftsite.frames import page_changed
+from draftsite.frames import parse_heartbeat_only as parse_client_frame  # noqa: F401
 
 CHANGED_MESSAGE_TYPE = "judgecalls.changed"  # the channel layer's message (consumer method)
 CALLER_MESSAGE_TYPE = "judgecalls.caller"  # to the caller's group: their call changed
@@ -51,11 +53,8 @@ class CallBoxFrame(TypedDict):
 
 
 ServerFrame = HelloFrame | ChangedFrame | CallFrame | HeartbeatFrame | ErrorFrame | CallerHelloFrame | CallBoxFrame
-
-
-ClientFrame = HeartbeatIn
-CLIENT_FRAMES = HEARTBEAT_ONLY
-parse_client_frame = heartbeats_only(error_codes.UNKNOWN_MESSAGE)  # FrameRefused for any other type
+# The client side (ClientFrame, CLIENT_FRAMES, parse_client_frame, imported above): heartbeats
+# only, as draftsite.frames declares it once for the paper, match and judge-call sockets.
 
 
 def hello() -> HelloFrame:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn, heartbeats_only, page_changed
+from draftsite.frames import HEARTBEAT_ONLY as CLIENT_FRAMES  # noqa: F401
+from draftsite.frames import Error, Heartbeat, page_changed
+from draftsite.frames import HeartbeatIn as ClientFrame  # noqa: F401
 from draftsite.frames import PageChanged as Changed  # the judge-call queue's too
 from draftsite.frames import heartbeat as heartbeat
-from matches import error_codes
+from draftsite.frames import parse_heartbeat_only as parse_client_frame  # noqa: F401
 
 
 class Hello(TypedDict):
@@ -24,11 +26,8 @@ class Hello(TypedDict):
 
 
 ServerFrame = Hello | Changed | Heartbeat | Error
-
-
-ClientFrame = HeartbeatIn
-CLIENT_FRAMES = HEARTBEAT_ONLY
-parse_client_frame = heartbeats_only(error_codes.UNKNOWN_MESSAGE)  # FrameRefused for any other type
+# The client side (ClientFrame, CLIENT_FRAMES, parse_client_frame, imported above): heartbeats
+# only, as draftsite.frames declares it once for the paper, match and judge-call sockets.
 
 
 def hello() -> Hello:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
 DEMO_PAPER_EVENT_NAME = "Saturday Paper Draft: Innistrad"
@@ -20,32 +19,13 @@ def create_demo_paper_event(now: dt.datetime | None = None):
     from django.utils import timezone
 
     from drafts import services as draft_services
-    from drafts.demo import retire_demo_event
+    from drafts.demo import new_demo_event
     from events import services as event_services
     from events.access import SYSTEM
-    from events.models import EventStaff, StaffRole
     from paper import services
 
-    retire_demo_event(DEMO_PAPER_EVENT_NAME)
     now = now or timezone.now()
-    User = get_user_model()
-    organiser = User.objects.get(username="organiser")
-    event = draft_services.create_event(
-        name=DEMO_PAPER_EVENT_NAME,
-        date=now.date(),
-        created_by=organiser,
-        draft_format="paper",
-        set_codes=["ISD"],
-        enforcement_level="competitive",
-    )
-    EventStaff.objects.get_or_create(
-        event=event, user=User.objects.get(username="headjudge"), role=StaffRole.HEAD_JUDGE
-    )
-    EventStaff.objects.get_or_create(event=event, user=User.objects.get(username="judge"), role=StaffRole.JUDGE)
-    players = [
-        event_services.register_player(event_id=event.pk, user=User.objects.get(username=f"player{n}"), actor=SYSTEM)
-        for n in range(1, 9)
-    ]
+    event, organiser, players = new_demo_event(DEMO_PAPER_EVENT_NAME, now, draft_format="paper")
     guests = [
         event_services.register_player(event_id=event.pk, name=name, actor=SYSTEM)
         for name in (

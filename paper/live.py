@@ -53,16 +53,8 @@ def book_settle(pod_id: int) -> None:
     if pod is None or called is None:
         return
     now = timezone.now()
-    inputs = selectors.call_inputs(called)
     due = []
-    for segment in schedule.timeline(
-        inputs["start"],
-        inputs["pauses"],
-        pod.event.pack_size,
-        now,
-        jumps=inputs["jumps"],
-        deck_building_minutes=pod.event.deck_building_minutes,
-    ):
+    for segment in selectors.scheduled(schedule.timeline, pod, selectors.call_inputs(called), now):
         if segment.step.phase == schedule.DECK_BUILDING:
             due += [t for t in (segment.begins_at, segment.ends_at) if t > now]
     try:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from draftsite.frames import HEARTBEAT_ONLY, Error, Heartbeat, HeartbeatIn, heartbeats_only
+from draftsite.frames import HEARTBEAT_ONLY as CLIENT_FRAMES  # noqa: F401
+from draftsite.frames import Error, Heartbeat
+from draftsite.frames import HeartbeatIn as ClientFrame  # noqa: F401
 from draftsite.frames import heartbeat as heartbeat
-from paper import error_codes
+from draftsite.frames import parse_heartbeat_only as parse_client_frame  # noqa: F401
 
 Role = Literal["staff", "member", "follower"]
 
@@ -34,11 +36,8 @@ class Changed(TypedDict):
 
 
 ServerFrame = Hello | Changed | Heartbeat | Error
-
-
-ClientFrame = HeartbeatIn
-CLIENT_FRAMES = HEARTBEAT_ONLY
-parse_client_frame = heartbeats_only(error_codes.UNKNOWN_MESSAGE)  # FrameRefused for any other type
+# The client side (ClientFrame, CLIENT_FRAMES, parse_client_frame, imported above): heartbeats
+# only, as draftsite.frames declares it once for the paper, match and judge-call sockets.
 
 
 def hello(role: str) -> Hello:

@@ -6,6 +6,8 @@ draft engine's reads enforce its deadlines)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import TypeVar
 
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -19,6 +21,8 @@ from events import permissions
 from events.models import DraftFormat, Event
 from paper import error_codes, schedule
 from paper.models import CallAction, CalledPod, CallPause, Flight, PostedDfc
+
+T = TypeVar("T")
 
 
 def paper_pod(pod_id: int) -> Pod:
@@ -57,16 +61,21 @@ def call_inputs(called: CalledPod | None) -> dict:
     return {"start": called.started_at, "pauses": pauses, "jumps": jumps}
 
 
-def call_at(pod: Pod, called: CalledPod | None, now: dt.datetime) -> schedule.Call:
-    inputs = call_inputs(called)
-    return schedule.schedule(
+def scheduled(function: Callable[..., T], pod: Pod, inputs: dict, at: dt.datetime) -> T:
+    """``schedule.schedule`` or ``schedule.timeline`` of ``pod``'s call at ``at``, from its
+    stored inputs (``call_inputs``) and its event's pack size and deck-building time."""
+    return function(
         inputs["start"],
         inputs["pauses"],
         pod.event.pack_size,
-        now,
+        at,
         jumps=inputs["jumps"],
         deck_building_minutes=pod.event.deck_building_minutes,
     )
+
+
+def call_at(pod: Pod, called: CalledPod | None, now: dt.datetime) -> schedule.Call:
+    return scheduled(schedule.schedule, pod, call_inputs(called), now)
 
 
 def mirrored_state(call: schedule.Call, started: bool) -> tuple[str, str]:
@@ -129,14 +138,7 @@ def call_view(pod: Pod, *, staff: bool, now: dt.datetime | None = None) -> dict:
     inputs = call_inputs(called)
     # Before the first call, the timeline from the start: pages tick into it by themselves.
     at = inputs["start"] if inputs["start"] and now < inputs["start"] else now
-    segments = schedule.timeline(
-        inputs["start"],
-        inputs["pauses"],
-        pod.event.pack_size,
-        at,
-        jumps=inputs["jumps"],
-        deck_building_minutes=pod.event.deck_building_minutes,
-    )
+    segments = scheduled(schedule.timeline, pod, inputs, at)
     pauses = open_pauses(called) if call.paused else []
     return {
         "pod": {

@@ -91,6 +91,11 @@ def access_player(user, event: Event, registration_id: int | None) -> Registrati
         raise ForbiddenError(
             error_codes.POOL_HIDDEN, gettext("Pools are private to their player until decklists are published.")
         )
+    return registration_in(event, registration_id)
+
+
+def registration_in(event: Event, registration_id: int) -> Registration:
+    """The event's registration of that id, or ``not_registered``."""
     registration = Registration.objects.filter(event=event, pk=registration_id).first()
     if registration is None:
         raise NotFoundError(

@@ -211,13 +211,7 @@ def _registration(actor, event: Event, registration_id: int | None) -> Registrat
     own = selectors.own_registration(actor, event)
     if registration_id is not None and (own is None or own.pk != registration_id):
         authorize(actor, event, Permission.ORGANISER)
-        registration = Registration.objects.filter(event=event, pk=registration_id).first()
-        if registration is None:
-            raise NotFoundError(
-                error_codes.NOT_REGISTERED,
-                gettext("No registration %(registration_id)s in this event.") % {"registration_id": registration_id},
-            )
-        return registration
+        return selectors.registration_in(event, registration_id)
     if own is None:
         raise ForbiddenError(error_codes.NOT_REGISTERED, gettext("You are not registered for this event."))
     return own

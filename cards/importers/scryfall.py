@@ -230,18 +230,12 @@ def _faces(obj: dict, layout: str) -> list[FaceData]:
     raw_faces = obj.get("card_faces")
     if not raw_faces:
         return [
-            FaceData(
+            _face(
+                obj,
                 name=obj["name"],
                 mana_cost=obj.get("mana_cost") or "",
                 mana_value=_number(obj.get("cmc")),
-                type_line=obj.get("type_line") or "",
-                oracle_text=obj.get("oracle_text") or "",
                 colors=card_colors,
-                color_indicator=colors_string(obj.get("color_indicator")),
-                power=obj.get("power") or "",
-                toughness=obj.get("toughness") or "",
-                loyalty=obj.get("loyalty") or "",
-                defense=obj.get("defense") or "",
             )
         ]
     if not isinstance(raw_faces, list):
@@ -263,22 +257,26 @@ def _faces(obj: dict, layout: str) -> list[FaceData]:
             value = _number(obj.get("cmc"))  # the card's mana value is its front face's
         else:
             value = None  # computed from this face's own cost
-        faces.append(
-            FaceData(
-                name=face.get("name") or "",
-                mana_cost=cost,
-                mana_value=value,
-                type_line=face.get("type_line") or "",
-                oracle_text=face.get("oracle_text") or "",
-                colors=colors,
-                color_indicator=colors_string(face.get("color_indicator")),
-                power=face.get("power") or "",
-                toughness=face.get("toughness") or "",
-                loyalty=face.get("loyalty") or "",
-                defense=face.get("defense") or "",
-            )
-        )
+        faces.append(_face(face, name=face.get("name") or "", mana_cost=cost, mana_value=value, colors=colors))
     return faces
+
+
+def _face(source: dict, *, name: str, mana_cost: str, mana_value: float | None, colors: str) -> FaceData:
+    """A face from a one-faced card's object or from one of ``card_faces``: the fields both read
+    the same way; the name, cost, mana value and colors are the caller's (they differ)."""
+    return FaceData(
+        name=name,
+        mana_cost=mana_cost,
+        mana_value=mana_value,
+        type_line=source.get("type_line") or "",
+        oracle_text=source.get("oracle_text") or "",
+        colors=colors,
+        color_indicator=colors_string(source.get("color_indicator")),
+        power=source.get("power") or "",
+        toughness=source.get("toughness") or "",
+        loyalty=source.get("loyalty") or "",
+        defense=source.get("defense") or "",
+    )
 
 
 def _number(value) -> float | None:

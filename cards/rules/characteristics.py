@@ -8,6 +8,7 @@ attribute reads and one dictionary look-up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from cards.rules.colors import order_colors
@@ -117,25 +118,7 @@ def _union(*groups: tuple[str, ...]) -> tuple[str, ...]:
 
 def _combined(card: CardData) -> Characteristics:
     """A split card outside the stack: both halves at once (names, costs, colors, types)."""
-    faces = card.faces
-    costs = [f.mana_cost for f in faces if f.mana_cost]
-    texts = [f.oracle_text for f in faces if f.oracle_text]
-    return Characteristics(
-        name=card.name,
-        mana_cost=" // ".join(costs) or None,
-        mana_value=_mv(sum(f.mana_value for f in faces)),
-        colors=order_colors("".join(f.color_letters for f in faces)),
-        supertypes=_union(*(f.supertypes for f in faces)),
-        card_types=_union(*(f.card_types for f in faces)),
-        subtypes=_union(*(f.subtypes for f in faces)),
-        power=None,
-        toughness=None,
-        loyalty=None,
-        defense=None,
-        rules_text="\n//\n".join(texts),
-        ward=next((f.ward for f in faces if f.ward), None),
-        source="combined",
-    )
+    return _together(card.faces, name=card.name, typed=card.faces, source="combined")
 
 
 def _room(card: CardData, doors: tuple[str, ...]) -> Characteristics:
@@ -144,23 +127,32 @@ def _room(card: CardData, doors: tuple[str, ...]) -> Characteristics:
     (Enchantment — Room) are the same on both doors and stay; with every door locked it has no
     name and mana value 0."""
     faces = [face for label, face in zip(("front", "back"), card.faces) if label in doors]
+    return _together(faces, name=" // ".join(f.name for f in faces) or None, typed=card.faces, source="room")
+
+
+def _together(
+    faces: Sequence[FaceData], *, name: str | None, typed: Sequence[FaceData], source: str
+) -> Characteristics:
+    """Faces counted as one object (a split card's halves, a Room's unlocked doors): their mana
+    costs joined, mana values added, colors, rules text and ward together, the types of the
+    ``typed`` faces; no power, toughness, loyalty or defense."""
     costs = [f.mana_cost for f in faces if f.mana_cost]
     texts = [f.oracle_text for f in faces if f.oracle_text]
     return Characteristics(
-        name=" // ".join(f.name for f in faces) or None,
+        name=name,
         mana_cost=" // ".join(costs) or None,
         mana_value=_mv(sum(f.mana_value for f in faces)),
         colors=order_colors("".join(f.color_letters for f in faces)),
-        supertypes=_union(*(f.supertypes for f in card.faces)),
-        card_types=_union(*(f.card_types for f in card.faces)),
-        subtypes=_union(*(f.subtypes for f in card.faces)),
+        supertypes=_union(*(f.supertypes for f in typed)),
+        card_types=_union(*(f.card_types for f in typed)),
+        subtypes=_union(*(f.subtypes for f in typed)),
         power=None,
         toughness=None,
         loyalty=None,
         defense=None,
         rules_text="\n//\n".join(texts),
         ward=next((f.ward for f in faces if f.ward), None),
-        source="room",
+        source=source,
     )
 
 

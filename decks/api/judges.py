@@ -14,12 +14,27 @@ from rest_framework.views import APIView
 from decks import error_codes, selectors, services
 from decks.api import serializers as s
 from decks.api.common import BodyLimitMixin, parsed_sections
-from decks.models import DeckCheck, DeckCheckSelection
+from decks.models import Deck, DeckCheck, DeckCheckSelection
 from draftsite.api import validated_body
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError
 from events.access import Permission, authorize
+from events.models import Event
 
 ERRORS = OpenApiResponse(description="Error body: {detail, errors: [{code, message, field?}]}")
+
+
+def _staff_event(request, event_id: int) -> Event:
+    """The event (404), for its judges and organisers only (403)."""
+    event = selectors.event_or_404(event_id)
+    authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
+    return event
+
+
+def _staff_deck(request, pk: int) -> Deck:
+    """The deck (404), for its event's judges and organisers only (403)."""
+    deck = selectors.get_deck(pk)
+    authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
+    return deck
 
 
 def _row(row: dict) -> dict:
@@ -95,8 +110,7 @@ class EventDecksView(APIView):
         operation_id="decks_event_list",
     )
     def get(self, request, event_id: int):
-        event = selectors.event_or_404(event_id)
-        authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
+        event = _staff_event(request, event_id)
         params = request.query_params
         state = params.get("status", "")
         if state not in ("", "valid", "invalid", "missing"):
@@ -132,8 +146,7 @@ class CorrectionsView(BodyLimitMixin, APIView):
         operation_id="decks_corrections_create",
     )
     def post(self, request, pk: int):
-        deck = selectors.get_deck(pk)
-        authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
+        _staff_deck(request, pk)  # the role before the body: 403, not 400
         data = validated_body(s.CorrectionInput, request)
         parsed = parsed_sections(data)
         lists = parsed[0] if parsed else {k: data.get(k) for k in ("main", "sideboard", "commander")}
@@ -162,8 +175,7 @@ class DeckChecksView(APIView):
         responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS}, operation_id="decks_checks_list"
     )
     def get(self, request, pk: int):
-        deck = selectors.get_deck(pk)
-        authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
+        deck = _staff_deck(request, pk)
         return Response([_check(c) for c in selectors.checks(deck)])
 
     @extend_schema(
@@ -172,8 +184,7 @@ class DeckChecksView(APIView):
         operation_id="decks_checks_create",
     )
     def post(self, request, pk: int):
-        deck = selectors.get_deck(pk)
-        authorize(request.user, deck.event_id, Permission.STAFF, message=selectors.STAFF_ONLY)
+        _staff_deck(request, pk)  # the role before the body: 403, not 400
         data = validated_body(s.DeckCheckInput, request)
         check = services.record_deck_check(
             deck_id=pk,
@@ -194,8 +205,7 @@ class EventDeckChecksView(APIView):
         responses={200: s.DeckCheckOutput(many=True), 403: ERRORS, 404: ERRORS}, operation_id="decks_event_checks"
     )
     def get(self, request, event_id: int):
-        event = selectors.event_or_404(event_id)
-        authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
+        event = _staff_event(request, event_id)
         return Response([_check(c) for c in selectors.event_checks(event)])
 
 
@@ -206,8 +216,7 @@ class SelectionsView(APIView):
 
     @extend_schema(responses={200: s.SelectionOutput(many=True), 403: ERRORS}, operation_id="decks_selections_list")
     def get(self, request, event_id: int):
-        event = selectors.event_or_404(event_id)
-        authorize(request.user, event, Permission.STAFF, message=selectors.STAFF_ONLY)
+        event = _staff_event(request, event_id)
         return Response([_selection(sel) for sel in selectors.selections(event)])
 
     @extend_schema(

@@ -118,31 +118,18 @@ def _size(
     needed = MIN_MAIN.get(fmt, 0)
     if fmt == COMMANDER:
         total = main_total + commander_total
-        if total < needed:
+        if total != needed:  # exactly: too few and too many are the same sentence
+            small = total < needed
             errors.append(
                 problem(
-                    codes.DECK_TOO_SMALL,
+                    codes.DECK_TOO_SMALL if small else codes.DECK_TOO_LARGE,
                     gettext(
                         "A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s."
                     )
                     % {"needed": needed, "total": total},
                     [],
                     zones=[ZONE_MAIN, ZONE_COMMANDER],
-                    minimum=needed,
-                    actual=total,
-                )
-            )
-        elif total > needed:
-            errors.append(
-                problem(
-                    codes.DECK_TOO_LARGE,
-                    gettext(
-                        "A Commander deck has exactly %(needed)s cards including the commander; this one has %(total)s."
-                    )
-                    % {"needed": needed, "total": total},
-                    [],
-                    zones=[ZONE_MAIN, ZONE_COMMANDER],
-                    maximum=needed,
+                    **({"minimum": needed} if small else {"maximum": needed}),
                     actual=total,
                 )
             )

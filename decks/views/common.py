@@ -8,6 +8,7 @@ from django.utils.translation import gettext, gettext_lazy
 from decks import selectors
 from decks.models import Deck
 from draftsite.pages import on_page
+from events.access import Permission, authorize
 from events.models import Event
 
 # The judges' pages refuse everyone but the event's staff with this (the 403 page).
@@ -16,6 +17,13 @@ STAFF_PAGE_ONLY = gettext_lazy("Only the event's judges and organisers may see t
 
 def _event(event_id: int) -> Event:
     return on_page(selectors.event_or_404, event_id, not_found=gettext("No such event"))
+
+
+def event_for(request, event_id: int, permission: Permission, message) -> Event:
+    """The event, for a caller with ``permission`` in it: else the 404 or 403 page (``message``)."""
+    event = _event(event_id)
+    on_page(authorize, request.user, event, permission, message=message)
+    return event
 
 
 def visible_deck_page(request, pk: int) -> Deck:

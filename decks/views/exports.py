@@ -13,11 +13,10 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
 from decks import error_codes, exporting, exports, pickdata, selectors
-from decks.views.common import _event, visible_deck_page
+from decks.views.common import _event, event_for, visible_deck_page
 from draftsite import whole_numbers
 from draftsite.errors import DomainError, ForbiddenError, NotFoundError, answers_json
-from draftsite.pages import on_page
-from events.access import Permission, authorize
+from events.access import Permission
 
 
 def _refusal(exc: DomainError) -> HttpResponse:
@@ -67,13 +66,11 @@ def export_pool(request, event_id: int):
 @answers_json
 @login_required
 def export_event(request, event_id: int):
-    event = _event(event_id)
-    on_page(
-        authorize,
-        request.user,
-        event,
+    event = event_for(
+        request,
+        event_id,
         Permission.ORGANISER,
-        message=gettext("Only the event's organisers may download every pool and deck."),
+        gettext("Only the event's organisers may download every pool and deck."),
     )
     try:
         pod_id = whole_numbers.from_request(request.GET, "pod")
@@ -91,13 +88,8 @@ def export_event(request, event_id: int):
 @login_required
 def export_pick_data(request, event_id: int):
     """The event's anonymised picks in 17lands' CSV layout (docs/pick-data.md)."""
-    event = _event(event_id)
-    on_page(
-        authorize,
-        request.user,
-        event,
-        Permission.ORGANISER,
-        message=gettext("Only the event's organisers may download the pick data."),
+    event = event_for(
+        request, event_id, Permission.ORGANISER, gettext("Only the event's organisers may download the pick data.")
     )
     try:
         text = pickdata.event_pick_data(event)

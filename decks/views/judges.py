@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from decks import findings, history, parsers, selectors, services
 from decks.forms import CorrectionForm, DeckCheckForm, DeckCheckSelectionForm, SealedPoolForm, SelectionRefForm
 from decks.models import SelectionMethod
-from decks.views.common import STAFF_PAGE_ONLY, _event, visible_deck_page
+from decks.views.common import STAFF_PAGE_ONLY, event_for, visible_deck_page
 from draftsite import whole_numbers
 from draftsite.pages import for_form, on_page
 from events import permissions
@@ -26,8 +26,7 @@ MAX_ERROR_CODE = 40
 
 @login_required
 def event_decks(request, event_id: int):
-    event = _event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=STAFF_PAGE_ONLY)
+    event = event_for(request, event_id, Permission.STAFF, STAFF_PAGE_ONLY)
     state = request.GET.get("status", "")
     state = state if state in DECK_STATES else ""
     late = {"yes": True, "no": False}.get(request.GET.get("late", ""))
@@ -55,8 +54,7 @@ def event_decks(request, event_id: int):
 
 @login_required
 def deck_checks(request, event_id: int):
-    event = _event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=STAFF_PAGE_ONLY)
+    event = event_for(request, event_id, Permission.STAFF, STAFF_PAGE_ONLY)
     error, status = None, 200
     if request.method == "POST":
         form = DeckCheckSelectionForm(request.POST)
@@ -199,13 +197,8 @@ def correct(request, pk: int):
 
 @login_required
 def sealed_pools(request, event_id: int):
-    event = _event(event_id)
-    on_page(
-        authorize,
-        request.user,
-        event,
-        Permission.ORGANISER,
-        message=gettext("Only an organiser of this event may enter sealed pools."),
+    event = event_for(
+        request, event_id, Permission.ORGANISER, gettext("Only an organiser of this event may enter sealed pools.")
     )
     error, status = None, 200
     if request.method == "POST":

@@ -122,6 +122,14 @@ def _back(seat) -> str:
     return reverse("drafts:seat", args=[seat.pk])
 
 
+def _on_seat(request, seat, service, *, success: str = "", anchor: str = "", **fields):
+    """A control of the seat's player: ``service`` on the seat, by the caller; its refusal (or
+    ``success``) is a message back on the seat's page, at ``anchor``."""
+    return run(
+        request, service, success=success, back=_back(seat) + anchor, seat_id=seat.pk, actor=request.user, **fields
+    )[0]
+
+
 @login_required
 @require_POST
 def seat_pick(request, seat_id: int):
@@ -151,19 +159,16 @@ def seat_pick(request, seat_id: int):
             button=gettext("Pick it"),
             detail=gettext("The pack then passes to your neighbour."),
         )
-    return run(
+    return _on_seat(
         request,
+        seat,
         services.make_pick,
-        success="",
-        back=_back(seat),
-        seat_id=seat.pk,
         draft_card_id=card_id,
-        actor=request.user,
         owner=request.user,  # checked again in the pod's lock: a seat handed over meanwhile picks no more
         position=position,
         pack_id=pack_id,
         received_at=getattr(request, "received_at", None),  # the timer rule (ReceivedAtMiddleware)
-    )[0]
+    )
 
 
 @login_required
@@ -176,45 +181,25 @@ def seat_pile(request, seat_id: int):
     if card_id is None or position is None:
         messages.error(request, gettext("Choose a card and where it goes."))
         return redirect(_back(seat) + "#pile")
-    return run(
-        request,
-        services.move_pile_card,
-        success="",
-        back=_back(seat) + "#pile",
-        seat_id=seat.pk,
-        draft_card_id=card_id,
-        position=position,
-        actor=request.user,
-    )[0]
+    return _on_seat(request, seat, services.move_pile_card, anchor="#pile", draft_card_id=card_id, position=position)
 
 
 @login_required
 @require_POST
 def seat_pile_cover(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    return run(
-        request,
-        services.set_pile_cover,
-        success="",
-        back=_back(seat) + "#pile",
-        seat_id=seat.pk,
-        cover=posted(PileCoverForm, request)["cover"],
-        actor=request.user,
-    )[0]
+    return _on_seat(
+        request, seat, services.set_pile_cover, anchor="#pile", cover=posted(PileCoverForm, request)["cover"]
+    )
 
 
 @login_required
 @require_POST
 def seat_ready(request, seat_id: int):
     seat = get_seat(seat_id, request.user, Permission.SEAT_OWNER)
-    return run(
-        request,
-        services.mark_ready,
-        success=gettext("You are ready. The next pack opens when everyone is."),
-        back=_back(seat),
-        seat_id=seat.pk,
-        actor=request.user,
-    )[0]
+    return _on_seat(
+        request, seat, services.mark_ready, success=gettext("You are ready. The next pack opens when everyone is.")
+    )
 
 
 @login_required

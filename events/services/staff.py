@@ -39,6 +39,13 @@ def log_event(event: Event, at: dt.datetime, action: str, actor, **details: Any)
 ORGANISERS_ONLY = gettext_lazy("Only an organiser of this event may change its staff or settings.")
 
 
+def _organisers_event(event_id: int, actor) -> Event:
+    """The event, locked, for one of its organisers (a write of the staff or the settings)."""
+    event = _lock_event(event_id)
+    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    return event
+
+
 def _role(role: str) -> str:
     if role not in StaffRole.values:
         raise DomainError(
@@ -63,8 +70,7 @@ def add_event_staff(*, event_id: int, user, role: str, actor, now: dt.datetime |
     ``actor`` is checked to be an organiser of the event; internal callers (the demo) pass ``SYSTEM``.
     """
     now = now or timezone.now()
-    event = _lock_event(event_id)
-    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    event = _organisers_event(event_id, actor)
     _role(role)
     staff, created = EventStaff.objects.get_or_create(event=event, user=user, role=role)
     if created:
@@ -116,8 +122,7 @@ def _keep_an_organiser(event: Event, leaving: EventStaff) -> None:
 @transaction.atomic
 def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime | None = None) -> None:
     now = now or timezone.now()
-    event = _lock_event(event_id)
-    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    event = _organisers_event(event_id, actor)
     staff = _staff_row(event, staff_id)
     _keep_an_organiser(event, staff)
     staff.delete()
@@ -129,8 +134,7 @@ def remove_event_staff(*, event_id: int, staff_id: int, actor, now: dt.datetime 
 @transaction.atomic
 def change_staff_role(*, event_id: int, staff_id: int, role: str, actor, now: dt.datetime | None = None) -> EventStaff:
     now = now or timezone.now()
-    event = _lock_event(event_id)
-    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    event = _organisers_event(event_id, actor)
     _role(role)
     staff = _staff_row(event, staff_id)
     if staff.role == role:
@@ -159,8 +163,7 @@ def invite_staff(
 ) -> StaffInvitation:
     """A one-use link that makes whoever accepts it staff of the event in ``role``."""
     now = now or timezone.now()
-    event = _lock_event(event_id)
-    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    event = _organisers_event(event_id, actor)
     invitation = StaffInvitation.objects.create(
         event=event,
         role=_role(role),
@@ -178,8 +181,7 @@ def revoke_staff_invitation(
     *, event_id: int, invitation_id: int, actor, now: dt.datetime | None = None
 ) -> StaffInvitation:
     now = now or timezone.now()
-    event = _lock_event(event_id)
-    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    event = _organisers_event(event_id, actor)
     invitation = StaffInvitation.objects.filter(pk=invitation_id, event=event).first()
     if invitation is None:
         raise NotFoundError(error_codes.INVALID_INVITATION, _("No such invitation for this event."))
@@ -271,8 +273,7 @@ def update_event(*, event_id: int, actor, changes: dict[str, Any], now: dt.datet
     """Change an event's settings (organisers): validated, logged field by field, and told to
     every live page of the event (publishing decklists changes what players may see)."""
     now = now or timezone.now()
-    event = _lock_event(event_id)
-    authorize(actor, event, Permission.ORGANISER, message=ORGANISERS_ONLY)
+    event = _organisers_event(event_id, actor)
     _check_settings(changes)
     diff = {}
     for field, value in changes.items():

@@ -5,11 +5,12 @@ events.services.staff, which checks the role again and logs the change."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,6 +27,8 @@ from events.models import EnforcementLevel, StaffRole
 from events.services.staff import EDITABLE_FIELDS
 from events.views.common import confirm_page, confirmed, get_event, posted
 
+T = TypeVar("T")
+
 
 def _organiser_event(request, event_id: int):
     return get_event(event_id, request.user, Permission.ORGANISER)
@@ -33,6 +36,14 @@ def _organiser_event(request, event_id: int):
 
 def _back(event) -> str:
     return reverse("drafts:event-staff", args=[event.pk])
+
+
+def _on_staff(
+    request, event, service: Callable[..., T], *, success: str, **fields: Any
+) -> tuple[HttpResponse, T | None]:
+    """An organiser's control of the staff page: ``service`` on ``event`` by the caller, its
+    refusal or ``success`` a message back on the staff page (the redirect and the result)."""
+    return run(request, service, success=success, back=_back(event), event_id=event.pk, actor=request.user, **fields)
 
 
 def _staff_rows(event) -> list:
@@ -111,15 +122,13 @@ def staff_add(request, event_id: int):
             for error in errors:
                 messages.error(request, str(error))
         return redirect(_back(event))
-    response, staff = run(
+    response, staff = _on_staff(
         request,
+        event,
         services.add_event_staff_by_username,
         success="",
-        back=_back(event),
-        event_id=event.pk,
         username=form.cleaned_data["username"],
         role=form.cleaned_data["role"],
-        actor=request.user,
     )
     if staff is not None:
         messages.success(
@@ -137,17 +146,14 @@ def staff_add(request, event_id: int):
 @require_POST
 def staff_role(request, event_id: int, staff_id: int):
     event = _organiser_event(request, event_id)
-    response, _staff = run(
+    return _on_staff(
         request,
+        event,
         services.change_staff_role,
         success=_("Role changed."),
-        back=_back(event),
-        event_id=event.pk,
         staff_id=staff_id,
         role=posted(StaffRoleForm, request)["role"],
-        actor=request.user,
-    )
-    return response
+    )[0]
 
 
 @login_required
@@ -164,16 +170,9 @@ def staff_remove(request, event_id: int, staff_id: int):
             danger=True,
             button=_("Remove"),
         )
-    response, _result = run(
-        request,
-        services.remove_event_staff,
-        success=_("Removed from the staff."),
-        back=_back(event),
-        event_id=event.pk,
-        staff_id=staff_id,
-        actor=request.user,
-    )
-    return response
+    return _on_staff(
+        request, event, services.remove_event_staff, success=_("Removed from the staff."), staff_id=staff_id
+    )[0]
 
 
 @login_required
@@ -184,15 +183,7 @@ def staff_invite(request, event_id: int):
     if not form.is_valid():
         messages.error(request, _("Choose a role for the invitation."))
         return redirect(_back(event))
-    response, invitation = run(
-        request,
-        services.invite_staff,
-        success="",
-        back=_back(event),
-        event_id=event.pk,
-        role=form.cleaned_data["role"],
-        actor=request.user,
-    )
+    response, invitation = _on_staff(request, event, services.invite_staff, success="", role=form.cleaned_data["role"])
     if invitation is not None:
         messages.success(
             request, _("Invitation link created: send it to the person you invite. It works once, for 7 days.")
@@ -204,16 +195,13 @@ def staff_invite(request, event_id: int):
 @require_POST
 def staff_invitation_revoke(request, event_id: int, invitation_id: int):
     event = _organiser_event(request, event_id)
-    response, _result = run(
+    return _on_staff(
         request,
+        event,
         services.revoke_staff_invitation,
         success=_("Invitation withdrawn."),
-        back=_back(event),
-        event_id=event.pk,
         invitation_id=invitation_id,
-        actor=request.user,
-    )
-    return response
+    )[0]
 
 
 @login_required

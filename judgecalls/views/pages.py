@@ -40,32 +40,31 @@ def _run(request, step, *, success: str, back: str, **kwargs):
     return run(request, step, success=success, back=back, refusals_as_pages=True, actor=request.user, **kwargs)[0]
 
 
+def _call(request, service, *, success: str, **place):
+    """A player calls a judge (from their table or their seat), then goes back to the page they
+    called from (its ``next``), else home."""
+    return _run(
+        request,
+        service,
+        success=success,
+        back=_back(request, reverse("home")),
+        **place,
+        **posted(forms.CallForm, request.POST),
+    )
+
+
 @login_required
 @require_POST
 def call_from_match(request, match_id: int):
-    back = _back(request, reverse("home"))
-    return _run(
-        request,
-        services.call_from_match,
-        success=_("A judge has been called to your table."),
-        back=back,
-        match_id=match_id,
-        **posted(forms.CallForm, request.POST),
+    return _call(
+        request, services.call_from_match, success=_("A judge has been called to your table."), match_id=match_id
     )
 
 
 @login_required
 @require_POST
 def call_from_seat(request, seat_id: int):
-    back = _back(request, reverse("home"))
-    return _run(
-        request,
-        services.call_from_seat,
-        success=_("A judge has been called to your seat."),
-        back=back,
-        seat_id=seat_id,
-        **posted(forms.CallForm, request.POST),
-    )
+    return _call(request, services.call_from_seat, success=_("A judge has been called to your seat."), seat_id=seat_id)
 
 
 @login_required

@@ -77,3 +77,19 @@ def log(event_id: int, *, actor, action: str, at, round_obj=None, match=None, **
 def notify(event_id: int) -> None:
     """Tell live pages of the event that something changed, once the change is committed."""
     transaction.on_commit(lambda: live.notify_event(event_id))
+
+
+def round_changed(round_obj: Round, *, actor, action: str, at, **details) -> Round:
+    """A change of one round (paired, repaired, started, finished): logged against the round,
+    and the event's pages told once it commits."""
+    log(round_obj.event_id, actor=actor, action=action, at=at, round_obj=round_obj, **details)
+    notify(round_obj.event_id)
+    return round_obj
+
+
+def match_changed(match: Match, *, actor, action: str, at, **details) -> Match:
+    """A change of one match (a result, a confirmation, an extension): logged against the match
+    and its round, and the event's pages told once it commits."""
+    log(match.round.event_id, actor=actor, action=action, at=at, round_obj=match.round, match=match, **details)
+    notify(match.round.event_id)
+    return match

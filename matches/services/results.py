@@ -32,7 +32,7 @@ from matches.models import (
     RoundKind,
     RoundState,
 )
-from matches.services.common import STAFF_ONLY, clean_text, lock_match, lock_settings, log, notify
+from matches.services.common import STAFF_ONLY, clean_text, lock_match, lock_settings, log, match_changed, notify
 from matches.swiss.results import score_problem
 from penalties.models import PenaltyStatus
 
@@ -140,20 +140,16 @@ def report_result(*, match_id: int, actor, won: int, lost: int, drawn: int = 0, 
         match.status = MatchStatus.DISPUTED
         match.save(update_fields=["status"])
         action = MatchLogAction.DISPUTED
-    log(
-        match.round.event_id,
+    return match_changed(
+        match,
         actor=actor,
         action=action,
         at=now,
-        round_obj=match.round,
-        match=match,
         reporter=mine_id,
         a_wins=a_wins,
         b_wins=b_wins,
         draws=drawn,
     )
-    notify(match.round.event_id)
-    return match
 
 
 @transaction.atomic
@@ -178,20 +174,16 @@ def confirm_result(*, match_id: int, actor, now=None) -> Match:
         defaults={"a_wins": theirs.a_wins, "b_wins": theirs.b_wins, "draws": theirs.draws, "at": now},
     )
     _confirm(match, theirs.a_wins, theirs.b_wins, theirs.draws, by=actor, at=now)
-    log(
-        match.round.event_id,
+    return match_changed(
+        match,
         actor=actor,
         action=MatchLogAction.CONFIRMED,
         at=now,
-        round_obj=match.round,
-        match=match,
         reporter=mine_id,
         a_wins=theirs.a_wins,
         b_wins=theirs.b_wins,
         draws=theirs.draws,
     )
-    notify(match.round.event_id)
-    return match
 
 
 @transaction.atomic
@@ -214,21 +206,17 @@ def enter_result(
         raise DomainError(error_codes.REASON_REQUIRED, _("Say why a closed round's result changes."), field="reason")
     _confirm(match, a_wins, b_wins, draws, by=actor, at=now)
     action = MatchLogAction.CORRECTED if corrected else MatchLogAction.ENTERED
-    log(
-        match.round.event_id,
+    return match_changed(
+        match,
         actor=actor,
         action=action,
         at=now,
-        round_obj=match.round,
-        match=match,
         before=before,
         a_wins=a_wins,
         b_wins=b_wins,
         draws=draws,
         reason=reason,
     )
-    notify(match.round.event_id)
-    return match
 
 
 def _last_round_played(registration_id: int) -> int:

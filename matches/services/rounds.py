@@ -34,7 +34,9 @@ from matches.services.common import (
     lock_round,
     lock_settings,
     log,
+    match_changed,
     notify,
+    round_changed,
 )
 from matches.swiss import across_the_table, compute_standings, pair_round, recommended_rounds
 from matches.swiss.playoff import playoff_first_round, playoff_next_round
@@ -204,17 +206,15 @@ def pair_next_round(*, event_id: int, actor, pod_id: int | None = None, now=None
         matches = _create_matches(new_round, tables, None, offset, now)
         notes = []
     round_obj = new_round
-    log(
-        event.pk,
+    round_changed(
+        round_obj,
         actor=actor,
         action=MatchLogAction.PAIRED,
         at=now,
-        round_obj=round_obj,
         kind=round_obj.kind,
         tables=[[m.player_a_id, m.player_b_id] for m in _by_table(matches)],
         notes=notes,
     )
-    notify(event.pk)
     extensions.notice_on_commit(extensions.PAIRINGS, round_obj.pk)  # accounts' mail, push's notice
     return round_obj
 
@@ -330,7 +330,6 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
     """
     now = now or timezone.now()
     round_obj = _lock_round_for_organiser(round_id, actor)
-    event_id = round_obj.event_id
     if round_obj.state != RoundState.PAIRED:
         raise ConflictError(
             error_codes.ROUND_ALREADY_STARTED, _("Pairings can only be repaired before the round starts.")
@@ -343,17 +342,15 @@ def repair_pairings(*, round_id: int, actor, tables: list, bye: int | None = Non
     offset = min((m.table for m in current if m.table), default=1) - 1
     round_obj.matches.all().delete()
     matches = _create_matches(round_obj, [tuple(t) for t in tables], bye, offset, now)
-    log(
-        event_id,
+    round_changed(
+        round_obj,
         actor=actor,
         action=MatchLogAction.REPAIRED,
         at=now,
-        round_obj=round_obj,
         reason=reason,
         before=before,
         after=[[m.table, m.player_a_id, m.player_b_id] for m in _by_table(matches)],
     )
-    notify(event_id)
     extensions.notice_on_commit(extensions.PAIRINGS_REPAIRED, round_obj.pk)  # the new tables: push, no mail
     return round_obj
 
@@ -363,21 +360,18 @@ def start_round(*, round_id: int, actor, now=None) -> Round:
     """Start the clock: the round ends ``minutes`` from now (extensions are per table)."""
     now = now or timezone.now()
     round_obj = _lock_round_for_organiser(round_id, actor)
-    event_id = round_obj.event_id
     if round_obj.state != RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_ALREADY_STARTED, _("This round has already started."))
     round_obj.state, round_obj.started_at = RoundState.RUNNING, now
     round_obj.ends_at = now + timedelta(minutes=round_obj.minutes)
     round_obj.save(update_fields=["state", "started_at", "ends_at"])
-    log(
-        event_id,
+    round_changed(
+        round_obj,
         actor=actor,
         action=MatchLogAction.STARTED,
         at=now,
-        round_obj=round_obj,
         ends_at=round_obj.ends_at.isoformat(),
     )
-    notify(event_id)
     extensions.notice_on_commit(extensions.ROUND_START, round_obj.pk)  # accounts' mail
     return round_obj
 
@@ -387,7 +381,6 @@ def finish_round(*, round_id: int, actor, now=None) -> Round:
     """Close a round once every match has a result; players can no longer report."""
     now = now or timezone.now()
     round_obj = _lock_round_for_organiser(round_id, actor)
-    event_id = round_obj.event_id
     if round_obj.state == RoundState.PAIRED:
         raise ConflictError(error_codes.ROUND_NOT_STARTED, _("This round has not started."))
     if round_obj.state == RoundState.FINISHED:
@@ -402,9 +395,7 @@ def finish_round(*, round_id: int, actor, now=None) -> Round:
         )
     round_obj.state, round_obj.finished_at = RoundState.FINISHED, now
     round_obj.save(update_fields=["state", "finished_at"])
-    log(event_id, actor=actor, action=MatchLogAction.FINISHED, at=now, round_obj=round_obj)
-    notify(event_id)
-    return round_obj
+    return round_changed(round_obj, actor=actor, action=MatchLogAction.FINISHED, at=now)
 
 
 @transaction.atomic
@@ -423,16 +414,12 @@ def grant_extension(*, match_id: int, actor, minutes: int, reason: str = "", now
     before = match.extension_minutes
     match.extension_minutes = minutes
     match.save(update_fields=["extension_minutes"])
-    log(
-        match.round.event_id,
+    return match_changed(
+        match,
         actor=actor,
         action=MatchLogAction.EXTENSION,
         at=now,
-        round_obj=match.round,
-        match=match,
         before=before,
         after=minutes,
         reason=reason,
     )
-    notify(match.round.event_id)
-    return match

@@ -12,6 +12,9 @@ the API instead (no reload: a projector keeps its sound permission) and falls ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
@@ -38,6 +41,13 @@ def _paper_event(event_id: int) -> Event:
     return on_page(
         access_event, event_id, draft_format=DraftFormat.PAPER, not_found=gettext("No such paper draft event")
     )
+
+
+def _staff_paper_event(request, event_id: int) -> Event:
+    """The paper event, for its staff (judges and organisers) only: the 403 page otherwise."""
+    event = _paper_event(event_id)
+    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
+    return event
 
 
 def _paper_pod(pod_id: int):
@@ -76,8 +86,7 @@ def _initial(pod, *, staff: bool) -> dict:
 
 @login_required
 def room(request, event_id: int):
-    event = _paper_event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
+    event = _staff_paper_event(request, event_id)
     now = timezone.now()
     services.settle_event_if_due(event=event, now=now)
     pods = selectors.event_rows(event, now)
@@ -262,28 +271,40 @@ def _table_context(pod, *, me=None) -> dict:
     return {"pod": pod, "seats": selectors.posted_dfcs(pod), "my_seat": me}
 
 
-@login_required
-def pod_page(request, pod_id: int):
-    pod = _paper_pod(pod_id)
-    on_page(authorize_pod, request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
-    me = permissions.seat_in_pod(request.user, pod.pk)
+def _pod_page(request, pod, *, me=None, state_url: str, socket: str, table_url: str, **extra):
+    """A pod's phone page, for one of its players or a follower by the pod's link: the call as
+    it runs (no sound, no controls) and the open table; ``extra``: what only one of them sees."""
     return render(
         request,
         "paper/pod.html",
         {
             "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
-            "pod": pod,
             "event": pod.event,
-            "my_seat": me,
-            "dfcs": selectors.event_dfcs(pod.event) if me else [],
+            **extra,
             **_table_context(pod, me=me),
             "speaks": False,
             "controls": False,
             "initial": _initial(pod, staff=False),
-            "state_url": reverse("paper-api-call", args=[pod.pk]),
-            "socket": f"/ws/paper/pods/{pod.pk}/",
-            "table_url": reverse("paper:table", args=[pod.pk]),
+            "state_url": state_url,
+            "socket": socket,
+            "table_url": table_url,
         },
+    )
+
+
+@login_required
+def pod_page(request, pod_id: int):
+    pod = _paper_pod(pod_id)
+    on_page(authorize_pod, request.user, pod, Permission.POD_MEMBER, message=services.FOLLOWERS_ONLY)
+    me = permissions.seat_in_pod(request.user, pod.pk)
+    return _pod_page(
+        request,
+        pod,
+        me=me,
+        state_url=reverse("paper-api-call", args=[pod.pk]),
+        socket=f"/ws/paper/pods/{pod.pk}/",
+        table_url=reverse("paper:table", args=[pod.pk]),
+        dfcs=selectors.event_dfcs(pod.event) if me else [],
     )
 
 
@@ -340,22 +361,13 @@ def _followed(token: str):
 
 def follow(request, token: str):
     pod = _followed(token)
-    return render(
+    return _pod_page(
         request,
-        "paper/pod.html",
-        {
-            "title": _("Pod %(number)s · %(event)s") % {"number": pod.number, "event": pod.event.name},
-            "pod": pod,
-            "event": pod.event,
-            "follower": True,
-            **_table_context(pod),
-            "speaks": False,
-            "controls": False,
-            "initial": _initial(pod, staff=False),
-            "state_url": reverse("paper-api-follow", args=[token]),
-            "socket": f"/ws/paper/follow/{token}/",
-            "table_url": reverse("paper:follow-table", args=[token]),
-        },
+        pod,
+        state_url=reverse("paper-api-follow", args=[token]),
+        socket=f"/ws/paper/follow/{token}/",
+        table_url=reverse("paper:follow-table", args=[token]),
+        follower=True,
     )
 
 
@@ -369,31 +381,23 @@ def follow_table(request, token: str):
 # --- printable seating ---------------------------------------------------------------------------------------
 
 
+def _printed_seating(request, event_id: int, template: str, title: str, **seating: Callable[[Event], Any]):
+    """A printable seating page, for the event's staff: ``seating`` names each list the template
+    reads and the selector that makes it."""
+    event = _staff_paper_event(request, event_id)
+    context = {"title": title % {"event": event.name}, "event": event}
+    return render(request, template, context | {name: select(event) for name, select in seating.items()})
+
+
 @login_required
 def slips(request, event_id: int):
-    event = _paper_event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
-    return render(
-        request,
-        "paper/slips.html",
-        {
-            "title": _("Seating slips · %(event)s") % {"event": event.name},
-            "event": event,
-            "pods": selectors.seating(event),
-        },
+    return _printed_seating(
+        request, event_id, "paper/slips.html", _("Seating slips · %(event)s"), pods=selectors.seating
     )
 
 
 @login_required
 def wall(request, event_id: int):
-    event = _paper_event(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, message=services.STAFF_ONLY)
-    return render(
-        request,
-        "paper/wall.html",
-        {
-            "title": _("Seating by name · %(event)s") % {"event": event.name},
-            "event": event,
-            "rows": selectors.seating_by_name(event),
-        },
+    return _printed_seating(
+        request, event_id, "paper/wall.html", _("Seating by name · %(event)s"), rows=selectors.seating_by_name
     )

@@ -46,6 +46,14 @@ def _event(pk: int) -> Event:
     return event
 
 
+def _event_for(request, event_id: int, permission: Permission, message: str | None = None) -> Event:
+    """The event (404 ``unknown_event``), for a caller with ``permission`` in it: else the 403,
+    in ``message``'s words when given. The role is checked before the body is read (403, not 400)."""
+    event = _event(event_id)
+    authorize(request.user, event, permission, message=message)
+    return event
+
+
 def _visible_penalty(user, pk: int):
     penalty = selectors.penalty_with_history(pk)
     if penalty is None:
@@ -80,8 +88,7 @@ class EventPenaltiesView(APIView):
     )
     def get(self, request, event_id: int):
         """Every penalty of the event (its judges and organisers, and site staff)."""
-        event = _event(event_id)
-        authorize(request.user, event, Permission.PENALTY_READER)
+        event = _event_for(request, event_id, Permission.PENALTY_READER)
         filters: dict = {name: request.query_params.get(name, "")[:100] for name in selectors.FILTERS}
         filters["registration"] = whole_numbers.from_request(request.query_params, "registration")
         return Response(PenaltyOutput(selectors.event_penalties(event, **filters)[:1000], many=True).data)
@@ -89,10 +96,7 @@ class EventPenaltiesView(APIView):
     @extend_schema(request=PenaltyInput, responses={201: PenaltyDetailOutput})
     def post(self, request, event_id: int):
         """Issue a penalty (the event's judges). Game Loss or heavier, and deviations, await review."""
-        event = _event(event_id)
-        authorize(
-            request.user, event, Permission.STAFF, message=gettext("Only the event's judges may issue penalties.")
-        )
+        event = _event_for(request, event_id, Permission.STAFF, gettext("Only the event's judges may issue penalties."))
         data = validated_body(PenaltyInput, request)
         penalty = services.issue_penalty(
             event_id=event.pk,
@@ -119,8 +123,7 @@ class EventPenaltiesCsvView(APIView):
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, event_id: int):
         """All penalties of the event as CSV (judges, organisers, staff)."""
-        event = _event(event_id)
-        authorize(request.user, event, Permission.PENALTY_READER)
+        event = _event_for(request, event_id, Permission.PENALTY_READER)
         return csv_response(event)
 
 
@@ -130,17 +133,13 @@ class EventTimeoutPicksView(APIView):
     @extend_schema(responses=TimeoutPickOutput(many=True))
     def get(self, request, event_id: int):
         """Picks the timer made that no judge has handled yet (penalised or dismissed)."""
-        event = _event(event_id)
-        authorize(request.user, event, Permission.STAFF, message=gettext("Only the event's judges see that."))
+        event = _event_for(request, event_id, Permission.STAFF, gettext("Only the event's judges see that."))
         return Response(TimeoutPickOutput(selectors.unhandled_timeout_picks(event), many=True).data)
 
     @extend_schema(request=DismissInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, event_id: int):
         """Dismiss an automatic pick: no infraction (a reason is required)."""
-        event = _event(event_id)
-        authorize(
-            request.user, event, Permission.STAFF, message=gettext("Only the event's judges may dismiss that.")
-        )  # role before body: 403, not 400
+        event = _event_for(request, event_id, Permission.STAFF, gettext("Only the event's judges may dismiss that."))
         data = validated_body(DismissInput, request)
         dismissed = services.dismiss_source(
             event_id=event.pk, source=data["source"], actor=request.user, reason=data["reason"]
@@ -154,10 +153,7 @@ class EventTimeoutPicksDismissView(APIView):
     @extend_schema(request=DismissManyInput, responses={201: DismissManyOutput})
     def post(self, request, event_id: int):
         """Dismiss several automatic picks at once, one reason for all (all or nothing)."""
-        event = _event(event_id)
-        authorize(
-            request.user, event, Permission.STAFF, message=gettext("Only the event's judges may dismiss that.")
-        )  # role before body: 403, not 400
+        event = _event_for(request, event_id, Permission.STAFF, gettext("Only the event's judges may dismiss that."))
         data = validated_body(DismissManyInput, request)
         dismissed = services.dismiss_sources(
             event_id=event.pk, sources=data["sources"], actor=request.user, reason=data["reason"]

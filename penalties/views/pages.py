@@ -36,6 +36,13 @@ def _event_or_404(event_id) -> Event:
     return event
 
 
+def _event_page(request, event_id, permission: Permission) -> Event:
+    """The event, for a caller with ``permission`` in it: else the 404 or the bare 403 page."""
+    event = _event_or_404(event_id)
+    on_page(authorize, request.user, event, permission, forbidden="")
+    return event
+
+
 def _penalty_or_404(request, pk: int):
     penalty = selectors.penalty_with_history(pk)
     if penalty is None:
@@ -127,8 +134,7 @@ def issue(request):
                 "events": list(selectors.events_judged(request.user).order_by("-date")[:100]),
             },
         )
-    event = _event_or_404(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
+    event = _event_page(request, event_id, Permission.STAFF)
     back = _return_path(request, request.POST.get("next") or request.GET.get("next"))
     status = 200
     if request.method == "POST":
@@ -200,8 +206,7 @@ def _issue_from(form: IssueForm, request, event: Event):
 
 @login_required
 def event_penalties(request, event_id: int):
-    event = _event_or_404(event_id)
-    on_page(authorize, request.user, event, Permission.PENALTY_READER, forbidden="")
+    event = _event_page(request, event_id, Permission.PENALTY_READER)
     filters = FilterForm(request.GET or None)
     values = filters.cleaned_data if filters.is_valid() else {}
     penalties = selectors.event_penalties(
@@ -228,58 +233,60 @@ def event_penalties(request, event_id: int):
     )
 
 
-@login_required
-@require_POST
-def dismiss(request, event_id: int):
-    event = _event_or_404(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
-    form = DismissForm(request.POST)
+def _dismissal(request, event_id: int, form_class, service, *, missing: str, success, field: str):
+    """Automatic picks (one, or the ticked ones) dismissed with one reason by the event's judge:
+    a form without its reason is refused with ``missing``, back on the event's penalties."""
+    event = _event_page(request, event_id, Permission.STAFF)
+    form = form_class(request.POST)
     if not form.is_valid():
-        messages.error(request, gettext("Give a reason to dismiss an automatic pick."))
+        messages.error(request, missing)
         return redirect("penalties:event", event_id=event.pk)
     return run(
         request,
-        services.dismiss_source,
-        success=gettext("Automatic pick dismissed: no infraction."),
+        service,
+        success=success,
         back=reverse("penalties:event", kwargs={"event_id": event.pk}),
         event_id=event.pk,
-        source=form.cleaned_data["source"],
         actor=request.user,
         reason=form.cleaned_data["reason"],
+        **{field: form.cleaned_data["source"]},
     )[0]
+
+
+@login_required
+@require_POST
+def dismiss(request, event_id: int):
+    return _dismissal(
+        request,
+        event_id,
+        DismissForm,
+        services.dismiss_source,
+        missing=gettext("Give a reason to dismiss an automatic pick."),
+        success=gettext("Automatic pick dismissed: no infraction."),
+        field="source",
+    )
 
 
 @login_required
 @require_POST
 def dismiss_many(request, event_id: int):
     """Dismiss the ticked automatic picks, one reason for all."""
-    event = _event_or_404(event_id)
-    on_page(authorize, request.user, event, Permission.STAFF, forbidden="")
-    form = DismissManyForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, gettext("Give a reason to dismiss the chosen automatic picks."))
-        return redirect("penalties:event", event_id=event.pk)
-    response, dismissed = run(
+    return _dismissal(
         request,
+        event_id,
+        DismissManyForm,
         services.dismiss_sources,
-        success="",  # the count is known once they are dismissed
-        back=reverse("penalties:event", kwargs={"event_id": event.pk}),
-        event_id=event.pk,
-        sources=form.cleaned_data["source"],
-        actor=request.user,
-        reason=form.cleaned_data["reason"],
-    )
-    if dismissed is not None:
-        messages.success(
-            request,
+        missing=gettext("Give a reason to dismiss the chosen automatic picks."),
+        success=lambda dismissed: (
             ngettext(
                 "%(count)s automatic pick dismissed: no infraction.",
                 "%(count)s automatic picks dismissed: no infraction.",
                 len(dismissed),
             )
-            % {"count": len(dismissed)},
-        )
-    return response
+            % {"count": len(dismissed)}
+        ),
+        field="sources",
+    )
 
 
 def _render_detail(
@@ -457,8 +464,7 @@ def appeal_decision(request, pk: int):
 
 @login_required
 def event_report(request, event_id: int):
-    event = _event_or_404(event_id)
-    on_page(authorize, request.user, event, Permission.PENALTY_READER, forbidden="")
+    event = _event_page(request, event_id, Permission.PENALTY_READER)
     return render(
         request,
         "penalties/report.html",
@@ -473,8 +479,7 @@ def event_report(request, event_id: int):
 
 @login_required
 def event_report_csv(request, event_id: int):
-    event = _event_or_404(event_id)
-    on_page(authorize, request.user, event, Permission.PENALTY_READER, forbidden="")
+    event = _event_page(request, event_id, Permission.PENALTY_READER)
     return csv_response(event)
 
 

@@ -131,34 +131,36 @@ def _back(event_id: int) -> str:
     return reverse("sealed:event", args=[event_id])
 
 
+def _control(request, event_id: int, service, /, *, success, **fields):
+    """A control on the sealed event's page, run by the caller: "no such thing" and "not yours"
+    are the 404 and 403 pages, any other refusal (or ``success``) a message back on the page."""
+    return run(
+        request, service, success=success, back=_back(event_id), refusals_as_pages=True, actor=request.user, **fields
+    )[0]
+
+
 @login_required
 @require_POST
 def open_pools(request, event_id: int):
-    response, _ = run(
+    return _control(
         request,
+        event_id,
         services.open_pools,
         success=lambda n: gettext("Pools opened for %(count)s players.") % {"count": n},
-        back=_back(event_id),
-        refusals_as_pages=True,
         event_id=event_id,
-        actor=request.user,
     )
-    return response
 
 
 @login_required
 @require_POST
 def swap(request, event_id: int):
-    response, _ = run(
+    return _control(
         request,
+        event_id,
         services.swap_pools,
         success=gettext("Pools swapped: each player builds from another player's pool."),
-        back=_back(event_id),
-        refusals_as_pages=True,
         event_id=event_id,
-        actor=request.user,
     )
-    return response
 
 
 @login_required
@@ -167,18 +169,15 @@ def answer(request, event_id: int):
     form = AnswerForm(request.POST)
     form.is_valid()
     confirm = bool(form.cleaned_data.get("confirm"))
-    response, _ = run(
+    return _control(
         request,
+        event_id,
         services.answer_pool,
         success=gettext("Thank you: the pool is confirmed.") if confirm else gettext("A judge is on the way."),
-        back=_back(event_id),
-        refusals_as_pages=True,
         event_id=event_id,
-        actor=request.user,
         confirm=confirm,
         reason=form.cleaned_data.get("reason") or "",
     )
-    return response
 
 
 @login_required
@@ -186,14 +185,11 @@ def answer(request, event_id: int):
 def assign(request, event_id: int, pool_id: int):
     form = AssignForm(request.POST)
     form.is_valid()
-    response, _ = run(
+    return _control(
         request,
+        event_id,
         services.assign_pool,
         success=gettext("The pool is handed out."),
-        back=_back(event_id),
-        refusals_as_pages=True,
         pool_id=pool_id,
-        actor=request.user,
         registration_id=form.cleaned_data.get("registration"),
     )
-    return response
