@@ -187,27 +187,6 @@ def test_staff_pages_add_by_username_change_role_remove_and_invite(event, organi
     assert 'class="message error"' in failed.content.decode()
 
 
-def test_event_patch_goes_through_the_service_logs_and_tells_live_pages(
-    event, organiser, django_capture_on_commit_callbacks, monkeypatch
-):
-    from events import live
-
-    told = []
-    monkeypatch.setattr(live, "notify_event", lambda event_id: told.append(event_id))
-    with django_capture_on_commit_callbacks(execute=True):
-        response = api(organiser).patch(
-            f"/api/events/{event.pk}/", {"decklists_published": True, "deck_building_minutes": 30}, format="json"
-        )
-    assert response.status_code == 200 and response.json()["decklists_published"] is True
-    entry = EventLogEntry.objects.get(event=event, action="event_updated")
-    assert entry.actor == organiser
-    assert entry.details["changes"] == {"decklists_published": [False, True], "deck_building_minutes": [25, 30]}
-    assert told == [event.pk]
-    # Nothing changed: nothing logged.
-    api(organiser).patch(f"/api/events/{event.pk}/", {"decklists_published": True}, format="json")
-    assert EventLogEntry.objects.filter(event=event, action="event_updated").count() == 1
-
-
 def test_the_settings_page_edits_the_event(event, organiser, ann):
     client = page(organiser)
     form = client.get(f"/events/{event.pk}/settings/")
