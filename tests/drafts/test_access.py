@@ -1,5 +1,6 @@
 """drafts.access: one look-up with the caller's permission for events, pods and seats, used by
-the API, the pages and the services alike (a system caller passes no user and is trusted)."""
+the API, the pages and the services alike (a system caller passes no user and is trusted). An
+event's own permissions are tested with the events app (tests/events/test_access.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from events import access as event_access
 from events import error_codes as event_error_codes
 from events import services as event_services
 from events.access import SYSTEM, Permission
-from events.models import DraftFormat, StaffRole
+from events.models import StaffRole
 from tests.drafts.conftest import T0, make_pod, seconds
-from tests.factories import EventFactory, EventStaffFactory, UserFactory
+from tests.factories import EventStaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -29,47 +30,6 @@ def test_unknown_objects_are_not_found_with_their_codes():
         with pytest.raises(NotFoundError) as error:
             lookup(987654)
         assert error.value.code == code and "987654" in error.value.message
-
-
-def test_a_paper_event_is_looked_up_as_one():
-    booster = EventFactory(draft_format=DraftFormat.BOOSTER)
-    with pytest.raises(NotFoundError) as error:
-        event_access.access_event(booster.pk, draft_format=DraftFormat.PAPER)
-    assert error.value.code == error_codes.UNKNOWN_EVENT
-    assert error.value.message == f"No paper draft event has id {booster.pk}."
-    paper = EventFactory(draft_format=DraftFormat.PAPER)
-    assert event_access.access_event(paper.pk, draft_format=DraftFormat.PAPER) == paper
-
-
-def test_event_permissions(organiser, players, cube_names):
-    pod = make_pod(organiser, players, cube_names, start=False)
-    event = pod.event
-    judge = EventStaffFactory(event=event, role=StaffRole.JUDGE).user
-    outsider = UserFactory()
-    assert event_access.access_event(event.pk, organiser, permission=Permission.ORGANISER) == event
-    assert event_access.access_event(event.pk, judge, permission=Permission.STAFF) == event
-    assert event_access.access_event(event.pk, players[0], permission=Permission.MEMBER) == event
-    for user, permission in (
-        (judge, Permission.ORGANISER),
-        (players[0], Permission.STAFF),
-        (outsider, Permission.MEMBER),
-    ):
-        with pytest.raises(ForbiddenError) as error:
-            event_access.access_event(event.pk, user, permission=permission)
-        assert error.value.code == event_error_codes.NOT_EVENT_STAFF
-    assert (
-        event_access.access_event(event.pk, event_access.SYSTEM, permission=Permission.ORGANISER) == event
-    )  # the system
-    with pytest.raises(ForbiddenError) as error:  # None is nobody, not the system (issue 31)
-        event_access.access_event(event.pk, None, permission=Permission.ORGANISER)
-    assert error.value.code == event_error_codes.NOT_EVENT_STAFF
-    assert event_access.access_event(event.pk) == event  # without a permission: a look-up
-    with pytest.raises(ForbiddenError) as error:  # another app keeps its wording, not its own code
-        event_access.access_event(event.pk, judge, permission=Permission.ORGANISER, message="No.")
-    assert (error.value.code, error.value.message) == (event_error_codes.NOT_EVENT_STAFF, "No.")
-    with pytest.raises(ForbiddenError):  # authorize: None is nobody, not the system
-        event_access.authorize(None, event, Permission.ORGANISER)
-    event_access.authorize(event_access.SYSTEM, event, Permission.ORGANISER)
 
 
 def test_seat_and_pod_permissions(organiser, players, cube_names):

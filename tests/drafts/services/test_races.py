@@ -6,11 +6,9 @@ queue for the database lock. Either way exactly one of two racing picks wins.
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from drafts import services
@@ -18,44 +16,17 @@ from drafts.models import DraftCard, Pack, Pick, PickKind, PodAction, PodLogEntr
 from drafts.services import settle_pod_for_reading
 from drafts.simulation import check_conservation
 from draftsite.errors import DomainError
-from events import services as event_services
 from events.access import SYSTEM
 from tests.drafts.conftest import make_pod
-from tests.factories import UserFactory
+from tests.races import codes, race
 
 # serialized_rollback: these tests commit for real, and the seed catalogue must come back.
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def race(*calls):
-    """Run the calls at the same moment in threads; return their results or exceptions."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as exc:  # collected and asserted on by the test
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
 def head_cards(seat):
     pack = Pack.objects.filter(holder=seat).order_by("queue_seq").first()
     return pack, list(DraftCard.objects.in_pack(pack))
-
-
-def codes(results):
-    return sorted(r.code if isinstance(r, DomainError) else "ok" for r in results)
 
 
 def assert_conserved(pod):
@@ -126,46 +97,6 @@ def test_every_seat_picking_at_once_loses_nothing(organiser, players, cube_names
     assert Pick.objects.filter(seat__pod=pod).count() == 24
     settle_pod_for_reading(pod.pk)
     assert_conserved(pod)
-
-
-def test_two_organisers_removing_each_other_at_once_leave_one_organiser(organiser, cube_names, django_user_model):
-    from events.models import EventStaff, StaffRole
-
-    event = services.create_event(
-        name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
-    )
-    other = UserFactory(username="org2")
-    event_services.add_event_staff(event_id=event.pk, user=other, role=StaffRole.ORGANISER, actor=organiser)
-    mine = EventStaff.objects.get(event=event, user=organiser)
-    theirs = EventStaff.objects.get(event=event, user=other)
-    results = race(
-        lambda: event_services.remove_event_staff(event_id=event.pk, staff_id=theirs.pk, actor=organiser),
-        lambda: event_services.remove_event_staff(event_id=event.pk, staff_id=mine.pk, actor=other),
-    )
-    assert EventStaff.objects.filter(event=event, role=StaffRole.ORGANISER).count() == 1
-    assert sorted(type(r).__name__ if r is not None else "ok" for r in results) in (
-        ["ForbiddenError", "ok"],
-        ["ConflictError", "ok"],
-    )
-
-
-def test_one_invitation_accepted_by_two_people_at_once_makes_one_of_them_staff(
-    organiser, cube_names, django_user_model
-):
-    from events.models import EventStaff
-
-    event = services.create_event(
-        name="Race", date=timezone.localdate(), created_by=organiser, draft_format="cube", cube_list=cube_names
-    )
-    invitation = event_services.invite_staff(event_id=event.pk, role="judge", actor=organiser)
-    ann = UserFactory(username="ann")
-    bob = UserFactory(username="bob")
-    results = race(
-        lambda: event_services.accept_staff_invitation(token=invitation.token, user=ann),
-        lambda: event_services.accept_staff_invitation(token=invitation.token, user=bob),
-    )
-    assert codes(results) == ["invitation_used", "ok"]
-    assert EventStaff.objects.filter(event=event, role="judge").count() == 1
 
 
 @pytest.mark.parametrize("attempt", range(2))
