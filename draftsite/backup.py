@@ -2,8 +2,9 @@
 
 ``export_event(event_id)`` returns a dict holding everything that belongs to the event: the
 event, its staff, registrations, pods, seats, packs, the cards opened in them, picks, the pod
-log, decks (deck rules, sealed pools, decks, corrections, deck-check selections and checks) and
-penalties (with appeals, dismissed sources and the append-only audit trail).
+log, decks (deck rules, sealed pools, decks, corrections, deck-check selections and checks),
+penalties (with appeals, dismissed sources and the append-only audit trail), judge calls (but
+those from a match table: matches are not in the format) and sealed events.
 
 Nothing in the document is a database id of the machine it came from:
 
@@ -17,19 +18,21 @@ Nothing in the document is a database id of the machine it came from:
 * ids kept inside JSON columns are translated too: ``card_id``/``checklist_id``/``printing_id``
   in deck lists, sealed packs and check reports, ``Pick.pack_contents`` (opened cards),
   ``Event.cube_card_ids``, ``DeckCheckSelection.registration_ids``, the pools and players of a
-  sealed swap's assignments, and the ``pick:<id>``/``deck_check:<id>`` sources of penalties.
+  sealed swap's assignments, the pools a judge call attaches, and the
+  ``pick:<id>``/``deck_check:<id>`` sources of penalties.
 
 Each app declares what it adds to the document in its own ``backup.py`` module: ``SECTIONS``
 (a list of :class:`Section`, in link order) and ``LEFT_OUT`` (models tied to an event that the
-format does not carry, each with the reason); ``events.backup`` also names the event itself
-(``EVENT_ROOT``), ``cards.backup`` the catalogue (``CATALOGUE``) and ``penalties.backup`` the
-infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``,
+format does not carry, each with the reason; a section that carries only some of its model's
+rows says which it leaves out and why in ``Section.left_out``); ``events.backup`` also names
+the event itself (``EVENT_ROOT``), ``cards.backup`` the catalogue (``CATALOGUE``) and
+``penalties.backup`` the infractions named by code (``NATURAL_KEYS``). Sections come in the order of ``INSTALLED_APPS``,
 so an app's sections may link to the sections of the apps above it.
 
 Files of an earlier format version are rewritten to the current one before the import
-(``_UPGRADES``): version 1 said where a draft card is on the card's row; version 3 added
-sections (``Section.since``: sealed events, their packs, paper pools and the swap), which a
-file written before has none of.
+(``_UPGRADES``): version 1 said where a draft card is on the card's row; versions 3 and 4 added
+sections (``Section.since``: sealed events, their packs, paper pools and the swap in 3, judge
+calls in 4), which a file written before has none of.
 
 ``import_event(document)`` recreates it all in one transaction with new ids: an event with the
 same name and date already present, an unknown catalogue card or infraction, or a malformed
@@ -56,7 +59,7 @@ from django.utils.module_loading import module_has_submodule
 
 from draftsite import whole_numbers
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 KIND = "draftsite.event"
 
 EVENT = "@event"
@@ -104,8 +107,14 @@ class Section:
     # JSON fields holding ids of rows of the sections above under named keys (a swap's
     # ``[{"pool", "from", "to"}]``): field -> {key: section}.
     json_links: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The same, naming rows of sections declared *below* (a judge call's pools): import writes
+    # the JSON with those ids null and fills them once every section exists.
+    later_json_links: dict[str, dict[str, str]] = field(default_factory=dict)
     # The format version that added the section: files written before it import with none.
     since: int = 1
+    # Rows of the model the format does not carry, and why (a model left out whole is in its
+    # app's LEFT_OUT instead): (a filter of those rows, the reason). Export skips them.
+    left_out: tuple[models.Q, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +184,8 @@ def declarations() -> Declarations:
 
 def _check_link_order(sections: list[Section]) -> None:
     """Import creates the sections in order, so each may only name the sections above it
-    (``later_id_lists`` may name any declared section: they are filled last)."""
+    (``later_id_lists`` and ``later_json_links`` may name any declared section: they are
+    filled last)."""
     seen: set[str] = set()
     for section in sections:
         targets = [kind for kind in section.links.values() if not kind.startswith("@")]
@@ -189,6 +199,13 @@ def _check_link_order(sections: list[Section]) -> None:
             )
         seen.add(section.name)
     unknown = [(s.name, ids.section) for s in sections for ids in s.later_id_lists.values() if ids.section not in seen]
+    unknown += [
+        (s.name, name)
+        for s in sections
+        for keys in s.later_json_links.values()
+        for name in keys.values()
+        if name not in seen
+    ]
     if unknown:
         raise ImproperlyConfigured(f"Backup id lists name sections no app declares: {unknown}.")
 
@@ -349,7 +366,7 @@ class _Exporter:
             out[name] = [keys.get(pk) if ids.unknown_as_null else keys[pk] for pk in getattr(obj, name)]
         for name, prefixes in section.sources.items():
             out[name] = self.source(getattr(obj, name), prefixes)
-        for name, keys in section.json_links.items():
+        for name, keys in {**section.json_links, **section.later_json_links}.items():
             out[name] = self.json_links(out[name], keys)
         return out
 
@@ -390,9 +407,13 @@ def _export(event_id: int) -> dict[str, Any]:
     }
     rows: dict[str, list[models.Model]] = {}
     for section in _sections():
-        rows[section.name] = list(section.model.objects.filter(**{section.event_path: event}).order_by("pk"))
+        rows_of_event = section.model.objects.filter(**{section.event_path: event})
+        if section.left_out is not None:
+            rows_of_event = rows_of_event.exclude(section.left_out[0])
+        rows[section.name] = list(rows_of_event.order_by("pk"))
         ex.keys[section.name] = {obj.pk: index for index, obj in enumerate(rows[section.name], start=1)}
-    # Every key is known before any row is written: later_id_lists name sections below.
+    # Every key is known before any row is written: later_id_lists and later_json_links name
+    # sections below.
     for section in _sections():
         _read_catalogue(ex, section, rows[section.name])
         document[section.name] = [ex.row(section, obj) for obj in rows[section.name]]
@@ -635,7 +656,7 @@ class _Importer:
         for section in _sections():
             self._create_section(section)
         for section in _sections():
-            self._fill_later_id_lists(section)
+            self._fill_later_links(section)
 
     def _create_event(self, rename: str | None) -> None:
         root = declarations().root
@@ -669,11 +690,13 @@ class _Importer:
         for name, ids in section.id_lists.items():
             row[name] = self.id_list(ids, row.get(name, []), f"{where}.{name}")
         for name in section.later_id_lists:
-            row[name] = []  # the rows it names do not exist yet (_fill_later_id_lists)
+            row[name] = []  # the rows it names do not exist yet (_fill_later_links)
         for name, prefixes in section.sources.items():
             row[name] = self.source(row.get(name, ""), prefixes)
         for name, keys in section.json_links.items():
             row[name] = _linked_json(row.get(name, []), keys, lambda kind, key: self.link(kind, key))
+        for name, keys in section.later_json_links.items():
+            row[name] = _linked_json(row.get(name, []), keys, lambda kind, key: None)  # _fill_later_links
         kwargs = self.values(section.model, section.links, row, where)
         return row["key"], section.model(**kwargs)
 
@@ -699,17 +722,21 @@ class _Importer:
         self.ids[section.name] = keys
         self.result.counts[section.name] = len(objs)
 
-    def _fill_later_id_lists(self, section: Section) -> None:
-        """The lists naming rows of the sections below, now that every row exists."""
-        if not section.later_id_lists:
+    def _fill_later_links(self, section: Section) -> None:
+        """The lists and JSON ids naming rows of the sections below, now that every row exists."""
+        fields = [*section.later_id_lists, *section.later_json_links]
+        if not fields:
             return
         objs = []
         for index, row in enumerate(self.document[section.name], start=1):
             obj = section.model(pk=self.ids[section.name][row["key"]])
             for name, ids in section.later_id_lists.items():
                 setattr(obj, name, self.id_list(ids, row.get(name, []), f"{section.name}[{index}].{name}"))
+            for name, keys in section.later_json_links.items():
+                linked = _linked_json(row.get(name, []), keys, self.link)
+                setattr(obj, name, _walk(linked, self.json_ids))
             objs.append(obj)
-        section.model.objects.bulk_update(objs, list(section.later_id_lists), batch_size=500)
+        section.model.objects.bulk_update(objs, fields, batch_size=500)
 
 
 def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
@@ -744,8 +771,19 @@ def _from_version_2(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "format_version": 3}
 
 
+def _from_version_3(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 added the judge calls (a section, and a paper pool's link to its dispute's
+    call); a version-3 file imports with no calls (``_upgraded`` gives it the empty section)
+    and its pools with no call linked (their status still says disputed)."""
+    return {**document, "format_version": 4}
+
+
 # The format versions this site still reads, each with the step to the version after it.
-_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1, 2: _from_version_2}
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _from_version_1,
+    2: _from_version_2,
+    3: _from_version_3,
+}
 
 
 def _upgraded(document: dict[str, Any]) -> dict[str, Any]:

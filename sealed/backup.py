@@ -4,8 +4,8 @@ the table and the swap (who builds from which pool, confirmations and disputes a
 status). Added in format version 3: older files import with none.
 
 The pool each player builds from is ``decks.SealedPool``, which the decks app's sections carry.
-A disputed pool's judge call is not carried (judge calls are left out of the format); its
-status says it was disputed."""
+A disputed pool links its judge call (judgecalls/backup.py) since format version 4; in a file
+written before, it has none and its status says it was disputed."""
 
 from draftsite.backup import EVENT, USER, Section
 from sealed.models import PaperPool, PoolSwap, SealedEvent, SealedPack
@@ -19,7 +19,7 @@ SECTIONS = [
         "paper_pools",
         PaperPool,
         "event",
-        {"event": EVENT, "registered_by": "registrations", "builder": "registrations"},
+        {"event": EVENT, "registered_by": "registrations", "builder": "registrations", "judge_call": "judge_calls"},
         since=SINCE,
     ),
     Section(

@@ -35,8 +35,10 @@ from draftsite.backup import (
 from events import services as event_services
 from events.access import SYSTEM
 from events.models import Event, EventStaff, Registration, StaffRole
+from judgecalls.models import JudgeCall
 from penalties import services as penalty_services
 from penalties.models import Appeal, DismissedSource, Penalty, PenaltyAudit
+from sealed.models import PaperPool
 from tests.drafts.conftest import cube_names, make_pod, organiser, players  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -438,9 +440,21 @@ def test_id_lists_may_name_a_later_section_only_when_declared_later():
         _check_link_order(sections(later_id_lists={"card_ids": IdList("cards")}))
 
 
+def test_json_ids_may_name_a_later_section_only_when_declared_later():
+    def sections(**links):
+        return [Section("calls", JudgeCall, "event", {}, **links), Section("pools", PaperPool, "event", {})]
+
+    _check_link_order(sections(later_json_links={"attachments": {"pool": "pools"}}))
+    with pytest.raises(ImproperlyConfigured, match="below it"):
+        _check_link_order(sections(json_links={"attachments": {"pool": "pools"}}))
+    with pytest.raises(ImproperlyConfigured, match="no app declares"):
+        _check_link_order(sections(later_json_links={"attachments": {"pool": "paper"}}))
+
+
 def test_sections_come_in_the_order_of_the_installed_apps():
     """The document's sections keep the order of format version 1; version 3 added the sealed
-    ones (after the decks and penalties they may link to)."""
+    ones (after the decks and penalties they may link to), version 4 the judge calls (between
+    the penalties they name and the sealed pools that name them)."""
     assert [section.name for section in declarations().sections] == [
         "staff",
         "registrations",
@@ -460,6 +474,7 @@ def test_sections_come_in_the_order_of_the_installed_apps():
         "appeals",
         "dismissed_sources",
         "penalty_audit",
+        "judge_calls",
         "sealed_events",
         "sealed_packs",
         "paper_pools",
@@ -471,3 +486,4 @@ def test_sections_come_in_the_order_of_the_installed_apps():
         "paper_pools",
         "pool_swaps",
     }
+    assert {s.name for s in declarations().sections if s.since == 4} == {"judge_calls"}

@@ -23,8 +23,24 @@ from pathlib import Path
 
 DIRECTORY = Path(__file__).resolve().parent
 
+# The organiser's and the player's controls beside the pick, each one stored function of the
+# same signature (pod, actor, now, cutoff, arguments as jsonb) for a pod whose row the caller
+# has locked (``drafts.services.changes.control``): Python builds the order and reads the answer.
+CONTROLS = (
+    "drafts_start",
+    "drafts_pause",
+    "drafts_resume",
+    "drafts_extend",
+    "drafts_deck_building_clock",
+    "drafts_start_deck_building",
+    "drafts_advance_round",
+    "drafts_hand_seat",
+    "drafts_move_pile_card",
+)
+
 # In the order they are created: a SQL-language function's body is checked when it is created
 # (it may call only functions created before it); PL/pgSQL bodies are checked at their first call.
+# The controls come last (they answer through ``drafts_control_answer``).
 FUNCTIONS = (
     "drafts_draftcard_entry",
     "drafts_pick_seconds",
@@ -43,30 +59,7 @@ FUNCTIONS = (
     "drafts_ready",
     "drafts_ms_left",
     "drafts_control_answer",
-    "drafts_start",
-    "drafts_pause",
-    "drafts_resume",
-    "drafts_extend",
-    "drafts_deck_building_clock",
-    "drafts_start_deck_building",
-    "drafts_advance_round",
-    "drafts_hand_seat",
-    "drafts_move_pile_card",
-)
-
-# The organiser's and the player's controls beside the pick, each one stored function of the
-# same signature (pod, actor, now, cutoff, arguments as jsonb) for a pod whose row the caller
-# has locked (``drafts.services.changes.control``): Python builds the order and reads the answer.
-CONTROLS = (
-    "drafts_start",
-    "drafts_pause",
-    "drafts_resume",
-    "drafts_extend",
-    "drafts_deck_building_clock",
-    "drafts_start_deck_building",
-    "drafts_advance_round",
-    "drafts_hand_seat",
-    "drafts_move_pile_card",
+    *CONTROLS,
 )
 
 # The engine's stored columns, by model: only the functions here write them

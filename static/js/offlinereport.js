@@ -25,9 +25,15 @@
     const input = document.querySelector(".report-form input[name=csrfmiddlewaretoken], input[name=csrfmiddlewaretoken]");
     return input ? input.value : "";
   }
-  function say(text, kind) {
-    if (window.Live && window.Live.flash) window.Live.flash(text, kind);
+  // The queue's one notice: a single box while results wait on this phone, its text kept
+  // current, gone once the queue is empty. It is not also flashed: a flash per queued result
+  // or per retry would say the same thing twice. What became of a send is the flash's.
+  function showQueue() {
     let box = document.getElementById("queued-report");
+    if (!queued().length) {
+      if (box) box.remove();
+      return;
+    }
     if (!box) {
       box = document.createElement("p");
       box.id = "queued-report";
@@ -35,11 +41,14 @@
       const main = document.getElementById("main") || document.body;
       main.insertBefore(box, main.firstChild);
     }
-    box.textContent = text;
-    box.hidden = !text;
+    box.textContent = gettext("Result saved on this phone: it is sent as soon as there is a connection.");
+  }
+  function flash(text, kind) {
+    if (window.Live && window.Live.flash) window.Live.flash(text, kind);
   }
 
-  // One send; true once the server answered (accepted or refused), false when it was unreachable.
+  // One send: "sent", "refused" (the server answered no, and the flash says why) or "offline"
+  // (the server was unreachable).
   async function send(item) {
     let response;
     try {
@@ -55,7 +64,7 @@
         body: JSON.stringify({ won: item.won, lost: item.lost, drawn: item.drawn }),
       });
     } catch (error) {
-      return false;
+      return "offline";
     }
     if (!response.ok) {
       let message = gettext("The result could not be reported.");
@@ -64,25 +73,33 @@
       } catch (error) {
         // not JSON: keep the plain sentence
       }
-      say(message, "error");
+      flash(message, "error");
+      return "refused";
     }
-    return true;
+    return "sent";
   }
 
   let flushing = false;
   async function flush() {
     if (flushing) return;
     flushing = true;
+    let sent = 0;
+    let refused = 0;
     try {
       for (const item of queued()) {
-        if (!(await send(item))) break; // still offline: keep it (and those after it)
+        const outcome = await send(item);
+        if (outcome === "offline") break; // still offline: keep it (and those after it)
         save(queued().filter((other) => other.key !== item.key));
-        say(gettext("Your result was sent."), "ok");
-        if (window.Live && window.Live.refresh) window.Live.refresh();
+        if (outcome === "sent") sent += 1;
+        else refused += 1;
+        showQueue();
       }
     } finally {
       flushing = false;
     }
+    // Said once for the whole queue; a refusal's reason, already flashed, is not covered over.
+    if (sent && !refused) flash(gettext("Your result was sent."), "ok");
+    if ((sent || refused) && window.Live && window.Live.refresh) window.Live.refresh();
   }
 
   document.addEventListener("submit", async (event) => {
@@ -101,7 +118,7 @@
     };
     if (field("key")) field("key").value = item.key; // a double tap sends the same key
     save(queued().filter((other) => other.match !== item.match).concat([item]));
-    say(gettext("Result saved on this phone: it is sent as soon as there is a connection."), "info");
+    showQueue();
     await flush();
   });
 
@@ -109,5 +126,6 @@
   setInterval(() => {
     if (navigator.onLine !== false && queued().length) flush();
   }, 10000); // "online" does not always fire (a captive portal, a flaky access point)
+  showQueue(); // results queued on an earlier page (or before a reload) still wait
   flush();
 })();

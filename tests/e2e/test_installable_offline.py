@@ -2,7 +2,8 @@
 worker registers from the root scope; a push delivered through the DevTools protocol
 (ServiceWorker.deliverPushMessage) shows its notification; with the network emulated offline
 (page and service worker) the pairings page loads from the saved copy with its age, and a
-result typed offline is reported exactly once when the network returns."""
+result typed offline is reported exactly once when the network returns, and however many results
+wait on the phone the player sees one notice of them, gone once they are sent."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ import threading
 import time
 
 import pytest
+from django.db.models import Q
 from selenium.webdriver.common.by import By
 
+from events.models import DraftFormat, StaffRole
 from matches import services as match_services
-from matches.models import MatchLogEntry, ReportKey, ResultReport
+from matches.models import Match, MatchLogEntry, ReportKey, ResultReport
 from tests.e2e.cdp import Cdp
 from tests.e2e.conftest import ROOT
 from tests.e2e.test_live_draft import wait
 from tests.e2e.test_matches import report
-from tests.matches.conftest import Tournament
+from tests.factories import EventFactory, EventStaffFactory, PodFactory, RegistrationFactory, SeatFactory, UserFactory
+from tests.matches.conftest import T0, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -64,6 +68,48 @@ def network(cdp: Cdp, driver, server_url: str, conditions: dict) -> None:
     cdp.send("Network.emulateNetworkConditions", conditions, session=worker)
 
 
+def second_event(t: Tournament, player) -> tuple[int, Match]:
+    """Another event of the evening where ``player`` also plays: its round 1 started, the
+    player's match in it."""
+    event = EventFactory(name="Late draft", date=T0.date(), draft_format=DraftFormat.BOOSTER, created_by=t.organiser)
+    EventStaffFactory(event=event, user=t.organiser, role=StaffRole.ORGANISER)
+    pod = PodFactory(event=event, number=1, seed=1)
+    for position in range(8):
+        user = player if position == 0 else UserFactory(username=f"late{position}")
+        SeatFactory(pod=pod, position=position, registration=RegistrationFactory(event=event, user=user))
+    match_services.configure_matches(event_id=event.pk, actor=t.organiser, now=T0, seed=8)
+    round_obj = match_services.pair_next_round(event_id=event.pk, actor=t.organiser, pod_id=pod.pk, now=T0)
+    match_services.start_round(round_id=round_obj.pk, actor=t.organiser)
+    return event.pk, round_obj.matches.get(Q(player_a__user=player) | Q(player_b__user=player))
+
+
+def form_from_copy(driver, url: str) -> None:
+    """Offline, a player's match page loads from its saved copy, report form and all."""
+    driver.get(url)
+    wait(
+        driver,
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".report-form") and d.find_element(By.ID, "offline-banner"),
+        timeout=15,
+        message=f"{url} not from the copy",
+    )
+
+
+QUEUED = "saved on this phone"
+
+
+def queue_notices(driver) -> list[str]:
+    """The ids of the elements that say results wait on the phone (the queue's box, a flash)."""
+    return [
+        element.get_attribute("id")
+        for element in driver.find_elements(By.XPATH, f"//*[contains(text(), '{QUEUED}')]")
+        if element.is_displayed()
+    ]
+
+
+def queued_count(driver) -> int:
+    return driver.execute_script("return JSON.parse(localStorage.getItem('draftsite.queued-reports') || '[]').length")
+
+
 def test_installable_push_and_offline(server_url, browsers, login):
     t = Tournament()
     t.configure(seed=8)
@@ -75,6 +121,8 @@ def test_installable_push_and_offline(server_url, browsers, login):
     login(driver, player)
     me = f"{server_url}/matches/events/{t.event.pk}/me/"
     pairings = f"{server_url}/matches/rounds/{round_obj.pk}/"
+    late_event, late_match = second_event(t, player)
+    late_me = f"{server_url}/matches/events/{late_event}/me/"
     driver.get(me)
     controlled(driver)
     cdp = Cdp(driver)
@@ -123,6 +171,9 @@ def test_installable_push_and_offline(server_url, browsers, login):
         driver.get(me)
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".report-form"), message="no report form")
         saved(driver, "pages-v1", me)
+        driver.get(late_me)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".report-form"), message="no report form")
+        saved(driver, "pages-v1", late_me)
 
         network(cdp, driver, server_url, OFFLINE)
         driver.get(pairings)
@@ -135,29 +186,47 @@ def test_installable_push_and_offline(server_url, browsers, login):
         assert "min ago" in banner.text
         assert opponent.name in driver.page_source  # the table and the opponent, from the copy
 
-        driver.get(me)
-        wait(
-            driver,
-            lambda d: d.find_elements(By.CSS_SELECTOR, ".report-form") and d.find_element(By.ID, "offline-banner"),
-            timeout=15,
-            message="me page not from the copy",
-        )
+        form_from_copy(driver, me)
         report(driver, 2, 1)
-        wait(driver, lambda d: "saved on this phone" in d.find_element(By.ID, "queued-report").text)
+        wait(driver, lambda d: QUEUED in d.find_element(By.ID, "queued-report").text)
         time.sleep(1)
         assert not ResultReport.objects.filter(match=match).exists()  # nothing got through
 
+        # A second result, on the other event's page: two wait on the phone, one notice says so,
+        # and a retry still offline (an "online" event that was wrong) adds none. (DevTools'
+        # offline emulation can let the send of a page just loaded reach the server and lose its
+        # answer, as a dropping Wi-Fi can: the phone keeps the result, and its resend's
+        # idempotency key answers the first report, so the server is not asked about here.)
+        form_from_copy(driver, late_me)
+        wait(driver, lambda d: queue_notices(d) == ["queued-report"], message="the first result's notice is not shown")
+        report(driver, 1, 2)
+        wait(driver, lambda d: queued_count(d) == 2, message="the second result was not queued")
+        time.sleep(1)
+        assert queue_notices(driver) == ["queued-report"]
+        driver.execute_script("window.dispatchEvent(new Event('online'))")
+        time.sleep(2)
+        assert queue_notices(driver) == ["queued-report"]
+        assert queued_count(driver) == 2
+
         network(cdp, driver, server_url, ONLINE)
         deadline = time.monotonic() + 30
-        while not ResultReport.objects.filter(match=match).exists() and time.monotonic() < deadline:
+        while ResultReport.objects.filter(match__in=[match, late_match]).count() < 2 and time.monotonic() < deadline:
             time.sleep(0.5)
+        # Both sent: the notice is gone and the flash says so once.
+        wait(driver, lambda d: not d.find_elements(By.ID, "queued-report"), message="the notice outlived the queue")
+        assert queue_notices(driver) == []
+        assert driver.find_element(By.ID, "flash").text == "Your result was sent."
         # Once reported, the queue is empty: more time and an "online" event send nothing again.
         driver.execute_script("window.dispatchEvent(new Event('online'))")
         time.sleep(3)
+        assert not driver.find_elements(By.ID, "queued-report")
         stored = ResultReport.objects.get(match=match)
         assert (stored.a_wins, stored.b_wins, stored.draws) == (2, 1, 0)
         assert MatchLogEntry.objects.filter(match=match, action="reported").count() == 1
         assert ReportKey.objects.filter(match=match).count() == 1
+        late = ResultReport.objects.get(match=late_match)
+        assert (late.a_wins, late.b_wins) == ((1, 2) if late_match.player_a.user_id == player.pk else (2, 1))
+        assert MatchLogEntry.objects.filter(match=late_match, action="reported").count() == 1
         assert driver.execute_script("return localStorage.getItem('draftsite.queued-reports')") == "[]"
     finally:
         try:
