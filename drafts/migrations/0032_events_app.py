@@ -3,6 +3,7 @@ event models leave its state, and its pods and seats point at events' models. St
 tables keep their names (db_table) and their rows; the other apps' links moved first."""
 
 import django.db.models.deletion
+from draftsite.migration_operations import StateOnly
 from django.db import migrations, models
 
 
@@ -22,7 +23,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnly(
             state_operations=[
                 migrations.RemoveField(
                     model_name='eventlogentry',

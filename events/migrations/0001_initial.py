@@ -6,6 +6,7 @@ app rather than made anew; drafts 0032 takes them out of the draft engine's stat
 
 import django.db.models.deletion
 from django.conf import settings
+from draftsite.migration_operations import StateOnly
 from django.db import migrations, models
 
 
@@ -37,7 +38,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnly(
             state_operations=[
                 migrations.CreateModel(
                     name='Event',

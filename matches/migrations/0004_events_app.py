@@ -2,6 +2,7 @@
 State only: the tables (drafts_event, drafts_registration) and their constraints are unchanged."""
 
 import django.db.models.deletion
+from draftsite.migration_operations import StateOnly
 from django.db import migrations, models
 
 
@@ -13,7 +14,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnly(
             state_operations=[
                 migrations.AlterField(
                     model_name='drop',
