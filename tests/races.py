@@ -1,6 +1,6 @@
 """Races for tests: calls run at the same moment in threads (real transactions), their results or
-exceptions collected; used by the draft engine's races (tests/drafts/services/test_races.py) and
-the event staff's (tests/events/services/test_races.py)."""
+exceptions collected; used by the races of the draft engine (tests/drafts/services/test_races.py,
+test_socket_picks.py), the event staff (tests/events/services/test_races.py) and judge calls."""
 
 import threading
 

@@ -36,6 +36,7 @@ from events.access import SYSTEM
 from events.models import EventStaff, StaffRole
 from tests.drafts import conftest
 from tests.factories import TokenFactory, UserFactory
+from tests.races import race
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.asyncio]
 
@@ -534,27 +535,6 @@ async def test_a_socket_pick_received_before_its_deadline_beats_the_timer_on_a_s
     await ws.disconnect()
 
 
-def _race(*calls):
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as exc:  # asserted on below
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
 @pytest.mark.parametrize("sweeper", ["enforce_deadlines", "sweep_due_pods", "page read"])
 async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins(
     organiser, players, cube_names, sweeper
@@ -576,7 +556,7 @@ async def test_a_pick_received_just_before_the_deadline_races_the_sweep_and_wins
             "sweep_due_pods": sweep_due_pods,
             "page read": lambda: settle_pod_for_reading(pod.pk),
         }[sweeper]
-        results = _race(
+        results = race(
             lambda: services.make_pick(
                 seat_id=seat.pk, draft_card_id=card.pk, pack_id=pack.pk, received_at=received, actor=SYSTEM
             ),

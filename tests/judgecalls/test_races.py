@@ -3,44 +3,21 @@ step through and the other hears what happened first; nothing is doubled or lost
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from draftsite.errors import ConflictError
 from events.models import EventLogEntry
 from judgecalls import error_codes, services
 from judgecalls.models import CallStatus, JudgeCall, Outcome
 from tests.judgecalls.conftest import T0, Floor
-
-
-def at_once(*steps):
-    barrier = threading.Barrier(len(steps))
-    results: list = [None] * len(steps)
-
-    def run(i, step):
-        try:
-            barrier.wait()
-            results[i] = step()
-        except Exception as exc:  # the test asserts on what each one got
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(steps)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+from tests.races import race
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_two_judges_claiming_one_call_make_one_claim():
     floor = Floor()
     call = services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), now=T0)
-    results = at_once(
+    results = race(
         lambda: services.claim_call(call_id=call.pk, actor=floor.judge, now=T0),
         lambda: services.claim_call(call_id=call.pk, actor=floor.judge2, now=T0),
     )
@@ -58,7 +35,7 @@ def test_a_call_resolved_while_being_escalated_is_one_or_the_other():
     floor = Floor()
     call = services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), now=T0)
     services.claim_call(call_id=call.pk, actor=floor.judge, now=T0)
-    results = at_once(
+    results = race(
         lambda: services.resolve_call(call_id=call.pk, actor=floor.judge, outcome=Outcome.RULING, now=T0),
         lambda: services.escalate_call(call_id=call.pk, actor=floor.judge, now=T0),
     )
@@ -81,7 +58,7 @@ def test_a_call_resolved_while_being_escalated_is_one_or_the_other():
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_two_taps_at_once_make_one_call():
     floor = Floor()
-    results = at_once(
+    results = race(
         lambda: services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), now=T0),
         lambda: services.call_from_match(match_id=floor.match.pk, actor=floor.player_a(), now=T0),
     )
