@@ -11,6 +11,8 @@ the event socket a player may open carries version numbers, tests/test_hidden_in
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -78,7 +80,8 @@ def leaks(
     for url, body in bodies.items():
         for name in own:
             body = body.replace(name, "")
-        found[url] = sorted(n for n in secret if n in body)
+        # Whole names: a short one ("Saw") inside a longer word or name is not that card.
+        found[url] = sorted(n for n in secret if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", body))
     return {url: hits for url, hits in found.items() if hits}
 
 
