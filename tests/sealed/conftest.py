@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 
 import pytest
 from django.contrib.auth.models import Group
@@ -38,3 +40,19 @@ def make_event(organiser, players, *, paper=False, boosters=("DSK",), count=6, s
     )
     registrations = [register_player(event_id=event.pk, actor=SYSTEM, user=p, name=p.username) for p in players]
     return event, registrations
+
+
+def leaks(
+    bodies: dict[str, str], secret: set[str], seen: set[str] | frozenset[str] = frozenset()
+) -> dict[str, list[str]]:
+    """The secret names each body shows. The viewer's own cards are struck out first, longest
+    first: "Marina Vendrell's Grimoire" in their pool does not show another's "Marina Vendrell"."""
+    own = sorted(seen, key=len, reverse=True)
+    found = {}
+    for url, body in bodies.items():
+        body = html.unescape(body)  # a page writes "Vendrell&#x27;s"
+        for name in own:
+            body = body.replace(name, "")
+        # Whole names: a short one ("Saw") inside a longer word or name is not that card.
+        found[url] = sorted(n for n in secret if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", body))
+    return {url: hits for url, hits in found.items() if hits}

@@ -9,7 +9,7 @@ from django.urls import reverse
 from decks.models import Deck
 from sealed import error_codes, services
 from sealed.models import PaperPool, SealedEvent
-from tests.sealed.conftest import NOW, make_event
+from tests.sealed.conftest import NOW, leaks, make_event
 from tests.sealed.test_services import by_group, paper_pool, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_a_pool_is_hidden_from_other_players_through_the_api_and_the_pages(clien
     page = client.get(reverse("sealed:event", args=[event.pk])).content.decode()
     my_names = {c["name"] for p in mine.json()["packs"] for c in p["cards"]}
     only_theirs = their_names - my_names
-    assert only_theirs and not any(name in page for name in only_theirs)
+    assert only_theirs and not leaks({"page": page}, only_theirs, my_names)
     assert any(name in page for name in my_names)
 
     event.decklists_published = True

@@ -11,8 +11,6 @@ the event socket a player may open carries version numbers, tests/test_hidden_in
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.test import Client
 
@@ -20,7 +18,7 @@ from decks.models import SealedPool
 from events.models import Event
 from sealed import selectors, services
 from sealed.models import PaperPool
-from tests.sealed.conftest import NOW, make_event
+from tests.sealed.conftest import NOW, leaks, make_event
 from tests.sealed.test_services import by_group
 from tests.test_authorization_matrix import ENDPOINTS, _converter, project_routes
 
@@ -68,21 +66,6 @@ def fetch(user, urls) -> dict[str, str]:
         assert response.status_code < 500, f"GET {url}: {response.status_code}"
         bodies[url] = b"".join(response).decode() if response.streaming else response.content.decode()
     return bodies
-
-
-def leaks(
-    bodies: dict[str, str], secret: set[str], seen: set[str] | frozenset[str] = frozenset()
-) -> dict[str, list[str]]:
-    """The secret names each body shows. The viewer's own cards are struck out first, longest
-    first: "Marina Vendrell's Grimoire" in their pool does not show another's "Marina Vendrell"."""
-    own = sorted(seen, key=len, reverse=True)
-    found = {}
-    for url, body in bodies.items():
-        for name in own:
-            body = body.replace(name, "")
-        # Whole names: a short one ("Saw") inside a longer word or name is not that card.
-        found[url] = sorted(n for n in secret if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", body))
-    return {url: hits for url, hits in found.items() if hits}
 
 
 def test_no_page_or_api_route_shows_another_players_pool(organiser, players):
