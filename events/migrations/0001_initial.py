@@ -30,27 +30,14 @@ class Migration(migrations.Migration):
 
     initial = True
 
+    # The tables are the draft engine's (drafts 0002 and later made them): this migration moves
+    # the models in the state only, so it needs none of them. It once also depended on every
+    # app's migrations of before the move, to order a new database's migrations; a new database
+    # now applies each app's squash instead, and those dependencies would make a cycle of them
+    # (docs/development.md, "Migrations").
     dependencies = [
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         ("contenttypes", "0002_remove_content_type_name"),
-        # The tables were made by the draft engine's migrations (drafts 0001-0031).
-        ("drafts", "0031_pick_live_answers_what_it_wrote"),
-        # After every other app's migrations of before the move, so that the move's state-only
-        # migrations (each app's *_events_app, then drafts 0032) run one after another on a
-        # new database: the migration state is rendered again once after them, not once after
-        # each (draftsite.migration_operations). Every database that has this migration has
-        # these too (they came first).
-        ("accounts", "0002_check_in"),
-        ("admin", "0003_logentry_add_action_flag_choices"),
-        ("authtoken", "0004_alter_tokenproxy_options"),
-        ("cards", "0005_card_image_copies"),
-        ("decks", "0001_initial"),
-        ("judgecalls", "0002_judgecall_pool_attachments"),
-        ("matches", "0003_report_idempotency_keys"),
-        ("paper", "0001_called_paper_draft"),
-        ("penalties", "0005_audit_action_judge_call"),
-        ("push", "0001_push_subscriptions"),
-        ("sealed", "0001_initial"),
     ]
 
     operations = [

@@ -1,15 +1,18 @@
-"""The drafts migrations 0001-0027 squashed into one (``replaces``), and the initial migrations
-that create their models with one render of the migration state (``CreateModels``).
+"""Each app's migrations squashed into one (``replaces``; drafts up to 0031, before the events
+move), and the initial migrations that create their models with one render of the migration
+state (``CreateModels``).
 
 A database of its own (``<test database>_oldchain``) is built by the migrations as they were,
-the squash set aside; the test database was built by the squash. Their schemas (``pg_dump
---schema-only``, columns in any order) and functions are the same; the database of the old chain
-counts the squash as applied, takes a later migration that depends on 0027, goes back to before
-drafts through the squash's way back, and comes forward through the squash to the same schema.
+the squashes set aside; the test database was built by the squashes. Their schemas (``pg_dump
+--schema-only``, columns in any order), functions and seeded rows are the same; the database of
+the old chain counts the squashes as applied, takes a later migration that depends on 0027, goes
+back to before drafts through the squashes' way back, and comes forward through them to the same
+schema and rows.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -22,9 +25,9 @@ from django.db.migrations.autodetector import MigrationAutodetector
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 
-from drafts.migration_operations import CreateModels
+from draftsite.migration_operations import CreateModels
 
-SQUASH = ("drafts", "0001_squashed_0027_stored_functions")
+SQUASH = ("drafts", "0031_squashed")
 LATER = ("drafts", "0028_later")
 ALIAS = "oldchain"
 
@@ -125,6 +128,30 @@ def drafts_objects(alias: str) -> list[str]:
         return [name for (name,) in cursor.fetchall()]
 
 
+def seeded_rows(alias: str) -> list[tuple]:
+    """The rows the migrations write: the role groups (drafts 0001) and the infraction
+    catalogue (penalties 0002)."""
+    with connections[alias].cursor() as cursor:
+        cursor.execute("SELECT name FROM auth_group ORDER BY name")
+        rows = cursor.fetchall()
+        cursor.execute(
+            "SELECT code, section, category, name, summary, default_regular, default_competitive, "
+            "default_professional, upgrade_at, active FROM penalties_infraction ORDER BY code"
+        )
+        return rows + cursor.fetchall()
+
+
+def catalogue_rows() -> list[tuple]:
+    """What drafts 0001 and penalties 0002 write (in Python, and into the default database only:
+    the old chain's database is not given them)."""
+    roles = importlib.import_module("drafts.migrations.0001_roles")
+    catalogue = importlib.import_module("penalties.migrations.0002_infraction_catalogue").CATALOGUE
+    rows: list[tuple] = sorted((name,) for name in roles.ROLE_GROUPS)
+    for code, section, category, name, (regular, competitive, professional), upgrade_at, summary in sorted(catalogue):
+        rows.append((code, section, category, name, summary, regular, competitive, professional, upgrade_at, True))
+    return rows
+
+
 def later_migration_applies_after_the_squash(alias: str) -> None:
     run = executor(alias, LaterLoader)
     node = run.loader.graph.node_map[LATER]
@@ -190,8 +217,12 @@ def test_the_squash_builds_what_the_old_chain_built_and_both_go_on(oldchain, dja
         run = executor(ALIAS)
         plan = [migration.name for migration, _ in run.migration_plan(run.loader.graph.leaf_nodes())]
         assert SQUASH[1] in plan and "0027_stored_functions" not in plan
+        # ... and each app above drafts its own squash (drafts 0032, the events move, stays).
+        assert set(plan) - {"0032_events_app"} == {name for name in plan if name.endswith("_squashed")}
+        assert {"0006_squashed", "0004_squashed", "0003_squashed"} <= set(plan)
         migrate_to_leaves(ALIAS)
         assert schema(oldchain) == fresh
+        assert seeded_rows(ALIAS) == catalogue_rows()  # written as SQL by the squashes
         later_migration_applies_after_the_squash(ALIAS)
 
 
@@ -203,7 +234,7 @@ def test_create_models_is_create_model_one_by_one_in_the_state():
     loader = MigrationLoader(None, ignore_no_migrations=True)
     squash = loader.disk_migrations[SQUASH]
     (batch,) = [operation for operation in squash.operations if isinstance(operation, CreateModels)]
-    before = loader.project_state(("cards", "0002_printing_mtgjson_uuid"))
+    before = loader.project_state(("cards", "0005_squashed"))
     one_by_one: ProjectState = before.clone()
     for operation in batch.operations:
         operation.state_forwards("drafts", one_by_one)

@@ -47,7 +47,7 @@ def language() -> str:
         return cursor.fetchone()[0]
 
 
-SQUASH = ("drafts", "0001_squashed_0027_stored_functions")
+SQUASH = ("drafts", "0031_squashed")
 
 
 def migrate(target: tuple[str, str]) -> None:
