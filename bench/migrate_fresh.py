@@ -8,17 +8,20 @@ Run against an empty database of your own (it migrates it):
 Prints the wall and CPU time of Django's start, the system checks and the migrations (with the
 post-migrate handlers), the time spent in the database and the database server's CPU (read from
 ``/proc`` of its backend: run it on the database's host), so that runs on a busy machine can be
-compared by CPU as well as by the clock.
+compared by CPU as well as by the clock. The figures of the run go to
+``bench/results/migrate_fresh.json``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+RESULT = Path(__file__).resolve().parent / "results" / "migrate_fresh.json"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "draftsite.settings")
 
 
@@ -52,6 +55,22 @@ def main() -> None:
         (pid,) = cursor.fetchone()
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     server = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    figures = {
+        "benchmark": "migrate_fresh",
+        "setup_s": round(setup[0], 2),
+        "setup_cpu_s": round(setup[1], 2),
+        "checks_s": round(checked[0] - start[0], 2),
+        "checks_cpu_s": round(checked[1] - start[1], 2),
+        "migrate_s": round(done[0] - checked[0], 2),
+        "migrate_cpu_s": round(done[1] - checked[1], 2),
+        "database_s": round(database[0], 2),
+        "statements": database[1],
+        "server_cpu_s": round(server, 2),
+        "total_s": round(done[0] - wall, 2),
+        "total_cpu_s": round(setup[1] + done[1] - start[1] + server, 2),
+        "load": round(os.getloadavg()[0], 1),
+    }
+    RESULT.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     print(
         f"setup {setup[0]:.2f} s (cpu {setup[1]:.2f}) | checks {checked[0] - start[0]:.2f} s "
         f"(cpu {checked[1] - start[1]:.2f}) | migrate {done[0] - checked[0]:.2f} s (cpu {done[1] - checked[1]:.2f}) | "
