@@ -205,6 +205,16 @@ def test_the_squash_builds_what_the_old_chain_built_and_both_go_on(oldchain, dja
         assert SQUASH in run.loader.applied_migrations
         assert ("drafts", "0027_stored_functions") not in run.loader.graph.nodes
         assert run.migration_plan(run.loader.graph.leaf_nodes()) == []
+        # ... as does one that applied the drafts squash of before (0001_squashed_0027, gone
+        # since): Django recorded the migrations it replaced, and its own row is left over.
+        with connections[ALIAS].cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO django_migrations (app, name, applied) "
+                "VALUES ('drafts', '0001_squashed_0027_stored_functions', now())"
+            )
+        run = executor(ALIAS)
+        assert SQUASH in run.loader.applied_migrations
+        assert run.migration_plan(run.loader.graph.leaf_nodes()) == []
         # ... takes a migration written later against 0027 ...
         later_migration_applies_after_the_squash(ALIAS)
 
