@@ -4,10 +4,10 @@ state (``CreateModels``).
 
 A database of its own (``<test database>_oldchain``) is built by the migrations as they were,
 the squashes set aside; the test database was built by the squashes. Their schemas (``pg_dump
---schema-only``, columns in any order), functions and seeded rows are the same; the database of
-the old chain counts the squashes as applied, takes a later migration that depends on 0027, goes
-back to before drafts through the squashes' way back, and comes forward through them to the same
-schema and rows.
+--schema-only``, columns in any order) and functions are the same; the database of the old chain
+counts the squashes as applied, takes a later migration that depends on 0027, goes back to before
+drafts through the squashes' way back, and comes forward through them to the same schema, with
+the role groups and the infraction catalogue.
 """
 
 from __future__ import annotations
