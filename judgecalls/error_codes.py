@@ -19,7 +19,6 @@ PENALTY_MISMATCH = "penalty_mismatch"  # the penalty is not for a player of this
 NOT_A_MATCH_CALL = "not_a_match_call"  # time extensions are for calls from a table
 INVALID = "invalid"  # a field of the wrong type
 TOO_LONG = "too_long"  # a reason or note past MAX_REASON characters (refused, never cut)
-UNKNOWN_MESSAGE = "unknown_message"  # a socket message the server does not understand
 PROPOSAL_HANDLED = "proposal_handled"  # issued or dismissed already, or no longer proposed
 INVALID_SOURCE = "invalid_source"  # a proposal's source is "<kind>:<id>" (penalties.sources)
 TOO_MANY_SOURCES = "too_many_sources"  # one request handles at most MAX_SOURCES proposals

@@ -1,7 +1,6 @@
 """Stable error codes of the matches app (clients match on these, never on messages)."""
 
 INVALID_HISTORY = "invalid_history"  # POST /api/standings/compute got an impossible history
-UNKNOWN_MESSAGE = "unknown_message"  # the live socket got a message it does not know
 
 UNKNOWN_EVENT = "unknown_event"
 UNKNOWN_POD = "unknown_pod"

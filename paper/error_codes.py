@@ -26,4 +26,3 @@ NOT_A_DFC = "not_a_dfc"  # R16: only double-faced cards are open information
 UNKNOWN_CARD = "unknown_card"
 INVALID_COUNT = "invalid_count"
 NOT_POSTED = "not_posted"
-UNKNOWN_MESSAGE = "unknown_message"  # the live socket got a message it does not know
