@@ -3,14 +3,15 @@ from django.db import migrations
 ROLE_GROUPS = ("organiser", "head judge", "judge", "player")
 
 
+# The database being migrated, which need not be the default one.
 def create_groups(apps, schema_editor):
-    Group = apps.get_model("auth", "Group")
+    groups = apps.get_model("auth", "Group").objects.using(schema_editor.connection.alias)
     for name in ROLE_GROUPS:
-        Group.objects.get_or_create(name=name)
+        groups.get_or_create(name=name)
 
 
 def remove_groups(apps, schema_editor):
-    apps.get_model("auth", "Group").objects.filter(name__in=ROLE_GROUPS).delete()
+    apps.get_model("auth", "Group").objects.using(schema_editor.connection.alias).filter(name__in=ROLE_GROUPS).delete()
 
 
 class Migration(migrations.Migration):

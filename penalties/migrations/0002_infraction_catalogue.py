@@ -69,10 +69,11 @@ CATALOGUE = [
 ]
 
 
+# The database being migrated, which need not be the default one.
 def seed(apps, schema_editor):
-    Infraction = apps.get_model("penalties", "Infraction")
+    infractions = apps.get_model("penalties", "Infraction").objects.using(schema_editor.connection.alias)
     for code, section, category, name, (reg, comp, pro), upgrade_at, summary in CATALOGUE:
-        Infraction.objects.update_or_create(code=code, defaults={
+        infractions.update_or_create(code=code, defaults={
             "section": section, "category": category, "name": name, "summary": summary,
             "default_regular": reg, "default_competitive": comp, "default_professional": pro,
             "upgrade_at": upgrade_at, "active": True,
@@ -80,7 +81,7 @@ def seed(apps, schema_editor):
 
 
 def unseed(apps, schema_editor):
-    apps.get_model("penalties", "Infraction").objects.filter(
+    apps.get_model("penalties", "Infraction").objects.using(schema_editor.connection.alias).filter(
         code__in=[row[0] for row in CATALOGUE], penalties__isnull=True).delete()
 
 
