@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -55,8 +56,11 @@ def main() -> None:
         (pid,) = cursor.fetchone()
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     server = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=RESULT.parent)
     figures = {
         "benchmark": "migrate_fresh",
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": commit.stdout.strip() or None,
         "setup_s": round(setup[0], 2),
         "setup_cpu_s": round(setup[1], 2),
         "checks_s": round(checked[0] - start[0], 2),
